@@ -1,0 +1,703 @@
+//! Loading API JSON documents into the model, reporting what was skipped and why.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use thalia_extractors::{ClassDoc, SchemaError};
+
+use super::{Api, Class, ClassId, ClassKind, Member, MemberId, MemberKind};
+use crate::types::{
+    parse_param, parse_type, parse_type_param, parse_type_param_head, ClassSig, ParamType,
+    ParseError, Sym, Syntax, Type, TypeId, TypeSystem, VarId,
+};
+
+/// Why something was skipped or warned about.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum IssueKind {
+    /// The file could not be read.
+    Unreadable,
+    /// The file is not valid API JSON.
+    MalformedJson,
+    /// The file's `language` names no known type syntax.
+    UnknownSyntax,
+    /// A second file defines a class already loaded.
+    DuplicateClass,
+    /// A type string (or type-parameter declaration) does not parse.
+    BadTypeString,
+    /// A method other than a constructor has no return type.
+    MissingReturnType,
+    /// A supertype names a class that is not part of the loaded API (kept as an opaque type).
+    DanglingSupertype,
+}
+
+impl IssueKind {
+    /// A short label for summaries.
+    pub fn label(self) -> &'static str {
+        match self {
+            IssueKind::Unreadable => "unreadable file",
+            IssueKind::MalformedJson => "malformed JSON",
+            IssueKind::UnknownSyntax => "unknown type syntax",
+            IssueKind::DuplicateClass => "duplicate class",
+            IssueKind::BadTypeString => "unparsable type string",
+            IssueKind::MissingReturnType => "missing return type",
+            IssueKind::DanglingSupertype => "dangling supertype",
+        }
+    }
+}
+
+/// What an issue cost: a whole file, a class header entry, a member, or nothing (a warning).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Skipped {
+    /// The whole file was skipped.
+    File,
+    /// One supertype or type-parameter bound of a class was dropped.
+    HeaderEntry,
+    /// One member was skipped.
+    Member,
+    /// Nothing was dropped; the problem is reported only.
+    Nothing,
+}
+
+/// One problem met while loading.
+#[derive(Clone, Debug)]
+pub struct LoadIssue {
+    /// What went wrong.
+    pub kind: IssueKind,
+    /// What was dropped because of it.
+    pub skipped: Skipped,
+    /// The file.
+    pub file: PathBuf,
+    /// The class and member concerned (`java.util.Map.put`), when known.
+    pub item: Option<String>,
+    /// The offending text, when there is one.
+    pub text: Option<String>,
+    /// The detailed reason.
+    pub reason: String,
+}
+
+impl fmt::Display for LoadIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.file.display())?;
+        if let Some(item) = &self.item {
+            write!(f, "{item}: ")?;
+        }
+        write!(f, "{}", self.reason)?;
+        if let Some(text) = &self.text {
+            if !self.reason.contains(text.as_str()) {
+                write!(f, " (text: `{text}`)")?;
+            }
+        }
+        match self.skipped {
+            Skipped::File => write!(f, " [file skipped]"),
+            Skipped::Member => write!(f, " [member skipped]"),
+            Skipped::HeaderEntry => write!(f, " [entry dropped]"),
+            Skipped::Nothing => Ok(()),
+        }
+    }
+}
+
+/// The outcome of loading an API: counts and every problem met.
+#[derive(Clone, Debug, Default)]
+pub struct LoadReport {
+    /// Files seen.
+    pub files: usize,
+    /// Classes loaded.
+    pub classes: usize,
+    /// Methods loaded.
+    pub methods: usize,
+    /// Constructors loaded.
+    pub constructors: usize,
+    /// Fields loaded.
+    pub fields: usize,
+    /// Members present in the files (loaded or skipped).
+    pub members_seen: usize,
+    /// Every problem, in the order met.
+    pub issues: Vec<LoadIssue>,
+}
+
+impl LoadReport {
+    /// Issues that dropped something (errors), as opposed to warnings.
+    pub fn errors(&self) -> impl Iterator<Item = &LoadIssue> {
+        self.issues.iter().filter(|i| i.skipped != Skipped::Nothing)
+    }
+
+    /// Issues that dropped nothing.
+    pub fn warnings(&self) -> impl Iterator<Item = &LoadIssue> {
+        self.issues.iter().filter(|i| i.skipped == Skipped::Nothing)
+    }
+
+    /// Number of issues that dropped something.
+    pub fn error_count(&self) -> usize {
+        self.errors().count()
+    }
+
+    /// A one-paragraph summary: what loaded, what was skipped and why.
+    pub fn summary(&self) -> String {
+        let count = |skipped: Skipped| -> (usize, BTreeMap<&'static str, usize>) {
+            let mut by = BTreeMap::new();
+            let mut n = 0;
+            for i in self.issues.iter().filter(|i| i.skipped == skipped) {
+                n += 1;
+                *by.entry(i.kind.label()).or_insert(0) += 1;
+            }
+            (n, by)
+        };
+        let why = |by: &BTreeMap<&str, usize>| -> String {
+            by.iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut s = format!(
+            "loaded {} classes ({} methods, {} constructors, {} fields) from {} files",
+            self.classes, self.methods, self.constructors, self.fields, self.files
+        );
+        let (nf, f) = count(Skipped::File);
+        let (nm, m) = count(Skipped::Member);
+        let (nh, h) = count(Skipped::HeaderEntry);
+        let (nw, w) = count(Skipped::Nothing);
+        if nf + nm + nh == 0 {
+            s.push_str("; nothing skipped");
+        } else {
+            if nf > 0 {
+                s.push_str(&format!(
+                    "; skipped {nf} of {} files ({})",
+                    self.files,
+                    why(&f)
+                ));
+            }
+            if nm > 0 {
+                s.push_str(&format!(
+                    "; skipped {nm} of {} members ({})",
+                    self.members_seen,
+                    why(&m)
+                ));
+            }
+            if nh > 0 {
+                s.push_str(&format!(
+                    "; dropped {nh} class header entries ({})",
+                    why(&h)
+                ));
+            }
+        }
+        if nw > 0 {
+            s.push_str(&format!("; {nw} warnings ({})", why(&w)));
+        }
+        s
+    }
+}
+
+/// A directory could not be loaded at all.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The path does not exist or is not a directory.
+    #[error("{0}: not a directory of API JSON files")]
+    NotADirectory(PathBuf),
+    /// The directory holds no `*.json` file.
+    #[error("{0}: no API JSON (*.json) files found")]
+    Empty(PathBuf),
+}
+
+impl Api {
+    /// Loads every `*.json` file under a directory. Bad files and members are skipped and
+    /// reported in [`Api::report`]; only a missing or empty directory is an error.
+    pub fn load_dir(dir: &Path) -> Result<Api, LoadError> {
+        if !dir.is_dir() {
+            return Err(LoadError::NotADirectory(dir.to_path_buf()));
+        }
+        let (docs, errors) = thalia_extractors::read_api_dir(dir);
+        if docs.is_empty() && errors.is_empty() {
+            return Err(LoadError::Empty(dir.to_path_buf()));
+        }
+        Ok(Api::from_docs(docs, errors))
+    }
+
+    /// Builds the model from documents already read; `read_errors` are files that failed.
+    pub fn from_docs(docs: Vec<(PathBuf, ClassDoc)>, read_errors: Vec<SchemaError>) -> Api {
+        let mut b = Builder {
+            ts: TypeSystem::new(),
+            classes: Vec::new(),
+            members: Vec::new(),
+            by_name: FxHashMap::default(),
+            report: LoadReport {
+                files: docs.len() + read_errors.len(),
+                ..LoadReport::default()
+            },
+        };
+        for e in read_errors {
+            let kind = match e {
+                SchemaError::Malformed { .. } => IssueKind::MalformedJson,
+                _ => IssueKind::Unreadable,
+            };
+            b.report.issues.push(LoadIssue {
+                kind,
+                skipped: Skipped::File,
+                file: e.path().to_path_buf(),
+                item: None,
+                text: None,
+                reason: e.to_string(),
+            });
+        }
+        b.declare_classes(docs);
+        b.parse_headers();
+        b.parse_members();
+        let external = b.declare_external_classes();
+        b.report.classes = b.classes.len();
+        Api {
+            ts: b.ts,
+            classes: b.classes,
+            members: b.members,
+            external,
+            report: b.report,
+            by_name: b.by_name,
+        }
+    }
+}
+
+struct Builder {
+    ts: TypeSystem,
+    classes: Vec<Class>,
+    members: Vec<Member>,
+    by_name: FxHashMap<String, ClassId>,
+    report: LoadReport,
+}
+
+/// Builds an issue record.
+fn issue(
+    kind: IssueKind,
+    skipped: Skipped,
+    file: &Path,
+    item: Option<String>,
+    text: Option<&str>,
+    reason: String,
+) -> LoadIssue {
+    LoadIssue {
+        kind,
+        skipped,
+        file: file.to_path_buf(),
+        item,
+        text: text.map(str::to_string),
+        reason,
+    }
+}
+
+impl Builder {
+    /// Phase 1: one class per document, with its type-parameter variables (bounds later).
+    fn declare_classes(&mut self, docs: Vec<(PathBuf, ClassDoc)>) {
+        for (file, doc) in docs {
+            let syntax = match doc.language.as_deref() {
+                None => Syntax::Java,
+                Some(l) => match l.parse::<Syntax>() {
+                    Ok(s) => s,
+                    Err(reason) => {
+                        self.report.issues.push(issue(
+                            IssueKind::UnknownSyntax,
+                            Skipped::File,
+                            &file,
+                            Some(doc.name.clone()),
+                            Some(l),
+                            reason,
+                        ));
+                        continue;
+                    }
+                },
+            };
+            if let Some(&prev) = self.by_name.get(&doc.name) {
+                let prev_file = self.classes[prev.0 as usize].file.display().to_string();
+                self.report.issues.push(issue(
+                    IssueKind::DuplicateClass,
+                    Skipped::File,
+                    &file,
+                    Some(doc.name.clone()),
+                    None,
+                    format!("class already defined by {prev_file}"),
+                ));
+                continue;
+            }
+            let mut heads = Vec::new();
+            let mut bad = None;
+            for tp in doc.type_parameters() {
+                match parse_type_param_head(syntax, tp) {
+                    Ok(h) => heads.push(h),
+                    Err(e) => {
+                        bad = Some((tp.clone(), e));
+                        break;
+                    }
+                }
+            }
+            if let Some((tp, e)) = bad {
+                self.report.issues.push(issue(
+                    IssueKind::BadTypeString,
+                    Skipped::File,
+                    &file,
+                    Some(format!("{} type parameter", doc.name)),
+                    Some(&tp),
+                    e.to_string(),
+                ));
+                continue;
+            }
+            let sym = self.ts.arena.sym(&doc.name);
+            let type_params: Vec<VarId> = heads
+                .iter()
+                .map(|h| {
+                    let v = self.ts.arena.new_var(&h.name, &doc.name);
+                    let d = self.ts.arena.var_mut(v);
+                    d.variance = h.variance;
+                    d.reified = h.reified;
+                    v
+                })
+                .collect();
+            self.ts.declare_class(
+                sym,
+                ClassSig {
+                    params: type_params.clone(),
+                    supers: Vec::new(),
+                },
+            );
+            let id = ClassId(self.classes.len() as u32);
+            self.by_name.insert(doc.name.clone(), id);
+            self.classes.push(Class {
+                name: doc.name.clone(),
+                sym,
+                syntax,
+                kind: ClassKind::from_code(doc.class_type.unwrap_or(0)),
+                is_class: doc.is_class.unwrap_or(true),
+                type_params,
+                inherits: Vec::new(),
+                implements: Vec::new(),
+                parent: doc.parent().map(str::to_string),
+                functional: doc.functional_interface.unwrap_or(false),
+                members: Vec::new(),
+                file,
+                doc,
+            });
+        }
+    }
+
+    /// The type variables visible in a class body: its own and its enclosing classes'.
+    fn class_scope(&self, id: ClassId) -> Vec<VarId> {
+        let mut chain = Vec::new();
+        let mut cur = Some(id);
+        let mut guard = 0;
+        while let Some(c) = cur {
+            chain.push(c);
+            guard += 1;
+            let parent = self.classes[c.0 as usize].parent.as_deref();
+            cur = parent.and_then(|p| self.by_name.get(p).copied());
+            if guard > 32 || cur.is_some_and(|p| chain.contains(&p)) {
+                break;
+            }
+        }
+        // outermost first, so inner declarations shadow outer ones
+        chain
+            .iter()
+            .rev()
+            .flat_map(|c| self.classes[c.0 as usize].type_params.iter().copied())
+            .collect()
+    }
+
+    /// Phase 2: type-parameter bounds and supertypes of every class.
+    fn parse_headers(&mut self) {
+        let mut dangling: FxHashSet<(ClassId, String)> = FxHashSet::default();
+        for i in 0..self.classes.len() {
+            let id = ClassId(i as u32);
+            let scope = self.class_scope(id);
+            let c = &self.classes[i];
+            let (syntax, name, file) = (c.syntax, c.name.clone(), c.file.clone());
+            let tps: Vec<(VarId, String)> = c
+                .type_params
+                .iter()
+                .copied()
+                .zip(c.doc.type_parameters().iter().cloned())
+                .collect();
+            for (v, text) in tps {
+                if let Err(e) = parse_type_param(&mut self.ts.arena, syntax, &text, v, &scope) {
+                    self.report.issues.push(issue(
+                        IssueKind::BadTypeString,
+                        Skipped::HeaderEntry,
+                        &file,
+                        Some(format!("{name} type parameter bound")),
+                        Some(&text),
+                        e.to_string(),
+                    ));
+                }
+            }
+            let parse_list = |list: &Option<Vec<String>>, what: &str, b: &mut Builder| {
+                let mut out = Vec::new();
+                for text in list.iter().flatten() {
+                    match parse_type(&mut b.ts.arena, syntax, text, &scope) {
+                        Ok(t) => out.push(t),
+                        Err(e) => b.report.issues.push(issue(
+                            IssueKind::BadTypeString,
+                            Skipped::HeaderEntry,
+                            &file,
+                            Some(format!("{name} {what}")),
+                            Some(text),
+                            e.to_string(),
+                        )),
+                    }
+                }
+                out
+            };
+            let inherits_doc = self.classes[i].doc.inherits.clone();
+            let implements_doc = self.classes[i].doc.implements.clone();
+            let inherits = parse_list(&inherits_doc, "supertype", self);
+            let implements = parse_list(&implements_doc, "interface", self);
+            let c = &mut self.classes[i];
+            c.inherits = inherits;
+            c.implements = implements;
+            let supers = c.supertypes();
+            for &s in &supers {
+                if let Type::Class { name: sn, .. } = self.ts.arena.get(s) {
+                    let sname = self.ts.arena.name(*sn).to_string();
+                    if !self.by_name.contains_key(&sname)
+                        && !self.ts.is_root_class(*sn)
+                        && dangling.insert((id, sname.clone()))
+                    {
+                        self.report.issues.push(issue(
+                            IssueKind::DanglingSupertype,
+                            Skipped::Nothing,
+                            &file,
+                            Some(name.clone()),
+                            Some(&sname),
+                            format!(
+                                "supertype `{sname}` is not defined in this API; it is kept as an opaque type with no members"
+                            ),
+                        ));
+                    }
+                }
+            }
+            let sym = self.classes[i].sym;
+            let params = self.classes[i].type_params.clone();
+            self.ts.declare_class(sym, ClassSig { params, supers });
+        }
+    }
+
+    /// Phase 3: methods, constructors and fields.
+    fn parse_members(&mut self) {
+        for i in 0..self.classes.len() {
+            let id = ClassId(i as u32);
+            let scope = self.class_scope(id);
+            let doc = self.classes[i].doc.clone();
+            for (k, m) in doc.methods().iter().enumerate() {
+                self.report.members_seen += 1;
+                let kind = if m.is_constructor.unwrap_or(false) {
+                    MemberKind::Constructor
+                } else {
+                    MemberKind::Method
+                };
+                let texts = MemberTexts {
+                    name: &m.name,
+                    type_params: m.type_parameters(),
+                    params: &m.parameters,
+                    ret: m.return_type(),
+                    receiver: m.receiver(),
+                    throws: m.throws.as_deref().unwrap_or(&[]),
+                };
+                match self.parse_member(id, kind, &texts, &scope) {
+                    Ok(p) => {
+                        match kind {
+                            MemberKind::Constructor => self.report.constructors += 1,
+                            _ => self.report.methods += 1,
+                        }
+                        let is_static = m.is_static.unwrap_or(false)
+                            || (!self.classes[i].is_class && p.receiver.is_none());
+                        self.push_member(Member {
+                            kind,
+                            name: m.name.clone(),
+                            owner: id,
+                            type_params: p.type_params,
+                            params: p.params,
+                            ret: p.ret,
+                            receiver: p.receiver,
+                            is_static,
+                            is_default: m.is_default.unwrap_or(false),
+                            is_suspend: m.metadata_flag("is_suspend"),
+                            access: m.access_mod.clone(),
+                            throws: p.throws,
+                            doc_index: k,
+                        });
+                    }
+                    Err(e) => self.report.issues.push(e),
+                }
+            }
+            for (k, f) in doc.fields().iter().enumerate() {
+                self.report.members_seen += 1;
+                let texts = MemberTexts {
+                    name: &f.name,
+                    type_params: f.type_parameters(),
+                    params: &[],
+                    ret: Some(&f.ty),
+                    receiver: f.receiver(),
+                    throws: &[],
+                };
+                match self.parse_member(id, MemberKind::Field, &texts, &scope) {
+                    Ok(p) => {
+                        self.report.fields += 1;
+                        let is_static = f.is_static.unwrap_or(false)
+                            || (!self.classes[i].is_class && p.receiver.is_none());
+                        self.push_member(Member {
+                            kind: MemberKind::Field,
+                            name: f.name.clone(),
+                            owner: id,
+                            type_params: p.type_params,
+                            params: Vec::new(),
+                            ret: p.ret,
+                            receiver: p.receiver,
+                            is_static,
+                            is_default: false,
+                            is_suspend: false,
+                            access: f.access_mod.clone(),
+                            throws: Vec::new(),
+                            doc_index: k,
+                        });
+                    }
+                    Err(e) => self.report.issues.push(e),
+                }
+            }
+        }
+    }
+
+    fn push_member(&mut self, m: Member) {
+        let id = MemberId(self.members.len() as u32);
+        self.classes[m.owner.0 as usize].members.push(id);
+        self.members.push(m);
+    }
+
+    fn parse_member(
+        &mut self,
+        owner: ClassId,
+        kind: MemberKind,
+        t: &MemberTexts<'_>,
+        class_scope: &[VarId],
+    ) -> Result<ParsedMember, LoadIssue> {
+        let class = &self.classes[owner.0 as usize];
+        let (syntax, file, cname, csym) = (
+            class.syntax,
+            class.file.clone(),
+            class.name.clone(),
+            class.sym,
+        );
+        let item = format!(
+            "{cname}.{}({})",
+            t.name,
+            if kind == MemberKind::Field {
+                "field".to_string()
+            } else {
+                t.params.join(", ")
+            }
+        );
+        let bad = |text: &str, e: ParseError| {
+            issue(
+                IssueKind::BadTypeString,
+                Skipped::Member,
+                &file,
+                Some(item.clone()),
+                Some(text),
+                e.to_string(),
+            )
+        };
+        let owner_name = format!("{cname}.{}", t.name);
+        let mut heads = Vec::new();
+        for tp in t.type_params {
+            heads.push(parse_type_param_head(syntax, tp).map_err(|e| bad(tp, e))?);
+        }
+        let mut scope = class_scope.to_vec();
+        let mut type_params = Vec::new();
+        for h in &heads {
+            let v = self.ts.arena.new_var(&h.name, &owner_name);
+            type_params.push(v);
+            scope.push(v);
+        }
+        for (&v, tp) in type_params.iter().zip(t.type_params) {
+            parse_type_param(&mut self.ts.arena, syntax, tp, v, &scope).map_err(|e| bad(tp, e))?;
+        }
+        let a = &mut self.ts.arena;
+        let mut params = Vec::new();
+        for p in t.params {
+            params.push(parse_param(a, syntax, p, &scope).map_err(|e| bad(p, e))?);
+        }
+        let receiver = match t.receiver {
+            Some(r) => Some(parse_type(a, syntax, r, &scope).map_err(|e| bad(r, e))?),
+            None => None,
+        };
+        let ret = match (kind, t.ret) {
+            (MemberKind::Constructor, _) => self.ts.self_type(csym),
+            (_, Some(r)) => {
+                parse_type(&mut self.ts.arena, syntax, r, &scope).map_err(|e| bad(r, e))?
+            }
+            (_, None) => {
+                return Err(issue(
+                    IssueKind::MissingReturnType,
+                    Skipped::Member,
+                    &file,
+                    Some(item.clone()),
+                    None,
+                    "method has no return type".into(),
+                ))
+            }
+        };
+        // `throws` is free text in javadoc-derived files; unparsable entries are ignored
+        let throws = t
+            .throws
+            .iter()
+            .filter_map(|x| parse_type(&mut self.ts.arena, syntax, x, &scope).ok())
+            .collect();
+        Ok(ParsedMember {
+            type_params,
+            params,
+            ret,
+            receiver,
+            throws,
+        })
+    }
+
+    /// Declares an opaque signature for every generic class referenced but not defined, so
+    /// that decomposition and the graph treat its instances uniformly. Returns their symbols.
+    fn declare_external_classes(&mut self) -> Vec<Sym> {
+        let mut arity: BTreeMap<Sym, usize> = BTreeMap::new();
+        for i in 0..self.ts.arena.len() {
+            if let Type::Class { name, args } = self.ts.arena.get(TypeId(i as u32)) {
+                if !self.ts.has_class(*name) {
+                    let e = arity.entry(*name).or_insert(0);
+                    *e = (*e).max(args.len());
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (sym, n) in arity {
+            let owner = self.ts.arena.name(sym).to_string();
+            let params = (0..n)
+                .map(|k| self.ts.arena.new_var(&format!("T{k}"), &owner))
+                .collect();
+            self.ts.declare_class(
+                sym,
+                ClassSig {
+                    params,
+                    supers: Vec::new(),
+                },
+            );
+            out.push(sym);
+        }
+        out
+    }
+}
+
+struct MemberTexts<'a> {
+    name: &'a str,
+    type_params: &'a [String],
+    params: &'a [String],
+    ret: Option<&'a str>,
+    receiver: Option<&'a str>,
+    throws: &'a [String],
+}
+
+struct ParsedMember {
+    type_params: Vec<VarId>,
+    params: Vec<ParamType>,
+    ret: TypeId,
+    receiver: Option<TypeId>,
+    throws: Vec<TypeId>,
+}

@@ -1,0 +1,305 @@
+//! The API model: classes and members with parsed types, loaded from thalia's API JSON.
+
+mod inherit;
+mod load;
+mod show;
+mod write;
+
+use std::path::PathBuf;
+
+use rustc_hash::FxHashMap;
+use thalia_extractors::ClassDoc;
+
+use crate::types::{ParamType, Sym, Syntax, TypeId, TypeSystem, VarId};
+
+pub use inherit::ResolvedMember;
+pub use load::{IssueKind, LoadError, LoadIssue, LoadReport, Skipped};
+pub use show::show_class;
+
+/// Index of a class in [`Api::classes`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct ClassId(pub u32);
+
+/// Index of a member in [`Api::members`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct MemberId(pub u32);
+
+/// The kind of a class (`class_type` in API JSON).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ClassKind {
+    /// A concrete class (code 0).
+    Class,
+    /// An interface (code 1).
+    Interface,
+    /// An abstract class (code 2).
+    Abstract,
+    /// An enum (code 3).
+    Enum,
+    /// A code this version does not know.
+    Other(i64),
+}
+
+impl ClassKind {
+    /// The kind for a `class_type` code.
+    pub fn from_code(code: i64) -> Self {
+        match code {
+            0 => ClassKind::Class,
+            1 => ClassKind::Interface,
+            2 => ClassKind::Abstract,
+            3 => ClassKind::Enum,
+            n => ClassKind::Other(n),
+        }
+    }
+
+    /// True when the class can be instantiated with a constructor call.
+    pub fn is_instantiable(self) -> bool {
+        matches!(self, ClassKind::Class)
+    }
+}
+
+/// A class, interface, enum, object, or a file of top-level members.
+#[derive(Clone, Debug)]
+pub struct Class {
+    /// Fully-qualified name.
+    pub name: String,
+    /// Interned name (the class's symbol in the type system).
+    pub sym: Sym,
+    /// The syntax of its type strings.
+    pub syntax: Syntax,
+    /// Class, interface, ...
+    pub kind: ClassKind,
+    /// False for a file of top-level members (Kotlin package facade).
+    pub is_class: bool,
+    /// Formal type parameters.
+    pub type_params: Vec<VarId>,
+    /// Parsed `inherits` entries.
+    pub inherits: Vec<TypeId>,
+    /// Parsed `implements` entries.
+    pub implements: Vec<TypeId>,
+    /// Enclosing class name.
+    pub parent: Option<String>,
+    /// A functional (SAM) interface.
+    pub functional: bool,
+    /// Declared members, in file order.
+    pub members: Vec<MemberId>,
+    /// The file it was loaded from.
+    pub file: PathBuf,
+    /// The document as read (keeps unknown fields for writing back).
+    pub doc: ClassDoc,
+}
+
+impl Class {
+    /// The direct supertypes: `inherits` then the `implements` entries not already there.
+    pub fn supertypes(&self) -> Vec<TypeId> {
+        let mut out = self.inherits.clone();
+        for &t in &self.implements {
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+        out
+    }
+
+    /// True for a generic class (a type constructor).
+    pub fn is_generic(&self) -> bool {
+        !self.type_params.is_empty()
+    }
+}
+
+/// What kind of API member.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum MemberKind {
+    /// A method or top-level function.
+    Method,
+    /// A constructor.
+    Constructor,
+    /// A field or property.
+    Field,
+}
+
+/// A method, constructor or field.
+#[derive(Clone, Debug)]
+pub struct Member {
+    /// Method, constructor or field.
+    pub kind: MemberKind,
+    /// Simple name.
+    pub name: String,
+    /// The declaring class.
+    pub owner: ClassId,
+    /// The member's own type parameters.
+    pub type_params: Vec<VarId>,
+    /// Parameter types (empty for fields).
+    pub params: Vec<ParamType>,
+    /// Result type: the return type, the field type, or the class's self type for constructors.
+    pub ret: TypeId,
+    /// Extension receiver type (Kotlin extension members).
+    pub receiver: Option<TypeId>,
+    /// Static member (or a top-level function).
+    pub is_static: bool,
+    /// Java default method.
+    pub is_default: bool,
+    /// Kotlin `suspend` function.
+    pub is_suspend: bool,
+    /// Access modifier as written (`public`, `protected`).
+    pub access: Option<String>,
+    /// Parsed `throws` entries.
+    pub throws: Vec<TypeId>,
+    /// Position in the class document's `methods` or `fields` list.
+    pub doc_index: usize,
+}
+
+impl Member {
+    /// True for a polymorphic member (one with its own type parameters).
+    pub fn is_polymorphic(&self) -> bool {
+        !self.type_params.is_empty()
+    }
+
+    /// True when the member needs a receiver expression (an instance member of a class or an
+    /// extension member).
+    pub fn needs_receiver(&self) -> bool {
+        self.receiver.is_some() || (!self.is_static && self.kind != MemberKind::Constructor)
+    }
+}
+
+/// A loaded API: the type system, classes, members and the load report.
+#[derive(Clone, Debug)]
+pub struct Api {
+    /// Types and the class hierarchy.
+    pub ts: TypeSystem,
+    /// All classes, in load order.
+    pub classes: Vec<Class>,
+    /// All members of all classes.
+    pub members: Vec<Member>,
+    /// Classes referenced (as supertypes or type arguments) but not defined here.
+    pub external: Vec<Sym>,
+    /// What was loaded, skipped and warned about.
+    pub report: LoadReport,
+    by_name: FxHashMap<String, ClassId>,
+}
+
+impl Api {
+    /// The class with a fully-qualified name.
+    pub fn class_by_name(&self, name: &str) -> Option<ClassId> {
+        self.by_name.get(name).copied()
+    }
+
+    /// A class by id.
+    pub fn class(&self, id: ClassId) -> &Class {
+        &self.classes[id.0 as usize]
+    }
+
+    /// A member by id.
+    pub fn member(&self, id: MemberId) -> &Member {
+        &self.members[id.0 as usize]
+    }
+
+    /// The class that declares a member.
+    pub fn owner(&self, id: MemberId) -> &Class {
+        self.class(self.member(id).owner)
+    }
+
+    /// The class defining a class symbol, if it is part of this API.
+    pub fn class_by_sym(&self, sym: Sym) -> Option<ClassId> {
+        self.class_by_name(self.ts.arena.name(sym))
+    }
+
+    /// Ids of all members.
+    pub fn member_ids(&self) -> impl Iterator<Item = MemberId> {
+        (0..self.members.len() as u32).map(MemberId)
+    }
+
+    /// Ids of all classes.
+    pub fn class_ids(&self) -> impl Iterator<Item = ClassId> {
+        (0..self.classes.len() as u32).map(ClassId)
+    }
+
+    /// The receiver type of a member: the extension receiver, or the declaring class's self
+    /// type for instance members, or `None` for static members and constructors.
+    pub fn receiver_type(&mut self, id: MemberId) -> Option<TypeId> {
+        let m = self.member(id);
+        if let Some(r) = m.receiver {
+            return Some(r);
+        }
+        if !m.needs_receiver() {
+            return None;
+        }
+        let owner = self.class(m.owner);
+        if !owner.is_class {
+            return None;
+        }
+        let sym = owner.sym;
+        Some(self.ts.self_type(sym))
+    }
+
+    /// A readable one-line signature of a member in its class's syntax, e.g.
+    /// `static <T> java.util.List<T> java.util.Collections.emptyList()`.
+    pub fn signature(&self, id: MemberId) -> String {
+        let m = self.member(id);
+        let params: Vec<TypeId> = m.params.iter().map(|p| p.ty).collect();
+        self.format_signature(id, m.receiver, &params, m.ret)
+    }
+
+    /// Formats a member signature from (possibly substituted) component types.
+    pub(crate) fn format_signature(
+        &self,
+        id: MemberId,
+        receiver: Option<TypeId>,
+        params: &[TypeId],
+        ret: TypeId,
+    ) -> String {
+        use crate::types::{print_param, print_type, print_type_param};
+        let m = self.member(id);
+        let owner = self.class(m.owner);
+        let syn = owner.syntax;
+        let a = &self.ts.arena;
+        let mut out = String::new();
+        if m.is_static && m.kind != MemberKind::Constructor {
+            out.push_str("static ");
+        }
+        if m.is_default {
+            out.push_str("default ");
+        }
+        if m.is_suspend {
+            out.push_str("suspend ");
+        }
+        if !m.type_params.is_empty() {
+            let tps: Vec<String> = m
+                .type_params
+                .iter()
+                .map(|&v| print_type_param(a, syn, v))
+                .collect();
+            out.push('<');
+            out.push_str(&tps.join(", "));
+            out.push_str("> ");
+        }
+        match m.kind {
+            MemberKind::Constructor => {
+                out.push_str("new ");
+                out.push_str(&print_type(a, syn, ret));
+            }
+            MemberKind::Method | MemberKind::Field => {
+                out.push_str(&print_type(a, syn, ret));
+                out.push(' ');
+                if let Some(r) = receiver {
+                    out.push_str(&print_type(a, syn, r));
+                    out.push('.');
+                } else {
+                    out.push_str(&owner.name);
+                    out.push('.');
+                }
+                out.push_str(&m.name);
+            }
+        }
+        if m.kind != MemberKind::Field {
+            let ps: Vec<String> = params
+                .iter()
+                .zip(&m.params)
+                .map(|(&t, p)| print_param(a, syn, t, p.vararg))
+                .collect();
+            out.push('(');
+            out.push_str(&ps.join(", "));
+            out.push(')');
+        }
+        out
+    }
+}

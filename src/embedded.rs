@@ -1,0 +1,50 @@
+//! The API corpus shipped inside the binary: everything under `api-json/` at build time.
+
+use std::path::{Path, PathBuf};
+
+use include_dir::{include_dir, Dir};
+
+use crate::api::Api;
+
+static API_JSON: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/api-json");
+
+/// The label that stands for the embedded corpus in messages and file names.
+pub const EMBEDDED_LABEL: &str = "<embedded api-json>";
+
+/// Loads the embedded default API (all `*.json` files of `api-json/`).
+pub fn embedded_api() -> Api {
+    let mut files = Vec::new();
+    collect(&API_JSON, &mut files);
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut docs = Vec::new();
+    let mut errors = Vec::new();
+    for (path, text) in files {
+        let shown = Path::new(EMBEDDED_LABEL).join(&path);
+        match thalia_extractors::io::parse_class_doc(&shown, &text) {
+            Ok(d) => docs.push((shown, d)),
+            Err(e) => errors.push(e),
+        }
+    }
+    Api::from_docs(docs, errors)
+}
+
+/// Number of embedded API JSON files.
+pub fn embedded_file_count() -> usize {
+    let mut files = Vec::new();
+    collect(&API_JSON, &mut files);
+    files.len()
+}
+
+fn collect(dir: &Dir<'static>, out: &mut Vec<(PathBuf, String)>) {
+    for f in dir.files() {
+        if f.path().extension().is_some_and(|e| e == "json") {
+            out.push((
+                f.path().to_path_buf(),
+                String::from_utf8_lossy(f.contents()).into_owned(),
+            ));
+        }
+    }
+    for d in dir.dirs() {
+        collect(d, out);
+    }
+}

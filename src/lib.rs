@@ -1,0 +1,10 @@
+//! thalia: finds bugs in compilers' type checkers by API-driven program synthesis.
+//!
+//! The core crate: the type language ([`types`]), the API model loaded from thalia's API JSON
+//! ([`api`]), and the API graph ([`graph`]). See `ARCHITECTURE.md` for the map.
+
+pub mod api;
+pub mod embedded;
+pub mod graph;
+pub mod stats;
+pub mod types;

@@ -1,0 +1,19 @@
+//! The type language: interned types, parsers and printers for the three API-JSON syntaxes,
+//! subtyping, substitution, decomposition and unification.
+
+mod arena;
+mod print;
+mod subst;
+mod syntax;
+mod system;
+mod unify;
+
+pub use arena::{Prim, Sym, Type, TypeArena, TypeId, TypeVar, VarId, Variance, Wildcard};
+pub use print::{print_param, print_type, print_type_param};
+pub use subst::{subsumes, Subst};
+pub use syntax::{
+    parse_param, parse_type, parse_type_param, parse_type_param_head, ParamType, ParseError,
+    Syntax, TypeParamHead,
+};
+pub use system::{ClassSig, TypeSystem};
+pub use unify::UnifyMode;

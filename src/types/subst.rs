@@ -1,0 +1,253 @@
+//! Type substitutions: application, validity (Definition 3.1), subsumption (Definition 3.2)
+//! and decomposition (Definition 3.3).
+
+use std::fmt;
+
+use smallvec::SmallVec;
+
+use super::arena::{Type, TypeArena, TypeId, VarId, Wildcard};
+use super::syntax::Syntax;
+use super::system::TypeSystem;
+
+/// A finite map from type variables to types, kept sorted by variable id.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct Subst(SmallVec<[(VarId, TypeId); 4]>);
+
+impl fmt::Debug for Subst {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map()
+            .entries(self.0.iter().map(|(v, t)| (v, t)))
+            .finish()
+    }
+}
+
+impl Subst {
+    /// The empty substitution.
+    pub fn new() -> Self {
+        Subst(SmallVec::new())
+    }
+
+    /// A substitution mapping `vars[i]` to `types[i]`.
+    pub fn from_pairs(vars: &[VarId], types: &[TypeId]) -> Self {
+        let mut s = Subst::new();
+        for (&v, &t) in vars.iter().zip(types) {
+            s.insert(v, t);
+        }
+        s
+    }
+
+    /// The type a variable maps to.
+    pub fn get(&self, v: VarId) -> Option<TypeId> {
+        self.0
+            .binary_search_by_key(&v, |&(k, _)| k)
+            .ok()
+            .map(|i| self.0[i].1)
+    }
+
+    /// Maps `v` to `t`, replacing any previous mapping.
+    pub fn insert(&mut self, v: VarId, t: TypeId) {
+        match self.0.binary_search_by_key(&v, |&(k, _)| k) {
+            Ok(i) => self.0[i].1 = t,
+            Err(i) => self.0.insert(i, (v, t)),
+        }
+    }
+
+    /// Removes the mapping of `v`.
+    pub fn remove(&mut self, v: VarId) {
+        if let Ok(i) = self.0.binary_search_by_key(&v, |&(k, _)| k) {
+            self.0.remove(i);
+        }
+    }
+
+    /// True when `v` is mapped.
+    pub fn contains(&self, v: VarId) -> bool {
+        self.get(v).is_some()
+    }
+
+    /// The mappings in variable order.
+    pub fn iter(&self) -> impl Iterator<Item = (VarId, TypeId)> + '_ {
+        self.0.iter().copied()
+    }
+
+    /// The mapped variables.
+    pub fn vars(&self) -> impl Iterator<Item = VarId> + '_ {
+        self.0.iter().map(|&(v, _)| v)
+    }
+
+    /// Number of mappings.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when nothing is mapped.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Renders the substitution as `[T ↦ java.lang.String, ...]` in a syntax.
+    pub fn display(&self, arena: &TypeArena, syntax: Syntax) -> String {
+        let parts: Vec<String> = self
+            .iter()
+            .map(|(v, t)| {
+                format!(
+                    "{} ↦ {}",
+                    arena.var_name(v),
+                    super::print_type(arena, syntax, t)
+                )
+            })
+            .collect();
+        format!("[{}]", parts.join(", "))
+    }
+}
+
+impl FromIterator<(VarId, TypeId)> for Subst {
+    fn from_iter<I: IntoIterator<Item = (VarId, TypeId)>>(iter: I) -> Self {
+        let mut s = Subst::new();
+        for (v, t) in iter {
+            s.insert(v, t);
+        }
+        s
+    }
+}
+
+impl TypeArena {
+    /// Applies a substitution to a type (`σ t`).
+    pub fn subst(&mut self, t: TypeId, s: &Subst) -> TypeId {
+        if s.is_empty() {
+            return t;
+        }
+        self.subst_rec(t, s)
+    }
+
+    fn subst_rec(&mut self, t: TypeId, s: &Subst) -> TypeId {
+        match self.get(t).clone() {
+            Type::Var(v) => s.get(v).unwrap_or(t),
+            Type::Prim(_) | Type::Top | Type::Bottom | Type::Wildcard(Wildcard::Star) => t,
+            Type::Class { name, args } => {
+                let new: SmallVec<[TypeId; 4]> =
+                    args.iter().map(|&a| self.subst_rec(a, s)).collect();
+                if new[..] == args[..] {
+                    t
+                } else {
+                    self.class(name, &new)
+                }
+            }
+            Type::Wildcard(Wildcard::Extends(b)) => {
+                let b = self.subst_rec(b, s);
+                let w = match *self.get(b) {
+                    Type::Wildcard(Wildcard::Extends(x)) => Wildcard::Extends(x),
+                    Type::Wildcard(_) => Wildcard::Star,
+                    _ => Wildcard::Extends(b),
+                };
+                self.wildcard(w)
+            }
+            Type::Wildcard(Wildcard::Super(b)) => {
+                let b = self.subst_rec(b, s);
+                let w = match *self.get(b) {
+                    Type::Wildcard(Wildcard::Super(x)) => Wildcard::Super(x),
+                    Type::Wildcard(_) => Wildcard::Star,
+                    _ => Wildcard::Super(b),
+                };
+                self.wildcard(w)
+            }
+            Type::Array(e) => {
+                let e = self.subst_rec(e, s);
+                self.array(e)
+            }
+            Type::Nullable(e) => {
+                let e = self.subst_rec(e, s);
+                self.nullable(e)
+            }
+            Type::ByName(e) => {
+                let e = self.subst_rec(e, s);
+                self.intern(Type::ByName(e))
+            }
+            Type::Function {
+                receiver,
+                params,
+                ret,
+                suspend,
+            } => {
+                let receiver = receiver.map(|r| self.subst_rec(r, s));
+                let params: SmallVec<[TypeId; 4]> =
+                    params.iter().map(|&p| self.subst_rec(p, s)).collect();
+                let ret = self.subst_rec(ret, s);
+                self.function(receiver, &params, ret, suspend)
+            }
+        }
+    }
+
+    /// Applies `s` to every type in the range of `into` (composition `s ∘ into`), then adds
+    /// the mappings of `s` for variables `into` does not map.
+    pub fn compose(&mut self, into: &Subst, s: &Subst) -> Subst {
+        let mut out: Subst = into.iter().map(|(v, t)| (v, self.subst(t, s))).collect();
+        for (v, t) in s.iter() {
+            if !out.contains(v) {
+                out.insert(v, t);
+            }
+        }
+        out
+    }
+}
+
+/// Definition 3.2: `a` subsumes `b` when `a` maps every variable of `b` to the same type.
+pub fn subsumes(a: &Subst, b: &Subst) -> bool {
+    b.iter().all(|(v, t)| a.get(v) == Some(t))
+}
+
+impl TypeSystem {
+    /// Definition 3.1: every variable is mapped to a type within its (substituted) bounds.
+    pub fn is_valid_subst(&mut self, s: &Subst) -> bool {
+        for (v, t) in s.iter() {
+            if matches!(self.arena.get(t), Type::Wildcard(_)) {
+                return false;
+            }
+            let decl = self.arena.var(v).clone();
+            for b in decl.upper {
+                let b = self.arena.subst(b, s);
+                if !self.is_subtype(t, b) {
+                    return false;
+                }
+            }
+            if let Some(l) = decl.lower {
+                let l = self.arena.subst(l, s);
+                if !self.is_subtype(l, t) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Definition 3.3: splits a type instance `C<A, B>` into its type constructor `C<X, Y>`
+    /// and the substitution `[X ↦ A, Y ↦ B]` (identity mappings left out); other types
+    /// decompose into themselves and the empty substitution. Nullability is kept outside.
+    pub fn decompose(&mut self, t: TypeId) -> (TypeId, Subst) {
+        match self.arena.get(t).clone() {
+            Type::Nullable(inner) => {
+                let (c, s) = self.decompose(inner);
+                (self.arena.nullable(c), s)
+            }
+            Type::Class { name, args } if !args.is_empty() => {
+                let Some(params) = self.class_params(name).map(|p| p.to_vec()) else {
+                    return (t, Subst::new());
+                };
+                if params.len() != args.len() {
+                    return (t, Subst::new());
+                }
+                let ptys: SmallVec<[TypeId; 4]> =
+                    params.iter().map(|&p| self.arena.var_type(p)).collect();
+                let ctor = self.arena.class(name, &ptys);
+                let s = params
+                    .iter()
+                    .zip(ptys.iter())
+                    .zip(args.iter())
+                    .filter(|((_, pt), a)| pt != a)
+                    .map(|((&p, _), &a)| (p, a))
+                    .collect();
+                (ctor, s)
+            }
+            _ => (t, Subst::new()),
+        }
+    }
+}

@@ -1,0 +1,515 @@
+//! Logic shared by all translators: program naming, name and scope checks, the statement walk
+//! that assembles a file, and small formatting helpers.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+use crate::ir::{Expr, Program, Receiver, Stmt, Ty};
+use crate::{Language, TranslateError};
+
+/// What differs between languages when a program is laid out as a file. The shared driver
+/// [`translate`] validates the program's names and scopes, then calls these hooks in order:
+/// [`Dialect::open`], [`Dialect::stmt`] for each statement, [`Dialect::close`].
+pub(crate) trait Dialect {
+    /// The language written.
+    fn language(&self) -> Language;
+
+    /// Whether `name` is a reserved word that cannot name a local, a member or a package.
+    fn is_reserved(&self, name: &str) -> bool;
+
+    /// Whether `name` is lexically an identifier (reserved words aside).
+    fn is_identifier(&self, name: &str) -> bool {
+        is_plain_identifier(name)
+    }
+
+    /// Writes everything before the first statement (package, class and function headers).
+    fn open(&self, names: &ProgramNames, w: &mut CodeWriter);
+
+    /// Writes one statement.
+    fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError>;
+
+    /// Writes everything after the last statement.
+    fn close(&self, w: &mut CodeWriter);
+
+    /// Checks that `name` may be written as a (non-local) name: an identifier, not reserved.
+    fn check_name(&self, name: &str) -> Result<(), TranslateError> {
+        if !self.is_identifier(name) {
+            Err(TranslateError::InvalidIdentifier {
+                language: self.language(),
+                name: name.to_owned(),
+            })
+        } else if self.is_reserved(name) {
+            Err(TranslateError::ReservedWord {
+                language: self.language(),
+                name: name.to_owned(),
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Checks every dot-separated segment of a qualified name.
+    fn check_qualified_name(&self, name: &str) -> Result<(), TranslateError> {
+        if name.is_empty() {
+            return Err(TranslateError::InvalidIdentifier {
+                language: self.language(),
+                name: name.to_owned(),
+            });
+        }
+        name.split('.').try_for_each(|seg| self.check_name(seg))
+    }
+
+    /// The error for a construct the language cannot express.
+    fn unsupported(&self, what: impl Into<String>) -> TranslateError {
+        TranslateError::Unsupported {
+            language: self.language(),
+            what: what.into(),
+        }
+    }
+}
+
+/// Translates `p` with dialect `d`: checks names and scopes, then walks the statements.
+pub(crate) fn translate(
+    d: &(impl Dialect + ?Sized),
+    p: &Program,
+) -> Result<String, TranslateError> {
+    let names = program_names(d, &p.id)?;
+    ScopeChecker::new(d, p).check(p)?;
+    let mut cx = BodyCx::new(p);
+    let mut w = CodeWriter::default();
+    d.open(&names, &mut w);
+    for s in &p.stmts {
+        d.stmt(s, &mut cx, &mut w)?;
+    }
+    d.close(&mut w);
+    Ok(w.finish())
+}
+
+/// The package and class that hold a program's test function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ProgramNames {
+    /// Fully-qualified package, e.g. `thalia.p000042`.
+    pub package: String,
+    /// Simple class name, e.g. `Test_p000042`.
+    pub class: String,
+}
+
+/// Root package of every generated program.
+pub(crate) const ROOT_PACKAGE: &str = "thalia";
+
+/// The class name for program id `id` (no validation; see [`program_names`]).
+pub(crate) fn class_name(id: &str) -> String {
+    format!("Test_{id}")
+}
+
+/// File name `Test_<id>.<ext>` for program id `id`.
+pub(crate) fn file_name(id: &str, lang: Language) -> String {
+    format!("{}.{}", class_name(id), lang.extension())
+}
+
+/// Validates the program id and derives its names: package `thalia.<id>` if the id starts with
+/// a letter (`p000042` → `thalia.p000042`), else `thalia.p<id>` (`42` → `thalia.p42`); class
+/// `Test_<id>`.
+pub(crate) fn program_names(
+    d: &(impl Dialect + ?Sized),
+    id: &str,
+) -> Result<ProgramNames, TranslateError> {
+    let invalid = |reason| TranslateError::InvalidProgramId {
+        id: id.to_owned(),
+        reason,
+    };
+    let first = id.chars().next().ok_or_else(|| invalid("it is empty"))?;
+    if !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(invalid("only ASCII letters, digits and '_' are allowed"));
+    }
+    let segment = if first.is_ascii_alphabetic() {
+        id.to_owned()
+    } else {
+        format!("p{id}")
+    };
+    if d.is_reserved(&segment) {
+        return Err(invalid("it is a reserved word of the target language"));
+    }
+    Ok(ProgramNames {
+        package: format!("{ROOT_PACKAGE}.{segment}"),
+        class: class_name(id),
+    })
+}
+
+/// Whether `s` is an identifier in the common JVM sense: a letter, `_` or `$`, then letters,
+/// digits, `_` or `$`.
+pub(crate) fn is_plain_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
+/// Checks the program's variables: every local and lambda parameter has a valid, unreserved
+/// name that is not already in scope and does not shadow the first segment of a qualified class
+/// name used in the program; every reference names a variable in scope. The rules are the
+/// strictest of the target languages (Java forbids shadowing locals with lambda parameters).
+struct ScopeChecker<'a, D: ?Sized> {
+    dialect: &'a D,
+    /// First segment of a class name → one class name starting with it.
+    roots: HashMap<&'a str, &'a str>,
+    /// Variables in scope, innermost last.
+    in_scope: Vec<&'a str>,
+    /// The local whose initializer is being checked: not referable, not redeclarable.
+    pending: Option<&'a str>,
+}
+
+impl<'a, D: Dialect + ?Sized> ScopeChecker<'a, D> {
+    fn new(dialect: &'a D, p: &'a Program) -> Self {
+        let mut roots = HashMap::new();
+        let mut add = |class: &'a str| {
+            let root = class.split('.').next().unwrap_or(class);
+            roots.entry(root).or_insert(class);
+        };
+        p.walk_types(&mut |t| {
+            if let Ty::Class { name, .. } = t {
+                add(name);
+            }
+        });
+        p.walk_exprs(&mut |e| match e {
+            Expr::New { class, .. }
+            | Expr::Call {
+                receiver: Receiver::Static(class),
+                ..
+            }
+            | Expr::Field {
+                receiver: Receiver::Static(class),
+                ..
+            } => add(class),
+            _ => {}
+        });
+        ScopeChecker {
+            dialect,
+            roots,
+            in_scope: Vec::new(),
+            pending: None,
+        }
+    }
+
+    fn check(mut self, p: &'a Program) -> Result<(), TranslateError> {
+        for s in &p.stmts {
+            match s {
+                Stmt::Local { name, init, .. } => {
+                    self.check_binder(name)?;
+                    self.pending = Some(name);
+                    self.check_expr(init)?;
+                    self.pending = None;
+                    self.in_scope.push(name);
+                }
+                Stmt::Expr(e) => self.check_expr(e)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn check_binder(&self, name: &str) -> Result<(), TranslateError> {
+        self.dialect.check_name(name)?;
+        if self.in_scope.contains(&name) || self.pending == Some(name) {
+            return Err(TranslateError::DuplicateLocal {
+                name: name.to_owned(),
+            });
+        }
+        if let Some(class) = self.roots.get(name) {
+            return Err(TranslateError::ShadowsQualifiedName {
+                name: name.to_owned(),
+                class: (*class).to_owned(),
+            });
+        }
+        Ok(())
+    }
+
+    fn check_expr(&mut self, e: &'a Expr) -> Result<(), TranslateError> {
+        match e {
+            Expr::Lit(_) | Expr::Bottom(_) => Ok(()),
+            Expr::Local(name) => {
+                if self.in_scope.contains(&name.as_str()) {
+                    Ok(())
+                } else {
+                    Err(TranslateError::UndeclaredLocal { name: name.clone() })
+                }
+            }
+            Expr::New { args, .. } => args.iter().try_for_each(|a| self.check_expr(a)),
+            Expr::Call { receiver, args, .. } => {
+                self.check_receiver(receiver)?;
+                args.iter().try_for_each(|a| self.check_expr(a))
+            }
+            Expr::Field { receiver, .. } => self.check_receiver(receiver),
+            Expr::Lambda { params, body } => {
+                let depth = self.in_scope.len();
+                let result = params
+                    .iter()
+                    .try_for_each(|(name, _)| {
+                        self.check_binder(name)?;
+                        self.in_scope.push(name);
+                        Ok(())
+                    })
+                    .and_then(|()| self.check_expr(body));
+                self.in_scope.truncate(depth);
+                result
+            }
+            Expr::NewArray { elems, .. } => elems.iter().try_for_each(|e| self.check_expr(e)),
+            Expr::Cast { expr, .. } => self.check_expr(expr),
+            Expr::Cond { cond, then, els } => {
+                self.check_expr(cond)?;
+                self.check_expr(then)?;
+                self.check_expr(els)
+            }
+        }
+    }
+
+    fn check_receiver(&mut self, r: &'a Receiver) -> Result<(), TranslateError> {
+        match r {
+            Receiver::Expr(e) => self.check_expr(e),
+            Receiver::None | Receiver::Static(_) => Ok(()),
+        }
+    }
+}
+
+/// State of the statement walk shared across a program's statements.
+pub(crate) struct BodyCx {
+    /// Every variable name the program declares (fresh names avoid them).
+    taken: HashSet<String>,
+    next_fresh: usize,
+}
+
+impl BodyCx {
+    fn new(p: &Program) -> Self {
+        let mut taken = HashSet::new();
+        for s in &p.stmts {
+            if let Stmt::Local { name, .. } = s {
+                taken.insert(name.clone());
+            }
+        }
+        p.walk_exprs(&mut |e| {
+            if let Expr::Lambda { params, .. } = e {
+                taken.extend(params.iter().map(|(n, _)| n.clone()));
+            }
+        });
+        BodyCx {
+            taken,
+            next_fresh: 0,
+        }
+    }
+
+    /// A new variable name `<stem><n>` that clashes with no variable of the program.
+    pub(crate) fn fresh(&mut self, stem: &str) -> String {
+        loop {
+            let name = format!("{stem}{}", self.next_fresh);
+            self.next_fresh += 1;
+            if self.taken.insert(name.clone()) {
+                return name;
+            }
+        }
+    }
+}
+
+/// An indentation-aware line buffer.
+#[derive(Debug, Default)]
+pub(crate) struct CodeWriter {
+    buf: String,
+    depth: usize,
+}
+
+impl CodeWriter {
+    /// Unit of indentation.
+    const INDENT: &'static str = "    ";
+
+    /// Writes one line at the current indentation (an empty `s` writes an empty line).
+    pub(crate) fn line(&mut self, s: &str) {
+        if !s.is_empty() {
+            for _ in 0..self.depth {
+                self.buf.push_str(Self::INDENT);
+            }
+            self.buf.push_str(s);
+        }
+        self.buf.push('\n');
+    }
+
+    /// Increases the indentation of the following lines.
+    pub(crate) fn indent(&mut self) {
+        self.depth += 1;
+    }
+
+    /// Decreases the indentation of the following lines.
+    pub(crate) fn dedent(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// The text written so far.
+    pub(crate) fn finish(self) -> String {
+        self.buf
+    }
+}
+
+/// Shortest decimal digits that read back as exactly `|v|` (`1.0`, `0.1`, `1e-7`, `3.4028235e38`);
+/// the syntax is valid in Java, Kotlin, Scala and Groovy float literals. `v` must be finite.
+pub(crate) fn f32_digits(v: f32) -> String {
+    format!("{:?}", v.abs())
+}
+
+/// Shortest decimal digits that read back as exactly `|v|`; see [`f32_digits`].
+pub(crate) fn f64_digits(v: f64) -> String {
+    format!("{:?}", v.abs())
+}
+
+/// Maps each item with `f` and joins the results with `", "`.
+pub(crate) fn comma_separated<T>(
+    items: &[T],
+    f: impl Fn(&T) -> Result<String, TranslateError>,
+) -> Result<String, TranslateError> {
+    Ok(items
+        .iter()
+        .map(f)
+        .collect::<Result<Vec<_>, _>>()?
+        .join(", "))
+}
+
+/// `c` as `\uXXXX` escapes, one per UTF-16 code unit (two for supplementary characters).
+pub(crate) fn utf16_escape(c: char) -> String {
+    let mut units = [0u16; 2];
+    let mut out = String::with_capacity(12);
+    for u in c.encode_utf16(&mut units) {
+        let _ = write!(out, "\\u{u:04X}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Expr, Stmt, Ty};
+
+    struct Plain;
+
+    impl Dialect for Plain {
+        fn language(&self) -> Language {
+            Language::Java
+        }
+        fn is_reserved(&self, name: &str) -> bool {
+            name == "int"
+        }
+        fn open(&self, _: &ProgramNames, _: &mut CodeWriter) {}
+        fn stmt(&self, _: &Stmt, _: &mut BodyCx, _: &mut CodeWriter) -> Result<(), TranslateError> {
+            Ok(())
+        }
+        fn close(&self, _: &mut CodeWriter) {}
+    }
+
+    fn check(stmts: Vec<Stmt>) -> Result<String, TranslateError> {
+        translate(&Plain, &Program::new("t", stmts))
+    }
+
+    #[test]
+    fn program_ids_map_to_packages() {
+        let names = program_names(&Plain, "p000042").expect("valid");
+        assert_eq!(names.package, "thalia.p000042");
+        assert_eq!(names.class, "Test_p000042");
+        assert_eq!(
+            program_names(&Plain, "42").expect("valid").package,
+            "thalia.p42"
+        );
+        for bad in ["", "a-b", "a.b", "é", "int"] {
+            assert!(
+                matches!(
+                    program_names(&Plain, bad),
+                    Err(TranslateError::InvalidProgramId { .. })
+                ),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn scopes_are_checked() {
+        let obj = Ty::object();
+        let x = || Stmt::local("x", Ty::object(), Expr::null());
+        assert!(check(vec![x(), Stmt::expr(Expr::local("x"))]).is_ok());
+        assert_eq!(
+            check(vec![x(), x()]),
+            Err(TranslateError::DuplicateLocal { name: "x".into() })
+        );
+        assert_eq!(
+            check(vec![Stmt::local("y", obj.clone(), Expr::local("y"))]),
+            Err(TranslateError::UndeclaredLocal { name: "y".into() })
+        );
+        assert_eq!(
+            check(vec![Stmt::expr(Expr::local("z"))]),
+            Err(TranslateError::UndeclaredLocal { name: "z".into() })
+        );
+        let lam = |p: &str, body| Expr::lambda(vec![(p.into(), None)], body);
+        // A lambda parameter may not shadow a local, nor the local being initialized.
+        assert!(matches!(
+            check(vec![x(), Stmt::expr(lam("x", Expr::null()))]),
+            Err(TranslateError::DuplicateLocal { .. })
+        ));
+        assert!(matches!(
+            check(vec![Stmt::local("a", obj.clone(), lam("a", Expr::null()))]),
+            Err(TranslateError::DuplicateLocal { .. })
+        ));
+        // Its scope ends with the lambda.
+        assert!(check(vec![
+            Stmt::local("a", obj.clone(), lam("b", Expr::local("b"))),
+            Stmt::local("b", obj.clone(), Expr::null()),
+        ])
+        .is_ok());
+        assert!(matches!(
+            check(vec![
+                Stmt::local("a", obj.clone(), lam("b", Expr::null())),
+                Stmt::expr(Expr::local("b"))
+            ]),
+            Err(TranslateError::UndeclaredLocal { .. })
+        ));
+        assert!(matches!(
+            check(vec![Stmt::local("int", obj.clone(), Expr::null())]),
+            Err(TranslateError::ReservedWord { .. })
+        ));
+        assert!(matches!(
+            check(vec![Stmt::local("a b", obj.clone(), Expr::null())]),
+            Err(TranslateError::InvalidIdentifier { .. })
+        ));
+        assert_eq!(
+            check(vec![Stmt::local("java", obj, Expr::null())]),
+            Err(TranslateError::ShadowsQualifiedName {
+                name: "java".into(),
+                class: "java.lang.Object".into()
+            })
+        );
+    }
+
+    #[test]
+    fn fresh_names_avoid_program_names() {
+        let p = Program::new(
+            "t",
+            vec![Stmt::local(
+                "u0",
+                Ty::object(),
+                Expr::lambda(vec![("u1".into(), None)], Expr::null()),
+            )],
+        );
+        let mut cx = BodyCx::new(&p);
+        assert_eq!(cx.fresh("u"), "u2");
+        assert_eq!(cx.fresh("u"), "u3");
+    }
+
+    #[test]
+    fn float_digits_are_shortest_round_trip() {
+        assert_eq!(f32_digits(1.0), "1.0");
+        assert_eq!(f32_digits(-0.1), "0.1");
+        assert_eq!(f32_digits(f32::MAX), "3.4028235e38");
+        assert_eq!(f32_digits(1e-7), "1e-7");
+        assert_eq!(f64_digits(0.1), "0.1");
+        assert_eq!(f64_digits(f64::MIN_POSITIVE), "2.2250738585072014e-308");
+    }
+
+    #[test]
+    fn utf16_escapes() {
+        assert_eq!(utf16_escape('é'), "\\u00E9");
+        assert_eq!(utf16_escape('😀'), "\\uD83D\\uDE00");
+    }
+}

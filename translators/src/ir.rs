@@ -1,0 +1,756 @@
+//! The language-neutral client-program IR.
+//!
+//! A [`Program`] is a flat list of statements (local declarations and expression statements)
+//! that becomes the body of one test function. Types and expressions are plain owned trees;
+//! class names are always fully qualified, with nested classes separated by dots
+//! (`java.util.Map.Entry`). Every type derives `serde` so that programs can be dumped as JSON
+//! (enum tags are `snake_case`; non-finite float literals are written as the strings `"NaN"`,
+//! `"Infinity"` and `"-Infinity"`).
+
+use serde::{Deserialize, Serialize};
+
+/// A primitive type (`Void` is only meaningful as a method's return type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PrimTy {
+    /// `boolean`
+    Boolean,
+    /// `byte`
+    Byte,
+    /// `char`
+    Char,
+    /// `short`
+    Short,
+    /// `int`
+    Int,
+    /// `long`
+    Long,
+    /// `float`
+    Float,
+    /// `double`
+    Double,
+    /// `void`
+    Void,
+}
+
+impl PrimTy {
+    /// Every primitive type, in declaration order.
+    pub const ALL: [PrimTy; 9] = [
+        PrimTy::Boolean,
+        PrimTy::Byte,
+        PrimTy::Char,
+        PrimTy::Short,
+        PrimTy::Int,
+        PrimTy::Long,
+        PrimTy::Float,
+        PrimTy::Double,
+        PrimTy::Void,
+    ];
+
+    /// The Java keyword naming this primitive (`int`, `void`, ...).
+    pub fn java_name(self) -> &'static str {
+        match self {
+            PrimTy::Boolean => "boolean",
+            PrimTy::Byte => "byte",
+            PrimTy::Char => "char",
+            PrimTy::Short => "short",
+            PrimTy::Int => "int",
+            PrimTy::Long => "long",
+            PrimTy::Float => "float",
+            PrimTy::Double => "double",
+            PrimTy::Void => "void",
+        }
+    }
+
+    /// Fully-qualified name of the Java wrapper class (`java.lang.Integer`, `java.lang.Void`, ...).
+    pub fn boxed_class(self) -> &'static str {
+        match self {
+            PrimTy::Boolean => "java.lang.Boolean",
+            PrimTy::Byte => "java.lang.Byte",
+            PrimTy::Char => "java.lang.Character",
+            PrimTy::Short => "java.lang.Short",
+            PrimTy::Int => "java.lang.Integer",
+            PrimTy::Long => "java.lang.Long",
+            PrimTy::Float => "java.lang.Float",
+            PrimTy::Double => "java.lang.Double",
+            PrimTy::Void => "java.lang.Void",
+        }
+    }
+}
+
+/// A type as written in a client program.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ty {
+    /// A primitive type.
+    Prim(PrimTy),
+    /// Class type by fully-qualified name; nested classes use dots: `"java.util.Map.Entry"`.
+    /// Empty `args` is a non-generic (or raw) class type.
+    Class {
+        /// Fully-qualified class name.
+        name: String,
+        /// Type arguments, in order.
+        args: Vec<Ty>,
+    },
+    /// A type variable in scope (only inside generic contexts; rare in programs).
+    Var(String),
+    /// `? extends T` (Kotlin `out T`, Scala `_ <: T`); only valid as a type argument.
+    WildcardExtends(Box<Ty>),
+    /// `? super T` (Kotlin `in T`, Scala `_ >: T`); only valid as a type argument.
+    WildcardSuper(Box<Ty>),
+    /// `?` (Kotlin `*`, Scala `_`); only valid as a type argument.
+    WildcardStar,
+    /// Array of the element type.
+    Array(Box<Ty>),
+    /// Kotlin nullable type (Java/Groovy print the inner type, boxed if primitive).
+    Nullable(Box<Ty>),
+    /// Function type (Kotlin/Scala); `receiver` for Kotlin `R.(A) -> B`.
+    Function {
+        /// Kotlin extension receiver, if any.
+        receiver: Option<Box<Ty>>,
+        /// Parameter types.
+        params: Vec<Ty>,
+        /// Return type.
+        ret: Box<Ty>,
+    },
+    /// The top type (`java.lang.Object`, `Any?`, `Any`).
+    Top,
+    /// The bottom type (`java.lang.Void` in Java, `Nothing` in Kotlin/Scala).
+    Bottom,
+}
+
+impl Ty {
+    /// `boolean`.
+    pub const BOOLEAN: Ty = Ty::Prim(PrimTy::Boolean);
+    /// `byte`.
+    pub const BYTE: Ty = Ty::Prim(PrimTy::Byte);
+    /// `char`.
+    pub const CHAR: Ty = Ty::Prim(PrimTy::Char);
+    /// `short`.
+    pub const SHORT: Ty = Ty::Prim(PrimTy::Short);
+    /// `int`.
+    pub const INT: Ty = Ty::Prim(PrimTy::Int);
+    /// `long`.
+    pub const LONG: Ty = Ty::Prim(PrimTy::Long);
+    /// `float`.
+    pub const FLOAT: Ty = Ty::Prim(PrimTy::Float);
+    /// `double`.
+    pub const DOUBLE: Ty = Ty::Prim(PrimTy::Double);
+    /// `void`.
+    pub const VOID: Ty = Ty::Prim(PrimTy::Void);
+
+    /// A class type `name<args>`.
+    pub fn class(name: impl Into<String>, args: Vec<Ty>) -> Ty {
+        Ty::Class {
+            name: name.into(),
+            args,
+        }
+    }
+
+    /// `java.lang.String`.
+    pub fn string() -> Ty {
+        Ty::class("java.lang.String", vec![])
+    }
+
+    /// `java.lang.Object` as a class type (unlike [`Ty::Top`], which is the language's top).
+    pub fn object() -> Ty {
+        Ty::class("java.lang.Object", vec![])
+    }
+
+    /// A type variable.
+    pub fn var(name: impl Into<String>) -> Ty {
+        Ty::Var(name.into())
+    }
+
+    /// An array of `elem`.
+    pub fn array(elem: Ty) -> Ty {
+        Ty::Array(Box::new(elem))
+    }
+
+    /// `? extends bound`.
+    pub fn extends(bound: Ty) -> Ty {
+        Ty::WildcardExtends(Box::new(bound))
+    }
+
+    /// `? super bound`.
+    pub fn super_of(bound: Ty) -> Ty {
+        Ty::WildcardSuper(Box::new(bound))
+    }
+
+    /// Nullable `inner` (Kotlin `T?`).
+    pub fn nullable(inner: Ty) -> Ty {
+        Ty::Nullable(Box::new(inner))
+    }
+
+    /// A function type `(params) -> ret` without receiver.
+    pub fn function(params: Vec<Ty>, ret: Ty) -> Ty {
+        Ty::Function {
+            receiver: None,
+            params,
+            ret: Box::new(ret),
+        }
+    }
+
+    /// Whether this is one of the three wildcard forms.
+    pub fn is_wildcard(&self) -> bool {
+        matches!(
+            self,
+            Ty::WildcardExtends(_) | Ty::WildcardSuper(_) | Ty::WildcardStar
+        )
+    }
+
+    /// Calls `f` on this type and then on every type nested in it (pre-order).
+    pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Ty)) {
+        f(self);
+        match self {
+            Ty::Prim(_) | Ty::Var(_) | Ty::WildcardStar | Ty::Top | Ty::Bottom => {}
+            Ty::Class { args, .. } => args.iter().for_each(|a| a.walk(f)),
+            Ty::WildcardExtends(t) | Ty::WildcardSuper(t) | Ty::Array(t) | Ty::Nullable(t) => {
+                t.walk(f)
+            }
+            Ty::Function {
+                receiver,
+                params,
+                ret,
+            } => {
+                if let Some(r) = receiver {
+                    r.walk(f);
+                }
+                params.iter().for_each(|p| p.walk(f));
+                ret.walk(f);
+            }
+        }
+    }
+}
+
+impl From<PrimTy> for Ty {
+    fn from(p: PrimTy) -> Ty {
+        Ty::Prim(p)
+    }
+}
+
+/// A literal constant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lit {
+    /// `true` / `false`.
+    Bool(bool),
+    /// An `int` literal.
+    Int(i32),
+    /// A `long` literal.
+    Long(i64),
+    /// A `float` literal (may be NaN or infinite).
+    Float(#[serde(with = "float_serde::single")] f32),
+    /// A `double` literal (may be NaN or infinite).
+    Double(#[serde(with = "float_serde::double")] f64),
+    /// A `char` literal (a UTF-16 code unit in the JVM; supplementary characters are rejected).
+    Char(char),
+    /// A `byte` constant.
+    Byte(i8),
+    /// A `short` constant.
+    Short(i16),
+    /// A string literal.
+    Str(String),
+    /// `null`.
+    Null,
+}
+
+/// What a call or field access is applied to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Receiver {
+    /// No receiver: a top-level function (Kotlin/Scala), unsupported in Java.
+    None,
+    /// A static member of the class with this fully-qualified name.
+    Static(String),
+    /// An instance member of the value of this expression.
+    Expr(Box<Expr>),
+}
+
+impl Receiver {
+    /// A static receiver: the class with fully-qualified name `class`.
+    pub fn class(class: impl Into<String>) -> Receiver {
+        Receiver::Static(class.into())
+    }
+
+    /// An expression receiver.
+    pub fn expr(e: Expr) -> Receiver {
+        Receiver::Expr(Box::new(e))
+    }
+}
+
+/// An expression.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expr {
+    /// A literal.
+    Lit(Lit),
+    /// Typed bottom constant: `(T) null` in Java, `TODO() as T` Kotlin,
+    /// `???.asInstanceOf[T]` Scala, `(T) null` Groovy.
+    Bottom(Ty),
+    /// A reference to a local variable or lambda parameter.
+    Local(String),
+    /// Constructor call; `type_args: None` = diamond/inferred (`new C<>(..)`),
+    /// `Some(vec![])` = no type arguments (`new C(..)`), `Some(v)` = explicit (`new C<A>(..)`).
+    New {
+        /// Fully-qualified class name.
+        class: String,
+        /// Class type arguments (see above).
+        type_args: Option<Vec<Ty>>,
+        /// Constructor arguments (varargs are just more arguments).
+        args: Vec<Expr>,
+    },
+    /// Method call; `type_args` empty = no explicit type arguments (erased / not generic).
+    Call {
+        /// What the method is called on.
+        receiver: Receiver,
+        /// Method name.
+        name: String,
+        /// Explicit type arguments of the method.
+        type_args: Vec<Ty>,
+        /// Arguments (varargs are just more arguments).
+        args: Vec<Expr>,
+    },
+    /// Field read.
+    Field {
+        /// Whose field it is.
+        receiver: Receiver,
+        /// Field name.
+        name: String,
+    },
+    /// Lambda with typed or untyped params; `body` is an expression.
+    Lambda {
+        /// Parameter names, each with an optional declared type.
+        params: Vec<(String, Option<Ty>)>,
+        /// The body expression.
+        body: Box<Expr>,
+    },
+    /// Array creation with the given elements (`new T[] {..}`, `arrayOf<T>(..)`, `Array[T](..)`).
+    NewArray {
+        /// Element type.
+        elem: Ty,
+        /// The elements.
+        elems: Vec<Expr>,
+    },
+    /// Type cast.
+    Cast {
+        /// Target type.
+        ty: Ty,
+        /// Casted expression.
+        expr: Box<Expr>,
+    },
+    /// Conditional expression `cond ? then : els`.
+    Cond {
+        /// The condition.
+        cond: Box<Expr>,
+        /// Value if true.
+        then: Box<Expr>,
+        /// Value if false.
+        els: Box<Expr>,
+    },
+}
+
+impl Expr {
+    /// A literal expression.
+    pub fn lit(l: Lit) -> Expr {
+        Expr::Lit(l)
+    }
+
+    /// A string literal.
+    pub fn str(s: impl Into<String>) -> Expr {
+        Expr::Lit(Lit::Str(s.into()))
+    }
+
+    /// An `int` literal.
+    pub fn int(i: i32) -> Expr {
+        Expr::Lit(Lit::Int(i))
+    }
+
+    /// The `null` literal.
+    pub fn null() -> Expr {
+        Expr::Lit(Lit::Null)
+    }
+
+    /// A typed bottom constant of type `ty`.
+    pub fn bottom(ty: Ty) -> Expr {
+        Expr::Bottom(ty)
+    }
+
+    /// A reference to local `name`.
+    pub fn local(name: impl Into<String>) -> Expr {
+        Expr::Local(name.into())
+    }
+
+    /// A constructor call (`type_args` as documented on [`Expr::New`]).
+    pub fn new_instance(
+        class: impl Into<String>,
+        type_args: Option<Vec<Ty>>,
+        args: Vec<Expr>,
+    ) -> Expr {
+        Expr::New {
+            class: class.into(),
+            type_args,
+            args,
+        }
+    }
+
+    /// A method call.
+    pub fn call(
+        receiver: Receiver,
+        name: impl Into<String>,
+        type_args: Vec<Ty>,
+        args: Vec<Expr>,
+    ) -> Expr {
+        Expr::Call {
+            receiver,
+            name: name.into(),
+            type_args,
+            args,
+        }
+    }
+
+    /// A static method call `class.<type_args>name(args)`.
+    pub fn static_call(
+        class: impl Into<String>,
+        name: impl Into<String>,
+        type_args: Vec<Ty>,
+        args: Vec<Expr>,
+    ) -> Expr {
+        Expr::call(Receiver::class(class), name, type_args, args)
+    }
+
+    /// An instance method call `self.name(args)` without explicit type arguments.
+    pub fn method(self, name: impl Into<String>, args: Vec<Expr>) -> Expr {
+        Expr::call(Receiver::expr(self), name, vec![], args)
+    }
+
+    /// A field read.
+    pub fn field(receiver: Receiver, name: impl Into<String>) -> Expr {
+        Expr::Field {
+            receiver,
+            name: name.into(),
+        }
+    }
+
+    /// A static field read `class.name`.
+    pub fn static_field(class: impl Into<String>, name: impl Into<String>) -> Expr {
+        Expr::field(Receiver::class(class), name)
+    }
+
+    /// A lambda.
+    pub fn lambda(params: Vec<(String, Option<Ty>)>, body: Expr) -> Expr {
+        Expr::Lambda {
+            params,
+            body: Box::new(body),
+        }
+    }
+
+    /// An array creation.
+    pub fn new_array(elem: Ty, elems: Vec<Expr>) -> Expr {
+        Expr::NewArray { elem, elems }
+    }
+
+    /// A cast of `expr` to `ty`.
+    pub fn cast(ty: Ty, expr: Expr) -> Expr {
+        Expr::Cast {
+            ty,
+            expr: Box::new(expr),
+        }
+    }
+
+    /// A conditional expression.
+    pub fn cond(cond: Expr, then: Expr, els: Expr) -> Expr {
+        Expr::Cond {
+            cond: Box::new(cond),
+            then: Box::new(then),
+            els: Box::new(els),
+        }
+    }
+
+    /// Calls `f` on this expression and then on every expression nested in it (pre-order).
+    pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        f(self);
+        match self {
+            Expr::Lit(_) | Expr::Bottom(_) | Expr::Local(_) => {}
+            Expr::New { args, .. } => args.iter().for_each(|a| a.walk(f)),
+            Expr::Call { receiver, args, .. } => {
+                if let Receiver::Expr(r) = receiver {
+                    r.walk(f);
+                }
+                args.iter().for_each(|a| a.walk(f));
+            }
+            Expr::Field { receiver, .. } => {
+                if let Receiver::Expr(r) = receiver {
+                    r.walk(f);
+                }
+            }
+            Expr::Lambda { body, .. } => body.walk(f),
+            Expr::NewArray { elems, .. } => elems.iter().for_each(|e| e.walk(f)),
+            Expr::Cast { expr, .. } => expr.walk(f),
+            Expr::Cond { cond, then, els } => {
+                cond.walk(f);
+                then.walk(f);
+                els.walk(f);
+            }
+        }
+    }
+
+    /// Calls `f` on every type written directly in this expression or in nested ones.
+    pub fn walk_types<'a>(&'a self, f: &mut impl FnMut(&'a Ty)) {
+        self.walk(&mut |e| match e {
+            Expr::Bottom(t) | Expr::Cast { ty: t, .. } | Expr::NewArray { elem: t, .. } => {
+                t.walk(f)
+            }
+            Expr::New {
+                type_args: Some(ts),
+                ..
+            }
+            | Expr::Call { type_args: ts, .. } => ts.iter().for_each(|t| t.walk(f)),
+            Expr::Lambda { params, .. } => params
+                .iter()
+                .filter_map(|(_, t)| t.as_ref())
+                .for_each(|t| t.walk(f)),
+            _ => {}
+        });
+    }
+}
+
+impl From<Lit> for Expr {
+    fn from(l: Lit) -> Expr {
+        Expr::Lit(l)
+    }
+}
+
+/// A statement of the test function's body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stmt {
+    /// Local variable declaration `T name = init;`.
+    Local {
+        /// Variable name.
+        name: String,
+        /// Declared type.
+        ty: Ty,
+        /// Initializer.
+        init: Expr,
+    },
+    /// Expression evaluated for its effect (or its type check).
+    Expr(Expr),
+}
+
+impl Stmt {
+    /// A local variable declaration.
+    pub fn local(name: impl Into<String>, ty: Ty, init: Expr) -> Stmt {
+        Stmt::Local {
+            name: name.into(),
+            ty,
+            init,
+        }
+    }
+
+    /// An expression statement.
+    pub fn expr(e: Expr) -> Stmt {
+        Stmt::Expr(e)
+    }
+
+    /// The statement's top-level expression.
+    pub fn expr_ref(&self) -> &Expr {
+        match self {
+            Stmt::Local { init, .. } => init,
+            Stmt::Expr(e) => e,
+        }
+    }
+}
+
+/// One client program: the body of a single test function.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Program {
+    /// Stable id, e.g. `"p000042"`; used to build the package/class names.
+    pub id: String,
+    /// The test function's statements, in order.
+    pub stmts: Vec<Stmt>,
+}
+
+impl Program {
+    /// A program with the given id and statements.
+    pub fn new(id: impl Into<String>, stmts: Vec<Stmt>) -> Program {
+        Program {
+            id: id.into(),
+            stmts,
+        }
+    }
+
+    /// Calls `f` on every expression of the program (pre-order, statement by statement).
+    pub fn walk_exprs<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        self.stmts.iter().for_each(|s| s.expr_ref().walk(f));
+    }
+
+    /// Calls `f` on every type written anywhere in the program.
+    pub fn walk_types<'a>(&'a self, f: &mut impl FnMut(&'a Ty)) {
+        for s in &self.stmts {
+            if let Stmt::Local { ty, .. } = s {
+                ty.walk(f);
+            }
+            s.expr_ref().walk_types(f);
+        }
+    }
+}
+
+/// Serde for float literals that keeps NaN and the infinities (JSON numbers cannot hold them).
+mod float_serde {
+    use serde::de::{self, Visitor};
+    use serde::{Deserializer, Serializer};
+    use std::fmt;
+
+    const NAN: &str = "NaN";
+    const INF: &str = "Infinity";
+    const NEG_INF: &str = "-Infinity";
+
+    fn non_finite_name(v: f64) -> &'static str {
+        if v.is_nan() {
+            NAN
+        } else if v > 0.0 {
+            INF
+        } else {
+            NEG_INF
+        }
+    }
+
+    struct F64Visitor;
+
+    impl Visitor<'_> for F64Visitor {
+        type Value = f64;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a number or one of \"NaN\", \"Infinity\", \"-Infinity\"")
+        }
+
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<f64, E> {
+            Ok(v)
+        }
+
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<f64, E> {
+            Ok(v as f64)
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<f64, E> {
+            Ok(v as f64)
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<f64, E> {
+            match v {
+                NAN => Ok(f64::NAN),
+                INF => Ok(f64::INFINITY),
+                NEG_INF => Ok(f64::NEG_INFINITY),
+                _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+            }
+        }
+    }
+
+    pub(super) mod double {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+            if v.is_finite() {
+                s.serialize_f64(*v)
+            } else {
+                s.serialize_str(non_finite_name(*v))
+            }
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+            d.deserialize_any(F64Visitor)
+        }
+    }
+
+    pub(super) mod single {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(v: &f32, s: S) -> Result<S::Ok, S::Error> {
+            if v.is_finite() {
+                s.serialize_f32(*v)
+            } else {
+                s.serialize_str(non_finite_name(f64::from(*v)))
+            }
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+            // Narrowing is exact for values written by `serialize` (they came from an f32).
+            d.deserialize_any(F64Visitor).map(|v| v as f32)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_round_trip_keeps_non_finite_floats() {
+        let p = Program::new(
+            "p1",
+            vec![
+                Stmt::local("a", Ty::FLOAT, Lit::Float(f32::NAN).into()),
+                Stmt::local("b", Ty::DOUBLE, Lit::Double(f64::NEG_INFINITY).into()),
+                Stmt::local("c", Ty::FLOAT, Lit::Float(1.1).into()),
+                Stmt::local("d", Ty::DOUBLE, Lit::Double(0.1).into()),
+            ],
+        );
+        let json = serde_json::to_string(&p).expect("serializes");
+        assert!(
+            json.contains("\"NaN\"") && json.contains("\"-Infinity\""),
+            "{json}"
+        );
+        let back: Program = serde_json::from_str(&json).expect("deserializes");
+        let lits: Vec<&Lit> = back
+            .stmts
+            .iter()
+            .filter_map(|s| match s.expr_ref() {
+                Expr::Lit(l) => Some(l),
+                _ => None,
+            })
+            .collect();
+        assert!(matches!(lits[0], Lit::Float(f) if f.is_nan()));
+        assert_eq!(lits[1], &Lit::Double(f64::NEG_INFINITY));
+        assert_eq!(lits[2], &Lit::Float(1.1));
+        assert_eq!(lits[3], &Lit::Double(0.1));
+    }
+
+    #[test]
+    fn json_shape_is_snake_case() {
+        let e = Expr::static_call(
+            "java.util.Collections",
+            "emptyList",
+            vec![Ty::string()],
+            vec![],
+        );
+        let json = serde_json::to_value(&e).expect("serializes");
+        assert_eq!(
+            json,
+            serde_json::json!({"call": {
+                "receiver": {"static": "java.util.Collections"},
+                "name": "emptyList",
+                "type_args": [{"class": {"name": "java.lang.String", "args": []}}],
+                "args": []
+            }})
+        );
+        assert_eq!(
+            serde_json::to_value(Ty::INT).expect("serializes"),
+            serde_json::json!({"prim": "int"})
+        );
+    }
+
+    #[test]
+    fn walk_types_sees_nested_types() {
+        let e = Expr::lambda(
+            vec![("x".into(), Some(Ty::var("T")))],
+            Expr::cast(Ty::array(Ty::INT), Expr::bottom(Ty::Top)),
+        );
+        let mut seen = vec![];
+        e.walk_types(&mut |t| seen.push(t.clone()));
+        assert_eq!(
+            seen,
+            vec![Ty::var("T"), Ty::array(Ty::INT), Ty::INT, Ty::Top]
+        );
+    }
+}

@@ -1,0 +1,229 @@
+//! thalia's client-program IR ([`ir`]) and the translators that turn it into compilable source
+//! for the JVM languages under test.
+//!
+//! Each translator emits one self-contained file per [`Program`]: its own package, a single
+//! class and one test function holding the program's statements, with fully-qualified names so
+//! that hundreds of files can be compiled in one compiler invocation without clashes.
+//!
+//! ```
+//! use thalia_translators::{ir::*, translator, Language};
+//!
+//! let p = Program::new("p000001", vec![Stmt::local(
+//!     "x",
+//!     Ty::class("java.util.List", vec![Ty::string()]),
+//!     Expr::static_call("java.util.Collections", "emptyList", vec![Ty::string()], vec![]),
+//! )]);
+//! let java = translator(Language::Java).expect("Java is supported");
+//! assert_eq!(java.file_name(&p), "Test_p000001.java");
+//! let src = java.translate(&p).expect("translates");
+//! assert!(src.contains("java.util.Collections.<java.lang.String>emptyList()"));
+//! ```
+
+#![warn(missing_docs)]
+
+mod common;
+pub mod ir;
+pub mod java;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+pub use ir::Program;
+pub use java::JavaTranslator;
+
+/// A target language (and dialect) of the translators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Language {
+    /// Java (javac).
+    #[serde(rename = "java")]
+    Java,
+    /// Kotlin (kotlinc).
+    #[serde(rename = "kotlin")]
+    Kotlin,
+    /// Scala 3 (scalac 3.x).
+    #[serde(rename = "scala")]
+    Scala3,
+    /// Scala 2.13 (scalac 2.13).
+    #[serde(rename = "scala2")]
+    Scala2,
+    /// Groovy (groovyc, statically checked).
+    #[serde(rename = "groovy")]
+    Groovy,
+}
+
+impl Language {
+    /// Every language, in declaration order.
+    pub const ALL: [Language; 5] = [
+        Language::Java,
+        Language::Kotlin,
+        Language::Scala3,
+        Language::Scala2,
+        Language::Groovy,
+    ];
+
+    /// The short name used on the command line and in files (`"java"`, `"scala2"`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Java => "java",
+            Language::Kotlin => "kotlin",
+            Language::Scala3 => "scala",
+            Language::Scala2 => "scala2",
+            Language::Groovy => "groovy",
+        }
+    }
+
+    /// The source file extension, without the dot (`"java"`, `"kt"`, `"scala"`, `"groovy"`).
+    pub fn extension(self) -> &'static str {
+        match self {
+            Language::Java => "java",
+            Language::Kotlin => "kt",
+            Language::Scala3 | Language::Scala2 => "scala",
+            Language::Groovy => "groovy",
+        }
+    }
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Error of parsing a [`Language`] from a string.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown language {0:?} (expected one of: java, kotlin, scala, scala2, groovy)")]
+pub struct UnknownLanguage(pub String);
+
+impl FromStr for Language {
+    type Err = UnknownLanguage;
+
+    /// Parses the short name (`"scala3"` is accepted as an alias of `"scala"`).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "scala3" => Ok(Language::Scala3),
+            _ => Language::ALL
+                .into_iter()
+                .find(|l| l.name() == s)
+                .ok_or_else(|| UnknownLanguage(s.to_owned())),
+        }
+    }
+}
+
+/// Why a program cannot be translated to a language.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum TranslateError {
+    /// The program id cannot be used to build package and class names.
+    #[error("invalid program id {id:?}: {reason}")]
+    InvalidProgramId {
+        /// The offending id.
+        id: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A name (local, member, class segment) is not an identifier of the language.
+    #[error("{name:?} is not a valid {language} identifier")]
+    InvalidIdentifier {
+        /// Target language.
+        language: Language,
+        /// The offending name.
+        name: String,
+    },
+    /// A name is a reserved word of the language.
+    #[error("{name:?} is a reserved word in {language}")]
+    ReservedWord {
+        /// Target language.
+        language: Language,
+        /// The offending name.
+        name: String,
+    },
+    /// A local or lambda parameter is declared while a variable of that name is in scope.
+    #[error("local {name:?} is declared while a variable of that name is already in scope")]
+    DuplicateLocal {
+        /// The local's name.
+        name: String,
+    },
+    /// A local is referenced where no variable of that name is in scope.
+    #[error(
+        "local {name:?} is used where it is not in scope (undeclared, or in its own initializer)"
+    )]
+    UndeclaredLocal {
+        /// The local's name.
+        name: String,
+    },
+    /// A local's name equals the first segment of a class name the program uses, which would
+    /// make that qualified name resolve to the variable.
+    #[error("local {name:?} would shadow the qualified name {class:?}")]
+    ShadowsQualifiedName {
+        /// The local's name.
+        name: String,
+        /// The class name it would shadow.
+        class: String,
+    },
+    /// A local is declared with type `void`.
+    #[error("local {name:?} cannot have type void")]
+    VoidLocal {
+        /// The local's name.
+        name: String,
+    },
+    /// The language has no syntax for a construct of the program.
+    #[error("{language} cannot express {what}")]
+    Unsupported {
+        /// Target language.
+        language: Language,
+        /// The construct, described for a person.
+        what: String,
+    },
+}
+
+/// Turns IR programs into source files of one language.
+pub trait Translator {
+    /// The language this translator writes.
+    fn language(&self) -> Language;
+
+    /// The file name (relative, no directories) under which `p`'s translation must be written.
+    fn file_name(&self, p: &Program) -> String;
+
+    /// The complete source file for `p`.
+    fn translate(&self, p: &Program) -> Result<String, TranslateError>;
+}
+
+/// The translator for `lang`, or `None` if that language has no translator yet.
+pub fn translator(lang: Language) -> Option<Box<dyn Translator + Send + Sync>> {
+    match lang {
+        Language::Java => Some(Box::new(JavaTranslator)),
+        Language::Kotlin | Language::Scala3 | Language::Scala2 | Language::Groovy => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn language_names_round_trip() {
+        for l in Language::ALL {
+            assert_eq!(l.to_string().parse::<Language>(), Ok(l));
+            let json = serde_json::to_string(&l).expect("serializes");
+            assert_eq!(json, format!("\"{l}\""));
+        }
+        assert_eq!("scala3".parse::<Language>(), Ok(Language::Scala3));
+        assert!("Java".parse::<Language>().is_err());
+        assert_eq!(Language::Kotlin.extension(), "kt");
+        assert_eq!(Language::Scala2.extension(), "scala");
+    }
+
+    #[test]
+    fn only_java_has_a_translator_so_far() {
+        for l in Language::ALL {
+            let t = translator(l);
+            assert_eq!(t.is_some(), l == Language::Java, "{l}");
+            if let Some(t) = t {
+                assert_eq!(t.language(), l);
+            }
+        }
+    }
+}
