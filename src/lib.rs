@@ -7,4 +7,5 @@ pub mod api;
 pub mod embedded;
 pub mod graph;
 pub mod stats;
+pub mod synth;
 pub mod types;

@@ -25,6 +25,55 @@ enum Command {
     /// Inspect an API (a directory of thalia API JSON files, or the embedded default).
     #[command(subcommand)]
     Api(ApiCommand),
+    /// Synthesize client programs that exercise every member of an API through distinct
+    /// typing sequences (well-typed, or ill-typed with exactly one broken position), and
+    /// write them with a `programs.jsonl` manifest of their expected verdicts.
+    Synth(SynthArgs),
+}
+
+#[derive(Args, Debug)]
+struct SynthArgs {
+    /// Directory of thalia API JSON files; default: the API embedded from `api-json/`.
+    #[arg(long)]
+    api: Option<PathBuf>,
+    /// Target language of the programs.
+    #[arg(long, default_value = "java")]
+    lang: thalia_translators::Language,
+    /// `well-typed` (the compiler must accept) or `ill-typed` (it must reject).
+    #[arg(long, default_value = "well-typed")]
+    mode: thalia::synth::Mode,
+    /// Drop explicit type arguments of polymorphic calls where inference recovers them
+    /// exactly (Section 3.5 of the paper).
+    #[arg(long)]
+    erase: bool,
+    /// Number of programs (default: one per typing sequence of every member).
+    #[arg(short = 'n', long)]
+    count: Option<usize>,
+    /// Seed of every random choice; the same seed gives the same programs whatever
+    /// `--jobs` is (default: drawn at random and printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Regenerate only these program ids (e.g. `p000042`; repeatable) from the seed.
+    #[arg(long, value_name = "ID")]
+    only: Vec<String>,
+    /// Worker threads (default: all cores).
+    #[arg(short, long)]
+    jobs: Option<usize>,
+    /// Output directory (created if missing).
+    #[arg(long, short, default_value = "thalia-out")]
+    out: PathBuf,
+    /// Maximum nesting depth of the types drawn for type variables.
+    #[arg(long, default_value_t = 2)]
+    max_type_depth: usize,
+    /// Maximum typing sequences per member.
+    #[arg(long, default_value_t = 6)]
+    max_per_member: usize,
+    /// Incompatible types tried per position in ill-typed mode.
+    #[arg(long, default_value_t = 5)]
+    ill_types_per_position: usize,
+    /// k of Yen's k-shortest paths for inhabitants.
+    #[arg(long, default_value_t = 3)]
+    yen_k: usize,
 }
 
 #[derive(Subcommand, Debug)]
@@ -103,6 +152,7 @@ fn report_load(api: &Api, dir: Option<&Path>) {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Command::Synth(args) => synth(args),
         Command::Api(ApiCommand::Stats { api: a, json }) => {
             let dir = a.dir.as_deref();
             let mut api = load(dir)?;
@@ -167,6 +217,109 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+fn synth(args: SynthArgs) -> Result<ExitCode> {
+    use indicatif::{ProgressBar, ProgressStyle};
+    use thalia::synth::{self, Selection, SynthConfig, SynthContext};
+
+    if thalia_translators::translator(args.lang).is_none() {
+        bail!("no translator for {} yet (available: java)", args.lang);
+    }
+    let dir = args.api.as_deref();
+    let mut api = load(dir)?;
+    report_load(&api, dir);
+    let cfg = SynthConfig {
+        mode: args.mode,
+        erase: args.erase,
+        max_type_depth: args.max_type_depth,
+        max_sequences_per_member: args.max_per_member.max(1),
+        ill_types_per_position: args.ill_types_per_position,
+        yen_k: args.yen_k.max(1),
+        ..SynthConfig::default()
+    };
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let start = std::time::Instant::now();
+    let ctx = SynthContext::new(&mut api);
+    let spinner = ProgressBar::new_spinner().with_message("enumerating typing sequences");
+    spinner.enable_steady_tick(std::time::Duration::from_millis(120));
+    let run = synth::Run {
+        api: &api,
+        ctx: &ctx,
+        cfg: &cfg,
+        seed,
+        jobs,
+    };
+    let plan = run.plan();
+    spinner.finish_and_clear();
+    let selection = if !args.only.is_empty() {
+        let mut v = Vec::new();
+        for id in &args.only {
+            let n = id
+                .trim_start_matches('p')
+                .parse::<usize>()
+                .with_context(|| format!("`{id}` is not a program id (like p000042)"))?;
+            if n >= plan.order.len() {
+                bail!(
+                    "program {id} does not exist: this seed and API give {} programs",
+                    plan.order.len()
+                );
+            }
+            v.push(n);
+        }
+        Selection::Only(v)
+    } else if let Some(n) = args.count {
+        Selection::First(n)
+    } else {
+        Selection::All
+    };
+    let total = match &selection {
+        Selection::All => plan.order.len(),
+        Selection::First(n) => plan.order.len().min(*n),
+        Selection::Only(v) => v.len(),
+    };
+    let bar = ProgressBar::new(total as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} programs ({per_sec}, eta {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut built = run.build(&plan, &selection, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let summary = synth::summarize(&api, &plan, &built);
+    let label = describe(dir);
+    let written = synth::output::write_run(
+        &args.out, args.lang, &mut built, seed, &label, &cfg, &summary,
+    )?;
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "wrote {} {} programs ({}, seed {seed}) to {} in {secs:.2}s; manifest: {}",
+        written.files,
+        args.lang,
+        cfg.mode.as_str(),
+        args.out.display(),
+        written.manifest.display()
+    );
+    eprintln!(
+        "{} of {} members exercised through {} typing sequences; {} calls with erased type arguments; {} programs use a bottom constant",
+        summary.members_exercised, summary.members, summary.sequences, summary.erased, summary.with_bottom
+    );
+    if !summary.skipped.is_empty() {
+        let why: Vec<String> = summary
+            .skipped
+            .iter()
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect();
+        eprintln!("members skipped: {}", why.join(", "));
+    }
+    for (id, e) in &written.untranslatable {
+        eprintln!("warning: program {id} not written: {e}");
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn main() -> ExitCode {

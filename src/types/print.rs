@@ -95,7 +95,13 @@ fn write_type(arena: &TypeArena, syntax: Syntax, t: TypeId, out: &mut String) {
         },
         Type::Class { name, args } => {
             let name = arena.name(*name);
-            if syntax == Syntax::Scala && args.len() >= 2 && is_tuple(name, args.len()) {
+            if syntax == Syntax::Scala
+                && args.len() >= 2
+                && is_tuple(name, args.len())
+                && !args
+                    .iter()
+                    .any(|&a| matches!(arena.get(a), Type::Wildcard(_)))
+            {
                 out.push('(');
                 write_list(arena, syntax, args, ", ", out);
                 out.push(')');

@@ -496,7 +496,7 @@ impl<'a> Parser<'a> {
                 let ret = self.kotlin_type()?;
                 return Ok(self.arena.function(None, &list, ret, suspend));
             }
-            if list.len() != 1 || suspend {
+            if list.len() != 1 {
                 self.pos = save;
                 return self.err("expected `->` after a parameter list");
             }

@@ -151,7 +151,13 @@ impl TypeSystem {
                 let supers = sig.supers.clone();
                 if args.len() == params.len() {
                     let s = Subst::from_pairs(&params, &args);
-                    supers.iter().map(|&u| self.arena.subst(u, &s)).collect()
+                    if !args
+                        .iter()
+                        .any(|&a| matches!(self.arena.get(a), Type::Wildcard(_)))
+                    {
+                        return supers.iter().map(|&u| self.arena.subst(u, &s)).collect();
+                    }
+                    supers.iter().map(|&u| self.subst_captured(u, &s)).collect()
                 } else {
                     // raw type: the supertypes are raw too
                     supers.iter().map(|&u| self.erase(u)).collect()
@@ -168,6 +174,41 @@ impl TypeSystem {
             }
             _ => SmallVec::new(),
         }
+    }
+
+    /// Substitutes wildcard arguments into a supertype the way capture conversion allows: a
+    /// parameter standing directly as a type argument takes the wildcard; a type argument
+    /// that mentions a wildcard-mapped parameter deeper inside becomes `? extends` of it
+    /// (`Node<?>` is a `Cmp<? extends Node<?>>`, not a `Cmp<Node<?>>`).
+    fn subst_captured(&mut self, u: TypeId, s: &Subst) -> TypeId {
+        let Type::Class { name, args } = self.arena.get(u).clone() else {
+            return self.arena.subst(u, s);
+        };
+        let wild_vars: SmallVec<[VarId; 4]> = s
+            .iter()
+            .filter(|&(_, t)| matches!(self.arena.get(t), Type::Wildcard(_)))
+            .map(|(v, _)| v)
+            .collect();
+        let new_args: SmallVec<[TypeId; 4]> = args
+            .iter()
+            .map(|&a| {
+                let direct = matches!(self.arena.get(a), Type::Var(v) if wild_vars.contains(v));
+                let nested = !direct
+                    && !matches!(self.arena.get(a), Type::Wildcard(_))
+                    && self
+                        .arena
+                        .free_vars(a)
+                        .iter()
+                        .any(|v| wild_vars.contains(v));
+                let t = self.arena.subst(a, s);
+                if nested {
+                    self.arena.wildcard(Wildcard::Extends(t))
+                } else {
+                    t
+                }
+            })
+            .collect();
+        self.arena.class(name, &new_args)
     }
 
     /// The raw form of a type: class types lose their arguments.
@@ -418,6 +459,10 @@ impl TypeSystem {
     fn arg_ok(&mut self, sa: TypeId, ta: TypeId, variance: Variance) -> bool {
         match *self.arena.get(ta) {
             Type::Wildcard(Wildcard::Star) => true,
+            // a projection against the declared variance (`in` on an `out` parameter) only
+            // leaves the bound of the parameter: it accepts any argument
+            Type::Wildcard(Wildcard::Super(_)) if variance == Variance::Covariant => true,
+            Type::Wildcard(Wildcard::Extends(_)) if variance == Variance::Contravariant => true,
             Type::Wildcard(Wildcard::Extends(u)) => match self.arg_upper(sa) {
                 Some(x) => self.is_subtype(x, u),
                 None => false,

@@ -226,7 +226,7 @@ impl<'a, D: Dialect + ?Sized> ScopeChecker<'a, D> {
 
     fn check_expr(&mut self, e: &'a Expr) -> Result<(), TranslateError> {
         match e {
-            Expr::Lit(_) | Expr::Bottom(_) => Ok(()),
+            Expr::Lit(_) | Expr::Bottom(_) | Expr::Unit => Ok(()),
             Expr::Local(name) => {
                 if self.in_scope.contains(&name.as_str()) {
                     Ok(())

@@ -318,7 +318,12 @@ pub enum Expr {
         /// Field name.
         name: String,
     },
-    /// Lambda with typed or untyped params; `body` is an expression.
+    /// The unit value, i.e. no value: the body of a lambda for a `void` functional interface
+    /// (`{}` as a Java lambda body, `Unit` in Kotlin, `()` in Scala). Java accepts it only as
+    /// a lambda's body.
+    Unit,
+    /// Lambda with typed or untyped params; `body` is an expression ([`Expr::Unit`] for a
+    /// lambda that returns nothing).
     Lambda {
         /// Parameter names, each with an optional declared type.
         params: Vec<(String, Option<Ty>)>,
@@ -369,6 +374,11 @@ impl Expr {
     /// The `null` literal.
     pub fn null() -> Expr {
         Expr::Lit(Lit::Null)
+    }
+
+    /// The unit value ([`Expr::Unit`]).
+    pub fn unit() -> Expr {
+        Expr::Unit
     }
 
     /// A typed bottom constant of type `ty`.
@@ -471,7 +481,7 @@ impl Expr {
     pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
         f(self);
         match self {
-            Expr::Lit(_) | Expr::Bottom(_) | Expr::Local(_) => {}
+            Expr::Lit(_) | Expr::Bottom(_) | Expr::Local(_) | Expr::Unit => {}
             Expr::New { args, .. } => args.iter().for_each(|a| a.walk(f)),
             Expr::Call { receiver, args, .. } => {
                 if let Receiver::Expr(r) = receiver {

@@ -24,13 +24,15 @@
 //!   is `java.lang.Void`.
 //! - An expression statement that Java does not accept as a statement (anything but a call or
 //!   `new`) is assigned to a fresh `java.lang.Object` local; a literal statement is dropped.
+//! - A lambda whose body is `Unit` is `(x) -> {}` (for `void` functional interfaces).
 //! - `NewArray` of a non-reifiable element type `E` (e.g. `List<String>`) is written as an
 //!   unchecked cast of an array of `E`'s wildcard form: `((List<String>[]) new List<?>[] {..})`.
 //!
 //! Rejected with a [`TranslateError`]: function types, calls and field reads without a receiver
 //! (Java has no top-level functions), wildcards outside type arguments, `void` anywhere but a
-//! call's result, lambdas mixing typed and untyped parameters, `char` literals outside the BMP,
-//! and names that are not Java identifiers or are reserved words.
+//! call's result, `Unit` anywhere but as a lambda's body, lambdas mixing typed and untyped
+//! parameters, `char` literals outside the BMP, and names that are not Java identifiers or are
+//! reserved words.
 
 use std::fmt::Write as _;
 
@@ -236,6 +238,9 @@ impl JavaTranslator {
             Expr::Lit(lit) => self.lit(lit)?,
             Expr::Bottom(t) => self.bottom(t)?,
             Expr::Local(name) => name.clone(),
+            Expr::Unit => {
+                return Err(self.unsupported("the unit value anywhere but as a lambda's body"))
+            }
             Expr::New {
                 class,
                 type_args,
@@ -277,7 +282,11 @@ impl JavaTranslator {
                     Some(t) => Ok(format!("{} {name}", self.ty(t, TyPos::Value)?)),
                     None => Ok(name.clone()),
                 })?;
-                format!("({params}) -> {}", self.expr(body)?)
+                let body = match body.as_ref() {
+                    Expr::Unit => "{}".to_owned(),
+                    body => self.expr(body)?,
+                };
+                format!("({params}) -> {body}")
             }
             Expr::NewArray { elem, elems } => {
                 let elems = self.args(elems)?;
@@ -630,6 +639,27 @@ mod tests {
                 Expr::null()
             )
         ))));
+        assert!(unsupported(body(Stmt::expr(Expr::unit()))));
+        assert!(unsupported(body(Stmt::local(
+            "u",
+            Ty::object(),
+            Expr::unit()
+        ))));
+        assert!(unsupported(body(Stmt::expr(Expr::static_call(
+            "java.util.Objects",
+            "hash",
+            vec![],
+            vec![Expr::unit()]
+        )))));
+        // Only the lambda's body itself may be `Unit`, not an expression containing it.
+        assert!(unsupported(body(Stmt::local(
+            "c",
+            Ty::object(),
+            Expr::lambda(
+                vec![("x".into(), None)],
+                Expr::cond(Lit::Bool(true).into(), Expr::unit(), Expr::unit())
+            )
+        ))));
         assert_eq!(
             body(Stmt::local("default", Ty::INT, Expr::int(0))),
             Err(TranslateError::ReservedWord {
@@ -650,6 +680,38 @@ mod tests {
             body(Stmt::expr(Expr::static_field("a.b-c.D", "x"))),
             Err(TranslateError::InvalidIdentifier { .. })
         ));
+    }
+
+    #[test]
+    fn unit_lambda_bodies() {
+        let consumer = Ty::class("java.util.function.Consumer", vec![Ty::string()]);
+        assert_eq!(
+            body(Stmt::local(
+                "c",
+                consumer.clone(),
+                Expr::lambda(vec![("x".into(), None)], Expr::unit())
+            ))
+            .as_deref(),
+            Ok("java.util.function.Consumer<java.lang.String> c = (x) -> {};")
+        );
+        assert_eq!(
+            body(Stmt::local(
+                "c",
+                consumer,
+                Expr::lambda(vec![("x".into(), Some(Ty::string()))], Expr::unit())
+            ))
+            .as_deref(),
+            Ok("java.util.function.Consumer<java.lang.String> c = (java.lang.String x) -> {};")
+        );
+        assert_eq!(
+            body(Stmt::local(
+                "r",
+                Ty::class("java.lang.Runnable", vec![]),
+                Expr::lambda(vec![], Expr::unit())
+            ))
+            .as_deref(),
+            Ok("java.lang.Runnable r = () -> {};")
+        );
     }
 
     #[test]

@@ -403,6 +403,40 @@ fn cases() -> Vec<Program> {
             ],
         ),
         Program::new(
+            "void_lambdas",
+            vec![
+                // `Unit` bodies: lambdas for `void` functional interfaces.
+                Stmt::local(
+                    "ignore",
+                    class("java.util.function.Consumer", vec![string()]),
+                    Expr::lambda(untyped(&["s"]), Expr::unit()),
+                ),
+                Stmt::local(
+                    "names",
+                    class("java.util.ArrayList", vec![string()]),
+                    Expr::new_instance("java.util.ArrayList", None, vec![]),
+                ),
+                Stmt::expr(
+                    Expr::local("names")
+                        .method("forEach", vec![Expr::lambda(untyped(&["n"]), Expr::unit())]),
+                ),
+                Stmt::expr(Expr::local("names").method("forEach", vec![Expr::local("ignore")])),
+                Stmt::local(
+                    "both",
+                    class("java.util.function.BiConsumer", vec![string(), integer()]),
+                    Expr::lambda(
+                        vec![("k".into(), Some(string())), ("v".into(), Some(integer()))],
+                        Expr::unit(),
+                    ),
+                ),
+                Stmt::local(
+                    "noop",
+                    class("java.lang.Runnable", vec![]),
+                    Expr::lambda(vec![], Expr::unit()),
+                ),
+            ],
+        ),
+        Program::new(
             "bottoms",
             vec![
                 Stmt::local("z", Ty::BOOLEAN, Expr::bottom(Ty::BOOLEAN)),

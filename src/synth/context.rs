@@ -1,0 +1,249 @@
+//! Read-only facts about an API that synthesis needs, computed once and shared by workers:
+//! the pool of types to instantiate type variables with, the subclasses of every class, the
+//! members (with inherited ones) of every class by name, and which members are usable.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::api::{Api, ClassId, ClassKind, MemberId, MemberKind, ResolvedMember};
+use crate::graph::ApiGraph;
+use crate::types::{Prim, Sym, Type, TypeId};
+
+/// Why a member is not exercised.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SkipReason {
+    /// Not public, or declared in a class that is not.
+    NotPublic,
+    /// A constructor of an abstract class, interface or enum.
+    AbstractConstructor,
+    /// A constructor of a nested class (needs an enclosing instance or is not reachable).
+    NestedConstructor,
+    /// A constructor with its own type parameters (`new <T> C()`).
+    GenericConstructor,
+    /// Top-level members of a Kotlin/Scala file, or a suspend function.
+    NotCallableFromJava,
+    /// A type the target language cannot write (function types, by-name types, ...).
+    UnsupportedType,
+    /// No valid instantiation of the type variables was found (e.g. recursive bounds
+    /// without a subclass to satisfy them).
+    NoValidSubstitution,
+    /// Every typing sequence was dropped (ambiguous or resolved to another overload).
+    NoUsableSequence,
+    /// Ill-typed mode: no position could be broken with an incompatible type.
+    NoIncompatibleType,
+}
+
+impl SkipReason {
+    /// A short readable label.
+    pub fn label(self) -> &'static str {
+        match self {
+            SkipReason::NotPublic => "not public",
+            SkipReason::AbstractConstructor => "constructor of an abstract class",
+            SkipReason::NestedConstructor => "constructor of a nested class",
+            SkipReason::GenericConstructor => "generic constructor",
+            SkipReason::NotCallableFromJava => "not callable from Java",
+            SkipReason::UnsupportedType => "unsupported type",
+            SkipReason::NoValidSubstitution => "no valid type substitution",
+            SkipReason::NoUsableSequence => "no unambiguous typing sequence",
+            SkipReason::NoIncompatibleType => "no incompatible type for any position",
+        }
+    }
+}
+
+/// Facts about an API shared by all synthesis workers.
+#[derive(Debug)]
+pub struct SynthContext {
+    /// The API graph.
+    pub graph: ApiGraph,
+    /// Members that can be exercised, in a stable order.
+    pub testable: Vec<MemberId>,
+    /// Members that cannot, with the reason.
+    pub skipped: Vec<(MemberId, SkipReason)>,
+    /// Members usable as steps of inhabitant paths.
+    pub path_usable: FxHashSet<MemberId>,
+    /// Ground non-generic class types usable as type arguments and local types, by name.
+    pub concrete: Vec<TypeId>,
+    /// Generic classes usable as type constructors, by name.
+    pub generic: Vec<ClassId>,
+    /// For each class symbol, the API classes that inherit from it (transitively), by name.
+    pub subclasses: FxHashMap<Sym, Vec<ClassId>>,
+    /// Each class's members (its own and inherited) grouped by name.
+    pub members_by_name: FxHashMap<ClassId, FxHashMap<String, Vec<ResolvedMember>>>,
+    /// Symbols of Java's boxed primitive classes, when the API defines them.
+    pub boxes: Vec<(Prim, Sym)>,
+    /// `java.lang.String`, `java.lang.Object` symbols.
+    pub string_sym: Sym,
+    /// `java.lang.Object`.
+    pub object_sym: Sym,
+}
+
+/// The boxed class of each primitive.
+pub const BOXES: [(Prim, &str); 8] = [
+    (Prim::Boolean, "java.lang.Boolean"),
+    (Prim::Byte, "java.lang.Byte"),
+    (Prim::Char, "java.lang.Character"),
+    (Prim::Short, "java.lang.Short"),
+    (Prim::Int, "java.lang.Integer"),
+    (Prim::Long, "java.lang.Long"),
+    (Prim::Float, "java.lang.Float"),
+    (Prim::Double, "java.lang.Double"),
+];
+
+/// True when Java can write the type (no function, by-name, top or bottom types inside).
+pub fn java_expressible(api: &Api, t: TypeId) -> bool {
+    let a = &api.ts.arena;
+    match a.get(t) {
+        Type::Function { .. } | Type::ByName(_) | Type::Top | Type::Bottom => false,
+        Type::Class { name, .. } => {
+            let n = a.name(*name);
+            if n.starts_with("kotlin.")
+                || n.starts_with("scala.")
+                || !n.contains('.') && n.len() <= 2
+            {
+                // Kotlin/Scala-only classes, and single-letter names that are unresolved
+                // type variables
+                return false;
+            }
+            let mut ok = true;
+            a.for_each_child(t, |c| ok &= java_expressible(api, c));
+            ok
+        }
+        _ => {
+            let mut ok = true;
+            a.for_each_child(t, |c| ok &= java_expressible(api, c));
+            ok
+        }
+    }
+}
+
+fn is_public(access: Option<&str>) -> bool {
+    access.is_none_or(|a| a == "public")
+}
+
+impl SynthContext {
+    /// Computes the context of an API (builds its graph too).
+    pub fn new(api: &mut Api) -> SynthContext {
+        let graph = ApiGraph::build(api);
+        let string_sym = api.ts.arena.sym("java.lang.String");
+        let object_sym = api.ts.arena.sym("java.lang.Object");
+        let boxes = BOXES
+            .iter()
+            .map(|&(p, n)| (p, api.ts.arena.sym(n)))
+            .collect();
+
+        // classes usable from client code
+        let usable_class = |api: &Api, c: ClassId| {
+            let cl = api.class(c);
+            cl.is_class
+                && is_public(cl.doc.access_mod.as_deref())
+                && !cl.name.starts_with("kotlin.")
+                && !cl.name.starts_with("scala.")
+        };
+        let mut class_ids: Vec<ClassId> =
+            api.class_ids().filter(|&c| usable_class(api, c)).collect();
+        class_ids.sort_by(|a, b| api.class(*a).name.cmp(&api.class(*b).name));
+
+        let mut concrete = Vec::new();
+        let mut generic = Vec::new();
+        for &c in &class_ids {
+            let cl = api.class(c);
+            if cl.is_generic() {
+                generic.push(c);
+            } else {
+                let sym = cl.sym;
+                concrete.push(api.ts.arena.class(sym, &[]));
+            }
+        }
+
+        let mut subclasses: FxHashMap<Sym, Vec<ClassId>> = FxHashMap::default();
+        for &c in &class_ids {
+            let sym = api.class(c).sym;
+            let self_ty = api.ts.self_type(sym);
+            for s in api.ts.all_supertypes(self_ty) {
+                if let Type::Class { name, .. } = api.ts.arena.get(s) {
+                    subclasses.entry(*name).or_default().push(c);
+                }
+            }
+        }
+
+        let mut members_by_name: FxHashMap<ClassId, FxHashMap<String, Vec<ResolvedMember>>> =
+            FxHashMap::default();
+        for c in api.class_ids().collect::<Vec<_>>() {
+            let mut by: FxHashMap<String, Vec<ResolvedMember>> = FxHashMap::default();
+            for r in api.resolved_members(c) {
+                let name = api.member(r.member).name.clone();
+                by.entry(name).or_default().push(r);
+            }
+            members_by_name.insert(c, by);
+        }
+
+        let mut testable = Vec::new();
+        let mut skipped = Vec::new();
+        let mut path_usable = FxHashSet::default();
+        let mut ids: Vec<MemberId> = api.member_ids().collect();
+        ids.sort_by_key(|&m| (api.owner(m).name.clone(), m));
+        for m in ids {
+            match Self::member_problem(api, m, &class_ids) {
+                None => {
+                    testable.push(m);
+                    path_usable.insert(m);
+                }
+                Some(r) => skipped.push((m, r)),
+            }
+        }
+        SynthContext {
+            graph,
+            testable,
+            skipped,
+            path_usable,
+            concrete,
+            generic,
+            subclasses,
+            members_by_name,
+            boxes,
+            string_sym,
+            object_sym,
+        }
+    }
+
+    fn member_problem(api: &Api, m: MemberId, usable: &[ClassId]) -> Option<SkipReason> {
+        let mem = api.member(m);
+        let owner = api.class(mem.owner);
+        if !owner.is_class || mem.is_suspend || mem.receiver.is_some() {
+            return Some(SkipReason::NotCallableFromJava);
+        }
+        if !is_public(mem.access.as_deref()) || !usable.contains(&mem.owner) {
+            return Some(SkipReason::NotPublic);
+        }
+        if mem.kind == MemberKind::Constructor {
+            if !matches!(owner.kind, ClassKind::Class) {
+                return Some(SkipReason::AbstractConstructor);
+            }
+            if owner.parent.is_some() {
+                return Some(SkipReason::NestedConstructor);
+            }
+            if !mem.type_params.is_empty() {
+                return Some(SkipReason::GenericConstructor);
+            }
+        }
+        let mut types: Vec<TypeId> = mem.params.iter().map(|p| p.ty).collect();
+        types.push(mem.ret);
+        for &v in &mem.type_params {
+            types.extend(api.ts.arena.var(v).upper.iter().copied());
+        }
+        if types.iter().any(|&t| !java_expressible(api, t)) {
+            return Some(SkipReason::UnsupportedType);
+        }
+        None
+    }
+
+    /// The boxed class symbol of a primitive.
+    pub fn box_of(&self, p: Prim) -> Option<Sym> {
+        self.boxes.iter().find(|(q, _)| *q == p).map(|(_, s)| *s)
+    }
+
+    /// The primitive a boxed class unboxes to.
+    pub fn unbox_of(&self, s: Sym) -> Option<Prim> {
+        self.boxes.iter().find(|(_, b)| *b == s).map(|(p, _)| *p)
+    }
+}

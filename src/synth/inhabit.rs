@@ -1,0 +1,373 @@
+//! Inhabitants (Section 3.4, Algorithms 1 and 2): expressions of a wanted type, built from
+//! k-shortest loopless paths of the API graph (Yen) whose substitutions unify with the target,
+//! or literals, lambdas for functional interfaces, and typed bottom constants.
+
+use std::rc::Rc;
+
+use pathfinding::directed::yen::yen;
+use petgraph::graph::NodeIndex;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use thalia_translators::ir::{Expr, Lit};
+
+use super::context::java_expressible;
+use super::erase::InferInfo;
+use super::worker::{SynthRng, Worker};
+use crate::api::{MemberId, MemberKind};
+use crate::graph::{ApiGraph, Node};
+use crate::types::{Prim, Subst, Type, TypeId, UnifyMode, VarId, Wildcard};
+
+/// An expression with what erasure needs to know about it.
+#[derive(Clone, Debug)]
+pub struct Inhabitant {
+    /// The expression.
+    pub expr: Expr,
+    /// Its static type when it is a standalone expression (usable for inferring a call's
+    /// type arguments); `None` for poly expressions such as lambdas and erased generic calls.
+    pub info: InferInfo,
+}
+
+const STRINGS: [&str; 6] = ["a", "thalia", "x1", "", "Hello", "42"];
+
+impl Worker<'_> {
+    /// An expression of type `t` (a subtype of it), nested at most `depth` calls deep.
+    pub fn inhabit(&mut self, rng: &mut SynthRng, t: TypeId, depth: usize) -> Inhabitant {
+        let t = match *self.api.ts.arena.get(t) {
+            Type::Nullable(i) => i,
+            _ => t,
+        };
+        if let Some(lit) = self.literal(rng, t) {
+            return Inhabitant {
+                expr: lit,
+                info: InferInfo::Standalone(t),
+            };
+        }
+        match self.api.ts.arena.get(t).clone() {
+            Type::Array(e) => {
+                let elem = self.inhabit(rng, e, depth.saturating_sub(1));
+                return Inhabitant {
+                    expr: Expr::NewArray {
+                        elem: super::program::to_ir(&self.api, e),
+                        elems: vec![elem.expr],
+                    },
+                    info: InferInfo::Standalone(t),
+                };
+            }
+            Type::Class { .. } => {}
+            _ => return self.bottom(t),
+        }
+        if depth == 0 {
+            return self.bottom(t);
+        }
+        let sam_first = rng.gen_bool(0.7);
+        if sam_first {
+            if let Some(l) = self.lambda(rng, t, depth) {
+                return l;
+            }
+        }
+        if let Some(e) = self.path_inhabitant(rng, t, depth) {
+            return e;
+        }
+        if !sam_first {
+            if let Some(l) = self.lambda(rng, t, depth) {
+                return l;
+            }
+        }
+        self.bottom(t)
+    }
+
+    /// The typed bottom constant `(T) null`.
+    pub fn bottom(&mut self, t: TypeId) -> Inhabitant {
+        Inhabitant {
+            expr: Expr::Bottom(super::program::to_ir(&self.api, t)),
+            info: InferInfo::Standalone(t),
+        }
+    }
+
+    /// A literal for primitives, their boxes and `String`.
+    fn literal(&mut self, rng: &mut SynthRng, t: TypeId) -> Option<Expr> {
+        let a = &self.api.ts.arena;
+        let p = match a.get(t) {
+            Type::Prim(p) => *p,
+            Type::Class { name, args } if args.is_empty() => {
+                if *name == self.ctx.string_sym {
+                    let s = STRINGS[rng.gen_range(0..STRINGS.len())];
+                    return Some(Expr::Lit(Lit::Str(s.to_string())));
+                }
+                self.ctx.unbox_of(*name)?
+            }
+            _ => return None,
+        };
+        let n: i32 = rng.gen_range(-3..100);
+        Some(Expr::Lit(match p {
+            Prim::Boolean => Lit::Bool(rng.gen_bool(0.5)),
+            Prim::Byte => Lit::Byte(n as i8),
+            Prim::Char => Lit::Char(['a', 'z', '0', ' '][rng.gen_range(0..4)]),
+            Prim::Short => Lit::Short(n as i16),
+            Prim::Int => Lit::Int(n),
+            Prim::Long => Lit::Long(i64::from(n)),
+            Prim::Float => Lit::Float(n as f32 + 0.5),
+            Prim::Double => Lit::Double(f64::from(n) + 0.25),
+            Prim::Void => return None,
+        }))
+    }
+
+    /// A lambda for a functional interface type: untyped parameters, and a body that
+    /// inhabits the single abstract method's result type (an empty block for `void`).
+    fn lambda(&mut self, rng: &mut SynthRng, t: TypeId, depth: usize) -> Option<Inhabitant> {
+        let (sym, args) = {
+            let (s, a) = self.api.ts.arena.as_class(t)?;
+            (s, a.to_vec())
+        };
+        let cid = self.api.class_by_sym(sym)?;
+        if !self.api.class(cid).functional {
+            return None;
+        }
+        let sam = self.sam_method(cid)?;
+        let params = self.api.class(cid).type_params.clone();
+        if params.len() != args.len() {
+            return None;
+        }
+        // the function type of a wildcard-parameterized interface (JLS 9.9)
+        let mut s = Subst::new();
+        for (&p, &a) in params.iter().zip(&args) {
+            let v = match *self.api.ts.arena.get(a) {
+                Type::Wildcard(Wildcard::Extends(b)) | Type::Wildcard(Wildcard::Super(b)) => b,
+                Type::Wildcard(Wildcard::Star) => {
+                    let o = self.ctx.object_sym;
+                    self.api
+                        .ts
+                        .arena
+                        .var(p)
+                        .upper
+                        .first()
+                        .copied()
+                        .unwrap_or_else(|| self.api.ts.arena.class(o, &[]))
+                }
+                _ => a,
+            };
+            s.insert(p, v);
+        }
+        let sm = self.api.member(sam.0).clone();
+        let ret = self.api.ts.arena.subst(sm.ret, &sam.1);
+        let ret = self.api.ts.arena.subst(ret, &s);
+        if !self.api.ts.arena.is_ground(ret) {
+            return None;
+        }
+        let names: Vec<(String, Option<thalia_translators::ir::Ty>)> = sm
+            .params
+            .iter()
+            .map(|_| {
+                self.fresh += 1;
+                (format!("l{}", self.fresh), None)
+            })
+            .collect();
+        let body = if super::enumerate::is_void(&self.api.ts.arena, ret) {
+            Expr::Unit
+        } else {
+            self.inhabit(rng, ret, depth - 1).expr
+        };
+        Some(Inhabitant {
+            expr: Expr::Lambda {
+                params: names,
+                body: Box::new(body),
+            },
+            info: InferInfo::Poly,
+        })
+    }
+
+    /// The single abstract method of a functional interface, with the substitution from its
+    /// declaring interface to the class.
+    fn sam_method(&mut self, cid: crate::api::ClassId) -> Option<(MemberId, Subst)> {
+        const OBJ: [&str; 3] = ["equals", "hashCode", "toString"];
+        let by = self.ctx.members_by_name.get(&cid)?;
+        let mut found = None;
+        let mut names: Vec<&String> = by.keys().collect();
+        names.sort();
+        for name in names {
+            for r in &by[name] {
+                let m = self.api.member(r.member);
+                if m.kind == MemberKind::Method
+                    && !m.is_static
+                    && !m.is_default
+                    && !OBJ.contains(&m.name.as_str())
+                {
+                    if found.is_some() || !m.type_params.is_empty() {
+                        return None;
+                    }
+                    found = Some((r.member, r.subst.clone()));
+                }
+            }
+        }
+        found
+    }
+
+    /// Yen's k shortest loopless paths from a receiver-less member to a type node (source
+    /// first), cached per node.
+    fn paths_to(&mut self, target: NodeIndex) -> Rc<Vec<Vec<NodeIndex>>> {
+        if let Some(p) = self.paths.get(&target) {
+            return Rc::clone(p);
+        }
+        let g: &ApiGraph = &self.ctx.graph;
+        let usable = &self.ctx.path_usable;
+        let api = &self.api;
+        let is_source = |n: &NodeIndex| match g.graph[*n] {
+            Node::Member(m) => usable.contains(&m) && !api.member(m).needs_receiver(),
+            Node::Type(_) => false,
+        };
+        let max_len = self.cfg.max_path_len;
+        let found = yen(
+            &target,
+            |n: &NodeIndex| {
+                let n = *n;
+                g.in_edges(n)
+                    .filter(move |(_, src, _)| match g.graph[*src] {
+                        Node::Member(m) => usable.contains(&m),
+                        Node::Type(_) => true,
+                    })
+                    .map(|(_, src, _)| (src, 1usize))
+                    .collect::<Vec<_>>()
+            },
+            is_source,
+            self.cfg.yen_k.max(1),
+        );
+        let paths: Vec<Vec<NodeIndex>> = found
+            .into_iter()
+            .filter(|(p, _)| p.len() <= max_len)
+            .map(|(mut p, _)| {
+                p.reverse();
+                p
+            })
+            .collect();
+        let rc = Rc::new(paths);
+        self.paths.insert(target, Rc::clone(&rc));
+        rc
+    }
+
+    /// Algorithm 1 and 2: the first feasible path (in random order) to the target's type
+    /// constructor, turned into a chain of calls.
+    fn path_inhabitant(
+        &mut self,
+        rng: &mut SynthRng,
+        t: TypeId,
+        depth: usize,
+    ) -> Option<Inhabitant> {
+        let (ctor, _) = ApiGraph::key(&mut self.api, t);
+        let node = self.ctx.graph.node_of_type(ctor)?;
+        let paths = self.paths_to(node);
+        let mut order: Vec<usize> = (0..paths.len()).collect();
+        order.shuffle(rng);
+        for i in order {
+            let path = &paths[i];
+            if let Some(s) = self.feasible(rng, path, ctor, t) {
+                return Some(self.path_to_expr(rng, path, &s, t, depth));
+            }
+        }
+        None
+    }
+
+    /// Algorithm 1 for one path: propagate the edge substitutions, unify the path's type with
+    /// the target, instantiate the remaining free variables at random; `None` if infeasible.
+    fn feasible(
+        &mut self,
+        rng: &mut SynthRng,
+        path: &[NodeIndex],
+        ctor: TypeId,
+        target: TypeId,
+    ) -> Option<Subst> {
+        let g = &self.ctx.graph;
+        let mut free: Vec<VarId> = Vec::new();
+        for &n in path {
+            if let Node::Member(m) = g.graph[n] {
+                let mem = self.api.member(m);
+                free.extend(mem.type_params.iter().copied());
+                if mem.kind == MemberKind::Constructor {
+                    free.extend(self.api.class(mem.owner).type_params.iter().copied());
+                }
+            }
+        }
+        let mut acc = Subst::new();
+        for w in path.windows(2) {
+            let e = g.graph.find_edge(w[0], w[1])?;
+            let label = g.graph[e].label.clone();
+            for (v, ty) in label.iter() {
+                let ty = self.api.ts.arena.subst(ty, &acc);
+                acc.insert(v, ty);
+            }
+        }
+        let path_ty = self.api.ts.arena.subst(ctor, &acc);
+        let u =
+            self.api
+                .ts
+                .unify_with(path_ty, target, &free, UnifyMode::Subtype, &Subst::new())?;
+        let depth = self.cfg.max_type_depth;
+        let free_s = self.draw_subst(rng, &free, depth, &u)?;
+        let mut full = free_s.clone();
+        for (v, ty) in acc.iter() {
+            let ty = self.api.ts.arena.subst(ty, &free_s);
+            full.insert(v, ty);
+        }
+        let result = self.api.ts.arena.subst(ctor, &full);
+        if !self.api.ts.arena.is_ground(result)
+            || !java_expressible(&self.api, result)
+            || !self.api.ts.is_subtype(result, target)
+        {
+            return None;
+        }
+        for (_, ty) in full.iter() {
+            if !self.api.ts.arena.is_ground(ty) || !java_expressible(&self.api, ty) {
+                return None;
+            }
+        }
+        Some(full)
+    }
+
+    /// Algorithm 2: the calls along a feasible path under its substitution.
+    fn path_to_expr(
+        &mut self,
+        rng: &mut SynthRng,
+        path: &[NodeIndex],
+        s: &Subst,
+        target: TypeId,
+        depth: usize,
+    ) -> Inhabitant {
+        let members: Vec<MemberId> = path
+            .iter()
+            .filter_map(|&n| match self.ctx.graph.graph[n] {
+                Node::Member(m) => Some(m),
+                Node::Type(_) => None,
+            })
+            .collect();
+        let mut cur: Option<Inhabitant> = None;
+        let last = members.len().saturating_sub(1);
+        for (i, m) in members.into_iter().enumerate() {
+            let goal = if i == last { Some(target) } else { None };
+            cur = Some(self.call_member(rng, m, s, cur.map(|c| c.expr), goal, depth));
+        }
+        cur.unwrap_or_else(|| self.bottom(target))
+    }
+
+    /// A call (or field access, or constructor call) of `m` under `s`, its arguments
+    /// inhabited one level deeper; type arguments erased when configured and safe.
+    pub fn call_member(
+        &mut self,
+        rng: &mut SynthRng,
+        m: MemberId,
+        s: &Subst,
+        receiver: Option<Expr>,
+        goal: Option<TypeId>,
+        depth: usize,
+    ) -> Inhabitant {
+        let mem = self.api.member(m).clone();
+        let arg_tys: Vec<TypeId> = mem
+            .params
+            .iter()
+            .map(|p| self.api.ts.arena.subst(p.ty, s))
+            .collect();
+        let args: Vec<Inhabitant> = arg_tys
+            .iter()
+            .map(|&t| self.inhabit(rng, t, depth.saturating_sub(1)))
+            .collect();
+        self.build_call(m, s, receiver, &args, goal, true)
+    }
+}

@@ -1,0 +1,274 @@
+//! Program synthesis (Sections 3.3-3.6): API enumeration, inhabitants, type erasure, and the
+//! deterministic, parallel driver that turns an API into client programs.
+//!
+//! The driver works in two passes so that the output depends only on the seed, never on the
+//! number of jobs:
+//!
+//! 1. every testable member is enumerated (in parallel, each with its own seeded RNG) to learn
+//!    how many typing sequences it has, or why it is skipped;
+//! 2. the sequences are ordered round-robin over the members (member order shuffled by the
+//!    seed), numbered, and the selected ones are built; a worker re-enumerates a member
+//!    (deterministically) before building its programs, and program `i` draws from an RNG
+//!    seeded by `(seed, i)`.
+
+pub mod config;
+pub mod context;
+pub mod enumerate;
+pub mod erase;
+pub mod inhabit;
+pub mod output;
+pub mod program;
+pub mod worker;
+
+use std::collections::BTreeMap;
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rayon::prelude::*;
+use serde::Serialize;
+use thalia_translators::ir::Program;
+
+use crate::api::{Api, MemberId};
+pub use config::{Mode, SynthConfig};
+pub use context::{SkipReason, SynthContext};
+pub use program::ProgramRecord;
+use worker::{mix_seed, SynthRng, Worker};
+
+/// Which programs of a run to build.
+#[derive(Clone, Debug, Default)]
+pub enum Selection {
+    /// Every typing sequence.
+    #[default]
+    All,
+    /// The first `n` programs.
+    First(usize),
+    /// Exactly these program indices (to regenerate programs alone).
+    Only(Vec<usize>),
+}
+
+/// Counts reported at the end of a run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SynthSummary {
+    /// Members in the API.
+    pub members: usize,
+    /// Members with at least one typing sequence.
+    pub members_exercised: usize,
+    /// Members skipped, by reason.
+    pub skipped: BTreeMap<String, usize>,
+    /// Typing sequences found.
+    pub sequences: usize,
+    /// Programs built.
+    pub programs: usize,
+    /// Programs whose call under test has its type arguments erased.
+    pub erased: usize,
+    /// Programs whose inhabitants needed a typed bottom constant somewhere.
+    pub with_bottom: usize,
+}
+
+/// A built program with its manifest record.
+#[derive(Clone, Debug)]
+pub struct Synthesized {
+    /// Index of the program in the run (its id is `p` followed by it, zero-padded).
+    pub index: usize,
+    /// The program.
+    pub program: Program,
+    /// Its manifest record.
+    pub record: ProgramRecord,
+}
+
+/// The id of program `index`.
+pub fn program_id(index: usize) -> String {
+    format!("p{index:06}")
+}
+
+/// The plan of a run: per member, how many sequences it has; and the global order.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// `(member, k)` for every program, in id order.
+    pub order: Vec<(MemberId, usize)>,
+    /// Members skipped, with the reason.
+    pub skipped: Vec<(MemberId, SkipReason)>,
+    /// Members with at least one sequence.
+    pub exercised: usize,
+}
+
+/// Splits `items` into about `4 × jobs` chunks processed in parallel by workers that each own
+/// a copy of the API; results come back in input order.
+fn par_chunks<T: Sync, R: Send>(
+    api: &Api,
+    ctx: &SynthContext,
+    cfg: &SynthConfig,
+    items: &[T],
+    jobs: usize,
+    f: impl Fn(&mut Worker<'_>, &T) -> R + Sync,
+) -> Vec<R> {
+    if items.is_empty() {
+        return Vec::new();
+    }
+    let chunk = items.len().div_ceil(jobs.max(1) * 4).max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .expect("a thread pool of the requested size");
+    pool.install(|| {
+        items
+            .par_chunks(chunk)
+            .map(|part| {
+                let mut w = Worker::new(api.clone(), ctx, cfg);
+                part.iter().map(|it| f(&mut w, it)).collect::<Vec<R>>()
+            })
+            .collect::<Vec<Vec<R>>>()
+            .into_iter()
+            .flatten()
+            .collect()
+    })
+}
+
+/// One synthesis run: the API, its context, the configuration, the seed and the number of
+/// worker threads.
+#[derive(Clone, Copy)]
+pub struct Run<'a> {
+    /// The API (each worker clones it).
+    pub api: &'a Api,
+    /// Facts shared by the workers.
+    pub ctx: &'a SynthContext,
+    /// The configuration.
+    pub cfg: &'a SynthConfig,
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// Worker threads.
+    pub jobs: usize,
+}
+
+impl Run<'_> {
+    /// Pass 1: enumerates every testable member and orders the sequences round-robin.
+    pub fn plan(&self) -> Plan {
+        plan(self.api, self.ctx, self.cfg, self.seed, self.jobs)
+    }
+
+    /// Pass 2: builds the selected programs of a plan; `on_done` is called once per program.
+    pub fn build(
+        &self,
+        plan: &Plan,
+        selection: &Selection,
+        on_done: &(dyn Fn() + Sync),
+    ) -> Vec<Synthesized> {
+        build(self, plan, selection, on_done)
+    }
+}
+
+fn plan(api: &Api, ctx: &SynthContext, cfg: &SynthConfig, seed: u64, jobs: usize) -> Plan {
+    let counts = par_chunks(api, ctx, cfg, &ctx.testable, jobs, |w, &m| {
+        w.enumerate_member(m, seed).map(|t| t.len())
+    });
+    let mut skipped = ctx.skipped.clone();
+    let mut per_member: Vec<(MemberId, usize)> = Vec::new();
+    for (&m, c) in ctx.testable.iter().zip(counts) {
+        match c {
+            Ok(n) => per_member.push((m, n)),
+            Err(r) => skipped.push((m, r)),
+        }
+    }
+    let mut rng = SynthRng::seed_from_u64(mix_seed(seed, 3, 0));
+    per_member.shuffle(&mut rng);
+    let mut order = Vec::new();
+    let max = per_member.iter().map(|&(_, n)| n).max().unwrap_or(0);
+    for k in 0..max {
+        for &(m, n) in &per_member {
+            if k < n {
+                order.push((m, k));
+            }
+        }
+    }
+    Plan {
+        order,
+        skipped,
+        exercised: per_member.len(),
+    }
+}
+
+fn build(
+    run: &Run<'_>,
+    plan: &Plan,
+    selection: &Selection,
+    on_done: &(dyn Fn() + Sync),
+) -> Vec<Synthesized> {
+    let Run {
+        api,
+        ctx,
+        cfg,
+        seed,
+        jobs,
+    } = *run;
+    let indices: Vec<usize> = match selection {
+        Selection::All => (0..plan.order.len()).collect(),
+        Selection::First(n) => (0..plan.order.len().min(*n)).collect(),
+        Selection::Only(v) => v
+            .iter()
+            .copied()
+            .filter(|&i| i < plan.order.len())
+            .collect(),
+    };
+    // group by member, keeping the first appearance order
+    let mut groups: Vec<(MemberId, Vec<(usize, usize)>)> = Vec::new();
+    let mut pos: rustc_hash::FxHashMap<MemberId, usize> = rustc_hash::FxHashMap::default();
+    for i in indices {
+        let (m, k) = plan.order[i];
+        let g = *pos.entry(m).or_insert_with(|| {
+            groups.push((m, Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push((i, k));
+    }
+    let built = par_chunks(api, ctx, cfg, &groups, jobs, |w, (m, picks)| {
+        let Ok(tasks) = w.enumerate_member(*m, seed) else {
+            return Vec::new();
+        };
+        picks
+            .iter()
+            .filter_map(|&(i, k)| {
+                let task = tasks.get(k)?;
+                let id = program_id(i);
+                let (program, record, _) = w.build_program(task, &id, seed, i as u64);
+                on_done();
+                Some(Synthesized {
+                    index: i,
+                    program,
+                    record,
+                })
+            })
+            .collect::<Vec<_>>()
+    });
+    let mut out: Vec<Synthesized> = built.into_iter().flatten().collect();
+    out.sort_by_key(|s| s.index);
+    out
+}
+
+/// The summary of a plan and the programs built from it.
+pub fn summarize(api: &Api, plan: &Plan, built: &[Synthesized]) -> SynthSummary {
+    let mut skipped = BTreeMap::new();
+    for (_, r) in &plan.skipped {
+        *skipped.entry(r.label().to_string()).or_insert(0) += 1;
+    }
+    let with_bottom = built
+        .iter()
+        .filter(|s| {
+            let mut b = false;
+            s.program.walk_exprs(&mut |e| {
+                if matches!(e, thalia_translators::ir::Expr::Bottom(_)) {
+                    b = true;
+                }
+            });
+            b
+        })
+        .count();
+    SynthSummary {
+        members: api.members.len(),
+        members_exercised: plan.exercised,
+        skipped,
+        sequences: plan.order.len(),
+        programs: built.len(),
+        erased: built.iter().filter(|s| s.record.erased).count(),
+        with_bottom,
+    }
+}

@@ -1,0 +1,295 @@
+//! Turning a typing sequence into a client program (IR) and its manifest record.
+
+use rand::SeedableRng;
+use serde::Serialize;
+use thalia_translators::ir::{Expr, PrimTy, Program, Receiver, Stmt, Ty};
+
+use super::config::Mode;
+use super::enumerate::Task;
+use super::erase::InferInfo;
+use super::inhabit::Inhabitant;
+use super::worker::{mix_seed, SynthRng, Worker};
+use crate::api::{Api, MemberId, MemberKind};
+use crate::types::{print_type, Prim, Subst, Syntax, Type, TypeId, Wildcard};
+
+/// The language-neutral IR type of a core type.
+pub fn to_ir(api: &Api, t: TypeId) -> Ty {
+    let a = &api.ts.arena;
+    match a.get(t) {
+        Type::Prim(p) => Ty::Prim(match p {
+            Prim::Boolean => PrimTy::Boolean,
+            Prim::Byte => PrimTy::Byte,
+            Prim::Char => PrimTy::Char,
+            Prim::Short => PrimTy::Short,
+            Prim::Int => PrimTy::Int,
+            Prim::Long => PrimTy::Long,
+            Prim::Float => PrimTy::Float,
+            Prim::Double => PrimTy::Double,
+            Prim::Void => PrimTy::Void,
+        }),
+        Type::Class { name, args } => Ty::Class {
+            name: a.name(*name).to_string(),
+            args: args.iter().map(|&x| to_ir(api, x)).collect(),
+        },
+        Type::Var(v) => Ty::Var(a.var_name(*v).to_string()),
+        Type::Wildcard(Wildcard::Star) => Ty::WildcardStar,
+        Type::Wildcard(Wildcard::Extends(b)) => Ty::WildcardExtends(Box::new(to_ir(api, *b))),
+        Type::Wildcard(Wildcard::Super(b)) => Ty::WildcardSuper(Box::new(to_ir(api, *b))),
+        Type::Array(e) => Ty::Array(Box::new(to_ir(api, *e))),
+        Type::Nullable(e) => Ty::Nullable(Box::new(to_ir(api, *e))),
+        Type::ByName(e) => to_ir(api, *e),
+        Type::Function {
+            receiver,
+            params,
+            ret,
+            ..
+        } => Ty::Function {
+            receiver: receiver.map(|r| Box::new(to_ir(api, r))),
+            params: params.iter().map(|&p| to_ir(api, p)).collect(),
+            ret: Box::new(to_ir(api, *ret)),
+        },
+        Type::Top => Ty::Top,
+        Type::Bottom => Ty::Bottom,
+    }
+}
+
+/// The typing sequence of a program as printed types.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SequenceRecord {
+    /// Receiver type, if any.
+    pub receiver: Option<String>,
+    /// Argument types.
+    pub args: Vec<String>,
+    /// Expected result type, if any.
+    pub result: Option<String>,
+}
+
+/// The broken position of an ill-typed program.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BrokenRecord {
+    /// `receiver`, `argN` or `result`.
+    pub position: String,
+    /// The type the signature asks for.
+    pub formal: String,
+    /// The incompatible type used instead.
+    pub actual: String,
+}
+
+/// One line of `programs.jsonl`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProgramRecord {
+    /// Program id (`p000042`).
+    pub id: String,
+    /// The program's file, relative to the output directory.
+    pub file: String,
+    /// The API member under test, as a signature.
+    pub member: String,
+    /// Its declaring class.
+    pub class: String,
+    /// Method, constructor or field.
+    pub kind: String,
+    /// Receiver, argument and expected result types.
+    pub typing_sequence: SequenceRecord,
+    /// The type arguments chosen for the type variables (`T` → `java.lang.Integer`).
+    pub substitution: std::collections::BTreeMap<String, String>,
+    /// `well-typed` or `ill-typed`.
+    pub mode: Mode,
+    /// `accept` or `reject`.
+    pub expected: String,
+    /// The broken position of an ill-typed program.
+    pub broken: Option<BrokenRecord>,
+    /// True when the call under test was written without its type arguments.
+    pub erased: bool,
+}
+
+impl Worker<'_> {
+    /// A call, field access or constructor call of `m` under `s` with the given receiver and
+    /// arguments; its type arguments are erased when configured, allowed and safe.
+    pub fn build_call(
+        &mut self,
+        m: MemberId,
+        s: &Subst,
+        receiver: Option<Expr>,
+        args: &[Inhabitant],
+        goal: Option<TypeId>,
+        allow_erase: bool,
+    ) -> Inhabitant {
+        let mem = self.api.member(m).clone();
+        let owner = self.api.class(mem.owner).clone();
+        let ret = self.api.ts.arena.subst(mem.ret, s);
+        let vars = if mem.kind == MemberKind::Constructor {
+            owner.type_params.clone()
+        } else {
+            mem.type_params.clone()
+        };
+        let mut erased = false;
+        if self.cfg.erase && allow_erase && !vars.is_empty() {
+            let mut outer = s.clone();
+            for &v in &vars {
+                outer.remove(v);
+            }
+            let params: Vec<TypeId> = mem
+                .params
+                .iter()
+                .map(|p| self.api.ts.arena.subst(p.ty, &outer))
+                .collect();
+            let fret = self.api.ts.arena.subst(mem.ret, &outer);
+            let infos: Vec<InferInfo> = args.iter().map(|a| a.info).collect();
+            erased = self.erasable(&vars, s, &params, &infos, fret, goal);
+        }
+        let ir_args: Vec<Ty> = vars
+            .iter()
+            .map(|&v| {
+                let t = s.get(v).unwrap_or(ret);
+                to_ir(&self.api, t)
+            })
+            .collect();
+        let arg_exprs: Vec<Expr> = args.iter().map(|a| a.expr.clone()).collect();
+        let recv = || match &receiver {
+            Some(e) => Receiver::Expr(Box::new(e.clone())),
+            None => Receiver::Static(owner.name.clone()),
+        };
+        let expr = match mem.kind {
+            MemberKind::Constructor => Expr::New {
+                class: owner.name.clone(),
+                type_args: if erased { None } else { Some(ir_args) },
+                args: arg_exprs,
+            },
+            MemberKind::Method => Expr::Call {
+                receiver: if mem.is_static {
+                    Receiver::Static(owner.name.clone())
+                } else {
+                    recv()
+                },
+                name: mem.name.clone(),
+                type_args: if erased { Vec::new() } else { ir_args },
+                args: arg_exprs,
+            },
+            MemberKind::Field => Expr::Field {
+                receiver: if mem.is_static {
+                    Receiver::Static(owner.name.clone())
+                } else {
+                    recv()
+                },
+                name: mem.name.clone(),
+            },
+        };
+        Inhabitant {
+            expr,
+            info: if erased {
+                InferInfo::Poly
+            } else {
+                InferInfo::Standalone(ret)
+            },
+        }
+    }
+
+    /// Builds program `id` for a task; `seed` and `index` fix every random choice.
+    pub fn build_program(
+        &mut self,
+        task: &Task,
+        id: &str,
+        seed: u64,
+        index: u64,
+    ) -> (Program, ProgramRecord, bool) {
+        let mut rng = SynthRng::seed_from_u64(mix_seed(seed, 2, index));
+        self.fresh = 0;
+        let depth = self.cfg.max_inhabitant_depth;
+        let mut stmts = Vec::new();
+        let mut receiver = None;
+        if let Some(r) = task.seq.receiver {
+            let inh = self.inhabit(&mut rng, r, depth);
+            stmts.push(Stmt::Local {
+                name: "r".into(),
+                ty: to_ir(&self.api, r),
+                init: inh.expr,
+            });
+            receiver = Some(Expr::Local("r".into()));
+        }
+        let mut args = Vec::new();
+        for (i, &a) in task.seq.args.iter().enumerate() {
+            let inh = self.inhabit(&mut rng, a, depth);
+            let name = format!("a{i}");
+            stmts.push(Stmt::Local {
+                name: name.clone(),
+                ty: to_ir(&self.api, a),
+                init: inh.expr,
+            });
+            args.push(Inhabitant {
+                expr: Expr::Local(name),
+                info: InferInfo::Standalone(a),
+            });
+        }
+        let call = self.build_call(
+            task.member,
+            &task.formal.subst,
+            receiver,
+            &args,
+            task.seq.result,
+            task.broken.is_none(),
+        );
+        let erased = matches!(call.info, InferInfo::Poly);
+        match task.seq.result {
+            Some(t) => stmts.push(Stmt::Local {
+                name: "res".into(),
+                ty: to_ir(&self.api, t),
+                init: call.expr,
+            }),
+            None => stmts.push(Stmt::Expr(call.expr)),
+        }
+        let program = Program {
+            id: id.to_string(),
+            stmts,
+        };
+        let record = self.record(task, id, erased);
+        (program, record, erased)
+    }
+
+    fn record(&mut self, task: &Task, id: &str, erased: bool) -> ProgramRecord {
+        let a = &self.api.ts.arena;
+        let p = |t: TypeId| print_type(a, Syntax::Java, t);
+        let mem = self.api.member(task.member);
+        let owner = self.api.class(mem.owner);
+        let substitution = task
+            .formal
+            .subst
+            .iter()
+            .map(|(v, t)| (a.var_name(v).to_string(), p(t)))
+            .collect();
+        ProgramRecord {
+            id: id.to_string(),
+            file: String::new(),
+            member: self.api.signature(task.member),
+            class: owner.name.clone(),
+            kind: match mem.kind {
+                MemberKind::Method => "method",
+                MemberKind::Constructor => "constructor",
+                MemberKind::Field => "field",
+            }
+            .to_string(),
+            typing_sequence: SequenceRecord {
+                receiver: task.seq.receiver.map(p),
+                args: task.seq.args.iter().map(|&t| p(t)).collect(),
+                result: task.seq.result.map(p),
+            },
+            substitution,
+            mode: if task.broken.is_some() {
+                Mode::IllTyped
+            } else {
+                Mode::WellTyped
+            },
+            expected: if task.broken.is_some() {
+                "reject"
+            } else {
+                "accept"
+            }
+            .to_string(),
+            broken: task.broken.map(|b| BrokenRecord {
+                position: b.position.label(),
+                formal: p(b.formal),
+                actual: p(b.actual),
+            }),
+            erased,
+        }
+    }
+}

@@ -1,0 +1,351 @@
+//! A synthesis worker: a private copy of the API (its type arena grows as types are built)
+//! plus caches, and the random choice of types.
+
+use std::rc::Rc;
+
+use petgraph::graph::NodeIndex;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use rustc_hash::FxHashMap;
+
+use super::config::SynthConfig;
+use super::context::SynthContext;
+use crate::api::{Api, ClassId};
+use crate::types::{Prim, Subst, Type, TypeId, UnifyMode, VarId, Wildcard};
+
+/// The random number generator of synthesis (seeded per program for determinism).
+pub type SynthRng = ChaCha8Rng;
+
+/// Mixes a seed with a stream label and an index into a new 64-bit seed (splitmix64).
+pub fn mix_seed(seed: u64, stream: u64, index: u64) -> u64 {
+    let mut z = seed
+        .wrapping_add(stream.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .wrapping_add(index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// One worker's state: its own API copy and caches. Results never depend on what the worker
+/// did before (caches hold only deterministic data).
+pub struct Worker<'c> {
+    /// The worker's copy of the API (types are interned into it).
+    pub api: Api,
+    /// Shared read-only facts.
+    pub ctx: &'c SynthContext,
+    /// The configuration.
+    pub cfg: &'c SynthConfig,
+    /// Yen paths per target type node, source first.
+    pub(crate) paths: FxHashMap<NodeIndex, Rc<Vec<Vec<NodeIndex>>>>,
+    /// Counter for fresh lambda-parameter names within one program.
+    pub(crate) fresh: usize,
+}
+
+const WIDER: [(Prim, &[Prim]); 6] = [
+    (
+        Prim::Byte,
+        &[
+            Prim::Short,
+            Prim::Int,
+            Prim::Long,
+            Prim::Float,
+            Prim::Double,
+        ],
+    ),
+    (
+        Prim::Short,
+        &[Prim::Int, Prim::Long, Prim::Float, Prim::Double],
+    ),
+    (
+        Prim::Char,
+        &[Prim::Int, Prim::Long, Prim::Float, Prim::Double],
+    ),
+    (Prim::Int, &[Prim::Long, Prim::Float, Prim::Double]),
+    (Prim::Long, &[Prim::Float, Prim::Double]),
+    (Prim::Float, &[Prim::Double]),
+];
+
+/// Primitives strictly wider than `p` (Java widening).
+pub fn wider_prims(p: Prim) -> &'static [Prim] {
+    WIDER.iter().find(|(q, _)| *q == p).map_or(&[], |(_, w)| w)
+}
+
+/// Primitives strictly narrower than `p`.
+pub fn narrower_prims(p: Prim) -> Vec<Prim> {
+    WIDER
+        .iter()
+        .filter(|(_, w)| w.contains(&p))
+        .map(|(q, _)| *q)
+        .collect()
+}
+
+impl<'c> Worker<'c> {
+    /// A worker over its own copy of the API.
+    pub fn new(api: Api, ctx: &'c SynthContext, cfg: &'c SynthConfig) -> Self {
+        Worker {
+            api,
+            ctx,
+            cfg,
+            paths: FxHashMap::default(),
+            fresh: 0,
+        }
+    }
+
+    /// A random ground class type of nesting depth at most `depth`.
+    pub fn random_type(&mut self, rng: &mut SynthRng, depth: usize) -> TypeId {
+        for _ in 0..8 {
+            if depth > 0 && !self.ctx.generic.is_empty() && rng.gen_bool(0.35) {
+                let c = self.ctx.generic[rng.gen_range(0..self.ctx.generic.len())];
+                if let Some(t) = self.random_instance(rng, c, depth) {
+                    return t;
+                }
+            } else if !self.ctx.concrete.is_empty() {
+                return self.ctx.concrete[rng.gen_range(0..self.ctx.concrete.len())];
+            }
+        }
+        let o = self.ctx.object_sym;
+        self.api.ts.arena.class(o, &[])
+    }
+
+    /// A random valid instance `C<...>` of a class, arguments of depth below `depth`.
+    pub fn random_instance(
+        &mut self,
+        rng: &mut SynthRng,
+        c: ClassId,
+        depth: usize,
+    ) -> Option<TypeId> {
+        let cl = self.api.class(c);
+        let sym = cl.sym;
+        let params = cl.type_params.clone();
+        if params.is_empty() {
+            return Some(self.api.ts.arena.class(sym, &[]));
+        }
+        if depth == 0 {
+            return None;
+        }
+        let s = self.draw_subst(rng, &params, depth - 1, &Subst::new())?;
+        let args: Vec<TypeId> = params
+            .iter()
+            .map(|&p| s.get(p).unwrap_or(p_obj(self)))
+            .collect();
+        Some(self.api.ts.arena.class(sym, &args))
+    }
+
+    /// Draws a valid substitution for `vars` (extending `seed`), with types of depth at most
+    /// `depth`; `None` when no valid one was found within the configured attempts.
+    pub fn draw_subst(
+        &mut self,
+        rng: &mut SynthRng,
+        vars: &[VarId],
+        depth: usize,
+        seed: &Subst,
+    ) -> Option<Subst> {
+        if vars.iter().all(|v| seed.contains(*v)) {
+            return Some(seed.clone());
+        }
+        for _ in 0..self.cfg.max_subst_attempts {
+            let mut s = seed.clone();
+            for &v in vars {
+                if s.contains(v) {
+                    continue;
+                }
+                let t = self.candidate_for(rng, v, vars, &s, depth);
+                s.insert(v, t);
+            }
+            if self.api.ts.is_valid_subst(&s) {
+                return Some(s);
+            }
+        }
+        None
+    }
+
+    /// A random candidate for variable `v` given the choices made so far.
+    fn candidate_for(
+        &mut self,
+        rng: &mut SynthRng,
+        v: VarId,
+        vars: &[VarId],
+        s: &Subst,
+        depth: usize,
+    ) -> TypeId {
+        let upper = self.api.ts.arena.var(v).upper.clone();
+        let Some(&bound) = upper.first() else {
+            return self.random_type(rng, depth);
+        };
+        let applied = self.api.ts.arena.subst(bound, s);
+        match self.api.ts.arena.get(applied).clone() {
+            Type::Var(w) if s.contains(w) => s.get(w).unwrap_or(applied),
+            Type::Class { name, .. } => {
+                if self.api.ts.is_root_class(name) {
+                    return self.random_type(rng, depth);
+                }
+                let open = self
+                    .api
+                    .ts
+                    .arena
+                    .free_vars(applied)
+                    .iter()
+                    .any(|w| vars.contains(w));
+                let subs = self.ctx.subclasses.get(&name).cloned().unwrap_or_default();
+                if subs.is_empty() {
+                    return self.random_type(rng, depth);
+                }
+                for _ in 0..4 {
+                    let e = subs[rng.gen_range(0..subs.len())];
+                    let t = if open {
+                        self.random_instance(rng, e, depth.max(1))
+                    } else {
+                        self.instance_below(rng, e, applied, depth)
+                    };
+                    if let Some(t) = t {
+                        return t;
+                    }
+                }
+                self.random_type(rng, depth)
+            }
+            _ => self.random_type(rng, depth),
+        }
+    }
+
+    /// An instance of class `e` that is a subtype of `target`, its remaining type arguments
+    /// drawn at random.
+    pub fn instance_below(
+        &mut self,
+        rng: &mut SynthRng,
+        e: ClassId,
+        target: TypeId,
+        depth: usize,
+    ) -> Option<TypeId> {
+        let cl = self.api.class(e);
+        let sym = cl.sym;
+        let params = cl.type_params.clone();
+        let self_ty = self.api.ts.self_type(sym);
+        let s =
+            self.api
+                .ts
+                .unify_with(self_ty, target, &params, UnifyMode::Subtype, &Subst::new())?;
+        let s = self.draw_subst(rng, &params, depth.saturating_sub(1), &s)?;
+        let t = self.api.ts.arena.subst(self_ty, &s);
+        if self.api.ts.arena.is_ground(t) && self.api.ts.is_subtype(t, target) {
+            Some(t)
+        } else {
+            None
+        }
+    }
+
+    /// Up to `cap` distinct subtypes of `t` (itself first).
+    pub fn subtypes(&mut self, rng: &mut SynthRng, t: TypeId, cap: usize) -> Vec<TypeId> {
+        let mut out = vec![t];
+        match self.api.ts.arena.get(t).clone() {
+            Type::Prim(p) => {
+                let mut n = narrower_prims(p);
+                n.shuffle(rng);
+                for q in n {
+                    if out.len() >= cap {
+                        break;
+                    }
+                    out.push(self.api.ts.arena.prim(q));
+                }
+            }
+            Type::Class { name, .. } => {
+                let mut subs = self.ctx.subclasses.get(&name).cloned().unwrap_or_default();
+                subs.shuffle(rng);
+                let depth = self.cfg.max_type_depth;
+                for e in subs {
+                    if out.len() >= cap {
+                        break;
+                    }
+                    if self.api.class(e).sym == name {
+                        continue;
+                    }
+                    if let Some(u) = self.instance_below(rng, e, t, depth) {
+                        if !out.contains(&u) {
+                            out.push(u);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// Up to `cap` distinct supertypes of `t` (itself first), including wildcard-widened
+    /// forms such as `List<? extends Number>` for `List<Integer>`.
+    pub fn supertypes(&mut self, rng: &mut SynthRng, t: TypeId, cap: usize) -> Vec<TypeId> {
+        let mut out = vec![t];
+        let mut cands: Vec<TypeId> = match self.api.ts.arena.get(t).clone() {
+            Type::Prim(p) => wider_prims(p)
+                .iter()
+                .map(|&q| self.api.ts.arena.prim(q))
+                .collect(),
+            Type::Class { .. } | Type::Array(_) => {
+                let mut sups = self.api.ts.all_supertypes(t);
+                sups.retain(|&u| u != t && super::context::java_expressible(&self.api, u));
+                let o = self.ctx.object_sym;
+                let obj = self.api.ts.arena.class(o, &[]);
+                if !sups.contains(&obj) {
+                    sups.push(obj);
+                }
+                // one wildcard-widened variant of a generic supertype
+                let generic: Vec<TypeId> = std::iter::once(t)
+                    .chain(sups.iter().copied())
+                    .filter(|&u| matches!(self.api.ts.arena.get(u), Type::Class { args, .. } if !args.is_empty()))
+                    .collect();
+                if let Some(&g) = generic.choose(rng) {
+                    if let Some(w) = self.widen_with_wildcard(rng, g) {
+                        if self.api.ts.is_subtype(t, w) {
+                            sups.push(w);
+                        }
+                    }
+                }
+                sups
+            }
+            _ => Vec::new(),
+        };
+        cands.shuffle(rng);
+        for c in cands {
+            if out.len() >= cap {
+                break;
+            }
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// Replaces one type argument `X` of `C<..X..>` by `? extends X`, `? extends S` for a
+    /// supertype `S` of `X`, or `?`.
+    fn widen_with_wildcard(&mut self, rng: &mut SynthRng, g: TypeId) -> Option<TypeId> {
+        let (name, args) = {
+            let (n, a) = self.api.ts.arena.as_class(g)?;
+            (n, a.to_vec())
+        };
+        let i = rng.gen_range(0..args.len());
+        if matches!(self.api.ts.arena.get(args[i]), Type::Wildcard(_)) {
+            return None;
+        }
+        let w = match rng.gen_range(0..3) {
+            0 => Wildcard::Star,
+            1 => Wildcard::Extends(args[i]),
+            _ => {
+                let sups = self.api.ts.all_supertypes(args[i]);
+                let s = *sups.choose(rng)?;
+                if !super::context::java_expressible(&self.api, s) {
+                    return None;
+                }
+                Wildcard::Extends(s)
+            }
+        };
+        let mut new_args = args;
+        new_args[i] = self.api.ts.arena.wildcard(w);
+        Some(self.api.ts.arena.class(name, &new_args))
+    }
+}
+
+fn p_obj(w: &mut Worker<'_>) -> TypeId {
+    let o = w.ctx.object_sym;
+    w.api.ts.arena.class(o, &[])
+}
