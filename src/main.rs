@@ -29,6 +29,41 @@ enum Command {
     /// typing sequences (well-typed, or ill-typed with exactly one broken position), and
     /// write them with a `programs.jsonl` manifest of their expected verdicts.
     Synth(SynthArgs),
+    /// Measure the tool's speed on a real API and print the figures.
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum BenchCommand {
+    /// Synthesis speed: median time of one program on one core, programs per second on all
+    /// cores, and peak memory.
+    Synth {
+        /// Directory of thalia API JSON files; default: the embedded API.
+        #[arg(long)]
+        api: Option<PathBuf>,
+        /// `well-typed` or `ill-typed`.
+        #[arg(long, default_value = "well-typed")]
+        mode: thalia::synth::Mode,
+        /// Erase inferable type arguments.
+        #[arg(long)]
+        erase: bool,
+        /// Programs timed one by one on one core.
+        #[arg(long, default_value_t = 2000)]
+        single: usize,
+        /// Programs of the parallel run.
+        #[arg(long, default_value_t = 20000)]
+        parallel: usize,
+        /// Worker threads of the parallel run (default: all cores).
+        #[arg(short, long)]
+        jobs: Option<usize>,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -153,6 +188,42 @@ fn report_load(api: &Api, dir: Option<&Path>) {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Synth(args) => synth(args),
+        Command::Bench(BenchCommand::Synth {
+            api: dir,
+            mode,
+            erase,
+            single,
+            parallel,
+            jobs,
+            seed,
+            json,
+        }) => {
+            let mut api = load(dir.as_deref())?;
+            report_load(&api, dir.as_deref());
+            let cfg = thalia::synth::SynthConfig {
+                mode,
+                erase,
+                ..Default::default()
+            };
+            let t0 = std::time::Instant::now();
+            let ctx = thalia::synth::SynthContext::new(&mut api);
+            let context_seconds = t0.elapsed().as_secs_f64();
+            let run = thalia::synth::Run {
+                api: &api,
+                ctx: &ctx,
+                cfg: &cfg,
+                seed,
+                jobs: jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            };
+            let report = thalia::synth::bench::bench(&run, context_seconds, single, parallel);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", report.table());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Api(ApiCommand::Stats { api: a, json }) => {
             let dir = a.dir.as_deref();
             let mut api = load(dir)?;
@@ -270,6 +341,8 @@ fn synth(args: SynthArgs) -> Result<ExitCode> {
             }
             v.push(n);
         }
+        v.sort_unstable();
+        v.dedup();
         Selection::Only(v)
     } else if let Some(n) = args.count {
         Selection::First(n)

@@ -61,6 +61,8 @@ pub struct SynthContext {
     pub skipped: Vec<(MemberId, SkipReason)>,
     /// Members usable as steps of inhabitant paths.
     pub path_usable: FxHashSet<MemberId>,
+    /// Members that declare checked exceptions (not usable inside lambda bodies).
+    pub throws_checked: FxHashSet<MemberId>,
     /// Ground non-generic class types usable as type arguments and local types, by name.
     pub concrete: Vec<TypeId>,
     /// Generic classes usable as type constructors, by name.
@@ -191,11 +193,13 @@ impl SynthContext {
                 Some(r) => skipped.push((m, r)),
             }
         }
+        let throws_checked = Self::checked_throwers(api);
         SynthContext {
             graph,
             testable,
             skipped,
             path_usable,
+            throws_checked,
             concrete,
             generic,
             subclasses,
@@ -204,6 +208,24 @@ impl SynthContext {
             string_sym,
             object_sym,
         }
+    }
+
+    /// Members whose `throws` lists an exception not known to be unchecked (a subtype of
+    /// `RuntimeException` or `Error`).
+    fn checked_throwers(api: &mut Api) -> FxHashSet<MemberId> {
+        let rte = api.ts.arena.class_named("java.lang.RuntimeException", &[]);
+        let err = api.ts.arena.class_named("java.lang.Error", &[]);
+        let mut out = FxHashSet::default();
+        for m in api.member_ids().collect::<Vec<_>>() {
+            let throws = api.member(m).throws.clone();
+            if throws
+                .into_iter()
+                .any(|t| !api.ts.is_subtype(t, rte) && !api.ts.is_subtype(t, err))
+            {
+                out.insert(m);
+            }
+        }
+        out
     }
 
     fn member_problem(api: &Api, m: MemberId, usable: &[ClassId]) -> Option<SkipReason> {

@@ -345,11 +345,43 @@ impl Worker<'_> {
         c
     }
 
-    /// Neither a subtype nor a supertype of the formal type, and writable in Java.
+    /// Neither a subtype nor a supertype of the formal type, and writable in Java. Both
+    /// hierarchies must be fully known: a supertype outside the API could hide a subtyping
+    /// relation (an `ArrayList` whose `List` supertype is missing is still a `Collection`).
     fn incompatible(&mut self, x: TypeId, formal: TypeId) -> bool {
         java_expressible(&self.api, x)
+            && self.hierarchy_known(x)
+            && self.hierarchy_known(formal)
             && !self.api.ts.is_subtype(x, formal)
             && !self.api.ts.is_subtype(formal, x)
+    }
+
+    /// True when every supertype of `t` is defined by the API, is a root class, or is one of
+    /// the JDK's marker interfaces (which have no supertypes of their own).
+    fn hierarchy_known(&mut self, t: TypeId) -> bool {
+        const LEAVES: [&str; 6] = [
+            "java.io.Serializable",
+            "java.lang.Cloneable",
+            "java.util.RandomAccess",
+            "java.lang.AutoCloseable",
+            "java.lang.constant.Constable",
+            "java.lang.constant.ConstantDesc",
+        ];
+        let t = match *self.api.ts.arena.get(t) {
+            Type::Array(e) => e,
+            _ => t,
+        };
+        for s in self.api.ts.all_supertypes(t) {
+            if let Some((n, _)) = self.api.ts.arena.as_class(s) {
+                if self.api.class_by_sym(n).is_none()
+                    && !self.api.ts.is_root_class(n)
+                    && !LEAVES.contains(&self.api.ts.arena.name(n))
+                {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// True when a value of the receiver type `x` certainly has no member named `name`.

@@ -165,7 +165,10 @@ impl Worker<'_> {
         let body = if super::enumerate::is_void(&self.api.ts.arena, ret) {
             Expr::Unit
         } else {
-            self.inhabit(rng, ret, depth - 1).expr
+            self.in_lambda += 1;
+            let b = self.inhabit(rng, ret, depth - 1).expr;
+            self.in_lambda -= 1;
+            b
         };
         Some(Inhabitant {
             expr: Expr::Lambda {
@@ -259,11 +262,22 @@ impl Worker<'_> {
         order.shuffle(rng);
         for i in order {
             let path = &paths[i];
+            if self.in_lambda > 0 && self.throws_in_path(path) {
+                continue;
+            }
             if let Some(s) = self.feasible(rng, path, ctor, t) {
                 return Some(self.path_to_expr(rng, path, &s, t, depth));
             }
         }
         None
+    }
+
+    /// True when a member of the path declares a checked exception.
+    fn throws_in_path(&self, path: &[NodeIndex]) -> bool {
+        path.iter().any(|&n| match self.ctx.graph.graph[n] {
+            Node::Member(m) => self.ctx.throws_checked.contains(&m),
+            Node::Type(_) => false,
+        })
     }
 
     /// Algorithm 1 for one path: propagate the edge substitutions, unify the path's type with

@@ -11,6 +11,7 @@
 //!    (deterministically) before building its programs, and program `i` draws from an RNG
 //!    seeded by `(seed, i)`.
 
+pub mod bench;
 pub mod config;
 pub mod context;
 pub mod enumerate;

@@ -57,6 +57,26 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> OutputError + '_ {
     }
 }
 
+/// Removes what an earlier run wrote into `out` (its manifest, summary and program files),
+/// so that a directory never mixes two runs.
+fn remove_previous_run(out: &Path) -> Result<(), OutputError> {
+    let entries = fs::read_dir(out).map_err(io(out))?;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let generated = name == "programs.jsonl"
+            || name == "summary.json"
+            || (name.starts_with("Test_p")
+                && Language::ALL
+                    .iter()
+                    .any(|l| name.ends_with(&format!(".{}", l.extension()))));
+        if generated {
+            let p = e.path();
+            fs::remove_file(&p).map_err(io(&p))?;
+        }
+    }
+    Ok(())
+}
+
 /// Writes the programs in `lang` into `out`, plus `programs.jsonl` (one record per line, in
 /// id order) and `summary.json`.
 #[allow(clippy::too_many_arguments)]
@@ -71,6 +91,7 @@ pub fn write_run(
 ) -> Result<Written, OutputError> {
     let tr = translator(lang).ok_or(OutputError::NoTranslator(lang))?;
     fs::create_dir_all(out).map_err(io(out))?;
+    remove_previous_run(out)?;
     let manifest = out.join("programs.jsonl");
     let mut jsonl = BufWriter::new(fs::File::create(&manifest).map_err(io(&manifest))?);
     let mut files = 0;

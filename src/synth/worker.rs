@@ -40,6 +40,8 @@ pub struct Worker<'c> {
     pub(crate) paths: FxHashMap<NodeIndex, Rc<Vec<Vec<NodeIndex>>>>,
     /// Counter for fresh lambda-parameter names within one program.
     pub(crate) fresh: usize,
+    /// Nesting of lambda bodies being built (calls there may not throw checked exceptions).
+    pub(crate) in_lambda: usize,
 }
 
 const WIDER: [(Prim, &[Prim]); 6] = [
@@ -89,6 +91,7 @@ impl<'c> Worker<'c> {
             cfg,
             paths: FxHashMap::default(),
             fresh: 0,
+            in_lambda: 0,
         }
     }
 
@@ -142,7 +145,7 @@ impl<'c> Worker<'c> {
         seed: &Subst,
     ) -> Option<Subst> {
         if vars.iter().all(|v| seed.contains(*v)) {
-            return Some(seed.clone());
+            return self.api.ts.is_valid_subst(seed).then(|| seed.clone());
         }
         for _ in 0..self.cfg.max_subst_attempts {
             let mut s = seed.clone();
@@ -194,7 +197,7 @@ impl<'c> Worker<'c> {
                 for _ in 0..4 {
                     let e = subs[rng.gen_range(0..subs.len())];
                     let t = if open {
-                        self.random_instance(rng, e, depth.max(1))
+                        self.random_instance(rng, e, depth)
                     } else {
                         self.instance_below(rng, e, applied, depth)
                     };
