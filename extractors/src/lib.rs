@@ -1,7 +1,9 @@
-//! thalia's extractors: the API JSON schema (which this crate owns and writes) and, over time,
-//! the tools that turn Maven coordinates, jars and documentation into it.
+//! thalia's extractors: the API JSON schema (which this crate owns and writes), the Maven
+//! resolver that fetches libraries, and the bytecode extractor that turns jars into API JSON.
 
+pub mod bytecode;
 pub mod io;
+pub mod maven;
 pub mod schema;
 
 pub use io::{read_api_dir, read_class_file, write_class_doc, SchemaError};

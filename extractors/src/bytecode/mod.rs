@@ -1,0 +1,1 @@
+//! Bytecode extraction (being written).

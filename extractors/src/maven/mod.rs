@@ -1,0 +1,1 @@
+//! Maven resolution (being written).
