@@ -15,6 +15,28 @@ pub const EMBEDDED_LABEL: &str = "<embedded api-json>";
 pub fn embedded_api() -> Api {
     let mut files = Vec::new();
     collect(&API_JSON, &mut files);
+    api_from_files(files)
+}
+
+/// The names of the embedded corpora (the top-level folders of `api-json/`).
+pub fn embedded_corpora() -> Vec<String> {
+    let mut v: Vec<String> = API_JSON
+        .dirs()
+        .map(|d| d.path().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Loads one embedded corpus (a top-level folder of `api-json/`, e.g. `java.base`).
+pub fn embedded_corpus(name: &str) -> Option<Api> {
+    let dir = API_JSON.get_dir(name)?;
+    let mut files = Vec::new();
+    collect(dir, &mut files);
+    Some(api_from_files(files))
+}
+
+fn api_from_files(mut files: Vec<(PathBuf, String)>) -> Api {
     files.sort_by(|a, b| a.0.cmp(&b.0));
     let mut docs = Vec::new();
     let mut errors = Vec::new();

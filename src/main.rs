@@ -68,7 +68,8 @@ enum BenchCommand {
 
 #[derive(Args, Debug)]
 struct SynthArgs {
-    /// Directory of thalia API JSON files; default: the API embedded from `api-json/`.
+    /// Directory of thalia API JSON files, or `@NAME` for one embedded corpus; default: the
+    /// whole API embedded from `api-json/`.
     #[arg(long)]
     api: Option<PathBuf>,
     /// Target language of the programs.
@@ -151,15 +152,25 @@ enum ApiCommand {
 
 #[derive(Args, Debug)]
 struct ApiArg {
-    /// Directory of thalia API JSON files (searched recursively); default: the API embedded
-    /// in the binary from `api-json/`.
+    /// Directory of thalia API JSON files (searched recursively), or `@NAME` for one corpus
+    /// embedded in the binary (e.g. `@jdk-core`); default: the whole embedded API from
+    /// `api-json/`.
     dir: Option<PathBuf>,
 }
 
+/// Loads an API: a directory, `@NAME` for one embedded corpus, or the whole embedded API.
 fn load(dir: Option<&Path>) -> Result<Api> {
     match dir {
         None => Ok(embedded_api()),
         Some(d) => {
+            if let Some(name) = d.to_str().and_then(|s| s.strip_prefix('@')) {
+                return thalia::embedded::embedded_corpus(name).with_context(|| {
+                    format!(
+                        "no embedded API named `{name}` (available: {})",
+                        thalia::embedded::embedded_corpora().join(", ")
+                    )
+                });
+            }
             Api::load_dir(d).with_context(|| format!("cannot load API from {}", d.display()))
         }
     }

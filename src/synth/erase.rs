@@ -44,12 +44,15 @@ impl Worker<'_> {
             let Some(want) = s.get(v) else { return false };
             let mut by_args = false;
             let mut blocked = false;
+            // a poly argument (lambda, erased call) whose parameter mentions the variable needs
+            // the variable to type it: inference would have to solve both at once
+            let mut poly = false;
             for (&p, info) in params.iter().zip(args) {
                 if !self.api.ts.arena.free_vars(p).contains(&v) {
                     continue;
                 }
                 match *info {
-                    InferInfo::Poly => blocked = true,
+                    InferInfo::Poly => poly = true,
                     // inference through a wildcard-typed argument yields a capture
                     // variable, never the written type
                     InferInfo::Standalone(a) if self.has_wildcard(a) => blocked = true,
@@ -67,7 +70,7 @@ impl Worker<'_> {
                 }
             }
             let by_goal = from_goal.as_ref().and_then(|u| u.get(v)) == Some(want);
-            if !(by_goal || (by_args && !blocked)) {
+            if poly || !(by_goal || (by_args && !blocked)) {
                 return false;
             }
         }

@@ -135,7 +135,11 @@ impl Worker<'_> {
                 .collect();
             let fret = self.api.ts.arena.subst(mem.ret, &outer);
             let infos: Vec<InferInfo> = args.iter().map(|a| a.info).collect();
-            erased = self.erasable(&vars, s, &params, &infos, fret, goal);
+            // a poly argument of an overloaded call makes Java infer through overload
+            // resolution, where it may fail even though each candidate alone would work
+            let poly_overloaded =
+                infos.contains(&InferInfo::Poly) && self.has_same_arity_overload(m);
+            erased = !poly_overloaded && self.erasable(&vars, s, &params, &infos, fret, goal);
         }
         let ir_args: Vec<Ty> = vars
             .iter()
@@ -182,6 +186,20 @@ impl Worker<'_> {
                 InferInfo::Standalone(ret)
             },
         }
+    }
+
+    /// True when the member's class has another member of the same name, kind and arity.
+    fn has_same_arity_overload(&self, m: MemberId) -> bool {
+        let mem = self.api.member(m);
+        let Some(by) = self.ctx.members_by_name.get(&mem.owner) else {
+            return false;
+        };
+        by.get(&mem.name).is_some_and(|rs| {
+            rs.iter().any(|r| {
+                let o = self.api.member(r.member);
+                r.member != m && o.kind == mem.kind && o.params.len() == mem.params.len()
+            })
+        })
     }
 
     /// Builds program `id` for a task; `seed` and `index` fix every random choice.
