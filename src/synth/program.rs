@@ -148,7 +148,13 @@ impl Worker<'_> {
                 to_ir(&self.api, t)
             })
             .collect();
-        let arg_exprs: Vec<Expr> = args.iter().map(|a| a.expr.clone()).collect();
+        let mut arg_exprs: Vec<Expr> = args.iter().map(|a| a.expr.clone()).collect();
+        // an array passed to a varargs parameter is spread (`*a` in Kotlin, `a*` in Scala)
+        if mem.params.last().is_some_and(|p| p.vararg) && arg_exprs.len() == mem.params.len() {
+            if let Some(last) = arg_exprs.pop() {
+                arg_exprs.push(Expr::Spread(Box::new(last)));
+            }
+        }
         let recv = || match &receiver {
             Some(e) => Receiver::Expr(Box::new(e.clone())),
             None => Receiver::Static(owner.name.clone()),

@@ -254,7 +254,7 @@ impl<'a, D: Dialect + ?Sized> ScopeChecker<'a, D> {
                 result
             }
             Expr::NewArray { elems, .. } => elems.iter().try_for_each(|e| self.check_expr(e)),
-            Expr::Cast { expr, .. } => self.check_expr(expr),
+            Expr::Cast { expr, .. } | Expr::Spread(expr) => self.check_expr(expr),
             Expr::Cond { cond, then, els } => {
                 self.check_expr(cond)?;
                 self.check_expr(then)?;

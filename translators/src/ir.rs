@@ -337,6 +337,10 @@ pub enum Expr {
         /// The elements.
         elems: Vec<Expr>,
     },
+    /// An array passed as the whole variable-arity argument of a varargs method: `a` in Java
+    /// and Groovy, `*a` in Kotlin, `a*` in Scala 3, `a: _*` in Scala 2. Only valid as the last
+    /// argument of a call or constructor call.
+    Spread(Box<Expr>),
     /// Type cast.
     Cast {
         /// Target type.
@@ -496,7 +500,7 @@ impl Expr {
             }
             Expr::Lambda { body, .. } => body.walk(f),
             Expr::NewArray { elems, .. } => elems.iter().for_each(|e| e.walk(f)),
-            Expr::Cast { expr, .. } => expr.walk(f),
+            Expr::Cast { expr, .. } | Expr::Spread(expr) => expr.walk(f),
             Expr::Cond { cond, then, els } => {
                 cond.walk(f);
                 then.walk(f);

@@ -301,6 +301,8 @@ impl JavaTranslator {
             Expr::Cast { ty, expr } => {
                 format!("(({}) {})", self.ty(ty, TyPos::Value)?, self.expr(expr)?)
             }
+            // Java passes an array to a varargs parameter as it is
+            Expr::Spread(inner) => self.expr(inner)?,
             Expr::Cond { cond, then, els } => format!(
                 "({} ? {} : {})",
                 self.expr(cond)?,
