@@ -29,9 +29,33 @@ enum Command {
     /// typing sequences (well-typed, or ill-typed with exactly one broken position), and
     /// write them with a `programs.jsonl` manifest of their expected verdicts.
     Synth(SynthArgs),
+    /// Extract the API of jars, jmods or class directories (or of the running JDK) into thalia
+    /// API JSON, one file per class.
+    Extract(ExtractArgs),
     /// Measure the tool's speed on a real API and print the figures.
     #[command(subcommand)]
     Bench(BenchCommand),
+}
+
+#[derive(Args, Debug)]
+struct ExtractArgs {
+    /// Jars, jmods or directories of class files to extract (together, as one set).
+    inputs: Vec<PathBuf>,
+    /// Extract the JDK's public API instead (its exported packages).
+    #[arg(long)]
+    jdk: bool,
+    /// JDK modules to extract with `--jdk` (repeatable; default: java.base).
+    #[arg(long = "module", value_name = "MODULE")]
+    modules: Vec<String>,
+    /// The JDK to read with `--jdk` (default: JAVA_HOME, else the `java` on PATH).
+    #[arg(long)]
+    java_home: Option<PathBuf>,
+    /// Jars consulted for supertypes but not extracted (e.g. the library's dependencies).
+    #[arg(long, value_name = "JAR")]
+    context: Vec<PathBuf>,
+    /// Output directory (created if missing).
+    #[arg(long, short)]
+    out: PathBuf,
 }
 
 #[derive(Subcommand, Debug)]
@@ -153,7 +177,7 @@ enum ApiCommand {
 #[derive(Args, Debug)]
 struct ApiArg {
     /// Directory of thalia API JSON files (searched recursively), or `@NAME` for one corpus
-    /// embedded in the binary (e.g. `@jdk-core`); default: the whole embedded API from
+    /// embedded in the binary (e.g. `@java.base`); default: the whole embedded API from
     /// `api-json/`.
     dir: Option<PathBuf>,
 }
@@ -199,6 +223,7 @@ fn report_load(api: &Api, dir: Option<&Path>) {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Synth(args) => synth(args),
+        Command::Extract(args) => extract(args),
         Command::Bench(BenchCommand::Synth {
             api: dir,
             mode,
@@ -299,6 +324,70 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+fn extract(args: ExtractArgs) -> Result<ExitCode> {
+    use thalia_extractors::bytecode::{self, ClassPool, ExtractOptions};
+    let t0 = std::time::Instant::now();
+    let mut opts = ExtractOptions::default();
+    if !args.context.is_empty() {
+        let paths: Vec<&Path> = args.context.iter().map(PathBuf::as_path).collect();
+        let (pool, problems) = ClassPool::read(&paths)?;
+        for p in problems {
+            eprintln!("warning: {}: {}: {}", p.jar.display(), p.entry, p.reason);
+        }
+        opts.context = Some(std::sync::Arc::new(pool));
+    }
+    let extraction = if args.jdk {
+        if !args.inputs.is_empty() {
+            bail!("give either --jdk or input files, not both");
+        }
+        let home = match args.java_home.clone() {
+            Some(h) => h,
+            None => bytecode::find_java_home()
+                .context("cannot find a JDK: set JAVA_HOME or pass --java-home")?,
+        };
+        let modules: Vec<&str> = if args.modules.is_empty() {
+            vec!["java.base"]
+        } else {
+            args.modules.iter().map(String::as_str).collect()
+        };
+        bytecode::extract_jdk(&home, &modules, &opts)
+            .with_context(|| format!("cannot extract the JDK at {}", home.display()))?
+    } else {
+        if args.inputs.is_empty() {
+            bail!("nothing to extract: give jars, jmods or class directories, or --jdk");
+        }
+        let paths: Vec<&Path> = args.inputs.iter().map(PathBuf::as_path).collect();
+        bytecode::extract_paths(&paths, &opts)?
+    };
+    for p in &extraction.problems {
+        eprintln!("warning: {}: {}: {}", p.jar.display(), p.entry, p.reason);
+    }
+    let written = write_docs(&args.out, &extraction.docs)?;
+    let s = &extraction.stats;
+    eprintln!(
+        "extracted {} classes ({} methods, {} constructors, {} fields) from {} class files into {} in {:.2}s; {} problems",
+        written,
+        s.methods,
+        s.constructors,
+        s.fields,
+        s.class_files,
+        args.out.display(),
+        t0.elapsed().as_secs_f64(),
+        extraction.problems.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes API JSON documents into a directory (replacing files of the same names).
+fn write_docs(out: &Path, docs: &[thalia_extractors::ClassDoc]) -> Result<usize> {
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    for d in docs {
+        thalia_extractors::write_class_doc(out, d)
+            .with_context(|| format!("cannot write {} into {}", d.name, out.display()))?;
+    }
+    Ok(docs.len())
 }
 
 fn synth(args: SynthArgs) -> Result<ExitCode> {

@@ -50,6 +50,23 @@ pub struct ClassDoc {
     /// False for a file of top-level members (a Kotlin package facade).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_class: Option<bool>,
+    /// Deprecated (`@Deprecated` or the `Deprecated` attribute); written only when true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<bool>,
+    /// Compiled from Kotlin (carries `kotlin.Metadata`); written only when true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_kotlin: Option<bool>,
+    /// A non-static member class (an inner class, whose instances need an enclosing
+    /// instance); written only when true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_inner: Option<bool>,
+    /// A sealed class or interface (clients cannot implement it, not even with a lambda);
+    /// written only when true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_sealed: Option<bool>,
+    /// A preview API of the JDK (unusable without `--enable-preview`); written only when true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<bool>,
     /// Fields this schema does not know, kept as they were.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -98,6 +115,18 @@ pub struct MethodDoc {
     /// Language-specific flags (`is_suspend`, `is_inline`, ...), kept verbatim.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other_metadata: Option<Value>,
+    /// Deprecated; written only when true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<bool>,
+    /// Abstract method (no body); written only when true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_abstract: Option<bool>,
+    /// Variable-arity method (its last parameter is written `T...`); written only when true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_varargs: Option<bool>,
+    /// A preview API of the JDK; written only when true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<bool>,
     /// Fields this schema does not know, kept as they were.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -133,6 +162,12 @@ pub struct FieldDoc {
     /// Static field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_static: Option<bool>,
+    /// Deprecated; written only when true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<bool>,
+    /// An enum constant; written only when true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_enum_constant: Option<bool>,
     /// Fields this schema does not know, kept as they were.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -154,6 +189,11 @@ impl ClassDoc {
             access_mod: Some("public".into()),
             language: Some(language.into()),
             is_class: Some(true),
+            deprecated: None,
+            is_kotlin: None,
+            is_inner: None,
+            is_sealed: None,
+            preview: None,
             extra: Map::new(),
         }
     }

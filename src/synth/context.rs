@@ -27,6 +27,8 @@ pub enum SkipReason {
     /// No valid instantiation of the type variables was found (e.g. recursive bounds
     /// without a subclass to satisfy them).
     NoValidSubstitution,
+    /// A JDK preview API, or a signature that mentions one.
+    Preview,
     /// Every typing sequence was dropped (ambiguous or resolved to another overload).
     NoUsableSequence,
     /// Ill-typed mode: no position could be broken with an incompatible type.
@@ -44,6 +46,7 @@ impl SkipReason {
             SkipReason::NotCallableFromJava => "not callable from Java",
             SkipReason::UnsupportedType => "unsupported type",
             SkipReason::NoValidSubstitution => "no valid type substitution",
+            SkipReason::Preview => "preview API",
             SkipReason::NoUsableSequence => "no unambiguous typing sequence",
             SkipReason::NoIncompatibleType => "no incompatible type for any position",
         }
@@ -134,9 +137,16 @@ impl SynthContext {
             .collect();
 
         // classes usable from client code
+        let preview: FxHashSet<Sym> = api
+            .classes
+            .iter()
+            .filter(|c| c.doc.preview == Some(true))
+            .map(|c| c.sym)
+            .collect();
         let usable_class = |api: &Api, c: ClassId| {
             let cl = api.class(c);
             cl.is_class
+                && !preview.contains(&cl.sym)
                 && is_public(cl.doc.access_mod.as_deref())
                 && !cl.name.starts_with("kotlin.")
                 && !cl.name.starts_with("scala.")
@@ -185,7 +195,7 @@ impl SynthContext {
         let mut ids: Vec<MemberId> = api.member_ids().collect();
         ids.sort_by_key(|&m| (api.owner(m).name.clone(), m));
         for m in ids {
-            match Self::member_problem(api, m, &class_ids) {
+            match Self::member_problem(api, m, &class_ids, &preview) {
                 None => {
                     testable.push(m);
                     path_usable.insert(m);
@@ -228,9 +238,25 @@ impl SynthContext {
         out
     }
 
-    fn member_problem(api: &Api, m: MemberId, usable: &[ClassId]) -> Option<SkipReason> {
+    fn member_problem(
+        api: &Api,
+        m: MemberId,
+        usable: &[ClassId],
+        preview: &FxHashSet<Sym>,
+    ) -> Option<SkipReason> {
         let mem = api.member(m);
         let owner = api.class(mem.owner);
+        let doc_preview = match mem.kind {
+            MemberKind::Field => false,
+            _ => owner
+                .doc
+                .methods()
+                .get(mem.doc_index)
+                .is_some_and(|d| d.preview == Some(true)),
+        };
+        if doc_preview || preview.contains(&owner.sym) {
+            return Some(SkipReason::Preview);
+        }
         if !owner.is_class || mem.is_suspend || mem.receiver.is_some() {
             return Some(SkipReason::NotCallableFromJava);
         }
@@ -255,6 +281,20 @@ impl SynthContext {
         }
         if types.iter().any(|&t| !java_expressible(api, t)) {
             return Some(SkipReason::UnsupportedType);
+        }
+        let mentions_preview = |t: TypeId| {
+            let mut found = false;
+            let mut stack = vec![t];
+            while let Some(u) = stack.pop() {
+                if let Type::Class { name, .. } = api.ts.arena.get(u) {
+                    found |= preview.contains(name);
+                }
+                api.ts.arena.for_each_child(u, |c| stack.push(c));
+            }
+            found
+        };
+        if types.iter().any(|&t| mentions_preview(t)) {
+            return Some(SkipReason::Preview);
         }
         None
     }

@@ -1,0 +1,496 @@
+//! One class file → [`RawClass`]: the declarations that matter to a client, with generic types
+//! parsed but class names still in binary form (printing needs the whole extraction set).
+
+use cafebabe::attributes::{AttributeData, AttributeInfo};
+use cafebabe::descriptors::{FieldDescriptor, FieldType};
+use cafebabe::{ClassAccessFlags, ParseOptions};
+
+use super::signature::{
+    parse_class_signature, parse_field_signature, parse_method_signature, JType, TypeParam,
+};
+use super::ExtractError;
+
+/// `ACC_PUBLIC`.
+pub const ACC_PUBLIC: u16 = 0x0001;
+/// `ACC_PRIVATE`.
+pub const ACC_PRIVATE: u16 = 0x0002;
+/// `ACC_PROTECTED`.
+pub const ACC_PROTECTED: u16 = 0x0004;
+/// `ACC_STATIC`.
+pub const ACC_STATIC: u16 = 0x0008;
+/// `ACC_FINAL`.
+pub const ACC_FINAL: u16 = 0x0010;
+/// `ACC_BRIDGE` (methods).
+pub const ACC_BRIDGE: u16 = 0x0040;
+/// `ACC_VARARGS` (methods).
+pub const ACC_VARARGS: u16 = 0x0080;
+/// `ACC_INTERFACE`.
+pub const ACC_INTERFACE: u16 = 0x0200;
+/// `ACC_ABSTRACT`.
+pub const ACC_ABSTRACT: u16 = 0x0400;
+/// `ACC_SYNTHETIC`.
+pub const ACC_SYNTHETIC: u16 = 0x1000;
+/// `ACC_ANNOTATION`.
+pub const ACC_ANNOTATION: u16 = 0x2000;
+/// `ACC_ENUM`.
+pub const ACC_ENUM: u16 = 0x4000;
+
+/// A class as read from its class file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawClass {
+    /// Binary name with slashes (`java/util/Map$Entry`).
+    pub name: String,
+    /// Access flags; for a member class, those of its own `InnerClasses` entry (which carry
+    /// `protected`, `private` and `static`).
+    pub access: u16,
+    /// Enclosing class of a member class (binary name).
+    pub outer: Option<String>,
+    /// Simple name of a member class.
+    pub simple_name: Option<String>,
+    /// Type parameters.
+    pub type_params: Vec<TypeParam>,
+    /// Superclass (absent for `java.lang.Object` and for modules).
+    pub superclass: Option<JType>,
+    /// Direct super-interfaces.
+    pub interfaces: Vec<JType>,
+    /// Public and protected methods and constructors, bridges included (flagged), synthetic
+    /// ones and class initializers left out.
+    pub methods: Vec<RawMethod>,
+    /// Public and protected fields, synthetic ones left out.
+    pub fields: Vec<RawField>,
+    /// `@Deprecated` or the `Deprecated` attribute.
+    pub deprecated: bool,
+    /// Carries `kotlin.Metadata`.
+    pub is_kotlin: bool,
+    /// Sealed (has a `PermittedSubclasses` attribute).
+    pub sealed: bool,
+    /// A JDK preview API (annotated `jdk.internal.javac.PreviewFeature`).
+    pub preview: bool,
+    /// Member-class facts from this class's `InnerClasses` attribute:
+    /// (inner binary name, outer binary name, simple name).
+    pub member_classes: Vec<(String, String, String)>,
+    /// Signatures that did not parse (the descriptor was used instead).
+    pub warnings: Vec<String>,
+}
+
+/// A method or constructor.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawMethod {
+    /// Name (`<init>` for constructors).
+    pub name: String,
+    /// Access flags.
+    pub access: u16,
+    /// Type parameters.
+    pub type_params: Vec<TypeParam>,
+    /// Parameter types as a client sees them (without an inner class's outer instance).
+    pub params: Vec<JType>,
+    /// Result type.
+    pub ret: JType,
+    /// Declared exceptions.
+    pub throws: Vec<JType>,
+    /// The parameter part of the descriptor, `(Ljava/lang/String;I)`: the erased signature
+    /// used for override checks.
+    pub erased_params: String,
+    /// Deprecated.
+    pub deprecated: bool,
+    /// A JDK preview API.
+    pub preview: bool,
+}
+
+/// A field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawField {
+    /// Name.
+    pub name: String,
+    /// Access flags.
+    pub access: u16,
+    /// Type.
+    pub ty: JType,
+    /// Deprecated.
+    pub deprecated: bool,
+}
+
+impl RawClass {
+    /// Declared `public`.
+    pub fn is_public(&self) -> bool {
+        self.access & ACC_PUBLIC != 0
+    }
+    /// Declared `protected` (member classes only).
+    pub fn is_protected(&self) -> bool {
+        self.access & ACC_PROTECTED != 0
+    }
+    /// An interface or annotation type.
+    pub fn is_interface(&self) -> bool {
+        self.access & ACC_INTERFACE != 0
+    }
+    /// An annotation type.
+    pub fn is_annotation(&self) -> bool {
+        self.access & ACC_ANNOTATION != 0
+    }
+    /// An enum class.
+    pub fn is_enum(&self) -> bool {
+        self.access & ACC_ENUM != 0
+    }
+    /// A non-static member class.
+    pub fn is_inner(&self) -> bool {
+        self.outer.is_some() && self.access & ACC_STATIC == 0
+    }
+    /// The package, in binary form (`java/util`; empty for the unnamed package).
+    pub fn package(&self) -> &str {
+        self.name.rsplit_once('/').map(|(p, _)| p).unwrap_or("")
+    }
+}
+
+impl RawMethod {
+    /// A constructor.
+    pub fn is_constructor(&self) -> bool {
+        self.name == "<init>"
+    }
+    /// Static.
+    pub fn is_static(&self) -> bool {
+        self.access & ACC_STATIC != 0
+    }
+    /// Abstract.
+    pub fn is_abstract(&self) -> bool {
+        self.access & ACC_ABSTRACT != 0
+    }
+    /// A bridge method.
+    pub fn is_bridge(&self) -> bool {
+        self.access & ACC_BRIDGE != 0
+    }
+    /// Variable arity.
+    pub fn is_varargs(&self) -> bool {
+        self.access & ACC_VARARGS != 0
+    }
+    /// `public`.
+    pub fn is_public(&self) -> bool {
+        self.access & ACC_PUBLIC != 0
+    }
+}
+
+fn field_type(d: &FieldDescriptor<'_>) -> JType {
+    let mut t = match &d.field_type {
+        FieldType::Byte => JType::Base(b'B'),
+        FieldType::Char => JType::Base(b'C'),
+        FieldType::Double => JType::Base(b'D'),
+        FieldType::Float => JType::Base(b'F'),
+        FieldType::Integer => JType::Base(b'I'),
+        FieldType::Long => JType::Base(b'J'),
+        FieldType::Short => JType::Base(b'S'),
+        FieldType::Boolean => JType::Base(b'Z'),
+        FieldType::Object(n) => JType::class(n.to_string()),
+    };
+    for _ in 0..d.dimensions {
+        t = JType::Array(Box::new(t));
+    }
+    t
+}
+
+fn is_annotated(attrs: &[AttributeInfo<'_>], descriptor: &str) -> bool {
+    attrs.iter().any(|a| match &a.data {
+        AttributeData::RuntimeVisibleAnnotations(anns) => anns.iter().any(|an| {
+            matches!(&an.type_descriptor.field_type,
+                FieldType::Object(n) if an.type_descriptor.dimensions == 0 && n.to_string() == descriptor)
+        }),
+        _ => false,
+    })
+}
+
+/// True for members of a JDK preview API: the `PreviewFeature` annotation has class retention,
+/// so it is among the invisible annotations.
+fn is_preview(attrs: &[AttributeInfo<'_>]) -> bool {
+    const PREVIEW: [&str; 2] = [
+        "jdk/internal/javac/PreviewFeature",
+        "jdk/internal/PreviewFeature",
+    ];
+    attrs.iter().any(|a| match &a.data {
+        AttributeData::RuntimeInvisibleAnnotations(anns)
+        | AttributeData::RuntimeVisibleAnnotations(anns) => anns.iter().any(|an| {
+            matches!(&an.type_descriptor.field_type,
+                FieldType::Object(n) if an.type_descriptor.dimensions == 0
+                    && PREVIEW.contains(&n.to_string().as_str()))
+        }),
+        _ => false,
+    })
+}
+
+fn is_deprecated(attrs: &[AttributeInfo<'_>]) -> bool {
+    attrs
+        .iter()
+        .any(|a| matches!(a.data, AttributeData::Deprecated))
+        || is_annotated(attrs, "java/lang/Deprecated")
+}
+
+fn signature<'a>(attrs: &'a [AttributeInfo<'_>]) -> Option<&'a str> {
+    attrs.iter().find_map(|a| match &a.data {
+        AttributeData::Signature(s) => Some(s.as_ref()),
+        _ => None,
+    })
+}
+
+/// Reads one class file. `entry_name` names it in errors and warnings.
+///
+/// Returns `Ok(None)` for class files that declare no type a client can name: `module-info`,
+/// `package-info`, synthetic classes, and anonymous and local classes.
+pub fn extract_class(bytes: &[u8], entry_name: &str) -> Result<Option<RawClass>, ExtractError> {
+    let mut opts = ParseOptions::default();
+    opts.parse_bytecode(false);
+    let cf = cafebabe::parse_class_with_options(bytes, &opts).map_err(|e| ExtractError::Class {
+        entry: entry_name.to_string(),
+        reason: e.to_string(),
+    })?;
+    if cf.access_flags.contains(ClassAccessFlags::MODULE)
+        || cf.access_flags.contains(ClassAccessFlags::SYNTHETIC)
+        || cf.this_class.ends_with("/package-info")
+        || cf.this_class == "package-info"
+    {
+        return Ok(None);
+    }
+    let name = cf.this_class.to_string();
+    let mut access = cf.access_flags.bits();
+    let mut outer = None;
+    let mut simple_name = None;
+    let mut member_classes = Vec::new();
+    let mut warnings = Vec::new();
+    let mut unnameable: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for a in &cf.attributes {
+        match &a.data {
+            AttributeData::EnclosingMethod { .. } => return Ok(None),
+            AttributeData::InnerClasses(entries) => {
+                for e in entries {
+                    let own = e.inner_class_info == cf.this_class;
+                    match (&e.outer_class_info, &e.inner_name) {
+                        (Some(o), Some(n)) => {
+                            member_classes.push((
+                                e.inner_class_info.to_string(),
+                                o.to_string(),
+                                n.to_string(),
+                            ));
+                            if own {
+                                outer = Some(o.to_string());
+                                simple_name = Some(n.to_string());
+                                // the entry's flags carry protected/private/static; keep the
+                                // header's kind bits
+                                access = e.access_flags.bits()
+                                    | (access & (ACC_INTERFACE | ACC_ANNOTATION | ACC_ENUM));
+                            }
+                        }
+                        // anonymous or local
+                        _ if own => return Ok(None),
+                        _ => {
+                            unnameable.insert(e.inner_class_info.as_ref());
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // a member class of an anonymous or local class cannot be named either
+    let mut up = outer.as_deref();
+    let mut steps = 0;
+    while let Some(o) = up {
+        if unnameable.contains(o) || steps > 64 {
+            return Ok(None);
+        }
+        up = member_classes
+            .iter()
+            .find(|(i, _, _)| i == o)
+            .map(|(_, o, _)| o.as_str());
+        steps += 1;
+    }
+
+    let class_sig = signature(&cf.attributes).and_then(|s| match parse_class_signature(s) {
+        Ok(sig) => Some(sig),
+        Err(e) => {
+            warnings.push(format!("class signature {s:?}: {e}"));
+            None
+        }
+    });
+    let (type_params, superclass, interfaces) = match class_sig {
+        Some(sig) => (
+            sig.type_params,
+            cf.super_class.as_ref().map(|_| sig.superclass),
+            sig.interfaces,
+        ),
+        None => (
+            Vec::new(),
+            cf.super_class.as_ref().map(|s| JType::class(s.to_string())),
+            cf.interfaces
+                .iter()
+                .map(|i| JType::class(i.to_string()))
+                .collect(),
+        ),
+    };
+    let is_inner_class = outer.is_some() && access & ACC_STATIC == 0;
+
+    let mut methods = Vec::new();
+    for m in &cf.methods {
+        let flags = m.access_flags.bits();
+        if flags & (ACC_PUBLIC | ACC_PROTECTED) == 0
+            || (flags & ACC_SYNTHETIC != 0 && flags & ACC_BRIDGE == 0)
+            || m.name == "<clinit>"
+        {
+            continue;
+        }
+        let desc_params: Vec<JType> = m.descriptor.parameters.iter().map(field_type).collect();
+        let mut erased_params = String::from("(");
+        for p in &m.descriptor.parameters {
+            erased_params.push_str(&p.to_string());
+        }
+        erased_params.push(')');
+        let desc_ret = match &m.descriptor.return_type {
+            cafebabe::descriptors::ReturnDescriptor::Void => JType::Void,
+            cafebabe::descriptors::ReturnDescriptor::Return(d) => field_type(d),
+        };
+        let exceptions: Vec<JType> = m
+            .attributes
+            .iter()
+            .find_map(|a| match &a.data {
+                AttributeData::Exceptions(ex) => {
+                    Some(ex.iter().map(|e| JType::class(e.to_string())).collect())
+                }
+                _ => None,
+            })
+            .unwrap_or_default();
+        let is_ctor = m.name == "<init>";
+        let sig = signature(&m.attributes).and_then(|s| match parse_method_signature(s) {
+            Ok(sig) => Some(sig),
+            Err(e) => {
+                warnings.push(format!(
+                    "method {}{}: signature {s:?}: {e}",
+                    m.name, m.descriptor
+                ));
+                None
+            }
+        });
+        let (type_params, mut params, ret, throws) = match sig {
+            Some(sig) => {
+                let throws = if sig.throws.is_empty() {
+                    exceptions
+                } else {
+                    sig.throws
+                };
+                (sig.type_params, sig.params, sig.ret, throws)
+            }
+            None => (Vec::new(), desc_params.clone(), desc_ret, exceptions),
+        };
+        if is_ctor && is_inner_class {
+            drop_outer_instance(&mut params, &desc_params, m, outer.as_deref());
+        }
+        methods.push(RawMethod {
+            name: m.name.to_string(),
+            access: flags,
+            type_params,
+            params,
+            ret,
+            throws,
+            erased_params,
+            deprecated: is_deprecated(&m.attributes),
+            preview: is_preview(&m.attributes),
+        });
+    }
+
+    let mut fields = Vec::new();
+    for f in &cf.fields {
+        let flags = f.access_flags.bits();
+        if flags & (ACC_PUBLIC | ACC_PROTECTED) == 0 || flags & ACC_SYNTHETIC != 0 {
+            continue;
+        }
+        let ty = match signature(&f.attributes).map(|s| (s, parse_field_signature(s))) {
+            Some((_, Ok(t))) => t,
+            Some((s, Err(e))) => {
+                warnings.push(format!("field {}: signature {s:?}: {e}", f.name));
+                field_type(&f.descriptor)
+            }
+            None => field_type(&f.descriptor),
+        };
+        fields.push(RawField {
+            name: f.name.to_string(),
+            access: flags,
+            ty,
+            deprecated: is_deprecated(&f.attributes),
+        });
+    }
+
+    Ok(Some(RawClass {
+        name,
+        access,
+        outer,
+        simple_name,
+        type_params,
+        superclass,
+        interfaces,
+        methods,
+        fields,
+        deprecated: is_deprecated(&cf.attributes),
+        is_kotlin: is_annotated(&cf.attributes, "kotlin/Metadata"),
+        sealed: cf
+            .attributes
+            .iter()
+            .any(|a| matches!(a.data, AttributeData::PermittedSubclasses(_))),
+        preview: is_preview(&cf.attributes),
+        member_classes,
+        warnings,
+    }))
+}
+
+/// Removes the enclosing-instance parameter from an inner class's constructor.
+///
+/// A generic `Signature` already leaves it out (it has fewer parameters than the descriptor).
+/// Otherwise a `MethodParameters` attribute marks it mandated or synthetic, and failing that
+/// it is the descriptor's first parameter when that has the enclosing class's type.
+fn drop_outer_instance(
+    params: &mut Vec<JType>,
+    desc_params: &[JType],
+    m: &cafebabe::MethodInfo<'_>,
+    outer: Option<&str>,
+) {
+    if params.len() < desc_params.len() || params.is_empty() {
+        return;
+    }
+    let mp = m.attributes.iter().find_map(|a| match &a.data {
+        AttributeData::MethodParameters(ps) => Some(ps),
+        _ => None,
+    });
+    if let Some(ps) = mp {
+        if ps.len() == params.len() {
+            use cafebabe::attributes::MethodParameterAccessFlags as F;
+            let keep: Vec<bool> = ps
+                .iter()
+                .map(|p| !p.access_flags.intersects(F::MANDATED | F::SYNTHETIC))
+                .collect();
+            let mut i = 0;
+            params.retain(|_| {
+                i += 1;
+                keep[i - 1]
+            });
+            return;
+        }
+    }
+    let first_is_outer = match (desc_params.first(), outer) {
+        (Some(JType::Class(c)), Some(o)) => c.name == o,
+        _ => false,
+    };
+    if first_is_outer {
+        params.remove(0);
+    }
+}
+
+/// The packages a `module-info` class exports to everyone (binary form, `java/util`), or
+/// `None` when the bytes are not a module descriptor.
+pub fn module_exports(bytes: &[u8]) -> Option<Vec<String>> {
+    let mut opts = ParseOptions::default();
+    opts.parse_bytecode(false);
+    let cf = cafebabe::parse_class_with_options(bytes, &opts).ok()?;
+    cf.attributes.iter().find_map(|a| match &a.data {
+        AttributeData::Module(m) => Some(
+            m.exports
+                .iter()
+                .filter(|e| e.exports_to.is_empty())
+                .map(|e| e.package_name.to_string())
+                .collect(),
+        ),
+        _ => None,
+    })
+}
