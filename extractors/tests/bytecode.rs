@@ -604,6 +604,8 @@ fn enums() {
             "implements": [],
             "inherits": ["java.lang.Enum<p.Color>"],
             "class_type": 3,
+            // an enum whose constants have bodies is sealed (javac writes PermittedSubclasses)
+            "is_sealed": true,
             "functional_interface": false,
             "parent": null,
             "access_mod": "public",
@@ -968,6 +970,24 @@ fn java_base_of_the_running_jdk() {
         .docs
         .iter()
         .all(|d| d.name != "java.lang.AbstractStringBuilder"));
+
+    // a sealed interface cannot be a lambda's target, whatever its abstract methods
+    let cd = doc(x, "java.lang.constant.ConstantDesc");
+    assert_eq!(cd.is_sealed, Some(true));
+    assert_eq!(cd.functional_interface, Some(false));
+    // annotation types are never functional
+    assert_eq!(
+        doc(x, "java.lang.Override").functional_interface,
+        Some(false)
+    );
+    // JDK 17's pattern-matching switch support is a preview API
+    if let Some(sb) = x
+        .docs
+        .iter()
+        .find(|d| d.name == "java.lang.runtime.SwitchBootstraps")
+    {
+        assert_eq!(sb.preview, Some(true));
+    }
 
     let uo = doc(x, "java.util.function.UnaryOperator");
     assert_eq!(uo.functional_interface, Some(true));
