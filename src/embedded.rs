@@ -59,7 +59,9 @@ pub fn embedded_file_count() -> usize {
 
 fn collect(dir: &Dir<'static>, out: &mut Vec<(PathBuf, String)>) {
     for f in dir.files() {
-        if f.path().extension().is_some_and(|e| e == "json") {
+        if f.path().extension().is_some_and(|e| e == "json")
+            && f.path().file_name().is_some_and(|n| n != "fetch.json")
+        {
             out.push((
                 f.path().to_path_buf(),
                 String::from_utf8_lossy(f.contents()).into_owned(),

@@ -29,12 +29,35 @@ enum Command {
     /// typing sequences (well-typed, or ill-typed with exactly one broken position), and
     /// write them with a `programs.jsonl` manifest of their expected verdicts.
     Synth(SynthArgs),
+    /// Resolve Maven coordinates (`group:artifact[:version]`; no version = latest release),
+    /// download the jars with their dependencies, extract the requested artifacts' API, and
+    /// write `classpath.txt` and `fetch.json` beside it. Repositories come from `--repo`,
+    /// `THALIA_MAVEN_REPOS`, `~/.m2/settings.xml`, the Maven installation's settings, and the
+    /// central repository that the installed Maven declares.
+    Fetch(FetchArgs),
     /// Extract the API of jars, jmods or class directories (or of the running JDK) into thalia
     /// API JSON, one file per class.
     Extract(ExtractArgs),
     /// Measure the tool's speed on a real API and print the figures.
     #[command(subcommand)]
     Bench(BenchCommand),
+}
+
+#[derive(Args, Debug)]
+struct FetchArgs {
+    /// Coordinates `group:artifact[:version]`.
+    #[arg(required = true)]
+    coords: Vec<String>,
+    /// Output directory (default: `api-json/<artifact>-<version>/`).
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// A repository to use (URL, `file://` URL or directory; repeatable). With any `--repo`,
+    /// only the given repositories are used.
+    #[arg(long = "repo", value_name = "URL")]
+    repos: Vec<String>,
+    /// Download the `-javadoc.jar` of every artifact too.
+    #[arg(long)]
+    docs: bool,
 }
 
 #[derive(Args, Debug)]
@@ -60,6 +83,21 @@ struct ExtractArgs {
 
 #[derive(Subcommand, Debug)]
 enum BenchCommand {
+    /// Extraction and graph-construction speed: extract jars (or the JDK with `--jdk`) on
+    /// one core, write the API JSON, load it back and build its API graph, timing each step.
+    Extract {
+        /// Jars to extract.
+        inputs: Vec<PathBuf>,
+        /// Extract the running JDK's java.base instead.
+        #[arg(long)]
+        jdk: bool,
+        /// Threads for extraction (default 1: the figure is per core).
+        #[arg(short, long, default_value_t = 1)]
+        jobs: usize,
+        /// Timed repetitions (the median is reported).
+        #[arg(long, default_value_t = 5)]
+        repeat: usize,
+    },
     /// Synthesis speed: median time of one program on one core, programs per second on all
     /// cores, and peak memory.
     Synth {
@@ -224,6 +262,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Synth(args) => synth(args),
         Command::Extract(args) => extract(args),
+        Command::Fetch(args) => fetch(args),
+        Command::Bench(BenchCommand::Extract {
+            inputs,
+            jdk,
+            jobs,
+            repeat,
+        }) => bench_extract(&inputs, jdk, jobs, repeat),
         Command::Bench(BenchCommand::Synth {
             api: dir,
             mode,
@@ -324,6 +369,127 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+fn fetch(args: FetchArgs) -> Result<ExitCode> {
+    use std::io::IsTerminal;
+    use thalia_extractors::fetch::{self, FetchOptions};
+    use thalia_extractors::maven::Coordinate;
+    let coords = args
+        .coords
+        .iter()
+        .map(|c| c.parse::<Coordinate>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let opts = FetchOptions {
+        repos: args.repos.clone(),
+        docs: args.docs,
+        progress: std::io::stderr().is_terminal(),
+        java_home: None,
+    };
+    let fetched = fetch::fetch(&coords, &opts)?;
+    let out = match &args.out {
+        Some(o) => o.clone(),
+        None => {
+            let name = fetched
+                .roots
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{}-{}",
+                        c.artifact,
+                        c.version.as_deref().unwrap_or("unknown")
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("+");
+            PathBuf::from("api-json").join(name)
+        }
+    };
+    fetch::write_fetched(&out, &fetched)
+        .with_context(|| format!("cannot write the API into {}", out.display()))?;
+    for p in &fetched.problems {
+        eprintln!("warning: {}: {}: {}", p.jar.display(), p.entry, p.reason);
+    }
+    let r = &fetched.record;
+    eprintln!(
+        "fetched {} ({} artifacts on the classpath) in {:.2}s; extracted {} classes in {:.2}s into {}",
+        r.resolved.join(", "),
+        r.artifacts.len(),
+        r.resolve_seconds,
+        r.classes,
+        r.extract_seconds,
+        out.display()
+    );
+    eprintln!(
+        "classpath: {}; record: {}",
+        out.join("classpath.txt").display(),
+        out.join("fetch.json").display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_extract(inputs: &[PathBuf], jdk: bool, jobs: usize, repeat: usize) -> Result<ExitCode> {
+    use std::time::Instant;
+    use thalia_extractors::bytecode::{self, ExtractOptions};
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .context("cannot start the thread pool")?;
+    let extract_once = || -> Result<bytecode::Extraction> {
+        let opts = ExtractOptions::default();
+        if jdk {
+            let home = bytecode::find_java_home().context("cannot find a JDK")?;
+            Ok(bytecode::extract_jdk(&home, &["java.base"], &opts)?)
+        } else {
+            let paths: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+            Ok(bytecode::extract_paths(&paths, &opts)?)
+        }
+    };
+    if !jdk && inputs.is_empty() {
+        bail!("give jars to extract, or --jdk");
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    };
+    let mut ex = Vec::new();
+    let mut last = None;
+    for _ in 0..repeat.max(1) {
+        let t = Instant::now();
+        let e = pool.install(extract_once)?;
+        ex.push(t.elapsed().as_secs_f64());
+        last = Some(e);
+    }
+    let extraction = last.context("no run")?;
+    let dir = tempfile::tempdir()?;
+    write_docs(dir.path(), &extraction.docs)?;
+    let (mut load, mut graph) = (Vec::new(), Vec::new());
+    let mut stats = None;
+    for _ in 0..repeat.max(1) {
+        let t = Instant::now();
+        let mut api = Api::load_dir(dir.path())?;
+        load.push(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        let g = ApiGraph::build(&mut api);
+        graph.push(t.elapsed().as_secs_f64());
+        stats = Some(GraphStats::compute(&mut api, &g));
+    }
+    let s = stats.context("no run")?;
+    println!(
+        "extraction ({} thread{}):   {:.3} s median of {} ({} classes, {} methods, {} constructors, {} fields)",
+        jobs.max(1),
+        if jobs.max(1) == 1 { "" } else { "s" },
+        median(ex),
+        repeat.max(1),
+        extraction.docs.len(),
+        extraction.stats.methods,
+        extraction.stats.constructors,
+        extraction.stats.fields
+    );
+    println!("load API JSON:            {:.3} s median", median(load));
+    println!("build API graph:          {:.3} s median", median(graph));
+    print!("{}", s.table());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn extract(args: ExtractArgs) -> Result<ExitCode> {

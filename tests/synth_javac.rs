@@ -328,9 +328,11 @@ fn synthesized_programs_get_the_expected_javac_verdicts() {
             label: "java.util samples",
             dir: Some(samples.path().to_path_buf()),
         },
+        // the embedded java.base needs no classpath; the embedded commons-lang3 is checked
+        // against its fetched jar in `tests/online_fetch.rs`
         ApiSource {
-            label: "embedded API",
-            dir: None,
+            label: "embedded java.base",
+            dir: Some(PathBuf::from("@java.base")),
         },
     ];
     let cells: Vec<(&ApiSource, Config)> = apis

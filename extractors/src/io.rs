@@ -75,7 +75,11 @@ pub fn list_api_files(dir: &Path) -> (Vec<PathBuf>, Vec<SchemaError>) {
     for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
         match entry {
             Ok(e) => {
-                if e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "json") {
+                // `fetch.json` is the record `thalia fetch` writes beside the API, not a class
+                if e.file_type().is_file()
+                    && e.path().extension().is_some_and(|x| x == "json")
+                    && e.file_name() != "fetch.json"
+                {
                     files.push(e.into_path());
                 }
             }

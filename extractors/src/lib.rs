@@ -2,6 +2,7 @@
 //! resolver that fetches libraries, and the bytecode extractor that turns jars into API JSON.
 
 pub mod bytecode;
+pub mod fetch;
 pub mod io;
 pub mod maven;
 pub mod schema;

@@ -296,6 +296,27 @@ impl SynthContext {
         if types.iter().any(|&t| mentions_preview(t)) {
             return Some(SkipReason::Preview);
         }
+        // a nested class of an API class that the API leaves out is not accessible
+        // (e.g. a public field whose type is a private nested class)
+        let hidden_nested = |t: TypeId| {
+            let mut found = false;
+            let mut stack = vec![t];
+            while let Some(u) = stack.pop() {
+                if let Type::Class { name, .. } = api.ts.arena.get(u) {
+                    let n = api.ts.arena.name(*name);
+                    if api.class_by_name(n).is_none() {
+                        if let Some((outer, _)) = n.rsplit_once('.') {
+                            found |= api.class_by_name(outer).is_some();
+                        }
+                    }
+                }
+                api.ts.arena.for_each_child(u, |c| stack.push(c));
+            }
+            found
+        };
+        if types.iter().any(|&t| hidden_nested(t)) {
+            return Some(SkipReason::NotPublic);
+        }
         None
     }
 

@@ -270,6 +270,10 @@ impl Worker<'_> {
                 self.api.ts.arena.get(mem.ret),
                 Type::Prim(Prim::Byte | Prim::Short | Prim::Char | Prim::Int)
             );
+        let owner_sym = self.api.class(self.api.member(m).owner).sym;
+        let owner_ty = self.api.ts.self_type(owner_sym);
+        let owner_known =
+            self.hierarchy_known(owner_ty) && f.receiver.is_none_or(|r| self.hierarchy_known(r));
         let mut pairs = Vec::new();
         for pos in positions {
             let formal = match pos {
@@ -296,7 +300,8 @@ impl Worker<'_> {
                     }
                     Position::Arg(i) => {
                         seq.args[i] = x;
-                        self.resolve(m, f, &seq) == Resolution::NoneApplicable
+                        // overloads may hide in supertypes outside the API
+                        owner_known && self.resolve(m, f, &seq) == Resolution::NoneApplicable
                     }
                     Position::Result => {
                         seq.result = Some(x);
@@ -583,31 +588,49 @@ impl Worker<'_> {
                 }
                 Subst::from_pairs(&cm.type_params, explicit)
             } else {
-                // inference: match each parameter against its (boxed) argument
+                // inference: match each parameter against its (boxed) argument; for a
+                // varargs candidate also each trailing argument against the element type
                 let mut s = Subst::new();
-                for (&p, &a) in ps.iter().zip(args) {
+                let n = ps.len();
+                for (i, &a) in args.iter().enumerate() {
                     let a = self.boxed(a);
-                    if let Some(s2) =
-                        self.api
-                            .ts
-                            .unify_with(p, a, &cm.type_params, UnifyMode::Subtype, &s)
-                    {
-                        s = s2;
+                    let mut targets: Vec<TypeId> = Vec::new();
+                    if i < n {
+                        targets.push(ps[i]);
+                    }
+                    if varargs && i + 1 >= n && n > 0 {
+                        if let Type::Array(e) = *self.api.ts.arena.get(ps[n - 1]) {
+                            targets.push(e);
+                        }
+                    }
+                    let mut matched = false;
+                    for &p in &targets {
+                        if let Some(s2) =
+                            self.api
+                                .ts
+                                .unify_with(p, a, &cm.type_params, UnifyMode::Subtype, &s)
+                        {
+                            s = s2;
+                            matched = true;
+                            break;
+                        }
+                    }
+                    // conflicting lower bounds: Java takes their lub; approximate it by the
+                    // variable's erased bound, which accepts every candidate
+                    if !matched {
+                        if let Some(&p) = targets.last() {
+                            for v in self.api.ts.arena.free_vars(p) {
+                                if cm.type_params.contains(&v) && s.contains(v) {
+                                    let b = self.var_bound(v);
+                                    s.insert(v, b);
+                                }
+                            }
+                        }
                     }
                 }
                 for &v in &cm.type_params {
                     if !s.contains(v) {
-                        let o = self.ctx.object_sym;
-                        let b = self
-                            .api
-                            .ts
-                            .arena
-                            .var(v)
-                            .upper
-                            .first()
-                            .copied()
-                            .unwrap_or_else(|| self.api.ts.arena.class(o, &[]));
-                        let b = self.api.ts.erase(b);
+                        let b = self.var_bound(v);
                         s.insert(v, b);
                     }
                 }
@@ -619,6 +642,21 @@ impl Worker<'_> {
                 .collect();
         }
         Some((ps, varargs))
+    }
+
+    /// The erasure of a type variable's first bound (`Object` when unbounded).
+    fn var_bound(&mut self, v: VarId) -> TypeId {
+        let o = self.ctx.object_sym;
+        let b = self
+            .api
+            .ts
+            .arena
+            .var(v)
+            .upper
+            .first()
+            .copied()
+            .unwrap_or_else(|| self.api.ts.arena.class(o, &[]));
+        self.api.ts.erase(b)
     }
 
     fn boxed(&mut self, t: TypeId) -> TypeId {

@@ -53,6 +53,10 @@ impl TypeSystem {
     }
 
     fn bind(&mut self, v: VarId, t: TypeId, mode: UnifyMode, s: &mut Subst) -> bool {
+        // type variables range over reference types (Java primitives are not arguments)
+        if matches!(self.arena.get(t), Type::Prim(_)) {
+            return false;
+        }
         match s.get(v) {
             None => {
                 s.insert(v, t);

@@ -1,0 +1,236 @@
+//! `thalia fetch`: resolve Maven coordinates, download the jars (and javadoc), extract the
+//! requested artifacts' API, and record the classpath and what was fetched.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::bytecode::{self, ClassPool, ExtractOptions, ExtractProblem};
+use crate::maven::{Coordinate, FetchedArtifact, MavenError, RepoConfig, Resolver, ResolverOptions};
+use crate::ClassDoc;
+
+/// What a fetch should do.
+#[derive(Clone, Debug, Default)]
+pub struct FetchOptions {
+    /// Repositories given on the command line (`--repo`), before any configured ones.
+    pub repos: Vec<String>,
+    /// Download the `-javadoc.jar` of every artifact too.
+    pub docs: bool,
+    /// Show progress bars.
+    pub progress: bool,
+    /// The JDK whose classes serve as context (supertypes, functional interfaces); `None`
+    /// looks for one, and extraction goes on without it when none is found.
+    pub java_home: Option<PathBuf>,
+}
+
+/// A problem of a fetch.
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    /// Resolution or download failed.
+    #[error(transparent)]
+    Maven(#[from] MavenError),
+    /// Extraction failed as a whole (not a single class).
+    #[error(transparent)]
+    Extract(#[from] bytecode::ExtractError),
+    /// Nothing to fetch.
+    #[error("no coordinates given")]
+    Empty,
+}
+
+/// One artifact of the resolution as recorded in `fetch.json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ArtifactRecord {
+    /// `group:artifact:version`.
+    pub coordinate: String,
+    /// `compile` or `runtime`.
+    pub scope: String,
+    /// Distance from the requested artifact (0 for it).
+    pub depth: usize,
+    /// How it was reached (`root -> a -> b`).
+    pub path: Vec<String>,
+    /// The repository it came from.
+    pub repository: String,
+    /// The jar in the local cache.
+    pub jar: PathBuf,
+    /// Its SHA-1.
+    pub sha1: String,
+    /// Its javadoc jar, when asked for and published.
+    pub javadoc: Option<PathBuf>,
+}
+
+/// The record of a fetch (`fetch.json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct FetchRecord {
+    /// Tool that wrote it.
+    pub tool: String,
+    /// The coordinates as requested.
+    pub requested: Vec<String>,
+    /// The requested coordinates with resolved versions.
+    pub resolved: Vec<String>,
+    /// Every artifact on the classpath, in classpath order.
+    pub artifacts: Vec<ArtifactRecord>,
+    /// Versions that lost to a nearer declaration (`group:artifact:version` rejected for the
+    /// chosen one).
+    pub conflicts: Vec<String>,
+    /// The repositories consulted, in order.
+    pub repositories: Vec<String>,
+    /// The Maven-layout cache used.
+    pub cache: PathBuf,
+    /// Classes extracted.
+    pub classes: usize,
+    /// Entries of the requested jars that could not be extracted.
+    pub problems: Vec<String>,
+    /// Seconds spent resolving and downloading.
+    pub resolve_seconds: f64,
+    /// Seconds spent extracting.
+    pub extract_seconds: f64,
+}
+
+/// The outcome of a fetch: the extracted API and what to write beside it.
+#[derive(Debug)]
+pub struct Fetched {
+    /// API JSON documents of the requested artifacts.
+    pub docs: Vec<ClassDoc>,
+    /// The compile classpath (requested jars first, then dependencies).
+    pub classpath: Vec<PathBuf>,
+    /// The record for `fetch.json`.
+    pub record: FetchRecord,
+    /// The requested artifacts, resolved (for naming the output directory).
+    pub roots: Vec<Coordinate>,
+    /// Extraction problems.
+    pub problems: Vec<ExtractProblem>,
+}
+
+/// Resolves and downloads `coords` with their dependencies and extracts the API of the
+/// requested artifacts, using the dependencies and the JDK as context.
+pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, FetchError> {
+    if coords.is_empty() {
+        return Err(FetchError::Empty);
+    }
+    let t0 = Instant::now();
+    let config = RepoConfig::discover(&opts.repos)?;
+    let resolver = Resolver::new(
+        config.clone(),
+        ResolverOptions {
+            progress: opts.progress,
+            ..ResolverOptions::default()
+        },
+    )?;
+    let resolution = resolver.resolve(coords)?;
+    let fetched: Vec<FetchedArtifact> = resolver.fetch(&resolution, opts.docs)?;
+    let resolve_seconds = t0.elapsed().as_secs_f64();
+
+    let t1 = Instant::now();
+    let root_keys: Vec<String> = resolution
+        .roots
+        .iter()
+        .map(|r| r.coordinate.conflict_key())
+        .collect();
+    let is_root = |f: &FetchedArtifact| root_keys.contains(&f.coordinate.conflict_key());
+    let root_jars: Vec<&Path> = fetched
+        .iter()
+        .filter(|f| is_root(f))
+        .map(|f| f.jar.as_path())
+        .collect();
+    let dep_jars: Vec<&Path> = fetched
+        .iter()
+        .filter(|f| !is_root(f))
+        .map(|f| f.jar.as_path())
+        .collect();
+    let mut context_paths: Vec<PathBuf> = dep_jars.iter().map(|p| p.to_path_buf()).collect();
+    let java_home = opts.java_home.clone().or_else(bytecode::find_java_home);
+    let mut pool_archives = Vec::new();
+    if let Some(home) = &java_home {
+        if let Ok(archives) = bytecode::read_jdk(home, &["java.base"]) {
+            pool_archives.extend(archives);
+        }
+    }
+    for p in &context_paths {
+        if let Ok(a) = bytecode::read_path(p) {
+            pool_archives.push(a);
+        }
+    }
+    context_paths.clear();
+    let (pool, _) = ClassPool::from_archives(pool_archives);
+    let ext_opts = ExtractOptions {
+        context: Some(Arc::new(pool)),
+        ..ExtractOptions::default()
+    };
+    let extraction = if root_jars.is_empty() {
+        bytecode::Extraction::default()
+    } else {
+        bytecode::extract_paths(&root_jars, &ext_opts)?
+    };
+    let extract_seconds = t1.elapsed().as_secs_f64();
+
+    let by_key = |key: &str| {
+        resolution
+            .artifacts
+            .iter()
+            .find(|a| a.coordinate.conflict_key() == key)
+    };
+    let artifacts = fetched
+        .iter()
+        .map(|f| {
+            let r = by_key(&f.coordinate.conflict_key());
+            ArtifactRecord {
+                coordinate: f.coordinate.gav(),
+                scope: r.map_or("compile".into(), |r| format!("{:?}", r.scope).to_lowercase()),
+                depth: r.map_or(0, |r| r.depth),
+                path: r.map_or_else(Vec::new, |r| r.path.clone()),
+                repository: f.repository.clone(),
+                jar: f.jar.clone(),
+                sha1: f.sha1.clone(),
+                javadoc: f.javadoc.clone(),
+            }
+        })
+        .collect();
+    let record = FetchRecord {
+        tool: format!("thalia {}", env!("CARGO_PKG_VERSION")),
+        requested: coords.iter().map(ToString::to_string).collect(),
+        resolved: resolution.roots.iter().map(|r| r.coordinate.gav()).collect(),
+        artifacts,
+        conflicts: resolution
+            .conflicts
+            .iter()
+            .map(|c| format!("{} (chose {})", c.rejected, c.chosen))
+            .collect(),
+        repositories: config.repositories.iter().map(|r| r.url.clone()).collect(),
+        cache: config.cache.clone(),
+        classes: extraction.docs.len(),
+        problems: extraction
+            .problems
+            .iter()
+            .map(|p| format!("{}: {}: {}", p.jar.display(), p.entry, p.reason))
+            .collect(),
+        resolve_seconds,
+        extract_seconds,
+    };
+    Ok(Fetched {
+        docs: extraction.docs,
+        classpath: fetched.iter().map(|f| f.jar.clone()).collect(),
+        record,
+        roots: resolution.roots.iter().map(|r| r.coordinate.clone()).collect(),
+        problems: extraction.problems,
+    })
+}
+
+/// Writes a fetch into `dir`: one API JSON file per class, `classpath.txt` (the jars joined
+/// by the platform's path separator, on one line) and `fetch.json`.
+pub fn write_fetched(dir: &Path, f: &Fetched) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for d in &f.docs {
+        crate::write_class_doc(dir, d)?;
+    }
+    let sep = if cfg!(windows) { ";" } else { ":" };
+    let cp: Vec<String> = f
+        .classpath
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    std::fs::write(dir.join("classpath.txt"), cp.join(sep) + "\n")?;
+    let json = serde_json::to_string_pretty(&f.record).unwrap_or_default();
+    std::fs::write(dir.join("fetch.json"), json + "\n")
+}
