@@ -285,8 +285,9 @@ impl Receiver {
 pub enum Expr {
     /// A literal.
     Lit(Lit),
-    /// Typed bottom constant: `(T) null` in Java, `TODO() as T` Kotlin,
-    /// `???.asInstanceOf[T]` Scala, `(T) null` Groovy.
+    /// Typed bottom constant, an expression of exactly type `T`: `((T) null)` in Java and
+    /// Groovy, `(null as T)` in Kotlin, `null.asInstanceOf[T]` in Scala; the default value
+    /// (`0`, `false`, ...) for primitive `T` in Java, Groovy and Kotlin.
     Bottom(Ty),
     /// A reference to a local variable or lambda parameter.
     Local(String),

@@ -17,13 +17,26 @@
 //! assert_eq!(java.file_name(&p), "Test_p000001.java");
 //! let src = java.translate(&p).expect("translates");
 //! assert!(src.contains("java.util.Collections.<java.lang.String>emptyList()"));
+//!
+//! let kotlin = translator(Language::Kotlin).expect("Kotlin is supported");
+//! assert_eq!(kotlin.file_name(&p), "Test_p000001.kt");
+//! let src = kotlin.translate(&p).expect("translates");
+//! assert!(src.contains("val x: MutableList<String> = java.util.Collections.emptyList<String>()"));
 //! ```
+//!
+//! Translators: [`java`], [`kotlin`] (Java types in Kotlin's view of them), [`scala`] (Scala 3
+//! and 2.13) and [`groovy`] (`@CompileStatic` or `@TypeChecked`). Each module's documentation
+//! lists how the IR is written and what it cannot express; `tests/targets.rs` shows how to
+//! run the real compilers on the output.
 
 #![warn(missing_docs)]
 
 mod common;
+pub mod groovy;
 pub mod ir;
 pub mod java;
+pub mod kotlin;
+pub mod scala;
 
 use std::fmt;
 use std::str::FromStr;
@@ -31,8 +44,11 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+pub use groovy::{GroovyMode, GroovyTranslator};
 pub use ir::Program;
 pub use java::JavaTranslator;
+pub use kotlin::KotlinTranslator;
+pub use scala::{ScalaTranslator, ScalaVersion};
 
 /// A target language (and dialect) of the translators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -191,12 +207,17 @@ pub trait Translator {
     fn translate(&self, p: &Program) -> Result<String, TranslateError>;
 }
 
-/// The translator for `lang`, or `None` if that language has no translator yet.
+/// The translator for `lang`, or `None` if that language has no translator yet (every
+/// language has one now; the `Option` leaves room for languages to come). Groovy's is the
+/// `@CompileStatic` one; build a [`GroovyTranslator`] for `@TypeChecked`.
 pub fn translator(lang: Language) -> Option<Box<dyn Translator + Send + Sync>> {
-    match lang {
-        Language::Java => Some(Box::new(JavaTranslator)),
-        Language::Kotlin | Language::Scala3 | Language::Scala2 | Language::Groovy => None,
-    }
+    Some(match lang {
+        Language::Java => Box::new(JavaTranslator),
+        Language::Kotlin => Box::new(KotlinTranslator),
+        Language::Scala3 => Box::new(ScalaTranslator::SCALA3),
+        Language::Scala2 => Box::new(ScalaTranslator::SCALA2),
+        Language::Groovy => Box::new(GroovyTranslator::default()),
+    })
 }
 
 #[cfg(test)]
@@ -217,13 +238,16 @@ mod tests {
     }
 
     #[test]
-    fn only_java_has_a_translator_so_far() {
+    fn every_language_has_a_translator() {
+        let p = Program::new("p1", vec![]);
         for l in Language::ALL {
-            let t = translator(l);
-            assert_eq!(t.is_some(), l == Language::Java, "{l}");
-            if let Some(t) = t {
-                assert_eq!(t.language(), l);
-            }
+            let t = translator(l).expect("every language has a translator");
+            assert_eq!(t.language(), l);
+            assert_eq!(t.file_name(&p), format!("Test_p1.{}", l.extension()));
+            assert!(t.translate(&p).is_ok(), "{l}");
         }
+        let groovy = translator(Language::Groovy).expect("Groovy has a translator");
+        let src = groovy.translate(&p).expect("translates");
+        assert!(src.contains("@groovy.transform.CompileStatic"), "{src}");
     }
 }

@@ -1,0 +1,1372 @@
+//! The Kotlin translator.
+//!
+//! A program becomes one file `Test_<id>.kt`:
+//!
+//! ```kotlin
+//! package thalia.<id>
+//!
+//! object Test_<id> {
+//!     fun test() {
+//!         ...statements...
+//!     }
+//! }
+//! ```
+//!
+//! Classes are written fully qualified, except the Java types that Kotlin maps to its own
+//! (below); there are no imports.
+//!
+//! Mapping of the IR's (Java) types to Kotlin's view of them:
+//! - primitives → `Int`, `Boolean`, ...; the wrappers `java.lang.Integer`, ... → `Int`, ... (the
+//!   *non-null* type: a Java `Integer` value is nearly always used as a number, and `Int?` could
+//!   neither be a receiver nor be passed where Java unboxes; a `null` literal initializing such
+//!   a local is written as the bottom constant, see below);
+//! - `java.lang.Object` → `Any`, `String`, `CharSequence`, `Number`, `Comparable`, `Throwable`,
+//!   `Enum`, `Cloneable`, `java.lang.annotation.Annotation` → the `kotlin` types; `Iterable`,
+//!   `Collection`, `List`, `Set`, `Map`, `Map.Entry`, `Iterator`, `ListIterator` →
+//!   `MutableIterable`, ..., `MutableMap.MutableEntry`, ... (Java's interfaces are mutable);
+//! - `int[]` → `IntArray` (likewise every primitive), `T[]` → `Array<out T>`: Java arrays are
+//!   covariant (`Object[] o = strings;`), and `Array<out T>` is Kotlin's covariant array type;
+//! - wildcards `? extends T` → `out T`, `? super T` → `in T`, `?` → `*`; a projection that
+//!   conflicts with the declaration-site variance of a Kotlin type (`Comparable<in T>`,
+//!   `MutableIterable<out T>`, `MutableIterator<out T>`) becomes `*`, which means the same;
+//! - `Top` → `Any?`, `Bottom` → `Nothing`, `Nullable(T)` → `T?`, functions `(A) -> B`.
+//!
+//! Expressions:
+//! - `Bottom(T)` is `(null as T)` for reference types: exactly of type `T` (unlike `TODO()`, whose
+//!   type `Nothing` would make every later statement unreachable and fits anywhere); kotlinc
+//!   accepts it (a cast that fails at run time). Primitive types get their default value
+//!   (`0.toByte()`, `'\u0000'`, `0L`, ...), as in Java.
+//! - A `null` literal initializing a local of a (non-nullable) reference type is written as
+//!   `(null as T)`: Java accepts `String s = null`, Kotlin only `String?`.
+//! - A lambda initializing a local whose type is a class type (a Java functional interface) is
+//!   wrapped in the SAM constructor: `java.util.function.Function<String, Int> { s -> ... }`
+//!   (Kotlin converts lambdas to SAM types only as arguments of Java methods); likewise a
+//!   lambda element of an array of a class type. Wildcard type
+//!   arguments are replaced by their bounds (the function type of JLS 9.9), `?` by `Any`
+//!   (Kotlin cannot infer a SAM constructor's type arguments from `*`).
+//! - Lambdas: `{ a, b -> body }`, `{ -> body }` without parameters (never the implicit `it`),
+//!   `{ a -> }` for a `Unit` body.
+//! - Members that Kotlin shows under another name on its mapped types are renamed when the
+//!   receiver's type is known (a local, a lambda parameter with a declared type, a literal, a
+//!   `new`, a cast or a bottom constant): `s.length()` → `s.length`, `s.charAt(i)` → `s.get(i)`,
+//!   `n.intValue()` → `n.toInt()`, `c.size()` → `c.size`, `m.keySet()` → `m.keys`,
+//!   `m.entrySet()` → `m.entries`, `m.values()` → `m.values`, `e.getKey()` → `e.key`,
+//!   `c.toArray()` → `(c as java.util.Collection<*>).toArray()`, `l.remove(i)` with an `int`
+//!   `i` → `l.removeAt(i)`, `l.sort(c)` → `l.sortWith(c)`, the other members of
+//!   `java.lang.String` are called on the Java class: `(s as java.lang.String).getBytes()`
+//!   (Kotlin hides them or offers extension functions with other types, e.g. `split` returning
+//!   a `List`), and so are `getMessage()`, `getLocalizedMessage()` and `getCause()` of a
+//!   throwable (`(e as java.lang.Throwable).getMessage()`: Kotlin's `message` is a `String?`).
+//!   On any receiver: `x.get(k)` → `x.get(k)!!` (likewise `put`, `remove`, `merge`,
+//!   `compute`, ...: Kotlin's `Map` types them `V?` where Java has `V`, and on other receivers
+//!   `!!` is a mere warning), `x.getClass()` → `x.javaClass`, `x.wait()`/`notify()`/`notifyAll()` →
+//!   `(x as java.lang.Object).wait()`; on a receiver of unknown type `t.getMessage()` →
+//!   `t.message` (Kotlin's synthetic properties make this valid for any Java getter); the
+//!   field `a.length` of an array (or of an unknown receiver) → `a.size`.
+//! - `new` of a class that Kotlin maps: `Any()`, `Throwable(..)`, else the Java constructor cast
+//!   to the Kotlin type (`(java.lang.String("x") as String)`), since the Java class's type is
+//!   not the mapped one.
+//! - A varargs array passed to a signature-polymorphic method (`MethodHandle.invoke`,
+//!   `VarHandle.get`, ... on a receiver of known type) is not spread: Java passes it as one
+//!   argument, and Kotlin forbids `*` there.
+//! - Numeric casts between primitives whose source type is known become conversions
+//!   (`(long) i` → `i.toLong()`, `(int) c` → `c.code`); other casts are `(e as T)`.
+//! - Literals: `1L`, `1.5f`, `0.1` (double), `1.toByte()`, `(-1).toShort()`, `'a'`; `Int.MIN_VALUE`
+//!   is `(-2147483647 - 1)` (Kotlin reads `2147483648` as a `Long`); strings are escaped
+//!   (`\$` too) and ASCII-only.
+//! - Names that are Kotlin keywords or are not Kotlin identifiers (`$`) are quoted with
+//!   backticks: ``java.io.Reader.`in`()``.
+//! - An expression statement other than a call or `new` is bound to a fresh `val __unused_N:
+//!   Any? = ...` (so that a statement starting with `{` or `(` cannot continue the previous
+//!   line); a literal statement is dropped.
+//!
+//! Known gaps (see the crate's README section in the design doc): raw Java types (`List`) are
+//! written without type arguments, which Kotlin rejects for generic classes; renames need the
+//! receiver's type and cover the JDK's own classes only (a library class implementing `List`
+//! still needs `size` instead of `size()`); enum `name()`/`ordinal()` are not renamed, since
+//! the IR does not say which classes are enums; a lambda nested in a lambda cannot get a SAM
+//! constructor, since the IR does not carry the SAM type.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::common::{self, f32_digits, f64_digits, BodyCx, CodeWriter, Dialect, ProgramNames};
+use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
+use crate::{Language, TranslateError, Translator};
+
+/// Translates programs to Kotlin source.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KotlinTranslator;
+
+impl Translator for KotlinTranslator {
+    fn language(&self) -> Language {
+        Language::Kotlin
+    }
+
+    fn file_name(&self, p: &Program) -> String {
+        common::file_name(&p.id, Language::Kotlin)
+    }
+
+    fn translate(&self, p: &Program) -> Result<String, TranslateError> {
+        common::translate(&Emitter::default(), p)
+    }
+}
+
+/// Kotlin's hard keywords: they can name something only when quoted with backticks.
+const KEYWORDS: &[&str] = &[
+    "as",
+    "break",
+    "class",
+    "continue",
+    "do",
+    "else",
+    "false",
+    "for",
+    "fun",
+    "if",
+    "in",
+    "interface",
+    "is",
+    "null",
+    "object",
+    "package",
+    "return",
+    "super",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typealias",
+    "typeof",
+    "val",
+    "var",
+    "when",
+    "while",
+];
+
+/// Stem of the fresh locals that hold expression statements.
+const UNUSED_STEM: &str = "__unused_";
+
+/// `name`, quoted with backticks if Kotlin needs it (a keyword, `$`, or only underscores).
+fn name(n: &str) -> String {
+    if KEYWORDS.contains(&n) || n.contains('$') || n.chars().all(|c| c == '_') {
+        format!("`{n}`")
+    } else {
+        n.to_owned()
+    }
+}
+
+/// A dot-separated qualified name with each segment quoted as needed.
+fn qualified(n: &str) -> String {
+    n.split('.').map(name).collect::<Vec<_>>().join(".")
+}
+
+/// Kotlin's name for a primitive type (`Unit` for `void`).
+fn prim_name(p: PrimTy) -> &'static str {
+    match p {
+        PrimTy::Boolean => "Boolean",
+        PrimTy::Byte => "Byte",
+        PrimTy::Char => "Char",
+        PrimTy::Short => "Short",
+        PrimTy::Int => "Int",
+        PrimTy::Long => "Long",
+        PrimTy::Float => "Float",
+        PrimTy::Double => "Double",
+        PrimTy::Void => "Unit",
+    }
+}
+
+/// The primitive whose wrapper class is `class` (`java.lang.Integer` → `int`), `void` excluded.
+fn unboxed(class: &str) -> Option<PrimTy> {
+    PrimTy::ALL
+        .into_iter()
+        .find(|p| *p != PrimTy::Void && p.boxed_class() == class)
+}
+
+/// Declaration-site variance of a Kotlin type parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Variance {
+    Invariant,
+    Out,
+    In,
+}
+
+/// The Kotlin type that Kotlin shows for Java class `class` (if it maps it), with the variance
+/// of its type parameters.
+fn mapped_class(class: &str) -> Option<(&'static str, &'static [Variance])> {
+    use Variance::*;
+    Some(match class {
+        "java.lang.Object" => ("Any", &[]),
+        "java.lang.String" => ("String", &[]),
+        "java.lang.CharSequence" => ("CharSequence", &[]),
+        "java.lang.Number" => ("Number", &[]),
+        "java.lang.Comparable" => ("Comparable", &[In]),
+        "java.lang.Throwable" => ("Throwable", &[]),
+        "java.lang.Enum" => ("Enum", &[Invariant]),
+        "java.lang.Cloneable" => ("Cloneable", &[]),
+        "java.lang.annotation.Annotation" => ("Annotation", &[]),
+        "java.lang.Iterable" => ("MutableIterable", &[Out]),
+        "java.util.Collection" => ("MutableCollection", &[Invariant]),
+        "java.util.List" => ("MutableList", &[Invariant]),
+        "java.util.Set" => ("MutableSet", &[Invariant]),
+        "java.util.Map" => ("MutableMap", &[Invariant, Invariant]),
+        "java.util.Map.Entry" => ("MutableMap.MutableEntry", &[Invariant, Invariant]),
+        "java.util.Iterator" => ("MutableIterator", &[Out]),
+        "java.util.ListIterator" => ("MutableListIterator", &[Invariant]),
+        _ => return Some((prim_name(unboxed(class)?), &[])),
+    })
+}
+
+/// JDK classes whose members Kotlin renames, by family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Family {
+    /// `java.lang.String` (also a char sequence).
+    String,
+    /// Other `CharSequence`s: `length()` and `charAt` only.
+    CharSequence,
+    /// `java.lang.Number` and its JDK subclasses: `intValue()` → `toInt()`, ...
+    Number,
+    /// `java.util.Collection`s: `size()` → `size`, `toArray` on the Java interface.
+    Collection,
+    /// `java.util.Map`s: `size`, `keys`, `values`, `entries`.
+    Map,
+    /// `java.util.Map.Entry`s: `key`, `value`.
+    Entry,
+}
+
+fn family(class: &str) -> Option<Family> {
+    const CHAR_SEQUENCES: &[&str] = &[
+        "java.lang.CharSequence",
+        "java.lang.StringBuilder",
+        "java.lang.StringBuffer",
+        "java.lang.AbstractStringBuilder",
+        "java.nio.CharBuffer",
+    ];
+    const NUMBERS: &[&str] = &[
+        "java.lang.Number",
+        "java.lang.Byte",
+        "java.lang.Short",
+        "java.lang.Integer",
+        "java.lang.Long",
+        "java.lang.Float",
+        "java.lang.Double",
+        "java.math.BigInteger",
+        "java.math.BigDecimal",
+        "java.util.concurrent.atomic.AtomicInteger",
+        "java.util.concurrent.atomic.AtomicLong",
+        "java.util.concurrent.atomic.LongAdder",
+        "java.util.concurrent.atomic.DoubleAdder",
+        "java.util.concurrent.atomic.LongAccumulator",
+        "java.util.concurrent.atomic.DoubleAccumulator",
+    ];
+    const COLLECTIONS: &[&str] = &[
+        "java.util.Collection",
+        "java.util.List",
+        "java.util.Set",
+        "java.util.SortedSet",
+        "java.util.NavigableSet",
+        "java.util.SequencedCollection",
+        "java.util.SequencedSet",
+        "java.util.Queue",
+        "java.util.Deque",
+        "java.util.AbstractCollection",
+        "java.util.AbstractList",
+        "java.util.AbstractSequentialList",
+        "java.util.AbstractSet",
+        "java.util.AbstractQueue",
+        "java.util.ArrayList",
+        "java.util.LinkedList",
+        "java.util.Vector",
+        "java.util.Stack",
+        "java.util.HashSet",
+        "java.util.LinkedHashSet",
+        "java.util.TreeSet",
+        "java.util.EnumSet",
+        "java.util.ArrayDeque",
+        "java.util.PriorityQueue",
+        "java.util.concurrent.BlockingQueue",
+        "java.util.concurrent.BlockingDeque",
+        "java.util.concurrent.TransferQueue",
+        "java.util.concurrent.CopyOnWriteArrayList",
+        "java.util.concurrent.CopyOnWriteArraySet",
+        "java.util.concurrent.ConcurrentLinkedQueue",
+        "java.util.concurrent.ConcurrentLinkedDeque",
+        "java.util.concurrent.ConcurrentSkipListSet",
+        "java.util.concurrent.ArrayBlockingQueue",
+        "java.util.concurrent.LinkedBlockingQueue",
+        "java.util.concurrent.LinkedBlockingDeque",
+        "java.util.concurrent.PriorityBlockingQueue",
+        "java.util.concurrent.DelayQueue",
+        "java.util.concurrent.SynchronousQueue",
+        "java.util.concurrent.LinkedTransferQueue",
+    ];
+    const MAPS: &[&str] = &[
+        "java.util.Map",
+        "java.util.SortedMap",
+        "java.util.NavigableMap",
+        "java.util.SequencedMap",
+        "java.util.AbstractMap",
+        "java.util.HashMap",
+        "java.util.LinkedHashMap",
+        "java.util.TreeMap",
+        "java.util.Hashtable",
+        "java.util.Properties",
+        "java.util.IdentityHashMap",
+        "java.util.WeakHashMap",
+        "java.util.EnumMap",
+        "java.util.concurrent.ConcurrentMap",
+        "java.util.concurrent.ConcurrentNavigableMap",
+        "java.util.concurrent.ConcurrentHashMap",
+        "java.util.concurrent.ConcurrentSkipListMap",
+        "java.util.jar.Attributes",
+        "java.security.Provider",
+        "java.security.AuthProvider",
+        "java.awt.RenderingHints",
+        "javax.script.Bindings",
+        "javax.script.SimpleBindings",
+        "javax.swing.UIDefaults",
+        "javax.management.openmbean.TabularDataSupport",
+    ];
+    const ENTRIES: &[&str] = &[
+        "java.util.Map.Entry",
+        "java.util.AbstractMap.SimpleEntry",
+        "java.util.AbstractMap.SimpleImmutableEntry",
+    ];
+    Some(if class == "java.lang.String" {
+        Family::String
+    } else if CHAR_SEQUENCES.contains(&class) {
+        Family::CharSequence
+    } else if NUMBERS.contains(&class) {
+        Family::Number
+    } else if COLLECTIONS.contains(&class) {
+        Family::Collection
+    } else if MAPS.contains(&class) {
+        Family::Map
+    } else if ENTRIES.contains(&class) {
+        Family::Entry
+    } else {
+        return None;
+    })
+}
+
+/// How a Java instance member is written in Kotlin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Member {
+    /// A call `recv.name(args)` (the name may differ from Java's).
+    Call(&'static str),
+    /// A property read `recv.name` (the Java method takes no arguments).
+    Property(&'static str),
+    /// A call on the receiver cast to the Java class: `(recv as java.lang.String).m(args)`.
+    OnJavaClass(&'static str),
+    /// The same call, asserted non-null: Kotlin types it `V?` where Java has `V`
+    /// (`m.get(k)!!`).
+    NonNull,
+}
+
+/// The Kotlin form of instance call `name` with `arity` arguments on a receiver of type `recv`
+/// (`None`: unknown), or `None` to write it as in Java.
+fn kotlin_member(recv: Option<&Ty>, name: &str, arity: usize) -> Option<Member> {
+    // Final methods of java.lang.Object, whatever the receiver.
+    match (name, arity) {
+        ("getClass", 0) => return Some(Member::Property("javaClass")),
+        ("wait", 0..=2) | ("notify" | "notifyAll", 0) => {
+            return Some(Member::OnJavaClass("java.lang.Object"))
+        }
+        _ => {}
+    }
+    let class = match recv {
+        Some(Ty::Class { name, .. }) => Some(name.as_str()),
+        Some(Ty::Nullable(inner)) => match inner.as_ref() {
+            Ty::Class { name, .. } => Some(name.as_str()),
+            _ => None,
+        },
+        _ => None,
+    };
+    // Kotlin's `Map` types these `V?` where Java has `V`; `!!` restores `V`, and is harmless
+    // (a warning) on any other receiver, so it needs no receiver type.
+    if matches!(
+        (name, arity),
+        ("get" | "remove", 1)
+            | (
+                "put" | "putIfAbsent" | "replace" | "compute" | "computeIfPresent",
+                2
+            )
+            | ("merge", 3)
+    ) && class.and_then(family) != Some(Family::String)
+    {
+        return Some(Member::NonNull);
+    }
+    // Throwable's getters are Kotlin properties (of nullable types); on a known throwable
+    // they are called on the Java class, which keeps Java's (platform) result types; on an
+    // unknown receiver the property syntax works for throwables and any Java getter alike.
+    if arity == 0 && matches!(name, "getMessage" | "getLocalizedMessage" | "getCause") {
+        match (recv, class) {
+            (None, _) => {
+                return Some(Member::Property(match name {
+                    "getMessage" => "message",
+                    "getLocalizedMessage" => "localizedMessage",
+                    _ => "cause",
+                }))
+            }
+            (Some(_), Some(c)) if is_throwable_name(c) => {
+                return Some(Member::OnJavaClass("java.lang.Throwable"))
+            }
+            _ => {}
+        }
+    }
+    let fam = family(class?)?;
+    Some(match (fam, name, arity) {
+        (Family::String | Family::CharSequence, "length", 0) => Member::Property("length"),
+        (Family::String | Family::CharSequence, "charAt", 1) => Member::Call("get"),
+        (Family::String, "equals" | "hashCode" | "toString" | "compareTo", _) => return None,
+        (Family::String, _, _) => Member::OnJavaClass("java.lang.String"),
+        (Family::Number, _, 0) => Member::Call(match name {
+            "intValue" => "toInt",
+            "longValue" => "toLong",
+            "shortValue" => "toShort",
+            "byteValue" => "toByte",
+            "floatValue" => "toFloat",
+            "doubleValue" => "toDouble",
+            _ => return None,
+        }),
+        (Family::Collection | Family::Map, "size", 0) => Member::Property("size"),
+        (Family::Collection, "toArray", _) => Member::OnJavaClass("java.util.Collection<*>"),
+        (Family::Map, "keySet", 0) => Member::Property("keys"),
+        (Family::Map, "values", 0) => Member::Property("values"),
+        (Family::Map, "entrySet", 0) => Member::Property("entries"),
+        (Family::Entry, "getKey", 0) => Member::Property("key"),
+        (Family::Entry, "getValue", 0) => Member::Property("value"),
+        _ => return None,
+    })
+}
+
+/// Whether `class` has signature-polymorphic methods (JLS 15.12.3), whose variable arity
+/// parameter takes an array as one argument.
+fn is_signature_polymorphic(class: &str) -> bool {
+    matches!(
+        class,
+        "java.lang.invoke.MethodHandle" | "java.lang.invoke.VarHandle"
+    )
+}
+
+/// Whether `class` is one of the JDK's `List`s (whose `remove(int)` Kotlin calls `removeAt`).
+fn is_list_class(class: &str) -> bool {
+    matches!(
+        class,
+        "java.util.List"
+            | "java.util.AbstractList"
+            | "java.util.AbstractSequentialList"
+            | "java.util.ArrayList"
+            | "java.util.LinkedList"
+            | "java.util.Vector"
+            | "java.util.Stack"
+            | "java.util.concurrent.CopyOnWriteArrayList"
+    )
+}
+
+/// Whether a class name looks like a `Throwable`'s (`java.lang.Throwable`, `...Exception`,
+/// `...Error`).
+fn is_throwable_name(class: &str) -> bool {
+    let simple = class.rsplit('.').next().unwrap_or(class);
+    simple == "Throwable" || simple.ends_with("Exception") || simple.ends_with("Error")
+}
+
+/// Where a type is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TyPos {
+    /// A value's type: local declaration, cast, lambda parameter.
+    Value,
+    /// A type argument (wildcards allowed, primitives boxed, which Kotlin writes the same).
+    Arg,
+}
+
+/// The translation of one program: the Kotlin dialect plus the declared types of the
+/// variables in scope, used to rename members of mapped types.
+#[derive(Default)]
+struct Emitter {
+    /// Variables in scope → declared type (`None` for untyped lambda parameters).
+    vars: RefCell<HashMap<String, Option<Ty>>>,
+}
+
+impl Dialect for Emitter {
+    fn language(&self) -> Language {
+        Language::Kotlin
+    }
+
+    /// Nothing is reserved: keywords are quoted with backticks.
+    fn is_reserved(&self, _: &str) -> bool {
+        false
+    }
+
+    fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {
+        w.line(&format!("package {}", qualified(&names.package)));
+        w.line("");
+        w.line(&format!("object {} {{", names.class));
+        w.indent();
+        w.line("fun test() {");
+        w.indent();
+    }
+
+    fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
+        match s {
+            Stmt::Local {
+                name: local,
+                ty,
+                init,
+            } => {
+                if matches!(ty, Ty::Prim(PrimTy::Void)) {
+                    return Err(TranslateError::VoidLocal {
+                        name: local.clone(),
+                    });
+                }
+                let ty_s = self.ty(ty, TyPos::Value)?;
+                let init_s = match (ty, init) {
+                    (Ty::Class { .. }, Expr::Lambda { .. }) => self.sam_constructor(ty, init)?,
+                    (Ty::Class { .. } | Ty::Array(_) | Ty::Var(_), Expr::Lit(Lit::Null)) => {
+                        format!("(null as {ty_s})")
+                    }
+                    _ => self.expr(init)?,
+                };
+                w.line(&format!("val {}: {ty_s} = {init_s}", name(local)));
+                self.vars
+                    .borrow_mut()
+                    .insert(local.clone(), Some(ty.clone()));
+            }
+            Stmt::Expr(e @ (Expr::Call { .. } | Expr::New { .. })) => w.line(&self.expr(e)?),
+            Stmt::Expr(Expr::Lit(lit)) => {
+                self.lit(lit)?;
+            }
+            Stmt::Expr(e) => {
+                let e = self.expr(e)?;
+                w.line(&format!("val {}: Any? = {e}", cx.fresh(UNUSED_STEM)));
+            }
+        }
+        Ok(())
+    }
+
+    fn close(&self, w: &mut CodeWriter) {
+        w.dedent();
+        w.line("}");
+        w.dedent();
+        w.line("}");
+    }
+}
+
+impl Emitter {
+    /// `t` in Kotlin syntax, as written at position `pos`.
+    fn ty(&self, t: &Ty, pos: TyPos) -> Result<String, TranslateError> {
+        Ok(match t {
+            Ty::Prim(PrimTy::Void) if pos == TyPos::Arg => "java.lang.Void".to_owned(),
+            Ty::Prim(PrimTy::Void) => return Err(self.unsupported("`void` as the type of a value")),
+            Ty::Prim(p) => prim_name(*p).to_owned(),
+            Ty::Class { name: class, args } => {
+                self.check_qualified_name(class)?;
+                let (kotlin_name, variances) = match mapped_class(class) {
+                    Some((n, v)) => (n.to_owned(), v),
+                    None => (qualified(class), &[][..]),
+                };
+                if args.is_empty() {
+                    kotlin_name
+                } else {
+                    let args = args
+                        .iter()
+                        .enumerate()
+                        .map(|(i, a)| {
+                            let v = variances.get(i).copied().unwrap_or(Variance::Invariant);
+                            match (v, a) {
+                                (Variance::Out, Ty::WildcardSuper(_))
+                                | (Variance::In, Ty::WildcardExtends(_)) => Ok("*".to_owned()),
+                                _ => self.ty(a, TyPos::Arg),
+                            }
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    format!("{kotlin_name}<{}>", args.join(", "))
+                }
+            }
+            Ty::Var(v) => {
+                self.check_name(v)?;
+                name(v)
+            }
+            Ty::WildcardStar | Ty::WildcardExtends(_) | Ty::WildcardSuper(_)
+                if pos != TyPos::Arg =>
+            {
+                return Err(self.unsupported("a wildcard outside a type argument"))
+            }
+            Ty::WildcardStar => "*".to_owned(),
+            Ty::WildcardExtends(b) => format!("out {}", self.ty(b, TyPos::Arg)?),
+            Ty::WildcardSuper(b) => format!("in {}", self.ty(b, TyPos::Arg)?),
+            Ty::Array(elem) => match elem.as_ref() {
+                Ty::Prim(PrimTy::Void) => return Err(self.unsupported("an array of `void`")),
+                Ty::Prim(p) => format!("{}Array", prim_name(*p)),
+                elem => format!("Array<out {}>", self.ty(elem, TyPos::Value)?),
+            },
+            Ty::Nullable(inner) => match inner.as_ref() {
+                Ty::Function { .. } => format!("({})?", self.ty(inner, TyPos::Value)?),
+                Ty::Nullable(_) => self.ty(inner, pos)?,
+                inner => format!("{}?", self.ty(inner, TyPos::Value)?),
+            },
+            Ty::Function {
+                receiver,
+                params,
+                ret,
+            } => {
+                let params = common::comma_separated(params, |p| self.ty(p, TyPos::Value))?;
+                let ret = match ret.as_ref() {
+                    Ty::Prim(PrimTy::Void) => "Unit".to_owned(),
+                    r => self.ty(r, TyPos::Value)?,
+                };
+                match receiver {
+                    Some(r) => format!("{}.({params}) -> {ret}", self.ty(r, TyPos::Value)?),
+                    None => format!("({params}) -> {ret}"),
+                }
+            }
+            Ty::Top => "Any?".to_owned(),
+            Ty::Bottom => "Nothing".to_owned(),
+        })
+    }
+
+    /// Comma-separated type arguments.
+    fn ty_args(&self, args: &[Ty]) -> Result<String, TranslateError> {
+        common::comma_separated(args, |a| self.ty(a, TyPos::Arg))
+    }
+
+    /// `<A, B>` or nothing.
+    fn ty_args_opt(&self, args: &[Ty]) -> Result<String, TranslateError> {
+        Ok(if args.is_empty() {
+            String::new()
+        } else {
+            format!("<{}>", self.ty_args(args)?)
+        })
+    }
+
+    /// A lambda `init` initializing a local of class type `t`, wrapped in `t`'s SAM constructor.
+    fn sam_constructor(&self, t: &Ty, init: &Expr) -> Result<String, TranslateError> {
+        let Ty::Class { name: class, args } = t else {
+            return self.expr(init);
+        };
+        self.check_qualified_name(class)?;
+        let lambda = self.expr(init)?;
+        let class = match mapped_class(class) {
+            Some((n, _)) => n.to_owned(),
+            None => qualified(class),
+        };
+        // The function type of a wildcard-parameterized interface (JLS 9.9): the bounds of
+        // `? extends`/`? super`, and `Any` for `?` (the bound of the type parameter, which the
+        // IR does not know, is nearly always `Object`).
+        let args: Vec<Ty> = args
+            .iter()
+            .map(|a| match a {
+                Ty::WildcardExtends(b) | Ty::WildcardSuper(b) => (**b).clone(),
+                Ty::WildcardStar => Ty::object(),
+                a => a.clone(),
+            })
+            .collect();
+        let targs = self.ty_args_opt(&args)?;
+        Ok(format!("{class}{targs} {lambda}"))
+    }
+
+    /// The static type of `e` if it is evident without the API (locals, literals, `new`, casts,
+    /// bottom constants).
+    fn static_type(&self, e: &Expr) -> Option<Ty> {
+        match e {
+            Expr::Local(n) => self.vars.borrow().get(n).cloned().flatten(),
+            Expr::Lit(Lit::Str(_)) => Some(Ty::string()),
+            Expr::Lit(Lit::Int(_)) => Some(Ty::INT),
+            Expr::Lit(Lit::Long(_)) => Some(Ty::LONG),
+            Expr::Lit(Lit::Float(_)) => Some(Ty::FLOAT),
+            Expr::Lit(Lit::Double(_)) => Some(Ty::DOUBLE),
+            Expr::Lit(Lit::Char(_)) => Some(Ty::CHAR),
+            Expr::Lit(Lit::Byte(_)) => Some(Ty::BYTE),
+            Expr::Lit(Lit::Short(_)) => Some(Ty::SHORT),
+            Expr::Lit(Lit::Bool(_)) => Some(Ty::BOOLEAN),
+            Expr::New { class, .. } => Some(Ty::class(class.clone(), vec![])),
+            Expr::Cast { ty, .. } | Expr::Bottom(ty) => Some(ty.clone()),
+            Expr::NewArray { elem, .. } => Some(Ty::array(elem.clone())),
+            _ => None,
+        }
+    }
+
+    /// `e` in Kotlin syntax; compound forms come parenthesized.
+    fn expr(&self, e: &Expr) -> Result<String, TranslateError> {
+        Ok(match e {
+            Expr::Lit(lit) => self.lit(lit)?,
+            Expr::Bottom(t) => self.bottom(t)?,
+            Expr::Local(n) => name(n),
+            Expr::Unit => "Unit".to_owned(),
+            Expr::New {
+                class,
+                type_args,
+                args,
+            } => {
+                self.check_qualified_name(class)?;
+                let targs = match type_args {
+                    None => String::new(),
+                    Some(ts) => self.ty_args_opt(ts)?,
+                };
+                let args = self.args(args)?;
+                // A mapped class's Java constructor builds a value of the Java class, which
+                // Kotlin does not take for the mapped type: use Kotlin's own constructors where
+                // it has them, else cast (`(java.lang.String("x") as String)`).
+                match (class.as_str(), mapped_class(class)) {
+                    ("java.lang.Object", _) => format!("Any({args})"),
+                    ("java.lang.Throwable", _) => format!("Throwable({args})"),
+                    (_, Some((kotlin_name, _))) => {
+                        format!("({}{targs}({args}) as {kotlin_name})", qualified(class))
+                    }
+                    (_, None) => format!("{}{targs}({args})", qualified(class)),
+                }
+            }
+            Expr::Call {
+                receiver,
+                name: method,
+                type_args,
+                args,
+            } => {
+                self.check_name(method)?;
+                let targs = self.ty_args_opt(type_args)?;
+                let args_s = self.args(args)?;
+                match receiver {
+                    Receiver::None => format!("{}{targs}({args_s})", name(method)),
+                    Receiver::Static(class) => {
+                        self.check_qualified_name(class)?;
+                        format!("{}.{}{targs}({args_s})", qualified(class), name(method))
+                    }
+                    Receiver::Expr(r) => {
+                        let recv = self.receiver(r)?;
+                        let recv_ty = self.static_type(r);
+                        let class = match &recv_ty {
+                            Some(Ty::Class { name, .. }) => name.as_str(),
+                            _ => "",
+                        };
+                        let member = if method == "sort" && args.len() == 1 && is_list_class(class)
+                        {
+                            // Kotlin hides `List.sort(Comparator)` behind its `sortWith`.
+                            Some(Member::Call("sortWith"))
+                        } else if method == "remove"
+                            && args.len() == 1
+                            && is_list_class(class)
+                            && self.static_type(&args[0]) == Some(Ty::INT)
+                        {
+                            // `List.remove(int)`; `remove(Object)` keeps its name.
+                            Some(Member::Call("removeAt"))
+                        } else {
+                            kotlin_member(recv_ty.as_ref(), method, args.len())
+                        };
+                        // A signature-polymorphic method takes an array as one argument.
+                        let args_s = if is_signature_polymorphic(class) {
+                            common::comma_separated(args, |a| match a {
+                                Expr::Spread(inner) => self.expr(inner),
+                                a => self.expr(a),
+                            })?
+                        } else {
+                            args_s
+                        };
+                        match member {
+                            None => format!("{recv}.{}{targs}({args_s})", name(method)),
+                            Some(Member::Call(m)) => format!("{recv}.{m}{targs}({args_s})"),
+                            Some(Member::Property(p)) => format!("{recv}.{p}"),
+                            Some(Member::NonNull) => {
+                                format!("{recv}.{}{targs}({args_s})!!", name(method))
+                            }
+                            Some(Member::OnJavaClass(c)) => {
+                                format!("({recv} as {c}).{}{targs}({args_s})", name(method))
+                            }
+                        }
+                    }
+                }
+            }
+            Expr::Field {
+                receiver,
+                name: field,
+            } => {
+                self.check_name(field)?;
+                match receiver {
+                    Receiver::None => name(field),
+                    Receiver::Static(class) => {
+                        self.check_qualified_name(class)?;
+                        format!("{}.{}", qualified(class), name(field))
+                    }
+                    Receiver::Expr(r) => {
+                        let recv = self.receiver(r)?;
+                        let is_array = match self.static_type(r) {
+                            Some(t) => matches!(t, Ty::Array(_)),
+                            // `length` is nearly always an array's.
+                            None => true,
+                        };
+                        if field == "length" && is_array {
+                            format!("{recv}.size")
+                        } else {
+                            format!("{recv}.{}", name(field))
+                        }
+                    }
+                }
+            }
+            Expr::Lambda { params, body } => {
+                let mut vars = self.vars.borrow_mut();
+                for (n, t) in params {
+                    vars.insert(n.clone(), t.clone());
+                }
+                drop(vars);
+                let result = self.lambda(params, body);
+                let mut vars = self.vars.borrow_mut();
+                for (n, _) in params {
+                    vars.remove(n);
+                }
+                result?
+            }
+            Expr::NewArray { elem, elems } => {
+                // A lambda element of a functional interface type needs its SAM constructor.
+                let elems = common::comma_separated(elems, |e| match (elem, e) {
+                    (Ty::Class { .. }, Expr::Lambda { .. }) => self.sam_constructor(elem, e),
+                    _ => self.expr(e),
+                })?;
+                match elem {
+                    Ty::Prim(PrimTy::Void) => return Err(self.unsupported("an array of `void`")),
+                    Ty::Prim(p) => format!("{}ArrayOf({elems})", prim_name(*p).to_lowercase()),
+                    t => format!("arrayOf<{}>({elems})", self.ty(t, TyPos::Arg)?),
+                }
+            }
+            Expr::Spread(inner) => format!("*{}", self.receiver(inner)?),
+            Expr::Cast { ty, expr } => self.cast(ty, expr)?,
+            Expr::Cond { cond, then, els } => format!(
+                "(if ({}) {} else {})",
+                self.expr(cond)?,
+                self.expr(then)?,
+                self.expr(els)?
+            ),
+        })
+    }
+
+    /// A lambda's text (its parameters are in scope).
+    fn lambda(
+        &self,
+        params: &[(String, Option<Ty>)],
+        body: &Expr,
+    ) -> Result<String, TranslateError> {
+        let params = common::comma_separated(params, |(n, t)| match t {
+            Some(t) => Ok(format!("{}: {}", name(n), self.ty(t, TyPos::Value)?)),
+            None => Ok(name(n)),
+        })?;
+        let params = if params.is_empty() {
+            "->".to_owned()
+        } else {
+            format!("{params} ->")
+        };
+        Ok(match body {
+            Expr::Unit => format!("{{ {params} }}"),
+            body => format!("{{ {params} {} }}", self.expr(body)?),
+        })
+    }
+
+    /// A cast: a numeric conversion between primitives whose source type is known, else `as`.
+    fn cast(&self, ty: &Ty, expr: &Expr) -> Result<String, TranslateError> {
+        let e = self.receiver(expr)?;
+        if let (&Ty::Prim(to), Some(Ty::Prim(from))) = (ty, self.static_type(expr)) {
+            let numeric = |p: PrimTy| !matches!(p, PrimTy::Boolean | PrimTy::Void);
+            if numeric(to) && numeric(from) && to != from {
+                return Ok(match (from, to) {
+                    (PrimTy::Char, PrimTy::Int) => format!("{e}.code"),
+                    (PrimTy::Char, to) => format!("{e}.code.to{}()", prim_name(to)),
+                    (PrimTy::Int, PrimTy::Char) => format!("{e}.toChar()"),
+                    (_, PrimTy::Char) => format!("{e}.toInt().toChar()"),
+                    (_, to) => format!("{e}.to{}()", prim_name(to)),
+                });
+            }
+        }
+        Ok(format!(
+            "({} as {})",
+            self.expr(expr)?,
+            self.ty(ty, TyPos::Value)?
+        ))
+    }
+
+    /// Comma-separated arguments.
+    fn args(&self, args: &[Expr]) -> Result<String, TranslateError> {
+        common::comma_separated(args, |a| self.expr(a))
+    }
+
+    /// `e` as the qualifier of a member access (parenthesized where needed).
+    fn receiver(&self, e: &Expr) -> Result<String, TranslateError> {
+        let s = self.expr(e)?;
+        Ok(match e {
+            Expr::Lit(Lit::Str(_) | Lit::Null | Lit::Bool(_) | Lit::Char(_)) => s,
+            Expr::Lit(_) | Expr::Lambda { .. } if !s.starts_with('(') => format!("({s})"),
+            _ => s,
+        })
+    }
+
+    /// The typed bottom constant of type `t`.
+    fn bottom(&self, t: &Ty) -> Result<String, TranslateError> {
+        let default = match t {
+            Ty::Prim(PrimTy::Void) => {
+                return Err(self.unsupported("a bottom constant of type `void`"))
+            }
+            Ty::Prim(PrimTy::Boolean) => "false",
+            Ty::Prim(PrimTy::Byte) => "0.toByte()",
+            Ty::Prim(PrimTy::Char) => "'\\u0000'",
+            Ty::Prim(PrimTy::Short) => "0.toShort()",
+            Ty::Prim(PrimTy::Int) => "0",
+            Ty::Prim(PrimTy::Long) => "0L",
+            Ty::Prim(PrimTy::Float) => "0.0f",
+            Ty::Prim(PrimTy::Double) => "0.0",
+            t => return Ok(format!("(null as {})", self.ty(t, TyPos::Value)?)),
+        };
+        Ok(default.to_owned())
+    }
+
+    /// A literal in Kotlin syntax; negative numbers are parenthesized.
+    fn lit(&self, lit: &Lit) -> Result<String, TranslateError> {
+        fn signed(negative: bool, digits: String) -> String {
+            if negative {
+                format!("(-{digits})")
+            } else {
+                digits
+            }
+        }
+        Ok(match *lit {
+            Lit::Bool(b) => b.to_string(),
+            Lit::Int(i32::MIN) => "(-2147483647 - 1)".to_owned(),
+            Lit::Int(i) => signed(i < 0, i.unsigned_abs().to_string()),
+            Lit::Long(i64::MIN) => "(-9223372036854775807L - 1L)".to_owned(),
+            Lit::Long(i) => signed(i < 0, format!("{}L", i.unsigned_abs())),
+            Lit::Float(f) if f.is_nan() => "kotlin.Float.NaN".to_owned(),
+            Lit::Float(f) if f.is_infinite() => infinity("kotlin.Float", f > 0.0),
+            Lit::Float(f) => signed(f.is_sign_negative(), format!("{}f", f32_digits(f))),
+            Lit::Double(f) if f.is_nan() => "kotlin.Double.NaN".to_owned(),
+            Lit::Double(f) if f.is_infinite() => infinity("kotlin.Double", f > 0.0),
+            Lit::Double(f) => signed(f.is_sign_negative(), double_digits(f)),
+            Lit::Char(c) => char_literal(c).ok_or_else(|| {
+                self.unsupported(format!(
+                    "the char literal U+{:X} (outside the Basic Multilingual Plane)",
+                    u32::from(c)
+                ))
+            })?,
+            Lit::Byte(b) => format!("{}.toByte()", signed(b < 0, b.unsigned_abs().to_string())),
+            Lit::Short(s) => format!("{}.toShort()", signed(s < 0, s.unsigned_abs().to_string())),
+            Lit::Str(ref s) => string_literal(s),
+            Lit::Null => "null".to_owned(),
+        })
+    }
+}
+
+/// `kotlin.Float.POSITIVE_INFINITY` and friends.
+fn infinity(class: &str, positive: bool) -> String {
+    let sign = if positive { "POSITIVE" } else { "NEGATIVE" };
+    format!("{class}.{sign}_INFINITY")
+}
+
+/// Digits of a `Double` literal: Kotlin has no `d` suffix, so the digits must contain `.` or
+/// an exponent (`1e300` is a `Double`, `1` an `Int`).
+fn double_digits(f: f64) -> String {
+    f64_digits(f)
+}
+
+/// Escape of `c` inside a Kotlin string (`quote = '"'`) or char (`quote = '\''`) literal.
+fn escape_char(c: char, quote: char, out: &mut String) {
+    match c {
+        '\\' => out.push_str("\\\\"),
+        '\n' => out.push_str("\\n"),
+        '\t' => out.push_str("\\t"),
+        '\r' => out.push_str("\\r"),
+        '\u{8}' => out.push_str("\\b"),
+        '$' if quote == '"' => out.push_str("\\$"),
+        c if c == quote => {
+            out.push('\\');
+            out.push(c);
+        }
+        c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
+        c => out.push_str(&common::utf16_escape(c)),
+    }
+}
+
+/// `s` as a Kotlin string literal (pure ASCII).
+pub(crate) fn string_literal(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        escape_char(c, '"', &mut out);
+    }
+    out.push('"');
+    out
+}
+
+/// `c` as a Kotlin char literal, or `None` if `c` needs two UTF-16 code units.
+pub(crate) fn char_literal(c: char) -> Option<String> {
+    if c.len_utf16() != 1 {
+        return None;
+    }
+    let mut out = String::from("'");
+    escape_char(c, '\'', &mut out);
+    out.push('\'');
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Expr, Program, Stmt, Ty};
+
+    fn lit(l: Lit) -> String {
+        Emitter::default().lit(&l).expect("literal is expressible")
+    }
+
+    fn ty(t: Ty) -> String {
+        Emitter::default()
+            .ty(&t, TyPos::Value)
+            .expect("type is expressible")
+    }
+
+    /// The body line(s) of a program.
+    fn body(stmts: Vec<Stmt>) -> Result<String, TranslateError> {
+        let src = KotlinTranslator.translate(&Program::new("t", stmts))?;
+        let lines: Vec<&str> = src.lines().collect();
+        Ok(lines[4..lines.len() - 2]
+            .iter()
+            .map(|l| l.trim())
+            .collect::<Vec<_>>()
+            .join("\n"))
+    }
+
+    fn one(s: Stmt) -> String {
+        body(vec![s]).expect("translates")
+    }
+
+    #[test]
+    fn file_layout() {
+        let src = KotlinTranslator
+            .translate(&Program::new("p7", vec![]))
+            .expect("translates");
+        assert_eq!(
+            src,
+            "package thalia.p7\n\nobject Test_p7 {\n    fun test() {\n    }\n}\n"
+        );
+        assert_eq!(
+            KotlinTranslator.file_name(&Program::new("p7", vec![])),
+            "Test_p7.kt"
+        );
+    }
+
+    #[test]
+    fn literals() {
+        assert_eq!(lit(Lit::Int(-5)), "(-5)");
+        assert_eq!(lit(Lit::Int(i32::MIN)), "(-2147483647 - 1)");
+        assert_eq!(lit(Lit::Long(i64::MIN)), "(-9223372036854775807L - 1L)");
+        assert_eq!(lit(Lit::Long(3)), "3L");
+        assert_eq!(lit(Lit::Float(1.5)), "1.5f");
+        assert_eq!(lit(Lit::Float(f32::NAN)), "kotlin.Float.NaN");
+        assert_eq!(lit(Lit::Double(2.25)), "2.25");
+        assert_eq!(lit(Lit::Double(1e300)), "1e300");
+        assert_eq!(
+            lit(Lit::Double(f64::NEG_INFINITY)),
+            "kotlin.Double.NEGATIVE_INFINITY"
+        );
+        assert_eq!(lit(Lit::Byte(-1)), "(-1).toByte()");
+        assert_eq!(lit(Lit::Short(7)), "7.toShort()");
+        assert_eq!(lit(Lit::Char('a')), "'a'");
+        assert_eq!(lit(Lit::Char('\'')), "'\\''");
+        assert_eq!(lit(Lit::Char('\0')), "'\\u0000'");
+        assert_eq!(lit(Lit::Char('$')), "'$'");
+        assert_eq!(
+            lit(Lit::Str("$x ${y} \"q\" \\ é\n".into())),
+            r#""\$x \${y} \"q\" \\ \u00E9\n""#
+        );
+        assert!(Emitter::default().lit(&Lit::Char('😀')).is_err());
+    }
+
+    #[test]
+    fn types() {
+        assert_eq!(ty(Ty::object()), "Any");
+        assert_eq!(ty(Ty::class("java.lang.Integer", vec![])), "Int");
+        assert_eq!(
+            ty(Ty::class(
+                "java.util.Map",
+                vec![Ty::string(), Ty::class("java.util.List", vec![Ty::INT])]
+            )),
+            "MutableMap<String, MutableList<Int>>"
+        );
+        assert_eq!(
+            ty(Ty::class(
+                "java.util.Map.Entry",
+                vec![Ty::extends(Ty::object()), Ty::WildcardStar]
+            )),
+            "MutableMap.MutableEntry<out Any, *>"
+        );
+        // Projections against declaration-site variance.
+        assert_eq!(
+            ty(Ty::class(
+                "java.lang.Comparable",
+                vec![Ty::extends(Ty::string())]
+            )),
+            "Comparable<*>"
+        );
+        assert_eq!(
+            ty(Ty::class(
+                "java.lang.Comparable",
+                vec![Ty::super_of(Ty::string())]
+            )),
+            "Comparable<in String>"
+        );
+        assert_eq!(
+            ty(Ty::class(
+                "java.lang.Iterable",
+                vec![Ty::super_of(Ty::string())]
+            )),
+            "MutableIterable<*>"
+        );
+        assert_eq!(ty(Ty::array(Ty::SHORT)), "ShortArray");
+        assert_eq!(ty(Ty::array(Ty::array(Ty::INT))), "Array<out IntArray>");
+        assert_eq!(ty(Ty::array(Ty::string())), "Array<out String>");
+        assert_eq!(ty(Ty::nullable(Ty::INT)), "Int?");
+        assert_eq!(
+            ty(Ty::nullable(Ty::function(vec![Ty::INT], Ty::VOID))),
+            "((Int) -> Unit)?"
+        );
+        assert_eq!(ty(Ty::Top), "Any?");
+        assert_eq!(ty(Ty::Bottom), "Nothing");
+        assert_eq!(
+            ty(Ty::class("org.example.object.Foo", vec![])),
+            "org.example.`object`.Foo"
+        );
+        assert!(Emitter::default()
+            .ty(&Ty::WildcardStar, TyPos::Value)
+            .is_err());
+    }
+
+    #[test]
+    fn keywords_are_quoted_not_rejected() {
+        assert_eq!(
+            one(Stmt::local(
+                "in",
+                Ty::INT,
+                Expr::static_field("org.example.Io", "is")
+            )),
+            "val `in`: Int = org.example.Io.`is`"
+        );
+        assert_eq!(
+            one(Stmt::expr(Expr::static_call("a.b", "when", vec![], vec![]))),
+            "a.b.`when`()"
+        );
+        assert_eq!(
+            one(Stmt::local("a$b", Ty::INT, Expr::int(1))),
+            "val `a$b`: Int = 1"
+        );
+    }
+
+    #[test]
+    fn sam_constructors_for_lambda_locals() {
+        let f = |args| Ty::class("java.util.function.Function", args);
+        let lam = || Expr::lambda(vec![("x".into(), None)], Expr::local("x"));
+        assert_eq!(
+            one(Stmt::local("f", f(vec![Ty::string(), Ty::string()]), lam())),
+            "val f: java.util.function.Function<String, String> = \
+             java.util.function.Function<String, String> { x -> x }"
+        );
+        assert_eq!(
+            one(Stmt::local(
+                "f",
+                f(vec![Ty::super_of(Ty::string()), Ty::WildcardStar]),
+                lam()
+            )),
+            "val f: java.util.function.Function<in String, *> = \
+             java.util.function.Function<String, Any> { x -> x }"
+        );
+        // Lambdas elsewhere are plain Kotlin lambdas; no parameters means `->`, not `it`.
+        assert_eq!(
+            one(Stmt::expr(Expr::static_call(
+                "a.B",
+                "run",
+                vec![],
+                vec![Expr::lambda(vec![], Expr::unit())]
+            ))),
+            "a.B.run({ -> })"
+        );
+        assert_eq!(
+            one(Stmt::local(
+                "g",
+                Ty::function(vec![Ty::INT], Ty::INT),
+                Expr::lambda(vec![("y".into(), Some(Ty::INT))], Expr::local("y"))
+            )),
+            "val g: (Int) -> Int = { y: Int -> y }"
+        );
+    }
+
+    #[test]
+    fn bottoms_and_nulls() {
+        assert_eq!(
+            one(Stmt::local("s", Ty::string(), Expr::bottom(Ty::string()))),
+            "val s: String = (null as String)"
+        );
+        assert_eq!(
+            one(Stmt::local("s", Ty::string(), Expr::null())),
+            "val s: String = (null as String)"
+        );
+        assert_eq!(
+            one(Stmt::local("s", Ty::nullable(Ty::string()), Expr::null())),
+            "val s: String? = null"
+        );
+        assert_eq!(
+            one(Stmt::local("c", Ty::CHAR, Expr::bottom(Ty::CHAR))),
+            "val c: Char = '\\u0000'"
+        );
+        assert!(body(vec![Stmt::expr(Expr::bottom(Ty::VOID))]).is_err());
+    }
+
+    #[test]
+    fn members_of_mapped_types_are_renamed() {
+        let s = || Stmt::local("s", Ty::string(), Expr::str("x"));
+        let call = |recv: &str, m: &str, args| Expr::local(recv).method(m, args);
+        let second = |stmts: Vec<Stmt>| {
+            body(stmts)
+                .expect("translates")
+                .lines()
+                .last()
+                .unwrap_or_default()
+                .to_owned()
+        };
+        assert_eq!(
+            second(vec![
+                s(),
+                Stmt::local("n", Ty::INT, call("s", "length", vec![]))
+            ]),
+            "val n: Int = s.length"
+        );
+        assert_eq!(
+            second(vec![
+                s(),
+                Stmt::local("c", Ty::CHAR, call("s", "charAt", vec![Expr::int(0)]))
+            ]),
+            "val c: Char = s.get(0)"
+        );
+        assert_eq!(
+            second(vec![s(), Stmt::expr(call("s", "getBytes", vec![]))]),
+            "(s as java.lang.String).getBytes()"
+        );
+        let m = || {
+            Stmt::local(
+                "m",
+                Ty::class("java.util.Map", vec![Ty::string(), Ty::INT]),
+                Expr::new_instance("java.util.HashMap", None, vec![]),
+            )
+        };
+        assert_eq!(
+            second(vec![
+                m(),
+                Stmt::expr(call("m", "put", vec![Expr::str("a"), Expr::int(1)]))
+            ]),
+            "m.put(\"a\", 1)!!"
+        );
+        assert_eq!(
+            second(vec![
+                m(),
+                Stmt::local(
+                    "k",
+                    Ty::class("java.util.Set", vec![Ty::string()]),
+                    call("m", "keySet", vec![])
+                )
+            ]),
+            "val k: MutableSet<String> = m.keys"
+        );
+        // An Object receiver keeps the call: Java rejects `length()` there, and so does Kotlin.
+        assert_eq!(
+            second(vec![
+                Stmt::local("o", Ty::object(), Expr::str("x")),
+                Stmt::expr(call("o", "length", vec![]))
+            ]),
+            "o.length()"
+        );
+        assert_eq!(
+            kotlin_member(None, "getClass", 0),
+            Some(Member::Property("javaClass"))
+        );
+        assert_eq!(
+            kotlin_member(None, "wait", 1),
+            Some(Member::OnJavaClass("java.lang.Object"))
+        );
+        assert_eq!(
+            kotlin_member(None, "getMessage", 0),
+            Some(Member::Property("message"))
+        );
+        let foo = Ty::class("org.example.Foo", vec![]);
+        assert_eq!(kotlin_member(Some(&foo), "getMessage", 0), None);
+        let ex = Ty::class("java.io.IOException", vec![]);
+        assert_eq!(
+            kotlin_member(Some(&ex), "getCause", 0),
+            Some(Member::OnJavaClass("java.lang.Throwable"))
+        );
+        assert_eq!(
+            kotlin_member(Some(&Ty::class("java.lang.Long", vec![])), "intValue", 0),
+            Some(Member::Call("toInt"))
+        );
+        assert_eq!(kotlin_member(Some(&foo), "size", 0), None);
+    }
+
+    #[test]
+    fn casts_and_fields() {
+        let i = || Stmt::local("i", Ty::INT, Expr::int(1));
+        let c = || Stmt::local("c", Ty::CHAR, Lit::Char('a').into());
+        let last = |stmts| {
+            body(stmts)
+                .expect("translates")
+                .lines()
+                .last()
+                .unwrap_or_default()
+                .to_owned()
+        };
+        assert_eq!(
+            last(vec![
+                i(),
+                Stmt::local("l", Ty::LONG, Expr::cast(Ty::LONG, Expr::local("i")))
+            ]),
+            "val l: Long = i.toLong()"
+        );
+        assert_eq!(
+            last(vec![
+                c(),
+                Stmt::local("n", Ty::INT, Expr::cast(Ty::INT, Expr::local("c")))
+            ]),
+            "val n: Int = c.code"
+        );
+        assert_eq!(
+            last(vec![
+                i(),
+                Stmt::local("d", Ty::CHAR, Expr::cast(Ty::CHAR, Expr::local("i")))
+            ]),
+            "val d: Char = i.toChar()"
+        );
+        assert_eq!(
+            last(vec![Stmt::local(
+                "o",
+                Ty::object(),
+                Expr::cast(Ty::object(), Expr::str("s"))
+            )]),
+            "val o: Any = (\"s\" as Any)"
+        );
+        assert_eq!(
+            last(vec![
+                Stmt::local("a", Ty::array(Ty::INT), Expr::new_array(Ty::INT, vec![])),
+                Stmt::local(
+                    "n",
+                    Ty::INT,
+                    Expr::field(Receiver::expr(Expr::local("a")), "length")
+                )
+            ]),
+            "val n: Int = a.size"
+        );
+        assert_eq!(
+            last(vec![
+                Stmt::local(
+                    "a",
+                    Ty::array(Ty::string()),
+                    Expr::new_array(Ty::string(), vec![])
+                ),
+                Stmt::expr(Expr::static_call(
+                    "java.util.Arrays",
+                    "asList",
+                    vec![],
+                    vec![Expr::Spread(Box::new(Expr::local("a")))]
+                ))
+            ]),
+            "java.util.Arrays.asList(*a)"
+        );
+    }
+}

@@ -1,0 +1,723 @@
+//! The Scala translators: Scala 3 and, as a dialect, Scala 2.13.
+//!
+//! A program becomes one file `Test_<id>.scala`:
+//!
+//! ```scala
+//! package thalia.<id>
+//!
+//! object Test_<id> {
+//!   def test(): Unit = {
+//!     ...statements...
+//!   }
+//! }
+//! ```
+//!
+//! Classes are written fully qualified (Java's classes are Scala's: `java.lang.String`,
+//! `java.util.List[T]`, boxed `java.lang.Integer`), and there are no imports.
+//!
+//! Mapping of the IR:
+//! - primitives → `Int`, `Boolean`, ..., `Unit`; a primitive *type argument* is boxed
+//!   (`java.util.List[java.lang.Integer]`, as Java means it); arrays `Array[Int]`, `Array[T]`;
+//!   `Nullable(T)` → `T` (boxed if primitive); `Top` → `Any`, `Bottom` → `Nothing`; function
+//!   types `(A, B) => R`.
+//! - wildcards: `? <: T`, `? >: T`, `?` in Scala 3; `_ <: T`, `_ >: T`, `_` in Scala 2.13.
+//! - `Bottom(T)` is `null.asInstanceOf[T]`: exactly of type `T`, for reference and primitive
+//!   `T` alike (the primitive's default value at run time), and unlike `???` it leaves the
+//!   following statements reachable.
+//! - `New { type_args: None }` is `new C(args)` (Scala infers the class's type arguments, also
+//!   from the expected type); calls `recv.m[A, B](args)`, Java statics `C.m[A](args)`.
+//! - Lambdas `(a, b) => body`, `(a: T) => body`, `() => body`, `(x) => ()` for a `Unit` body;
+//!   Scala converts them to Java functional interfaces (SAM conversion), also when nested.
+//! - Varargs arrays `a*` (Scala 3) or `a: _*` (Scala 2.13).
+//! - Casts `e.asInstanceOf[T]` (numeric conversions between primitives included).
+//! - Literals: `1L`, `1.5f`, `2.25d`, `(-1).toByte`, `1.toShort`, `'a'`; strings are ASCII-only
+//!   with `\uXXXX` escapes.
+//! - Names that are Scala keywords (of either version) are quoted with backquotes:
+//!   ``x.`type`()``.
+//! - An expression statement other than a call or `new` is bound to a fresh
+//!   `val __unused_N: Any = ...`; a literal statement is dropped.
+//!
+//! Known gaps: raw Java types cannot be written in Scala (`java.util.List` needs its type
+//! argument, and the IR does not say how many): they are written as they are and scalac
+//! rejects them. Scala arrays are invariant, so a Java program that relies on array covariance
+//! (`String[]` passed where `Object[]` is expected) is ill-typed in Scala.
+
+use crate::common::{self, f32_digits, f64_digits, BodyCx, CodeWriter, Dialect, ProgramNames};
+use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
+use crate::{Language, TranslateError, Translator};
+
+/// The Scala version written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ScalaVersion {
+    /// Scala 3 (`?` wildcards, `a*` varargs).
+    #[default]
+    Scala3,
+    /// Scala 2.13 (`_` wildcards, `a: _*` varargs).
+    Scala2,
+}
+
+/// Translates programs to Scala source of the given version.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScalaTranslator {
+    /// Which Scala is written.
+    pub version: ScalaVersion,
+}
+
+impl ScalaTranslator {
+    /// The Scala 3 translator.
+    pub const SCALA3: ScalaTranslator = ScalaTranslator {
+        version: ScalaVersion::Scala3,
+    };
+
+    /// The Scala 2.13 translator.
+    pub const SCALA2: ScalaTranslator = ScalaTranslator {
+        version: ScalaVersion::Scala2,
+    };
+}
+
+impl Translator for ScalaTranslator {
+    fn language(&self) -> Language {
+        match self.version {
+            ScalaVersion::Scala3 => Language::Scala3,
+            ScalaVersion::Scala2 => Language::Scala2,
+        }
+    }
+
+    fn file_name(&self, p: &Program) -> String {
+        common::file_name(&p.id, Translator::language(self))
+    }
+
+    fn translate(&self, p: &Program) -> Result<String, TranslateError> {
+        common::translate(self, p)
+    }
+}
+
+/// Reserved words of Scala 2.13 and Scala 3 (`enum`, `export`, `given`, `then` are Scala 3's);
+/// they can name something only when backquoted.
+const KEYWORDS: &[&str] = &[
+    "_",
+    "abstract",
+    "case",
+    "catch",
+    "class",
+    "def",
+    "do",
+    "else",
+    "enum",
+    "export",
+    "extends",
+    "false",
+    "final",
+    "finally",
+    "for",
+    "forSome",
+    "given",
+    "if",
+    "implicit",
+    "import",
+    "lazy",
+    "macro",
+    "match",
+    "new",
+    "null",
+    "object",
+    "override",
+    "package",
+    "private",
+    "protected",
+    "return",
+    "sealed",
+    "super",
+    "then",
+    "this",
+    "throw",
+    "trait",
+    "true",
+    "try",
+    "type",
+    "val",
+    "var",
+    "while",
+    "with",
+    "yield",
+];
+
+/// Stem of the fresh locals that hold expression statements.
+const UNUSED_STEM: &str = "__unused_";
+
+/// `name`, backquoted if it is a keyword.
+fn name(n: &str) -> String {
+    if KEYWORDS.contains(&n) {
+        format!("`{n}`")
+    } else {
+        n.to_owned()
+    }
+}
+
+/// A dot-separated qualified name with each segment quoted as needed.
+fn qualified(n: &str) -> String {
+    n.split('.').map(name).collect::<Vec<_>>().join(".")
+}
+
+/// Scala's name for a primitive type (`Unit` for `void`).
+fn prim_name(p: PrimTy) -> &'static str {
+    match p {
+        PrimTy::Boolean => "Boolean",
+        PrimTy::Byte => "Byte",
+        PrimTy::Char => "Char",
+        PrimTy::Short => "Short",
+        PrimTy::Int => "Int",
+        PrimTy::Long => "Long",
+        PrimTy::Float => "Float",
+        PrimTy::Double => "Double",
+        PrimTy::Void => "Unit",
+    }
+}
+
+/// Where a type is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TyPos {
+    /// A value's type: local declaration, cast, lambda parameter, array element.
+    Value,
+    /// A type argument of a Java generic (wildcards allowed, primitives boxed).
+    Arg,
+}
+
+impl Dialect for ScalaTranslator {
+    fn language(&self) -> Language {
+        Translator::language(self)
+    }
+
+    /// Nothing is reserved: keywords are backquoted.
+    fn is_reserved(&self, _: &str) -> bool {
+        false
+    }
+
+    fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {
+        w.line(&format!("package {}", qualified(&names.package)));
+        w.line("");
+        w.line(&format!("object {} {{", names.class));
+        w.indent();
+        w.line("def test(): Unit = {");
+        w.indent();
+    }
+
+    fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
+        match s {
+            Stmt::Local {
+                name: local,
+                ty,
+                init,
+            } => {
+                if matches!(ty, Ty::Prim(PrimTy::Void)) {
+                    return Err(TranslateError::VoidLocal {
+                        name: local.clone(),
+                    });
+                }
+                w.line(&format!(
+                    "val {}: {} = {}",
+                    name(local),
+                    self.ty(ty, TyPos::Value)?,
+                    self.expr(init)?
+                ));
+            }
+            Stmt::Expr(e @ (Expr::Call { .. } | Expr::New { .. })) => w.line(&self.expr(e)?),
+            Stmt::Expr(Expr::Lit(lit)) => {
+                self.lit(lit)?;
+            }
+            Stmt::Expr(e) => {
+                let e = self.expr(e)?;
+                w.line(&format!("val {}: Any = {e}", cx.fresh(UNUSED_STEM)));
+            }
+        }
+        Ok(())
+    }
+
+    fn close(&self, w: &mut CodeWriter) {
+        w.dedent();
+        w.line("}");
+        w.dedent();
+        w.line("}");
+    }
+}
+
+impl ScalaTranslator {
+    /// The wildcard marker: `?` (Scala 3) or `_` (Scala 2).
+    fn wildcard(&self) -> &'static str {
+        match self.version {
+            ScalaVersion::Scala3 => "?",
+            ScalaVersion::Scala2 => "_",
+        }
+    }
+
+    /// `t` in Scala syntax, as written at position `pos`.
+    fn ty(&self, t: &Ty, pos: TyPos) -> Result<String, TranslateError> {
+        Ok(match t {
+            Ty::Prim(p) => match pos {
+                TyPos::Arg => p.boxed_class().to_owned(),
+                TyPos::Value if *p == PrimTy::Void => {
+                    return Err(self.unsupported("`void` as the type of a value"))
+                }
+                TyPos::Value => prim_name(*p).to_owned(),
+            },
+            Ty::Class { name: class, args } => {
+                self.check_qualified_name(class)?;
+                if args.is_empty() {
+                    qualified(class)
+                } else {
+                    format!("{}[{}]", qualified(class), self.ty_args(args)?)
+                }
+            }
+            Ty::Var(v) => {
+                self.check_name(v)?;
+                name(v)
+            }
+            Ty::WildcardStar | Ty::WildcardExtends(_) | Ty::WildcardSuper(_)
+                if pos != TyPos::Arg =>
+            {
+                return Err(self.unsupported("a wildcard outside a type argument"))
+            }
+            Ty::WildcardStar => self.wildcard().to_owned(),
+            Ty::WildcardExtends(b) => {
+                format!("{} <: {}", self.wildcard(), self.ty(b, TyPos::Arg)?)
+            }
+            Ty::WildcardSuper(b) => format!("{} >: {}", self.wildcard(), self.ty(b, TyPos::Arg)?),
+            Ty::Array(elem) => format!("Array[{}]", self.array_elem(elem)?),
+            Ty::Nullable(inner) => match inner.as_ref() {
+                Ty::Prim(p) if *p != PrimTy::Void => p.boxed_class().to_owned(),
+                inner => self.ty(inner, pos)?,
+            },
+            Ty::Function {
+                receiver: Some(_), ..
+            } => return Err(self.unsupported("function types with a receiver")),
+            Ty::Function {
+                receiver: None,
+                params,
+                ret,
+            } => {
+                let params = common::comma_separated(params, |p| self.ty(p, TyPos::Value))?;
+                let ret = match ret.as_ref() {
+                    Ty::Prim(PrimTy::Void) => "Unit".to_owned(),
+                    r => self.ty(r, TyPos::Value)?,
+                };
+                format!("(({params}) => {ret})")
+            }
+            Ty::Top => "Any".to_owned(),
+            Ty::Bottom => "Nothing".to_owned(),
+        })
+    }
+
+    /// An array's element type (primitives stay primitive: `Array[Int]` is `int[]`).
+    fn array_elem(&self, elem: &Ty) -> Result<String, TranslateError> {
+        match elem {
+            Ty::Prim(PrimTy::Void) => Err(self.unsupported("an array of `void`")),
+            Ty::Prim(_) => self.ty(elem, TyPos::Value),
+            Ty::WildcardStar | Ty::WildcardExtends(_) | Ty::WildcardSuper(_) => {
+                Err(self.unsupported("a wildcard outside a type argument"))
+            }
+            _ => self.ty(elem, TyPos::Arg),
+        }
+    }
+
+    /// Comma-separated type arguments.
+    fn ty_args(&self, args: &[Ty]) -> Result<String, TranslateError> {
+        common::comma_separated(args, |a| self.ty(a, TyPos::Arg))
+    }
+
+    /// `[A, B]` or nothing.
+    fn ty_args_opt(&self, args: &[Ty]) -> Result<String, TranslateError> {
+        Ok(if args.is_empty() {
+            String::new()
+        } else {
+            format!("[{}]", self.ty_args(args)?)
+        })
+    }
+
+    /// `e` in Scala syntax; compound forms come parenthesized.
+    fn expr(&self, e: &Expr) -> Result<String, TranslateError> {
+        Ok(match e {
+            Expr::Lit(lit) => self.lit(lit)?,
+            Expr::Bottom(t) => {
+                if matches!(t, Ty::Prim(PrimTy::Void)) {
+                    return Err(self.unsupported("a bottom constant of type `void`"));
+                }
+                format!("null.asInstanceOf[{}]", self.ty(t, TyPos::Value)?)
+            }
+            Expr::Local(n) => name(n),
+            Expr::Unit => "()".to_owned(),
+            Expr::New {
+                class,
+                type_args,
+                args,
+            } => {
+                self.check_qualified_name(class)?;
+                let targs = match type_args {
+                    None => String::new(),
+                    Some(ts) => self.ty_args_opt(ts)?,
+                };
+                format!("new {}{targs}({})", qualified(class), self.args(args)?)
+            }
+            Expr::Call {
+                receiver,
+                name: method,
+                type_args,
+                args,
+            } => {
+                self.check_name(method)?;
+                let targs = self.ty_args_opt(type_args)?;
+                let args = self.args(args)?;
+                match self.receiver(receiver)? {
+                    Some(r) => format!("{r}.{}{targs}({args})", name(method)),
+                    None => format!("{}{targs}({args})", name(method)),
+                }
+            }
+            Expr::Field {
+                receiver,
+                name: field,
+            } => {
+                self.check_name(field)?;
+                match self.receiver(receiver)? {
+                    Some(r) => format!("{r}.{}", name(field)),
+                    None => name(field),
+                }
+            }
+            Expr::Lambda { params, body } => {
+                let typed = params.iter().filter(|(_, t)| t.is_some()).count();
+                if typed != 0 && typed != params.len() {
+                    return Err(self.unsupported("a lambda mixing typed and untyped parameters"));
+                }
+                let params = common::comma_separated(params, |(n, t)| match t {
+                    Some(t) => Ok(format!("{}: {}", name(n), self.ty(t, TyPos::Value)?)),
+                    None => Ok(name(n)),
+                })?;
+                format!("({params}) => {}", self.expr(body)?)
+            }
+            Expr::NewArray { elem, elems } => {
+                format!("Array[{}]({})", self.array_elem(elem)?, self.args(elems)?)
+            }
+            Expr::Spread(inner) => {
+                let inner = self.operand(inner)?;
+                match self.version {
+                    ScalaVersion::Scala3 => format!("{inner}*"),
+                    ScalaVersion::Scala2 => format!("{inner}: _*"),
+                }
+            }
+            Expr::Cast { ty, expr } => format!(
+                "{}.asInstanceOf[{}]",
+                self.operand(expr)?,
+                self.ty(ty, TyPos::Value)?
+            ),
+            Expr::Cond { cond, then, els } => format!(
+                "(if ({}) {} else {})",
+                self.expr(cond)?,
+                self.expr(then)?,
+                self.expr(els)?
+            ),
+        })
+    }
+
+    /// Comma-separated arguments.
+    fn args(&self, args: &[Expr]) -> Result<String, TranslateError> {
+        common::comma_separated(args, |a| self.expr(a))
+    }
+
+    /// The qualifier before `.member`, `None` for no receiver.
+    fn receiver(&self, r: &Receiver) -> Result<Option<String>, TranslateError> {
+        Ok(match r {
+            Receiver::None => None,
+            Receiver::Static(class) => {
+                self.check_qualified_name(class)?;
+                Some(qualified(class))
+            }
+            Receiver::Expr(e) => Some(self.operand(e)?),
+        })
+    }
+
+    /// `e` as the operand of a postfix form (`.m`, `*`, `: _*`), parenthesized where needed.
+    fn operand(&self, e: &Expr) -> Result<String, TranslateError> {
+        let s = self.expr(e)?;
+        Ok(match e {
+            Expr::Lit(Lit::Str(_) | Lit::Null | Lit::Bool(_) | Lit::Char(_)) => s,
+            Expr::Lit(_) | Expr::Lambda { .. } | Expr::Bottom(_) | Expr::Cast { .. }
+                if !s.starts_with('(') || !s.ends_with(')') =>
+            {
+                format!("({s})")
+            }
+            _ => s,
+        })
+    }
+
+    /// A literal in Scala syntax; negative numbers are parenthesized.
+    fn lit(&self, lit: &Lit) -> Result<String, TranslateError> {
+        fn signed(negative: bool, digits: String) -> String {
+            if negative {
+                format!("(-{digits})")
+            } else {
+                digits
+            }
+        }
+        Ok(match *lit {
+            Lit::Bool(b) => b.to_string(),
+            Lit::Int(i) => signed(i < 0, i.unsigned_abs().to_string()),
+            Lit::Long(i) => signed(i < 0, format!("{}L", i.unsigned_abs())),
+            Lit::Float(f) if f.is_nan() => "java.lang.Float.NaN".to_owned(),
+            Lit::Float(f) if f.is_infinite() => infinity("java.lang.Float", f > 0.0),
+            Lit::Float(f) => signed(f.is_sign_negative(), format!("{}f", f32_digits(f))),
+            Lit::Double(f) if f.is_nan() => "java.lang.Double.NaN".to_owned(),
+            Lit::Double(f) if f.is_infinite() => infinity("java.lang.Double", f > 0.0),
+            Lit::Double(f) => signed(f.is_sign_negative(), format!("{}d", f64_digits(f))),
+            Lit::Char(c) => char_literal(c).ok_or_else(|| {
+                self.unsupported(format!(
+                    "the char literal U+{:X} (outside the Basic Multilingual Plane)",
+                    u32::from(c)
+                ))
+            })?,
+            Lit::Byte(b) => format!("{}.toByte", signed(b < 0, b.unsigned_abs().to_string())),
+            Lit::Short(s) => format!("{}.toShort", signed(s < 0, s.unsigned_abs().to_string())),
+            Lit::Str(ref s) => string_literal(s),
+            Lit::Null => "null".to_owned(),
+        })
+    }
+}
+
+/// `java.lang.Float.POSITIVE_INFINITY` and friends.
+fn infinity(class: &str, positive: bool) -> String {
+    let sign = if positive { "POSITIVE" } else { "NEGATIVE" };
+    format!("{class}.{sign}_INFINITY")
+}
+
+/// Escape of `c` inside a Scala string (`quote = '"'`) or char (`quote = '\''`) literal.
+/// Scala has no octal escapes; control and non-ASCII characters use `\uXXXX`, which both
+/// Scala 2.13 and 3 read inside literals only.
+fn escape_char(c: char, quote: char, out: &mut String) {
+    match c {
+        '\\' => out.push_str("\\\\"),
+        '\n' => out.push_str("\\n"),
+        '\t' => out.push_str("\\t"),
+        '\r' => out.push_str("\\r"),
+        '\u{8}' => out.push_str("\\b"),
+        '\u{c}' => out.push_str("\\f"),
+        c if c == quote => {
+            out.push('\\');
+            out.push(c);
+        }
+        c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
+        c => out.push_str(&common::utf16_escape(c)),
+    }
+}
+
+/// `s` as a Scala string literal (pure ASCII).
+pub(crate) fn string_literal(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        escape_char(c, '"', &mut out);
+    }
+    out.push('"');
+    out
+}
+
+/// `c` as a Scala char literal, or `None` if `c` needs two UTF-16 code units.
+pub(crate) fn char_literal(c: char) -> Option<String> {
+    if c.len_utf16() != 1 {
+        return None;
+    }
+    let mut out = String::from("'");
+    escape_char(c, '\'', &mut out);
+    out.push('\'');
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Expr, Program, Stmt, Ty};
+
+    /// The body line(s) of a program for `t`.
+    fn body(t: ScalaTranslator, stmts: Vec<Stmt>) -> Result<String, TranslateError> {
+        let src = t.translate(&Program::new("t", stmts))?;
+        let lines: Vec<&str> = src.lines().collect();
+        Ok(lines[4..lines.len() - 2]
+            .iter()
+            .map(|l| l.trim())
+            .collect::<Vec<_>>()
+            .join("\n"))
+    }
+
+    fn both(stmts: Vec<Stmt>) -> (String, String) {
+        (
+            body(ScalaTranslator::SCALA3, stmts.clone()).expect("translates"),
+            body(ScalaTranslator::SCALA2, stmts).expect("translates"),
+        )
+    }
+
+    fn lit(l: Lit) -> String {
+        ScalaTranslator::SCALA3.lit(&l).expect("expressible")
+    }
+
+    #[test]
+    fn file_layout_and_languages() {
+        let p = Program::new("p7", vec![]);
+        assert_eq!(
+            ScalaTranslator::SCALA3.translate(&p).expect("translates"),
+            "package thalia.p7\n\nobject Test_p7 {\n    def test(): Unit = {\n    }\n}\n"
+        );
+        assert_eq!(
+            Translator::language(&ScalaTranslator::SCALA3),
+            Language::Scala3
+        );
+        assert_eq!(
+            Translator::language(&ScalaTranslator::SCALA2),
+            Language::Scala2
+        );
+        assert_eq!(ScalaTranslator::default(), ScalaTranslator::SCALA3);
+        assert_eq!(ScalaTranslator::SCALA2.file_name(&p), "Test_p7.scala");
+    }
+
+    #[test]
+    fn wildcards_per_version() {
+        let t = Ty::class(
+            "java.util.Map",
+            vec![Ty::extends(Ty::INT), Ty::super_of(Ty::string())],
+        );
+        let u = Ty::class("java.util.List", vec![Ty::WildcardStar]);
+        assert_eq!(
+            both(vec![
+                Stmt::local("m", t, Expr::null()),
+                Stmt::local("l", u, Expr::null())
+            ]),
+            (
+                "val m: java.util.Map[? <: java.lang.Integer, ? >: java.lang.String] = null\n\
+                 val l: java.util.List[?] = null"
+                    .to_owned(),
+                "val m: java.util.Map[_ <: java.lang.Integer, _ >: java.lang.String] = null\n\
+                 val l: java.util.List[_] = null"
+                    .to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn varargs_spread_per_version() {
+        let stmts = vec![
+            Stmt::local(
+                "a",
+                Ty::array(Ty::string()),
+                Expr::new_array(Ty::string(), vec![]),
+            ),
+            Stmt::expr(Expr::static_call(
+                "java.util.Arrays",
+                "asList",
+                vec![],
+                vec![Expr::Spread(Box::new(Expr::local("a")))],
+            )),
+            Stmt::expr(Expr::static_call(
+                "java.util.Arrays",
+                "asList",
+                vec![],
+                vec![Expr::Spread(Box::new(Expr::bottom(
+                    Ty::array(Ty::string()),
+                )))],
+            )),
+        ];
+        let (s3, s2) = both(stmts);
+        assert_eq!(
+            s3,
+            "val a: Array[java.lang.String] = Array[java.lang.String]()\n\
+             java.util.Arrays.asList(a*)\n\
+             java.util.Arrays.asList((null.asInstanceOf[Array[java.lang.String]])*)"
+        );
+        assert!(s2.contains("java.util.Arrays.asList(a: _*)"), "{s2}");
+    }
+
+    #[test]
+    fn literals() {
+        assert_eq!(lit(Lit::Int(i32::MIN)), "(-2147483648)");
+        assert_eq!(lit(Lit::Long(i64::MIN)), "(-9223372036854775808L)");
+        assert_eq!(lit(Lit::Double(2.25)), "2.25d");
+        assert_eq!(lit(Lit::Float(-1.5)), "(-1.5f)");
+        assert_eq!(
+            lit(Lit::Float(f32::INFINITY)),
+            "java.lang.Float.POSITIVE_INFINITY"
+        );
+        assert_eq!(lit(Lit::Byte(-1)), "(-1).toByte");
+        assert_eq!(lit(Lit::Short(1)), "1.toShort");
+        assert_eq!(lit(Lit::Char('\'')), "'\\''");
+        assert_eq!(lit(Lit::Char('\0')), "'\\u0000'");
+        assert_eq!(
+            lit(Lit::Str("\"$\\\u{7}é".into())),
+            r#""\"$\\\u0007\u00E9""#
+        );
+    }
+
+    #[test]
+    fn expressions() {
+        let (s3, _) = both(vec![
+            Stmt::local("i", Ty::INT, Expr::bottom(Ty::INT)),
+            Stmt::local("l", Ty::LONG, Expr::cast(Ty::LONG, Expr::local("i"))),
+            Stmt::local(
+                "r",
+                Ty::class("java.lang.Runnable", vec![]),
+                Expr::lambda(vec![], Expr::unit()),
+            ),
+            Stmt::local(
+                "f",
+                Ty::class(
+                    "java.util.function.BiFunction",
+                    vec![Ty::INT, Ty::INT, Ty::INT],
+                ),
+                Expr::lambda(
+                    vec![("a".into(), Some(Ty::INT)), ("b".into(), Some(Ty::INT))],
+                    Expr::cond(Lit::Bool(true).into(), Expr::local("a"), Expr::local("b")),
+                ),
+            ),
+            Stmt::local(
+                "n",
+                Ty::class("java.util.ArrayList", vec![Ty::string()]),
+                Expr::new_instance("java.util.ArrayList", None, vec![]),
+            ),
+            Stmt::expr(Expr::static_field("java.lang.System", "out")),
+            Stmt::expr(Expr::int(3)),
+            Stmt::local(
+                "type",
+                Ty::string(),
+                Expr::int(3).method("toString", vec![]),
+            ),
+        ]);
+        assert_eq!(
+            s3,
+            "val i: Int = null.asInstanceOf[Int]\n\
+             val l: Long = i.asInstanceOf[Long]\n\
+             val r: java.lang.Runnable = () => ()\n\
+             val f: java.util.function.BiFunction[java.lang.Integer, java.lang.Integer, java.lang.Integer] = (a: Int, b: Int) => (if (true) a else b)\n\
+             val n: java.util.ArrayList[java.lang.String] = new java.util.ArrayList()\n\
+             val __unused_0: Any = java.lang.System.out\n\
+             val `type`: java.lang.String = (3).toString()"
+        );
+    }
+
+    #[test]
+    fn rejections() {
+        let err = |s: Stmt| body(ScalaTranslator::SCALA3, vec![s]).is_err();
+        assert!(err(Stmt::local("v", Ty::VOID, Expr::null())));
+        assert!(err(Stmt::expr(Expr::bottom(Ty::VOID))));
+        assert!(err(Stmt::local("w", Ty::WildcardStar, Expr::null())));
+        assert!(err(Stmt::local(
+            "l",
+            Ty::object(),
+            Expr::lambda(
+                vec![("a".into(), Some(Ty::INT)), ("b".into(), None)],
+                Expr::null()
+            )
+        )));
+        assert!(err(Stmt::local(
+            "f",
+            Ty::Function {
+                receiver: Some(Box::new(Ty::INT)),
+                params: vec![],
+                ret: Box::new(Ty::INT)
+            },
+            Expr::null()
+        )));
+    }
+}
