@@ -4,8 +4,10 @@
 //! ([`api`]), and the API graph ([`graph`]). See `ARCHITECTURE.md` for the map.
 
 pub mod api;
+pub mod compile;
 pub mod embedded;
 pub mod graph;
 pub mod stats;
 pub mod synth;
+pub mod toolchain;
 pub mod types;

@@ -38,9 +38,66 @@ enum Command {
     /// Extract the API of jars, jmods or class directories (or of the running JDK) into thalia
     /// API JSON, one file per class.
     Extract(ExtractArgs),
+    /// Compile a synthesized directory with a real compiler and compare each program's verdict
+    /// with the expectation in its `programs.jsonl`; writes `results.jsonl` and prints the
+    /// acceptance/rejection rates and every mismatch.
+    Check(CheckArgs),
+    /// Install, list and run the compilers under test (kotlinc, scalac 3 and 2.13, groovyc from
+    /// Maven artifacts through thalia's resolver; javac from the running JDK).
+    #[command(subcommand)]
+    Toolchain(ToolchainCommand),
     /// Measure the tool's speed on a real API and print the figures.
     #[command(subcommand)]
     Bench(BenchCommand),
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// A directory written by `thalia synth`.
+    dir: PathBuf,
+    /// The compiler: an installed toolchain `NAME[@VERSION]` (default: the one matching the
+    /// programs' language).
+    #[arg(long)]
+    compiler: Option<String>,
+    /// Classpath for the programs (e.g. `$(cat api-json/LIB/classpath.txt)`).
+    #[arg(long)]
+    classpath: Option<String>,
+    /// Files per compiler invocation.
+    #[arg(long, default_value_t = 500)]
+    batch_size: usize,
+    /// Seconds allowed per compiler invocation.
+    #[arg(long, default_value_t = 600)]
+    timeout: u64,
+}
+
+#[derive(Subcommand, Debug)]
+enum ToolchainCommand {
+    /// Install compilers: `kotlin`, `scala3`, `scala2`, `groovy`, `javac`, each optionally
+    /// `@VERSION` (exact, or a prefix such as `groovy@4`); no version = the latest release.
+    Install {
+        /// `NAME[@VERSION]`...
+        #[arg(required = true)]
+        specs: Vec<String>,
+        /// A Maven repository to use (repeatable; default: the user's configuration).
+        #[arg(long = "repo", value_name = "URL")]
+        repos: Vec<String>,
+    },
+    /// List installed toolchains with their versions.
+    List,
+    /// Run an installed compiler: `thalia toolchain exec kotlin@2.1 -- -d out Test.kt`.
+    Exec {
+        /// `NAME[@VERSION]` (a version prefix picks the newest installed match).
+        spec: String,
+        /// Arguments for the compiler (after `--`).
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+    /// Print the runtime classpath of a toolchain's language (kotlin-stdlib, scala-library,
+    /// groovy), for running or compiling against compiled programs.
+    Runtime {
+        /// `NAME[@VERSION]`.
+        spec: String,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -263,6 +320,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Synth(args) => synth(args),
         Command::Extract(args) => extract(args),
         Command::Fetch(args) => fetch(args),
+        Command::Toolchain(cmd) => toolchain(cmd),
+        Command::Check(args) => check(args),
         Command::Bench(BenchCommand::Extract {
             inputs,
             jdk,
@@ -366,6 +425,210 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 .write_dir(&out)
                 .with_context(|| format!("cannot write to {}", out.display()))?;
             eprintln!("wrote {} files to {}", files.len(), out.display());
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn check(args: CheckArgs) -> Result<ExitCode> {
+    use std::io::Write;
+    use thalia::compile::{compile_batch, CompileOptions, Verdict};
+    let manifest = args.dir.join("programs.jsonl");
+    let text = std::fs::read_to_string(&manifest)
+        .with_context(|| format!("cannot read {}", manifest.display()))?;
+    let mut records: Vec<serde_json::Value> = Vec::new();
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        records.push(serde_json::from_str(line).with_context(|| {
+            format!(
+                "{}: line {}: not a program record",
+                manifest.display(),
+                i + 1
+            )
+        })?);
+    }
+    let summary: serde_json::Value = std::fs::read_to_string(args.dir.join("summary.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    let lang = summary["language"].as_str().unwrap_or("java").to_string();
+    let spec = args.compiler.clone().unwrap_or_else(|| {
+        match lang.as_str() {
+            "scala" => "scala3",
+            "scala2" => "scala2",
+            "kotlin" => "kotlin",
+            "groovy" => "groovy",
+            _ => "javac",
+        }
+        .to_string()
+    });
+    let tc = match thalia::toolchain::find(&spec) {
+        Ok(t) => t,
+        Err(_) if spec == "javac" => {
+            thalia::toolchain::install(thalia::toolchain::Tool::Javac, None, &[], false)?
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let files: Vec<PathBuf> = records
+        .iter()
+        .filter_map(|r| r["file"].as_str().map(|f| args.dir.join(f)))
+        .collect();
+    let opts = CompileOptions {
+        classpath: args.classpath.clone(),
+        timeout: std::time::Duration::from_secs(args.timeout),
+    };
+    let classes = tempfile::tempdir()?;
+    let bar = indicatif::ProgressBar::new(files.len() as u64);
+    let mut verdicts = std::collections::BTreeMap::new();
+    let mut calls = 0;
+    let t0 = std::time::Instant::now();
+    for chunk in files.chunks(args.batch_size.max(1)) {
+        let r = compile_batch(&tc, chunk, classes.path(), &opts)?;
+        calls += r.calls;
+        verdicts.extend(r.verdicts);
+        bar.inc(chunk.len() as u64);
+    }
+    bar.finish_and_clear();
+    let results_path = args.dir.join("results.jsonl");
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&results_path)?);
+    let (mut acc_ok, mut acc_n, mut rej_ok, mut rej_n) = (0usize, 0usize, 0usize, 0usize);
+    let mut mismatches = Vec::new();
+    for r in &records {
+        let file = r["file"].as_str().unwrap_or_default();
+        let expected = r["expected"].as_str().unwrap_or("accept");
+        let v = verdicts.get(file).cloned().unwrap_or(Verdict::Timeout);
+        let matches = match expected {
+            "reject" => !v.is_accepted() && !matches!(v, Verdict::Crash { .. } | Verdict::Timeout),
+            _ => v.is_accepted(),
+        };
+        if expected == "reject" {
+            rej_n += 1;
+            rej_ok += usize::from(matches);
+        } else {
+            acc_n += 1;
+            acc_ok += usize::from(matches);
+        }
+        if !matches {
+            mismatches.push((
+                r["id"].as_str().unwrap_or_default().to_string(),
+                r["member"].as_str().unwrap_or_default().to_string(),
+                v.clone(),
+            ));
+        }
+        let line = serde_json::json!({"id": r["id"], "file": file, "expected": expected, "actual": v, "matches": matches});
+        writeln!(out, "{line}")?;
+    }
+    out.flush()?;
+    let pct = |a: usize, n: usize| {
+        if n == 0 {
+            100.0
+        } else {
+            100.0 * a as f64 / n as f64
+        }
+    };
+    println!(
+        "{} ({}@{}): {} programs in {:.1}s, {} compiler calls",
+        args.dir.display(),
+        tc.tool.name(),
+        tc.version,
+        records.len(),
+        t0.elapsed().as_secs_f64(),
+        calls
+    );
+    if acc_n > 0 {
+        println!(
+            "  well-typed accepted: {acc_ok}/{acc_n} ({:.1} %)",
+            pct(acc_ok, acc_n)
+        );
+    }
+    if rej_n > 0 {
+        println!(
+            "  ill-typed rejected:  {rej_ok}/{rej_n} ({:.1} %)",
+            pct(rej_ok, rej_n)
+        );
+    }
+    for (id, member, v) in &mismatches {
+        let what = match v {
+            Verdict::Accepted => "accepted".to_string(),
+            Verdict::Rejected { diagnostics } => format!(
+                "rejected: {}",
+                diagnostics
+                    .first()
+                    .and_then(|d| d.lines().next())
+                    .unwrap_or("")
+            ),
+            Verdict::Crash { .. } => "CRASH".to_string(),
+            Verdict::Timeout => "TIMEOUT".to_string(),
+        };
+        println!("  mismatch {id} {member}: {what}");
+    }
+    println!("  verdicts: {}", results_path.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn toolchain(cmd: ToolchainCommand) -> Result<ExitCode> {
+    use std::io::IsTerminal;
+    use thalia::toolchain;
+    match cmd {
+        ToolchainCommand::Install { specs, repos } => {
+            for spec in specs {
+                let (tool, version) = toolchain::parse_spec(&spec)?;
+                let tc = toolchain::install(
+                    tool,
+                    version.as_deref(),
+                    &repos,
+                    std::io::stderr().is_terminal(),
+                )?;
+                eprintln!(
+                    "installed {}@{} ({} jars) in {}",
+                    tc.tool.name(),
+                    tc.version,
+                    tc.classpath.len(),
+                    toolchain::toolchains_dir()
+                        .join(tc.tool.name())
+                        .join(&tc.version)
+                        .display()
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        ToolchainCommand::List => {
+            let all = toolchain::list();
+            if all.is_empty() {
+                eprintln!(
+                    "no toolchains installed in {} (try `thalia toolchain install kotlin`)",
+                    toolchain::toolchains_dir().display()
+                );
+            }
+            for t in all {
+                println!(
+                    "{:<8} {:<14} {}",
+                    t.tool.name(),
+                    t.version,
+                    t.coordinate
+                        .as_deref()
+                        .unwrap_or(&t.java.display().to_string())
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        ToolchainCommand::Exec { spec, args } => {
+            let tc = toolchain::find(&spec)?;
+            let status = tc
+                .command(&args)
+                .status()
+                .with_context(|| format!("cannot run {}", tc.java.display()))?;
+            Ok(ExitCode::from(
+                status.code().unwrap_or(1).clamp(0, 255) as u8
+            ))
+        }
+        ToolchainCommand::Runtime { spec } => {
+            let tc = toolchain::find(&spec)?;
+            let cp: Vec<String> = tc.runtime.iter().map(|p| p.display().to_string()).collect();
+            println!("{}", cp.join(":"));
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -560,9 +823,6 @@ fn synth(args: SynthArgs) -> Result<ExitCode> {
     use indicatif::{ProgressBar, ProgressStyle};
     use thalia::synth::{self, Selection, SynthConfig, SynthContext};
 
-    if thalia_translators::translator(args.lang).is_none() {
-        bail!("no translator for {} yet (available: java)", args.lang);
-    }
     let dir = args.api.as_deref();
     let mut api = load(dir)?;
     report_load(&api, dir);
@@ -661,12 +921,26 @@ fn synth(args: SynthArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The error and its causes, leaving out a cause whose text the message already contains
+/// (library errors often include their source in their own message).
+fn render_error(e: &anyhow::Error) -> String {
+    let mut out = e.to_string();
+    for cause in e.chain().skip(1) {
+        let c = cause.to_string();
+        if !out.contains(&c) {
+            out.push_str(": ");
+            out.push_str(&c);
+        }
+    }
+    out
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", render_error(&e));
             ExitCode::from(2)
         }
     }

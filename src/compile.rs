@@ -1,0 +1,311 @@
+//! Compiling a batch of generated files with a real compiler (plain process mode) and
+//! attributing its verdict to each file.
+//!
+//! A file with no diagnostic in a failing batch is not proven accepted: groovyc, and scalac
+//! on errors in early phases, stop before type-checking the other files. So the error-free
+//! rest of a failing batch is compiled again, until a compile succeeds or every remaining file
+//! has a diagnostic of its own.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::toolchain::{Tool, Toolchain};
+
+/// The verdict of one file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Compiled without error.
+    Accepted,
+    /// The compiler reported errors in this file.
+    Rejected {
+        /// The diagnostics attributed to the file.
+        diagnostics: Vec<String>,
+    },
+    /// The compiler crashed (an exception escaped) on a batch containing this file alone.
+    Crash {
+        /// The compiler's output.
+        output: String,
+    },
+    /// The compiler did not finish in time on this file alone.
+    Timeout,
+}
+
+impl Verdict {
+    /// True for `Accepted`.
+    pub fn is_accepted(&self) -> bool {
+        matches!(self, Verdict::Accepted)
+    }
+}
+
+/// The verdicts of a batch.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BatchResult {
+    /// Verdict per file (by file name).
+    pub verdicts: BTreeMap<String, Verdict>,
+    /// Compiler invocations made.
+    pub calls: usize,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// A problem running the compiler at all.
+#[derive(Debug, thiserror::Error)]
+pub enum CompileError {
+    /// The process could not be started or waited for.
+    #[error("cannot run {tool}: {message}")]
+    Spawn {
+        /// The compiler.
+        tool: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// How a batch is compiled.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    /// Extra classpath for the programs (e.g. a library's `classpath.txt`).
+    pub classpath: Option<String>,
+    /// Time allowed for one compiler invocation.
+    pub timeout: Duration,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions {
+            classpath: None,
+            timeout: Duration::from_secs(600),
+        }
+    }
+}
+
+struct Run {
+    ok: bool,
+    output: String,
+    timed_out: bool,
+}
+
+fn run_once(
+    tc: &Toolchain,
+    files: &[PathBuf],
+    out: &Path,
+    opts: &CompileOptions,
+) -> Result<Run, CompileError> {
+    let _ = std::fs::create_dir_all(out);
+    let mut args: Vec<String> = Vec::new();
+    let cp = opts.classpath.clone().filter(|c| !c.is_empty());
+    match tc.tool {
+        Tool::Javac => {
+            args.extend(
+                [
+                    "-J-Duser.language=en",
+                    "-Xmaxerrs",
+                    "100000",
+                    "-nowarn",
+                    "-proc:none",
+                ]
+                .map(String::from),
+            );
+            if let Some(cp) = cp {
+                args.extend(["-cp".into(), cp]);
+            }
+            args.extend(["-d".into(), out.display().to_string()]);
+        }
+        Tool::Kotlin => {
+            if let Some(cp) = cp {
+                args.extend(["-classpath".into(), cp]);
+            }
+            args.extend(["-nowarn".into(), "-d".into(), out.display().to_string()]);
+        }
+        Tool::Scala3 | Tool::Scala2 => {
+            if let Some(cp) = cp {
+                args.extend(["-classpath".into(), cp]);
+            }
+            args.extend(["-nowarn".into(), "-d".into(), out.display().to_string()]);
+        }
+        Tool::Groovy => {
+            if let Some(cp) = cp {
+                args.extend(["-cp".into(), cp]);
+            }
+            args.extend(["--encoding=UTF-8".into(), format!("-d={}", out.display())]);
+        }
+    }
+    args.extend(files.iter().map(|f| f.display().to_string()));
+    let mut cmd = tc.command(&args);
+    if tc.tool != Tool::Javac {
+        cmd.env("JAVA_TOOL_OPTIONS", "-Duser.language=en");
+    }
+    let spawn = |e: std::io::Error| CompileError::Spawn {
+        tool: tc.tool.name().into(),
+        message: e.to_string(),
+    };
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(spawn)?;
+    // drain both pipes on threads so a chatty compiler never blocks
+    let mut so = child.stdout.take();
+    let mut se = child.stderr.take();
+    let t_out = std::thread::spawn(move || {
+        let mut s = String::new();
+        if let Some(o) = so.as_mut() {
+            let _ = std::io::Read::read_to_string(o, &mut s);
+        }
+        s
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut s = String::new();
+        if let Some(e) = se.as_mut() {
+            let _ = std::io::Read::read_to_string(e, &mut s);
+        }
+        s
+    });
+    let start = Instant::now();
+    let mut timed_out = false;
+    let status = loop {
+        match child.try_wait().map_err(spawn)? {
+            Some(s) => break Some(s),
+            None if start.elapsed() > opts.timeout => {
+                let _ = child.kill();
+                let _ = child.wait();
+                timed_out = true;
+                break None;
+            }
+            None => std::thread::sleep(Duration::from_millis(20)),
+        }
+    };
+    let output = t_out.join().unwrap_or_default() + &t_err.join().unwrap_or_default();
+    Ok(Run {
+        ok: status.is_some_and(|s| s.success()),
+        output,
+        timed_out,
+    })
+}
+
+/// True when an output line reports an error (not a warning) for some location.
+fn is_error_line(tool: Tool, line: &str) -> bool {
+    match tool {
+        Tool::Javac | Tool::Scala2 => line.contains(": error:"),
+        Tool::Kotlin => line.contains(": error:") || line.starts_with("error:"),
+        Tool::Scala3 => line.starts_with("-- ") && line.contains("Error"),
+        // groovyc prints `path: LINE: message` for every error after "startup failed:"
+        Tool::Groovy => line.contains(": ") && !line.contains("warning"),
+    }
+}
+
+fn looks_like_crash(output: &str) -> bool {
+    output.contains("Exception in thread")
+        || output.contains("internal compiler error")
+        || output.contains("java.lang.StackOverflowError")
+        || output.contains("java.lang.OutOfMemoryError")
+        || output.contains("exception during")
+        || output.contains("BUG!")
+}
+
+/// Attributes error lines (with the lines that follow them) to the files they name.
+fn attribute(tool: Tool, output: &str, files: &[PathBuf]) -> BTreeMap<String, Vec<String>> {
+    let mut by: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let lines: Vec<&str> = output.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        if !is_error_line(tool, line) {
+            continue;
+        }
+        let Some(f) = files.iter().find(|f| {
+            let full = f.display().to_string();
+            line.contains(&full)
+                || f.file_name()
+                    .is_some_and(|n| line.contains(&format!("/{}", n.to_string_lossy())))
+        }) else {
+            continue;
+        };
+        let name = f
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut text = line.to_string();
+        for next in lines.iter().skip(i + 1).take(4) {
+            if is_error_line(tool, next) {
+                break;
+            }
+            text.push('\n');
+            text.push_str(next);
+        }
+        by.entry(name).or_default().push(text);
+    }
+    by
+}
+
+/// Compiles `files` in as few invocations as possible and gives each its verdict.
+pub fn compile_batch(
+    tc: &Toolchain,
+    files: &[PathBuf],
+    out: &Path,
+    opts: &CompileOptions,
+) -> Result<BatchResult, CompileError> {
+    let start = Instant::now();
+    let mut result = BatchResult::default();
+    let name = |f: &PathBuf| {
+        f.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let mut pending: Vec<PathBuf> = files.to_vec();
+    while !pending.is_empty() {
+        let run = run_once(tc, &pending, out, opts)?;
+        result.calls += 1;
+        if run.ok {
+            for f in &pending {
+                result.verdicts.insert(name(f), Verdict::Accepted);
+            }
+            break;
+        }
+        let errors = attribute(tc.tool, &run.output, &pending);
+        if errors.is_empty() {
+            // nothing attributable: crash, timeout or a batch-level failure; judge files alone
+            if pending.len() == 1 {
+                let v = if run.timed_out {
+                    Verdict::Timeout
+                } else if looks_like_crash(&run.output) {
+                    Verdict::Crash { output: run.output }
+                } else {
+                    Verdict::Rejected {
+                        diagnostics: vec![run.output],
+                    }
+                };
+                result.verdicts.insert(name(&pending[0]), v);
+                break;
+            }
+            let mid = pending.len() / 2;
+            let (a, b) = pending.split_at(mid);
+            for half in [a, b] {
+                let r = compile_batch(tc, half, out, opts)?;
+                result.calls += r.calls;
+                result.verdicts.extend(r.verdicts);
+            }
+            break;
+        }
+        pending.retain(|f| {
+            let n = name(f);
+            match errors.get(&n) {
+                Some(d) => {
+                    result.verdicts.insert(
+                        n,
+                        Verdict::Rejected {
+                            diagnostics: d.clone(),
+                        },
+                    );
+                    false
+                }
+                None => true,
+            }
+        });
+    }
+    result.seconds = start.elapsed().as_secs_f64();
+    Ok(result)
+}

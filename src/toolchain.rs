@@ -1,0 +1,420 @@
+//! Compiler toolchains: kotlinc, scalac (3 and 2.13) and groovyc installed from Maven artifacts
+//! through thalia's own resolver, and the running JDK's javac; listed, and run.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::{Deserialize, Serialize};
+use thalia_extractors::maven::{
+    compare_versions, Coordinate, MavenError, RepoConfig, Resolver, ResolverOptions,
+};
+
+/// A compiler thalia knows how to install.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tool {
+    /// Kotlin's `kotlin-compiler-embeddable`.
+    Kotlin,
+    /// Scala 3's `scala3-compiler_3`.
+    Scala3,
+    /// Scala 2.13's `scala-compiler`.
+    Scala2,
+    /// Apache Groovy (`org.apache.groovy:groovy`, 4.x and 5.x).
+    Groovy,
+    /// The running JDK's javac.
+    Javac,
+}
+
+impl Tool {
+    /// Every tool.
+    pub const ALL: [Tool; 5] = [
+        Tool::Kotlin,
+        Tool::Scala3,
+        Tool::Scala2,
+        Tool::Groovy,
+        Tool::Javac,
+    ];
+
+    /// The tool's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Kotlin => "kotlin",
+            Tool::Scala3 => "scala3",
+            Tool::Scala2 => "scala2",
+            Tool::Groovy => "groovy",
+            Tool::Javac => "javac",
+        }
+    }
+
+    /// The tool for a name (`scala` means Scala 3).
+    pub fn from_name(s: &str) -> Option<Tool> {
+        match s {
+            "kotlin" | "kotlinc" => Some(Tool::Kotlin),
+            "scala3" | "scala" => Some(Tool::Scala3),
+            "scala2" | "scala2.13" => Some(Tool::Scala2),
+            "groovy" | "groovyc" => Some(Tool::Groovy),
+            "javac" | "java" => Some(Tool::Javac),
+            _ => None,
+        }
+    }
+
+    /// The compiler artifact (`None` for javac).
+    fn artifact(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            Tool::Kotlin => Some(("org.jetbrains.kotlin", "kotlin-compiler-embeddable")),
+            Tool::Scala3 => Some(("org.scala-lang", "scala3-compiler_3")),
+            Tool::Scala2 => Some(("org.scala-lang", "scala-compiler")),
+            Tool::Groovy => Some(("org.apache.groovy", "groovy")),
+            Tool::Javac => None,
+        }
+    }
+
+    /// The compiler's command-line entry point.
+    fn main_class(self) -> &'static str {
+        match self {
+            Tool::Kotlin => "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",
+            Tool::Scala3 => "dotty.tools.dotc.Main",
+            Tool::Scala2 => "scala.tools.nsc.Main",
+            Tool::Groovy => "org.codehaus.groovy.tools.FileSystemCompiler",
+            Tool::Javac => "com.sun.tools.javac.Main",
+        }
+    }
+
+    /// The version used when none is given: the latest release, within a series for
+    /// Scala 2 (2.13).
+    fn default_series(self) -> Option<&'static str> {
+        match self {
+            Tool::Scala2 => Some("2.13."),
+            _ => None,
+        }
+    }
+}
+
+/// An installed toolchain (`toolchain.json`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Toolchain {
+    /// Which compiler.
+    pub tool: Tool,
+    /// Its version.
+    pub version: String,
+    /// The compiler's own classpath (empty for javac).
+    pub classpath: Vec<PathBuf>,
+    /// The language's runtime library, which compiled programs need on their classpath
+    /// (kotlin-stdlib, scala-library, groovy).
+    pub runtime: Vec<PathBuf>,
+    /// The entry point.
+    pub main_class: String,
+    /// The `java` that runs it (javac: the `javac` executable).
+    pub java: PathBuf,
+    /// The Maven coordinate it was installed from.
+    pub coordinate: Option<String>,
+}
+
+/// A toolchain problem.
+#[derive(Debug, thiserror::Error)]
+pub enum ToolchainError {
+    /// The name is not a known compiler.
+    #[error("unknown compiler `{0}` (known: kotlin, scala3, scala2, groovy, javac)")]
+    UnknownTool(String),
+    /// Resolution or download failed.
+    #[error("cannot install {tool}: {error}")]
+    Maven {
+        /// The compiler.
+        tool: String,
+        /// The resolver's error.
+        error: Box<MavenError>,
+    },
+    /// No release matches the requested version prefix.
+    #[error("no release of {tool} matches `{want}` (releases: {available})")]
+    NoSuchVersion {
+        /// The compiler.
+        tool: String,
+        /// What was asked for.
+        want: String,
+        /// Some available versions.
+        available: String,
+    },
+    /// The toolchain is not installed.
+    #[error("{0} is not installed; run `thalia toolchain install {0}`")]
+    NotInstalled(String),
+    /// A file could not be read or written.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// No JDK was found.
+    #[error("cannot find a JDK (`java`/`javac`): set JAVA_HOME")]
+    NoJdk,
+}
+
+/// The directory holding installed toolchains: `THALIA_TOOLCHAINS`, else
+/// `<user cache dir>/thalia/toolchains`.
+pub fn toolchains_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("THALIA_TOOLCHAINS") {
+        return PathBuf::from(d);
+    }
+    dirs_cache().join("thalia").join("toolchains")
+}
+
+fn dirs_cache() -> PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir)
+}
+
+/// Parses `NAME[@VERSION]`.
+pub fn parse_spec(spec: &str) -> Result<(Tool, Option<String>), ToolchainError> {
+    let (name, version) = match spec.split_once('@') {
+        Some((n, v)) => (n, Some(v.to_string())),
+        None => (spec, None),
+    };
+    let tool = Tool::from_name(name).ok_or_else(|| ToolchainError::UnknownTool(name.into()))?;
+    Ok((tool, version.filter(|v| !v.is_empty())))
+}
+
+/// The `java` (or `javac`) executable of the JDK in use.
+fn jdk_tool(name: &str) -> Option<PathBuf> {
+    if let Some(home) = std::env::var_os("JAVA_HOME") {
+        let p = PathBuf::from(home).join("bin").join(name);
+        if p.exists() {
+            return Some(p);
+        }
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.exists())
+}
+
+fn io_err(path: &Path, e: impl std::fmt::Display) -> ToolchainError {
+    ToolchainError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+/// Installs a compiler: `version` may be exact (`2.1.0`), a prefix (`4` or `4.0` picks the
+/// newest matching release), or absent (the latest release). Returns the toolchain.
+pub fn install(
+    tool: Tool,
+    version: Option<&str>,
+    repos: &[String],
+    progress: bool,
+) -> Result<Toolchain, ToolchainError> {
+    let java = jdk_tool(if tool == Tool::Javac { "javac" } else { "java" })
+        .ok_or(ToolchainError::NoJdk)?;
+    let tc = if let Some((group, artifact)) = tool.artifact() {
+        let maven = |error| ToolchainError::Maven {
+            tool: tool.name().into(),
+            error: Box::new(error),
+        };
+        let config = RepoConfig::discover(repos).map_err(maven)?;
+        let resolver = Resolver::new(
+            config,
+            ResolverOptions {
+                progress,
+                ..ResolverOptions::default()
+            },
+        )
+        .map_err(maven)?;
+        let meta = resolver.metadata(group, artifact).map_err(maven)?;
+        let stable = |v: &&String| {
+            let l = v.to_ascii_lowercase();
+            ![
+                "snapshot", "-rc", "-m", "alpha", "beta", "nightly", "-dev", "-bin", "-ea",
+            ]
+            .iter()
+            .any(|m| l.contains(m))
+        };
+        let prefix = version
+            .map(str::to_string)
+            .or_else(|| tool.default_series().map(str::to_string));
+        let chosen = match (&version, &prefix) {
+            (Some(v), _) if meta.versions.iter().any(|x| x == v) => v.to_string(),
+            (_, Some(p)) => {
+                let p = if p.ends_with('.') {
+                    p.clone()
+                } else {
+                    format!("{p}.")
+                };
+                meta.versions
+                    .iter()
+                    .filter(stable)
+                    .filter(|v| v.starts_with(&p))
+                    .max_by(|a, b| compare_versions(a, b))
+                    .cloned()
+                    .ok_or_else(|| ToolchainError::NoSuchVersion {
+                        tool: tool.name().into(),
+                        want: p.trim_end_matches('.').into(),
+                        available: meta
+                            .versions
+                            .iter()
+                            .rev()
+                            .take(8)
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })?
+            }
+            // the newest stable version (`<release>` may name a beta or release candidate)
+            _ => meta
+                .versions
+                .iter()
+                .filter(stable)
+                .max_by(|a, b| compare_versions(a, b))
+                .cloned()
+                .ok_or_else(|| ToolchainError::NoSuchVersion {
+                    tool: tool.name().into(),
+                    want: "latest".into(),
+                    available: String::new(),
+                })?,
+        };
+        let coord = Coordinate::new(group, artifact, Some(&chosen));
+        let resolution = resolver
+            .resolve(std::slice::from_ref(&coord))
+            .map_err(maven)?;
+        let fetched = resolver.fetch(&resolution, false).map_err(maven)?;
+        let classpath: Vec<PathBuf> = fetched.iter().map(|f| f.jar.clone()).collect();
+        let runtime_names: &[&str] = match tool {
+            Tool::Kotlin => &["kotlin-stdlib"],
+            Tool::Scala3 => &["scala-library", "scala3-library_3"],
+            Tool::Scala2 => &["scala-library"],
+            Tool::Groovy => &["groovy"],
+            Tool::Javac => &[],
+        };
+        let runtime = fetched
+            .iter()
+            .filter(|f| runtime_names.contains(&f.coordinate.artifact.as_str()))
+            .map(|f| f.jar.clone())
+            .collect();
+        Toolchain {
+            tool,
+            version: chosen,
+            classpath,
+            runtime,
+            main_class: tool.main_class().into(),
+            java,
+            coordinate: Some(coord.gav()),
+        }
+    } else {
+        let out = Command::new(&java)
+            .arg("-version")
+            .output()
+            .map_err(|e| io_err(&java, e))?;
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        let version = text
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or("unknown")
+            .to_string();
+        Toolchain {
+            tool,
+            version,
+            classpath: Vec::new(),
+            runtime: Vec::new(),
+            main_class: tool.main_class().into(),
+            java,
+            coordinate: None,
+        }
+    };
+    let dir = toolchains_dir().join(tool.name()).join(&tc.version);
+    std::fs::create_dir_all(&dir).map_err(|e| io_err(&dir, e))?;
+    let file = dir.join("toolchain.json");
+    let tmp = dir.join(".toolchain.json.tmp");
+    let text = serde_json::to_string_pretty(&tc).unwrap_or_default();
+    std::fs::write(&tmp, text).map_err(|e| io_err(&tmp, e))?;
+    std::fs::rename(&tmp, &file).map_err(|e| io_err(&file, e))?;
+    Ok(tc)
+}
+
+/// Every installed toolchain, by tool then version (newest last).
+pub fn list() -> Vec<Toolchain> {
+    let mut out = Vec::new();
+    let root = toolchains_dir();
+    for tool in Tool::ALL {
+        let Ok(entries) = std::fs::read_dir(root.join(tool.name())) else {
+            continue;
+        };
+        let mut found: Vec<Toolchain> = entries
+            .flatten()
+            .filter_map(|e| std::fs::read_to_string(e.path().join("toolchain.json")).ok())
+            .filter_map(|t| serde_json::from_str(&t).ok())
+            .collect();
+        found.sort_by(|a, b| compare_versions(&a.version, &b.version));
+        out.extend(found);
+    }
+    out
+}
+
+/// The installed toolchain for `NAME[@VERSION]` (a version prefix picks the newest match;
+/// no version picks the newest installed).
+pub fn find(spec: &str) -> Result<Toolchain, ToolchainError> {
+    let (tool, version) = parse_spec(spec)?;
+    let all: Vec<Toolchain> = list().into_iter().filter(|t| t.tool == tool).collect();
+    let pick = match &version {
+        None => all.last().cloned(),
+        Some(v) => all
+            .iter()
+            .rev()
+            .find(|t| {
+                &t.version == v
+                    || t.version
+                        .starts_with(&format!("{}.", v.trim_end_matches(['x', '.'])))
+            })
+            .cloned(),
+    };
+    pick.ok_or_else(|| ToolchainError::NotInstalled(spec.to_string()))
+}
+
+impl Toolchain {
+    /// The command that runs this compiler with `args` (the language's runtime library is
+    /// added to the classpath the program is compiled against).
+    pub fn command(&self, args: &[String]) -> Command {
+        if self.tool == Tool::Javac {
+            let mut c = Command::new(&self.java);
+            c.args(args);
+            return c;
+        }
+        let sep = if cfg!(windows) { ";" } else { ":" };
+        let join = |v: &[PathBuf]| {
+            v.iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(sep)
+        };
+        let mut c = Command::new(&self.java);
+        c.arg("-Xss8m")
+            .arg("-cp")
+            .arg(join(&self.classpath))
+            .arg(&self.main_class);
+        let runtime = join(&self.runtime);
+        match self.tool {
+            Tool::Kotlin => {
+                // kotlinc takes one classpath: add the standard library to the user's
+                let mut args = args.to_vec();
+                match args.iter().position(|a| a == "-classpath" || a == "-cp") {
+                    Some(i) if i + 1 < args.len() => {
+                        args[i + 1] = format!("{}{sep}{runtime}", args[i + 1]);
+                    }
+                    _ => {
+                        args.insert(0, runtime);
+                        args.insert(0, "-classpath".into());
+                    }
+                }
+                c.args(["-no-stdlib", "-no-reflect"]).args(args);
+            }
+            Tool::Scala3 | Tool::Scala2 => {
+                c.arg("-usejavacp").args(args);
+            }
+            Tool::Groovy | Tool::Javac => {
+                c.args(args);
+            }
+        }
+        c
+    }
+}
