@@ -126,6 +126,9 @@ fn run_once(
             if let Some(cp) = cp {
                 args.extend(["-classpath".into(), cp]);
             }
+            if tc.tool == Tool::Scala3 {
+                args.push("-color:never".into());
+            }
             args.extend(["-nowarn".into(), "-d".into(), out.display().to_string()]);
         }
         Tool::Groovy => {
@@ -137,9 +140,6 @@ fn run_once(
     }
     args.extend(files.iter().map(|f| f.display().to_string()));
     let mut cmd = tc.command(&args);
-    if tc.tool != Tool::Javac {
-        cmd.env("JAVA_TOOL_OPTIONS", "-Duser.language=en");
-    }
     let spawn = |e: std::io::Error| CompileError::Spawn {
         tool: tc.tool.name().into(),
         message: e.to_string(),
@@ -180,12 +180,31 @@ fn run_once(
             None => std::thread::sleep(Duration::from_millis(20)),
         }
     };
-    let output = t_out.join().unwrap_or_default() + &t_err.join().unwrap_or_default();
+    let output =
+        strip_ansi(&(t_out.join().unwrap_or_default() + &t_err.join().unwrap_or_default()));
     Ok(Run {
         ok: status.is_some_and(|s| s.success()),
         output,
         timed_out,
     })
+}
+
+/// Removes ANSI colour escapes (`ESC [ ... m`).
+fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// True when an output line reports an error (not a warning) for some location.

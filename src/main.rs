@@ -828,6 +828,7 @@ fn synth(args: SynthArgs) -> Result<ExitCode> {
     report_load(&api, dir);
     let cfg = SynthConfig {
         mode: args.mode,
+        lang: args.lang,
         erase: args.erase,
         max_type_depth: args.max_type_depth,
         max_sequences_per_member: args.max_per_member.max(1),

@@ -388,7 +388,7 @@ impl Toolchain {
                 .join(sep)
         };
         let mut c = Command::new(&self.java);
-        c.arg("-Xss8m")
+        c.args(["-Xss8m", "-Duser.language=en", "-Duser.country=US"])
             .arg("-cp")
             .arg(join(&self.classpath))
             .arg(&self.main_class);

@@ -67,6 +67,10 @@ pub struct SynthConfig {
     pub max_inhabitant_depth: usize,
     /// Maximum length (in nodes) of an inhabitant path.
     pub max_path_len: usize,
+    /// The language the programs are written in: its conversions decide which sequences are
+    /// well-typed or ill-typed beyond Java's rules (Kotlin has no implicit primitive
+    /// widening; Groovy converts anything to `boolean` and `String` on assignment).
+    pub lang: thalia_translators::Language,
 }
 
 impl Default for SynthConfig {
@@ -83,6 +87,7 @@ impl Default for SynthConfig {
             yen_k: 3,
             max_inhabitant_depth: 2,
             max_path_len: 9,
+            lang: thalia_translators::Language::Java,
         }
     }
 }

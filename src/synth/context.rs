@@ -29,6 +29,9 @@ pub enum SkipReason {
     NoValidSubstitution,
     /// A JDK preview API, or a signature that mentions one.
     Preview,
+    /// A static field a class only inherits from a non-public supertype: Java reaches it
+    /// through the class, Scala does not inherit statics.
+    HiddenStatic,
     /// Every typing sequence was dropped (ambiguous or resolved to another overload).
     NoUsableSequence,
     /// Ill-typed mode: no position could be broken with an incompatible type.
@@ -47,6 +50,7 @@ impl SkipReason {
             SkipReason::UnsupportedType => "unsupported type",
             SkipReason::NoValidSubstitution => "no valid type substitution",
             SkipReason::Preview => "preview API",
+            SkipReason::HiddenStatic => "static field of a non-public supertype",
             SkipReason::NoUsableSequence => "no unambiguous typing sequence",
             SkipReason::NoIncompatibleType => "no incompatible type for any position",
         }

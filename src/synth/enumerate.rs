@@ -109,6 +109,13 @@ pub enum Resolution {
 impl Worker<'_> {
     /// The typing sequences of a member under the configured mode, or why it is skipped.
     pub fn enumerate_member(&mut self, m: MemberId, seed: u64) -> Result<Vec<Task>, SkipReason> {
+        if matches!(
+            self.cfg.lang,
+            thalia_translators::Language::Scala3 | thalia_translators::Language::Scala2
+        ) && self.static_from_hidden_supertype(m)
+        {
+            return Err(SkipReason::HiddenStatic);
+        }
         let mut rng = SynthRng::seed_from_u64(mix_seed(seed, 1, u64::from(m.0)));
         let mut tasks = Vec::new();
         let mut any_subst = false;
@@ -137,6 +144,21 @@ impl Worker<'_> {
             });
         }
         Ok(tasks)
+    }
+
+    /// True for a static field the extractor copied from a non-public supertype.
+    fn static_from_hidden_supertype(&self, m: MemberId) -> bool {
+        let mem = self.api.member(m);
+        mem.kind == MemberKind::Field
+            && self
+                .api
+                .class(mem.owner)
+                .doc
+                .fields()
+                .get(mem.doc_index)
+                .and_then(|f| f.extra.get("static_from_hidden_supertype"))
+                .and_then(serde_json::Value::as_bool)
+                .unwrap_or(false)
     }
 
     /// Draws a valid substitution and applies it to the member's signature.
@@ -303,6 +325,7 @@ impl Worker<'_> {
                         // overloads may hide in supertypes outside the API
                         owner_known && self.resolve(m, f, &seq) == Resolution::NoneApplicable
                     }
+                    Position::Result if self.lenient_assignment(formal, x) => false,
                     Position::Result => {
                         seq.result = Some(x);
                         !(self.assignable(formal, x) || constant && self.narrows_constant(x))
@@ -410,6 +433,52 @@ impl Worker<'_> {
             .members_by_name
             .get(&cid)
             .is_none_or(|by| !by.contains_key(name))
+    }
+
+    /// True when the target language converts a `from` value to a `to` variable although Java
+    /// would not: Groovy turns anything into `boolean` (truth), `String` (`toString`), an enum
+    /// (from its name), a `Class` or `Object`, and converts between numbers.
+    fn lenient_assignment(&mut self, from: TypeId, to: TypeId) -> bool {
+        if self.cfg.lang != thalia_translators::Language::Groovy {
+            return false;
+        }
+        let names = |w: &Worker<'_>, t: TypeId| -> Option<String> {
+            w.api
+                .ts
+                .arena
+                .as_class(t)
+                .map(|(n, _)| w.api.ts.arena.name(n).to_string())
+        };
+        let loose = |w: &Worker<'_>, t: TypeId| -> bool {
+            if matches!(w.api.ts.arena.get(t), Type::Prim(_)) {
+                return true;
+            }
+            let Some(n) = names(w, t) else { return false };
+            let enum_like = w
+                .api
+                .class_by_name(&n)
+                .is_some_and(|c| w.api.class(c).kind == crate::api::ClassKind::Enum);
+            enum_like
+                || w.ctx
+                    .unbox_of(
+                        w.api
+                            .ts
+                            .arena
+                            .as_class(t)
+                            .map(|(s, _)| s)
+                            .unwrap_or(w.ctx.object_sym),
+                    )
+                    .is_some()
+                || matches!(
+                    n.as_str(),
+                    "java.lang.String"
+                        | "java.lang.Object"
+                        | "java.lang.Class"
+                        | "java.lang.Number"
+                        | "java.lang.CharSequence"
+                )
+        };
+        loose(self, to) || (loose(self, from) && matches!(self.api.ts.arena.get(to), Type::Prim(_)))
     }
 
     /// True for the types a constant of an integral type may be narrowed to.

@@ -241,6 +241,8 @@ impl<'c> Worker<'c> {
     pub fn subtypes(&mut self, rng: &mut SynthRng, t: TypeId, cap: usize) -> Vec<TypeId> {
         let mut out = vec![t];
         match self.api.ts.arena.get(t).clone() {
+            // Kotlin has no implicit widening between primitive types
+            Type::Prim(_) if self.cfg.lang == thalia_translators::Language::Kotlin => {}
             Type::Prim(p) => {
                 let mut n = narrower_prims(p);
                 n.shuffle(rng);

@@ -401,6 +401,7 @@ impl Builder<'_, '_> {
                 .cmp(&b.name)
                 .then(a.parameters.len().cmp(&b.parameters.len()))
         });
+        let copied: Vec<&str> = acc.fields.iter().map(|f| f.name.as_str()).collect();
         let fields: Vec<FieldDoc> = c
             .fields
             .iter()
@@ -417,7 +418,15 @@ impl Builder<'_, '_> {
                 is_static: Some(f.access & ACC_STATIC != 0),
                 deprecated: f.deprecated.then_some(true),
                 is_enum_constant: (f.access & ACC_ENUM != 0).then_some(true),
-                extra: Default::default(),
+                // a static field copied from a non-public supertype: Java reaches it through the
+                // subclass, Scala does not inherit statics
+                extra: if f.access & ACC_STATIC != 0 && copied.contains(&f.name.as_str()) {
+                    let mut m = serde_json::Map::new();
+                    m.insert("static_from_hidden_supertype".into(), serde_json::Value::Bool(true));
+                    m
+                } else {
+                    Default::default()
+                },
             })
             .collect();
         let class_type = if c.is_interface() {

@@ -343,12 +343,26 @@ impl Resolver {
             Some(r) => format!("{r}/{rel}"),
             None => file.path.display().to_string(),
         };
-        let raw = Arc::new(RawPom::parse(
+        let parsed = RawPom::parse(
             &String::from_utf8_lossy(&text),
             &display,
             &location,
             file.repository.clone(),
-        )?);
+        );
+        let raw = match parsed {
+            Ok(r) => Arc::new(r),
+            Err(e) => {
+                // a POM that does not parse must not stay in the cache: once the repository
+                // is fixed, the next run has to download it again
+                if file.repository.is_some() {
+                    let _ = std::fs::remove_file(&file.path);
+                    let mut sha = file.path.clone().into_os_string();
+                    sha.push(".sha1");
+                    let _ = std::fs::remove_file(sha);
+                }
+                return Err(e);
+            }
+        };
         lock(&self.raw).insert(key, raw.clone());
         Ok(raw)
     }
