@@ -201,6 +201,9 @@ struct SynthArgs {
     /// exactly (Section 3.5 of the paper).
     #[arg(long)]
     erase: bool,
+    /// Groovy only: annotate the classes `@TypeChecked` instead of `@CompileStatic`.
+    #[arg(long)]
+    groovy_type_checked: bool,
     /// Number of programs (default: one per typing sequence of every member).
     #[arg(short = 'n', long)]
     count: Option<usize>,
@@ -892,9 +895,21 @@ fn synth(args: SynthArgs) -> Result<ExitCode> {
     bar.finish_and_clear();
     let summary = synth::summarize(&api, &plan, &built);
     let label = describe(dir);
-    let written = synth::output::write_run(
-        &args.out, args.lang, &mut built, seed, &label, &cfg, &summary,
-    )?;
+    let groovy;
+    let default_tr;
+    let tr: &(dyn thalia_translators::Translator + Send + Sync) =
+        if args.groovy_type_checked && args.lang == thalia_translators::Language::Groovy {
+            groovy = thalia_translators::GroovyTranslator {
+                mode: thalia_translators::GroovyMode::TypeChecked,
+            };
+            &groovy
+        } else {
+            default_tr = thalia_translators::translator(args.lang)
+                .with_context(|| format!("no translator for {}", args.lang))?;
+            default_tr.as_ref()
+        };
+    let written =
+        synth::output::write_run_with(&args.out, tr, &mut built, seed, &label, &cfg, &summary)?;
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
         "wrote {} {} programs ({}, seed {seed}) to {} in {secs:.2}s; manifest: {}",

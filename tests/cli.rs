@@ -196,3 +196,54 @@ fn missing_directory_is_a_clear_error() {
         .code(2)
         .stderr(predicate::str::contains("/no/such/dir: not a directory"));
 }
+
+#[test]
+fn synth_writes_each_language_and_groovy_type_checked() {
+    for (lang, ext, marker) in [
+        ("kotlin", "kt", "object Test_p000000"),
+        ("scala", "scala", "object Test_p000000"),
+        ("scala2", "scala", "object Test_p000000"),
+        ("groovy", "groovy", "@groovy.transform.CompileStatic"),
+        ("java", "java", "public final class Test_p000000"),
+    ] {
+        let out = tempfile::tempdir().unwrap();
+        thalia()
+            .args([
+                "synth",
+                "--api",
+                "@java.base",
+                "--seed",
+                "3",
+                "-n",
+                "2",
+                "--lang",
+                lang,
+            ])
+            .arg("--out")
+            .arg(out.path())
+            .assert()
+            .success();
+        let src = std::fs::read_to_string(out.path().join(format!("Test_p000000.{ext}"))).unwrap();
+        assert!(src.contains(marker), "{lang}:\n{src}");
+    }
+    let out = tempfile::tempdir().unwrap();
+    thalia()
+        .args([
+            "synth",
+            "--api",
+            "@java.base",
+            "--seed",
+            "3",
+            "-n",
+            "2",
+            "--lang",
+            "groovy",
+        ])
+        .arg("--groovy-type-checked")
+        .arg("--out")
+        .arg(out.path())
+        .assert()
+        .success();
+    let src = std::fs::read_to_string(out.path().join("Test_p000000.groovy")).unwrap();
+    assert!(src.contains("@groovy.transform.TypeChecked"), "{src}");
+}

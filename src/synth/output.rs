@@ -90,6 +90,21 @@ pub fn write_run(
     summary: &SynthSummary,
 ) -> Result<Written, OutputError> {
     let tr = translator(lang).ok_or(OutputError::NoTranslator(lang))?;
+    write_run_with(out, tr.as_ref(), programs, seed, api_label, cfg, summary)
+}
+
+/// Like [`write_run`], with a given translator (e.g. Groovy with `@TypeChecked`).
+#[allow(clippy::too_many_arguments)]
+pub fn write_run_with(
+    out: &Path,
+    tr: &(dyn thalia_translators::Translator + Send + Sync),
+    programs: &mut [Synthesized],
+    seed: u64,
+    api_label: &str,
+    cfg: &SynthConfig,
+    summary: &SynthSummary,
+) -> Result<Written, OutputError> {
+    let lang = tr.language();
     fs::create_dir_all(out).map_err(io(out))?;
     remove_previous_run(out)?;
     let manifest = out.join("programs.jsonl");
