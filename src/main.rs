@@ -115,6 +115,10 @@ struct FetchArgs {
     /// Download the `-javadoc.jar` of every artifact too.
     #[arg(long)]
     docs: bool,
+    /// Extract the dependencies' API too, so that members inherited from their classes are
+    /// resolved (by default they only serve as context).
+    #[arg(long)]
+    with_deps: bool,
 }
 
 #[derive(Args, Debug)]
@@ -651,6 +655,7 @@ fn fetch(args: FetchArgs) -> Result<ExitCode> {
         docs: args.docs,
         progress: std::io::stderr().is_terminal(),
         java_home: None,
+        with_deps: args.with_deps,
     };
     let fetched = fetch::fetch(&coords, &opts)?;
     let out = match &args.out {

@@ -2002,3 +2002,33 @@ fn programs_synthesized_from_the_fetched_api_compile_against_its_classpath() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `--with-deps` extracts the dependencies too, so members inherited from a dependency's
+/// classes are resolved with substitution.
+#[test]
+fn fetch_with_deps_resolves_members_inherited_from_dependencies() {
+    let Some(w) = World::new("fetch_with_deps_resolves_members_inherited_from_dependencies") else {
+        return;
+    };
+    let out = w.out("api-with-deps");
+    let mut cmd = w.thalia();
+    cmd.arg("fetch")
+        .arg("g:lib:1.0")
+        .arg("--with-deps")
+        .arg("--repo")
+        .arg(&w.server.url)
+        .arg("--out")
+        .arg(&out);
+    let r = run(cmd);
+    assert!(r.ok(), "thalia fetch --with-deps: {r}");
+    let mut cmd = thalia();
+    cmd.args(["api", "show"]).arg(&out).arg("p.Sub");
+    let show = run(cmd);
+    assert!(show.ok(), "api show: {show}");
+    assert!(
+        show.stdout
+            .contains("inherited from q.Base<java.lang.String>"),
+        "{show}"
+    );
+    w.assert_cache_consistent("after a fetch with dependencies");
+}

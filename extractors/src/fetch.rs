@@ -23,6 +23,8 @@ pub struct FetchOptions {
     /// The JDK whose classes serve as context (supertypes, functional interfaces); `None`
     /// looks for one, and extraction goes on without it when none is found.
     pub java_home: Option<PathBuf>,
+    /// Extract the dependencies' API too (not only the requested artifacts').
+    pub with_deps: bool,
 }
 
 /// A problem of a fetch.
@@ -128,7 +130,8 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
         .iter()
         .map(|r| r.coordinate.conflict_key())
         .collect();
-    let is_root = |f: &FetchedArtifact| root_keys.contains(&f.coordinate.conflict_key());
+    let is_root =
+        |f: &FetchedArtifact| opts.with_deps || root_keys.contains(&f.coordinate.conflict_key());
     let root_jars: Vec<&Path> = fetched
         .iter()
         .filter(|f| is_root(f))
