@@ -1,5 +1,5 @@
-//! Compiling a batch of generated files with a real compiler (plain process mode) and
-//! attributing its verdict to each file.
+//! Compiling a batch of generated files with a real compiler (a process per invocation, or a
+//! warm [`CompileServer`]) and attributing its verdict to each file.
 //!
 //! A file with no diagnostic in a failing batch is not proven accepted: groovyc, and scalac
 //! on errors in early phases, stop before type-checking the other files. So the error-free
@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use crate::server::{CompileServer, ServerError, ServerOptions};
 use crate::toolchain::{Tool, Toolchain};
 
 /// The verdict of one file.
@@ -64,6 +65,64 @@ pub enum CompileError {
         /// What went wrong.
         message: String,
     },
+    /// The warm compile server failed.
+    #[error(transparent)]
+    Server(#[from] ServerError),
+}
+
+/// How the compiler is run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// A fresh compiler process per invocation.
+    #[default]
+    Process,
+    /// A warm compile server ([`CompileServer`]), kept across invocations and batches.
+    Server,
+}
+
+/// A compiler run in a [`Mode`]: in server mode it keeps its server across batches.
+#[derive(Debug)]
+pub struct Compiler {
+    tc: Toolchain,
+    mode: Mode,
+    server_options: ServerOptions,
+    server: Option<CompileServer>,
+}
+
+impl Compiler {
+    /// A compiler for `tc`; a server is started on the first batch.
+    pub fn new(tc: &Toolchain, mode: Mode) -> Self {
+        Compiler {
+            tc: tc.clone(),
+            mode,
+            server_options: ServerOptions::default(),
+            server: None,
+        }
+    }
+
+    /// Sets when the server is restarted.
+    pub fn with_server_options(mut self, options: ServerOptions) -> Self {
+        self.server_options = options;
+        self
+    }
+
+    /// The running server (server mode, after the first batch).
+    pub fn server_mut(&mut self) -> Option<&mut CompileServer> {
+        self.server.as_mut()
+    }
+
+    /// [`compile_batch`] in this compiler's mode: the verdicts are the same in both modes.
+    pub fn compile_batch(
+        &mut self,
+        files: &[PathBuf],
+        out: &Path,
+        opts: &CompileOptions,
+    ) -> Result<BatchResult, CompileError> {
+        if self.mode == Mode::Server && self.server.is_none() {
+            self.server = Some(CompileServer::start_with(&self.tc, self.server_options)?);
+        }
+        compile_batch_with(&self.tc, &mut self.server, files, out, opts)
+    }
 }
 
 /// How a batch is compiled.
@@ -92,6 +151,7 @@ struct Run {
 
 fn run_once(
     tc: &Toolchain,
+    server: Option<&mut CompileServer>,
     files: &[PathBuf],
     out: &Path,
     opts: &CompileOptions,
@@ -139,6 +199,14 @@ fn run_once(
         }
     }
     args.extend(files.iter().map(|f| f.display().to_string()));
+    if let Some(server) = server {
+        let run = server.compile(&args, opts.timeout)?;
+        return Ok(Run {
+            ok: run.exit == 0 && !run.timed_out,
+            output: strip_ansi(&run.output),
+            timed_out: run.timed_out,
+        });
+    }
     let mut cmd = tc.command(&args);
     let spawn = |e: std::io::Error| CompileError::Spawn {
         tool: tc.tool.name().into(),
@@ -267,6 +335,17 @@ pub fn compile_batch(
     out: &Path,
     opts: &CompileOptions,
 ) -> Result<BatchResult, CompileError> {
+    compile_batch_with(tc, &mut None, files, out, opts)
+}
+
+/// [`compile_batch`] through `server` when there is one (else a process per invocation).
+pub fn compile_batch_with(
+    tc: &Toolchain,
+    server: &mut Option<CompileServer>,
+    files: &[PathBuf],
+    out: &Path,
+    opts: &CompileOptions,
+) -> Result<BatchResult, CompileError> {
     let start = Instant::now();
     let mut result = BatchResult::default();
     let name = |f: &PathBuf| {
@@ -276,7 +355,7 @@ pub fn compile_batch(
     };
     let mut pending: Vec<PathBuf> = files.to_vec();
     while !pending.is_empty() {
-        let run = run_once(tc, &pending, out, opts)?;
+        let run = run_once(tc, server.as_mut(), &pending, out, opts)?;
         result.calls += 1;
         if run.ok {
             for f in &pending {
@@ -303,7 +382,7 @@ pub fn compile_batch(
             let mid = pending.len() / 2;
             let (a, b) = pending.split_at(mid);
             for half in [a, b] {
-                let r = compile_batch(tc, half, out, opts)?;
+                let r = compile_batch_with(tc, server, half, out, opts)?;
                 result.calls += r.calls;
                 result.verdicts.extend(r.verdicts);
             }

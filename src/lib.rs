@@ -7,6 +7,7 @@ pub mod api;
 pub mod compile;
 pub mod embedded;
 pub mod graph;
+pub mod server;
 pub mod stats;
 pub mod synth;
 pub mod toolchain;

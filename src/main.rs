@@ -68,6 +68,10 @@ struct CheckArgs {
     /// Seconds allowed per compiler invocation.
     #[arg(long, default_value_t = 600)]
     timeout: u64,
+    /// Compile in a warm compile server (one long-lived JVM calling the compiler's
+    /// in-process entry point) instead of a fresh process per batch; verdicts are identical.
+    #[arg(long)]
+    server: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -439,7 +443,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
 
 fn check(args: CheckArgs) -> Result<ExitCode> {
     use std::io::Write;
-    use thalia::compile::{compile_batch, CompileOptions, Verdict};
+    use thalia::compile::{CompileOptions, Compiler, Mode, Verdict};
     let manifest = args.dir.join("programs.jsonl");
     let text = std::fs::read_to_string(&manifest)
         .with_context(|| format!("cannot read {}", manifest.display()))?;
@@ -492,8 +496,16 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
     let mut verdicts = std::collections::BTreeMap::new();
     let mut calls = 0;
     let t0 = std::time::Instant::now();
+    let mut compiler = Compiler::new(
+        &tc,
+        if args.server {
+            Mode::Server
+        } else {
+            Mode::Process
+        },
+    );
     for chunk in files.chunks(args.batch_size.max(1)) {
-        let r = compile_batch(&tc, chunk, classes.path(), &opts)?;
+        let r = compiler.compile_batch(chunk, classes.path(), &opts)?;
         calls += r.calls;
         verdicts.extend(r.verdicts);
         bar.inc(chunk.len() as u64);

@@ -8,7 +8,9 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::bytecode::{self, ClassPool, ExtractOptions, ExtractProblem};
-use crate::maven::{Coordinate, FetchedArtifact, MavenError, RepoConfig, Resolver, ResolverOptions};
+use crate::maven::{
+    Coordinate, FetchedArtifact, MavenError, RepoConfig, Resolver, ResolverOptions,
+};
 use crate::ClassDoc;
 
 /// What a fetch should do.
@@ -180,7 +182,9 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
             let r = by_key(&f.coordinate.conflict_key());
             ArtifactRecord {
                 coordinate: f.coordinate.gav(),
-                scope: r.map_or("compile".into(), |r| format!("{:?}", r.scope).to_lowercase()),
+                scope: r.map_or("compile".into(), |r| {
+                    format!("{:?}", r.scope).to_lowercase()
+                }),
                 depth: r.map_or(0, |r| r.depth),
                 path: r.map_or_else(Vec::new, |r| r.path.clone()),
                 repository: f.repository.clone(),
@@ -193,7 +197,11 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
     let record = FetchRecord {
         tool: format!("thalia {}", env!("CARGO_PKG_VERSION")),
         requested: coords.iter().map(ToString::to_string).collect(),
-        resolved: resolution.roots.iter().map(|r| r.coordinate.gav()).collect(),
+        resolved: resolution
+            .roots
+            .iter()
+            .map(|r| r.coordinate.gav())
+            .collect(),
         artifacts,
         conflicts: resolution
             .conflicts
@@ -215,7 +223,11 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
         docs: extraction.docs,
         classpath: fetched.iter().map(|f| f.jar.clone()).collect(),
         record,
-        roots: resolution.roots.iter().map(|r| r.coordinate.clone()).collect(),
+        roots: resolution
+            .roots
+            .iter()
+            .map(|r| r.coordinate.clone())
+            .collect(),
         problems: extraction.problems,
     })
 }

@@ -422,7 +422,10 @@ impl Builder<'_, '_> {
                 // subclass, Scala does not inherit statics
                 extra: if f.access & ACC_STATIC != 0 && copied.contains(&f.name.as_str()) {
                     let mut m = serde_json::Map::new();
-                    m.insert("static_from_hidden_supertype".into(), serde_json::Value::Bool(true));
+                    m.insert(
+                        "static_from_hidden_supertype".into(),
+                        serde_json::Value::Bool(true),
+                    );
                     m
                 } else {
                     Default::default()

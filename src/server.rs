@@ -1,0 +1,467 @@
+//! A warm compile server: one long-lived JVM per compiler that runs the compiler's in-process
+//! entry point once per request, so a batch does not pay the JVM's start-up and warm-up.
+//!
+//! The server is `CompileServer.java` (embedded here, compiled with the JDK's `javac` on first
+//! use into `<toolchains dir>/server/<content hash>/`). It reads one JSON request per line on
+//! stdin (`{"id", "tool", "args"}`) and answers one JSON line (`{"id", "exit", "output",
+//! "heap_mb"}`). [`CompileServer`] restarts it transparently when it died (the request is
+//! retried once), after a timeout, when its heap grew past a ceiling, or after a number of
+//! requests.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::toolchain::{toolchains_dir, Tool, Toolchain};
+
+/// The server's source, compiled on first use.
+pub const SERVER_SOURCE: &str = include_str!("server/CompileServer.java");
+
+/// When a server is replaced by a fresh one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServerOptions {
+    /// Restart before the next request once the used heap after a request exceeds this (MiB).
+    pub max_heap_mb: u64,
+    /// Restart after this many requests.
+    pub max_batches: usize,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        ServerOptions {
+            max_heap_mb: 2048,
+            max_batches: 200,
+        }
+    }
+}
+
+/// The answer to one request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerRun {
+    /// The compiler's exit code (0 success, 1 compilation errors, 2 internal error, 3 a
+    /// Throwable escaped; -1 after a timeout).
+    pub exit: i32,
+    /// What the compiler printed: its standard output, then its standard error.
+    pub output: String,
+    /// The request did not finish in time (the server was killed and will be restarted).
+    pub timed_out: bool,
+}
+
+/// A problem with the server itself (not with the program compiled).
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// No JDK tool (`java`/`javac`) was found.
+    #[error("compile server for {tool}: cannot find the JDK's `{program}`")]
+    NoJdk {
+        /// The compiler.
+        tool: String,
+        /// The missing executable.
+        program: String,
+    },
+    /// The server class could not be written or compiled.
+    #[error("compile server for {tool}: cannot build CompileServer.java: {message}")]
+    Build {
+        /// The compiler.
+        tool: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The server process could not be started.
+    #[error("compile server for {tool}: cannot start: {message}")]
+    Spawn {
+        /// The compiler.
+        tool: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The server died on a request twice (on a fresh server too).
+    #[error("compile server for {tool} died: {message}")]
+    Died {
+        /// The compiler.
+        tool: String,
+        /// Its last words on stderr, if any.
+        message: String,
+    },
+    /// The server answered something that is not a response to the request.
+    #[error("compile server for {tool}: bad response: {message}")]
+    Protocol {
+        /// The compiler.
+        tool: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+#[derive(Serialize)]
+struct Request<'a> {
+    id: u64,
+    tool: &'a str,
+    args: &'a [String],
+}
+
+#[derive(Deserialize)]
+struct Response {
+    id: i64,
+    exit: i32,
+    output: String,
+    heap_mb: u64,
+}
+
+/// A running server process.
+struct Live {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<String>>,
+    served: usize,
+    heap_mb: u64,
+}
+
+impl Live {
+    fn kill(mut self) -> String {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let tail = self.stderr.lock().map(|s| s.clone()).unwrap_or_default();
+        tail
+    }
+}
+
+/// A warm compiler: a long-lived JVM that compiles on request.
+pub struct CompileServer {
+    tc: Toolchain,
+    options: ServerOptions,
+    java: PathBuf,
+    class_dir: PathBuf,
+    live: Option<Live>,
+    next_id: u64,
+    starts: usize,
+}
+
+impl std::fmt::Debug for CompileServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompileServer")
+            .field("tool", &self.tc.tool)
+            .field("version", &self.tc.version)
+            .field("pid", &self.pid())
+            .field("starts", &self.starts)
+            .finish()
+    }
+}
+
+/// The arguments after the main class that `Toolchain::command` gives the compiler for
+/// `args` (Kotlin's `-no-stdlib -no-reflect -classpath <stdlib>`, Scala's `-usejavacp`), so
+/// the server runs the compiler exactly as the process would.
+pub fn compiler_args(tc: &Toolchain, args: &[String]) -> Vec<String> {
+    let cmd = tc.command(args);
+    let all: Vec<String> = cmd
+        .get_args()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if tc.tool == Tool::Javac {
+        return all;
+    }
+    match all.iter().position(|a| *a == tc.main_class) {
+        Some(i) => all[i + 1..].to_vec(),
+        None => args.to_vec(),
+    }
+}
+
+/// The JDK executable `name` next to `java` (following symlinks), else on the `PATH`.
+fn jdk_sibling(java: &Path, name: &str) -> Option<PathBuf> {
+    let exe = |p: PathBuf| p.is_file().then_some(p);
+    let beside = |j: &Path| j.parent().and_then(|d| exe(d.join(name)));
+    if let Some(p) = beside(java) {
+        return Some(p);
+    }
+    if let Some(p) = std::fs::canonicalize(java).ok().and_then(|j| beside(&j)) {
+        return Some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).find_map(|d| exe(d.join(name)))
+}
+
+/// FNV-1a, 64 bits: names the cached server build after its source.
+fn content_hash(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Writes and compiles the server class (once per source version); returns its directory.
+fn build_server(javac: &Path, tool: Tool) -> Result<PathBuf, ServerError> {
+    let build = |message: String| ServerError::Build {
+        tool: tool.name().into(),
+        message,
+    };
+    let root = toolchains_dir().join("server");
+    let dir = root.join(format!("{:016x}", content_hash(SERVER_SOURCE)));
+    if dir.join("CompileServer.class").is_file() {
+        return Ok(dir);
+    }
+    // build aside, then rename: concurrent first uses never see a half-written class
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let tmp = root.join(format!(".build-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&tmp).map_err(|e| build(format!("{}: {e}", tmp.display())))?;
+    let src = tmp.join("CompileServer.java");
+    std::fs::write(&src, SERVER_SOURCE).map_err(|e| build(format!("{}: {e}", src.display())))?;
+    let out = Command::new(javac)
+        .args(["--release", "17", "-nowarn", "-d"])
+        .arg(&tmp)
+        .arg(&src)
+        .output()
+        .map_err(|e| build(format!("{}: {e}", javac.display())))?;
+    if !out.status.success() {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(build(format!(
+            "javac failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    if std::fs::rename(&tmp, &dir).is_err() {
+        // another process won the race
+        let _ = std::fs::remove_dir_all(&tmp);
+        if !dir.join("CompileServer.class").is_file() {
+            return Err(build(format!("cannot create {}", dir.display())));
+        }
+    }
+    Ok(dir)
+}
+
+impl CompileServer {
+    /// Builds the server class if needed and starts a server for `tc`.
+    pub fn start(tc: &Toolchain) -> Result<Self, ServerError> {
+        Self::start_with(tc, ServerOptions::default())
+    }
+
+    /// [`CompileServer::start`] with explicit restart limits.
+    pub fn start_with(tc: &Toolchain, options: ServerOptions) -> Result<Self, ServerError> {
+        let missing = |program: &str| ServerError::NoJdk {
+            tool: tc.tool.name().into(),
+            program: program.into(),
+        };
+        // javac's toolchain names the `javac` executable; the others name `java`
+        let java = if tc.tool == Tool::Javac {
+            jdk_sibling(&tc.java, "java").ok_or_else(|| missing("java"))?
+        } else {
+            tc.java.clone()
+        };
+        let javac = jdk_sibling(&java, "javac").ok_or_else(|| missing("javac"))?;
+        let class_dir = build_server(&javac, tc.tool)?;
+        let mut server = CompileServer {
+            tc: tc.clone(),
+            options,
+            java,
+            class_dir,
+            live: None,
+            next_id: 0,
+            starts: 0,
+        };
+        server.spawn()?;
+        Ok(server)
+    }
+
+    /// The server process's id, when one is running.
+    pub fn pid(&self) -> Option<u32> {
+        self.live.as_ref().map(|l| l.child.id())
+    }
+
+    /// How many server processes were started so far.
+    pub fn starts(&self) -> usize {
+        self.starts
+    }
+
+    /// The toolchain served.
+    pub fn toolchain(&self) -> &Toolchain {
+        &self.tc
+    }
+
+    fn spawn(&mut self) -> Result<(), ServerError> {
+        let sep = if cfg!(windows) { ";" } else { ":" };
+        let cp = self
+            .tc
+            .classpath
+            .iter()
+            .chain(std::iter::once(&self.class_dir))
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(sep);
+        let spawn = |e: std::io::Error| ServerError::Spawn {
+            tool: self.tc.tool.name().into(),
+            message: format!("{}: {e}", self.java.display()),
+        };
+        let mut child = Command::new(&self.java)
+            .args(["-Xss8m", "-Duser.language=en", "-Duser.country=US"])
+            .arg("-cp")
+            .arg(cp)
+            .arg("CompileServer")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(spawn)?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut stderr = child.stderr.take().expect("piped stderr");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        // the JVM's own complaints (the compiler's output is captured inside the server)
+        let tail = Arc::new(Mutex::new(String::new()));
+        let keep = Arc::clone(&tail);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stderr.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut t) = keep.lock() {
+                    t.push_str(&String::from_utf8_lossy(&buf[..n]));
+                    if t.len() > 16_384 {
+                        let cut = t.len() - 8192;
+                        let cut = (cut..t.len()).find(|&i| t.is_char_boundary(i)).unwrap_or(0);
+                        t.drain(..cut);
+                    }
+                }
+            }
+        });
+        self.live = Some(Live {
+            child,
+            stdin,
+            lines,
+            stderr: tail,
+            served: 0,
+            heap_mb: 0,
+        });
+        self.starts += 1;
+        Ok(())
+    }
+
+    /// Stops the running server, if any.
+    pub fn stop(&mut self) {
+        if let Some(live) = self.live.take() {
+            live.kill();
+        }
+    }
+
+    /// Compiles with `args` (as given to `Toolchain::command`), waiting at most `timeout`.
+    pub fn compile(
+        &mut self,
+        args: &[String],
+        timeout: Duration,
+    ) -> Result<ServerRun, ServerError> {
+        let full = compiler_args(&self.tc, args);
+        match self.request(&full, timeout)? {
+            Ok(run) => Ok(run),
+            // the server died under this request: once more, on a fresh server
+            Err(_) => match self.request(&full, timeout)? {
+                Ok(run) => Ok(run),
+                Err(last_words) => Err(ServerError::Died {
+                    tool: self.tc.tool.name().into(),
+                    message: last_words,
+                }),
+            },
+        }
+    }
+
+    /// One request; `Ok(Err(stderr))` when the server died before answering.
+    fn request(
+        &mut self,
+        args: &[String],
+        timeout: Duration,
+    ) -> Result<Result<ServerRun, String>, ServerError> {
+        // retire a server that is dead, too big or too old
+        let retire = match self.live.as_mut() {
+            Some(l) => {
+                l.served >= self.options.max_batches.max(1)
+                    || l.heap_mb > self.options.max_heap_mb
+                    || !matches!(l.child.try_wait(), Ok(None))
+            }
+            None => false,
+        };
+        if retire {
+            self.stop();
+        }
+        if self.live.is_none() {
+            self.spawn()?;
+        }
+        self.next_id += 1;
+        let id = self.next_id;
+        let tool = self.tc.tool.name();
+        let mut line = serde_json::to_string(&Request { id, tool, args }).map_err(|e| {
+            ServerError::Protocol {
+                tool: tool.into(),
+                message: e.to_string(),
+            }
+        })?;
+        line.push('\n');
+        let live = self.live.as_mut().expect("a live server");
+        let sent = live
+            .stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| live.stdin.flush());
+        if sent.is_err() {
+            let words = self.live.take().map(Live::kill).unwrap_or_default();
+            return Ok(Err(words));
+        }
+        match live.lines.recv_timeout(timeout) {
+            Ok(text) => {
+                let resp: Response =
+                    serde_json::from_str(&text).map_err(|e| ServerError::Protocol {
+                        tool: tool.into(),
+                        message: format!("{e}: {text}"),
+                    })?;
+                if resp.id != id as i64 {
+                    self.stop();
+                    return Err(ServerError::Protocol {
+                        tool: tool.into(),
+                        message: format!("answer to request {} for request {id}", resp.id),
+                    });
+                }
+                live.served += 1;
+                live.heap_mb = resp.heap_mb;
+                // a JVM out of memory is not to be trusted with the next request
+                if resp.exit == 3 && resp.output.contains("java.lang.OutOfMemoryError") {
+                    live.heap_mb = u64::MAX;
+                }
+                Ok(Ok(ServerRun {
+                    exit: resp.exit,
+                    output: resp.output,
+                    timed_out: false,
+                }))
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                self.stop();
+                Ok(Ok(ServerRun {
+                    exit: -1,
+                    output: String::new(),
+                    timed_out: true,
+                }))
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let words = self.live.take().map(Live::kill).unwrap_or_default();
+                Ok(Err(words))
+            }
+        }
+    }
+}
+
+impl Drop for CompileServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

@@ -1,0 +1,393 @@
+// thalia's warm compile server: one long-lived JVM that runs a compiler's in-process entry point
+// once per request, so that a batch does not pay the JVM's start-up and warm-up.
+//
+// Protocol (stdin/stdout, UTF-8, one JSON object per line):
+//   request:  {"id": N, "tool": "kotlin|scala3|scala2|groovy|javac", "args": ["..."]}
+//   response: {"id": N, "exit": <int>, "output": "<stdout then stderr of the call>", "heap_mb": <used heap>}
+// Exit codes: 0 success, 1 compilation errors, 2 internal error (kotlinc), 3 a Throwable escaped
+// (the output then holds its stack trace). The server exits when stdin closes.
+//
+// Compilers are loaded reflectively from the classpath, so this one class serves every tool and
+// compiles with `javac --release 17` and no dependencies.
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+public final class CompileServer {
+    /** Where System.out / System.err currently go: swapped per request. */
+    private static final class Switch extends OutputStream {
+        volatile ByteArrayOutputStream target = new ByteArrayOutputStream();
+
+        @Override
+        public void write(int b) {
+            target.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            target.write(b, off, len);
+        }
+    }
+
+    private static final Switch OUT = new Switch();
+    private static final Switch ERR = new Switch();
+    private static PrintStream sysOut;
+    private static PrintStream sysErr;
+
+    public static void main(String[] argv) throws Exception {
+        BufferedWriter reply = new BufferedWriter(
+                new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8));
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        // installed once, before any compiler class is loaded: Scala's Console captures the
+        // streams it sees first, so they must stay the same objects for the server's lifetime
+        sysOut = new PrintStream(OUT, true, StandardCharsets.UTF_8);
+        sysErr = new PrintStream(ERR, true, StandardCharsets.UTF_8);
+        System.setOut(sysOut);
+        System.setErr(sysErr);
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.isBlank()) {
+                continue;
+            }
+            long id = -1;
+            int exit;
+            String output;
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            OUT.target = out;
+            ERR.target = err;
+            try {
+                Request req = new Json(line).request();
+                id = req.id;
+                exit = run(req.tool, req.args.toArray(new String[0]));
+            } catch (Throwable t) {
+                exit = 3;
+                sysErr.print("Exception in thread \"main\" ");
+                t.printStackTrace(sysErr);
+            }
+            sysOut.flush();
+            sysErr.flush();
+            output = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+            OUT.target = new ByteArrayOutputStream();
+            ERR.target = new ByteArrayOutputStream();
+            Runtime rt = Runtime.getRuntime();
+            long heapMb = (rt.totalMemory() - rt.freeMemory()) / (1024 * 1024);
+            StringBuilder sb = new StringBuilder();
+            sb.append("{\"id\": ").append(id).append(", \"exit\": ").append(exit).append(", \"output\": ");
+            quote(sb, output);
+            sb.append(", \"heap_mb\": ").append(heapMb).append('}');
+            reply.write(sb.toString());
+            reply.write('\n');
+            reply.flush();
+        }
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        while (t instanceof InvocationTargetException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /** Calls a Scala object's method: the static forwarder if any, else through MODULE$. */
+    private static Object scalaObject(String cls, String method, String[] args) throws Throwable {
+        ClassLoader cl = CompileServer.class.getClassLoader();
+        try {
+            Class<?> module = Class.forName(cls + "$", true, cl);
+            Object instance = module.getField("MODULE$").get(null);
+            Method m = module.getMethod(method, String[].class);
+            return m.invoke(instance, (Object) args);
+        } catch (InvocationTargetException e) {
+            throw unwrap(e);
+        }
+    }
+
+    private static int run(String tool, String[] args) throws Throwable {
+        ClassLoader cl = CompileServer.class.getClassLoader();
+        switch (tool) {
+            case "kotlin": {
+                Class<?> c = Class.forName("org.jetbrains.kotlin.cli.jvm.K2JVMCompiler", true, cl);
+                Object compiler = c.getConstructor().newInstance();
+                Method exec = c.getMethod("exec", PrintStream.class, String[].class);
+                Object code;
+                try {
+                    code = exec.invoke(compiler, sysErr, (Object) args);
+                } catch (InvocationTargetException e) {
+                    throw unwrap(e);
+                }
+                try {
+                    return (Integer) code.getClass().getMethod("getCode").invoke(code);
+                } catch (NoSuchMethodException e) {
+                    switch (((Enum<?>) code).name()) {
+                        case "OK":
+                            return 0;
+                        case "COMPILATION_ERROR":
+                            return 1;
+                        default:
+                            return 2;
+                    }
+                }
+            }
+            case "scala3": {
+                Object reporter = scalaObject("dotty.tools.dotc.Main", "process", args);
+                boolean errors = (Boolean) reporter.getClass().getMethod("hasErrors").invoke(reporter);
+                return errors ? 1 : 0;
+            }
+            case "scala2": {
+                Object ok = scalaObject("scala.tools.nsc.Main", "process", args);
+                return (Boolean) ok ? 0 : 1;
+            }
+            case "groovy": {
+                Class<?> c = Class.forName("org.codehaus.groovy.tools.FileSystemCompiler", true, cl);
+                Method m = c.getMethod("commandLineCompile", String[].class, boolean.class);
+                try {
+                    m.invoke(null, (Object) args, true);
+                    return 0;
+                } catch (InvocationTargetException e) {
+                    Throwable t = unwrap(e);
+                    Class<?> failed = Class.forName(
+                            "org.codehaus.groovy.control.CompilationFailedException", true, cl);
+                    // report it the way groovyc's own main does, so the output is the same
+                    try {
+                        Class<?> rep = Class.forName("org.codehaus.groovy.tools.ErrorReporter", true, cl);
+                        Object r = rep.getConstructor(Throwable.class, boolean.class).newInstance(t, false);
+                        rep.getMethod("write", PrintStream.class).invoke(r, sysErr);
+                    } catch (ReflectiveOperationException noReporter) {
+                        if (failed.isInstance(t)) {
+                            sysErr.println(t.getMessage());
+                        } else {
+                            t.printStackTrace(sysErr);
+                        }
+                    }
+                    return failed.isInstance(t) ? 1 : 3;
+                }
+            }
+            case "javac": {
+                List<String> kept = new ArrayList<>();
+                for (String a : args) {
+                    // launcher options (`-J-Duser.language=en`): the server JVM already has them
+                    if (!a.startsWith("-J")) {
+                        kept.add(a);
+                    }
+                }
+                javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+                if (javac == null) {
+                    sysErr.println("error: no system Java compiler (is this a JRE?)");
+                    return 2;
+                }
+                return javac.run(null, sysOut, sysErr, kept.toArray(new String[0]));
+            }
+            default:
+                sysErr.println("error: unknown tool `" + tool + "`");
+                return 2;
+        }
+    }
+
+    private static void quote(StringBuilder sb, String s) {
+        sb.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"':
+                    sb.append("\\\"");
+                    break;
+                case '\\':
+                    sb.append("\\\\");
+                    break;
+                case '\n':
+                    sb.append("\\n");
+                    break;
+                case '\r':
+                    sb.append("\\r");
+                    break;
+                case '\t':
+                    sb.append("\\t");
+                    break;
+                default:
+                    if (c < 0x20 || c == 0x2028 || c == 0x2029) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+            }
+        }
+        sb.append('"');
+    }
+
+    private static final class Request {
+        long id = -1;
+        String tool = "";
+        List<String> args = new ArrayList<>();
+    }
+
+    /** A reader for exactly the request shape: an object of a number, a string, a string array. */
+    private static final class Json {
+        private final String s;
+        private int i;
+
+        Json(String s) {
+            this.s = s;
+        }
+
+        Request request() {
+            Request r = new Request();
+            expect('{');
+            ws();
+            if (peek() == '}') {
+                i++;
+                return r;
+            }
+            while (true) {
+                ws();
+                String key = string();
+                ws();
+                expect(':');
+                ws();
+                switch (key) {
+                    case "id":
+                        r.id = number();
+                        break;
+                    case "tool":
+                        r.tool = string();
+                        break;
+                    case "args":
+                        expect('[');
+                        ws();
+                        if (peek() == ']') {
+                            i++;
+                        } else {
+                            while (true) {
+                                ws();
+                                r.args.add(string());
+                                ws();
+                                char c = next();
+                                if (c == ']') {
+                                    break;
+                                }
+                                if (c != ',') {
+                                    throw error("`,` or `]`");
+                                }
+                            }
+                        }
+                        break;
+                    default:
+                        throw error("a key among id, tool, args");
+                }
+                ws();
+                char c = next();
+                if (c == '}') {
+                    return r;
+                }
+                if (c != ',') {
+                    throw error("`,` or `}`");
+                }
+            }
+        }
+
+        private IllegalArgumentException error(String what) {
+            return new IllegalArgumentException("bad request at " + i + ": expected " + what + " in " + s);
+        }
+
+        private char peek() {
+            if (i >= s.length()) {
+                throw error("more input");
+            }
+            return s.charAt(i);
+        }
+
+        private char next() {
+            char c = peek();
+            i++;
+            return c;
+        }
+
+        private void ws() {
+            while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
+                i++;
+            }
+        }
+
+        private void expect(char c) {
+            ws();
+            if (next() != c) {
+                i--;
+                throw error("`" + c + "`");
+            }
+        }
+
+        private long number() {
+            int start = i;
+            if (peek() == '-') {
+                i++;
+            }
+            while (i < s.length() && Character.isDigit(s.charAt(i))) {
+                i++;
+            }
+            return Long.parseLong(s.substring(start, i));
+        }
+
+        private String string() {
+            expect('"');
+            StringBuilder b = new StringBuilder();
+            while (true) {
+                char c = next();
+                if (c == '"') {
+                    return b.toString();
+                }
+                if (c != '\\') {
+                    b.append(c);
+                    continue;
+                }
+                char e = next();
+                switch (e) {
+                    case '"':
+                    case '\\':
+                    case '/':
+                        b.append(e);
+                        break;
+                    case 'b':
+                        b.append('\b');
+                        break;
+                    case 'f':
+                        b.append('\f');
+                        break;
+                    case 'n':
+                        b.append('\n');
+                        break;
+                    case 'r':
+                        b.append('\r');
+                        break;
+                    case 't':
+                        b.append('\t');
+                        break;
+                    case 'u':
+                        if (i + 4 > s.length()) {
+                            throw error("four hex digits");
+                        }
+                        b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
+                        i += 4;
+                        break;
+                    default:
+                        throw error("an escape");
+                }
+            }
+        }
+    }
+
+    private CompileServer() {}
+}
