@@ -173,9 +173,6 @@ const RESERVED: &[&str] = &[
     "while",
 ];
 
-/// Stem of the fresh locals that hold expression statements.
-const UNUSED_STEM: &str = "__unused_";
-
 /// Where a type is written; type arguments admit wildcards and box primitives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum TyPos {
@@ -214,18 +211,8 @@ impl Dialect for Emitter {
                 w.line(&format!("{ty_s} {name} = {};", self.expr(init)?));
                 self.locals.borrow_mut().insert(name.clone(), ty.clone());
             }
-            Stmt::Expr(e @ (Expr::Call { .. } | Expr::New { .. })) => {
-                w.line(&format!("{};", self.expr(e)?));
-            }
-            Stmt::Expr(Expr::Lit(lit)) => {
-                self.lit(lit)?;
-            }
             Stmt::Expr(e) => {
-                let e = self.expr(e)?;
-                w.line(&format!(
-                    "java.lang.Object {} = {e};",
-                    cx.fresh(UNUSED_STEM)
-                ));
+                common::java_like_expr_stmt(e, cx, w, |e| self.expr(e), |l| self.lit(l))?;
             }
         }
         Ok(())

@@ -119,9 +119,6 @@ const RESERVED: &[&str] = &[
     "while",
 ];
 
-/// Stem of the fresh locals that hold expression statements Java does not accept as statements.
-const UNUSED_STEM: &str = "__unused_";
-
 /// Where a type is written; type arguments admit wildcards and box primitives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum TyPos {
@@ -158,19 +155,8 @@ impl Dialect for JavaTranslator {
                 let ty = self.ty(ty, TyPos::Value)?;
                 w.line(&format!("{ty} {name} = {};", self.expr(init)?));
             }
-            Stmt::Expr(e @ (Expr::Call { .. } | Expr::New { .. })) => {
-                w.line(&format!("{};", self.expr(e)?));
-            }
-            Stmt::Expr(Expr::Lit(lit)) => {
-                // Still reject literals Java cannot write, for consistency.
-                self.lit(lit)?;
-            }
             Stmt::Expr(e) => {
-                let e = self.expr(e)?;
-                w.line(&format!(
-                    "java.lang.Object {} = {e};",
-                    cx.fresh(UNUSED_STEM)
-                ));
+                common::java_like_expr_stmt(e, cx, w, |e| self.expr(e), |l| self.lit(l))?;
             }
         }
         Ok(())

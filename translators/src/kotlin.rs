@@ -144,9 +144,6 @@ const KEYWORDS: &[&str] = &[
     "while",
 ];
 
-/// Stem of the fresh locals that hold expression statements.
-const UNUSED_STEM: &str = "__unused_";
-
 /// `name`, quoted with backticks if Kotlin needs it (a keyword, `$`, or only underscores).
 fn name(n: &str) -> String {
     if KEYWORDS.contains(&n) || n.contains('$') || n.chars().all(|c| c == '_') {
@@ -538,7 +535,10 @@ impl Dialect for Emitter {
             }
             Stmt::Expr(e) => {
                 let e = self.expr(e)?;
-                w.line(&format!("val {}: Any? = {e}", cx.fresh(UNUSED_STEM)));
+                w.line(&format!(
+                    "val {}: Any? = {e}",
+                    cx.fresh(common::UNUSED_STEM)
+                ));
             }
         }
         Ok(())

@@ -142,9 +142,6 @@ const KEYWORDS: &[&str] = &[
     "yield",
 ];
 
-/// Stem of the fresh locals that hold expression statements.
-const UNUSED_STEM: &str = "__unused_";
-
 /// `name`, backquoted if it is a keyword.
 fn name(n: &str) -> String {
     if KEYWORDS.contains(&n) {
@@ -227,7 +224,7 @@ impl Dialect for ScalaTranslator {
             }
             Stmt::Expr(e) => {
                 let e = self.expr(e)?;
-                w.line(&format!("val {}: Any = {e}", cx.fresh(UNUSED_STEM)));
+                w.line(&format!("val {}: Any = {e}", cx.fresh(common::UNUSED_STEM)));
             }
         }
         Ok(())
