@@ -380,6 +380,36 @@ pub(crate) fn utf16_escape(c: char) -> String {
     out
 }
 
+/// Name stem of the locals that hold values of expression statements.
+pub(crate) const UNUSED_STEM: &str = "__unused_";
+
+/// Writes an expression statement in Java-like syntax (Java, Groovy): calls and `new` as
+/// they are; literals dropped after checking they can be written; anything else bound to a
+/// fresh unused `java.lang.Object` local (only calls and `new` are statements in Java).
+pub(crate) fn java_like_expr_stmt(
+    e: &crate::ir::Expr,
+    cx: &mut BodyCx,
+    w: &mut CodeWriter,
+    expr: impl Fn(&crate::ir::Expr) -> Result<String, crate::TranslateError>,
+    lit: impl Fn(&crate::ir::Lit) -> Result<String, crate::TranslateError>,
+) -> Result<(), crate::TranslateError> {
+    use crate::ir::Expr;
+    match e {
+        Expr::Call { .. } | Expr::New { .. } => w.line(&format!("{};", expr(e)?)),
+        Expr::Lit(l) => {
+            lit(l)?;
+        }
+        _ => {
+            let e = expr(e)?;
+            w.line(&format!(
+                "java.lang.Object {} = {e};",
+                cx.fresh(UNUSED_STEM)
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -512,34 +542,4 @@ mod tests {
         assert_eq!(utf16_escape('é'), "\\u00E9");
         assert_eq!(utf16_escape('😀'), "\\uD83D\\uDE00");
     }
-}
-
-/// Name stem of the locals that hold values of expression statements.
-pub(crate) const UNUSED_STEM: &str = "__unused_";
-
-/// Writes an expression statement in Java-like syntax (Java, Groovy): calls and `new` as
-/// they are; literals dropped after checking they can be written; anything else bound to a
-/// fresh unused `java.lang.Object` local (only calls and `new` are statements in Java).
-pub(crate) fn java_like_expr_stmt(
-    e: &crate::ir::Expr,
-    cx: &mut BodyCx,
-    w: &mut CodeWriter,
-    expr: impl Fn(&crate::ir::Expr) -> Result<String, crate::TranslateError>,
-    lit: impl Fn(&crate::ir::Lit) -> Result<String, crate::TranslateError>,
-) -> Result<(), crate::TranslateError> {
-    use crate::ir::Expr;
-    match e {
-        Expr::Call { .. } | Expr::New { .. } => w.line(&format!("{};", expr(e)?)),
-        Expr::Lit(l) => {
-            lit(l)?;
-        }
-        _ => {
-            let e = expr(e)?;
-            w.line(&format!(
-                "java.lang.Object {} = {e};",
-                cx.fresh(UNUSED_STEM)
-            ));
-        }
-    }
-    Ok(())
 }
