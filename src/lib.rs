@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod compile;
+pub mod compile_bench;
 pub mod embedded;
 pub mod graph;
 pub mod server;

@@ -148,6 +148,9 @@ struct ExtractArgs {
 
 #[derive(Subcommand, Debug)]
 enum BenchCommand {
+    /// Compilation speed: programs checked per second by each compiler, a fresh process per
+    /// batch against the warm compile server (start-up included, and warm).
+    Compile(thalia::compile_bench::CompileBenchArgs),
     /// Extraction and graph-construction speed: extract jars (or the JDK with `--jdk`) on
     /// one core, write the API JSON, load it back and build its API graph, timing each step.
     Extract {
@@ -333,6 +336,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Fetch(args) => fetch(args),
         Command::Toolchain(cmd) => toolchain(cmd),
         Command::Check(args) => check(args),
+        Command::Bench(BenchCommand::Compile(args)) => {
+            thalia::compile_bench::main(&args)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Bench(BenchCommand::Extract {
             inputs,
             jdk,
