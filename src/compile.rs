@@ -27,12 +27,15 @@ pub enum Verdict {
         /// The diagnostics attributed to the file.
         diagnostics: Vec<String>,
     },
-    /// The compiler crashed (an exception escaped) on a batch containing this file alone.
+    /// The compiler crashed (an internal error, an escaped exception, death by a signal) on
+    /// a batch containing this file alone.
     Crash {
+        /// The exit code (`None`: killed by a signal, or the warm server died).
+        exit: Option<i32>,
         /// The compiler's output.
         output: String,
     },
-    /// The compiler did not finish in time on this file alone.
+    /// The compiler did not finish within the per-file time budget on this file alone.
     Timeout,
 }
 
@@ -40,6 +43,16 @@ impl Verdict {
     /// True for `Accepted`.
     pub fn is_accepted(&self) -> bool {
         matches!(self, Verdict::Accepted)
+    }
+
+    /// `accepted`, `rejected`, `crash` or `timeout`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Verdict::Accepted => "accepted",
+            Verdict::Rejected { .. } => "rejected",
+            Verdict::Crash { .. } => "crash",
+            Verdict::Timeout => "timeout",
+        }
     }
 }
 
@@ -130,36 +143,55 @@ impl Compiler {
 pub struct CompileOptions {
     /// Extra classpath for the programs (e.g. a library's `classpath.txt`).
     pub classpath: Option<String>,
-    /// Time allowed for one compiler invocation.
+    /// The per-file time budget: a file that takes longer alone is judged [`Verdict::Timeout`]
+    /// (a compilation performance finding). An invocation on `n` files is given
+    /// [`CompileOptions::deadline`]`(n)`.
     pub timeout: Duration,
+}
+
+/// The share of the per-file budget that each further file of a batch adds to the batch's
+/// deadline: generous next to a real compiler's per-file cost (well under a second once
+/// started), so that only a hang or a pathological file exhausts it.
+pub const BATCH_TIMEOUT_SHARE: f64 = 0.1;
+
+impl CompileOptions {
+    /// The time allowed for one invocation on `files` files: the whole per-file budget for
+    /// the first file (it pays the start-up), [`BATCH_TIMEOUT_SHARE`] of it for every other.
+    pub fn deadline(&self, files: usize) -> Duration {
+        self.timeout
+            .mul_f64(1.0 + BATCH_TIMEOUT_SHARE * files.saturating_sub(1) as f64)
+    }
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
         CompileOptions {
             classpath: None,
-            timeout: Duration::from_secs(600),
+            timeout: Duration::from_secs(60),
         }
     }
 }
 
 struct Run {
     ok: bool,
+    /// The exit code; `None` when killed (by a signal, or after the deadline) or when the
+    /// warm server died under the request.
+    exit: Option<i32>,
     output: String,
     timed_out: bool,
 }
 
-fn run_once(
-    tc: &Toolchain,
-    server: Option<&mut CompileServer>,
-    files: &[PathBuf],
+/// The compiler's arguments for compiling `files` into `out` against `classpath` (the
+/// toolchain's [`Toolchain::command`] adds its own classpath and runtime).
+pub fn compiler_args(
+    tool: Tool,
+    classpath: Option<&str>,
     out: &Path,
-    opts: &CompileOptions,
-) -> Result<Run, CompileError> {
-    let _ = std::fs::create_dir_all(out);
+    files: &[PathBuf],
+) -> Vec<String> {
     let mut args: Vec<String> = Vec::new();
-    let cp = opts.classpath.clone().filter(|c| !c.is_empty());
-    match tc.tool {
+    let cp = classpath.filter(|c| !c.is_empty()).map(str::to_string);
+    match tool {
         Tool::Javac => {
             args.extend(
                 [
@@ -186,7 +218,7 @@ fn run_once(
             if let Some(cp) = cp {
                 args.extend(["-classpath".into(), cp]);
             }
-            if tc.tool == Tool::Scala3 {
+            if tool == Tool::Scala3 {
                 args.push("-color:never".into());
             }
             args.extend(["-nowarn".into(), "-d".into(), out.display().to_string()]);
@@ -199,48 +231,95 @@ fn run_once(
         }
     }
     args.extend(files.iter().map(|f| f.display().to_string()));
+    args
+}
+
+/// The whole command line (program first) that compiles `files` into `out` in a fresh
+/// process, as [`compile_batch`] runs it.
+pub fn command_line(
+    tc: &Toolchain,
+    classpath: Option<&str>,
+    out: &Path,
+    files: &[PathBuf],
+) -> Vec<String> {
+    let cmd = tc.command(&compiler_args(tc.tool, classpath, out, files));
+    std::iter::once(cmd.get_program())
+        .chain(cmd.get_args())
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
+}
+
+fn run_once(
+    tc: &Toolchain,
+    server: Option<&mut CompileServer>,
+    files: &[PathBuf],
+    out: &Path,
+    opts: &CompileOptions,
+) -> Result<Run, CompileError> {
+    let _ = std::fs::create_dir_all(out);
+    let args = compiler_args(tc.tool, opts.classpath.as_deref(), out, files);
+    let deadline = opts.deadline(files.len());
     if let Some(server) = server {
-        let run = server.compile(&args, opts.timeout)?;
-        return Ok(Run {
-            ok: run.exit == 0 && !run.timed_out,
-            output: strip_ansi(&run.output),
-            timed_out: run.timed_out,
-        });
+        return match server.compile(&args, deadline) {
+            Ok(run) => Ok(Run {
+                ok: run.exit == 0 && !run.timed_out,
+                exit: (!run.timed_out).then_some(run.exit),
+                output: strip_ansi(&run.output),
+                timed_out: run.timed_out,
+            }),
+            // it died twice on this request, on a fresh server too: the batch killed it
+            Err(ServerError::Died { message, .. }) => Ok(Run {
+                ok: false,
+                exit: None,
+                output: format!("the compile server died: {message}"),
+                timed_out: false,
+            }),
+            Err(e) => Err(e.into()),
+        };
     }
     let mut cmd = tc.command(&args);
     let spawn = |e: std::io::Error| CompileError::Spawn {
         tool: tc.tool.name().into(),
         message: e.to_string(),
     };
+    // its own process group, so that a timeout kills whatever it started too
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(spawn)?;
-    // drain both pipes on threads so a chatty compiler never blocks
-    let mut so = child.stdout.take();
-    let mut se = child.stderr.take();
-    let t_out = std::thread::spawn(move || {
-        let mut s = String::new();
-        if let Some(o) = so.as_mut() {
-            let _ = std::io::Read::read_to_string(o, &mut s);
-        }
-        s
-    });
-    let t_err = std::thread::spawn(move || {
-        let mut s = String::new();
-        if let Some(e) = se.as_mut() {
-            let _ = std::io::Read::read_to_string(e, &mut s);
-        }
-        s
-    });
+    // drain both pipes on threads so a chatty compiler never blocks; output that is not
+    // UTF-8 is kept lossily
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    };
+    let t_out = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+    );
+    let t_err = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+    );
     let start = Instant::now();
     let mut timed_out = false;
     let status = loop {
         match child.try_wait().map_err(spawn)? {
             Some(s) => break Some(s),
-            None if start.elapsed() > opts.timeout => {
-                let _ = child.kill();
+            None if start.elapsed() > deadline => {
+                kill_group(&mut child);
                 let _ = child.wait();
                 timed_out = true;
                 break None;
@@ -248,13 +327,31 @@ fn run_once(
             None => std::thread::sleep(Duration::from_millis(20)),
         }
     };
+    // processes the compiler left behind would hold its pipes open
+    kill_group(&mut child);
     let output =
         strip_ansi(&(t_out.join().unwrap_or_default() + &t_err.join().unwrap_or_default()));
     Ok(Run {
         ok: status.is_some_and(|s| s.success()),
+        exit: status.and_then(|s| s.code()),
         output,
         timed_out,
     })
+}
+
+/// Kills the child's process group (the child and anything it started).
+fn kill_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    {
+        if let Ok(pid) = i32::try_from(child.id()) {
+            // SAFETY: kill(2) with a negative pid signals that process group; no memory is
+            // touched
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+    }
+    let _ = child.kill();
 }
 
 /// Removes ANSI colour escapes (`ESC [ ... m`).
@@ -286,13 +383,37 @@ fn is_error_line(tool: Tool, line: &str) -> bool {
     }
 }
 
-fn looks_like_crash(output: &str) -> bool {
-    output.contains("Exception in thread")
-        || output.contains("internal compiler error")
-        || output.contains("java.lang.StackOverflowError")
-        || output.contains("java.lang.OutOfMemoryError")
-        || output.contains("exception during")
-        || output.contains("BUG!")
+/// Texts that the compilers print on an internal error (and not on a type error).
+const CRASH_MARKERS: [&str; 12] = [
+    "Exception in thread",
+    "internal compiler error",
+    "An exception has occurred in the compiler",
+    "java.lang.StackOverflowError",
+    "java.lang.OutOfMemoryError",
+    "exception during",
+    "exception occurred while",
+    "## Exception when compiling",
+    "scala.reflect.internal.FatalError",
+    "General error during",
+    "BUG!",
+    "the compile server died",
+];
+
+/// True when an invocation ended in an internal error rather than a verdict: an abnormal exit
+/// code (javac's 3 system error and 4 abnormal end, kotlinc's 2 internal error, the warm
+/// server's 3 for an escaped exception), death by a signal, or a crash report in the output.
+fn is_crash(tool: Tool, run: &Run) -> bool {
+    if run.timed_out || run.ok {
+        return false;
+    }
+    let abnormal = match run.exit {
+        None => true,
+        Some(code) => match tool {
+            Tool::Javac => code >= 3,
+            _ => code >= 2,
+        },
+    };
+    abnormal || CRASH_MARKERS.iter().any(|m| run.output.contains(m))
 }
 
 /// Attributes error lines (with the lines that follow them) to the files they name.
@@ -363,14 +484,18 @@ pub fn compile_batch_with(
             }
             break;
         }
+        let crash = is_crash(tc.tool, &run);
         let errors = attribute(tc.tool, &run.output, &pending);
-        if errors.is_empty() {
-            // nothing attributable: crash, timeout or a batch-level failure; judge files alone
+        if errors.is_empty() || crash || run.timed_out {
+            // a crash, a timeout or nothing attributable: bisect down to files alone
             if pending.len() == 1 {
                 let v = if run.timed_out {
                     Verdict::Timeout
-                } else if looks_like_crash(&run.output) {
-                    Verdict::Crash { output: run.output }
+                } else if crash {
+                    Verdict::Crash {
+                        exit: run.exit,
+                        output: run.output,
+                    }
                 } else {
                     Verdict::Rejected {
                         diagnostics: vec![run.output],

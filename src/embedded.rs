@@ -36,6 +36,27 @@ pub fn embedded_corpus(name: &str) -> Option<Api> {
     Some(api_from_files(files))
 }
 
+/// The Maven coordinates of the libraries behind the embedded API (`corpus`: one folder, or
+/// `None` for all): each folder may name its artifact in `coordinates.txt`. Programs that
+/// use such a library need its jar on the compiler's classpath.
+pub fn embedded_coordinates(corpus: Option<&str>) -> Vec<String> {
+    let dirs: Vec<&Dir<'static>> = match corpus {
+        Some(name) => API_JSON.get_dir(name).into_iter().collect(),
+        None => API_JSON.dirs().collect(),
+    };
+    dirs.iter()
+        .filter_map(|d| d.get_file(d.path().join("coordinates.txt")))
+        .flat_map(|f| {
+            String::from_utf8_lossy(f.contents())
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 fn api_from_files(mut files: Vec<(PathBuf, String)>) -> Api {
     files.sort_by(|a, b| a.0.cmp(&b.0));
     let mut docs = Vec::new();

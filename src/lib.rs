@@ -4,6 +4,7 @@
 //! ([`api`]), and the API graph ([`graph`]). See `ARCHITECTURE.md` for the map.
 
 pub mod api;
+pub mod campaign;
 pub mod compile;
 pub mod compile_bench;
 pub mod embedded;

@@ -38,10 +38,18 @@ enum Command {
     /// Extract the API of jars, jmods or class directories (or of the running JDK) into thalia
     /// API JSON, one file per class.
     Extract(ExtractArgs),
-    /// Compile a synthesized directory with a real compiler and compare each program's verdict
-    /// with the expectation in its `programs.jsonl`; writes `results.jsonl` and prints the
-    /// acceptance/rejection rates and every mismatch.
+    /// Run a campaign: synthesize programs from an API in one or more modes, compile them in
+    /// batches with a real compiler, judge every verdict against its expectation, and keep
+    /// the results and every distinct finding (with a `repro.sh`) in a run directory. A run
+    /// directory that exists is resumed.
+    Run(RunArgs),
+    /// Judge an already synthesized directory: compile its programs with a real compiler and
+    /// compare each verdict with the expectation in its `programs.jsonl`; keeps a results
+    /// store like `thalia run` (resumable) and prints the rates and the distinct findings.
     Check(CheckArgs),
+    /// Summarize a run directory: programs, verdicts per mode, expectation rates, findings by
+    /// kind and signature, throughput.
+    Report(ReportArgs),
     /// Install, list and run the compilers under test (kotlinc, scalac 3 and 2.13, groovyc from
     /// Maven artifacts through thalia's resolver; javac from the running JDK).
     #[command(subcommand)]
@@ -51,27 +59,94 @@ enum Command {
     Bench(BenchCommand),
 }
 
+/// Options shared by `thalia run` and `thalia check`: how programs are compiled.
+#[derive(Args, Debug)]
+struct CompileArgs {
+    /// Classpath for the programs (default: the API directory's `classpath.txt`, or the
+    /// embedded libraries' jars resolved through the Maven configuration).
+    #[arg(long)]
+    classpath: Option<String>,
+    /// Programs per compiler invocation.
+    #[arg(long, default_value_t = 100)]
+    batch_size: usize,
+    /// Per-program time budget in seconds: a program that takes longer alone is a
+    /// performance finding (an invocation on n programs gets 1 + 0.1 × (n − 1) budgets).
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Compile in a warm compile server (one long-lived JVM per worker calling the
+    /// compiler's in-process entry point) instead of a fresh process per batch; verdicts are
+    /// identical.
+    #[arg(long)]
+    server: bool,
+    /// Compiler workers running at once (default: half the cores, at least 1).
+    #[arg(short, long)]
+    jobs: Option<usize>,
+    /// When to stop: a program count (`500`), a time (`90s`, `30m`, `2h`, `1d`) or
+    /// `round` (every program once).
+    #[arg(long, default_value = "round")]
+    budget: thalia::campaign::driver::Budget,
+    /// A Maven repository for installing compilers and resolving library jars (repeatable;
+    /// default: the user's Maven configuration).
+    #[arg(long = "repo", value_name = "URL")]
+    repos: Vec<String>,
+}
+
 #[derive(Args, Debug)]
 struct CheckArgs {
     /// A directory written by `thalia synth`.
     dir: PathBuf,
-    /// The compiler: an installed toolchain `NAME[@VERSION]` (default: the one matching the
-    /// programs' language).
+    /// The compiler: `NAME[@VERSION]` (default: the one matching the programs' language);
+    /// installed first when missing.
     #[arg(long)]
     compiler: Option<String>,
-    /// Classpath for the programs (e.g. `$(cat api-json/LIB/classpath.txt)`).
+    /// The results store (default: `DIR/check-<compiler>-<version>`); an existing one is
+    /// resumed.
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    compile: CompileArgs,
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    /// Directory of thalia API JSON files, or `@NAME` for one embedded corpus; default: the
+    /// whole embedded API.
     #[arg(long)]
-    classpath: Option<String>,
-    /// Files per compiler invocation.
-    #[arg(long, default_value_t = 500)]
-    batch_size: usize,
-    /// Seconds allowed per compiler invocation.
-    #[arg(long, default_value_t = 600)]
-    timeout: u64,
-    /// Compile in a warm compile server (one long-lived JVM calling the compiler's
-    /// in-process entry point) instead of a fresh process per batch; verdicts are identical.
+    api: Option<PathBuf>,
+    /// Language of the programs.
+    #[arg(long, default_value = "java")]
+    lang: thalia_translators::Language,
+    /// The compiler: `NAME[@VERSION]` (default: the language's); installed first when
+    /// missing.
     #[arg(long)]
-    server: bool,
+    compiler: Option<String>,
+    /// Modes to synthesize, interleaved batch by batch (repeatable; default: well-typed and
+    /// ill-typed).
+    #[arg(long = "mode")]
+    modes: Vec<thalia::synth::Mode>,
+    /// Erase inferable type arguments (Section 3.5 of the paper).
+    #[arg(long)]
+    erase: bool,
+    /// Groovy only: annotate the classes `@TypeChecked` instead of `@CompileStatic`.
+    #[arg(long)]
+    groovy_type_checked: bool,
+    /// Seed of the synthesis (default: the run directory's when resuming, else random).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// The run directory (resumed when it holds a run with the same identity).
+    #[arg(long, short, default_value = "thalia-run")]
+    out: PathBuf,
+    #[command(flatten)]
+    compile: CompileArgs,
+}
+
+#[derive(Args, Debug)]
+struct ReportArgs {
+    /// A run directory written by `thalia run` or `thalia check`.
+    dir: PathBuf,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -336,6 +411,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Fetch(args) => fetch(args),
         Command::Toolchain(cmd) => toolchain(cmd),
         Command::Check(args) => check(args),
+        Command::Run(args) => campaign_run(args),
+        Command::Report(args) => {
+            let report = thalia::campaign::report::Report::load(&args.dir)
+                .with_context(|| format!("cannot read the run in {}", args.dir.display()))?;
+            if args.json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", report.table());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Bench(BenchCommand::Compile(args)) => {
             thalia::compile_bench::main(&args)?;
             Ok(ExitCode::SUCCESS)
@@ -448,150 +534,343 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-fn check(args: CheckArgs) -> Result<ExitCode> {
-    use std::io::Write;
-    use thalia::compile::{CompileOptions, Compiler, Mode, Verdict};
-    let manifest = args.dir.join("programs.jsonl");
-    let text = std::fs::read_to_string(&manifest)
-        .with_context(|| format!("cannot read {}", manifest.display()))?;
-    let mut records: Vec<serde_json::Value> = Vec::new();
-    for (i, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        records.push(serde_json::from_str(line).with_context(|| {
-            format!(
-                "{}: line {}: not a program record",
-                manifest.display(),
-                i + 1
-            )
-        })?);
+/// The default compiler of a language.
+fn default_compiler(lang: thalia_translators::Language) -> &'static str {
+    use thalia_translators::Language;
+    match lang {
+        Language::Java => "javac",
+        Language::Kotlin => "kotlin",
+        Language::Scala3 => "scala3",
+        Language::Scala2 => "scala2",
+        Language::Groovy => "groovy",
     }
-    let summary: serde_json::Value = std::fs::read_to_string(args.dir.join("summary.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or_default();
-    let lang = summary["language"].as_str().unwrap_or("java").to_string();
-    let spec = args.compiler.clone().unwrap_or_else(|| {
-        match lang.as_str() {
-            "scala" => "scala3",
-            "scala2" => "scala2",
-            "kotlin" => "kotlin",
-            "groovy" => "groovy",
-            _ => "javac",
+}
+
+/// The installed toolchain for `spec`, installed first when missing.
+fn toolchain_for(spec: &str, repos: &[String]) -> Result<thalia::toolchain::Toolchain> {
+    use std::io::IsTerminal;
+    use thalia::toolchain;
+    match toolchain::find(spec) {
+        Ok(t) => Ok(t),
+        Err(toolchain::ToolchainError::NotInstalled(_)) => {
+            let (tool, version) = toolchain::parse_spec(spec)?;
+            eprintln!("installing {spec}");
+            Ok(toolchain::install(
+                tool,
+                version.as_deref(),
+                repos,
+                std::io::stderr().is_terminal(),
+            )?)
         }
-        .to_string()
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The compiler part of a run's manifest and the campaign options.
+fn campaign_setup(
+    tc: &thalia::toolchain::Toolchain,
+    args: &CompileArgs,
+    classpath: Option<String>,
+) -> Result<(
+    thalia::campaign::store::CompilerInfo,
+    thalia::campaign::driver::CampaignOptions,
+)> {
+    use std::io::IsTerminal;
+    use thalia::compile::{command_line, CompileOptions, Mode};
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        bail!("--timeout must be a positive number of seconds");
+    }
+    let mode = if args.server {
+        Mode::Server
+    } else {
+        Mode::Process
+    };
+    let info = thalia::campaign::store::CompilerInfo {
+        tool: tc.tool,
+        version: tc.version.clone(),
+        coordinate: tc.coordinate.clone(),
+        mode: if args.server { "server" } else { "process" }.into(),
+        command: command_line(
+            tc,
+            classpath.as_deref(),
+            Path::new("@OUT@"),
+            &[PathBuf::from("@FILE@")],
+        ),
+        classpath: classpath.clone(),
+        timeout_seconds: args.timeout,
+    };
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
     });
-    let tc = match thalia::toolchain::find(&spec) {
-        Ok(t) => t,
-        Err(_) if spec == "javac" => {
-            thalia::toolchain::install(thalia::toolchain::Tool::Javac, None, &[], false)?
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let files: Vec<PathBuf> = records
-        .iter()
-        .filter_map(|r| r["file"].as_str().map(|f| args.dir.join(f)))
-        .collect();
-    let opts = CompileOptions {
-        classpath: args.classpath.clone(),
-        timeout: std::time::Duration::from_secs(args.timeout),
-    };
-    let classes = tempfile::tempdir()?;
-    let bar = indicatif::ProgressBar::new(files.len() as u64);
-    let mut verdicts = std::collections::BTreeMap::new();
-    let mut calls = 0;
-    let t0 = std::time::Instant::now();
-    let mut compiler = Compiler::new(
-        &tc,
-        if args.server {
-            Mode::Server
-        } else {
-            Mode::Process
+    let opts = thalia::campaign::driver::CampaignOptions {
+        batch_size: args.batch_size.max(1),
+        jobs: jobs.max(1),
+        budget: args.budget,
+        compile: CompileOptions {
+            classpath,
+            timeout: std::time::Duration::from_secs_f64(args.timeout),
         },
-    );
-    for chunk in files.chunks(args.batch_size.max(1)) {
-        let r = compiler.compile_batch(chunk, classes.path(), &opts)?;
-        calls += r.calls;
-        verdicts.extend(r.verdicts);
-        bar.inc(chunk.len() as u64);
-    }
-    bar.finish_and_clear();
-    let results_path = args.dir.join("results.jsonl");
-    let mut out = std::io::BufWriter::new(std::fs::File::create(&results_path)?);
-    let (mut acc_ok, mut acc_n, mut rej_ok, mut rej_n) = (0usize, 0usize, 0usize, 0usize);
-    let mut mismatches = Vec::new();
-    for r in &records {
-        let file = r["file"].as_str().unwrap_or_default();
-        let expected = r["expected"].as_str().unwrap_or("accept");
-        let v = verdicts.get(file).cloned().unwrap_or(Verdict::Timeout);
-        let matches = match expected {
-            "reject" => !v.is_accepted() && !matches!(v, Verdict::Crash { .. } | Verdict::Timeout),
-            _ => v.is_accepted(),
-        };
-        if expected == "reject" {
-            rej_n += 1;
-            rej_ok += usize::from(matches);
-        } else {
-            acc_n += 1;
-            acc_ok += usize::from(matches);
-        }
-        if !matches {
-            mismatches.push((
-                r["id"].as_str().unwrap_or_default().to_string(),
-                r["member"].as_str().unwrap_or_default().to_string(),
-                v.clone(),
-            ));
-        }
-        let line = serde_json::json!({"id": r["id"], "file": file, "expected": expected, "actual": v, "matches": matches});
-        writeln!(out, "{line}")?;
-    }
-    out.flush()?;
-    let pct = |a: usize, n: usize| {
-        if n == 0 {
-            100.0
-        } else {
-            100.0 * a as f64 / n as f64
-        }
+        mode,
+        progress: std::io::stderr().is_terminal(),
     };
-    println!(
-        "{} ({}@{}): {} programs in {:.1}s, {} compiler calls",
+    Ok((info, opts))
+}
+
+/// The options of a session, as recorded in the manifest.
+fn session_options(
+    args: &CompileArgs,
+    opts: &thalia::campaign::driver::CampaignOptions,
+) -> serde_json::Value {
+    serde_json::json!({
+        "batch_size": opts.batch_size,
+        "jobs": opts.jobs,
+        "budget": format!("{:?}", args.budget),
+        "timeout_seconds": args.timeout,
+        "server": args.server,
+        "command": std::env::args().collect::<Vec<_>>(),
+    })
+}
+
+/// Prints the end of a campaign session and the run's report.
+fn finish_campaign(
+    outcome: &thalia::campaign::driver::Outcome,
+    store: &thalia::campaign::store::Store,
+) -> Result<()> {
+    let (findings, distinct) = store.findings();
+    eprintln!(
+        "judged {} programs in {:.1}s ({} judged earlier); {} findings in this session, {} in all ({} distinct)",
+        outcome.judged, outcome.seconds, outcome.resumed, outcome.findings, findings, distinct
+    );
+    let report = thalia::campaign::report::Report::load(store.dir())?;
+    print!("{}", report.table());
+    println!("  results: {}", store.dir().join("results.jsonl").display());
+    Ok(())
+}
+
+fn check(args: CheckArgs) -> Result<ExitCode> {
+    use thalia::campaign::driver::{self, DirSource};
+    use thalia::campaign::store::{Manifest, Session, Store};
+    let mut source = DirSource::open(&args.dir)?;
+    let lang = DirSource::language(&args.dir);
+    let spec = args
+        .compiler
+        .clone()
+        .unwrap_or_else(|| default_compiler(lang).to_string());
+    let tc = toolchain_for(&spec, &args.compile.repos)?;
+    let (info, opts) = campaign_setup(&tc, &args.compile, args.compile.classpath.clone())?;
+    let out = args.out.clone().unwrap_or_else(|| {
+        args.dir
+            .join(format!("check-{}-{}", tc.tool.name(), tc.version))
+    });
+    let programs = std::fs::read(args.dir.join("programs.jsonl"))?;
+    let identity = serde_json::json!({
+        "programs": args.dir.canonicalize().unwrap_or(args.dir.clone()).display().to_string(),
+        "programs_jsonl_bytes": programs.len(),
+        "programs_jsonl_hash": format!("{:016x}", programs.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))),
+        "language": lang,
+        "compiler": format!("{}@{}", tc.tool.name(), tc.version),
+    });
+    let manifest = Manifest {
+        tool: "thalia".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        kind: "check".into(),
+        identity,
+        compiler: info,
+        sessions: vec![Session {
+            started: thalia::campaign::store::now(),
+            seconds: 0.0,
+            programs: 0,
+            options: session_options(&args.compile, &opts),
+        }],
+    };
+    let store = Store::open(&out, manifest)?;
+    if store.recovered_lines() > 0 {
+        eprintln!(
+            "{}: dropped {} incomplete line(s) of an interrupted session",
+            out.display(),
+            store.recovered_lines()
+        );
+    }
+    eprintln!(
+        "checking {} programs of {} with {}@{} ({}), results in {}",
+        source.len(),
         args.dir.display(),
         tc.tool.name(),
         tc.version,
-        records.len(),
-        t0.elapsed().as_secs_f64(),
-        calls
+        if args.compile.server {
+            "warm server"
+        } else {
+            "a process per batch"
+        },
+        out.display()
     );
-    if acc_n > 0 {
-        println!(
-            "  well-typed accepted: {acc_ok}/{acc_n} ({:.1} %)",
-            pct(acc_ok, acc_n)
+    let (outcome, store) = driver::run(store, &tc, &mut source, &opts)?;
+    finish_campaign(&outcome, &store)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The classpath the programs of an API need: given, the API directory's `classpath.txt`,
+/// or the embedded libraries' jars.
+fn program_classpath(
+    api: Option<&Path>,
+    given: Option<&str>,
+    repos: &[String],
+) -> Result<Option<String>> {
+    use std::io::IsTerminal;
+    if let Some(cp) = given {
+        return Ok(Some(cp.to_string()));
+    }
+    let embedded = match api {
+        None => Some(None),
+        Some(d) => d.to_str().and_then(|s| s.strip_prefix('@')).map(Some),
+    };
+    match embedded {
+        Some(corpus) => {
+            let coords = thalia::embedded::embedded_coordinates(corpus);
+            if coords.is_empty() {
+                return Ok(None);
+            }
+            let jars =
+                thalia::toolchain::library_jars(&coords, repos, std::io::stderr().is_terminal())
+                    .context(
+                    "cannot resolve the jars of the embedded API's libraries (give --classpath)",
+                )?;
+            let sep = if cfg!(windows) { ";" } else { ":" };
+            Ok(Some(
+                jars.iter()
+                    .map(|j| j.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(sep),
+            ))
+        }
+        None => {
+            let file = api.map(|d| d.join("classpath.txt"));
+            match file.filter(|f| f.exists()) {
+                Some(f) => Ok(Some(
+                    std::fs::read_to_string(&f)
+                        .with_context(|| format!("cannot read {}", f.display()))?
+                        .trim()
+                        .to_string(),
+                )),
+                None => Ok(None),
+            }
+        }
+    }
+}
+
+fn campaign_run(args: RunArgs) -> Result<ExitCode> {
+    use thalia::campaign::driver::{self, Budget, SynthSource};
+    use thalia::campaign::store::{Manifest, Session, Store, MANIFEST};
+    let dir = args.api.as_deref();
+    let spec = args
+        .compiler
+        .clone()
+        .unwrap_or_else(|| default_compiler(args.lang).to_string());
+    let tc = toolchain_for(&spec, &args.compile.repos)?;
+    let modes = if args.modes.is_empty() {
+        vec![
+            thalia::synth::Mode::WellTyped,
+            thalia::synth::Mode::IllTyped,
+        ]
+    } else {
+        let mut m = args.modes.clone();
+        m.dedup();
+        m
+    };
+    // the seed: given, the run directory's, or random
+    let recorded: Option<u64> = std::fs::read_to_string(args.out.join(MANIFEST))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v["identity"]["seed"].as_u64());
+    let seed = args.seed.or(recorded).unwrap_or_else(rand::random);
+    let classpath = program_classpath(dir, args.compile.classpath.as_deref(), &args.compile.repos)?;
+    let (info, opts) = campaign_setup(&tc, &args.compile, classpath)?;
+    let api_arg = dir.map_or(String::new(), |d| d.display().to_string());
+    let identity = serde_json::json!({
+        "seed": seed,
+        "language": args.lang,
+        "api": describe(dir),
+        "modes": modes.iter().map(|m| m.as_str()).collect::<Vec<_>>(),
+        "erase": args.erase,
+        "groovy_type_checked": args.groovy_type_checked,
+        "synth_config": thalia::synth::SynthConfig { lang: args.lang, ..Default::default() },
+        "compiler": format!("{}@{}", tc.tool.name(), tc.version),
+    });
+    let manifest = Manifest {
+        tool: "thalia".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        kind: "run".into(),
+        identity,
+        compiler: info,
+        sessions: vec![Session {
+            started: thalia::campaign::store::now(),
+            seconds: 0.0,
+            programs: 0,
+            options: session_options(&args.compile, &opts),
+        }],
+    };
+    let store = Store::open(&args.out, manifest)?;
+    if store.recovered_lines() > 0 {
+        eprintln!(
+            "{}: dropped {} incomplete line(s) of an interrupted session",
+            args.out.display(),
+            store.recovered_lines()
         );
     }
-    if rej_n > 0 {
-        println!(
-            "  ill-typed rejected:  {rej_ok}/{rej_n} ({:.1} %)",
-            pct(rej_ok, rej_n)
-        );
-    }
-    for (id, member, v) in &mismatches {
-        let what = match v {
-            Verdict::Accepted => "accepted".to_string(),
-            Verdict::Rejected { diagnostics } => format!(
-                "rejected: {}",
-                diagnostics
-                    .first()
-                    .and_then(|d| d.lines().next())
-                    .unwrap_or("")
-            ),
-            Verdict::Crash { .. } => "CRASH".to_string(),
-            Verdict::Timeout => "TIMEOUT".to_string(),
+    let api = load(dir)?;
+    report_load(&api, dir);
+    let translator: Box<dyn thalia_translators::Translator + Send + Sync> =
+        if args.groovy_type_checked && args.lang == thalia_translators::Language::Groovy {
+            Box::new(thalia_translators::GroovyTranslator {
+                mode: thalia_translators::GroovyMode::TypeChecked,
+            })
+        } else {
+            thalia_translators::translator(args.lang)
+                .with_context(|| format!("no translator for {}", args.lang))?
         };
-        println!("  mismatch {id} {member}: {what}");
+    let synth_jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut source = SynthSource::new(
+        api,
+        translator,
+        &modes,
+        args.erase,
+        seed,
+        synth_jobs,
+        &api_arg,
+        !matches!(args.compile.budget, Budget::OneRound),
+    );
+    source.prepare();
+    eprintln!(
+        "run {} (seed {seed}): {} {} programs with {}@{} ({}), budget {:?}{}",
+        args.out.display(),
+        modes
+            .iter()
+            .map(|m| m.as_str())
+            .collect::<Vec<_>>()
+            .join(" + "),
+        args.lang,
+        tc.tool.name(),
+        tc.version,
+        if args.compile.server {
+            "warm server"
+        } else {
+            "a process per batch"
+        },
+        args.compile.budget,
+        if store.done_count() > 0 {
+            format!("; resuming after {} judged programs", store.done_count())
+        } else {
+            String::new()
+        }
+    );
+    let (outcome, store) = driver::run(store, &tc, &mut source, &opts)?;
+    if source.untranslatable() > 0 {
+        eprintln!(
+            "{} programs could not be translated (skipped)",
+            source.untranslatable()
+        );
     }
-    println!("  verdicts: {}", results_path.display());
+    finish_campaign(&outcome, &store)?;
     Ok(ExitCode::SUCCESS)
 }
 

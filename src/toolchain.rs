@@ -332,6 +332,37 @@ pub fn install(
     Ok(tc)
 }
 
+/// Resolves library coordinates (`group:artifact:version`) with their dependencies through
+/// thalia's resolver and downloads the jars into the Maven cache; returns them in classpath
+/// order.
+pub fn library_jars(
+    coords: &[String],
+    repos: &[String],
+    progress: bool,
+) -> Result<Vec<PathBuf>, ToolchainError> {
+    let maven = |error| ToolchainError::Maven {
+        tool: coords.join(", "),
+        error: Box::new(error),
+    };
+    let roots = coords
+        .iter()
+        .map(|c| c.parse::<Coordinate>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(maven)?;
+    let config = RepoConfig::discover(repos).map_err(maven)?;
+    let resolver = Resolver::new(
+        config,
+        ResolverOptions {
+            progress,
+            ..ResolverOptions::default()
+        },
+    )
+    .map_err(maven)?;
+    let resolution = resolver.resolve(&roots).map_err(maven)?;
+    let fetched = resolver.fetch(&resolution, false).map_err(maven)?;
+    Ok(fetched.into_iter().map(|f| f.jar).collect())
+}
+
 /// Every installed toolchain, by tool then version (newest last).
 pub fn list() -> Vec<Toolchain> {
     let mut out = Vec::new();

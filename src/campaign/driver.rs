@@ -1,0 +1,714 @@
+//! The campaign loop: a [`Source`] yields batches of programs on this thread, `jobs` compiler
+//! workers (each with its own [`Compiler`], so its own warm server in server mode) compile
+//! them, and every verdict goes into the [`Store`] as soon as its batch is done.
+//!
+//! The order in which a source yields programs depends only on its seed and options, so a
+//! resumed run skips exactly the programs the store already judged and, with a program-count
+//! budget, ends with the same set of programs as an uninterrupted run.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use thalia_translators::{Language, Translator};
+
+use super::store::{Store, StoreError};
+use super::{Candidate, Expected};
+use crate::api::Api;
+use crate::compile::{CompileError, CompileOptions, Compiler, Mode as CompileMode};
+use crate::synth::worker::mix_seed;
+use crate::synth::{self, Mode, Plan, Selection, SynthConfig, SynthContext};
+use crate::toolchain::Toolchain;
+
+/// How much a campaign does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Every program of one synthesis round (or of the checked directory).
+    OneRound,
+    /// This many programs in all (counted over the run, resumed sessions included); rounds
+    /// with derived seeds follow the first when it has fewer.
+    Programs(u64),
+    /// Until this much time has passed in this session (batches under way finish).
+    Time(Duration),
+}
+
+impl std::str::FromStr for Budget {
+    type Err = String;
+    /// `500` (programs), `90s`, `30m`, `2h`, `1d` (time), or `round`.
+    fn from_str(s: &str) -> Result<Budget, String> {
+        let s = s.trim();
+        if s == "round" {
+            return Ok(Budget::OneRound);
+        }
+        if let Ok(n) = s.parse::<u64>() {
+            return Ok(Budget::Programs(n));
+        }
+        let (num, unit) = s.split_at(s.find(|c: char| c.is_alphabetic()).unwrap_or(s.len()));
+        let n: f64 = num
+            .parse()
+            .map_err(|_| format!("`{s}` is not a budget (e.g. 500, 90s, 30m, 2h, 1d, round)"))?;
+        let secs = match unit {
+            "s" => n,
+            "m" | "min" => n * 60.0,
+            "h" => n * 3600.0,
+            "d" => n * 86400.0,
+            _ => return Err(format!("`{s}`: unknown time unit `{unit}` (s, m, h, d)")),
+        };
+        if !secs.is_finite() || secs < 0.0 {
+            return Err(format!("`{s}` is not a budget"));
+        }
+        Ok(Budget::Time(Duration::from_secs_f64(secs)))
+    }
+}
+
+/// A problem that stops a campaign (what was recorded before it stays in the store).
+#[derive(Debug, thiserror::Error)]
+pub enum CampaignError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The compiler could not be run at all.
+    #[error(transparent)]
+    Compile(#[from] CompileError),
+    /// The programs could not be read or made.
+    #[error("{0}")]
+    Source(String),
+}
+
+/// Programs yielded by a source: the candidates to compile and the number of positions
+/// consumed (candidates plus programs skipped because the store judged them already).
+#[derive(Debug, Default)]
+pub struct Batch {
+    /// Programs to compile.
+    pub candidates: Vec<Candidate>,
+    /// Positions consumed.
+    pub positions: u64,
+}
+
+/// Where a campaign's programs come from, in a deterministic order.
+pub trait Source {
+    /// At most `max` next positions, without building programs for which `done` holds;
+    /// `None` when there are no more.
+    fn next_batch(
+        &mut self,
+        max: usize,
+        done: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Batch>, CampaignError>;
+
+    /// Positions in one round, when known.
+    fn round_len(&self) -> Option<u64>;
+}
+
+/// How a campaign runs.
+#[derive(Clone, Debug)]
+pub struct CampaignOptions {
+    /// Programs per compiler invocation.
+    pub batch_size: usize,
+    /// Compiler workers running at once.
+    pub jobs: usize,
+    /// When to stop.
+    pub budget: Budget,
+    /// Classpath and per-file time budget.
+    pub compile: CompileOptions,
+    /// A fresh process per batch, or a warm server per worker.
+    pub mode: CompileMode,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// What a session did.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Outcome {
+    /// Programs judged in this session.
+    pub judged: u64,
+    /// Programs skipped because an earlier session judged them.
+    pub resumed: u64,
+    /// Findings in this session.
+    pub findings: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// Runs a campaign until the source or the budget is exhausted.
+pub fn run(
+    store: Store,
+    tc: &Toolchain,
+    source: &mut dyn Source,
+    opts: &CampaignOptions,
+) -> Result<(Outcome, Store), CampaignError> {
+    let start = Instant::now();
+    let work = store.dir().join("work");
+    let store = Mutex::new(store);
+    let failure: Mutex<Option<CampaignError>> = Mutex::new(None);
+    let stop = AtomicBool::new(false);
+    let judged = std::sync::atomic::AtomicU64::new(0);
+    let session_findings = std::sync::atomic::AtomicU64::new(0);
+    let total = match opts.budget {
+        Budget::Programs(n) => Some(n),
+        Budget::OneRound => source.round_len(),
+        Budget::Time(_) => None,
+    };
+    let bar = if opts.progress {
+        let b = match total {
+            Some(n) => indicatif::ProgressBar::new(n),
+            None => indicatif::ProgressBar::new_spinner(),
+        };
+        let template = if total.is_some() {
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} programs ({per_sec}) {msg}"
+        } else {
+            "{spinner} [{elapsed_precise}] {pos} programs ({per_sec}) {msg}"
+        };
+        if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+            b.set_style(style);
+        }
+        b.enable_steady_tick(Duration::from_millis(250));
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let show = |st: &Store| {
+        let (n, distinct) = st.findings();
+        bar.set_message(format!("{n} findings ({distinct} distinct)"));
+    };
+    show(&lock(&store));
+    let (tx, rx) = mpsc::sync_channel::<Vec<Candidate>>(opts.jobs.max(1));
+    let rx = Mutex::new(rx);
+    let mut positions: u64 = 0;
+    let mut resumed: u64 = 0;
+    std::thread::scope(|s| {
+        for w in 0..opts.jobs.max(1) {
+            let (rx, store, failure, stop, bar, judged, session_findings, work) = (
+                &rx,
+                &store,
+                &failure,
+                &stop,
+                &bar,
+                &judged,
+                &session_findings,
+                &work,
+            );
+            s.spawn(move || {
+                let mut compiler = Compiler::new(tc, opts.mode);
+                let dir = work.join(format!("w{w}"));
+                loop {
+                    let next = rx.lock().unwrap_or_else(|p| p.into_inner()).recv();
+                    let Ok(batch) = next else { break };
+                    if stop.load(Ordering::SeqCst) {
+                        continue;
+                    }
+                    let result = compile_and_record(&mut compiler, &dir, &batch, opts, store);
+                    match result {
+                        Ok(found) => {
+                            judged.fetch_add(batch.len() as u64, Ordering::SeqCst);
+                            session_findings.fetch_add(found, Ordering::SeqCst);
+                            bar.inc(batch.len() as u64);
+                            show(&lock(store));
+                        }
+                        Err(e) => {
+                            stop.store(true, Ordering::SeqCst);
+                            failure
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .get_or_insert(e);
+                        }
+                    }
+                }
+                let _ = std::fs::remove_dir_all(&dir);
+            });
+        }
+        // the producer: this thread
+        loop {
+            if stop.load(Ordering::SeqCst) {
+                break;
+            }
+            let max = match opts.budget {
+                Budget::Programs(n) if positions >= n => break,
+                Budget::Programs(n) => (n - positions).min(opts.batch_size as u64) as usize,
+                Budget::Time(d) if start.elapsed() >= d => break,
+                _ => opts.batch_size,
+            };
+            let done = |k: &str| lock(&store).is_done(k);
+            match source.next_batch(max.max(1), &done) {
+                Ok(Some(b)) => {
+                    positions += b.positions;
+                    let skipped = b.positions - b.candidates.len() as u64;
+                    resumed += skipped;
+                    bar.inc(skipped);
+                    if !b.candidates.is_empty() && tx.send(b.candidates).is_err() {
+                        break;
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    stop.store(true, Ordering::SeqCst);
+                    failure
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .get_or_insert(e);
+                    break;
+                }
+            }
+        }
+        drop(tx);
+    });
+    bar.finish_and_clear();
+    let _ = std::fs::remove_dir(&work);
+    let mut store = store.into_inner().unwrap_or_else(|p| p.into_inner());
+    store.checkpoint()?;
+    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    let outcome = Outcome {
+        judged: judged.into_inner(),
+        resumed,
+        findings: session_findings.into_inner(),
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    Ok((outcome, store))
+}
+
+/// Locks the store, even after a worker panicked holding it (its lines are complete).
+fn lock(m: &Mutex<Store>) -> std::sync::MutexGuard<'_, Store> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Compiles one batch in `dir` and records every program's verdict; returns the findings.
+fn compile_and_record(
+    compiler: &mut Compiler,
+    dir: &Path,
+    batch: &[Candidate],
+    opts: &CampaignOptions,
+    store: &Mutex<Store>,
+) -> Result<u64, CampaignError> {
+    let src = dir.join("src");
+    let classes = dir.join("classes");
+    let _ = std::fs::remove_dir_all(dir);
+    let mkdir = |p: &Path| {
+        std::fs::create_dir_all(p).map_err(|source| StoreError::Io {
+            path: p.to_path_buf(),
+            source,
+        })
+    };
+    mkdir(&src)?;
+    mkdir(&classes)?;
+    let mut files = Vec::with_capacity(batch.len());
+    for c in batch {
+        let p = src.join(&c.file);
+        std::fs::write(&p, &c.source).map_err(|source| StoreError::Io {
+            path: p.clone(),
+            source,
+        })?;
+        files.push(p);
+    }
+    let result = compiler.compile_batch(&files, &classes, &opts.compile)?;
+    let share = result.seconds / batch.len().max(1) as f64;
+    let mut st = lock(store);
+    let mut found = 0;
+    for c in batch {
+        let verdict = result.verdicts.get(&c.file).ok_or_else(|| {
+            CampaignError::Source(format!("the compiler gave no verdict for {}", c.file))
+        })?;
+        if st.record(c, verdict, share)?.finding.is_some() {
+            found += 1;
+        }
+    }
+    st.checkpoint()?;
+    Ok(found)
+}
+
+/// The programs of a directory written by `thalia synth`, in manifest order.
+pub struct DirSource {
+    dir: PathBuf,
+    records: Vec<Value>,
+    next: usize,
+    regenerate: Option<String>,
+}
+
+impl DirSource {
+    /// Reads `dir/programs.jsonl` (and `summary.json` for the regeneration command).
+    pub fn open(dir: &Path) -> Result<DirSource, CampaignError> {
+        let manifest = dir.join("programs.jsonl");
+        let text = std::fs::read_to_string(&manifest).map_err(|e| {
+            CampaignError::Source(format!("cannot read {}: {e}", manifest.display()))
+        })?;
+        let mut records = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let v: Value = serde_json::from_str(line).map_err(|e| {
+                CampaignError::Source(format!(
+                    "{}: line {}: not a program record: {e}",
+                    manifest.display(),
+                    i + 1
+                ))
+            })?;
+            for field in ["id", "file", "expected"] {
+                if !v[field].is_string() {
+                    return Err(CampaignError::Source(format!(
+                        "{}: line {}: no `{field}`",
+                        manifest.display(),
+                        i + 1
+                    )));
+                }
+            }
+            if Expected::parse(v["expected"].as_str().unwrap_or_default()).is_none() {
+                return Err(CampaignError::Source(format!(
+                    "{}: line {}: `expected` must be accept or reject",
+                    manifest.display(),
+                    i + 1
+                )));
+            }
+            records.push(v);
+        }
+        let summary: Value = std::fs::read_to_string(dir.join("summary.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        let regenerate = summary["seed"].as_u64().map(|seed| {
+            let cfg = &summary["config"];
+            format!(
+                "thalia synth --api '{}' --lang {} --mode {}{} --seed {seed}",
+                summary["api"].as_str().unwrap_or_default(),
+                summary["language"].as_str().unwrap_or("java"),
+                cfg["mode"].as_str().unwrap_or("well-typed"),
+                if cfg["erase"].as_bool() == Some(true) {
+                    " --erase"
+                } else {
+                    ""
+                },
+            )
+        });
+        Ok(DirSource {
+            dir: dir.to_path_buf(),
+            records,
+            next: 0,
+            regenerate,
+        })
+    }
+
+    /// The programs' language, from `summary.json` (default Java).
+    pub fn language(dir: &Path) -> Language {
+        std::fs::read_to_string(dir.join("summary.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .and_then(|v| serde_json::from_value(v["language"].clone()).ok())
+            .unwrap_or(Language::Java)
+    }
+
+    /// Number of programs.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// True when the directory has no program.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+}
+
+impl Source for DirSource {
+    fn next_batch(
+        &mut self,
+        max: usize,
+        done: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Batch>, CampaignError> {
+        if self.next >= self.records.len() {
+            return Ok(None);
+        }
+        let end = (self.next + max).min(self.records.len());
+        let mut batch = Batch::default();
+        for r in &self.records[self.next..end] {
+            batch.positions += 1;
+            let id = r["id"].as_str().unwrap_or_default().to_string();
+            if done(&id) {
+                continue;
+            }
+            let file = r["file"].as_str().unwrap_or_default().to_string();
+            let path = self.dir.join(&file);
+            let source = std::fs::read_to_string(&path).map_err(|e| {
+                CampaignError::Source(format!("cannot read {}: {e}", path.display()))
+            })?;
+            let mode = r["mode"].as_str().unwrap_or("well-typed").to_string();
+            let mode = if r["erased"].as_bool() == Some(true) {
+                format!("{mode}+erase")
+            } else {
+                mode
+            };
+            batch.candidates.push(Candidate {
+                key: id.clone(),
+                regenerate: self.regenerate.as_ref().map(|g| format!("{g} --only {id}")),
+                id,
+                mode,
+                round: 0,
+                file,
+                source,
+                expected: Expected::parse(r["expected"].as_str().unwrap_or_default())
+                    .unwrap_or(Expected::Accept),
+                record: r.clone(),
+            });
+        }
+        self.next = end;
+        Ok(Some(batch))
+    }
+
+    fn round_len(&self) -> Option<u64> {
+        Some(self.records.len() as u64)
+    }
+}
+
+/// The seed of synthesis round `round` (round 0 uses the run's seed).
+pub fn round_seed(seed: u64, round: u64) -> u64 {
+    if round == 0 {
+        seed
+    } else {
+        mix_seed(seed, 0x7275_6e64, round)
+    }
+}
+
+/// One stream of a synthesis source: a mode with its configuration.
+struct Stream {
+    label: String,
+    cfg: SynthConfig,
+    plan: Option<Plan>,
+    next: usize,
+}
+
+/// Programs synthesized on the fly from an API: the modes' programs interleaved batch by
+/// batch, round after round (each round with a seed derived from the run's).
+pub struct SynthSource {
+    api: Api,
+    ctx: SynthContext,
+    translator: Box<dyn Translator + Send + Sync>,
+    streams: Vec<Stream>,
+    seed: u64,
+    jobs: usize,
+    api_arg: String,
+    rounds: bool,
+    round: u64,
+    turn: usize,
+    untranslatable: u64,
+}
+
+impl SynthSource {
+    /// A source over `api` for `modes` (each with `erase`), written by `translator`;
+    /// `api_arg` is how `thalia synth --api` names the API (for regeneration commands);
+    /// `rounds` allows more than one round.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        mut api: Api,
+        translator: Box<dyn Translator + Send + Sync>,
+        modes: &[Mode],
+        erase: bool,
+        seed: u64,
+        jobs: usize,
+        api_arg: &str,
+        rounds: bool,
+    ) -> SynthSource {
+        let ctx = SynthContext::new(&mut api);
+        let lang = translator.language();
+        let streams = modes
+            .iter()
+            .map(|&mode| Stream {
+                label: format!("{}{}", mode.as_str(), if erase { "+erase" } else { "" }),
+                cfg: SynthConfig {
+                    mode,
+                    erase,
+                    lang,
+                    ..SynthConfig::default()
+                },
+                plan: None,
+                next: 0,
+            })
+            .collect();
+        SynthSource {
+            api,
+            ctx,
+            translator,
+            streams,
+            seed,
+            jobs: jobs.max(1),
+            api_arg: api_arg.to_string(),
+            rounds,
+            round: 0,
+            turn: 0,
+            untranslatable: 0,
+        }
+    }
+
+    /// Programs the translator could not write (skipped).
+    pub fn untranslatable(&self) -> u64 {
+        self.untranslatable
+    }
+
+    fn plan_of(&mut self, s: usize) -> &Plan {
+        let seed = round_seed(self.seed, self.round);
+        let (api, ctx, jobs) = (&self.api, &self.ctx, self.jobs);
+        let stream = &mut self.streams[s];
+        let cfg = &stream.cfg;
+        stream.plan.get_or_insert_with(|| {
+            synth::Run {
+                api,
+                ctx,
+                cfg,
+                seed,
+                jobs,
+            }
+            .plan()
+        })
+    }
+}
+
+impl Source for SynthSource {
+    fn next_batch(
+        &mut self,
+        max: usize,
+        done: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Batch>, CampaignError> {
+        loop {
+            // the next stream with programs left in this round
+            let n = self.streams.len();
+            let mut pick = None;
+            for k in 0..n {
+                let s = (self.turn + k) % n;
+                let len = self.plan_of(s).order.len();
+                if self.streams[s].next < len {
+                    pick = Some((s, len));
+                    break;
+                }
+            }
+            let Some((s, len)) = pick else {
+                let empty = self
+                    .streams
+                    .iter()
+                    .all(|st| st.plan.as_ref().is_none_or(|p| p.order.is_empty()));
+                if !self.rounds || empty {
+                    return Ok(None);
+                }
+                self.round += 1;
+                for st in &mut self.streams {
+                    st.plan = None;
+                    st.next = 0;
+                }
+                continue;
+            };
+            self.turn = (s + 1) % n;
+            let seed = round_seed(self.seed, self.round);
+            let round = self.round;
+            let start = self.streams[s].next;
+            let end = (start + max).min(len);
+            self.streams[s].next = end;
+            let label = self.streams[s].label.clone();
+            let key = |i: usize| format!("{label}/r{round}/{}", synth::program_id(i));
+            let todo: Vec<usize> = (start..end).filter(|&i| !done(&key(i))).collect();
+            let mut batch = Batch {
+                candidates: Vec::new(),
+                positions: (end - start) as u64,
+            };
+            if todo.is_empty() {
+                return Ok(Some(batch));
+            }
+            let stream = &self.streams[s];
+            let Some(plan) = stream.plan.as_ref() else {
+                return Ok(Some(batch));
+            };
+            let run = synth::Run {
+                api: &self.api,
+                ctx: &self.ctx,
+                cfg: &stream.cfg,
+                seed,
+                jobs: self.jobs,
+            };
+            let built = run.build(plan, &Selection::Only(todo), &|| {});
+            let mut untranslatable = 0;
+            for mut p in built {
+                let source = match self.translator.translate(&p.program) {
+                    Ok(s) => s,
+                    Err(_) => {
+                        untranslatable += 1;
+                        continue;
+                    }
+                };
+                let file = self.translator.file_name(&p.program);
+                p.record.file = file.clone();
+                let record = serde_json::to_value(&p.record).unwrap_or_default();
+                let expected = match stream.cfg.mode {
+                    Mode::WellTyped => Expected::Accept,
+                    Mode::IllTyped => Expected::Reject,
+                };
+                batch.candidates.push(Candidate {
+                    key: key(p.index),
+                    id: p.record.id.clone(),
+                    mode: label.clone(),
+                    round,
+                    file,
+                    source,
+                    expected,
+                    regenerate: Some(format!(
+                        "thalia synth --api '{}' --lang {} --mode {}{} --seed {seed} --only {}",
+                        self.api_arg,
+                        stream.cfg.lang,
+                        stream.cfg.mode.as_str(),
+                        if stream.cfg.erase { " --erase" } else { "" },
+                        p.record.id
+                    )),
+                    record,
+                });
+            }
+            self.untranslatable += untranslatable;
+            return Ok(Some(batch));
+        }
+    }
+
+    fn round_len(&self) -> Option<u64> {
+        let lens: Option<Vec<usize>> = self
+            .streams
+            .iter()
+            .map(|s| s.plan.as_ref().map(|p| p.order.len()))
+            .collect();
+        lens.map(|v| v.iter().sum::<usize>() as u64)
+    }
+}
+
+impl SynthSource {
+    /// Computes the first round's plans (so that [`Source::round_len`] is known).
+    pub fn prepare(&mut self) {
+        for s in 0..self.streams.len() {
+            self.plan_of(s);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_parse_counts_durations_and_rounds() {
+        assert_eq!("500".parse::<Budget>(), Ok(Budget::Programs(500)));
+        assert_eq!(
+            "90s".parse::<Budget>(),
+            Ok(Budget::Time(Duration::from_secs(90)))
+        );
+        assert_eq!(
+            "2h".parse::<Budget>(),
+            Ok(Budget::Time(Duration::from_secs(7200)))
+        );
+        assert_eq!(
+            "1.5m".parse::<Budget>(),
+            Ok(Budget::Time(Duration::from_secs(90)))
+        );
+        assert_eq!("round".parse::<Budget>(), Ok(Budget::OneRound));
+        assert!("5x".parse::<Budget>().is_err());
+        assert!("soon".parse::<Budget>().is_err());
+    }
+
+    #[test]
+    fn round_zero_uses_the_run_seed_and_later_rounds_differ() {
+        assert_eq!(round_seed(7, 0), 7);
+        assert_ne!(round_seed(7, 1), 7);
+        assert_ne!(round_seed(7, 1), round_seed(7, 2));
+    }
+}

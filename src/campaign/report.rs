@@ -1,0 +1,289 @@
+//! `thalia report RUN`: a run directory summarized — programs, verdicts, expectation rates,
+//! findings by kind and signature, and throughput.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::store::{Manifest, ResultLine, StoreError, BUGS, MANIFEST, RESULTS};
+use super::{Expected, FindingKind};
+
+/// Verdict counts of one mode.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ModeCounts {
+    /// Programs judged.
+    pub programs: u64,
+    /// Accepted.
+    pub accepted: u64,
+    /// Rejected.
+    pub rejected: u64,
+    /// Crashed the compiler.
+    pub crash: u64,
+    /// Exceeded the per-file time budget.
+    pub timeout: u64,
+    /// Programs whose verdict is the expected one.
+    pub as_expected: u64,
+}
+
+/// Findings of one kind.
+#[derive(Clone, Debug, Serialize)]
+pub struct KindCounts {
+    /// The kind.
+    pub kind: FindingKind,
+    /// Programs with such a finding.
+    pub occurrences: u64,
+    /// Distinct signatures among them.
+    pub distinct: u64,
+}
+
+/// One distinct finding.
+#[derive(Clone, Debug, Serialize)]
+pub struct SignatureCount {
+    /// Its directory under `bugs/`.
+    pub signature: String,
+    /// Its kind.
+    pub kind: FindingKind,
+    /// Programs that hit it.
+    pub count: u64,
+    /// The readable signature (from its `finding.json`).
+    pub text: String,
+    /// The first program that hit it.
+    pub first_program: String,
+}
+
+/// The summary of a run directory.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// The run directory.
+    pub dir: String,
+    /// `run` or `check`.
+    pub kind: String,
+    /// `tool@version`.
+    pub compiler: String,
+    /// `process` or `server`.
+    pub compiler_mode: String,
+    /// Seed, language, API, modes... as recorded.
+    pub identity: Value,
+    /// Programs judged.
+    pub programs: u64,
+    /// Verdicts per mode.
+    pub modes: BTreeMap<String, ModeCounts>,
+    /// Programs expected to be accepted, and how many were.
+    pub well_typed_accepted: (u64, u64),
+    /// Programs expected to be rejected, and how many were.
+    pub ill_typed_rejected: (u64, u64),
+    /// Findings per kind.
+    pub findings: Vec<KindCounts>,
+    /// Distinct findings, most frequent first.
+    pub signatures: Vec<SignatureCount>,
+    /// Sessions (a resumed run has several).
+    pub sessions: usize,
+    /// Seconds spent over all sessions.
+    pub seconds: f64,
+    /// Programs judged per second over all sessions.
+    pub programs_per_second: f64,
+    /// Lines of `results.jsonl` that could not be read (cut short by a kill).
+    pub unreadable_lines: u64,
+}
+
+impl Report {
+    /// Reads `dir`'s manifest, results and bug directories.
+    pub fn load(dir: &Path) -> Result<Report, StoreError> {
+        let mpath = dir.join(MANIFEST);
+        let text = std::fs::read_to_string(&mpath).map_err(|source| StoreError::Io {
+            path: mpath.clone(),
+            source,
+        })?;
+        let manifest: Manifest = serde_json::from_str(&text).map_err(|e| StoreError::Manifest {
+            path: mpath.clone(),
+            message: e.to_string(),
+        })?;
+        let rpath = dir.join(RESULTS);
+        let text = std::fs::read_to_string(&rpath).map_err(|source| StoreError::Io {
+            path: rpath.clone(),
+            source,
+        })?;
+        let mut unreadable = 0;
+        let mut lines: HashMap<String, ResultLine> = HashMap::new();
+        for l in text.lines().filter(|l| !l.trim().is_empty()) {
+            match serde_json::from_str::<ResultLine>(l) {
+                Ok(r) => {
+                    lines.insert(r.key.clone(), r);
+                }
+                Err(_) => unreadable += 1,
+            }
+        }
+        let mut modes: BTreeMap<String, ModeCounts> = BTreeMap::new();
+        let (mut wt, mut it) = ((0, 0), (0, 0));
+        let mut sigs: HashMap<String, SignatureCount> = HashMap::new();
+        let mut sorted: Vec<&ResultLine> = lines.values().collect();
+        sorted.sort_by(|a, b| a.at.total_cmp(&b.at).then_with(|| a.key.cmp(&b.key)));
+        for r in &sorted {
+            let m = modes.entry(r.mode.clone()).or_default();
+            m.programs += 1;
+            match r.verdict.as_str() {
+                "accepted" => m.accepted += 1,
+                "rejected" => m.rejected += 1,
+                "crash" => m.crash += 1,
+                _ => m.timeout += 1,
+            }
+            m.as_expected += u64::from(r.matches);
+            let rate = match r.expected {
+                Expected::Accept => &mut wt,
+                Expected::Reject => &mut it,
+            };
+            rate.0 += u64::from(r.matches);
+            rate.1 += 1;
+            if let Some(f) = &r.finding {
+                sigs.entry(f.signature.clone())
+                    .or_insert_with(|| SignatureCount {
+                        signature: f.signature.clone(),
+                        kind: f.kind,
+                        count: 0,
+                        text: std::fs::read_to_string(
+                            dir.join(BUGS).join(&f.signature).join("finding.json"),
+                        )
+                        .ok()
+                        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                        .and_then(|v| v["signature_text"].as_str().map(str::to_string))
+                        .unwrap_or_default(),
+                        first_program: r.key.clone(),
+                    })
+                    .count += 1;
+            }
+        }
+        let mut signatures: Vec<SignatureCount> = sigs.into_values().collect();
+        signatures.sort_by(|a, b| {
+            b.count
+                .cmp(&a.count)
+                .then_with(|| a.signature.cmp(&b.signature))
+        });
+        let findings = FindingKind::ALL
+            .iter()
+            .map(|&kind| {
+                let of: Vec<&SignatureCount> =
+                    signatures.iter().filter(|s| s.kind == kind).collect();
+                KindCounts {
+                    kind,
+                    occurrences: of.iter().map(|s| s.count).sum(),
+                    distinct: of.len() as u64,
+                }
+            })
+            .collect();
+        let seconds: f64 = manifest.sessions.iter().map(|s| s.seconds).sum();
+        let programs = lines.len() as u64;
+        Ok(Report {
+            dir: dir.display().to_string(),
+            kind: manifest.kind.clone(),
+            compiler: format!(
+                "{}@{}",
+                manifest.compiler.tool.name(),
+                manifest.compiler.version
+            ),
+            compiler_mode: manifest.compiler.mode.clone(),
+            identity: manifest.identity.clone(),
+            programs,
+            modes,
+            well_typed_accepted: wt,
+            ill_typed_rejected: it,
+            findings,
+            signatures,
+            sessions: manifest.sessions.len(),
+            seconds,
+            programs_per_second: if seconds > 0.0 {
+                programs as f64 / seconds
+            } else {
+                0.0
+            },
+            unreadable_lines: unreadable,
+        })
+    }
+
+    /// The report as a text table.
+    pub fn table(&self) -> String {
+        let pct = |(a, n): (u64, u64)| {
+            if n == 0 {
+                100.0
+            } else {
+                100.0 * a as f64 / n as f64
+            }
+        };
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{} ({}, {} {}): {} programs in {:.1} s over {} session{} ({:.1} programs/s)",
+            self.dir,
+            self.kind,
+            self.compiler,
+            self.compiler_mode,
+            self.programs,
+            self.seconds,
+            self.sessions,
+            if self.sessions == 1 { "" } else { "s" },
+            self.programs_per_second
+        );
+        if self.well_typed_accepted.1 > 0 {
+            let (a, n) = self.well_typed_accepted;
+            let _ = writeln!(
+                out,
+                "  well-typed accepted: {a}/{n} ({:.1} %)",
+                pct(self.well_typed_accepted)
+            );
+        }
+        if self.ill_typed_rejected.1 > 0 {
+            let (a, n) = self.ill_typed_rejected;
+            let _ = writeln!(
+                out,
+                "  ill-typed rejected:  {a}/{n} ({:.1} %)",
+                pct(self.ill_typed_rejected)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\n  {:<22} {:>9} {:>9} {:>9} {:>9} {:>9} {:>11}",
+            "mode", "programs", "accepted", "rejected", "crash", "timeout", "as expected"
+        );
+        for (mode, m) in &self.modes {
+            let _ = writeln!(
+                out,
+                "  {:<22} {:>9} {:>9} {:>9} {:>9} {:>9} {:>11}",
+                mode, m.programs, m.accepted, m.rejected, m.crash, m.timeout, m.as_expected
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\n  {:<22} {:>11} {:>9}",
+            "findings", "programs", "distinct"
+        );
+        for k in &self.findings {
+            let _ = writeln!(
+                out,
+                "  {:<22} {:>11} {:>9}",
+                k.kind.as_str(),
+                k.occurrences,
+                k.distinct
+            );
+        }
+        if !self.signatures.is_empty() {
+            let _ = writeln!(out, "\n  distinct findings (bugs/<signature>/):");
+            for s in &self.signatures {
+                let _ = writeln!(
+                    out,
+                    "  {:>6}×  {}  (first: {})\n          {}",
+                    s.count, s.signature, s.first_program, s.text
+                );
+            }
+        }
+        if self.unreadable_lines > 0 {
+            let _ = writeln!(
+                out,
+                "\n  {} unreadable line(s) in {RESULTS}",
+                self.unreadable_lines
+            );
+        }
+        out
+    }
+}

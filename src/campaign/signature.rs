@@ -1,0 +1,460 @@
+//! Deduplication signatures of findings: two findings with the same signature are taken to be
+//! the same compiler bug, counted but stored once.
+//!
+//! A signature is the compiler, the finding's kind and a detail that abstracts away what
+//! varies between programs hitting the same bug:
+//!
+//! - an unexpected rejection: the first diagnostic's message with its location stripped and
+//!   names abstracted (quoted text becomes `'_'`, type and qualified names `T`, called
+//!   names `m`, numbers `N`, type arguments dropped);
+//! - a crash: the exception's class and the top [`CRASH_FRAMES`] stack frames (methods
+//!   without line numbers, JDK and reflection frames skipped); without a stack trace, the
+//!   normalized crash line;
+//! - an unexpected acceptance (no diagnostic to go by): the shape of the injected fault (the
+//!   broken position, the member's kind, whether the call is polymorphic and erased, and the
+//!   kinds of the formal and the incompatible type);
+//! - a performance finding: the member's declaring class and name.
+
+use serde_json::Value;
+
+use super::FindingKind;
+use crate::compile::Verdict;
+use crate::toolchain::Tool;
+
+/// Stack frames of a crash that make its signature.
+pub const CRASH_FRAMES: usize = 5;
+
+/// The longest detail kept in a signature (characters).
+const MAX_DETAIL: usize = 200;
+
+/// A finding's signature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signature {
+    /// The signature: compiler, kind and abstracted detail.
+    pub text: String,
+    /// A directory name for it: `<kind>-<compiler>-<16 hex digits of its hash>`.
+    pub dir: String,
+}
+
+/// The signature of a finding of `kind` by `tool`, from the verdict and the program record.
+pub fn signature(tool: Tool, kind: FindingKind, verdict: &Verdict, record: &Value) -> Signature {
+    let detail = match (kind, verdict) {
+        (FindingKind::UnexpectedRejection, Verdict::Rejected { diagnostics }) => diagnostics
+            .first()
+            .map(|d| normalize(&diagnostic_message(tool, d)))
+            .unwrap_or_default(),
+        (FindingKind::Crash, Verdict::Crash { exit, output }) => crash_detail(output, *exit),
+        (FindingKind::Performance, _) => member_detail(record),
+        (FindingKind::UnexpectedAcceptance, _) => acceptance_detail(record),
+        _ => String::new(),
+    };
+    let detail: String = detail.chars().take(MAX_DETAIL).collect();
+    let text = format!("{} {}: {}", tool.name(), kind.as_str(), detail);
+    let dir = format!(
+        "{}-{}-{:016x}",
+        kind.as_str(),
+        tool.name(),
+        fnv1a(text.as_bytes())
+    );
+    Signature { text, dir }
+}
+
+/// FNV-1a, 64 bits: stable across runs and platforms (unlike `std`'s hasher).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The message of one attributed diagnostic, without its location.
+fn diagnostic_message(tool: Tool, diag: &str) -> String {
+    let mut lines = diag.lines();
+    let first = lines.next().unwrap_or_default();
+    match tool {
+        Tool::Scala3 => {
+            // `-- [E007] Type Mismatch Error: /path/F.scala:3:4 ----` then the code, a caret
+            // line and the message lines, all prefixed with `|`
+            let head = first.trim_start_matches('-').trim();
+            let title = head.split(": ").next().unwrap_or(head).to_string();
+            let rest: Vec<&str> = lines.collect();
+            let caret = rest.iter().position(|l| l.contains('^'));
+            let message = caret
+                .and_then(|i| rest.get(i + 1))
+                .map(|l| l.trim_start_matches([' ', '|']).trim())
+                .unwrap_or_default();
+            format!("{title}: {message}")
+        }
+        Tool::Groovy => {
+            // `/path/F.groovy: 12: [Static type checking] - message @ line 12, column 5.`
+            let mut m = first;
+            if let Some(i) = m.find(".groovy: ") {
+                m = &m[i + ".groovy: ".len()..];
+                m = m.trim_start_matches(|c: char| c.is_ascii_digit());
+                m = m.trim_start_matches(':').trim();
+            }
+            match m.rfind(" @ line ") {
+                Some(i) => m[..i].to_string(),
+                None => m.to_string(),
+            }
+        }
+        _ => match first.find("error:") {
+            Some(i) => first[i + "error:".len()..].trim().to_string(),
+            None => first.to_string(),
+        },
+    }
+}
+
+/// Primitive type names, abstracted like the other type names.
+const PRIMITIVES: [&str; 8] = [
+    "boolean", "byte", "char", "short", "int", "long", "float", "double",
+];
+
+/// Abstracts names, numbers, quoted text and type arguments out of a message.
+pub fn normalize(msg: &str) -> String {
+    // quoted spans
+    let mut unquoted = String::with_capacity(msg.len());
+    let mut chars = msg.chars().peekable();
+    while let Some(c) = chars.next() {
+        if matches!(c, '\'' | '`' | '"') {
+            let rest: String = chars.clone().collect();
+            if let Some(end) = rest.find(c) {
+                unquoted.push_str("'_'");
+                for _ in 0..rest[..end].chars().count() + 1 {
+                    chars.next();
+                }
+                continue;
+            }
+        }
+        unquoted.push(c);
+    }
+    // identifier-like runs
+    let ident = |c: char| c.is_alphanumeric() || matches!(c, '_' | '$' | '.');
+    let mut out = String::with_capacity(unquoted.len());
+    let chars: Vec<char> = unquoted.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        if !ident(chars[i]) {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && ident(chars[i]) {
+            i += 1;
+        }
+        let mut run: String = chars[start..i].iter().collect();
+        let mut trailing = String::new();
+        while run.ends_with('.') {
+            run.pop();
+            trailing.push('.');
+        }
+        let next = chars[i..].iter().find(|c| !c.is_whitespace()).copied();
+        let token = if run.is_empty() {
+            String::new()
+        } else if run.chars().all(|c| c.is_ascii_digit()) {
+            "N".into()
+        } else if next == Some('(') {
+            "m".into()
+        } else if run.contains('.')
+            || PRIMITIVES.contains(&run.as_str())
+            || run.starts_with(|c: char| c.is_uppercase())
+            || run
+                .chars()
+                .any(|c| c.is_ascii_digit() || c == '_' || c == '$')
+        {
+            "T".into()
+        } else {
+            run
+        };
+        out.push_str(&token);
+        out.push_str(&trailing);
+    }
+    // type arguments, innermost first (a `>` with no `<` before it, as in `->`, stays)
+    while let Some((open, close)) = innermost_angles(&out) {
+        out.replace_range(open..=close, "");
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The byte range of the first `<...>` that holds no other angle bracket.
+fn innermost_angles(s: &str) -> Option<(usize, usize)> {
+    let mut open = None;
+    for (i, c) in s.char_indices() {
+        match c {
+            '<' => open = Some(i),
+            '>' => {
+                if let Some(o) = open {
+                    return Some((o, i));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The exception class and top frames of a crash report.
+fn crash_detail(output: &str, exit: Option<i32>) -> String {
+    let lines: Vec<&str> = output.lines().map(str::trim).collect();
+    // the innermost cause is the most specific
+    let start = lines
+        .iter()
+        .rposition(|l| l.starts_with("Caused by:"))
+        .or_else(|| lines.iter().position(|l| exception_class(l).is_some()));
+    let Some(start) = start else {
+        let line = lines
+            .iter()
+            .find(|l| !l.is_empty())
+            .map(|l| normalize(l))
+            .unwrap_or_default();
+        return match exit {
+            Some(code) => format!("exit {code}: {line}"),
+            None => format!("killed: {line}"),
+        };
+    };
+    let class = exception_class(lines[start]).unwrap_or("?");
+    let frames: Vec<&str> = lines[start + 1..]
+        .iter()
+        .filter_map(|l| l.strip_prefix("at "))
+        .map(|f| f.split('(').next().unwrap_or(f).trim())
+        .filter(|f| {
+            ![
+                "java.",
+                "jdk.",
+                "sun.",
+                "javax.",
+                "CompileServer",
+                "scala.runtime.",
+            ]
+            .iter()
+            .any(|p| f.starts_with(p))
+        })
+        .take(CRASH_FRAMES)
+        .collect();
+    format!("{class} at {}", frames.join(" < "))
+}
+
+/// The throwable's class named on a line (`java.lang.NullPointerException: ...`).
+fn exception_class(line: &str) -> Option<&str> {
+    line.split(|c: char| c.is_whitespace() || c == ':')
+        .filter(|w| !w.is_empty())
+        .find(|w| {
+            let last = w.rsplit('.').next().unwrap_or(w);
+            w.contains('.')
+                && (last.ends_with("Exception") || last.ends_with("Error"))
+                && w.chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '.' | '$' | '_'))
+        })
+}
+
+/// The member's declaring class and name.
+fn member_detail(record: &Value) -> String {
+    let class = record["class"].as_str().unwrap_or_default();
+    let member = record["member"].as_str().unwrap_or_default();
+    let name = member
+        .split('(')
+        .next()
+        .unwrap_or(member)
+        .rsplit([' ', '.'])
+        .next()
+        .unwrap_or_default();
+    format!("{class}.{name}")
+}
+
+/// The kind of a printed type: `prim`, `array`, `generic`, `var`, `function` or `class`.
+fn type_kind(t: &str) -> &'static str {
+    const PRIMS: [&str; 9] = [
+        "boolean", "byte", "char", "short", "int", "long", "float", "double", "void",
+    ];
+    let t = t.trim();
+    if t.ends_with("[]") {
+        "array"
+    } else if PRIMS.contains(&t) {
+        "prim"
+    } else if t.contains("->") || t.contains("Function") {
+        "function"
+    } else if t.contains('<') {
+        "generic"
+    } else if !t.contains('.') && t.len() <= 2 {
+        "var"
+    } else {
+        "class"
+    }
+}
+
+/// The shape of an ill-typed program's injected fault.
+fn acceptance_detail(record: &Value) -> String {
+    let broken = &record["broken"];
+    let position = broken["position"].as_str().unwrap_or("?");
+    let position = if position.starts_with("arg") {
+        "argument"
+    } else {
+        position
+    };
+    let poly = record["substitution"]
+        .as_object()
+        .is_some_and(|m| !m.is_empty());
+    format!(
+        "{position} of a {}{} {}, {} given {}",
+        if poly { "polymorphic " } else { "" },
+        record["kind"].as_str().unwrap_or("member"),
+        if record["erased"].as_bool() == Some(true) {
+            "with erased type arguments"
+        } else {
+            "with explicit types"
+        },
+        type_kind(broken["formal"].as_str().unwrap_or_default()),
+        type_kind(broken["actual"].as_str().unwrap_or_default()),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn rejected(d: &str) -> Verdict {
+        Verdict::Rejected {
+            diagnostics: vec![d.to_string()],
+        }
+    }
+
+    fn sig(tool: Tool, kind: FindingKind, v: &Verdict) -> Signature {
+        signature(tool, kind, v, &json!({}))
+    }
+
+    #[test]
+    fn diagnostics_differing_in_names_and_positions_share_a_signature() {
+        let k = FindingKind::UnexpectedRejection;
+        let a = sig(
+            Tool::Kotlin,
+            k,
+            &rejected("/tmp/a/Test_p000001.kt:12:5: error: argument type mismatch: actual type is 'kotlin.String', but 'kotlin.Int' was expected."),
+        );
+        let b = sig(
+            Tool::Kotlin,
+            k,
+            &rejected("/tmp/b/Test_p000777.kt:3:17: error: argument type mismatch: actual type is 'java.util.List<kotlin.Any>', but 'kotlin.Long' was expected."),
+        );
+        assert_eq!(a, b);
+        assert!(a.dir.starts_with("unexpected-rejection-kotlin-"));
+        let other = sig(
+            Tool::Kotlin,
+            k,
+            &rejected("/tmp/a/Test_p000001.kt:12:5: error: unresolved reference 'foo'."),
+        );
+        assert_ne!(a, other);
+    }
+
+    #[test]
+    fn javac_messages_abstract_type_and_method_names() {
+        let k = FindingKind::UnexpectedRejection;
+        let a = sig(
+            Tool::Javac,
+            k,
+            &rejected("/x/Test_p1.java:4: error: incompatible types: List<String> cannot be converted to Collection<Integer>"),
+        );
+        let b = sig(
+            Tool::Javac,
+            k,
+            &rejected("/y/Test_p2.java:9: error: incompatible types: java.lang.String cannot be converted to Map<K,V>"),
+        );
+        assert_eq!(a, b);
+        assert!(
+            a.text
+                .ends_with("incompatible types: T cannot be converted to T"),
+            "{}",
+            a.text
+        );
+        let c = sig(
+            Tool::Javac,
+            k,
+            &rejected("/y/Test_p2.java:9: error: no suitable method found for of(String,int)"),
+        );
+        assert!(
+            c.text.ends_with("no suitable method found for m(T,int)"),
+            "{}",
+            c.text
+        );
+    }
+
+    #[test]
+    fn groovy_and_scala3_locations_are_stripped() {
+        let k = FindingKind::UnexpectedRejection;
+        let g1 = sig(Tool::Groovy, k, &rejected("/t/Test_p3.groovy: 12: [Static type checking] - Cannot assign value of type java.lang.String to variable of type int\n @ line 12, column 5."));
+        let g2 = sig(Tool::Groovy, k, &rejected("/u/Test_p9.groovy: 7: [Static type checking] - Cannot assign value of type java.util.List<E> to variable of type java.lang.Long @ line 7, column 9."));
+        assert_eq!(g1, g2);
+        let s1 = sig(Tool::Scala3, k, &rejected("-- [E007] Type Mismatch Error: /t/Test_p3.scala:5:10 ---\n5 |  val x: Int = y\n  |               ^\n  |               Found:    (y : String)\n  |               Required: Int"));
+        let s2 = sig(Tool::Scala3, k, &rejected("-- [E007] Type Mismatch Error: /q/Test_p8.scala:9:2 ---\n9 |  f(z)\n  |    ^\n  |    Found:    (z : java.util.List[Long])\n  |    Required: Int"));
+        assert_eq!(s1, s2);
+        assert!(
+            s1.text.contains("[E007] Type Mismatch Error"),
+            "{}",
+            s1.text
+        );
+    }
+
+    #[test]
+    fn crashes_are_keyed_by_exception_and_top_frames_without_line_numbers() {
+        let k = FindingKind::Crash;
+        let crash = |out: &str| Verdict::Crash {
+            exit: Some(3),
+            output: out.to_string(),
+        };
+        let a = sig(Tool::Kotlin, k, &crash("exception: java.lang.IllegalStateException: no type for x\n\tat org.jetbrains.kotlin.fir.Foo.bar(Foo.kt:10)\n\tat java.base/java.util.ArrayList.forEach(ArrayList.java:1)\n\tat org.jetbrains.kotlin.fir.Baz.qux(Baz.kt:99)"));
+        let b = sig(Tool::Kotlin, k, &crash("exception: java.lang.IllegalStateException: no type for yyy\n\tat org.jetbrains.kotlin.fir.Foo.bar(Foo.kt:12)\n\tat org.jetbrains.kotlin.fir.Baz.qux(Baz.kt:98)"));
+        assert_eq!(a, b);
+        assert!(
+            a.text.contains("java.lang.IllegalStateException at org.jetbrains.kotlin.fir.Foo.bar < org.jetbrains.kotlin.fir.Baz.qux"),
+            "{}",
+            a.text
+        );
+        let c = sig(Tool::Kotlin, k, &crash("exception: java.lang.IllegalStateException: x\n\tat org.jetbrains.kotlin.fir.Other.bar(Other.kt:10)"));
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn acceptances_are_keyed_by_the_fault_shape() {
+        let rec = |pos: &str, formal: &str, actual: &str| {
+            json!({"kind": "method", "erased": false, "substitution": {"T": "java.lang.String"},
+                   "broken": {"position": pos, "formal": formal, "actual": actual}})
+        };
+        let k = FindingKind::UnexpectedAcceptance;
+        let a = signature(
+            Tool::Groovy,
+            k,
+            &Verdict::Accepted,
+            &rec(
+                "arg0",
+                "java.util.List<java.lang.String>",
+                "java.lang.Integer",
+            ),
+        );
+        let b = signature(
+            Tool::Groovy,
+            k,
+            &Verdict::Accepted,
+            &rec("arg2", "java.util.Set<java.lang.Long>", "java.lang.Object"),
+        );
+        let c = signature(
+            Tool::Groovy,
+            k,
+            &Verdict::Accepted,
+            &rec(
+                "result",
+                "java.util.Set<java.lang.Long>",
+                "java.lang.Object",
+            ),
+        );
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert!(
+            a.text.contains("argument of a polymorphic method"),
+            "{}",
+            a.text
+        );
+    }
+}

@@ -1,0 +1,626 @@
+//! The results store: a run directory that a long campaign writes as it goes and that a
+//! killed campaign (even `kill -9`) resumes from.
+//!
+//! ```text
+//! RUN/
+//!   manifest.json    what ran: thalia's version, seed, options, the compiler's version and
+//!                    command line, and one entry per session (rewritten atomically)
+//!   results.jsonl    one line per judged program, appended and flushed as it goes
+//!   bugs/<signature>/  one directory per distinct finding: the program, finding.json
+//!                    (expected vs actual verdict), compiler-output.txt and repro.sh
+//! ```
+//!
+//! A bug directory is built under a temporary name and renamed into place before the
+//! program's results line is written, so a kill leaves either no trace of the program (it is
+//! judged again on resume) or a complete bug directory. A partial last line of
+//! `results.jsonl` (the process died mid-write) is cut off on resume.
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::signature::{signature, Signature};
+use super::{judge, Candidate, Expected, FindingKind};
+use crate::compile::Verdict;
+use crate::toolchain::Tool;
+
+/// The manifest file's name.
+pub const MANIFEST: &str = "manifest.json";
+/// The results file's name.
+pub const RESULTS: &str = "results.jsonl";
+/// The bug directories' parent.
+pub const BUGS: &str = "bugs";
+
+/// Diagnostics kept per program in `results.jsonl` (the bug directory keeps them all).
+const KEPT_DIAGNOSTICS: usize = 3;
+/// Characters kept per diagnostic in `results.jsonl`.
+const KEPT_CHARS: usize = 400;
+
+/// The compiler a run uses, as recorded in the manifest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompilerInfo {
+    /// Which compiler.
+    pub tool: Tool,
+    /// Its version.
+    pub version: String,
+    /// The Maven coordinate it was installed from.
+    pub coordinate: Option<String>,
+    /// `process` (a fresh compiler per batch) or `server` (a warm compile server).
+    pub mode: String,
+    /// The command line of one process-mode compilation, with `@OUT@` for the output
+    /// directory and `@FILE@` for the source file.
+    pub command: Vec<String>,
+    /// The programs' classpath.
+    pub classpath: Option<String>,
+    /// The per-file time budget in seconds.
+    pub timeout_seconds: f64,
+}
+
+/// One invocation of a run (a resumed run has several).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Session {
+    /// Start, in seconds since the Unix epoch.
+    pub started: f64,
+    /// Seconds spent so far.
+    pub seconds: f64,
+    /// Programs judged in this session.
+    pub programs: u64,
+    /// The options of this session (batch size, jobs, budget, ...).
+    pub options: Value,
+}
+
+/// `manifest.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// `thalia`.
+    pub tool: String,
+    /// thalia's version.
+    pub version: String,
+    /// `run` (synthesized on the fly) or `check` (an existing directory).
+    pub kind: String,
+    /// What a resumed run must agree on: seed, language, API, modes, synthesis
+    /// configuration, compiler and version, or the checked directory's manifest hash.
+    pub identity: Value,
+    /// The compiler.
+    pub compiler: CompilerInfo,
+    /// The sessions, oldest first.
+    pub sessions: Vec<Session>,
+}
+
+/// A finding as recorded on a results line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FindingRef {
+    /// Its kind.
+    pub kind: FindingKind,
+    /// Its signature's directory under `bugs/`.
+    pub signature: String,
+    /// True when this program's finding created the bug directory (false: a duplicate).
+    pub first: bool,
+}
+
+/// One line of `results.jsonl`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResultLine {
+    /// The program's key in the run.
+    pub key: String,
+    /// Its id.
+    pub id: String,
+    /// Its mode (`well-typed`, `ill-typed`, with `+erase`).
+    pub mode: String,
+    /// The synthesis round.
+    pub round: u64,
+    /// The API member under test.
+    pub member: String,
+    /// The source file's name.
+    pub file: String,
+    /// The expectation.
+    pub expected: Expected,
+    /// `accepted`, `rejected`, `crash` or `timeout`.
+    pub verdict: String,
+    /// The first diagnostics (or the crash output), shortened.
+    pub diagnostics: Vec<String>,
+    /// True when the verdict is the expected one.
+    pub matches: bool,
+    /// The finding, when it is not.
+    pub finding: Option<FindingRef>,
+    /// This program's share of its batch's compile time (seconds).
+    pub seconds: f64,
+    /// When it was judged (seconds since the Unix epoch).
+    pub at: f64,
+}
+
+/// A problem with the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The manifest cannot be read.
+    #[error("{path}: not a thalia run manifest: {message}")]
+    Manifest {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The directory holds a different run.
+    #[error("{dir} holds a different run ({field} was {was}, now {now}); give another output directory to start a new run")]
+    Mismatch {
+        /// The run directory.
+        dir: PathBuf,
+        /// The first option that differs.
+        field: String,
+        /// Its recorded value.
+        was: String,
+        /// Its value now.
+        now: String,
+    },
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Seconds since the Unix epoch.
+pub fn now() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// An open run directory.
+#[derive(Debug)]
+pub struct Store {
+    dir: PathBuf,
+    manifest: Manifest,
+    results: fs::File,
+    done: HashSet<String>,
+    counts: HashMap<String, u64>,
+    session_start: Instant,
+    recovered_lines: usize,
+}
+
+impl Store {
+    /// Opens `dir` for `manifest`'s run: creates it, or resumes the run it holds when the
+    /// identities agree (a different run is an error). The manifest's last session is this
+    /// one.
+    pub fn open(dir: &Path, mut manifest: Manifest) -> Result<Store, StoreError> {
+        fs::create_dir_all(dir.join(BUGS)).map_err(io(dir))?;
+        let manifest_path = dir.join(MANIFEST);
+        if manifest_path.exists() {
+            let text = fs::read_to_string(&manifest_path).map_err(io(&manifest_path))?;
+            let old: Manifest = serde_json::from_str(&text).map_err(|e| StoreError::Manifest {
+                path: manifest_path.clone(),
+                message: e.to_string(),
+            })?;
+            if let Some((field, was, now)) = first_difference(&old.identity, &manifest.identity) {
+                return Err(StoreError::Mismatch {
+                    dir: dir.to_path_buf(),
+                    field,
+                    was,
+                    now,
+                });
+            }
+            let mut sessions = old.sessions;
+            sessions.append(&mut manifest.sessions);
+            manifest.sessions = sessions;
+        }
+        // leftovers of a bug directory that was being written when the run was killed
+        if let Ok(entries) = fs::read_dir(dir.join(BUGS)) {
+            for e in entries.flatten() {
+                if e.file_name().to_string_lossy().starts_with(".tmp-") {
+                    let _ = fs::remove_dir_all(e.path());
+                }
+            }
+        }
+        let results_path = dir.join(RESULTS);
+        let mut results = fs::OpenOptions::new()
+            .create(true)
+            .read(true)
+            .append(true)
+            .open(&results_path)
+            .map_err(io(&results_path))?;
+        let mut text = String::new();
+        let mut bytes = Vec::new();
+        results.read_to_end(&mut bytes).map_err(io(&results_path))?;
+        text.push_str(&String::from_utf8_lossy(&bytes));
+        let mut done = HashSet::new();
+        let mut counts: HashMap<String, u64> = HashMap::new();
+        let mut recovered_lines = 0;
+        // everything after the last newline is a line cut short by a kill
+        let complete = text.rfind('\n').map_or(0, |i| i + 1);
+        if complete < text.len() {
+            recovered_lines += 1;
+            results
+                .set_len(complete as u64)
+                .map_err(io(&results_path))?;
+            results.seek(SeekFrom::End(0)).map_err(io(&results_path))?;
+        }
+        for line in text[..complete].lines().filter(|l| !l.trim().is_empty()) {
+            match serde_json::from_str::<ResultLine>(line) {
+                Ok(r) => {
+                    if let Some(f) = &r.finding {
+                        *counts.entry(f.signature.clone()).or_default() += 1;
+                    }
+                    done.insert(r.key);
+                }
+                Err(_) => recovered_lines += 1,
+            }
+        }
+        let mut store = Store {
+            dir: dir.to_path_buf(),
+            manifest,
+            results,
+            done,
+            counts,
+            session_start: Instant::now(),
+            recovered_lines,
+        };
+        store.checkpoint()?;
+        Ok(store)
+    }
+
+    /// The run directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The manifest as last written.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// True when the program with this key has a verdict already.
+    pub fn is_done(&self, key: &str) -> bool {
+        self.done.contains(key)
+    }
+
+    /// Programs with a verdict.
+    pub fn done_count(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Lines of `results.jsonl` that were cut short or unreadable when the store was opened.
+    pub fn recovered_lines(&self) -> usize {
+        self.recovered_lines
+    }
+
+    /// Findings recorded, and distinct signatures among them.
+    pub fn findings(&self) -> (u64, usize) {
+        (self.counts.values().sum(), self.counts.len())
+    }
+
+    /// Judges a program's verdict, stores a new finding's bug directory, and appends the
+    /// program's results line.
+    pub fn record(
+        &mut self,
+        cand: &Candidate,
+        verdict: &Verdict,
+        seconds: f64,
+    ) -> Result<ResultLine, StoreError> {
+        let finding = match judge(cand.expected, verdict) {
+            Some(kind) => {
+                let sig = signature(self.manifest.compiler.tool, kind, verdict, &cand.record);
+                let bug = self.dir.join(BUGS).join(&sig.dir);
+                let first = !self.counts.contains_key(&sig.dir) && !bug.exists();
+                if first {
+                    self.write_bug(&bug, &sig, kind, cand, verdict)?;
+                }
+                *self.counts.entry(sig.dir.clone()).or_default() += 1;
+                Some(FindingRef {
+                    kind,
+                    signature: sig.dir,
+                    first,
+                })
+            }
+            None => None,
+        };
+        let diagnostics = match verdict {
+            Verdict::Rejected { diagnostics } => diagnostics
+                .iter()
+                .take(KEPT_DIAGNOSTICS)
+                .map(|d| d.chars().take(KEPT_CHARS).collect())
+                .collect(),
+            Verdict::Crash { output, .. } => vec![output.chars().take(KEPT_CHARS).collect()],
+            _ => Vec::new(),
+        };
+        let line = ResultLine {
+            key: cand.key.clone(),
+            id: cand.id.clone(),
+            mode: cand.mode.clone(),
+            round: cand.round,
+            member: cand.record["member"].as_str().unwrap_or_default().into(),
+            file: cand.file.clone(),
+            expected: cand.expected,
+            verdict: verdict.label().into(),
+            diagnostics,
+            matches: finding.is_none(),
+            finding,
+            seconds,
+            at: now(),
+        };
+        let mut text = serde_json::to_string(&line).map_err(|e| StoreError::Manifest {
+            path: self.dir.join(RESULTS),
+            message: e.to_string(),
+        })?;
+        text.push('\n');
+        let path = self.dir.join(RESULTS);
+        // one write per line: a kill never interleaves two lines
+        self.results
+            .write_all(text.as_bytes())
+            .and_then(|()| self.results.flush())
+            .map_err(io(&path))?;
+        self.done.insert(cand.key.clone());
+        if let Some(s) = self.manifest.sessions.last_mut() {
+            s.programs += 1;
+        }
+        Ok(line)
+    }
+
+    /// Rewrites the manifest (atomically) with this session's time so far.
+    pub fn checkpoint(&mut self) -> Result<(), StoreError> {
+        if let Some(s) = self.manifest.sessions.last_mut() {
+            s.seconds = self.session_start.elapsed().as_secs_f64();
+        }
+        let path = self.dir.join(MANIFEST);
+        let tmp = self.dir.join(format!(".{MANIFEST}.tmp"));
+        let text =
+            serde_json::to_string_pretty(&self.manifest).map_err(|e| StoreError::Manifest {
+                path: path.clone(),
+                message: e.to_string(),
+            })? + "\n";
+        fs::write(&tmp, text).map_err(io(&tmp))?;
+        fs::rename(&tmp, &path).map_err(io(&path))?;
+        let _ = self.results.sync_data();
+        Ok(())
+    }
+
+    fn write_bug(
+        &self,
+        bug: &Path,
+        sig: &Signature,
+        kind: FindingKind,
+        cand: &Candidate,
+        verdict: &Verdict,
+    ) -> Result<(), StoreError> {
+        let tmp = self
+            .dir
+            .join(BUGS)
+            .join(format!(".tmp-{}-{}", sig.dir, std::process::id()));
+        let _ = fs::remove_dir_all(&tmp);
+        fs::create_dir_all(&tmp).map_err(io(&tmp))?;
+        let write = |name: &str, text: &str| {
+            let p = tmp.join(name);
+            fs::write(&p, text).map_err(io(&p))
+        };
+        write(&cand.file, &cand.source)?;
+        let c = &self.manifest.compiler;
+        let output = match verdict {
+            Verdict::Accepted => "(accepted without diagnostics)\n".to_string(),
+            Verdict::Rejected { diagnostics } => diagnostics.join("\n") + "\n",
+            Verdict::Crash { output, .. } => output.clone(),
+            Verdict::Timeout => format!(
+                "(no verdict within the per-file budget of {} s)\n",
+                c.timeout_seconds
+            ),
+        };
+        write("compiler-output.txt", &output)?;
+        let exit = match verdict {
+            Verdict::Crash { exit, .. } => serde_json::json!(exit),
+            _ => Value::Null,
+        };
+        let finding = serde_json::json!({
+            "signature": sig.dir,
+            "signature_text": sig.text,
+            "kind": kind,
+            "compiler": {"tool": c.tool, "version": c.version, "mode": c.mode},
+            "program": {
+                "key": cand.key,
+                "id": cand.id,
+                "mode": cand.mode,
+                "round": cand.round,
+                "file": cand.file,
+                "regenerate": cand.regenerate,
+                "record": cand.record,
+            },
+            "expected": cand.expected,
+            "actual": verdict.label(),
+            "exit": exit,
+        });
+        write(
+            "finding.json",
+            &(serde_json::to_string_pretty(&finding).unwrap_or_default() + "\n"),
+        )?;
+        let repro = tmp.join("repro.sh");
+        fs::write(&repro, repro_script(c, kind, cand, verdict, &sig.text)).map_err(io(&repro))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&repro, fs::Permissions::from_mode(0o755)).map_err(io(&repro))?;
+        }
+        match fs::rename(&tmp, bug) {
+            Ok(()) => Ok(()),
+            // another worker stored the same signature first
+            Err(_) if bug.exists() => {
+                let _ = fs::remove_dir_all(&tmp);
+                Ok(())
+            }
+            Err(e) => Err(StoreError::Io {
+                path: bug.to_path_buf(),
+                source: e,
+            }),
+        }
+    }
+}
+
+/// The first top-level field in which two identities differ.
+fn first_difference(old: &Value, new: &Value) -> Option<(String, String, String)> {
+    if old == new {
+        return None;
+    }
+    let show = |v: Option<&Value>| v.map_or("nothing".to_string(), Value::to_string);
+    if let (Some(a), Some(b)) = (old.as_object(), new.as_object()) {
+        for k in a.keys().chain(b.keys()) {
+            if a.get(k) != b.get(k) {
+                return Some((k.clone(), show(a.get(k)), show(b.get(k))));
+            }
+        }
+    }
+    Some(("identity".into(), old.to_string(), new.to_string()))
+}
+
+/// Quotes a word for a POSIX shell.
+fn sh_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./:=@%+-,".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// A line of the crash output that a reproduction must print again: the exception's class.
+fn crash_needle(output: &str) -> Option<String> {
+    output.lines().find_map(|l| {
+        l.split(|c: char| c.is_whitespace() || c == ':')
+            .find(|w| {
+                let last = w.rsplit('.').next().unwrap_or(w);
+                w.contains('.') && (last.ends_with("Exception") || last.ends_with("Error"))
+            })
+            .map(str::to_string)
+    })
+}
+
+/// A shell script that compiles the program with the installed toolchain in a fresh process
+/// and exits 0 when the finding reproduces, 1 when it does not.
+fn repro_script(
+    c: &CompilerInfo,
+    kind: FindingKind,
+    cand: &Candidate,
+    verdict: &Verdict,
+    signature: &str,
+) -> String {
+    let words: Vec<String> = c
+        .command
+        .iter()
+        .map(|a| {
+            let a = a.replace("@FILE@", &cand.file);
+            a.split("@OUT@")
+                .map(|part| {
+                    if part.is_empty() {
+                        String::new()
+                    } else {
+                        sh_quote(part)
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\"$out\"")
+        })
+        .collect();
+    let budget = c.timeout_seconds.ceil().max(1.0) as u64;
+    let timeout = if kind == FindingKind::Performance {
+        format!("timeout {budget} ")
+    } else {
+        String::new()
+    };
+    let (check, expect) = match kind {
+        FindingKind::UnexpectedRejection => (
+            "[ \"$code\" -ne 0 ]".to_string(),
+            "the compiler rejects the program",
+        ),
+        FindingKind::UnexpectedAcceptance => (
+            "[ \"$code\" -eq 0 ]".to_string(),
+            "the compiler accepts the program",
+        ),
+        FindingKind::Crash => {
+            let needle = match verdict {
+                Verdict::Crash { output, .. } => crash_needle(output),
+                _ => None,
+            };
+            match needle {
+                Some(n) => (
+                    format!(
+                        "[ \"$code\" -ne 0 ] && grep -qF -- {} \"$out/output.txt\"",
+                        sh_quote(&n)
+                    ),
+                    "the compiler fails with the same exception",
+                ),
+                None => (
+                    "[ \"$code\" -ne 0 ] && [ \"$code\" -ne 1 ]".to_string(),
+                    "the compiler ends abnormally",
+                ),
+            }
+        }
+        FindingKind::Performance => (
+            "[ \"$code\" -eq 124 ]".to_string(),
+            "the compiler does not finish within the budget",
+        ),
+    };
+    format!(
+        "#!/bin/sh\n\
+         # Reproduces a thalia finding with {tool} {version}: {signature}\n\
+         # Program {key} ({member}): expected {expected}, thalia saw {actual}.\n\
+         # Exit status 0: the finding reproduces ({expect}); 1: it does not.\n\
+         cd \"$(dirname \"$0\")\" || exit 2\n\
+         out=$(mktemp -d) || exit 2\n\
+         trap 'rm -rf \"$out\"' EXIT\n\
+         {timeout}{cmd} >\"$out/output.txt\" 2>&1\n\
+         code=$?\n\
+         cat \"$out/output.txt\"\n\
+         echo \"exit code: $code\"\n\
+         if {check}; then\n  echo 'REPRODUCED: {kind}'\n  exit 0\nfi\n\
+         echo 'NOT REPRODUCED: {kind}'\n\
+         exit 1\n",
+        tool = c.tool.name(),
+        version = c.version,
+        key = cand.key,
+        member = cand.record["member"]
+            .as_str()
+            .unwrap_or_default()
+            .replace('\n', " "),
+        expected = cand.expected.as_str(),
+        actual = verdict.label(),
+        cmd = words.join(" "),
+        kind = kind.as_str(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_quoting_keeps_plain_words_and_quotes_the_rest() {
+        assert_eq!(sh_quote("-d"), "-d");
+        assert_eq!(sh_quote("/a/b.jar:/c.jar"), "/a/b.jar:/c.jar");
+        assert_eq!(sh_quote("a b"), "'a b'");
+        assert_eq!(sh_quote("it's"), "'it'\\''s'");
+        assert_eq!(sh_quote(""), "''");
+    }
+
+    #[test]
+    fn identities_differ_at_the_first_changed_field() {
+        let a = serde_json::json!({"seed": 1, "lang": "kotlin"});
+        let b = serde_json::json!({"seed": 2, "lang": "kotlin"});
+        assert_eq!(first_difference(&a, &a), None);
+        assert_eq!(
+            first_difference(&a, &b),
+            Some(("seed".into(), "1".into(), "2".into()))
+        );
+    }
+}
