@@ -624,7 +624,7 @@ fn session_options(
     serde_json::json!({
         "batch_size": opts.batch_size,
         "jobs": opts.jobs,
-        "budget": format!("{:?}", args.budget),
+        "budget": args.budget.to_string(),
         "timeout_seconds": args.timeout,
         "server": args.server,
         "command": std::env::args().collect::<Vec<_>>(),
@@ -841,7 +841,7 @@ fn campaign_run(args: RunArgs) -> Result<ExitCode> {
     );
     source.prepare();
     eprintln!(
-        "run {} (seed {seed}): {} {} programs with {}@{} ({}), budget {:?}{}",
+        "run {} (seed {seed}): {} {} programs with {}@{} ({}), budget {}{}",
         args.out.display(),
         modes
             .iter()

@@ -34,6 +34,16 @@ pub enum Budget {
     Time(Duration),
 }
 
+impl std::fmt::Display for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Budget::OneRound => write!(f, "one round"),
+            Budget::Programs(n) => write!(f, "{n} programs"),
+            Budget::Time(d) => write!(f, "{} s", d.as_secs_f64()),
+        }
+    }
+}
+
 impl std::str::FromStr for Budget {
     type Err = String;
     /// `500` (programs), `90s`, `30m`, `2h`, `1d` (time), or `round`.
@@ -139,6 +149,8 @@ pub fn run(
     opts: &CampaignOptions,
 ) -> Result<(Outcome, Store), CampaignError> {
     let start = Instant::now();
+    let mut store = store;
+    store.start_clock();
     let work = store.dir().join("work");
     let store = Mutex::new(store);
     let failure: Mutex<Option<CampaignError>> = Mutex::new(None);

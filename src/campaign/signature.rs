@@ -41,7 +41,7 @@ pub fn signature(tool: Tool, kind: FindingKind, verdict: &Verdict, record: &Valu
     let detail = match (kind, verdict) {
         (FindingKind::UnexpectedRejection, Verdict::Rejected { diagnostics }) => diagnostics
             .first()
-            .map(|d| normalize(&diagnostic_message(tool, d)))
+            .map(|d| diagnostic_detail(tool, d))
             .unwrap_or_default(),
         (FindingKind::Crash, Verdict::Crash { exit, output }) => crash_detail(output, *exit),
         (FindingKind::Performance, _) => member_detail(record),
@@ -69,8 +69,8 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-/// The message of one attributed diagnostic, without its location.
-fn diagnostic_message(tool: Tool, diag: &str) -> String {
+/// The abstracted message of one attributed diagnostic, without its location.
+fn diagnostic_detail(tool: Tool, diag: &str) -> String {
     let mut lines = diag.lines();
     let first = lines.next().unwrap_or_default();
     match tool {
@@ -85,7 +85,12 @@ fn diagnostic_message(tool: Tool, diag: &str) -> String {
                 .and_then(|i| rest.get(i + 1))
                 .map(|l| l.trim_start_matches([' ', '|']).trim())
                 .unwrap_or_default();
-            format!("{title}: {message}")
+            // a numbered error's title names its kind and holds no program names
+            if title.starts_with("[E") {
+                title
+            } else {
+                format!("{title}: {}", normalize(message))
+            }
         }
         Tool::Groovy => {
             // `/path/F.groovy: 12: [Static type checking] - message @ line 12, column 5.`
@@ -95,15 +100,15 @@ fn diagnostic_message(tool: Tool, diag: &str) -> String {
                 m = m.trim_start_matches(|c: char| c.is_ascii_digit());
                 m = m.trim_start_matches(':').trim();
             }
-            match m.rfind(" @ line ") {
-                Some(i) => m[..i].to_string(),
-                None => m.to_string(),
-            }
+            normalize(match m.rfind(" @ line ") {
+                Some(i) => &m[..i],
+                None => m,
+            })
         }
-        _ => match first.find("error:") {
-            Some(i) => first[i + "error:".len()..].trim().to_string(),
-            None => first.to_string(),
-        },
+        _ => normalize(match first.find("error:") {
+            Some(i) => first[i + "error:".len()..].trim(),
+            None => first,
+        }),
     }
 }
 
@@ -375,7 +380,7 @@ mod tests {
             &rejected("/y/Test_p2.java:9: error: no suitable method found for of(String,int)"),
         );
         assert!(
-            c.text.ends_with("no suitable method found for m(T,int)"),
+            c.text.ends_with("no suitable method found for m(T,T)"),
             "{}",
             c.text
         );

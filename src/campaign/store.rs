@@ -273,6 +273,14 @@ impl Store {
         Ok(store)
     }
 
+    /// Starts this session's clock now (setting up the programs' source is not judging).
+    pub fn start_clock(&mut self) {
+        self.session_start = Instant::now();
+        if let Some(s) = self.manifest.sessions.last_mut() {
+            s.started = now();
+        }
+    }
+
     /// The run directory.
     pub fn dir(&self) -> &Path {
         &self.dir
