@@ -383,25 +383,27 @@ fn is_error_line(tool: Tool, line: &str) -> bool {
     }
 }
 
-/// Texts that the compilers print on an internal error (and not on a type error).
-const CRASH_MARKERS: [&str; 12] = [
+/// Phrases that the compilers print on an internal error and never in a diagnostic about a
+/// program (they have spaces, so a program's names, which the diagnostics echo, cannot form
+/// them).
+const CRASH_PHRASES: [&str; 11] = [
     "Exception in thread",
     "internal compiler error",
     "An exception has occurred in the compiler",
-    "java.lang.StackOverflowError",
-    "java.lang.OutOfMemoryError",
+    "An unhandled exception was thrown in the compiler",
     "exception during",
     "exception occurred while",
     "## Exception when compiling",
-    "scala.reflect.internal.FatalError",
     "General error during",
-    "BUG!",
+    "a serious error occurred",
+    "BUG! exception",
     "the compile server died",
 ];
 
 /// True when an invocation ended in an internal error rather than a verdict: an abnormal exit
 /// code (javac's 3 system error and 4 abnormal end, kotlinc's 2 internal error, the warm
-/// server's 3 for an escaped exception), death by a signal, or a crash report in the output.
+/// server's 3 for an escaped exception), death by a signal, a crash phrase, or a stack trace
+/// (a line naming only a throwable, followed by `at` frames).
 fn is_crash(tool: Tool, run: &Run) -> bool {
     if run.timed_out || run.ok {
         return false;
@@ -413,7 +415,31 @@ fn is_crash(tool: Tool, run: &Run) -> bool {
             _ => code >= 2,
         },
     };
-    abnormal || CRASH_MARKERS.iter().any(|m| run.output.contains(m))
+    abnormal || CRASH_PHRASES.iter().any(|m| run.output.contains(m)) || has_stack_trace(&run.output)
+}
+
+/// True when the output holds a stack trace: a line that is a throwable's class (optionally
+/// with `: message`, or after `exception: ` / `Caused by: `) followed by a frame line
+/// `at pkg.Class.method(...)`. A program's source echoed in a diagnostic never has this shape.
+fn has_stack_trace(output: &str) -> bool {
+    let lines: Vec<&str> = output.lines().map(str::trim).collect();
+    lines.windows(2).any(|w| {
+        let head = w[0]
+            .trim_start_matches("exception: ")
+            .trim_start_matches("Caused by: ")
+            .trim_start_matches("error: ");
+        let class = head.split(": ").next().unwrap_or(head);
+        let last = class.rsplit('.').next().unwrap_or(class);
+        let is_throwable = class.contains('.')
+            && (last.ends_with("Exception") || last.ends_with("Error"))
+            && class
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '.' | '$' | '_'));
+        let frame = w[1]
+            .strip_prefix("at ")
+            .is_some_and(|f| f.contains('(') && f.ends_with(')'));
+        is_throwable && frame
+    })
 }
 
 /// Attributes error lines (with the lines that follow them) to the files they name.
@@ -531,4 +557,46 @@ pub fn compile_batch_with(
     }
     result.seconds = start.elapsed().as_secs_f64();
     Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(exit: Option<i32>, output: &str) -> Run {
+        Run {
+            ok: exit == Some(0),
+            exit,
+            output: output.into(),
+            timed_out: false,
+        }
+    }
+
+    #[test]
+    fn a_program_naming_an_exception_class_is_no_crash() {
+        let echo = "/w/Test_p1.java:5: error: incompatible types: StackOverflowError cannot be converted to List<T>\n        java.util.List<T> res = new java.lang.StackOverflowError();\n                                ^\n1 error";
+        assert!(!is_crash(Tool::Javac, &run(Some(1), echo)));
+        let code = "java.lang.StackOverflowError x = f();\n  at least(this)";
+        assert!(!is_crash(Tool::Javac, &run(Some(1), code)));
+    }
+
+    #[test]
+    fn stack_traces_phrases_exit_codes_and_signals_are_crashes() {
+        let trace = "exception: java.lang.IllegalStateException: boom\n\tat org.x.Y.z(Y.kt:1)";
+        assert!(is_crash(Tool::Kotlin, &run(Some(1), trace)));
+        let so = "error: java.lang.StackOverflowError\n\tat scala.tools.Foo.bar(Foo.scala:3)";
+        assert!(is_crash(Tool::Scala2, &run(Some(1), so)));
+        assert!(is_crash(
+            Tool::Groovy,
+            &run(
+                Some(1),
+                ">>> a serious error occurred: BUG! exception in phase 'x'"
+            )
+        ));
+        assert!(is_crash(Tool::Javac, &run(Some(4), "")));
+        assert!(is_crash(Tool::Kotlin, &run(Some(2), "")));
+        assert!(is_crash(Tool::Groovy, &run(None, "")));
+        assert!(!is_crash(Tool::Javac, &run(Some(1), "T.java:1: error: x")));
+        assert!(!is_crash(Tool::Javac, &run(Some(2), "javac: invalid flag")));
+    }
 }
