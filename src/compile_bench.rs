@@ -7,6 +7,8 @@
 //! start-up included (`server`), and again on that same server, which the previous pass warmed
 //! up (`warm`). The per-file verdicts of the three passes must agree; the report counts the
 //! files where they do not, and the files whose verdict is not the one synthesis expected.
+//! With `--repeat`, each column is the fastest of several runs, which filters out other load
+//! on a busy machine.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::mem::discriminant;
@@ -50,9 +52,14 @@ pub struct CompileBenchArgs {
     /// time includes the start-up, is their warm-up); the warm figure covers all of them.
     #[arg(long, default_value_t = 1)]
     pub warm_passes: usize,
-    /// Seconds allowed for one compiler invocation.
-    #[arg(long, default_value_t = 600)]
-    pub timeout: u64,
+    /// Measure every compiler this many times and keep each column's fastest run (on a busy
+    /// machine other load only ever slows a run down).
+    #[arg(long, default_value_t = 1)]
+    pub repeat: usize,
+    /// Per-program time budget in seconds, as for `thalia check` (an invocation on n programs
+    /// gets 1 + 0.1 × (n − 1) budgets).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub timeout: f64,
     /// Write the programs and classes into DIR and keep them (default: a temporary directory,
     /// removed at the end).
     #[arg(long, value_name = "DIR")]
@@ -93,19 +100,21 @@ pub struct CompilerFigures {
     pub ill_typed: usize,
     /// Of which well-typed.
     pub well_typed: usize,
-    /// A fresh compiler process per invocation.
+    /// A fresh compiler process per invocation (the fastest of the repeated runs).
     pub process: PassFigures,
-    /// A fresh compile server, its start-up included.
+    /// A fresh compile server, its start-up included (the fastest of the repeated runs).
     pub server: PassFigures,
-    /// The same server after the previous pass (all warm passes together).
+    /// The same server after that pass, all warm passes together (the fastest of the
+    /// repeated runs).
     pub warm: PassFigures,
     /// `server` programs/s over `process` programs/s.
     pub server_speedup: f64,
     /// `warm` programs/s over `process` programs/s.
     pub warm_speedup: f64,
-    /// Server processes started during the server and warm passes (1 unless it was restarted).
+    /// Most server processes started during one run's server and warm passes (1 unless it
+    /// was restarted).
     pub server_starts: usize,
-    /// Files whose verdict kind (accepted, rejected, crash, timeout) differs between the
+    /// Files whose verdict kind (accepted, rejected, crash, timeout) differs between any two
     /// passes.
     pub disagreements: usize,
     /// The first disagreeing files, with their verdict per pass.
@@ -141,6 +150,8 @@ pub struct CompileBenchReport {
     pub seed: u64,
     /// Timed warm passes.
     pub warm_passes: usize,
+    /// Runs per compiler; each column is the fastest of them.
+    pub repeat: usize,
     /// Cores available to this process.
     pub cores: usize,
     /// Per compiler.
@@ -163,6 +174,9 @@ type Verdicts = BTreeMap<String, Verdict>;
 pub fn main(args: &CompileBenchArgs) -> Result<()> {
     if args.count < 2 {
         bail!("-n must be at least 2 (half ill-typed, half well-typed programs)");
+    }
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        bail!("--timeout must be a positive number of seconds");
     }
     let (toolchains, skipped) = resolve(&args.compilers)?;
     for s in &skipped {
@@ -209,6 +223,7 @@ pub fn main(args: &CompileBenchArgs) -> Result<()> {
         batch_size: args.batch_size.max(1),
         seed: args.seed,
         warm_passes: args.warm_passes.max(1),
+        repeat: args.repeat.max(1),
         cores,
         compilers: figures,
         skipped,
@@ -373,7 +388,7 @@ fn measure(
 ) -> Result<CompilerFigures> {
     let label = display_name(tc);
     let opts = CompileOptions {
-        timeout: Duration::from_secs(args.timeout.max(1)),
+        timeout: Duration::from_secs_f64(args.timeout),
         ..Default::default()
     };
     let programs: usize = groups.iter().map(|g| g.files.len()).sum();
@@ -386,49 +401,79 @@ fn measure(
         programs,
     };
 
-    let mut process = Compiler::new(tc, Mode::Process);
-    let (process_fig, by_process) = ctx.pass(&mut process, "process").context("process pass")?;
-
-    let mut server = Compiler::new(tc, Mode::Server);
-    let (server_fig, by_server) = ctx
-        .pass(&mut server, "server")
-        .context("server pass (start-up included)")?;
-
-    let mut warm_fig = PassFigures::default();
-    let mut by_warm = Vec::new();
-    for i in 0..args.warm_passes.max(1) {
+    let repeat = args.repeat.max(1);
+    let warm_passes = args.warm_passes.max(1);
+    // every pass's verdicts, named; the first is the reference
+    let mut runs: Vec<(String, Verdicts)> = Vec::new();
+    let mut best: [Option<PassFigures>; 3] = [None, None, None];
+    let mut server_starts = 0;
+    for r in 1..=repeat {
+        let round = |phase: &str| {
+            if repeat > 1 {
+                format!("{phase} #{r}")
+            } else {
+                phase.to_string()
+            }
+        };
+        let mut process = Compiler::new(tc, Mode::Process);
+        let name = round("process");
         let (f, v) = ctx
-            .pass(&mut server, &format!("warm-{}", i + 1))
-            .with_context(|| format!("warm server pass {}", i + 1))?;
-        warm_fig.seconds += f.seconds;
-        warm_fig.calls += f.calls;
-        by_warm.push(v);
+            .pass(&mut process, &name)
+            .with_context(|| format!("{name} pass"))?;
+        keep_fastest(&mut best[0], f);
+        runs.push((name, v));
+
+        let mut server = Compiler::new(tc, Mode::Server);
+        let name = round("server");
+        let (f, v) = ctx
+            .pass(&mut server, &name)
+            .with_context(|| format!("{name} pass (start-up included)"))?;
+        keep_fastest(&mut best[1], f);
+        runs.push((name, v));
+
+        let mut warm = PassFigures::default();
+        for i in 1..=warm_passes {
+            let name = round(&format!("warm-{i}"));
+            let (f, v) = ctx
+                .pass(&mut server, &name)
+                .with_context(|| format!("{name} pass"))?;
+            warm.seconds += f.seconds;
+            warm.calls += f.calls;
+            runs.push((name, v));
+        }
+        warm.programs_per_second = rate(programs * warm_passes, warm.seconds);
+        keep_fastest(&mut best[2], warm);
+        let starts = server.server_mut().map_or(0, |s| s.starts());
+        server_starts = server_starts.max(starts);
+        if starts > 1 {
+            eprintln!(
+                "note: {label}: the server was started {starts} times (restarted at its \
+                 heap ceiling, request limit, or after dying): warm figures include restarts"
+            );
+        }
     }
-    warm_fig.programs_per_second = rate(programs * by_warm.len(), warm_fig.seconds);
-    let server_starts = server.server_mut().map_or(0, |s| s.starts());
-    drop(server);
+    let [process_fig, server_fig, warm_fig] = best.map(Option::unwrap_or_default);
+    let by_process = runs.first().map(|(_, v)| v.clone()).unwrap_or_default();
 
     // every file: the same kind of verdict in every pass
-    let mut keys: BTreeSet<&String> = by_process.keys().collect();
-    keys.extend(by_server.keys());
+    let mut keys: BTreeSet<&String> = BTreeSet::new();
+    for (_, v) in &runs {
+        keys.extend(v.keys());
+    }
     let mut disagreeing = Vec::new();
     let mut disagreements = 0;
     for k in keys {
-        let p = by_process.get(k);
-        let others = std::iter::once(by_server.get(k)).chain(by_warm.iter().map(|w| w.get(k)));
-        let differs = others
-            .clone()
-            .any(|o| o.map(discriminant) != p.map(discriminant));
-        if differs {
-            disagreements += 1;
-            if disagreeing.len() < SHOWN_DISAGREEMENTS {
-                let shown: Vec<&str> = others.map(kind).collect();
-                disagreeing.push(format!(
-                    "{k}: process {}, server {}",
-                    kind(p),
-                    shown.join(", warm ")
-                ));
-            }
+        let p = by_process.get(k).map(discriminant);
+        if runs.iter().all(|(_, v)| v.get(k).map(discriminant) == p) {
+            continue;
+        }
+        disagreements += 1;
+        if disagreeing.len() < SHOWN_DISAGREEMENTS {
+            let shown: Vec<String> = runs
+                .iter()
+                .map(|(name, v)| format!("{name} {}", kind(v.get(k))))
+                .collect();
+            disagreeing.push(format!("{k}: {}", shown.join(", ")));
         }
     }
     for d in &disagreeing {
@@ -554,21 +599,15 @@ fn key(mode: synth::Mode, file: &Path) -> String {
     format!("{}/{name}", mode.as_str())
 }
 
-/// The kind of a verdict, for messages.
+/// The kind of a verdict (`accepted`, `rejected`, `crash`, `timeout`), `missing` for none.
 fn kind(v: Option<&Verdict>) -> &'static str {
-    let Some(v) = v else {
-        return "missing";
-    };
-    if v.is_accepted() {
-        "accepted"
-    } else if matches!(v, Verdict::Rejected { .. }) {
-        "rejected"
-    } else if matches!(v, Verdict::Crash { .. }) {
-        "crash"
-    } else if matches!(v, Verdict::Timeout) {
-        "timeout"
-    } else {
-        "other"
+    v.map_or("missing", Verdict::label)
+}
+
+/// Keeps the faster of two figures of the same pass (other load only ever slows a pass).
+fn keep_fastest(best: &mut Option<PassFigures>, f: PassFigures) {
+    if best.as_ref().is_none_or(|b| f.seconds < b.seconds) {
+        *best = Some(f);
     }
 }
 
@@ -657,8 +696,14 @@ impl CompileBenchReport {
         };
         let mut s = format!(
             "{} programs per compiler from {} (seed {}, half ill-typed), batches of {}, {} \
-             core(s); warm: {} pass(es) after the server pass\n",
-            self.count, self.api, self.seed, self.batch_size, self.cores, self.warm_passes
+             core(s); warm: {} pass(es) after the server pass; fastest of {} run(s)\n",
+            self.count,
+            self.api,
+            self.seed,
+            self.batch_size,
+            self.cores,
+            self.warm_passes,
+            self.repeat
         );
         s.push_str(&line(&HEADERS.map(String::from)));
         for r in &rows {

@@ -279,7 +279,7 @@ fn a_hang_is_timed_out_alone_and_its_process_group_killed() {
     let stdout = check(
         "javac@hang",
         &out,
-        &["--batch-size", "4", "--timeout", "8", "--budget", "8"],
+        &["--batch-size", "4", "--timeout", "12", "--budget", "8"],
     );
     let got = results(&out);
     assert_eq!(got.len(), 8, "a verdict was lost:\n{stdout}");

@@ -27,8 +27,9 @@ use crate::toolchain::Toolchain;
 pub enum Budget {
     /// Every program of one synthesis round (or of the checked directory).
     OneRound,
-    /// This many programs in all (counted over the run, resumed sessions included); rounds
-    /// with derived seeds follow the first when it has fewer.
+    /// This many programs in all (counted over the run, resumed sessions included; programs
+    /// the translator cannot write do not count); rounds with derived seeds follow the first
+    /// when it has fewer.
     Programs(u64),
     /// Until this much time has passed in this session (batches under way finish).
     Time(Duration),
@@ -669,6 +670,8 @@ impl Source for SynthSource {
                     record,
                 });
             }
+            // a program the translator cannot write is no program: it does not count
+            batch.positions -= untranslatable;
             self.untranslatable += untranslatable;
             return Ok(Some(batch));
         }

@@ -323,10 +323,18 @@ impl Store {
             Some(kind) => {
                 let sig = signature(self.manifest.compiler.tool, kind, verdict, &cand.record);
                 let bug = self.dir.join(BUGS).join(&sig.dir);
-                let first = !self.counts.contains_key(&sig.dir) && !bug.exists();
-                if first {
+                let first = if self.counts.contains_key(&sig.dir) {
+                    false
+                } else if bug.exists() {
+                    // written just before a kill, for this program (judged again now)?
+                    std::fs::read_to_string(bug.join("finding.json"))
+                        .ok()
+                        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                        .is_some_and(|v| v["program"]["key"] == cand.key.as_str())
+                } else {
                     self.write_bug(&bug, &sig, kind, cand, verdict)?;
-                }
+                    true
+                };
                 *self.counts.entry(sig.dir.clone()).or_default() += 1;
                 Some(FindingRef {
                     kind,
