@@ -90,6 +90,7 @@ fn is_mapof_chain(e: &Expr, key: &str) -> Option<&'static str> {
             name,
             type_args,
             args,
+            ..
         } if c == "Utils" && args.is_empty() => match name.as_str() {
             "mapOf" => match type_args.first() {
                 Some(Ty::Class { name, args }) if name == key && args.is_empty() => Some("mapOf"),

@@ -231,6 +231,26 @@ impl Api {
         Some(self.ts.self_type(sym))
     }
 
+    /// True for a signature-polymorphic method (JLS 15.12.3): declared in
+    /// `java.lang.invoke.MethodHandle` or `VarHandle` with a single `Object...` parameter.
+    /// Its argument types and (for `Object`) its result type are taken from the call site.
+    pub fn is_signature_polymorphic(&self, id: MemberId) -> bool {
+        let m = self.member(id);
+        let owner = self.owner(id).name.as_str();
+        m.kind == MemberKind::Method
+            && matches!(
+                owner,
+                "java.lang.invoke.MethodHandle" | "java.lang.invoke.VarHandle"
+            )
+            && m.params.len() == 1
+            && m.params[0].vararg
+            && matches!(
+                self.ts.arena.get(m.params[0].ty),
+                crate::types::Type::Array(e)
+                    if self.ts.arena.as_class(*e).is_some_and(|(n, _)| self.ts.arena.name(n) == "java.lang.Object")
+            )
+    }
+
     /// A readable one-line signature of a member in its class's syntax, e.g.
     /// `static <T> java.util.List<T> java.util.Collections.emptyList()`.
     pub fn signature(&self, id: MemberId) -> String {

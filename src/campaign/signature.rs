@@ -85,12 +85,22 @@ fn diagnostic_detail(tool: Tool, diag: &str) -> String {
                 .and_then(|i| rest.get(i + 1))
                 .map(|l| l.trim_start_matches([' ', '|']).trim())
                 .unwrap_or_default();
-            // a numbered error's title names its kind and holds no program names
-            if title.starts_with("[E") {
-                title
+            // the title names the kind of error (`[E007] Type Mismatch Error`), the first
+            // message line what went wrong (`Found: (a0 : java.util.List[Long])`)
+            format!("{title}: {}", normalize(&drop_brackets(message)))
+        }
+        Tool::Scala2 => {
+            // `/path/F.scala:5: error: type mismatch;` then `found   : X` and `required: Y`
+            let head = match first.find("error:") {
+                Some(i) => first[i + "error:".len()..].trim(),
+                None => first,
+            };
+            let more = if head.ends_with(';') {
+                lines.next().map(str::trim).unwrap_or_default()
             } else {
-                format!("{title}: {}", normalize(message))
-            }
+                ""
+            };
+            normalize(&drop_brackets(&format!("{head} {more}")))
         }
         Tool::Groovy => {
             // `/path/F.groovy: 12: [Static type checking] - message @ line 12, column 5.`
@@ -109,6 +119,32 @@ fn diagnostic_detail(tool: Tool, diag: &str) -> String {
             Some(i) => first[i + "error:".len()..].trim(),
             None => first,
         }),
+    }
+}
+
+/// Scala's type arguments (`List[Long]` → `List`), innermost first; an unbalanced `[` or `]`
+/// stays.
+fn drop_brackets(msg: &str) -> String {
+    let mut s = msg.to_string();
+    loop {
+        let mut open = None;
+        let mut span = None;
+        for (i, c) in s.char_indices() {
+            match c {
+                '[' => open = Some(i),
+                ']' => {
+                    if let Some(o) = open {
+                        span = Some((o, i));
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        match span {
+            Some((o, c)) => s.replace_range(o..=c, ""),
+            None => return s,
+        }
     }
 }
 
@@ -157,7 +193,18 @@ pub fn normalize(msg: &str) -> String {
             trailing.push('.');
         }
         let next = chars[i..].iter().find(|c| !c.is_whitespace()).copied();
+        let before = out.trim_end();
+        // a capitalized word that opens the message, a `[tag]` or a `- clause`, or labels
+        // what follows (`Found:`), is English, not a type name
+        let word = run.chars().all(char::is_alphabetic)
+            && (before.is_empty()
+                || before.ends_with(['[', '-'])
+                || next == Some(':') && chars.get(i) == Some(&':'));
         let token = if run.is_empty() {
+            String::new()
+        } else if word {
+            run.clone()
+        } else if run.chars().all(|c| c.is_ascii_digit()) {
             String::new()
         } else if run.chars().all(|c| c.is_ascii_digit()) {
             "N".into()
@@ -392,14 +439,25 @@ mod tests {
         let g1 = sig(Tool::Groovy, k, &rejected("/t/Test_p3.groovy: 12: [Static type checking] - Cannot assign value of type java.lang.String to variable of type int\n @ line 12, column 5."));
         let g2 = sig(Tool::Groovy, k, &rejected("/u/Test_p9.groovy: 7: [Static type checking] - Cannot assign value of type java.util.List<E> to variable of type java.lang.Long @ line 7, column 9."));
         assert_eq!(g1, g2);
-        let s1 = sig(Tool::Scala3, k, &rejected("-- [E007] Type Mismatch Error: /t/Test_p3.scala:5:10 ---\n5 |  val x: Int = y\n  |               ^\n  |               Found:    (y : String)\n  |               Required: Int"));
-        let s2 = sig(Tool::Scala3, k, &rejected("-- [E007] Type Mismatch Error: /q/Test_p8.scala:9:2 ---\n9 |  f(z)\n  |    ^\n  |    Found:    (z : java.util.List[Long])\n  |    Required: Int"));
+        let s1 = sig(Tool::Scala3, k, &rejected("-- [E007] Type Mismatch Error: /t/Test_p3.scala:5:10 ---\n5 |  val x: Int = a0\n  |               ^^\n  |               Found:    (a0 : String)\n  |               Required: Int"));
+        let s2 = sig(Tool::Scala3, k, &rejected("-- [E007] Type Mismatch Error: /q/Test_p8.scala:9:2 ---\n9 |  f(a1)\n  |    ^^\n  |    Found:    (a1 : java.util.List[Long])\n  |    Required: Int"));
         assert_eq!(s1, s2);
         assert!(
-            s1.text.contains("[E007] Type Mismatch Error"),
+            s1.text
+                .contains("[E007] Type Mismatch Error: Found: (T : T)"),
             "{}",
             s1.text
         );
+        // another message under the same error number is another signature
+        let s3 = sig(Tool::Scala3, k, &rejected("-- [E007] Type Mismatch Error: /q/Test_p9.scala:9:2 ---\n9 |  val a0: R = () => x\n  |              ^^^^^^^\n  |    Found:    () => Object\n  |    Required: java.security.cert.CertPathValidatorResult"));
+        assert_ne!(s1, s3);
+        // Scala 2: the line after `type mismatch;` says what mismatched
+        let t1 = sig(Tool::Scala2, k, &rejected("/t/Test_p1.scala:5: error: type mismatch;\n found   : java.util.List[String]\n required: Int"));
+        let t2 = sig(Tool::Scala2, k, &rejected("/u/Test_p7.scala:9: error: type mismatch;\n found   : java.util.Set[Long]\n required: String"));
+        let t3 = sig(Tool::Scala2, k, &rejected("/u/Test_p7.scala:9: error: type mismatch;\n found   : () => Object\n required: String"));
+        assert_eq!(t1, t2);
+        assert_ne!(t1, t3);
+        assert!(t1.text.ends_with("type mismatch; found : T"), "{}", t1.text);
     }
 
     #[test]

@@ -36,6 +36,19 @@ pub enum SkipReason {
     NoUsableSequence,
     /// Ill-typed mode: no position could be broken with an incompatible type.
     NoIncompatibleType,
+    /// A raw type (`List` for `List<E>`) in the signature: only Java and Groovy can write it.
+    RawType,
+    /// A public `clone()` declared by an interface, which Scala 2 resolves to `Object`'s
+    /// protected one.
+    InterfaceClone,
+    /// A method whose parameter Kotlin's view of the JDK makes nullable where the typing
+    /// sequence has a non-null type (`Map.compute`).
+    KotlinNullableParameter,
+    /// An element of an annotation type, which Kotlin reads as a property (`r.value`).
+    AnnotationElement,
+    /// Ill-typed mode: a signature-polymorphic method (`MethodHandle.invoke`), whose argument
+    /// and result types come from the call site, so no position can be broken.
+    SignaturePolymorphic,
 }
 
 impl SkipReason {
@@ -53,6 +66,11 @@ impl SkipReason {
             SkipReason::HiddenStatic => "static field of a non-public supertype",
             SkipReason::NoUsableSequence => "no unambiguous typing sequence",
             SkipReason::NoIncompatibleType => "no incompatible type for any position",
+            SkipReason::RawType => "raw type in the signature (not Java or Groovy)",
+            SkipReason::SignaturePolymorphic => "signature-polymorphic method",
+            SkipReason::AnnotationElement => "annotation element (Kotlin)",
+            SkipReason::InterfaceClone => "clone() declared by an interface (Scala 2)",
+            SkipReason::KotlinNullableParameter => "parameter Kotlin types nullable (Map.compute)",
         }
     }
 }

@@ -109,12 +109,11 @@ pub enum Resolution {
 impl Worker<'_> {
     /// The typing sequences of a member under the configured mode, or why it is skipped.
     pub fn enumerate_member(&mut self, m: MemberId, seed: u64) -> Result<Vec<Task>, SkipReason> {
-        if matches!(
-            self.cfg.lang,
-            thalia_translators::Language::Scala3 | thalia_translators::Language::Scala2
-        ) && self.static_from_hidden_supertype(m)
-        {
-            return Err(SkipReason::HiddenStatic);
+        if let Some(why) = self.language_problem(m) {
+            return Err(why);
+        }
+        if self.cfg.mode == Mode::IllTyped && self.api.is_signature_polymorphic(m) {
+            return Err(SkipReason::SignaturePolymorphic);
         }
         let mut rng = SynthRng::seed_from_u64(mix_seed(seed, 1, u64::from(m.0)));
         let mut tasks = Vec::new();
@@ -144,6 +143,96 @@ impl Worker<'_> {
             });
         }
         Ok(tasks)
+    }
+
+    /// Why the target language cannot use member `m` the way Java does, if it cannot (for
+    /// the member under test and for the members on inhabitant paths alike).
+    pub(crate) fn language_problem(&mut self, m: MemberId) -> Option<SkipReason> {
+        if let Some(&p) = self.language_problems.get(&m) {
+            return p;
+        }
+        use thalia_translators::Language::{Groovy, Java, Scala2, Scala3};
+        let lang = self.cfg.lang;
+        let p = if matches!(lang, Scala3 | Scala2) && self.static_from_hidden_supertype(m) {
+            Some(SkipReason::HiddenStatic)
+        } else if !matches!(lang, Java | Groovy) && self.mentions_raw_type(m) {
+            Some(SkipReason::RawType)
+        } else if self.is_scala2_interface_clone(m) {
+            Some(SkipReason::InterfaceClone)
+        } else if self.is_kotlin_annotation_element(m) {
+            Some(SkipReason::AnnotationElement)
+        } else if lang == thalia_translators::Language::Kotlin && self.is_map_compute(m) {
+            Some(SkipReason::KotlinNullableParameter)
+        } else {
+            None
+        };
+        self.language_problems.insert(m, p);
+        p
+    }
+
+    /// True for `Map.compute(K, BiFunction)` or an override: Kotlin's view of the JDK types
+    /// its function `BiFunction<in K, in V?, out V?>`, which a `BiFunction` consuming a
+    /// non-null `V` does not satisfy.
+    fn is_map_compute(&mut self, m: MemberId) -> bool {
+        let mem = self.api.member(m);
+        if mem.kind != MemberKind::Method || mem.is_static || mem.name != "compute" {
+            return false;
+        }
+        let (sym, arity) = (self.api.class(mem.owner).sym, mem.params.len());
+        let owner = self.api.ts.self_type(sym);
+        arity == 2
+            && self
+                .declarers(owner, "compute", 2)
+                .iter()
+                .any(|c| c == "java.util.Map")
+    }
+
+    /// True for a `clone()` that an interface declares public, when writing Scala 2, which
+    /// only sees `Object`'s protected one (scalac 2.13 rejects the call).
+    fn is_scala2_interface_clone(&self, m: MemberId) -> bool {
+        let mem = self.api.member(m);
+        self.cfg.lang == thalia_translators::Language::Scala2
+            && mem.kind == MemberKind::Method
+            && mem.name == "clone"
+            && mem.params.is_empty()
+            && self.api.class(mem.owner).kind == crate::api::ClassKind::Interface
+    }
+
+    /// True for an element of an annotation type (an instance method of an interface that
+    /// extends `java.lang.annotation.Annotation`) when writing Kotlin, which shows it as a
+    /// property.
+    fn is_kotlin_annotation_element(&self, m: MemberId) -> bool {
+        let mem = self.api.member(m);
+        if self.cfg.lang != thalia_translators::Language::Kotlin
+            || mem.kind != MemberKind::Method
+            || mem.is_static
+        {
+            return false;
+        }
+        let a = &self.api.ts.arena;
+        self.api.class(mem.owner).supertypes().iter().any(|&t| {
+            a.as_class(t)
+                .is_some_and(|(n, _)| a.name(n) == "java.lang.annotation.Annotation")
+        })
+    }
+
+    /// True when the member's receiver, parameter or result type mentions a raw type (a
+    /// generic class without type arguments).
+    fn mentions_raw_type(&self, m: MemberId) -> bool {
+        let mem = self.api.member(m);
+        let mut todo: Vec<TypeId> = mem.params.iter().map(|p| p.ty).collect();
+        todo.push(mem.ret);
+        todo.extend(mem.receiver);
+        let a = &self.api.ts.arena;
+        while let Some(t) = todo.pop() {
+            if let Some((sym, args)) = a.as_class(t) {
+                if args.is_empty() && self.api.ts.class_params(sym).is_some_and(|p| !p.is_empty()) {
+                    return true;
+                }
+            }
+            a.for_each_child(t, |c| todo.push(c));
+        }
+        false
     }
 
     /// True for a static field the extractor copied from a non-public supertype.
@@ -304,6 +393,9 @@ impl Worker<'_> {
                 Position::Result => f.ret,
             };
             let Some(formal) = formal else { continue };
+            if self.groovy_cannot_break(m, f, pos, owner_ty) {
+                continue;
+            }
             let mut found: Vec<TypeId> = Vec::new();
             let mut cands = self.ill_candidates(rng);
             cands.shuffle(rng);
@@ -319,6 +411,14 @@ impl Worker<'_> {
                     Position::Receiver => {
                         seq.receiver = Some(x);
                         self.lacks_member(x, &name)
+                            && !(self.cfg.lang == thalia_translators::Language::Groovy
+                                && self.groovy_extension_applies(x, false, &name, f.params.len()))
+                    }
+                    Position::Arg(_)
+                        if self.cfg.lang == thalia_translators::Language::Scala2
+                            && self.lenient_assignment(x, formal) =>
+                    {
+                        false
                     }
                     Position::Arg(i) => {
                         seq.args[i] = x;
@@ -328,7 +428,9 @@ impl Worker<'_> {
                     Position::Result if self.lenient_assignment(formal, x) => false,
                     Position::Result => {
                         seq.result = Some(x);
-                        !(self.assignable(formal, x) || constant && self.narrows_constant(x))
+                        !(self.assignable(formal, x)
+                            || constant && self.narrows_constant(x)
+                            || constant && self.scala_converts_constant(x))
                     }
                 };
                 if ok {
@@ -353,6 +455,60 @@ impl Worker<'_> {
                 seq,
                 broken: Some(broken),
             });
+        }
+    }
+
+    /// True when Groovy's static checker accepts any type at position `pos` of a call of `m`
+    /// (checked with groovyc 4 and 5): an argument when an extension method of the same name
+    /// and arity applies to the receiver (its parameters are not checked here), or when the
+    /// parameter's declared type mentions one of the method's type variables (groovyc checks
+    /// arguments against the variables' bounds, not against explicit type arguments); the
+    /// result when its declared type mentions a type variable of the method that no parameter
+    /// fixes.
+    fn groovy_cannot_break(
+        &mut self,
+        m: MemberId,
+        f: &Formal,
+        pos: Position,
+        owner: TypeId,
+    ) -> bool {
+        if self.cfg.lang != thalia_translators::Language::Groovy {
+            return false;
+        }
+        let mem = self.api.member(m).clone();
+        let mentions_var = |w: &Worker<'_>, t: TypeId| {
+            w.api
+                .ts
+                .arena
+                .free_vars(t)
+                .iter()
+                .any(|v| mem.type_params.contains(v))
+        };
+        match pos {
+            Position::Receiver => false,
+            Position::Arg(i) => {
+                let extension = mem.kind == MemberKind::Method && {
+                    let (recv, static_call) = match f.receiver {
+                        Some(r) => (r, false),
+                        None => (owner, true),
+                    };
+                    self.groovy_extension_applies(recv, static_call, &mem.name, f.params.len())
+                };
+                extension || mem.params.get(i).is_some_and(|p| mentions_var(self, p.ty))
+            }
+            Position::Result => {
+                let fixed: Vec<_> = mem
+                    .params
+                    .iter()
+                    .flat_map(|p| self.api.ts.arena.free_vars(p.ty))
+                    .collect();
+                self.api
+                    .ts
+                    .arena
+                    .free_vars(mem.ret)
+                    .iter()
+                    .any(|v| mem.type_params.contains(v) && !fixed.contains(v))
+            }
         }
     }
 
@@ -439,6 +595,18 @@ impl Worker<'_> {
     /// would not: Groovy turns anything into `boolean` (truth), `String` (`toString`), an enum
     /// (from its name), a `Class` or `Object`, and converts between numbers.
     fn lenient_assignment(&mut self, from: TypeId, to: TypeId) -> bool {
+        if self.cfg.lang == thalia_translators::Language::Scala2 {
+            // Scala 2 widens a number and then boxes it (`val l: java.lang.Long = anInt`)
+            let prim = |w: &Worker<'_>, t: TypeId| match *w.api.ts.arena.get(t) {
+                Type::Prim(p) => Some(p),
+                Type::Class { name, .. } => w.ctx.unbox_of(name),
+                _ => None,
+            };
+            return match (prim(self, from), prim(self, to)) {
+                (Some(a), Some(b)) => a == b || super::worker::wider_prims(a).contains(&b),
+                _ => false,
+            };
+        }
         if self.cfg.lang != thalia_translators::Language::Groovy {
             return false;
         }
@@ -478,7 +646,53 @@ impl Worker<'_> {
                         | "java.lang.CharSequence"
                 )
         };
-        loose(self, to) || (loose(self, from) && matches!(self.api.ts.arena.get(to), Type::Prim(_)))
+        // a collection or a stream converts to an array; a number to a BigDecimal/BigInteger
+        let array_from_collection = matches!(self.api.ts.arena.get(to), Type::Array(_)) && {
+            let seqs = [
+                "java.util.Collection",
+                "java.util.stream.BaseStream",
+                "java.lang.Iterable",
+            ];
+            seqs.into_iter().any(|c| {
+                let s = self.api.ts.arena.sym(c);
+                let raw = self.api.ts.arena.class(s, &[]);
+                self.api.ts.is_subtype(from, raw)
+            })
+        };
+        let big = names(self, to)
+            .is_some_and(|n| matches!(n.as_str(), "java.math.BigDecimal" | "java.math.BigInteger"))
+            && (self.is_numeric(from) || {
+                let number = self.api.ts.arena.class_named("java.lang.Number", &[]);
+                self.api.ts.is_subtype(from, number)
+            });
+        array_from_collection
+            || big
+            || loose(self, to)
+            || (loose(self, from) && matches!(self.api.ts.arena.get(to), Type::Prim(_)))
+    }
+
+    /// True when Scala converts an integral constant (a Java `static final int`, which it
+    /// reads as a literal) to a variable of type `x`: any numeric type or its box (Scala 3
+    /// `val f: java.lang.Float = Calendar.NOVEMBER`).
+    fn scala_converts_constant(&mut self, x: TypeId) -> bool {
+        use thalia_translators::Language::{Scala2, Scala3};
+        let numeric = |p: Prim| !matches!(p, Prim::Boolean | Prim::Void);
+        matches!(self.cfg.lang, Scala2 | Scala3)
+            && match *self.api.ts.arena.get(x) {
+                Type::Prim(p) => numeric(p),
+                Type::Class { name, .. } => self.ctx.unbox_of(name).is_some_and(numeric),
+                _ => false,
+            }
+    }
+
+    /// True for a numeric primitive or its box.
+    fn is_numeric(&self, t: TypeId) -> bool {
+        let p = match *self.api.ts.arena.get(t) {
+            Type::Prim(p) => Some(p),
+            Type::Class { name, .. } => self.ctx.unbox_of(name),
+            _ => None,
+        };
+        p.is_some_and(|p| !matches!(p, Prim::Boolean | Prim::Void))
     }
 
     /// True for the types a constant of an integral type may be narrowed to.
@@ -518,6 +732,13 @@ impl Worker<'_> {
         }
         if !loose {
             return false;
+        }
+        if self.cfg.lang == thalia_translators::Language::Groovy
+            && self.is_numeric(from)
+            && self.is_numeric(to)
+        {
+            // Groovy converts between numbers (its number table, both ways for safety)
+            return true;
         }
         let a = &self.api.ts.arena;
         match (a.get(from).clone(), a.get(to).clone()) {
@@ -641,7 +862,11 @@ impl Worker<'_> {
         args: &[TypeId],
     ) -> Option<(Vec<TypeId>, bool)> {
         let cm = self.api.member(r.member).clone();
-        let varargs = cm.params.last().is_some_and(|p| p.vararg);
+        // Groovy fills any trailing array parameter from the remaining arguments
+        let groovy = self.cfg.lang == thalia_translators::Language::Groovy;
+        let varargs = cm.params.last().is_some_and(|p| {
+            p.vararg || groovy && matches!(self.api.ts.arena.get(p.ty), Type::Array(_))
+        });
         let mut ps: Vec<TypeId> = cm
             .params
             .iter()

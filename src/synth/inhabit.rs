@@ -124,6 +124,14 @@ impl Worker<'_> {
             return None;
         }
         let sam = self.sam_method(cid)?;
+        // Java counts a public `clone()` of an interface as its abstract method (Object's is
+        // protected); Scala and Kotlin see Object's own `clone()` and no SAM at all
+        let sam_name = self.api.member(sam.0).name.as_str();
+        if self.cfg.lang != thalia_translators::Language::Java
+            && matches!(sam_name, "clone" | "finalize")
+        {
+            return None;
+        }
         let params = self.api.class(cid).type_params.clone();
         if params.len() != args.len() {
             return None;
@@ -166,14 +174,30 @@ impl Worker<'_> {
             Expr::Unit
         } else {
             self.in_lambda += 1;
-            let b = self.inhabit(rng, ret, depth - 1).expr;
+            let mut b = self.inhabit(rng, ret, depth - 1).expr;
             self.in_lambda -= 1;
+            // a lambda returned where the method declares a type variable (`R apply(T)`)
+            if let Expr::Lambda { implicit, .. } = &mut b {
+                *implicit = self.is_functional_class_type(sm.ret);
+            }
             b
         };
+        // the interface as the function type sees it: `Function<A, B>` for
+        // `Function<? super A, ? extends B>` (JLS 9.9)
+        let target_args: Vec<TypeId> = params
+            .iter()
+            .map(|&p| s.get(p).unwrap_or_else(|| self.api.ts.arena.var_type(p)))
+            .collect();
+        let target = self.api.ts.arena.class(sym, &target_args);
+        let target = (self.api.ts.arena.is_ground(target) && java_expressible(&self.api, target))
+            .then(|| super::program::to_ir(&self.api, target));
         Some(Inhabitant {
             expr: Expr::Lambda {
                 params: names,
                 body: Box::new(body),
+                target,
+                // decided by the position the lambda ends up in
+                implicit: false,
             },
             info: InferInfo::Poly,
         })
@@ -263,6 +287,13 @@ impl Worker<'_> {
         for i in order {
             let path = &paths[i];
             if self.in_lambda > 0 && self.throws_in_path(path) {
+                continue;
+            }
+            let unusable = path.iter().any(|&n| match self.ctx.graph.graph[n] {
+                Node::Member(m) => self.language_problem(m).is_some(),
+                Node::Type(_) => false,
+            });
+            if unusable {
                 continue;
             }
             if let Some(s) = self.feasible(rng, path, ctor, t) {
@@ -378,10 +409,15 @@ impl Worker<'_> {
             .iter()
             .map(|p| self.api.ts.arena.subst(p.ty, s))
             .collect();
+        // Scala 2 types the arguments of an overloaded method before it picks the overload,
+        // without an expected type: a generic call there needs its type arguments
+        let keep = self.cfg.lang == thalia_translators::Language::Scala2 && self.is_overloaded(m);
+        self.keep_type_args += usize::from(keep);
         let args: Vec<Inhabitant> = arg_tys
             .iter()
             .map(|&t| self.inhabit(rng, t, depth.saturating_sub(1)))
             .collect();
+        self.keep_type_args -= usize::from(keep);
         self.build_call(m, s, receiver, &args, goal, true)
     }
 }

@@ -16,6 +16,7 @@ pub mod config;
 pub mod context;
 pub mod enumerate;
 pub mod erase;
+pub mod groovy;
 pub mod inhabit;
 pub mod output;
 pub mod program;

@@ -1,11 +1,13 @@
 //! Turning a typing sequence into a client program (IR) and its manifest record.
 
+use std::rc::Rc;
+
 use rand::SeedableRng;
 use serde::Serialize;
 use thalia_translators::ir::{Expr, PrimTy, Program, Receiver, Stmt, Ty};
 
 use super::config::Mode;
-use super::enumerate::Task;
+use super::enumerate::{Broken, Position, Task};
 use super::erase::InferInfo;
 use super::inhabit::Inhabitant;
 use super::worker::{mix_seed, SynthRng, Worker};
@@ -123,7 +125,7 @@ impl Worker<'_> {
             mem.type_params.clone()
         };
         let mut erased = false;
-        if self.cfg.erase && allow_erase && !vars.is_empty() {
+        if self.cfg.erase && allow_erase && self.keep_type_args == 0 && !vars.is_empty() {
             let mut outer = s.clone();
             for &v in &vars {
                 outer.remove(v);
@@ -149,8 +151,21 @@ impl Worker<'_> {
             })
             .collect();
         let mut arg_exprs: Vec<Expr> = args.iter().map(|a| a.expr.clone()).collect();
-        // an array passed to a varargs parameter is spread (`*a` in Kotlin, `a*` in Scala)
-        if mem.params.last().is_some_and(|p| p.vararg) && arg_exprs.len() == mem.params.len() {
+        // a lambda for a parameter declared with a type variable (`T` instantiated with a
+        // functional interface), or for an overloaded method, is not converted implicitly
+        // in every language (Kotlin, Scala 2)
+        let overloaded = self.is_overloaded(m);
+        for (e, p) in arg_exprs.iter_mut().zip(&mem.params) {
+            if let Expr::Lambda { implicit, .. } = e {
+                *implicit = !overloaded && !p.vararg && self.is_functional_class_type(p.ty);
+            }
+        }
+        // an array passed to a varargs parameter is spread (`*a` in Kotlin, `a*` in Scala),
+        // except for a signature-polymorphic method, which takes it as one argument
+        if mem.params.last().is_some_and(|p| p.vararg)
+            && arg_exprs.len() == mem.params.len()
+            && !self.api.is_signature_polymorphic(m)
+        {
             if let Some(last) = arg_exprs.pop() {
                 arg_exprs.push(Expr::Spread(Box::new(last)));
             }
@@ -174,6 +189,11 @@ impl Worker<'_> {
                 name: mem.name.clone(),
                 type_args: if erased { Vec::new() } else { ir_args },
                 args: arg_exprs,
+                declared_in: if mem.is_static {
+                    vec![owner.name.clone()]
+                } else {
+                    self.declared_in(m).to_vec()
+                },
             },
             MemberKind::Field => Expr::Field {
                 receiver: if mem.is_static {
@@ -192,6 +212,98 @@ impl Worker<'_> {
                 InferInfo::Standalone(ret)
             },
         }
+    }
+
+    /// The inner (non-static member) classes that `p`'s types name, sorted.
+    fn inner_classes_of(&self, p: &Program) -> Vec<String> {
+        let mut inner = std::collections::BTreeSet::new();
+        p.walk_types(&mut |t| {
+            if let Ty::Class { name, .. } = t {
+                let is_inner = self
+                    .api
+                    .class_by_name(name)
+                    .is_some_and(|c| self.api.class(c).doc.is_inner == Some(true));
+                if is_inner {
+                    inner.insert(name.clone());
+                }
+            }
+        });
+        inner.into_iter().collect()
+    }
+
+    /// True when `t` is a class type of a functional interface (a position where a bare
+    /// lambda converts).
+    pub(crate) fn is_functional_class_type(&self, t: TypeId) -> bool {
+        let t = match *self.api.ts.arena.get(t) {
+            Type::Nullable(i) => i,
+            _ => t,
+        };
+        self.api
+            .ts
+            .arena
+            .as_class(t)
+            .and_then(|(sym, _)| self.api.class_by_sym(sym))
+            .is_some_and(|c| self.api.class(c).functional)
+    }
+
+    /// The classes that may declare instance method `m` for a receiver: its declaring class,
+    /// then the supertypes that declare an instance method of the same name and arity or whose
+    /// members the API does not describe, nearest first.
+    fn declared_in(&mut self, m: MemberId) -> Rc<[String]> {
+        if let Some(d) = self.declared_in.get(&m) {
+            return Rc::clone(d);
+        }
+        let mem = self.api.member(m);
+        let (name, arity, owner) = (mem.name.clone(), mem.params.len(), mem.owner);
+        let sym = self.api.class(owner).sym;
+        let self_ty = self.api.ts.self_type(sym);
+        let mut out = vec![self.api.class(owner).name.clone()];
+        for c in self.declarers(self_ty, &name, arity) {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        let rc: Rc<[String]> = out.into();
+        self.declared_in.insert(m, Rc::clone(&rc));
+        rc
+    }
+
+    /// The classes among `t` and its supertypes, nearest first, that declare an instance
+    /// method `name` with `arity` parameters or whose members the API does not describe.
+    pub fn declarers(&mut self, t: TypeId, name: &str, arity: usize) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for via in self.api.ts.all_supertypes(t) {
+            let Some((s, _)) = self.api.ts.arena.as_class(via) else {
+                continue;
+            };
+            let declares = match self.api.class_by_sym(s) {
+                None => true,
+                Some(c) => self.api.class(c).members.iter().any(|&o| {
+                    let o = self.api.member(o);
+                    o.kind == MemberKind::Method
+                        && !o.is_static
+                        && o.name == name
+                        && o.params.len() == arity
+                }),
+            };
+            let class_name = self.api.ts.arena.name(s).to_string();
+            if declares && !out.contains(&class_name) {
+                out.push(class_name);
+            }
+        }
+        out
+    }
+
+    /// True when the member's class has another member of the same name and kind.
+    pub(crate) fn is_overloaded(&self, m: MemberId) -> bool {
+        let mem = self.api.member(m);
+        let Some(by) = self.ctx.members_by_name.get(&mem.owner) else {
+            return false;
+        };
+        by.get(&mem.name).is_some_and(|rs| {
+            rs.iter()
+                .any(|r| r.member != m && self.api.member(r.member).kind == mem.kind)
+        })
     }
 
     /// True when the member's class has another member of the same name, kind and arity.
@@ -253,6 +365,25 @@ impl Worker<'_> {
             task.broken.is_none(),
         );
         let erased = matches!(call.info, InferInfo::Poly);
+        let mut call = call;
+        // a broken receiver is seen through its own type: a translator must not treat it as
+        // a value of the member's class (Kotlin would cast it to the Java class)
+        if let (
+            Some(Broken {
+                position: Position::Receiver,
+                actual,
+                ..
+            }),
+            Expr::Call {
+                name,
+                args,
+                declared_in,
+                ..
+            },
+        ) = (task.broken, &mut call.expr)
+        {
+            *declared_in = self.declarers(actual, name, args.len());
+        }
         match task.seq.result {
             Some(t) => stmts.push(Stmt::Local {
                 name: "res".into(),
@@ -261,10 +392,8 @@ impl Worker<'_> {
             }),
             None => stmts.push(Stmt::Expr(call.expr)),
         }
-        let program = Program {
-            id: id.to_string(),
-            stmts,
-        };
+        let mut program = Program::new(id, stmts);
+        program.inner_classes = self.inner_classes_of(&program);
         let record = self.record(task, id, erased);
         (program, record, erased)
     }

@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 
 use super::config::SynthConfig;
 use super::context::SynthContext;
-use crate::api::{Api, ClassId};
+use crate::api::{Api, ClassId, MemberId};
 use crate::types::{Prim, Subst, Type, TypeId, UnifyMode, VarId, Wildcard};
 
 /// The random number generator of synthesis (seeded per program for determinism).
@@ -42,6 +42,14 @@ pub struct Worker<'c> {
     pub(crate) fresh: usize,
     /// Nesting of lambda bodies being built (calls there may not throw checked exceptions).
     pub(crate) in_lambda: usize,
+    /// Nesting of arguments being built whose calls must keep their type arguments.
+    pub(crate) keep_type_args: usize,
+    /// Self types of Groovy's extension methods, parsed into this worker's arena.
+    pub(crate) groovy_self_types: FxHashMap<&'static str, Option<TypeId>>,
+    /// Per member, why the target language cannot use it (`None`: it can).
+    pub(crate) language_problems: FxHashMap<MemberId, Option<super::context::SkipReason>>,
+    /// Per instance method, the classes that may declare it (see `Expr::Call::declared_in`).
+    pub(crate) declared_in: FxHashMap<MemberId, Rc<[String]>>,
 }
 
 const WIDER: [(Prim, &[Prim]); 6] = [
@@ -92,6 +100,10 @@ impl<'c> Worker<'c> {
             paths: FxHashMap::default(),
             fresh: 0,
             in_lambda: 0,
+            keep_type_args: 0,
+            language_problems: FxHashMap::default(),
+            groovy_self_types: FxHashMap::default(),
+            declared_in: FxHashMap::default(),
         }
     }
 

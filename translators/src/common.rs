@@ -240,7 +240,7 @@ impl<'a, D: Dialect + ?Sized> ScopeChecker<'a, D> {
                 args.iter().try_for_each(|a| self.check_expr(a))
             }
             Expr::Field { receiver, .. } => self.check_receiver(receiver),
-            Expr::Lambda { params, body } => {
+            Expr::Lambda { params, body, .. } => {
                 let depth = self.in_scope.len();
                 let result = params
                     .iter()

@@ -30,7 +30,12 @@
 //! - Lambdas are closures, which Groovy coerces to functional interfaces: `{ a, b -> body }`,
 //!   `{ -> body }` without parameters (never the implicit `it`), `{ a -> }` for a `Unit` body,
 //!   typed parameters `{ java.lang.String a -> body }`; a closure nested in an expression is
-//!   parenthesized (`{ x -> ({ y -> y }) }`) so that it cannot read as a block.
+//!   parenthesized (`{ x -> ({ y -> y }) }`) so that it cannot read as a block. A closure whose
+//!   position does not convert it implicitly (an argument of an overloaded method or for a
+//!   type-variable parameter, a closure returned by a closure) is cast to its target
+//!   interface, `((java.util.concurrent.Callable<T>) { -> x })`: groovyc would prefer an
+//!   overload that `Closure` itself implements (`Runnable`), and does not coerce a returned
+//!   closure.
 //! - Literals: Groovy's `1.0` is a `BigDecimal` and `'a'` a `String`, so doubles are `1.0d`,
 //!   floats `1.5f`, chars `('a' as char)`, bytes `((byte) 1)`, shorts `((short) 1)`, longs `1L`;
 //!   `Integer.MIN_VALUE` and `Long.MIN_VALUE` are written as those constants (Groovy reads
@@ -208,7 +213,8 @@ impl Dialect for Emitter {
                     return Err(TranslateError::VoidLocal { name: name.clone() });
                 }
                 let ty_s = self.ty(ty, TyPos::Value)?;
-                w.line(&format!("{ty_s} {name} = {};", self.expr(init)?));
+                // the declared type is the closure's target: coerced on assignment
+                w.line(&format!("{ty_s} {name} = {};", self.closure(init)?));
                 self.locals.borrow_mut().insert(name.clone(), ty.clone());
             }
             Stmt::Expr(e) => {
@@ -321,6 +327,7 @@ impl Emitter {
                 name,
                 type_args,
                 args,
+                ..
             } => {
                 let member = self.member(name)?;
                 let receiver = self.receiver(receiver, "a call", name)?;
@@ -342,21 +349,18 @@ impl Emitter {
                     _ => format!("{recv}.{member}"),
                 }
             }
-            Expr::Lambda { params, body } => {
-                let params = common::comma_separated(params, |(name, t)| match t {
-                    Some(t) => Ok(format!("{} {name}", self.ty(t, TyPos::Value)?)),
-                    None => Ok(name.clone()),
-                })?;
-                let arrow = if params.is_empty() {
-                    "->".to_owned()
-                } else {
-                    format!("{params} ->")
-                };
-                match body.as_ref() {
-                    Expr::Unit => format!("{{ {arrow} }}"),
-                    body => format!("{{ {arrow} {} }}", self.nested(body)?),
-                }
+            Expr::Lambda {
+                target: Some(t),
+                implicit: false,
+                ..
+            } => {
+                // a closure passed to an overloaded method, or for a parameter of a type
+                // variable's type, or returned by another closure, is cast to its interface:
+                // groovyc prefers an overload that `Closure` implements (`Runnable`) and does
+                // not coerce a returned closure
+                format!("(({}) {})", self.ty(t, TyPos::Value)?, self.closure(e)?)
             }
+            Expr::Lambda { .. } => self.closure(e)?,
             Expr::NewArray { elem, elems } => {
                 let elems = common::comma_separated(elems, |e| self.nested(e))?;
                 let elem_ty = self.ty(elem, TyPos::Value)?;
@@ -380,11 +384,31 @@ impl Emitter {
         })
     }
 
+    /// Lambda `e` as a closure: `{ a, b -> body }`.
+    fn closure(&self, e: &Expr) -> Result<String, TranslateError> {
+        let Expr::Lambda { params, body, .. } = e else {
+            return self.expr(e);
+        };
+        let params = common::comma_separated(params, |(name, t)| match t {
+            Some(t) => Ok(format!("{} {name}", self.ty(t, TyPos::Value)?)),
+            None => Ok(name.clone()),
+        })?;
+        let arrow = if params.is_empty() {
+            "->".to_owned()
+        } else {
+            format!("{params} ->")
+        };
+        Ok(match body.as_ref() {
+            Expr::Unit => format!("{{ {arrow} }}"),
+            body => format!("{{ {arrow} {} }}", self.nested(body)?),
+        })
+    }
+
     /// `e` inside another expression: a closure is parenthesized, so that it cannot be read as
     /// a block or as a trailing closure argument.
     fn nested(&self, e: &Expr) -> Result<String, TranslateError> {
         let s = self.expr(e)?;
-        Ok(if matches!(e, Expr::Lambda { .. }) {
+        Ok(if matches!(e, Expr::Lambda { .. }) && !s.starts_with('(') {
             format!("({s})")
         } else {
             s
@@ -688,6 +712,38 @@ mod tests {
             "char c = ((char) 0);\n\
              java.lang.String s = ((java.lang.String) null);\n\
              java.util.List<java.lang.String>[] ls = ((java.util.List<java.lang.String>[]) new java.util.List<?>[] {});"
+        );
+    }
+
+    #[test]
+    fn closures_without_implicit_conversion_are_cast_to_their_interface() {
+        let callable = Ty::class("java.util.concurrent.Callable", vec![Ty::string()]);
+        let lambda = |implicit: bool| Expr::Lambda {
+            params: vec![],
+            body: Box::new(Expr::str("a")),
+            target: Some(callable.clone()),
+            implicit,
+        };
+        let call = |l: Expr| {
+            Stmt::expr(Expr::static_call(
+                "java.util.concurrent.ForkJoinTask",
+                "adapt",
+                vec![Ty::string()],
+                vec![l],
+            ))
+        };
+        assert_eq!(
+            cs(vec![call(lambda(false))]),
+            "java.util.concurrent.ForkJoinTask.<java.lang.String>adapt(((java.util.concurrent.Callable<java.lang.String>) { -> 'a' }));"
+        );
+        assert_eq!(
+            cs(vec![call(lambda(true))]),
+            "java.util.concurrent.ForkJoinTask.<java.lang.String>adapt(({ -> 'a' }));"
+        );
+        // a local's declared type is the closure's target
+        assert_eq!(
+            cs(vec![Stmt::local("c", callable.clone(), lambda(false))]),
+            "java.util.concurrent.Callable<java.lang.String> c = { -> 'a' };"
         );
     }
 }

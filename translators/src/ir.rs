@@ -311,6 +311,13 @@ pub enum Expr {
         type_args: Vec<Ty>,
         /// Arguments (varargs are just more arguments).
         args: Vec<Expr>,
+        /// The classes that may declare the called method, nearest first: the class whose
+        /// declaration is called, then its supertypes that declare a method of the same name
+        /// and arity (which it overrides) or whose members are unknown; empty when unknown.
+        /// Translators use it to spell members the way the target language shows them
+        /// (Kotlin's `Number.toDouble()` for `doubleValue()` of any `Number` subclass).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        declared_in: Vec<String>,
     },
     /// Field read.
     Field {
@@ -330,6 +337,17 @@ pub enum Expr {
         params: Vec<(String, Option<Ty>)>,
         /// The body expression.
         body: Box<Expr>,
+        /// The functional interface the lambda implements, as in its function type (JLS 9.9:
+        /// wildcards replaced by their bounds), when known.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Ty>,
+        /// True when the lambda's position is declared with a functional interface type (an
+        /// argument for a parameter declared `Function<? super T, R>`), where every language
+        /// converts a bare lambda; false for locals, array elements, lambda bodies and
+        /// arguments for parameters declared with a type variable (`T` instantiated with a
+        /// functional interface), where Kotlin needs `target` written out.
+        #[serde(default)]
+        implicit: bool,
     },
     /// Array creation with the given elements (`new T[] {..}`, `arrayOf<T>(..)`, `Array[T](..)`).
     NewArray {
@@ -421,6 +439,7 @@ impl Expr {
             name: name.into(),
             type_args,
             args,
+            declared_in: Vec::new(),
         }
     }
 
@@ -452,11 +471,14 @@ impl Expr {
         Expr::field(Receiver::class(class), name)
     }
 
-    /// A lambda.
+    /// A lambda of unknown target type, in a position declared with a functional interface
+    /// type (see [`Expr::Lambda`]).
     pub fn lambda(params: Vec<(String, Option<Ty>)>, body: Expr) -> Expr {
         Expr::Lambda {
             params,
             body: Box::new(body),
+            target: None,
+            implicit: true,
         }
     }
 
@@ -521,9 +543,10 @@ impl Expr {
                 ..
             }
             | Expr::Call { type_args: ts, .. } => ts.iter().for_each(|t| t.walk(f)),
-            Expr::Lambda { params, .. } => params
+            Expr::Lambda { params, target, .. } => params
                 .iter()
                 .filter_map(|(_, t)| t.as_ref())
+                .chain(target)
                 .for_each(|t| t.walk(f)),
             _ => {}
         });
@@ -584,6 +607,10 @@ pub struct Program {
     pub id: String,
     /// The test function's statements, in order.
     pub stmts: Vec<Stmt>,
+    /// The inner (non-static member) classes among the classes the program names, for the
+    /// languages that write them differently from static nested ones (Scala's `Outer#Inner`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inner_classes: Vec<String>,
 }
 
 impl Program {
@@ -592,6 +619,7 @@ impl Program {
         Program {
             id: id.into(),
             stmts,
+            inner_classes: Vec::new(),
         }
     }
 

@@ -245,6 +245,7 @@ impl JavaTranslator {
                 name,
                 type_args,
                 args,
+                ..
             } => {
                 self.check_name(name)?;
                 let receiver = self.receiver(receiver, "a call", name)?;
@@ -259,7 +260,7 @@ impl JavaTranslator {
                 self.check_name(name)?;
                 format!("{}.{name}", self.receiver(receiver, "a field read", name)?)
             }
-            Expr::Lambda { params, body } => {
+            Expr::Lambda { params, body, .. } => {
                 let typed = params.iter().filter(|(_, t)| t.is_some()).count();
                 if typed != 0 && typed != params.len() {
                     return Err(self.unsupported("a lambda mixing typed and untyped parameters"));

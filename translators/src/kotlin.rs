@@ -66,9 +66,6 @@
 //! - `new` of a class that Kotlin maps: `Any()`, `Throwable(..)`, else the Java constructor cast
 //!   to the Kotlin type (`(java.lang.String("x") as String)`), since the Java class's type is
 //!   not the mapped one.
-//! - A varargs array passed to a signature-polymorphic method (`MethodHandle.invoke`,
-//!   `VarHandle.get`, ... on a receiver of known type) is not spread: Java passes it as one
-//!   argument, and Kotlin forbids `*` there.
 //! - Numeric casts between primitives whose source type is known become conversions
 //!   (`(long) i` → `i.toLong()`, `(int) c` → `c.code`); other casts are `(e as T)`.
 //! - Literals: `1L`, `1.5f`, `0.1` (double), `1.toByte()`, `(-1).toShort()`, `'a'`; `Int.MIN_VALUE`
@@ -353,16 +350,39 @@ enum Member {
     Call(&'static str),
     /// A property read `recv.name` (the Java method takes no arguments).
     Property(&'static str),
+    /// A chain of calls without arguments, `recv.toInt().toByte()`.
+    Chain(&'static str),
     /// A call on the receiver cast to the Java class: `(recv as java.lang.String).m(args)`.
     OnJavaClass(&'static str),
     /// The same call, asserted non-null: Kotlin types it `V?` where Java has `V`
     /// (`m.get(k)!!`).
     NonNull,
+    /// Kotlin cannot call it on this receiver (why).
+    Unsupported(&'static str),
 }
 
+/// The Java wrapper classes, which Kotlin shows as its own `Int`, `Char`, ... without their
+/// Java members.
+const BOXES: [&str; 8] = [
+    "java.lang.Boolean",
+    "java.lang.Byte",
+    "java.lang.Character",
+    "java.lang.Short",
+    "java.lang.Integer",
+    "java.lang.Long",
+    "java.lang.Float",
+    "java.lang.Double",
+];
+
 /// The Kotlin form of instance call `name` with `arity` arguments on a receiver of type `recv`
-/// (`None`: unknown), or `None` to write it as in Java.
-fn kotlin_member(recv: Option<&Ty>, name: &str, arity: usize) -> Option<Member> {
+/// (`None`: unknown) of a method declared in the classes `declared_in` (nearest first, see
+/// `Expr::Call`), or `None` to write it as in Java.
+fn kotlin_member(
+    recv: Option<&Ty>,
+    name: &str,
+    arity: usize,
+    declared_in: &[String],
+) -> Option<Member> {
     // Final methods of java.lang.Object, whatever the receiver.
     match (name, arity) {
         ("getClass", 0) => return Some(Member::Property("javaClass")),
@@ -379,17 +399,24 @@ fn kotlin_member(recv: Option<&Ty>, name: &str, arity: usize) -> Option<Member> 
         },
         _ => None,
     };
-    // Kotlin's `Map` types these `V?` where Java has `V`; `!!` restores `V`, and is harmless
-    // (a warning) on any other receiver, so it needs no receiver type.
+    // the receiver's class, then the declarations of the method
+    let fam = class
+        .into_iter()
+        .chain(declared_in.iter().map(String::as_str))
+        .find_map(family);
+    // Kotlin's `Map` types these `V?` where Java has `V` (and `Reference.get()` too); `!!`
+    // restores `V`, and is harmless (a warning) on any other receiver, so it needs no
+    // receiver type.
     if matches!(
         (name, arity),
-        ("get" | "remove", 1)
+        ("get", 0..=1)
+            | ("remove", 1)
             | (
                 "put" | "putIfAbsent" | "replace" | "compute" | "computeIfPresent",
                 2
             )
             | ("merge", 3)
-    ) && class.and_then(family) != Some(Family::String)
+    ) && fam != Some(Family::String)
     {
         return Some(Member::NonNull);
     }
@@ -411,39 +438,56 @@ fn kotlin_member(recv: Option<&Ty>, name: &str, arity: usize) -> Option<Member> 
             _ => {}
         }
     }
-    let fam = family(class?)?;
-    Some(match (fam, name, arity) {
-        (Family::String | Family::CharSequence, "length", 0) => Member::Property("length"),
-        (Family::String | Family::CharSequence, "charAt", 1) => Member::Call("get"),
-        (Family::String, "equals" | "hashCode" | "toString" | "compareTo", _) => return None,
-        (Family::String, _, _) => Member::OnJavaClass("java.lang.String"),
-        (Family::Number, _, 0) => Member::Call(match name {
-            "intValue" => "toInt",
-            "longValue" => "toLong",
-            "shortValue" => "toShort",
-            "byteValue" => "toByte",
-            "floatValue" => "toFloat",
-            "doubleValue" => "toDouble",
-            _ => return None,
-        }),
-        (Family::Collection | Family::Map, "size", 0) => Member::Property("size"),
-        (Family::Collection, "toArray", _) => Member::OnJavaClass("java.util.Collection<*>"),
-        (Family::Map, "keySet", 0) => Member::Property("keys"),
-        (Family::Map, "values", 0) => Member::Property("values"),
-        (Family::Map, "entrySet", 0) => Member::Property("entries"),
-        (Family::Entry, "getKey", 0) => Member::Property("key"),
-        (Family::Entry, "getValue", 0) => Member::Property("value"),
-        _ => return None,
-    })
-}
-
-/// Whether `class` has signature-polymorphic methods (JLS 15.12.3), whose variable arity
-/// parameter takes an array as one argument.
-fn is_signature_polymorphic(class: &str) -> bool {
-    matches!(
-        class,
-        "java.lang.invoke.MethodHandle" | "java.lang.invoke.VarHandle"
-    )
+    let declaring = declared_in.first().map(String::as_str).or(class);
+    // java.lang.Enum's members are Kotlin properties or hidden.
+    if declaring == Some("java.lang.Enum") {
+        return match (name, arity) {
+            ("name", 0) => Some(Member::Property("name")),
+            ("ordinal", 0) => Some(Member::Property("ordinal")),
+            ("getDeclaringClass", 0) => Some(Member::Property("declaringJavaClass")),
+            ("compareTo" | "equals", 1) | ("hashCode" | "toString", 0) => None,
+            _ => Some(Member::Unsupported(
+                "a member of java.lang.Enum that Kotlin hides",
+            )),
+        };
+    }
+    if let Some(fam) = fam {
+        let renamed = match (fam, name, arity) {
+            (Family::String | Family::CharSequence, "length", 0) => Member::Property("length"),
+            (Family::String | Family::CharSequence, "charAt", 1) => Member::Call("get"),
+            (Family::String, "equals" | "hashCode" | "toString" | "compareTo", _) => return None,
+            (Family::String, _, _) => Member::OnJavaClass("java.lang.String"),
+            // `Double.toByte()` and `Float.toShort()` are errors: go through `Int`
+            (Family::Number, "byteValue", 0) => Member::Chain("toInt().toByte()"),
+            (Family::Number, "shortValue", 0) => Member::Chain("toInt().toShort()"),
+            (Family::Number, "intValue", 0) => Member::Call("toInt"),
+            (Family::Number, "longValue", 0) => Member::Call("toLong"),
+            (Family::Number, "floatValue", 0) => Member::Call("toFloat"),
+            (Family::Number, "doubleValue", 0) => Member::Call("toDouble"),
+            (Family::Collection | Family::Map, "size", 0) => Member::Property("size"),
+            (Family::Collection, "toArray", _) => Member::OnJavaClass("java.util.Collection<*>"),
+            (Family::Map, "keySet", 0) => Member::Property("keys"),
+            (Family::Map, "values", 0) => Member::Property("values"),
+            (Family::Map, "entrySet", 0) => Member::Property("entries"),
+            (Family::Entry, "getKey", 0) => Member::Property("key"),
+            (Family::Entry, "getValue", 0) => Member::Property("value"),
+            _ => Member::Call(""),
+        };
+        if renamed != Member::Call("") {
+            return Some(renamed);
+        }
+    }
+    // Kotlin's `Int`, `Char`, ... have none of the wrappers' other Java members
+    // (`describeConstable()`, `charValue()`): call them on the Java class.
+    let boxed = BOXES
+        .into_iter()
+        .find(|b| Some(*b) == declaring || (declared_in.is_empty() && Some(*b) == class));
+    match (boxed, name, arity) {
+        (None, _, _)
+        | (Some(_), "compareTo" | "equals", 1)
+        | (Some(_), "hashCode" | "toString", 0) => None,
+        (Some(b), _, _) => Some(Member::OnJavaClass(b)),
+    }
 }
 
 /// Whether `class` is one of the JDK's `List`s (whose `remove(int)` Kotlin calls `removeAt`).
@@ -466,6 +510,37 @@ fn is_list_class(class: &str) -> bool {
 fn is_throwable_name(class: &str) -> bool {
     let simple = class.rsplit('.').next().unwrap_or(class);
     simple == "Throwable" || simple.ends_with("Exception") || simple.ends_with("Error")
+}
+
+/// Whether `t` is a Java interface that Kotlin maps to one of its own, into which it converts
+/// no lambda.
+fn is_kotlin_interface(t: &Ty) -> bool {
+    matches!(
+        t,
+        Ty::Class { name, .. } if matches!(
+            name.as_str(),
+            "java.lang.Iterable" | "java.lang.Comparable" | "java.lang.annotation.Annotation"
+        )
+    )
+}
+
+/// The function type's view of a functional interface type (JLS 9.9): the bounds of `? extends`
+/// and `? super`, and `Object` for `?` (the bound of the type parameter, which the IR does not
+/// know here, is nearly always `Object`; the synthesizer's `target` says it exactly).
+fn function_type_view(t: &Ty) -> Ty {
+    match t {
+        Ty::Class { name, args } => Ty::class(
+            name.clone(),
+            args.iter()
+                .map(|a| match a {
+                    Ty::WildcardExtends(b) | Ty::WildcardSuper(b) => (**b).clone(),
+                    Ty::WildcardStar => Ty::object(),
+                    a => a.clone(),
+                })
+                .collect(),
+        ),
+        t => t.clone(),
+    }
 }
 
 /// Where a type is written.
@@ -518,7 +593,7 @@ impl Dialect for Emitter {
                 }
                 let ty_s = self.ty(ty, TyPos::Value)?;
                 let init_s = match (ty, init) {
-                    (Ty::Class { .. }, Expr::Lambda { .. }) => self.sam_constructor(ty, init)?,
+                    (Ty::Class { .. }, Expr::Lambda { .. }) => self.lambda_expr(init, Some(ty))?,
                     (Ty::Class { .. } | Ty::Array(_) | Ty::Var(_), Expr::Lit(Lit::Null)) => {
                         format!("(null as {ty_s})")
                     }
@@ -639,29 +714,93 @@ impl Emitter {
         })
     }
 
-    /// A lambda `init` initializing a local of class type `t`, wrapped in `t`'s SAM constructor.
-    fn sam_constructor(&self, t: &Ty, init: &Expr) -> Result<String, TranslateError> {
+    /// Lambda `e`, bare or wrapped in its interface's SAM constructor
+    /// (`java.util.function.Function<String, Int> { s -> ... }`; an object expression for
+    /// Kotlin's own `Iterable` and `Comparable`, which are no `fun interface`s). It is
+    /// wrapped when it initializes a local or an array element of class type `declared`,
+    /// when its position does not convert it ([`Expr::Lambda`]'s `implicit`), and always
+    /// for Kotlin's own interfaces.
+    fn lambda_expr(&self, e: &Expr, declared: Option<&Ty>) -> Result<String, TranslateError> {
+        let Expr::Lambda {
+            params,
+            body,
+            target,
+            implicit,
+        } = e
+        else {
+            return self.expr(e);
+        };
+        let wrap = match (target, declared) {
+            (Some(t), Some(_)) => Some(t.clone()),
+            (None, Some(d)) => Some(function_type_view(d)),
+            (Some(t), None) if !*implicit || is_kotlin_interface(t) => Some(t.clone()),
+            _ => None,
+        };
+        let mut vars = self.vars.borrow_mut();
+        for (n, t) in params {
+            vars.insert(n.clone(), t.clone());
+        }
+        drop(vars);
+        let result = match &wrap {
+            Some(t) => self.wrapped_lambda(t, params, body),
+            None => self.lambda(params, body),
+        };
+        let mut vars = self.vars.borrow_mut();
+        for (n, _) in params {
+            vars.remove(n);
+        }
+        result
+    }
+
+    /// A lambda implementing interface `t` explicitly: its SAM constructor, or an object
+    /// expression for `Iterable` and `Comparable`.
+    fn wrapped_lambda(
+        &self,
+        t: &Ty,
+        params: &[(String, Option<Ty>)],
+        body: &Expr,
+    ) -> Result<String, TranslateError> {
         let Ty::Class { name: class, args } = t else {
-            return self.expr(init);
+            return self.lambda(params, body);
         };
         self.check_qualified_name(class)?;
-        let lambda = self.expr(init)?;
+        let arg = |i: usize| -> Result<String, TranslateError> {
+            match args.get(i) {
+                Some(a) => self.ty(a, TyPos::Arg),
+                None => Err(self.unsupported(format!("a lambda for the raw type {class}"))),
+            }
+        };
+        match (class.as_str(), params) {
+            ("java.lang.annotation.Annotation", _) => {
+                return Err(self.unsupported(
+                    "a lambda for java.lang.annotation.Annotation (kotlin.Annotation has no \
+                     abstract method)",
+                ))
+            }
+            ("java.lang.Iterable", []) => {
+                let e = arg(0)?;
+                return Ok(format!(
+                    "object : MutableIterable<{e}> {{ override fun iterator(): \
+                     MutableIterator<{e}> = {} }}",
+                    self.expr(body)?
+                ));
+            }
+            ("java.lang.Comparable", [(p, _)]) => {
+                let e = arg(0)?;
+                return Ok(format!(
+                    "object : Comparable<{e}> {{ override fun compareTo({}: {e}): Int = {} }}",
+                    name(p),
+                    self.expr(body)?
+                ));
+            }
+            _ => {}
+        }
+        let lambda = self.lambda(params, body)?;
         let class = match mapped_class(class) {
             Some((n, _)) => n.to_owned(),
             None => qualified(class),
         };
-        // The function type of a wildcard-parameterized interface (JLS 9.9): the bounds of
-        // `? extends`/`? super`, and `Any` for `?` (the bound of the type parameter, which the
-        // IR does not know, is nearly always `Object`).
-        let args: Vec<Ty> = args
-            .iter()
-            .map(|a| match a {
-                Ty::WildcardExtends(b) | Ty::WildcardSuper(b) => (**b).clone(),
-                Ty::WildcardStar => Ty::object(),
-                a => a.clone(),
-            })
-            .collect();
-        let targs = self.ty_args_opt(&args)?;
+        let targs = self.ty_args_opt(args)?;
         Ok(format!("{class}{targs} {lambda}"))
     }
 
@@ -721,6 +860,7 @@ impl Emitter {
                 name: method,
                 type_args,
                 args,
+                declared_in,
             } => {
                 self.check_name(method)?;
                 let targs = self.ty_args_opt(type_args)?;
@@ -750,16 +890,7 @@ impl Emitter {
                             // `List.remove(int)`; `remove(Object)` keeps its name.
                             Some(Member::Call("removeAt"))
                         } else {
-                            kotlin_member(recv_ty.as_ref(), method, args.len())
-                        };
-                        // A signature-polymorphic method takes an array as one argument.
-                        let args_s = if is_signature_polymorphic(class) {
-                            common::comma_separated(args, |a| match a {
-                                Expr::Spread(inner) => self.expr(inner),
-                                a => self.expr(a),
-                            })?
-                        } else {
-                            args_s
+                            kotlin_member(recv_ty.as_ref(), method, args.len(), declared_in)
                         };
                         match member {
                             None => format!("{recv}.{}{targs}({args_s})", name(method)),
@@ -771,6 +902,8 @@ impl Emitter {
                             Some(Member::OnJavaClass(c)) => {
                                 format!("({recv} as {c}).{}{targs}({args_s})", name(method))
                             }
+                            Some(Member::Chain(calls)) => format!("{recv}.{calls}"),
+                            Some(Member::Unsupported(why)) => return Err(self.unsupported(why)),
                         }
                     }
                 }
@@ -801,23 +934,11 @@ impl Emitter {
                     }
                 }
             }
-            Expr::Lambda { params, body } => {
-                let mut vars = self.vars.borrow_mut();
-                for (n, t) in params {
-                    vars.insert(n.clone(), t.clone());
-                }
-                drop(vars);
-                let result = self.lambda(params, body);
-                let mut vars = self.vars.borrow_mut();
-                for (n, _) in params {
-                    vars.remove(n);
-                }
-                result?
-            }
+            Expr::Lambda { .. } => self.lambda_expr(e, None)?,
             Expr::NewArray { elem, elems } => {
                 // A lambda element of a functional interface type needs its SAM constructor.
                 let elems = common::comma_separated(elems, |e| match (elem, e) {
-                    (Ty::Class { .. }, Expr::Lambda { .. }) => self.sam_constructor(elem, e),
+                    (Ty::Class { .. }, Expr::Lambda { .. }) => self.lambda_expr(e, Some(elem)),
                     _ => self.expr(e),
                 })?;
                 match elem {
@@ -1275,29 +1396,34 @@ mod tests {
             "o.length()"
         );
         assert_eq!(
-            kotlin_member(None, "getClass", 0),
+            kotlin_member(None, "getClass", 0, &[]),
             Some(Member::Property("javaClass"))
         );
         assert_eq!(
-            kotlin_member(None, "wait", 1),
+            kotlin_member(None, "wait", 1, &[]),
             Some(Member::OnJavaClass("java.lang.Object"))
         );
         assert_eq!(
-            kotlin_member(None, "getMessage", 0),
+            kotlin_member(None, "getMessage", 0, &[]),
             Some(Member::Property("message"))
         );
         let foo = Ty::class("org.example.Foo", vec![]);
-        assert_eq!(kotlin_member(Some(&foo), "getMessage", 0), None);
+        assert_eq!(kotlin_member(Some(&foo), "getMessage", 0, &[]), None);
         let ex = Ty::class("java.io.IOException", vec![]);
         assert_eq!(
-            kotlin_member(Some(&ex), "getCause", 0),
+            kotlin_member(Some(&ex), "getCause", 0, &[]),
             Some(Member::OnJavaClass("java.lang.Throwable"))
         );
         assert_eq!(
-            kotlin_member(Some(&Ty::class("java.lang.Long", vec![])), "intValue", 0),
+            kotlin_member(
+                Some(&Ty::class("java.lang.Long", vec![])),
+                "intValue",
+                0,
+                &[]
+            ),
             Some(Member::Call("toInt"))
         );
-        assert_eq!(kotlin_member(Some(&foo), "size", 0), None);
+        assert_eq!(kotlin_member(Some(&foo), "size", 0, &[]), None);
     }
 
     #[test]
@@ -1367,6 +1493,156 @@ mod tests {
                 ))
             ]),
             "java.util.Arrays.asList(*a)"
+        );
+    }
+
+    /// A call of `name` on local `recv` declared in `declared_in`.
+    fn call_in(recv: &str, name: &str, args: Vec<Expr>, declared_in: &[&str]) -> Expr {
+        Expr::Call {
+            receiver: Receiver::expr(Expr::local(recv)),
+            name: name.into(),
+            type_args: vec![],
+            args,
+            declared_in: declared_in.iter().map(|c| c.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn members_renamed_by_the_classes_that_declare_them() {
+        let lib = |name: &str| Ty::class(name, vec![]);
+        let stmts = |recv: Ty, call: Expr| {
+            vec![
+                Stmt::local("r", recv, Expr::bottom(lib("x.Y"))),
+                Stmt::expr(call),
+            ]
+        };
+        // a library Number and CharSequence: Kotlin shows `toDouble()` and `length`
+        let fraction = "org.apache.commons.lang3.math.Fraction";
+        let b = body(stmts(
+            lib(fraction),
+            call_in("r", "doubleValue", vec![], &[fraction, "java.lang.Number"]),
+        ))
+        .expect("translates");
+        assert!(b.ends_with("r.toDouble()"), "{b}");
+        let sb = "org.apache.commons.lang3.text.StrBuilder";
+        let b = body(stmts(
+            lib(sb),
+            call_in("r", "length", vec![], &[sb, "java.lang.CharSequence"]),
+        ))
+        .expect("translates");
+        assert!(b.ends_with("r.length"), "{b}");
+        // `Double.toByte()` is an error: through `Int`
+        let b = body(stmts(
+            Ty::class("java.lang.Double", vec![]),
+            call_in(
+                "r",
+                "byteValue",
+                vec![],
+                &["java.lang.Double", "java.lang.Number"],
+            ),
+        ))
+        .expect("translates");
+        assert!(b.ends_with("r.toInt().toByte()"), "{b}");
+        // the wrappers' other Java members are on the Java class
+        let b = body(stmts(
+            Ty::class("java.lang.Integer", vec![]),
+            call_in("r", "describeConstable", vec![], &["java.lang.Integer"]),
+        ))
+        .expect("translates");
+        assert!(
+            b.ends_with("(r as java.lang.Integer).describeConstable()"),
+            "{b}"
+        );
+        // java.lang.Enum's members
+        let unit = "java.util.concurrent.TimeUnit";
+        let enum_call = |name: &str| {
+            body(stmts(
+                lib(unit),
+                call_in("r", name, vec![], &["java.lang.Enum"]),
+            ))
+        };
+        assert!(enum_call("name").expect("translates").ends_with("r.name"));
+        assert!(enum_call("getDeclaringClass")
+            .expect("translates")
+            .ends_with("r.declaringJavaClass"));
+        assert!(enum_call("describeConstable").is_err());
+        // `Reference.get()` is nullable in Kotlin
+        let b = body(stmts(
+            lib("java.lang.ref.WeakReference"),
+            call_in("r", "get", vec![], &["java.lang.ref.Reference"]),
+        ))
+        .expect("translates");
+        assert!(b.ends_with("r.get()!!"), "{b}");
+    }
+
+    #[test]
+    fn lambdas_get_their_target_where_kotlin_does_not_convert_them() {
+        let consumer = Ty::class("java.util.function.LongConsumer", vec![]);
+        let lambda = |implicit: bool| Expr::Lambda {
+            params: vec![("l1".into(), None)],
+            body: Box::new(Expr::Unit),
+            target: Some(consumer.clone()),
+            implicit,
+        };
+        let call = |l: Expr| {
+            one(Stmt::expr(Expr::static_call(
+                "org.apache.commons.lang3.Range",
+                "is",
+                vec![consumer.clone()],
+                vec![l],
+            )))
+        };
+        assert_eq!(
+            call(lambda(true)),
+            "org.apache.commons.lang3.Range.`is`<java.util.function.LongConsumer>({ l1 -> })"
+        );
+        assert_eq!(
+            call(lambda(false)),
+            "org.apache.commons.lang3.Range.`is`<java.util.function.LongConsumer>(java.util.function.LongConsumer { l1 -> })"
+        );
+        // the synthesizer's target knows the bound of `?` (`E extends Throwable`)
+        let runnable = "org.apache.commons.lang3.function.FailableRunnable";
+        let b = one(Stmt::local(
+            "a0",
+            Ty::class(runnable, vec![Ty::WildcardStar]),
+            Expr::Lambda {
+                params: vec![],
+                body: Box::new(Expr::Unit),
+                target: Some(Ty::class(
+                    runnable,
+                    vec![Ty::class("java.lang.Throwable", vec![])],
+                )),
+                implicit: false,
+            },
+        ));
+        assert_eq!(
+            b,
+            format!("val a0: {runnable}<*> = {runnable}<Throwable> {{ -> }}")
+        );
+        // Kotlin's own Iterable and Comparable are no fun interfaces: object expressions
+        let iterable = Ty::class("java.lang.Iterable", vec![Ty::string()]);
+        let b = one(Stmt::local(
+            "r",
+            iterable.clone(),
+            Expr::lambda(
+                vec![],
+                Expr::bottom(Ty::class("java.util.Iterator", vec![Ty::string()])),
+            ),
+        ));
+        assert_eq!(
+            b,
+            "val r: MutableIterable<String> = object : MutableIterable<String> { override fun \
+             iterator(): MutableIterator<String> = (null as MutableIterator<String>) }"
+        );
+        let b = one(Stmt::local(
+            "c",
+            Ty::class("java.lang.Comparable", vec![Ty::string()]),
+            Expr::lambda(vec![("o".into(), None)], Expr::int(0)),
+        ));
+        assert_eq!(
+            b,
+            "val c: Comparable<String> = object : Comparable<String> { override fun \
+             compareTo(o: String): Int = 0 }"
         );
     }
 }

@@ -88,7 +88,36 @@ impl Translator for ScalaTranslator {
     }
 
     fn translate(&self, p: &Program) -> Result<String, TranslateError> {
-        common::translate(self, p)
+        common::translate(&Emitter::new(*self, &p.inner_classes), p)
+    }
+}
+
+/// The translation of one program: the Scala version and the program's inner classes.
+struct Emitter<'p> {
+    /// Which Scala is written.
+    version: ScalaVersion,
+    /// Non-static member classes of Java classes, written `Outer#Inner` (type projection):
+    /// Scala sees Java's static nested classes as members of the companion object
+    /// (`Outer.Nested`) and inner ones as members of the class's instances.
+    inner: &'p [String],
+}
+
+impl<'p> Emitter<'p> {
+    fn new(t: ScalaTranslator, inner: &'p [String]) -> Self {
+        Emitter {
+            version: t.version,
+            inner,
+        }
+    }
+
+    /// A class name in Scala syntax.
+    fn class_name(&self, class: &str) -> String {
+        match class.rsplit_once('.') {
+            Some((outer, inner)) if self.inner.iter().any(|c| c == class) => {
+                format!("{}#{}", qualified(outer), name(inner))
+            }
+            _ => qualified(class),
+        }
     }
 }
 
@@ -156,6 +185,18 @@ fn qualified(n: &str) -> String {
     n.split('.').map(name).collect::<Vec<_>>().join(".")
 }
 
+/// Whether a wildcard occurs in `t`.
+fn has_wildcard(t: &Ty) -> bool {
+    let mut found = false;
+    t.walk(&mut |t| {
+        found |= matches!(
+            t,
+            Ty::WildcardStar | Ty::WildcardExtends(_) | Ty::WildcardSuper(_)
+        )
+    });
+    found
+}
+
 /// Scala's name for a primitive type (`Unit` for `void`).
 fn prim_name(p: PrimTy) -> &'static str {
     match p {
@@ -180,9 +221,11 @@ enum TyPos {
     Arg,
 }
 
-impl Dialect for ScalaTranslator {
+impl Dialect for Emitter<'_> {
     fn language(&self) -> Language {
-        Translator::language(self)
+        Translator::language(&ScalaTranslator {
+            version: self.version,
+        })
     }
 
     /// Nothing is reserved: keywords are backquoted.
@@ -211,11 +254,21 @@ impl Dialect for ScalaTranslator {
                         name: local.clone(),
                     });
                 }
+                // the declared type is the lambda's expected type: no ascription, unless it
+                // has wildcards, for which Scala's function type takes `Any` where Java's
+                // (JLS 9.9) takes the bound, `Object`
+                let init = match init {
+                    Expr::Lambda {
+                        target: Some(t), ..
+                    } if has_wildcard(ty) => {
+                        format!("(({}): {})", self.lambda(init)?, self.ty(t, TyPos::Value)?)
+                    }
+                    _ => self.lambda(init)?,
+                };
                 w.line(&format!(
-                    "val {}: {} = {}",
+                    "val {}: {} = {init}",
                     name(local),
                     self.ty(ty, TyPos::Value)?,
-                    self.expr(init)?
                 ));
             }
             Stmt::Expr(e @ (Expr::Call { .. } | Expr::New { .. })) => w.line(&self.expr(e)?),
@@ -238,7 +291,7 @@ impl Dialect for ScalaTranslator {
     }
 }
 
-impl ScalaTranslator {
+impl Emitter<'_> {
     /// The wildcard marker: `?` (Scala 3) or `_` (Scala 2).
     fn wildcard(&self) -> &'static str {
         match self.version {
@@ -260,9 +313,9 @@ impl ScalaTranslator {
             Ty::Class { name: class, args } => {
                 self.check_qualified_name(class)?;
                 if args.is_empty() {
-                    qualified(class)
+                    self.class_name(class)
                 } else {
-                    format!("{}[{}]", qualified(class), self.ty_args(args)?)
+                    format!("{}[{}]", self.class_name(class), self.ty_args(args)?)
                 }
             }
             Ty::Var(v) => {
@@ -359,6 +412,7 @@ impl ScalaTranslator {
                 name: method,
                 type_args,
                 args,
+                ..
             } => {
                 self.check_name(method)?;
                 let targs = self.ty_args_opt(type_args)?;
@@ -378,17 +432,16 @@ impl ScalaTranslator {
                     None => name(field),
                 }
             }
-            Expr::Lambda { params, body } => {
-                let typed = params.iter().filter(|(_, t)| t.is_some()).count();
-                if typed != 0 && typed != params.len() {
-                    return Err(self.unsupported("a lambda mixing typed and untyped parameters"));
-                }
-                let params = common::comma_separated(params, |(n, t)| match t {
-                    Some(t) => Ok(format!("{}: {}", name(n), self.ty(t, TyPos::Value)?)),
-                    None => Ok(name(n)),
-                })?;
-                format!("({params}) => {}", self.expr(body)?)
+            Expr::Lambda {
+                target: Some(t),
+                implicit: false,
+                ..
+            } => {
+                // Scala 2 converts a lambda passed to an overloaded method, or for a
+                // parameter of type-variable type, only with its type ascribed
+                format!("(({}): {})", self.lambda(e)?, self.ty(t, TyPos::Value)?)
             }
+            Expr::Lambda { .. } => self.lambda(e)?,
             Expr::NewArray { elem, elems } => {
                 format!("Array[{}]({})", self.array_elem(elem)?, self.args(elems)?)
             }
@@ -411,6 +464,22 @@ impl ScalaTranslator {
                 self.expr(els)?
             ),
         })
+    }
+
+    /// Lambda `e` without a type ascription: `(a, b) => body`.
+    fn lambda(&self, e: &Expr) -> Result<String, TranslateError> {
+        let Expr::Lambda { params, body, .. } = e else {
+            return self.expr(e);
+        };
+        let typed = params.iter().filter(|(_, t)| t.is_some()).count();
+        if typed != 0 && typed != params.len() {
+            return Err(self.unsupported("a lambda mixing typed and untyped parameters"));
+        }
+        let params = common::comma_separated(params, |(n, t)| match t {
+            Some(t) => Ok(format!("{}: {}", name(n), self.ty(t, TyPos::Value)?)),
+            None => Ok(name(n)),
+        })?;
+        Ok(format!("({params}) => {}", self.expr(body)?))
     }
 
     /// Comma-separated arguments.
@@ -549,7 +618,9 @@ mod tests {
     }
 
     fn lit(l: Lit) -> String {
-        ScalaTranslator::SCALA3.lit(&l).expect("expressible")
+        Emitter::new(ScalaTranslator::SCALA3, &[])
+            .lit(&l)
+            .expect("expressible")
     }
 
     #[test]
@@ -716,5 +787,77 @@ mod tests {
             },
             Expr::null()
         )));
+    }
+
+    #[test]
+    fn inner_classes_are_type_projections() {
+        let inner = "java.util.concurrent.locks.AbstractQueuedLongSynchronizer.ConditionObject";
+        let nested = "java.util.Map.Entry";
+        let mut p = Program::new(
+            "t",
+            vec![
+                Stmt::local(
+                    "a",
+                    Ty::class(inner, vec![]),
+                    Expr::bottom(Ty::class(inner, vec![])),
+                ),
+                Stmt::local(
+                    "b",
+                    Ty::class(nested, vec![Ty::string(), Ty::string()]),
+                    Expr::null(),
+                ),
+            ],
+        );
+        p.inner_classes = vec![inner.to_string()];
+        let src = ScalaTranslator::SCALA3.translate(&p).expect("translates");
+        assert!(
+            src.contains("val a: java.util.concurrent.locks.AbstractQueuedLongSynchronizer#ConditionObject = null.asInstanceOf[java.util.concurrent.locks.AbstractQueuedLongSynchronizer#ConditionObject]"),
+            "{src}"
+        );
+        assert!(
+            src.contains("val b: java.util.Map.Entry[java.lang.String, java.lang.String]"),
+            "{src}"
+        );
+    }
+
+    #[test]
+    fn lambdas_without_implicit_conversion_get_their_type_ascribed() {
+        let callable = Ty::class("java.util.concurrent.Callable", vec![Ty::string()]);
+        let lambda = |implicit: bool| Expr::Lambda {
+            params: vec![],
+            body: Box::new(Expr::str("a")),
+            target: Some(callable.clone()),
+            implicit,
+        };
+        let call = |l: Expr| {
+            Stmt::expr(Expr::static_call(
+                "java.util.concurrent.ForkJoinTask",
+                "adapt",
+                vec![Ty::string()],
+                vec![l],
+            ))
+        };
+        assert_eq!(
+            both(vec![call(lambda(false))]).1,
+            "java.util.concurrent.ForkJoinTask.adapt[java.lang.String](((() => \"a\"): java.util.concurrent.Callable[java.lang.String]))"
+        );
+        assert_eq!(
+            both(vec![call(lambda(true))]).1,
+            "java.util.concurrent.ForkJoinTask.adapt[java.lang.String](() => \"a\")"
+        );
+        // a local's declared type is the lambda's expected type
+        assert_eq!(
+            both(vec![Stmt::local("c", callable.clone(), lambda(false))]).0,
+            "val c: java.util.concurrent.Callable[java.lang.String] = () => \"a\""
+        );
+        // unless it has wildcards: Scala's function type would take `Any` for them
+        let wild = Ty::class(
+            "java.util.concurrent.Callable",
+            vec![Ty::extends(Ty::string())],
+        );
+        assert_eq!(
+            both(vec![Stmt::local("c", wild, lambda(false))]).0,
+            "val c: java.util.concurrent.Callable[? <: java.lang.String] = ((() => \"a\"): java.util.concurrent.Callable[java.lang.String])"
+        );
     }
 }

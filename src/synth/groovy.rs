@@ -1,0 +1,143 @@
+//! What Groovy's static type checker (`@CompileStatic`, `@TypeChecked`) accepts beyond Java's
+//! rules, for the ill-typed oracle: its extension methods. `DefaultGroovyMethods` and its
+//! siblings add methods to JDK types (`Object.print(Object)`, `Object.iterator()`,
+//! `Number.compareTo(Number)`, `Collection.retainAll(Object[])`, ...), so a call Java rejects
+//! may resolve to one of them. The table (`groovy-extension-methods.tsv`) is what groovyc's
+//! `ExtensionMethodCache` holds in Groovy 4 and 5; `groovy-extension-methods.groovy` prints it
+//! from an installed Groovy.
+
+use std::sync::OnceLock;
+
+use rustc_hash::FxHashMap;
+
+use super::worker::Worker;
+use crate::types::{parse_type, Syntax, Type, TypeId};
+
+/// The embedded table.
+const TABLE: &str = include_str!("groovy-extension-methods.tsv");
+
+/// One extension method `name(self, p1, ..., pk)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Extension {
+    /// The erased type of `self` (`java.lang.Object`, `int[]`, `java.util.Map.Entry`).
+    pub self_type: &'static str,
+    /// Parameters besides `self`.
+    pub params: usize,
+    /// A static extension, called on the class (`Thread.start { }`).
+    pub is_static: bool,
+    /// The last parameter is an array, which Groovy fills from any number of arguments.
+    pub varargs: bool,
+}
+
+impl Extension {
+    /// True when a call with `n` arguments fits the parameters.
+    pub fn takes(&self, n: usize) -> bool {
+        n == self.params || self.varargs && n + 1 >= self.params
+    }
+}
+
+/// The extension methods named `name`.
+pub fn extensions(name: &str) -> &'static [Extension] {
+    static BY_NAME: OnceLock<FxHashMap<&'static str, Vec<Extension>>> = OnceLock::new();
+    BY_NAME
+        .get_or_init(|| parse_table(TABLE))
+        .get(name)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// Parses the table's lines (`name`, self type, parameters, `instance`/`static`, optional
+/// `varargs`); comment lines start with `#`. A malformed line is a bug in the embedded file.
+fn parse_table(text: &'static str) -> FxHashMap<&'static str, Vec<Extension>> {
+    let mut out: FxHashMap<&'static str, Vec<Extension>> = FxHashMap::default();
+    for line in text.lines() {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let cols: Vec<&'static str> = line.split('\t').collect();
+        let (Some(&name), Some(&self_type), Some(params)) = (
+            cols.first(),
+            cols.get(1),
+            cols.get(2).and_then(|p| p.parse().ok()),
+        ) else {
+            debug_assert!(false, "bad line in groovy-extension-methods.tsv: {line}");
+            continue;
+        };
+        out.entry(name).or_default().push(Extension {
+            self_type,
+            params,
+            is_static: cols.get(3) == Some(&"static"),
+            varargs: cols.get(4) == Some(&"varargs"),
+        });
+    }
+    out
+}
+
+impl Worker<'_> {
+    /// True when a Groovy extension method `name` taking `n` arguments applies to a call on
+    /// a receiver of type `recv` (a primitive is boxed), or, for a static call
+    /// (`static_call`), on the class `recv`: then the instance extensions of `Class` (that is,
+    /// of `Object`) and the static extensions of `recv` apply.
+    pub fn groovy_extension_applies(
+        &mut self,
+        recv: TypeId,
+        static_call: bool,
+        name: &str,
+        n: usize,
+    ) -> bool {
+        let recv = self.boxed_type(recv);
+        let class_ty = static_call.then(|| {
+            let class = self.api.ts.arena.sym("java.lang.Class");
+            self.api.ts.arena.class(class, &[recv])
+        });
+        for e in extensions(name) {
+            if !e.takes(n) {
+                continue;
+            }
+            let Some(s) = self.groovy_self_type(e.self_type) else {
+                continue;
+            };
+            let receiver = match class_ty {
+                Some(c) if !e.is_static => c,
+                _ => recv,
+            };
+            if self.api.ts.is_subtype(receiver, s) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// An extension's self type in this worker's arena (`None` if it does not parse).
+    fn groovy_self_type(&mut self, name: &'static str) -> Option<TypeId> {
+        if let Some(&t) = self.groovy_self_types.get(name) {
+            return t;
+        }
+        let t = parse_type(&mut self.api.ts.arena, Syntax::Java, name, &[]).ok();
+        // a generic class stands for all its instances: its raw form
+        let t = t.map(|t| match self.api.ts.arena.get(t) {
+            Type::Class { .. } => self.api.ts.erase(t),
+            _ => t,
+        });
+        self.groovy_self_types.insert(name, t);
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_parses_and_knows_the_usual_suspects() {
+        let print = extensions("print");
+        assert!(print
+            .iter()
+            .any(|e| e.self_type == "java.lang.Object" && e.params == 1));
+        let retain = extensions("retainAll");
+        assert!(retain.iter().any(|e| e.varargs && e.takes(1) && e.takes(3)));
+        assert!(extensions("sleep").iter().any(|e| e.is_static));
+        assert!(extensions("noSuchExtensionMethod").is_empty());
+        let total: usize = parse_table(TABLE).values().map(Vec::len).sum();
+        assert!(total > 1500, "{total} rows");
+    }
+}
