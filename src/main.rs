@@ -657,7 +657,19 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
         .clone()
         .unwrap_or_else(|| default_compiler(lang).to_string());
     let tc = toolchain_for(&spec, &args.compile.repos)?;
-    let (info, opts) = campaign_setup(&tc, &args.compile, args.compile.classpath.clone())?;
+    // the programs' libraries: those of the API they were synthesized from
+    let classpath = match DirSource::api(&args.dir) {
+        Some(api) if api == thalia::embedded::EMBEDDED_LABEL => {
+            program_classpath(None, args.compile.classpath.as_deref(), &args.compile.repos)?
+        }
+        Some(api) => program_classpath(
+            Some(Path::new(&api)),
+            args.compile.classpath.as_deref(),
+            &args.compile.repos,
+        )?,
+        None => args.compile.classpath.clone(),
+    };
+    let (info, opts) = campaign_setup(&tc, &args.compile, classpath)?;
     let out = args.out.clone().unwrap_or_else(|| {
         args.dir
             .join(format!("check-{}-{}", tc.tool.name(), tc.version))

@@ -1999,6 +1999,25 @@ fn programs_synthesized_from_the_fetched_api_compile_against_its_classpath() {
         if m.total == 0 || rate < MIN_RATE {
             failures.push(format!("{line}\n{}", m.mismatches));
         }
+        // `thalia check` finds the library's jars itself: `summary.json` names the API
+        // directory, whose `classpath.txt` it reads
+        let mut check = thalia();
+        check
+            .env("THALIA_TOOLCHAINS", w.out("toolchains"))
+            .args(["check", "--compiler", "javac"])
+            .arg(&progs);
+        let r = run(check);
+        assert!(r.ok(), "thalia check: {r}");
+        let label = format!("{mode} {verb}:");
+        let got = r
+            .stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(&label))
+            .unwrap_or_else(|| panic!("no `{label}` line: {r}"));
+        assert!(
+            got.contains(&format!("{}/{}", m.matched, m.total)),
+            "thalia check judged differently from javac with the classpath: {got}\n{r}"
+        );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

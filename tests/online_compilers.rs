@@ -1,15 +1,20 @@
 //! Real compilers, end to end: `thalia toolchain install` fetches kotlinc, scalac 3, scalac
 //! 2.13 and groovyc from Maven Central through the user's Maven configuration (these tests
-//! need that network access), `thalia synth` writes a few hundred programs per language and
-//! mode from the embedded `java.base`, and `thalia check` compiles them in batches. Each cell
-//! must match the expectation for at least 97 % of its programs; run with `--nocapture` to see
-//! the table. Remaining mismatches are listed in `docs/findings.md`.
+//! need that network access), `thalia synth` writes programs per language and mode from the
+//! whole embedded API (JDK 17 `java.base` and commons-lang3, whose jar `thalia check` resolves
+//! the same way), with and without erasure, and `thalia check --server` compiles them in
+//! batches. Each cell must match the expectation for at least 99 % of its programs (the false
+//! alarm rate that a campaign shows); run with `--nocapture` to see the table. Remaining
+//! mismatches are listed in `docs/findings.md`.
 
 use std::path::Path;
 
 use assert_cmd::Command;
 
-const PROGRAMS: usize = 300;
+const PROGRAMS: usize = 250;
+
+/// The least share of a cell's programs whose verdict must match the expectation (%).
+const BAR: f64 = 99.0;
 
 /// The compiler versions the rates in the README were measured with.
 const PINNED: [&str; 4] = [
@@ -65,30 +70,39 @@ fn online_toolchains_install_and_compilers_agree_with_the_oracle() {
 
     let mut table = Vec::new();
     let mut failures = Vec::new();
-    for lang in ["kotlin", "scala", "scala2", "groovy"] {
-        for mode in ["well-typed", "ill-typed"] {
-            let dir = tmp.path().join(format!("{lang}-{mode}"));
+    for lang in ["kotlin", "scala", "scala2", "groovy", "java"] {
+        for (mode, erase) in [
+            ("well-typed", false),
+            ("well-typed", true),
+            ("ill-typed", false),
+            ("ill-typed", true),
+        ] {
+            let cell = format!("{mode}{}", if erase { " --erase" } else { "" });
+            let dir = tmp.path().join(format!("{lang}-{mode}-{erase}"));
             let n = PROGRAMS.to_string();
-            let synth = thalia(&toolchains)
-                .args(["synth", "--api", "@java.base", "--seed", "7", "-n", &n])
+            let mut synth = thalia(&toolchains);
+            synth
+                .args(["synth", "--seed", "7", "-n", &n])
                 .args(["--lang", lang, "--mode", mode, "--out"])
-                .arg(&dir)
-                .output()
-                .expect("thalia runs");
+                .arg(&dir);
+            if erase {
+                synth.arg("--erase");
+            }
+            let synth = synth.output().expect("thalia runs");
             assert!(
                 synth.status.success(),
-                "synth {lang} {mode}:\n{}",
+                "synth {lang} {cell}:\n{}",
                 String::from_utf8_lossy(&synth.stderr)
             );
             let check = thalia(&toolchains)
-                .args(["check"])
+                .args(["check", "--server", "--batch-size", "50"])
                 .arg(&dir)
                 .output()
                 .expect("thalia runs");
             let stdout = String::from_utf8_lossy(&check.stdout).to_string();
             assert!(
                 check.status.success(),
-                "check {lang} {mode}:\n{stdout}\n{}",
+                "check {lang} {cell}:\n{stdout}\n{}",
                 String::from_utf8_lossy(&check.stderr)
             );
             let label = if mode == "well-typed" {
@@ -98,13 +112,14 @@ fn online_toolchains_install_and_compilers_agree_with_the_oracle() {
             };
             let (ok, total) = rate(&stdout, label)
                 .unwrap_or_else(|| panic!("no rate in `thalia check` output:\n{stdout}"));
-            assert_eq!(total, PROGRAMS, "{stdout}");
+            // programs the translator cannot write are left out by synth
+            assert!(total + 5 >= PROGRAMS && total <= PROGRAMS, "{stdout}");
             let pct = 100.0 * ok as f64 / total as f64;
             table.push(format!(
-                "{lang:<7} {mode:<11} {total} programs  {label} {pct:5.1}%"
+                "{lang:<7} {cell:<20} {total} programs  {label} {pct:5.1}%"
             ));
-            if pct < 97.0 {
-                failures.push(format!("{lang} {mode}: {pct:.1}%\n{stdout}"));
+            if pct < BAR {
+                failures.push(format!("{lang} {cell}: {pct:.1}%\n{stdout}"));
             }
         }
     }

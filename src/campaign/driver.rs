@@ -411,6 +411,15 @@ impl DirSource {
             .unwrap_or(Language::Java)
     }
 
+    /// The API the programs were synthesized from, as `summary.json` names it (a directory,
+    /// `@NAME`, or the embedded API's label).
+    pub fn api(dir: &Path) -> Option<String> {
+        std::fs::read_to_string(dir.join("summary.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .and_then(|v| v["api"].as_str().map(str::to_string))
+    }
+
     /// Number of programs.
     pub fn len(&self) -> usize {
         self.records.len()

@@ -396,6 +396,12 @@ impl Worker<'_> {
             if self.groovy_cannot_break(m, f, pos, owner_ty) {
                 continue;
             }
+            // Scala's `StringOps` and `ArrayOps` give strings and arrays many methods more
+            // (`"a".contains(x)` takes any `x` as a `Seq[Char]`'s element)
+            let enriched_receiver = f.receiver.is_some_and(|r| self.scala_enriched(r));
+            if self.is_scala() && matches!(pos, Position::Arg(_)) && enriched_receiver {
+                continue;
+            }
             let mut found: Vec<TypeId> = Vec::new();
             let mut cands = self.ill_candidates(rng);
             cands.shuffle(rng);
@@ -413,6 +419,7 @@ impl Worker<'_> {
                         self.lacks_member(x, &name)
                             && !(self.cfg.lang == thalia_translators::Language::Groovy
                                 && self.groovy_extension_applies(x, false, &name, f.params.len()))
+                            && !(self.is_scala() && self.scala_enriched(x))
                     }
                     Position::Arg(_)
                         if self.cfg.lang == thalia_translators::Language::Scala2
@@ -509,6 +516,22 @@ impl Worker<'_> {
                     .iter()
                     .any(|v| mem.type_params.contains(v) && !fixed.contains(v))
             }
+        }
+    }
+
+    /// True when writing Scala 3 or 2.13.
+    fn is_scala(&self) -> bool {
+        use thalia_translators::Language::{Scala2, Scala3};
+        matches!(self.cfg.lang, Scala2 | Scala3)
+    }
+
+    /// True for the types Scala enriches implicitly with collection methods: `String`
+    /// (`StringOps`, `WrappedString`) and arrays (`ArrayOps`).
+    fn scala_enriched(&self, t: TypeId) -> bool {
+        match *self.api.ts.arena.get(t) {
+            Type::Array(_) => true,
+            Type::Class { name, .. } => name == self.ctx.string_sym,
+            _ => false,
         }
     }
 
