@@ -49,8 +49,9 @@ pub struct CompileBenchArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Timed passes over the programs on the warm server (the server pass before them, whose
-    /// time includes the start-up, is their warm-up); the warm figure covers all of them.
-    #[arg(long, default_value_t = 1)]
+    /// time includes the start-up, is their warm-up); the warm figure covers all of them. The
+    /// JIT keeps compiling the compiler for dozens of requests, so one pass is not yet warm.
+    #[arg(long, default_value_t = 3)]
     pub warm_passes: usize,
     /// Measure every compiler this many times and keep each column's fastest run (on a busy
     /// machine other load only ever slows a run down).

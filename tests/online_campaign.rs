@@ -14,16 +14,12 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-/// Pinned like `tests/online_compilers.rs`.
-const PINNED: [&str; 4] = [
-    "kotlin@2.4.21",
-    "scala3@3.9.0",
-    "scala2@2.13.18",
-    "groovy@5.1.3",
-];
+#[path = "support/toolchains.rs"]
+mod toolchains;
+use toolchains::{install, thalia, PINNED};
+
 const SEED: u64 = 7;
 const BATCH: usize = 20;
 
@@ -87,25 +83,10 @@ fn setup() -> &'static Setup {
     SETUP.get_or_init(|| {
         let root = tempfile::tempdir().expect("tempdir").keep();
         let toolchains = root.join("toolchains");
-        let out = thalia(&toolchains)
-            .args(["toolchain", "install"])
-            .args(PINNED)
-            .arg("javac")
-            .output()
-            .expect("thalia runs");
-        assert!(
-            out.status.success(),
-            "install failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        install(&toolchains, &PINNED);
+        install(&toolchains, &["javac"]);
         Setup { root, toolchains }
     })
-}
-
-fn thalia(toolchains: &Path) -> Command {
-    let mut c = Command::cargo_bin("thalia").expect("the thalia binary");
-    c.env("THALIA_TOOLCHAINS", toolchains);
-    c
 }
 
 /// The version of the installed `tool`, from its `toolchain.json`.

@@ -7,28 +7,14 @@
 //! alarm rate that a campaign shows); run with `--nocapture` to see the table. Remaining
 //! mismatches are listed in `docs/findings.md`.
 
-use std::path::Path;
-
-use assert_cmd::Command;
+#[path = "support/toolchains.rs"]
+mod toolchains;
+use toolchains::{install, thalia, PINNED};
 
 const PROGRAMS: usize = 250;
 
 /// The least share of a cell's programs whose verdict must match the expectation (%).
 const BAR: f64 = 99.0;
-
-/// The compiler versions the rates in the README were measured with.
-const PINNED: [&str; 4] = [
-    "kotlin@2.4.21",
-    "scala3@3.9.0",
-    "scala2@2.13.18",
-    "groovy@5.1.3",
-];
-
-fn thalia(toolchains: &Path) -> Command {
-    let mut c = Command::cargo_bin("thalia").expect("the thalia binary");
-    c.env("THALIA_TOOLCHAINS", toolchains);
-    c
-}
 
 /// Parses `thalia check` output: (matching, total) of its rate line.
 fn rate(stdout: &str, label: &str) -> Option<(usize, usize)> {
@@ -42,19 +28,10 @@ fn rate(stdout: &str, label: &str) -> Option<(usize, usize)> {
 fn online_toolchains_install_and_compilers_agree_with_the_oracle() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let toolchains = tmp.path().join("toolchains");
-    let out = thalia(&toolchains)
-        // pinned, so that the measured rates are reproducible; `thalia toolchain install NAME`
-        // without a version takes the newest stable release
-        .args(["toolchain", "install"])
-        .args(PINNED)
-        .arg("javac")
-        .output()
-        .expect("thalia runs");
-    assert!(
-        out.status.success(),
-        "install failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // pinned, so that the measured rates are reproducible; `thalia toolchain install NAME`
+    // without a version takes the newest stable release
+    install(&toolchains, &PINNED);
+    install(&toolchains, &["javac"]);
     let list = thalia(&toolchains)
         .args(["toolchain", "list"])
         .output()

@@ -9,8 +9,11 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::Value;
+
+#[path = "support/toolchains.rs"]
+mod toolchains;
+use toolchains::install;
 
 /// The Groovy versions the table was made from.
 const PINNED: [&str; 2] = ["groovy@4.0.33", "groovy@5.1.3"];
@@ -58,18 +61,7 @@ fn extension_methods(toolchain: &Path) -> BTreeSet<String> {
 fn online_the_groovy_extension_table_covers_what_groovyc_sees() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let toolchains = tmp.path().join("toolchains");
-    let install = Command::cargo_bin("thalia")
-        .expect("the thalia binary")
-        .env("THALIA_TOOLCHAINS", &toolchains)
-        .args(["toolchain", "install"])
-        .args(PINNED)
-        .output()
-        .expect("thalia runs");
-    assert!(
-        install.status.success(),
-        "install failed:\n{}",
-        String::from_utf8_lossy(&install.stderr)
-    );
+    install(&toolchains, &PINNED);
     let table = rows(
         &std::fs::read_to_string(root().join("src/synth/groovy-extension-methods.tsv"))
             .expect("the table"),

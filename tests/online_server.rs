@@ -10,12 +10,15 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use thalia::compile::{compile_batch, CompileOptions, Compiler, Mode, Verdict};
 use thalia::server::{CompileServer, ServerOptions};
 use thalia::toolchain::{Tool, Toolchain};
 
-/// Pinned like `tests/online_compilers.rs`.
+#[path = "support/toolchains.rs"]
+mod toolchains;
+use toolchains::{install, thalia};
+
+/// The compilers served (pinned like the other online tests).
 const PINNED: [&str; 4] = ["kotlin@2.4.21", "scala3@3.9.0", "groovy@5.1.3", "javac"];
 const PROGRAMS: usize = 60;
 const BATCH: usize = 20;
@@ -33,24 +36,9 @@ fn setup() -> &'static Setup {
         let toolchains = root.join("toolchains");
         // the library (the server's class cache) reads it too
         std::env::set_var("THALIA_TOOLCHAINS", &toolchains);
-        let out = thalia(&toolchains)
-            .args(["toolchain", "install"])
-            .args(PINNED)
-            .output()
-            .expect("thalia runs");
-        assert!(
-            out.status.success(),
-            "install failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        install(&toolchains, &PINNED);
         Setup { root, toolchains }
     })
-}
-
-fn thalia(toolchains: &Path) -> Command {
-    let mut c = Command::cargo_bin("thalia").expect("the thalia binary");
-    c.env("THALIA_TOOLCHAINS", toolchains);
-    c
 }
 
 fn toolchain(tool: Tool) -> Toolchain {

@@ -125,27 +125,17 @@ fn diagnostic_detail(tool: Tool, diag: &str) -> String {
 /// Scala's type arguments (`List[Long]` → `List`), innermost first; an unbalanced `[` or `]`
 /// stays.
 fn drop_brackets(msg: &str) -> String {
-    let mut s = msg.to_string();
-    loop {
-        let mut open = None;
-        let mut span = None;
-        for (i, c) in s.char_indices() {
-            match c {
-                '[' => open = Some(i),
-                ']' => {
-                    if let Some(o) = open {
-                        span = Some((o, i));
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        match span {
-            Some((o, c)) => s.replace_range(o..=c, ""),
-            None => return s,
-        }
+    drop_enclosed(msg, '[', ']')
+}
+
+/// `s` without its `open ... close` spans, innermost first (a `close` with no `open` before
+/// it, as the `>` of `->`, stays).
+fn drop_enclosed(s: &str, open: char, close: char) -> String {
+    let mut s = s.to_string();
+    while let Some((o, c)) = innermost(&s, open, close) {
+        s.replace_range(o..=c, "");
     }
+    s
 }
 
 /// Primitive type names, abstracted like the other type names.
@@ -224,25 +214,21 @@ pub fn normalize(msg: &str) -> String {
         out.push_str(&token);
         out.push_str(&trailing);
     }
-    // type arguments, innermost first (a `>` with no `<` before it, as in `->`, stays)
-    while let Some((open, close)) = innermost_angles(&out) {
-        out.replace_range(open..=close, "");
-    }
+    // Java and Kotlin type arguments
+    let out = drop_enclosed(&out, '<', '>');
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The byte range of the first `<...>` that holds no other angle bracket.
-fn innermost_angles(s: &str) -> Option<(usize, usize)> {
-    let mut open = None;
+/// The byte range of the first `open ... close` span that holds no other `open` or `close`.
+fn innermost(s: &str, open: char, close: char) -> Option<(usize, usize)> {
+    let mut start = None;
     for (i, c) in s.char_indices() {
-        match c {
-            '<' => open = Some(i),
-            '>' => {
-                if let Some(o) = open {
-                    return Some((o, i));
-                }
+        if c == open {
+            start = Some(i);
+        } else if c == close {
+            if let Some(o) = start {
+                return Some((o, i));
             }
-            _ => {}
         }
     }
     None

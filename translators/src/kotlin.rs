@@ -38,28 +38,40 @@
 //!   (`0.toByte()`, `'\u0000'`, `0L`, ...), as in Java.
 //! - A `null` literal initializing a local of a (non-nullable) reference type is written as
 //!   `(null as T)`: Java accepts `String s = null`, Kotlin only `String?`.
-//! - A lambda initializing a local whose type is a class type (a Java functional interface) is
-//!   wrapped in the SAM constructor: `java.util.function.Function<String, Int> { s -> ... }`
-//!   (Kotlin converts lambdas to SAM types only as arguments of Java methods); likewise a
-//!   lambda element of an array of a class type. Wildcard type
-//!   arguments are replaced by their bounds (the function type of JLS 9.9), `?` by `Any`
-//!   (Kotlin cannot infer a SAM constructor's type arguments from `*`).
+//! - A lambda is wrapped in its interface's SAM constructor,
+//!   `java.util.function.Function<String, Int> { s -> ... }`, where Kotlin would not convert
+//!   it: initializing a local or an array element (Kotlin converts lambdas to SAM types only as
+//!   arguments of Java methods), and wherever the IR says its position does not convert it
+//!   (`Expr::Lambda::implicit`: an argument of an overloaded method or for a parameter of
+//!   type-variable type, a lambda returned by a lambda). The interface is the lambda's
+//!   `target` (the function type of JLS 9.9, exact bounds for `?`), else the local's type with
+//!   wildcards replaced by their bounds and `?` by `Any`. Kotlin's own `Iterable` and
+//!   `Comparable` have no SAM constructors: object expressions
+//!   (`object : MutableIterable<T> { override fun iterator(): MutableIterator<T> = ... }`);
+//!   a lambda for `java.lang.annotation.Annotation` is not written.
 //! - Lambdas: `{ a, b -> body }`, `{ -> body }` without parameters (never the implicit `it`),
 //!   `{ a -> }` for a `Unit` body.
 //! - Members that Kotlin shows under another name on its mapped types are renamed when the
 //!   receiver's type is known (a local, a lambda parameter with a declared type, a literal, a
-//!   `new`, a cast or a bottom constant): `s.length()` → `s.length`, `s.charAt(i)` → `s.get(i)`,
-//!   `n.intValue()` → `n.toInt()`, `c.size()` → `c.size`, `m.keySet()` → `m.keys`,
+//!   `new`, a cast or a bottom constant) or a class that declares the method is one of those
+//!   types (`Expr::Call::declared_in`, e.g. `java.lang.Number` for a library `Fraction`'s
+//!   `doubleValue()`): `s.length()` → `s.length`, `s.charAt(i)` → `s.get(i)`,
+//!   `n.intValue()` → `n.toInt()`, `n.byteValue()` → `n.toInt().toByte()` (`Double.toByte()`
+//!   is an error), `c.size()` → `c.size`, `m.keySet()` → `m.keys`,
 //!   `m.entrySet()` → `m.entries`, `m.values()` → `m.values`, `e.getKey()` → `e.key`,
 //!   `c.toArray()` → `(c as java.util.Collection<*>).toArray()`, `l.remove(i)` with an `int`
 //!   `i` → `l.removeAt(i)`, `l.sort(c)` → `l.sortWith(c)`, the other members of
 //!   `java.lang.String` are called on the Java class: `(s as java.lang.String).getBytes()`
 //!   (Kotlin hides them or offers extension functions with other types, e.g. `split` returning
 //!   a `List`), and so are `getMessage()`, `getLocalizedMessage()` and `getCause()` of a
-//!   throwable (`(e as java.lang.Throwable).getMessage()`: Kotlin's `message` is a `String?`).
-//!   On any receiver: `x.get(k)` → `x.get(k)!!` (likewise `put`, `remove`, `merge`,
-//!   `compute`, ...: Kotlin's `Map` types them `V?` where Java has `V`, and on other receivers
-//!   `!!` is a mere warning), `x.getClass()` → `x.javaClass`, `x.wait()`/`notify()`/`notifyAll()` →
+//!   throwable (`(e as java.lang.Throwable).getMessage()`: Kotlin's `message` is a `String?`)
+//!   and the wrappers' members that Kotlin's `Int`, `Char`, ... lack
+//!   (`(i as java.lang.Integer).describeConstable()`); `java.lang.Enum`'s `name()`,
+//!   `ordinal()` and `getDeclaringClass()` are the properties `name`, `ordinal` and
+//!   `declaringJavaClass`, its other hidden members are not written.
+//!   On any receiver: `x.get(k)` → `x.get(k)!!` (likewise `get()`, `put`, `remove`, `merge`,
+//!   `compute`, ...: Kotlin's `Map` types them `V?` where Java has `V`, as it does
+//!   `Reference.get()`, and on other receivers `!!` is a mere warning), `x.getClass()` → `x.javaClass`, `x.wait()`/`notify()`/`notifyAll()` →
 //!   `(x as java.lang.Object).wait()`; on a receiver of unknown type `t.getMessage()` →
 //!   `t.message` (Kotlin's synthetic properties make this valid for any Java getter); the
 //!   field `a.length` of an array (or of an unknown receiver) → `a.size`.
@@ -77,12 +89,10 @@
 //!   Any? = ...` (so that a statement starting with `{` or `(` cannot continue the previous
 //!   line); a literal statement is dropped.
 //!
-//! Known gaps (see the crate's README section in the design doc): raw Java types (`List`) are
-//! written without type arguments, which Kotlin rejects for generic classes; renames need the
-//! receiver's type and cover the JDK's own classes only (a library class implementing `List`
-//! still needs `size` instead of `size()`); enum `name()`/`ordinal()` are not renamed, since
-//! the IR does not say which classes are enums; a lambda nested in a lambda cannot get a SAM
-//! constructor, since the IR does not carry the SAM type.
+//! Known gaps: raw Java types (`List`) are written without type arguments, which Kotlin
+//! rejects for generic classes (synthesis does not use them for Kotlin); renames cover the
+//! JDK's families of mapped types (`Number`, `CharSequence`, `Collection`, `Map`,
+//! `Map.Entry`, the wrappers, `Enum`).
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -28,6 +28,13 @@
 //!   from the expected type); calls `recv.m[A, B](args)`, Java statics `C.m[A](args)`.
 //! - Lambdas `(a, b) => body`, `(a: T) => body`, `() => body`, `(x) => ()` for a `Unit` body;
 //!   Scala converts them to Java functional interfaces (SAM conversion), also when nested.
+//!   Where the IR says the position does not convert a bare lambda (an argument of an
+//!   overloaded method, which Scala 2 types before it picks the overload, or for a
+//!   type-variable parameter; a lambda returned by a lambda), and for a local of a wildcard
+//!   type (Scala's function type takes `Any` for `?`, Java's the bound), the lambda is
+//!   ascribed its target: `((() => x): java.util.concurrent.Callable[T])`.
+//! - Inner (non-static member) classes that the program lists are type projections,
+//!   `Outer#Inner`; static nested classes are members of the companion, `Outer.Nested`.
 //! - Varargs arrays `a*` (Scala 3) or `a: _*` (Scala 2.13).
 //! - Casts `e.asInstanceOf[T]` (numeric conversions between primitives included).
 //! - Literals: `1L`, `1.5f`, `2.25d`, `(-1).toByte`, `1.toShort`, `'a'`; strings are ASCII-only
@@ -39,7 +46,7 @@
 //!
 //! Known gaps: raw Java types cannot be written in Scala (`java.util.List` needs its type
 //! argument, and the IR does not say how many): they are written as they are and scalac
-//! rejects them. Scala arrays are invariant, so a Java program that relies on array covariance
+//! rejects them (synthesis does not use them for Scala). Scala arrays are invariant, so a Java program that relies on array covariance
 //! (`String[]` passed where `Object[]` is expected) is ill-typed in Scala.
 
 use crate::common::{self, f32_digits, f64_digits, BodyCx, CodeWriter, Dialect, ProgramNames};

@@ -1,0 +1,38 @@
+//! Installing the pinned compilers for the online tests: `thalia toolchain install` into a
+//! test's own `THALIA_TOOLCHAINS`, from Maven Central through the user's Maven configuration.
+
+#![allow(dead_code)]
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+/// The compiler versions the README's figures were measured with.
+pub const PINNED: [&str; 4] = [
+    "kotlin@2.4.21",
+    "scala3@3.9.0",
+    "scala2@2.13.18",
+    "groovy@5.1.3",
+];
+
+/// `thalia` with its toolchains in `toolchains`.
+pub fn thalia(toolchains: &Path) -> Command {
+    let mut c = Command::cargo_bin("thalia").expect("the thalia binary");
+    c.env("THALIA_TOOLCHAINS", toolchains);
+    c
+}
+
+/// Installs `specs` (`NAME[@VERSION]`) into `toolchains`; panics with thalia's message when
+/// it fails.
+pub fn install(toolchains: &Path, specs: &[&str]) {
+    let out = thalia(toolchains)
+        .args(["toolchain", "install"])
+        .args(specs)
+        .output()
+        .expect("thalia runs");
+    assert!(
+        out.status.success(),
+        "install failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
