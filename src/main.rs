@@ -651,19 +651,19 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
     use thalia::campaign::driver::{self, DirSource};
     use thalia::campaign::store::{Manifest, Session, Store};
     let mut source = DirSource::open(&args.dir)?;
-    let lang = DirSource::language(&args.dir);
+    let lang = source.language();
     let spec = args
         .compiler
         .clone()
         .unwrap_or_else(|| default_compiler(lang).to_string());
     let tc = toolchain_for(&spec, &args.compile.repos)?;
     // the programs' libraries: those of the API they were synthesized from
-    let classpath = match DirSource::api(&args.dir) {
-        Some(api) if api == thalia::embedded::EMBEDDED_LABEL => {
+    let classpath = match source.api() {
+        Some(thalia::embedded::EMBEDDED_LABEL) => {
             program_classpath(None, args.compile.classpath.as_deref(), &args.compile.repos)?
         }
         Some(api) => program_classpath(
-            Some(Path::new(&api)),
+            Some(Path::new(api)),
             args.compile.classpath.as_deref(),
             &args.compile.repos,
         )?,

@@ -10,7 +10,7 @@
 //! the process-mode one. Run with `--nocapture` to see the table.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -18,7 +18,7 @@ use serde_json::Value;
 
 #[path = "support/toolchains.rs"]
 mod toolchains;
-use toolchains::{install, thalia, PINNED};
+use toolchains::{install, thalia, Setup, PINNED};
 
 const SEED: u64 = 7;
 const BATCH: usize = 20;
@@ -72,20 +72,13 @@ const CASES: [Case; 5] = [
     },
 ];
 
-struct Setup {
-    root: PathBuf,
-    toolchains: PathBuf,
-}
-
 /// Installs the toolchains once per test binary (the directory is left for the OS to clean).
 fn setup() -> &'static Setup {
     static SETUP: OnceLock<Setup> = OnceLock::new();
     SETUP.get_or_init(|| {
-        let root = tempfile::tempdir().expect("tempdir").keep();
-        let toolchains = root.join("toolchains");
-        install(&toolchains, &PINNED);
-        install(&toolchains, &["javac"]);
-        Setup { root, toolchains }
+        let setup = Setup::new(&PINNED);
+        install(&setup.toolchains, &["javac"]);
+        setup
     })
 }
 

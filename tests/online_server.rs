@@ -16,28 +16,21 @@ use thalia::toolchain::{Tool, Toolchain};
 
 #[path = "support/toolchains.rs"]
 mod toolchains;
-use toolchains::{install, thalia};
+use toolchains::{thalia, Setup};
 
 /// The compilers served (pinned like the other online tests).
 const PINNED: [&str; 4] = ["kotlin@2.4.21", "scala3@3.9.0", "groovy@5.1.3", "javac"];
 const PROGRAMS: usize = 60;
 const BATCH: usize = 20;
 
-struct Setup {
-    root: PathBuf,
-    toolchains: PathBuf,
-}
-
 /// Installs the toolchains once per test binary (the directory is left for the OS to clean).
 fn setup() -> &'static Setup {
     static SETUP: OnceLock<Setup> = OnceLock::new();
     SETUP.get_or_init(|| {
-        let root = tempfile::tempdir().expect("tempdir").keep();
-        let toolchains = root.join("toolchains");
+        let setup = Setup::new(&PINNED);
         // the library (the server's class cache) reads it too
-        std::env::set_var("THALIA_TOOLCHAINS", &toolchains);
-        install(&toolchains, &PINNED);
-        Setup { root, toolchains }
+        std::env::set_var("THALIA_TOOLCHAINS", &setup.toolchains);
+        setup
     })
 }
 

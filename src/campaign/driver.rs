@@ -337,6 +337,8 @@ pub struct DirSource {
     records: Vec<Value>,
     next: usize,
     regenerate: Option<String>,
+    language: Language,
+    api: Option<String>,
 }
 
 impl DirSource {
@@ -399,25 +401,20 @@ impl DirSource {
             records,
             next: 0,
             regenerate,
+            language: serde_json::from_value(summary["language"].clone()).unwrap_or(Language::Java),
+            api: summary["api"].as_str().map(str::to_string),
         })
     }
 
     /// The programs' language, from `summary.json` (default Java).
-    pub fn language(dir: &Path) -> Language {
-        std::fs::read_to_string(dir.join("summary.json"))
-            .ok()
-            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-            .and_then(|v| serde_json::from_value(v["language"].clone()).ok())
-            .unwrap_or(Language::Java)
+    pub fn language(&self) -> Language {
+        self.language
     }
 
     /// The API the programs were synthesized from, as `summary.json` names it (a directory,
     /// `@NAME`, or the embedded API's label).
-    pub fn api(dir: &Path) -> Option<String> {
-        std::fs::read_to_string(dir.join("summary.json"))
-            .ok()
-            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-            .and_then(|v| v["api"].as_str().map(str::to_string))
+    pub fn api(&self) -> Option<&str> {
+        self.api.as_deref()
     }
 
     /// Number of programs.

@@ -193,9 +193,7 @@ pub fn normalize(msg: &str) -> String {
         let token = if run.is_empty() {
             String::new()
         } else if word {
-            run.clone()
-        } else if run.chars().all(|c| c.is_ascii_digit()) {
-            String::new()
+            run
         } else if run.chars().all(|c| c.is_ascii_digit()) {
             "N".into()
         } else if next == Some('(') {
@@ -444,6 +442,14 @@ mod tests {
         assert_eq!(t1, t2);
         assert_ne!(t1, t3);
         assert!(t1.text.ends_with("type mismatch; found : T"), "{}", t1.text);
+    }
+
+    #[test]
+    fn numbers_and_names_are_abstracted_but_english_stays() {
+        assert_eq!(
+            normalize("Found: 3 arguments but 12 expected by Foo.bar"),
+            "Found: N arguments but N expected by T"
+        );
     }
 
     #[test]

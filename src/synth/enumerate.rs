@@ -151,9 +151,9 @@ impl Worker<'_> {
         if let Some(&p) = self.language_problems.get(&m) {
             return p;
         }
-        use thalia_translators::Language::{Groovy, Java, Scala2, Scala3};
+        use thalia_translators::Language::{Groovy, Java, Kotlin};
         let lang = self.cfg.lang;
-        let p = if matches!(lang, Scala3 | Scala2) && self.static_from_hidden_supertype(m) {
+        let p = if self.is_scala() && self.static_from_hidden_supertype(m) {
             Some(SkipReason::HiddenStatic)
         } else if !matches!(lang, Java | Groovy) && self.mentions_raw_type(m) {
             Some(SkipReason::RawType)
@@ -161,7 +161,7 @@ impl Worker<'_> {
             Some(SkipReason::InterfaceClone)
         } else if self.is_kotlin_annotation_element(m) {
             Some(SkipReason::AnnotationElement)
-        } else if lang == thalia_translators::Language::Kotlin && self.is_map_compute(m) {
+        } else if lang == Kotlin && self.is_map_compute(m) {
             Some(SkipReason::KotlinNullableParameter)
         } else {
             None
@@ -620,12 +620,7 @@ impl Worker<'_> {
     fn lenient_assignment(&mut self, from: TypeId, to: TypeId) -> bool {
         if self.cfg.lang == thalia_translators::Language::Scala2 {
             // Scala 2 widens a number and then boxes it (`val l: java.lang.Long = anInt`)
-            let prim = |w: &Worker<'_>, t: TypeId| match *w.api.ts.arena.get(t) {
-                Type::Prim(p) => Some(p),
-                Type::Class { name, .. } => w.ctx.unbox_of(name),
-                _ => None,
-            };
-            return match (prim(self, from), prim(self, to)) {
+            return match (self.prim_of(from), self.prim_of(to)) {
                 (Some(a), Some(b)) => a == b || super::worker::wider_prims(a).contains(&b),
                 _ => false,
             };
@@ -697,37 +692,28 @@ impl Worker<'_> {
     /// True when Scala converts an integral constant (a Java `static final int`, which it
     /// reads as a literal) to a variable of type `x`: any numeric type or its box (Scala 3
     /// `val f: java.lang.Float = Calendar.NOVEMBER`).
-    fn scala_converts_constant(&mut self, x: TypeId) -> bool {
-        use thalia_translators::Language::{Scala2, Scala3};
-        let numeric = |p: Prim| !matches!(p, Prim::Boolean | Prim::Void);
-        matches!(self.cfg.lang, Scala2 | Scala3)
-            && match *self.api.ts.arena.get(x) {
-                Type::Prim(p) => numeric(p),
-                Type::Class { name, .. } => self.ctx.unbox_of(name).is_some_and(numeric),
-                _ => false,
-            }
+    fn scala_converts_constant(&self, x: TypeId) -> bool {
+        self.is_scala() && self.is_numeric(x)
+    }
+
+    /// The primitive type `t` is or boxes.
+    fn prim_of(&self, t: TypeId) -> Option<Prim> {
+        match *self.api.ts.arena.get(t) {
+            Type::Prim(p) => Some(p),
+            Type::Class { name, .. } => self.ctx.unbox_of(name),
+            _ => None,
+        }
     }
 
     /// True for a numeric primitive or its box.
     fn is_numeric(&self, t: TypeId) -> bool {
-        let p = match *self.api.ts.arena.get(t) {
-            Type::Prim(p) => Some(p),
-            Type::Class { name, .. } => self.ctx.unbox_of(name),
-            _ => None,
-        };
-        p.is_some_and(|p| !matches!(p, Prim::Boolean | Prim::Void))
+        self.prim_of(t)
+            .is_some_and(|p| !matches!(p, Prim::Boolean | Prim::Void))
     }
 
     /// True for the types a constant of an integral type may be narrowed to.
-    fn narrows_constant(&mut self, x: TypeId) -> bool {
-        match *self.api.ts.arena.get(x) {
-            Type::Prim(p) => matches!(p, Prim::Byte | Prim::Short | Prim::Char),
-            Type::Class { name, .. } => matches!(
-                self.ctx.unbox_of(name),
-                Some(Prim::Byte | Prim::Short | Prim::Char)
-            ),
-            _ => false,
-        }
+    fn narrows_constant(&self, x: TypeId) -> bool {
+        matches!(self.prim_of(x), Some(Prim::Byte | Prim::Short | Prim::Char))
     }
 
     /// Java assignment conversion of a value of type `from` to a variable of type `to`

@@ -254,16 +254,11 @@ impl Worker<'_> {
             return Rc::clone(d);
         }
         let mem = self.api.member(m);
-        let (name, arity, owner) = (mem.name.clone(), mem.params.len(), mem.owner);
-        let sym = self.api.class(owner).sym;
+        let (name, arity) = (mem.name.clone(), mem.params.len());
+        let sym = self.api.class(mem.owner).sym;
+        // the owner comes first: it declares `m`
         let self_ty = self.api.ts.self_type(sym);
-        let mut out = vec![self.api.class(owner).name.clone()];
-        for c in self.declarers(self_ty, &name, arity) {
-            if !out.contains(&c) {
-                out.push(c);
-            }
-        }
-        let rc: Rc<[String]> = out.into();
+        let rc: Rc<[String]> = self.declarers(self_ty, &name, arity).into();
         self.declared_in.insert(m, Rc::clone(&rc));
         rc
     }

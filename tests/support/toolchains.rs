@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
@@ -35,4 +35,23 @@ pub fn install(toolchains: &Path, specs: &[&str]) {
         "install failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// A directory kept for the test binary's lifetime (the OS cleans it), with compilers
+/// installed in its `toolchains/`.
+pub struct Setup {
+    /// The directory.
+    pub root: PathBuf,
+    /// `root/toolchains`, the `THALIA_TOOLCHAINS` of the tests.
+    pub toolchains: PathBuf,
+}
+
+impl Setup {
+    /// A new directory with `specs` installed.
+    pub fn new(specs: &[&str]) -> Setup {
+        let root = tempfile::tempdir().expect("tempdir").keep();
+        let toolchains = root.join("toolchains");
+        install(&toolchains, specs);
+        Setup { root, toolchains }
+    }
 }

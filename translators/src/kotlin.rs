@@ -371,19 +371,6 @@ enum Member {
     Unsupported(&'static str),
 }
 
-/// The Java wrapper classes, which Kotlin shows as its own `Int`, `Char`, ... without their
-/// Java members.
-const BOXES: [&str; 8] = [
-    "java.lang.Boolean",
-    "java.lang.Byte",
-    "java.lang.Character",
-    "java.lang.Short",
-    "java.lang.Integer",
-    "java.lang.Long",
-    "java.lang.Float",
-    "java.lang.Double",
-];
-
 /// The Kotlin form of instance call `name` with `arity` arguments on a receiver of type `recv`
 /// (`None`: unknown) of a method declared in the classes `declared_in` (nearest first, see
 /// `Expr::Call`), or `None` to write it as in Java.
@@ -461,37 +448,37 @@ fn kotlin_member(
             )),
         };
     }
-    if let Some(fam) = fam {
-        let renamed = match (fam, name, arity) {
-            (Family::String | Family::CharSequence, "length", 0) => Member::Property("length"),
-            (Family::String | Family::CharSequence, "charAt", 1) => Member::Call("get"),
-            (Family::String, "equals" | "hashCode" | "toString" | "compareTo", _) => return None,
-            (Family::String, _, _) => Member::OnJavaClass("java.lang.String"),
-            // `Double.toByte()` and `Float.toShort()` are errors: go through `Int`
-            (Family::Number, "byteValue", 0) => Member::Chain("toInt().toByte()"),
-            (Family::Number, "shortValue", 0) => Member::Chain("toInt().toShort()"),
-            (Family::Number, "intValue", 0) => Member::Call("toInt"),
-            (Family::Number, "longValue", 0) => Member::Call("toLong"),
-            (Family::Number, "floatValue", 0) => Member::Call("toFloat"),
-            (Family::Number, "doubleValue", 0) => Member::Call("toDouble"),
-            (Family::Collection | Family::Map, "size", 0) => Member::Property("size"),
-            (Family::Collection, "toArray", _) => Member::OnJavaClass("java.util.Collection<*>"),
-            (Family::Map, "keySet", 0) => Member::Property("keys"),
-            (Family::Map, "values", 0) => Member::Property("values"),
-            (Family::Map, "entrySet", 0) => Member::Property("entries"),
-            (Family::Entry, "getKey", 0) => Member::Property("key"),
-            (Family::Entry, "getValue", 0) => Member::Property("value"),
-            _ => Member::Call(""),
-        };
-        if renamed != Member::Call("") {
-            return Some(renamed);
+    let renamed = match (fam, name, arity) {
+        (Some(Family::String | Family::CharSequence), "length", 0) => {
+            Some(Member::Property("length"))
         }
+        (Some(Family::String | Family::CharSequence), "charAt", 1) => Some(Member::Call("get")),
+        (Some(Family::String), "equals" | "hashCode" | "toString" | "compareTo", _) => return None,
+        (Some(Family::String), _, _) => Some(Member::OnJavaClass("java.lang.String")),
+        // `Double.toByte()` and `Float.toShort()` are errors: go through `Int`
+        (Some(Family::Number), "byteValue", 0) => Some(Member::Chain("toInt().toByte()")),
+        (Some(Family::Number), "shortValue", 0) => Some(Member::Chain("toInt().toShort()")),
+        (Some(Family::Number), "intValue", 0) => Some(Member::Call("toInt")),
+        (Some(Family::Number), "longValue", 0) => Some(Member::Call("toLong")),
+        (Some(Family::Number), "floatValue", 0) => Some(Member::Call("toFloat")),
+        (Some(Family::Number), "doubleValue", 0) => Some(Member::Call("toDouble")),
+        (Some(Family::Collection | Family::Map), "size", 0) => Some(Member::Property("size")),
+        (Some(Family::Collection), "toArray", _) => {
+            Some(Member::OnJavaClass("java.util.Collection<*>"))
+        }
+        (Some(Family::Map), "keySet", 0) => Some(Member::Property("keys")),
+        (Some(Family::Map), "values", 0) => Some(Member::Property("values")),
+        (Some(Family::Map), "entrySet", 0) => Some(Member::Property("entries")),
+        (Some(Family::Entry), "getKey", 0) => Some(Member::Property("key")),
+        (Some(Family::Entry), "getValue", 0) => Some(Member::Property("value")),
+        _ => None,
+    };
+    if renamed.is_some() {
+        return renamed;
     }
     // Kotlin's `Int`, `Char`, ... have none of the wrappers' other Java members
     // (`describeConstable()`, `charValue()`): call them on the Java class.
-    let boxed = BOXES
-        .into_iter()
-        .find(|b| Some(*b) == declaring || (declared_in.is_empty() && Some(*b) == class));
+    let boxed = declaring.and_then(unboxed).map(PrimTy::boxed_class);
     match (boxed, name, arity) {
         (None, _, _)
         | (Some(_), "compareTo" | "equals", 1)
