@@ -281,3 +281,42 @@ fn groovy_ill_typed_calls_avoid_what_groovy_accepts() {
         );
     }
 }
+
+#[test]
+fn varargs_inference_takes_every_argument_into_account() {
+    // `StringUtils.join(T...)` takes `(String, Object)` with `T` = `Object`: breaking the
+    // `char` of `join(short[], char)` with an `Object` is no break at all
+    let mut api = thalia::embedded::embedded_api();
+    let ctx = SynthContext::new(&mut api);
+    let m = api
+        .member_ids()
+        .find(|&m| {
+            api.owner(m).name == "org.apache.commons.lang3.StringUtils"
+                && api.signature(m).contains("join(short[], char)")
+        })
+        .expect("join(short[], char)");
+    let cfg = config(Language::Java, Mode::WellTyped);
+    let mut w = Worker::new(api, &ctx, &cfg);
+    let task = w
+        .enumerate_member(m, 1)
+        .expect("join is exercised")
+        .remove(0);
+    for (a0, a1, applicable) in [
+        ("java.lang.String", "java.lang.Object", true),
+        ("short[]", "java.lang.Object", true),
+        ("short[]", "java.lang.String", true),
+    ] {
+        let mut seq = task.seq.clone();
+        seq.receiver = None;
+        seq.result = None;
+        for (i, t) in [a0, a1].into_iter().enumerate() {
+            seq.args[i] = parse_type(&mut w.api.ts.arena, Syntax::Java, t, &[]).expect("a type");
+        }
+        let got = w.resolve(m, &task.formal, &seq);
+        assert_eq!(
+            got != thalia::synth::enumerate::Resolution::NoneApplicable,
+            applicable,
+            "join({a0}, {a1}): {got:?}"
+        );
+    }
+}

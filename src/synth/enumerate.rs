@@ -908,11 +908,17 @@ impl Worker<'_> {
                     }
                     let mut matched = false;
                     for &p in &targets {
-                        if let Some(s2) =
-                            self.api
-                                .ts
-                                .unify_with(p, a, &cm.type_params, UnifyMode::Subtype, &s)
-                        {
+                        // a variable fixed by an earlier argument must take this one too
+                        // (`join(T...)` on `(String, Object)`: `T` is not `String`)
+                        let fits = self
+                            .api
+                            .ts
+                            .unify_with(p, a, &cm.type_params, UnifyMode::Subtype, &s)
+                            .filter(|s2| {
+                                let inst = self.api.ts.arena.subst(p, s2);
+                                self.api.ts.is_subtype(a, inst)
+                            });
+                        if let Some(s2) = fits {
                             s = s2;
                             matched = true;
                             break;
