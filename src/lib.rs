@@ -8,6 +8,7 @@ pub mod campaign;
 pub mod compile;
 pub mod compile_bench;
 pub mod embedded;
+pub mod fuzzing;
 pub mod graph;
 pub mod server;
 pub mod stats;

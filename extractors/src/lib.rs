@@ -3,6 +3,7 @@
 
 pub mod bytecode;
 pub mod fetch;
+pub mod fuzzing;
 pub mod io;
 pub mod maven;
 pub mod schema;

@@ -234,7 +234,7 @@ struct Mirror {
 
 /// What thalia reads from a `settings.xml`.
 #[derive(Debug, Default)]
-struct Settings {
+pub(crate) struct Settings {
     local_repository: Option<String>,
     mirrors: Vec<Mirror>,
     repositories: Vec<Repository>,
@@ -268,12 +268,17 @@ fn read_settings(path: &Path, opts: &DiscoverOptions) -> Result<Option<Settings>
             })
         }
     };
+    parse_settings(&text, path, opts).map(Some)
+}
+
+/// Parses the text of a `settings.xml`; `path` names it in errors.
+pub(crate) fn parse_settings(text: &str, path: &Path, opts: &DiscoverOptions) -> Result<Settings> {
     let bad = |reason: String| MavenError::Parse {
         coordinate: "settings".into(),
         location: path.display().to_string(),
         reason,
     };
-    let doc = xml::parse(&text).map_err(bad)?;
+    let doc = xml::parse(text).map_err(bad)?;
     let root = doc.root_element();
     if root.tag_name().name() != "settings" {
         return Err(bad(format!(
@@ -351,7 +356,7 @@ fn read_settings(path: &Path, opts: &DiscoverOptions) -> Result<Option<Settings>
             s.repositories.push(repo);
         }
     }
-    Ok(Some(s))
+    Ok(s)
 }
 
 fn mirror_matches(pattern: &str, repo: &Repository) -> bool {

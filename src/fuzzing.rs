@@ -1,0 +1,149 @@
+//! Entry points shared by the `cargo fuzz` targets in `fuzz/` and their replay tests
+//! (`tests/fuzz_corpus.rs`): each takes arbitrary bytes, drives one input-facing part of the
+//! core the way the CLI does, and must never panic (errors are fine).
+//!
+//! Input layouts are documented per function; `fuzz/README.md` describes the seed corpora.
+
+use std::path::PathBuf;
+
+use crate::api::Api;
+use crate::graph::ApiGraph;
+use crate::stats::GraphStats;
+use crate::types::{
+    parse_param, parse_type, parse_type_param, parse_type_param_head, print_param, print_type,
+    print_type_param, Syntax, TypeArena, VarId,
+};
+
+/// Names declared as type variables in scope for [`type_string`] (a bare `T` parses as a
+/// variable, as inside a generic API declaration).
+pub const SCOPE_VARS: [&str; 6] = ["T", "U", "E", "K", "V", "R"];
+
+/// What [`type_string`] parses, chosen by the first input byte (bits 2-3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeStringKind {
+    /// A type (`parse_type`).
+    Type,
+    /// A parameter type, varargs recognised (`parse_param`).
+    Param,
+    /// A type-parameter declaration (`parse_type_param_head` + `parse_type_param`).
+    TypeParam,
+    /// A type with no type variables in scope.
+    TypeNoScope,
+}
+
+/// Splits a [`type_string`] input into its syntax, kind and text.
+///
+/// Byte 0: bits 0-1 select the syntax (0 Java, 1 Kotlin, 2 Scala, 3 Java), bits 2-3 the
+/// [`TypeStringKind`]; the rest is the type string (invalid UTF-8 replaced).
+pub fn split_type_input(data: &[u8]) -> Option<(Syntax, TypeStringKind, String)> {
+    let (&head, rest) = data.split_first()?;
+    let syntax = match head & 3 {
+        1 => Syntax::Kotlin,
+        2 => Syntax::Scala,
+        _ => Syntax::Java,
+    };
+    let kind = match (head >> 2) & 3 {
+        0 => TypeStringKind::Type,
+        1 => TypeStringKind::Param,
+        2 => TypeStringKind::TypeParam,
+        _ => TypeStringKind::TypeNoScope,
+    };
+    Some((syntax, kind, String::from_utf8_lossy(rest).into_owned()))
+}
+
+/// The byte 0 of a [`type_string`] input for a syntax and kind (inverse of
+/// [`split_type_input`]); seed corpora are written with it.
+pub fn type_input_head(syntax: Syntax, kind: TypeStringKind) -> u8 {
+    let s = match syntax {
+        Syntax::Java => 0,
+        Syntax::Kotlin => 1,
+        Syntax::Scala => 2,
+    };
+    let k = match kind {
+        TypeStringKind::Type => 0,
+        TypeStringKind::Param => 1,
+        TypeStringKind::TypeParam => 2,
+        TypeStringKind::TypeNoScope => 3,
+    };
+    s | (k << 2)
+}
+
+/// Fuzz target `type_string`: parses a type string, parameter or type-parameter declaration
+/// (layout in [`split_type_input`]); on success prints it back and parses the printed form.
+pub fn type_string(data: &[u8]) {
+    let Some((syntax, kind, text)) = split_type_input(data) else {
+        return;
+    };
+    let mut arena = TypeArena::new();
+    let scope: Vec<VarId> = if kind == TypeStringKind::TypeNoScope {
+        Vec::new()
+    } else {
+        SCOPE_VARS
+            .iter()
+            .map(|n| arena.new_var(n, "fuzz.Scope"))
+            .collect()
+    };
+    match kind {
+        TypeStringKind::Type | TypeStringKind::TypeNoScope => {
+            if let Ok(t) = parse_type(&mut arena, syntax, &text, &scope) {
+                let printed = print_type(&arena, syntax, t);
+                let _ = parse_type(&mut arena, syntax, &printed, &scope);
+            }
+        }
+        TypeStringKind::Param => {
+            if let Ok(p) = parse_param(&mut arena, syntax, &text, &scope) {
+                let printed = print_param(&arena, syntax, p.ty, p.vararg);
+                let _ = parse_param(&mut arena, syntax, &printed, &scope);
+            }
+        }
+        TypeStringKind::TypeParam => {
+            let Ok(head) = parse_type_param_head(syntax, &text) else {
+                return;
+            };
+            let var = arena.new_var(&head.name, "fuzz.Decl");
+            let mut own_scope = vec![var];
+            own_scope.extend_from_slice(&scope);
+            if parse_type_param(&mut arena, syntax, &text, var, &own_scope).is_ok() {
+                let printed = print_type_param(&arena, syntax, var);
+                let Ok(head2) = parse_type_param_head(syntax, &printed) else {
+                    return;
+                };
+                let var2 = arena.new_var(&head2.name, "fuzz.Reparsed");
+                own_scope[0] = var2;
+                let _ = parse_type_param(&mut arena, syntax, &printed, var2, &own_scope);
+            }
+        }
+    }
+}
+
+/// Fuzz target `api_json`: API JSON bytes → `ClassDoc`s → [`Api::from_docs`] → the API graph,
+/// its statistics, and the documents written back ([`Api::to_docs`]).
+///
+/// The input is one API JSON document or a JSON array of documents (so that several classes
+/// can refer to each other).
+pub fn api_json(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let path = PathBuf::from("fuzz.json");
+    let mut docs = Vec::new();
+    let mut errors = Vec::new();
+    match thalia_extractors::io::parse_class_doc(&path, text) {
+        Ok(doc) => docs.push((path, doc)),
+        Err(e) => match serde_json::from_str::<Vec<serde_json::Value>>(text) {
+            Ok(values) => {
+                for (i, v) in values.into_iter().enumerate() {
+                    let p = PathBuf::from(format!("fuzz-{i}.json"));
+                    if let Ok(doc) = serde_json::from_value(v) {
+                        docs.push((p, doc));
+                    }
+                }
+            }
+            Err(_) => errors.push(e),
+        },
+    }
+    let mut api = Api::from_docs(docs, errors);
+    let graph = ApiGraph::build(&mut api);
+    let _ = GraphStats::compute(&mut api, &graph);
+    let _ = api.to_docs();
+}
