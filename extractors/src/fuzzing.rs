@@ -149,15 +149,21 @@ pub fn maven_metadata(data: &[u8]) {
 }
 
 /// Fuzz target `maven_settings`: a `settings.xml` parsed as repository discovery reads it (with
-/// a fixed home directory and environment).
+/// a fixed home directory and environment, whose variables `FUZZ_SELF` and `FUZZ_OTHER` have
+/// values that refer to variables in turn).
 pub fn maven_settings(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let opts = DiscoverOptions {
         home: Some(PathBuf::from("/home/fuzz")),
         cwd: Some(PathBuf::from("/work/fuzz")),
-        env: [("FUZZ".to_string(), "value".to_string())]
-            .into_iter()
-            .collect(),
+        env: [
+            ("FUZZ", "value"),
+            ("FUZZ_SELF", "${env.FUZZ_SELF}"),
+            ("FUZZ_OTHER", "x${env.FUZZ}${env.FUZZ_SELF}"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect(),
         ..DiscoverOptions::default()
     };
     let _ = parse_settings(&text, Path::new("settings.xml"), &opts);

@@ -245,13 +245,18 @@ fn interpolate_settings(value: &str, opts: &DiscoverOptions) -> String {
     if let Some(home) = &opts.home {
         out = out.replace("${user.home}", &home.to_string_lossy());
     }
-    while let Some(start) = out.find("${env.") {
+    // Values are inserted as they are: an inserted value is not searched again, so a variable
+    // whose value spells `${env.…}` (itself or another) cannot make this loop forever.
+    let mut from = 0;
+    while let Some(rel) = out[from..].find("${env.") {
+        let start = from + rel;
         let Some(len) = out[start..].find('}') else {
             break;
         };
         let name = out[start + 6..start + len].to_string();
         let val = opts.env.get(&name).cloned().unwrap_or_default();
         out.replace_range(start..start + len + 1, &val);
+        from = start + val.len();
     }
     out
 }
