@@ -7,5 +7,7 @@ pub mod io;
 pub mod maven;
 pub mod schema;
 
-pub use io::{read_api_dir, read_class_file, write_class_doc, SchemaError};
+pub use io::{
+    read_api_dir, read_class_file, write_class_doc, write_class_docs, SchemaError, WriteError,
+};
 pub use schema::{ClassDoc, FieldDoc, MethodDoc};

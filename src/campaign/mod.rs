@@ -6,45 +6,20 @@
 //! - [`signature`] gives a finding its deduplication signature;
 //! - [`store`] owns the run directory (`manifest.json`, `results.jsonl`, `bugs/`);
 //! - [`driver`] feeds batches from a [`driver::Source`] to compiler workers;
+//! - [`setup`] turns a user's settings into a run's identity, manifest and options;
 //! - [`report`] summarizes a run directory.
 
 pub mod driver;
 pub mod report;
+pub mod setup;
 pub mod signature;
 pub mod store;
 
 use serde::{Deserialize, Serialize};
 
 use crate::compile::Verdict;
-
-/// What the compiler should do with a program.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Expected {
-    /// A well-typed program: the compiler must accept it.
-    Accept,
-    /// An ill-typed program: the compiler must reject it.
-    Reject,
-}
-
-impl Expected {
-    /// `accept` / `reject`, as in `programs.jsonl`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Expected::Accept => "accept",
-            Expected::Reject => "reject",
-        }
-    }
-
-    /// Parses `accept` / `reject`.
-    pub fn parse(s: &str) -> Option<Expected> {
-        match s {
-            "accept" => Some(Expected::Accept),
-            "reject" => Some(Expected::Reject),
-            _ => None,
-        }
-    }
-}
+pub use crate::synth::Expected;
+use crate::synth::ProgramRecord;
 
 /// The kind of a finding: a verdict that contradicts the expectation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -110,7 +85,7 @@ pub struct Candidate {
     /// What the compiler must do with it.
     pub expected: Expected,
     /// Its `programs.jsonl` record.
-    pub record: serde_json::Value,
+    pub record: ProgramRecord,
     /// A command that regenerates the program, when known.
     pub regenerate: Option<String>,
 }

@@ -66,7 +66,7 @@ pub struct Report {
     /// `process` or `server`.
     pub compiler_mode: String,
     /// Seed, language, API, modes... as recorded.
-    pub identity: Value,
+    pub identity: super::setup::RunIdentity,
     /// Programs judged.
     pub programs: u64,
     /// Verdicts per mode.

@@ -15,7 +15,7 @@
 //!   kinds of the formal and the incompatible type);
 //! - a performance finding: the member's declaring class and name.
 
-use serde_json::Value;
+use crate::synth::ProgramRecord;
 
 use super::FindingKind;
 use crate::compile::Verdict;
@@ -37,7 +37,12 @@ pub struct Signature {
 }
 
 /// The signature of a finding of `kind` by `tool`, from the verdict and the program record.
-pub fn signature(tool: Tool, kind: FindingKind, verdict: &Verdict, record: &Value) -> Signature {
+pub fn signature(
+    tool: Tool,
+    kind: FindingKind,
+    verdict: &Verdict,
+    record: &ProgramRecord,
+) -> Signature {
     let detail = match (kind, verdict) {
         (FindingKind::UnexpectedRejection, Verdict::Rejected { diagnostics }) => diagnostics
             .first()
@@ -287,9 +292,8 @@ fn exception_class(line: &str) -> Option<&str> {
 }
 
 /// The member's declaring class and name.
-fn member_detail(record: &Value) -> String {
-    let class = record["class"].as_str().unwrap_or_default();
-    let member = record["member"].as_str().unwrap_or_default();
+fn member_detail(record: &ProgramRecord) -> String {
+    let member = record.member.as_str();
     let name = member
         .split('(')
         .next()
@@ -297,7 +301,7 @@ fn member_detail(record: &Value) -> String {
         .rsplit([' ', '.'])
         .next()
         .unwrap_or_default();
-    format!("{class}.{name}")
+    format!("{}.{name}", record.class)
 }
 
 /// The kind of a printed type: `prim`, `array`, `generic`, `var`, `function` or `class`.
@@ -322,28 +326,28 @@ fn type_kind(t: &str) -> &'static str {
 }
 
 /// The shape of an ill-typed program's injected fault.
-fn acceptance_detail(record: &Value) -> String {
-    let broken = &record["broken"];
-    let position = broken["position"].as_str().unwrap_or("?");
+fn acceptance_detail(record: &ProgramRecord) -> String {
+    let (position, formal, actual) = match &record.broken {
+        Some(b) => (b.position.as_str(), b.formal.as_str(), b.actual.as_str()),
+        None => ("?", "", ""),
+    };
     let position = if position.starts_with("arg") {
         "argument"
     } else {
         position
     };
-    let poly = record["substitution"]
-        .as_object()
-        .is_some_and(|m| !m.is_empty());
+    let poly = !record.substitution.is_empty();
     format!(
         "{position} of a {}{} {}, {} given {}",
         if poly { "polymorphic " } else { "" },
-        record["kind"].as_str().unwrap_or("member"),
-        if record["erased"].as_bool() == Some(true) {
+        record.kind.as_str(),
+        if record.erased {
             "with erased type arguments"
         } else {
             "with explicit types"
         },
-        type_kind(broken["formal"].as_str().unwrap_or_default()),
-        type_kind(broken["actual"].as_str().unwrap_or_default()),
+        type_kind(formal),
+        type_kind(actual),
     )
 }
 
@@ -358,8 +362,24 @@ mod tests {
         }
     }
 
+    /// A program record with `fields` set over empty defaults.
+    fn record(fields: serde_json::Value) -> ProgramRecord {
+        let mut base = json!({
+            "id": "p000000", "file": "", "member": "", "class": "", "kind": "method",
+            "typing_sequence": {"receiver": null, "args": [], "result": null},
+            "substitution": {}, "mode": "well-typed", "expected": "accept",
+            "broken": null, "erased": false
+        });
+        if let (Some(b), Some(f)) = (base.as_object_mut(), fields.as_object()) {
+            for (k, v) in f {
+                b.insert(k.clone(), v.clone());
+            }
+        }
+        serde_json::from_value(base).expect("a program record")
+    }
+
     fn sig(tool: Tool, kind: FindingKind, v: &Verdict) -> Signature {
-        signature(tool, kind, v, &json!({}))
+        signature(tool, kind, v, &record(json!({})))
     }
 
     #[test]
@@ -474,8 +494,10 @@ mod tests {
     #[test]
     fn acceptances_are_keyed_by_the_fault_shape() {
         let rec = |pos: &str, formal: &str, actual: &str| {
-            json!({"kind": "method", "erased": false, "substitution": {"T": "java.lang.String"},
-                   "broken": {"position": pos, "formal": formal, "actual": actual}})
+            record(
+                json!({"kind": "method", "erased": false, "substitution": {"T": "java.lang.String"},
+                   "broken": {"position": pos, "formal": formal, "actual": actual}}),
+            )
         };
         let k = FindingKind::UnexpectedAcceptance;
         let a = signature(

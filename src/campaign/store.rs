@@ -24,6 +24,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::setup::{RunIdentity, SessionOptions};
 use super::signature::{signature, Signature};
 use super::{judge, Candidate, Expected, FindingKind};
 use crate::compile::Verdict;
@@ -71,7 +72,7 @@ pub struct Session {
     /// Programs judged in this session.
     pub programs: u64,
     /// The options of this session (batch size, jobs, budget, ...).
-    pub options: Value,
+    pub options: SessionOptions,
 }
 
 /// `manifest.json`.
@@ -85,7 +86,7 @@ pub struct Manifest {
     pub kind: String,
     /// What a resumed run must agree on: seed, language, API, modes, synthesis
     /// configuration, compiler and version, or the checked directory's manifest hash.
-    pub identity: Value,
+    pub identity: RunIdentity,
     /// The compiler.
     pub compiler: CompilerInfo,
     /// The sessions, oldest first.
@@ -358,7 +359,7 @@ impl Store {
             id: cand.id.clone(),
             mode: cand.mode.clone(),
             round: cand.round,
-            member: cand.record["member"].as_str().unwrap_or_default().into(),
+            member: cand.record.member.clone(),
             file: cand.file.clone(),
             expected: cand.expected,
             verdict: verdict.label().into(),
@@ -483,10 +484,13 @@ impl Store {
 }
 
 /// The first top-level field in which two identities differ.
-fn first_difference(old: &Value, new: &Value) -> Option<(String, String, String)> {
+fn first_difference(old: &RunIdentity, new: &RunIdentity) -> Option<(String, String, String)> {
     if old == new {
         return None;
     }
+    // identities are plain data: serializing them cannot fail
+    let old = serde_json::to_value(old).unwrap_or_default();
+    let new = serde_json::to_value(new).unwrap_or_default();
     let show = |v: Option<&Value>| v.map_or("nothing".to_string(), Value::to_string);
     if let (Some(a), Some(b)) = (old.as_object(), new.as_object()) {
         for k in a.keys().chain(b.keys()) {
@@ -605,10 +609,7 @@ fn repro_script(
         tool = c.tool.name(),
         version = c.version,
         key = cand.key,
-        member = cand.record["member"]
-            .as_str()
-            .unwrap_or_default()
-            .replace('\n', " "),
+        member = cand.record.member.replace('\n', " "),
         expected = cand.expected.as_str(),
         actual = verdict.label(),
         cmd = words.join(" "),
@@ -631,8 +632,21 @@ mod tests {
 
     #[test]
     fn identities_differ_at_the_first_changed_field() {
-        let a = serde_json::json!({"seed": 1, "lang": "kotlin"});
-        let b = serde_json::json!({"seed": 2, "lang": "kotlin"});
+        let run = |seed: u64| {
+            RunIdentity::Run(super::super::setup::SynthIdentity {
+                seed,
+                language: thalia_translators::Language::Kotlin,
+                api: "@java.base".into(),
+                modes: vec![crate::synth::Mode::WellTyped],
+                erase: false,
+                groovy_type_checked: false,
+                synth_config: super::super::setup::recorded_synth_config(
+                    thalia_translators::Language::Kotlin,
+                ),
+                compiler: "kotlin@2.4.21".into(),
+            })
+        };
+        let (a, b) = (run(1), run(2));
         assert_eq!(first_difference(&a, &a), None);
         assert_eq!(
             first_difference(&a, &b),

@@ -33,7 +33,7 @@ use thalia_translators::ir::Program;
 use crate::api::{Api, MemberId};
 pub use config::{Mode, SynthConfig};
 pub use context::{SkipReason, SynthContext};
-pub use program::ProgramRecord;
+pub use program::{BrokenRecord, Expected, ProgramRecord, RecordKind, SequenceRecord};
 use worker::{mix_seed, SynthRng, Worker};
 
 /// Which programs of a run to build.
@@ -48,8 +48,43 @@ pub enum Selection {
     Only(Vec<usize>),
 }
 
+impl Selection {
+    /// The programs a user selected: ids (`p000042`, or `42`) when given, else the first
+    /// `count`, else all; an id beyond the plan's `len` programs is an error.
+    pub fn choose(ids: &[String], count: Option<usize>, len: usize) -> Result<Selection, String> {
+        if ids.is_empty() {
+            return Ok(count.map_or(Selection::All, Selection::First));
+        }
+        let mut v = Vec::with_capacity(ids.len());
+        for id in ids {
+            let n = id
+                .trim_start_matches('p')
+                .parse::<usize>()
+                .map_err(|_| format!("`{id}` is not a program id (like p000042)"))?;
+            if n >= len {
+                return Err(format!(
+                    "program {id} does not exist: this seed and API give {len} programs"
+                ));
+            }
+            v.push(n);
+        }
+        v.sort_unstable();
+        v.dedup();
+        Ok(Selection::Only(v))
+    }
+
+    /// How many of a plan's `len` programs this selects.
+    pub fn count(&self, len: usize) -> usize {
+        match self {
+            Selection::All => len,
+            Selection::First(n) => len.min(*n),
+            Selection::Only(v) => v.len(),
+        }
+    }
+}
+
 /// Counts reported at the end of a run.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
 pub struct SynthSummary {
     /// Members in the API.
     pub members: usize,

@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use rand::SeedableRng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thalia_translators::ir::{Expr, PrimTy, Program, Receiver, Stmt, Ty};
 
 use super::config::Mode;
@@ -56,7 +56,7 @@ pub fn to_ir(api: &Api, t: TypeId) -> Ty {
 }
 
 /// The typing sequence of a program as printed types.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SequenceRecord {
     /// Receiver type, if any.
     pub receiver: Option<String>,
@@ -67,7 +67,7 @@ pub struct SequenceRecord {
 }
 
 /// The broken position of an ill-typed program.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BrokenRecord {
     /// `receiver`, `argN` or `result`.
     pub position: String,
@@ -77,8 +77,68 @@ pub struct BrokenRecord {
     pub actual: String,
 }
 
-/// One line of `programs.jsonl`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// What the compiler should do with a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Expected {
+    /// A well-typed program: the compiler must accept it.
+    Accept,
+    /// An ill-typed program: the compiler must reject it.
+    Reject,
+}
+
+impl Expected {
+    /// `accept` / `reject`, as in `programs.jsonl`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Expected::Accept => "accept",
+            Expected::Reject => "reject",
+        }
+    }
+
+    /// Parses `accept` / `reject`.
+    pub fn parse(s: &str) -> Option<Expected> {
+        match s {
+            "accept" => Some(Expected::Accept),
+            "reject" => Some(Expected::Reject),
+            _ => None,
+        }
+    }
+
+    /// The expectation of a program synthesized in `mode`.
+    pub fn of_mode(mode: Mode) -> Expected {
+        match mode {
+            Mode::WellTyped => Expected::Accept,
+            Mode::IllTyped => Expected::Reject,
+        }
+    }
+}
+
+/// The kind of the API member a program exercises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RecordKind {
+    /// A method call.
+    Method,
+    /// A constructor call.
+    Constructor,
+    /// A field access.
+    Field,
+}
+
+impl RecordKind {
+    /// `method`, `constructor` or `field`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordKind::Method => "method",
+            RecordKind::Constructor => "constructor",
+            RecordKind::Field => "field",
+        }
+    }
+}
+
+/// One line of `programs.jsonl`: the typed record that crosses from synthesis to campaigns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProgramRecord {
     /// Program id (`p000042`).
     pub id: String,
@@ -89,15 +149,15 @@ pub struct ProgramRecord {
     /// Its declaring class.
     pub class: String,
     /// Method, constructor or field.
-    pub kind: String,
+    pub kind: RecordKind,
     /// Receiver, argument and expected result types.
     pub typing_sequence: SequenceRecord,
     /// The type arguments chosen for the type variables (`T` → `java.lang.Integer`).
     pub substitution: std::collections::BTreeMap<String, String>,
     /// `well-typed` or `ill-typed`.
     pub mode: Mode,
-    /// `accept` or `reject`.
-    pub expected: String,
+    /// What the compiler must do with the program.
+    pub expected: Expected,
     /// The broken position of an ill-typed program.
     pub broken: Option<BrokenRecord>,
     /// True when the call under test was written without its type arguments.
@@ -410,11 +470,10 @@ impl Worker<'_> {
             member: self.api.signature(task.member),
             class: owner.name.clone(),
             kind: match mem.kind {
-                MemberKind::Method => "method",
-                MemberKind::Constructor => "constructor",
-                MemberKind::Field => "field",
-            }
-            .to_string(),
+                MemberKind::Method => RecordKind::Method,
+                MemberKind::Constructor => RecordKind::Constructor,
+                MemberKind::Field => RecordKind::Field,
+            },
             typing_sequence: SequenceRecord {
                 receiver: task.seq.receiver.map(p),
                 args: task.seq.args.iter().map(|&t| p(t)).collect(),
@@ -427,11 +486,10 @@ impl Worker<'_> {
                 Mode::WellTyped
             },
             expected: if task.broken.is_some() {
-                "reject"
+                Expected::Reject
             } else {
-                "accept"
-            }
-            .to_string(),
+                Expected::Accept
+            },
             broken: task.broken.map(|b| BrokenRecord {
                 position: b.position.label(),
                 formal: p(b.formal),

@@ -195,6 +195,22 @@ pub enum TranslateError {
     },
 }
 
+impl TranslateError {
+    /// A short, stable label of the error's kind (for counting reasons over many programs).
+    pub fn reason(&self) -> &'static str {
+        match self {
+            TranslateError::InvalidProgramId { .. } => "invalid program id",
+            TranslateError::InvalidIdentifier { .. } => "invalid identifier",
+            TranslateError::ReservedWord { .. } => "reserved word",
+            TranslateError::DuplicateLocal { .. } => "duplicate local",
+            TranslateError::UndeclaredLocal { .. } => "undeclared local",
+            TranslateError::ShadowsQualifiedName { .. } => "local shadows a qualified name",
+            TranslateError::VoidLocal { .. } => "void local",
+            TranslateError::Unsupported { .. } => "construct the language cannot express",
+        }
+    }
+}
+
 /// Turns IR programs into source files of one language.
 pub trait Translator {
     /// The language this translator writes.
@@ -218,6 +234,18 @@ pub fn translator(lang: Language) -> Option<Box<dyn Translator + Send + Sync>> {
         Language::Scala2 => Box::new(ScalaTranslator::SCALA2),
         Language::Groovy => Box::new(GroovyTranslator::default()),
     })
+}
+
+/// The translator of `lang`; Groovy programs are checked in `groovy` mode
+/// (`@CompileStatic` or `@TypeChecked`), the other languages ignore it.
+pub fn translator_with(lang: Language, groovy: GroovyMode) -> Box<dyn Translator + Send + Sync> {
+    match lang {
+        Language::Groovy => Box::new(GroovyTranslator { mode: groovy }),
+        Language::Java => Box::new(JavaTranslator),
+        Language::Kotlin => Box::new(KotlinTranslator),
+        Language::Scala3 => Box::new(ScalaTranslator::SCALA3),
+        Language::Scala2 => Box::new(ScalaTranslator::SCALA2),
+    }
 }
 
 #[cfg(test)]
