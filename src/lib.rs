@@ -3,6 +3,8 @@
 //! The core crate: the type language ([`types`]), the API model loaded from thalia's API JSON
 //! ([`api`]), and the API graph ([`graph`]). See `ARCHITECTURE.md` for the map.
 
+#![deny(missing_docs)]
+
 pub mod api;
 pub mod campaign;
 pub mod compile;

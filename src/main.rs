@@ -1,5 +1,7 @@
 //! The `thalia` command line (see [`cli`]).
 
+#![deny(missing_docs)]
+
 mod cli;
 
 fn main() -> std::process::ExitCode {

@@ -1,6 +1,8 @@
 //! thalia's extractors: the API JSON schema (which this crate owns and writes), the Maven
 //! resolver that fetches libraries, and the bytecode extractor that turns jars into API JSON.
 
+#![deny(missing_docs)]
+
 pub mod bytecode;
 pub mod fetch;
 pub mod io;
