@@ -44,6 +44,30 @@ pub struct CompileSettings {
     pub progress: bool,
 }
 
+impl CompileSettings {
+    /// Checks every setting against its limit.
+    pub fn validate(&self) -> Result<(), SetupError> {
+        let t = self.timeout_seconds;
+        if !(t.is_finite() && t > 0.0 && t <= MAX_TIMEOUT_SECONDS) {
+            return Err(SetupError::Setting(format!(
+                "--timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_SECONDS} (got {t})"
+            )));
+        }
+        if self.batch_size == 0 || self.batch_size > MAX_BATCH_SIZE {
+            return Err(SetupError::Setting(format!(
+                "--batch-size must be between 1 and {MAX_BATCH_SIZE} (got {})",
+                self.batch_size
+            )));
+        }
+        if let Some(j) = self.jobs.filter(|&j| j == 0 || j > MAX_JOBS) {
+            return Err(SetupError::Setting(format!(
+                "--jobs must be between 1 and {MAX_JOBS} (got {j})"
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// A setting out of range, or a compiler that cannot be had.
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
@@ -189,27 +213,11 @@ pub fn campaign_options(
     settings: &CompileSettings,
     classpath: Option<String>,
 ) -> Result<(CompilerInfo, CampaignOptions), SetupError> {
+    settings.validate()?;
     let t = settings.timeout_seconds;
-    if !(t.is_finite() && t > 0.0 && t <= MAX_TIMEOUT_SECONDS) {
-        return Err(SetupError::Setting(format!(
-            "--timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_SECONDS} (got {t})"
-        )));
-    }
-    if settings.batch_size == 0 || settings.batch_size > MAX_BATCH_SIZE {
-        return Err(SetupError::Setting(format!(
-            "--batch-size must be between 1 and {MAX_BATCH_SIZE} (got {})",
-            settings.batch_size
-        )));
-    }
-    let jobs = match settings.jobs {
-        Some(j) if j == 0 || j > MAX_JOBS => {
-            return Err(SetupError::Setting(format!(
-                "--jobs must be between 1 and {MAX_JOBS} (got {j})"
-            )))
-        }
-        Some(j) => j,
-        None => std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1)),
-    };
+    let jobs = settings.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+    });
     let info = CompilerInfo {
         tool: tc.tool,
         version: tc.version.clone(),
@@ -268,6 +276,7 @@ pub fn manifest(
                 server: settings.server,
                 command: std::env::args().collect(),
             },
+            untranslatable: Default::default(),
         }],
     }
 }

@@ -73,6 +73,9 @@ pub struct Session {
     pub programs: u64,
     /// The options of this session (batch size, jobs, budget, ...).
     pub options: SessionOptions,
+    /// Programs the translator could not write in this session (skipped), by reason.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub untranslatable: std::collections::BTreeMap<String, u64>,
 }
 
 /// `manifest.json`.
@@ -385,6 +388,18 @@ impl Store {
             s.programs += 1;
         }
         Ok(line)
+    }
+
+    /// Records this session's programs that could not be translated, by reason, and writes
+    /// the manifest.
+    pub fn note_untranslatable(
+        &mut self,
+        reasons: &std::collections::BTreeMap<String, u64>,
+    ) -> Result<(), StoreError> {
+        if let Some(s) = self.manifest.sessions.last_mut() {
+            s.untranslatable = reasons.clone();
+        }
+        self.checkpoint()
     }
 
     /// Rewrites the manifest (atomically) with this session's time so far.

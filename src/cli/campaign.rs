@@ -49,8 +49,9 @@ pub(super) struct CompileArgs {
 }
 
 impl CompileArgs {
-    fn settings(&self) -> CompileSettings {
-        CompileSettings {
+    /// The settings, checked against their limits.
+    fn settings(&self) -> Result<CompileSettings> {
+        let settings = CompileSettings {
             classpath: self.classpath.clone(),
             repos: self.repos.clone(),
             batch_size: self.batch_size,
@@ -59,7 +60,9 @@ impl CompileArgs {
             timeout_seconds: self.timeout,
             server: self.server,
             progress: progress(),
-        }
+        };
+        settings.validate()?;
+        Ok(settings)
     }
 }
 
@@ -158,7 +161,7 @@ fn finish(outcome: &Outcome, store: &Store) -> Result<()> {
 }
 
 pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
-    let settings = args.compile.settings();
+    let settings = args.compile.settings()?;
     let mut source = DirSource::open(&args.dir)?;
     let lang = source.language();
     let spec = args
@@ -197,7 +200,7 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
-    let settings = args.compile.settings();
+    let settings = args.compile.settings()?;
     let spec = args
         .compiler
         .clone()
@@ -264,7 +267,8 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
             String::new()
         }
     );
-    let (outcome, store) = driver::run(store, &tc, &mut source, &opts)?;
+    let (outcome, mut store) = driver::run(store, &tc, &mut source, &opts)?;
+    store.note_untranslatable(source.untranslatable_reasons())?;
     for (reason, n) in source.untranslatable_reasons() {
         eprintln!("{n} programs could not be translated ({reason}): skipped");
     }
