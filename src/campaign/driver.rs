@@ -11,10 +11,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
-use thalia_translators::{Language, Translator};
+use thalia_translators::{JavaTranslator, Language, Translator};
 
 use super::store::{Store, StoreError};
-use super::{Candidate, Expected};
+use super::{judge, Candidate, Expected, Twin};
 use crate::api::Api;
 use crate::compile::{CompileError, CompileOptions, Compiler, Mode as CompileMode};
 use crate::synth::output::{synth_command, RunSummary};
@@ -127,6 +127,8 @@ pub struct CampaignOptions {
     pub mode: CompileMode,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// The javac that judges the Java twins of findings (none: findings are not checked).
+    pub twin: Option<Toolchain>,
 }
 
 /// What a session did.
@@ -317,18 +319,69 @@ fn compile_and_record(
     }
     let result = compiler.compile_batch(&files, &classes, &opts.compile)?;
     let share = result.seconds / batch.len().max(1) as f64;
+    let verdict_of = |c: &Candidate| {
+        result.verdicts.get(&c.file).ok_or_else(|| {
+            CampaignError::Source(format!("the compiler gave no verdict for {}", c.file))
+        })
+    };
+    // the Java twins of the findings a twin can confirm, judged by javac
+    let mut twins = Vec::new();
+    for c in batch {
+        let twin_wanted =
+            judge(c.expected, verdict_of(c)?).is_some_and(super::twin_applies) && c.twin.is_some();
+        if twin_wanted {
+            twins.push(c);
+        }
+    }
+    let twin_verdicts = match (&opts.twin, twins.is_empty()) {
+        (Some(javac), false) => compile_twins(javac, dir, &twins, opts)?,
+        _ => std::collections::BTreeMap::new(),
+    };
     let mut st = lock(store);
     let mut found = 0;
     for c in batch {
-        let verdict = result.verdicts.get(&c.file).ok_or_else(|| {
-            CampaignError::Source(format!("the compiler gave no verdict for {}", c.file))
-        })?;
-        if st.record(c, verdict, share)?.finding.is_some() {
+        let twin = twin_verdicts.get(&c.key);
+        if st.record(c, verdict_of(c)?, share, twin)?.finding.is_some() {
             found += 1;
         }
     }
     st.checkpoint()?;
     Ok(found)
+}
+
+/// Compiles the Java twins of `cands` with `javac` (one batch, a fresh process: findings are
+/// rare) and returns their verdicts by candidate key.
+fn compile_twins(
+    javac: &Toolchain,
+    dir: &Path,
+    cands: &[&Candidate],
+    opts: &CampaignOptions,
+) -> Result<std::collections::BTreeMap<String, crate::compile::Verdict>, CampaignError> {
+    let src = dir.join("twin-src");
+    let classes = dir.join("twin-classes");
+    let mut files = Vec::new();
+    let mut keys = Vec::new();
+    for p in [&src, &classes] {
+        std::fs::create_dir_all(p).map_err(|source| StoreError::Io {
+            path: p.clone(),
+            source,
+        })?;
+    }
+    for c in cands {
+        let Some(t) = &c.twin else { continue };
+        let p = src.join(&t.file);
+        std::fs::write(&p, &t.source).map_err(|source| StoreError::Io {
+            path: p.clone(),
+            source,
+        })?;
+        files.push(p);
+        keys.push((t.file.clone(), c.key.clone()));
+    }
+    let result = crate::compile::compile_batch(javac, &files, &classes, &opts.compile)?;
+    Ok(keys
+        .into_iter()
+        .filter_map(|(file, key)| result.verdicts.get(&file).map(|v| (key, v.clone())))
+        .collect())
 }
 
 /// The programs of a directory written by `thalia synth`, in manifest order.
@@ -409,11 +462,22 @@ impl Source for DirSource {
             if done(&r.id) {
                 continue;
             }
-            let path = self.dir.join(&r.file);
-            let source = std::fs::read_to_string(&path).map_err(|e| {
-                CampaignError::Source(format!("cannot read {}: {e}", path.display()))
-            })?;
+            let read = |file: &str| {
+                let path = self.dir.join(file);
+                std::fs::read_to_string(&path).map_err(|e| {
+                    CampaignError::Source(format!("cannot read {}: {e}", path.display()))
+                })
+            };
+            let source = read(&r.file)?;
+            let twin = match &r.twin {
+                Some(f) => Some(Twin {
+                    file: f.clone(),
+                    source: read(f)?,
+                }),
+                None => None,
+            };
             batch.candidates.push(Candidate {
+                twin,
                 key: r.id.clone(),
                 regenerate: Some(format!("{regenerate} --only {}", r.id)),
                 id: r.id.clone(),
@@ -469,6 +533,8 @@ pub struct SynthSource {
     round: u64,
     turn: usize,
     untranslatable: std::collections::BTreeMap<String, u64>,
+    twin: Option<JavaTranslator>,
+    untwinned: std::collections::BTreeMap<String, u64>,
 }
 
 impl SynthSource {
@@ -514,6 +580,8 @@ impl SynthSource {
             round: 0,
             turn: 0,
             untranslatable: Default::default(),
+            twin: (lang != Language::Java).then_some(JavaTranslator),
+            untwinned: Default::default(),
         }
     }
 
@@ -522,9 +590,12 @@ impl SynthSource {
         self.untranslatable.values().sum()
     }
 
-    /// Programs the translator could not write (skipped), counted by reason.
-    pub fn untranslatable_reasons(&self) -> &std::collections::BTreeMap<String, u64> {
-        &self.untranslatable
+    /// Programs the translator could not write (skipped) and programs written without their
+    /// Java twin (`Java twin: ...`), counted by reason.
+    pub fn untranslatable_reasons(&self) -> std::collections::BTreeMap<String, u64> {
+        let mut all = self.untranslatable.clone();
+        all.extend(self.untwinned.iter().map(|(k, v)| (k.clone(), *v)));
+        all
     }
 
     fn plan_of(&mut self, s: usize) -> &Plan {
@@ -622,7 +693,23 @@ impl Source for SynthSource {
                 };
                 let file = self.translator.file_name(&p.program);
                 p.record.file = file.clone();
+                let twin = match &self.twin {
+                    Some(t) => match t.translate(&p.program) {
+                        Ok(source) => {
+                            let file = t.file_name(&p.program);
+                            p.record.twin = Some(file.clone());
+                            Some(Twin { file, source })
+                        }
+                        Err(e) => {
+                            let reason = format!("Java twin: {}", e.reason());
+                            *self.untwinned.entry(reason).or_default() += 1;
+                            None
+                        }
+                    },
+                    None => None,
+                };
                 batch.candidates.push(Candidate {
+                    twin,
                     key: key(p.index),
                     id: p.record.id.clone(),
                     mode: label.clone(),

@@ -246,6 +246,7 @@ pub fn campaign_options(
             CompileMode::Process
         },
         progress: settings.progress,
+        twin: None,
     };
     Ok((info, opts))
 }

@@ -26,7 +26,7 @@ use serde_json::Value;
 
 use super::setup::{RunIdentity, SessionOptions};
 use super::signature::{signature, Signature};
-use super::{judge, Candidate, Expected, FindingKind};
+use super::{judge, twin_applies, Candidate, Expected, FindingKind, TwinStatus};
 use crate::compile::Verdict;
 use crate::toolchain::Tool;
 
@@ -36,6 +36,9 @@ pub const MANIFEST: &str = "manifest.json";
 pub const RESULTS: &str = "results.jsonl";
 /// The bug directories' parent.
 pub const BUGS: &str = "bugs";
+/// The parent of the directories of generator-suspect findings (their Java twin got the same
+/// unexpected verdict from javac).
+pub const SUSPECTS: &str = "suspects";
 
 /// Diagnostics kept per program in `results.jsonl` (the bug directory keeps them all).
 const KEPT_DIAGNOSTICS: usize = 3;
@@ -101,10 +104,40 @@ pub struct Manifest {
 pub struct FindingRef {
     /// Its kind.
     pub kind: FindingKind,
-    /// Its signature's directory under `bugs/`.
+    /// Its signature's directory under `bugs/` (or `suspects/`).
     pub signature: String,
     /// True when this program's finding created the bug directory (false: a duplicate).
     pub first: bool,
+    /// What the program's Java twin says (absent in runs without twins).
+    #[serde(default, skip_serializing_if = "is_no_twin")]
+    pub twin: TwinStatus,
+}
+
+/// For serde: a finding without twin information.
+fn is_no_twin(t: &TwinStatus) -> bool {
+    *t == TwinStatus::NoTwin
+}
+
+impl FindingRef {
+    /// The folder of the finding's directory: `suspects` for a generator-suspect finding
+    /// (kept apart from the bugs), `bugs` otherwise.
+    pub fn folder(&self) -> &'static str {
+        folder(self.twin)
+    }
+
+    /// The finding's directory relative to the run directory (`bugs/<signature>`); also the
+    /// key findings are counted and deduplicated by.
+    pub fn path(&self) -> String {
+        format!("{}/{}", self.folder(), self.signature)
+    }
+}
+
+/// The folder of findings with twin status `twin`.
+fn folder(twin: TwinStatus) -> &'static str {
+    match twin {
+        TwinStatus::GeneratorSuspect => SUSPECTS,
+        _ => BUGS,
+    }
 }
 
 /// One line of `results.jsonl`.
@@ -132,6 +165,9 @@ pub struct ResultLine {
     pub matches: bool,
     /// The finding, when it is not.
     pub finding: Option<FindingRef>,
+    /// The javac verdict of the program's Java twin, when a finding's twin was compiled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub twin_verdict: Option<String>,
     /// This program's share of its batch's compile time (seconds).
     pub seconds: f64,
     /// When it was judged (seconds since the Unix epoch).
@@ -223,8 +259,12 @@ impl Store {
             manifest.sessions = sessions;
         }
         // leftovers of a bug directory that was being written when the run was killed
-        if let Ok(entries) = fs::read_dir(dir.join(BUGS)) {
-            for e in entries.flatten() {
+        for folder in [BUGS, SUSPECTS] {
+            for e in fs::read_dir(dir.join(folder))
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
                 if e.file_name().to_string_lossy().starts_with(".tmp-") {
                     let _ = fs::remove_dir_all(e.path());
                 }
@@ -257,7 +297,7 @@ impl Store {
             match serde_json::from_str::<ResultLine>(line) {
                 Ok(r) => {
                     if let Some(f) = &r.finding {
-                        *counts.entry(f.signature.clone()).or_default() += 1;
+                        *counts.entry(f.path()).or_default() += 1;
                     }
                     done.insert(r.key);
                 }
@@ -322,12 +362,18 @@ impl Store {
         cand: &Candidate,
         verdict: &Verdict,
         seconds: f64,
+        twin: Option<&Verdict>,
     ) -> Result<ResultLine, StoreError> {
         let finding = match judge(cand.expected, verdict) {
             Some(kind) => {
                 let sig = signature(self.manifest.compiler.tool, kind, verdict, &cand.record);
-                let bug = self.dir.join(BUGS).join(&sig.dir);
-                let first = if self.counts.contains_key(&sig.dir) {
+                let status = match twin {
+                    Some(t) if twin_applies(kind) => TwinStatus::of(cand.expected, t),
+                    _ => TwinStatus::NoTwin,
+                };
+                let key = format!("{}/{}", folder(status), sig.dir);
+                let bug = self.dir.join(&key);
+                let first = if self.counts.contains_key(&key) {
                     false
                 } else if bug.exists() {
                     // written just before a kill, for this program (judged again now)?
@@ -336,14 +382,15 @@ impl Store {
                         .and_then(|t| serde_json::from_str::<Value>(&t).ok())
                         .is_some_and(|v| v["program"]["key"] == cand.key.as_str())
                 } else {
-                    self.write_bug(&bug, &sig, kind, cand, verdict)?;
+                    self.write_bug(&bug, &sig, kind, cand, verdict, twin)?;
                     true
                 };
-                *self.counts.entry(sig.dir.clone()).or_default() += 1;
+                *self.counts.entry(key).or_default() += 1;
                 Some(FindingRef {
                     kind,
                     signature: sig.dir,
                     first,
+                    twin: status,
                 })
             }
             None => None,
@@ -368,6 +415,7 @@ impl Store {
             verdict: verdict.label().into(),
             diagnostics,
             matches: finding.is_none(),
+            twin_verdict: twin.map(|t| t.label().to_string()),
             finding,
             seconds,
             at: now(),
@@ -427,11 +475,11 @@ impl Store {
         kind: FindingKind,
         cand: &Candidate,
         verdict: &Verdict,
+        twin: Option<&Verdict>,
     ) -> Result<(), StoreError> {
-        let tmp = self
-            .dir
-            .join(BUGS)
-            .join(format!(".tmp-{}-{}", sig.dir, std::process::id()));
+        let parent = bug.parent().unwrap_or(&self.dir);
+        fs::create_dir_all(parent).map_err(io(parent))?;
+        let tmp = parent.join(format!(".tmp-{}-{}", sig.dir, std::process::id()));
         let _ = fs::remove_dir_all(&tmp);
         fs::create_dir_all(&tmp).map_err(io(&tmp))?;
         let write = |name: &str, text: &str| {
@@ -439,6 +487,9 @@ impl Store {
             fs::write(&p, text).map_err(io(&p))
         };
         write(&cand.file, &cand.source)?;
+        if let Some(t) = &cand.twin {
+            write(&t.file, &t.source)?;
+        }
         let c = &self.manifest.compiler;
         let output = match verdict {
             Verdict::Accepted => "(accepted without diagnostics)\n".to_string(),
@@ -471,6 +522,13 @@ impl Store {
             "expected": cand.expected,
             "actual": verdict.label(),
             "exit": exit,
+            "twin": cand.twin.as_ref().map(|t| serde_json::json!({
+                "file": t.file,
+                "compiler": "javac",
+                "verdict": twin.map(Verdict::label),
+                "status": twin.filter(|_| super::twin_applies(kind))
+                    .map(|t| TwinStatus::of(cand.expected, t)),
+            })),
         });
         write(
             "finding.json",

@@ -46,6 +46,10 @@ pub(super) struct CompileArgs {
     /// default: the user's Maven configuration).
     #[arg(long = "repo", value_name = "URL")]
     repos: Vec<String>,
+    /// Do not compile the Java twins of findings with javac (by default a finding of a
+    /// non-Java program is confirmed, or kept apart as generator-suspect, by its twin).
+    #[arg(long)]
+    no_twin: bool,
 }
 
 impl CompileArgs {
@@ -124,6 +128,22 @@ pub(super) struct ReportArgs {
     json: bool,
 }
 
+/// The javac that judges the Java twins of `lang` programs' findings, unless disabled.
+fn twin_compiler(
+    lang: Language,
+    args: &CompileArgs,
+    settings: &CompileSettings,
+) -> Result<Option<thalia::toolchain::Toolchain>> {
+    if lang == Language::Java || args.no_twin {
+        return Ok(None);
+    }
+    Ok(Some(setup::toolchain_for(
+        "javac",
+        &settings.repos,
+        settings.progress,
+    )?))
+}
+
 /// How a session compiles, for the start-up line.
 fn compile_mode(settings: &CompileSettings) -> &'static str {
     if settings.server {
@@ -176,7 +196,8 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
             ApiSource::from_label(source.api()).classpath(&settings.repos, settings.progress)?
         }
     };
-    let (info, opts) = setup::campaign_options(&tc, &settings, classpath)?;
+    let (info, mut opts) = setup::campaign_options(&tc, &settings, classpath)?;
+    opts.twin = twin_compiler(lang, &args.compile, &settings)?;
     let out = args.out.clone().unwrap_or_else(|| {
         args.dir
             .join(format!("check-{}-{}", tc.tool.name(), tc.version))
@@ -222,7 +243,8 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
         Some(cp) => Some(cp.clone()),
         None => api_source.classpath(&settings.repos, settings.progress)?,
     };
-    let (info, opts) = setup::campaign_options(&tc, &settings, classpath)?;
+    let (info, mut opts) = setup::campaign_options(&tc, &settings, classpath)?;
+    opts.twin = twin_compiler(args.lang, &args.compile, &settings)?;
     let identity = RunIdentity::Run(SynthIdentity {
         seed,
         language: args.lang,
@@ -268,7 +290,7 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
         }
     );
     let (outcome, mut store) = driver::run(store, &tc, &mut source, &opts)?;
-    store.note_untranslatable(source.untranslatable_reasons())?;
+    store.note_untranslatable(&source.untranslatable_reasons())?;
     for (reason, n) in source.untranslatable_reasons() {
         eprintln!("{n} programs could not be translated ({reason}): skipped");
     }

@@ -6,7 +6,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use thalia_translators::{translator, Language};
+use thalia_translators::{translator, JavaTranslator, Language, Translator};
 
 use super::{SynthConfig, SynthSummary, Synthesized};
 
@@ -41,6 +41,9 @@ pub struct RunSummary {
     pub summary: SynthSummary,
     /// Programs the translator refused: id and reason.
     pub untranslatable: Vec<(String, String)>,
+    /// Programs whose Java twin could not be written: id and reason.
+    #[serde(default)]
+    pub untwinned: Vec<(String, String)>,
 }
 
 /// A problem reading `summary.json`.
@@ -170,6 +173,8 @@ pub fn write_run_with(
     let mut jsonl = BufWriter::new(fs::File::create(&manifest).map_err(io(&manifest))?);
     let mut files = 0;
     let mut untranslatable = Vec::new();
+    let mut untwinned = Vec::new();
+    let twin = (lang != Language::Java).then_some(JavaTranslator);
     for s in programs.iter_mut() {
         match tr.translate(&s.program) {
             Ok(src) => {
@@ -178,6 +183,17 @@ pub fn write_run_with(
                 fs::write(&path, src).map_err(io(&path))?;
                 s.record.file = name;
                 files += 1;
+                if let Some(t) = &twin {
+                    match t.translate(&s.program) {
+                        Ok(java) => {
+                            let name = t.file_name(&s.program);
+                            let path = out.join(&name);
+                            fs::write(&path, java).map_err(io(&path))?;
+                            s.record.twin = Some(name);
+                        }
+                        Err(e) => untwinned.push((s.record.id.clone(), e.to_string())),
+                    }
+                }
                 let line = serde_json::to_string(&s.record).map_err(|e| OutputError::Io {
                     path: manifest.clone(),
                     source: e.into(),
@@ -198,6 +214,7 @@ pub fn write_run_with(
         config: cfg.clone(),
         summary: summary.clone(),
         untranslatable: untranslatable.clone(),
+        untwinned,
     };
     let text = serde_json::to_string_pretty(&sf).map_err(|e| OutputError::Io {
         path: summary_path.clone(),

@@ -162,6 +162,10 @@ pub struct ProgramRecord {
     pub broken: Option<BrokenRecord>,
     /// True when the call under test was written without its type arguments.
     pub erased: bool,
+    /// The file of the program's Java twin (the same IR written in Java), for a program in
+    /// another language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub twin: Option<String>,
 }
 
 impl Worker<'_> {
@@ -496,6 +500,7 @@ impl Worker<'_> {
                 actual: p(b.actual),
             }),
             erased,
+            twin: None,
         }
     }
 }
