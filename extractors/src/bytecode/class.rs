@@ -228,17 +228,131 @@ fn signature<'a>(attrs: &'a [AttributeInfo<'_>]) -> Option<&'a str> {
     })
 }
 
+/// The largest class file read (bytes); class files are small (the format caps most
+/// tables at 65535 entries), so anything larger is refused before it is held in memory.
+pub const MAX_CLASS_FILE_BYTES: u64 = 64 << 20;
+
+/// The longest binary class name accepted (bytes); it becomes a file name in the output.
+pub const MAX_CLASS_NAME_LEN: usize = 1024;
+
+thread_local! {
+    /// Set while this thread runs the class-file parser under [`catch_parser_panic`]: the
+    /// panic hook then keeps the message here instead of printing it.
+    static QUIET_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Installs (once) a panic hook that stays silent for threads inside [`catch_parser_panic`]
+/// and defers to the previous hook everywhere else.
+fn install_quiet_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let quiet = QUIET_PANIC
+                .try_with(|q| {
+                    let mut q = q.borrow_mut();
+                    match q.as_mut() {
+                        Some(slot) => {
+                            let msg = info
+                                .payload()
+                                .downcast_ref::<&str>()
+                                .map(|s| s.to_string())
+                                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                                .unwrap_or_else(|| "unknown panic".into());
+                            *slot = match info.location() {
+                                Some(l) => format!("{msg} (at {}:{})", l.file(), l.line()),
+                                None => msg,
+                            };
+                            true
+                        }
+                        None => false,
+                    }
+                })
+                .unwrap_or(false);
+            if !quiet {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Runs `f` (the class-file parser and what reads its result); a panic inside becomes an
+/// error with the panic's message, printed nowhere.
+fn catch_parser_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    install_quiet_hook();
+    let outer = QUIET_PANIC.with(|q| q.borrow_mut().replace(String::new()));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    let msg = QUIET_PANIC.with(|q| std::mem::replace(&mut *q.borrow_mut(), outer));
+    r.map_err(|_| msg.unwrap_or_default())
+}
+
+/// Why a binary class name cannot be used (`None` when it can): it becomes a file name of
+/// the output, so it must be non-empty, at most [`MAX_CLASS_NAME_LEN`] bytes, made of
+/// non-empty `/`-separated segments without `.`, `;`, `[` (JVMS 4.2.1), backslashes or
+/// control characters.
+pub fn bad_class_name(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("empty class name".into());
+    }
+    if name.len() > MAX_CLASS_NAME_LEN {
+        return Some(format!(
+            "class name of {} bytes, longer than MAX_CLASS_NAME_LEN = {MAX_CLASS_NAME_LEN}",
+            name.len()
+        ));
+    }
+    // JVMS 4.2.1: no `.`, `;` or `[` in a segment (so no `.` or `..` path segment either)
+    if let Some(c) = name
+        .chars()
+        .find(|c| c.is_control() || matches!(c, '\\' | '.' | ';' | '['))
+    {
+        return Some(format!("class name {name:?} contains {c:?}"));
+    }
+    if name.split('/').any(str::is_empty) {
+        return Some(format!("class name {name:?} has an empty segment"));
+    }
+    None
+}
+
 /// Reads one class file. `entry_name` names it in errors and warnings.
 ///
 /// Returns `Ok(None)` for class files that declare no type a client can name: `module-info`,
-/// `package-info`, synthetic classes, and anonymous and local classes.
+/// `package-info`, synthetic classes, and anonymous and local classes. A class file larger
+/// than [`MAX_CLASS_FILE_BYTES`], with an unusable name (see [`bad_class_name`]) or on which
+/// the class-file parser panics is malformed (an error, never a crash).
 pub fn extract_class(bytes: &[u8], entry_name: &str) -> Result<Option<RawClass>, ExtractError> {
+    let malformed = |reason: String| ExtractError::Class {
+        entry: entry_name.to_string(),
+        reason,
+    };
+    if bytes.len() as u64 > MAX_CLASS_FILE_BYTES {
+        return Err(malformed(format!(
+            "{} bytes, more than MAX_CLASS_FILE_BYTES = {MAX_CLASS_FILE_BYTES}",
+            bytes.len()
+        )));
+    }
+    if bytes.len() < 10 || bytes[..4] != [0xCA, 0xFE, 0xBA, 0xBE] {
+        return Err(malformed("not a class file (no CAFEBABE header)".into()));
+    }
+    catch_parser_panic(|| extract_class_unguarded(bytes, entry_name))
+        .map_err(|m| malformed(format!("the class-file parser failed: {m}")))?
+}
+
+fn extract_class_unguarded(
+    bytes: &[u8],
+    entry_name: &str,
+) -> Result<Option<RawClass>, ExtractError> {
     let mut opts = ParseOptions::default();
     opts.parse_bytecode(false);
     let cf = cafebabe::parse_class_with_options(bytes, &opts).map_err(|e| ExtractError::Class {
         entry: entry_name.to_string(),
         reason: e.to_string(),
     })?;
+    if let Some(reason) = bad_class_name(&cf.this_class) {
+        return Err(ExtractError::Class {
+            entry: entry_name.to_string(),
+            reason,
+        });
+    }
     if cf.access_flags.contains(ClassAccessFlags::MODULE)
         || cf.access_flags.contains(ClassAccessFlags::SYNTHETIC)
         || cf.this_class.ends_with("/package-info")
@@ -480,6 +594,15 @@ fn drop_outer_instance(
 /// The packages a `module-info` class exports to everyone (binary form, `java/util`), or
 /// `None` when the bytes are not a module descriptor.
 pub fn module_exports(bytes: &[u8]) -> Option<Vec<String>> {
+    if bytes.len() as u64 > MAX_CLASS_FILE_BYTES {
+        return None;
+    }
+    catch_parser_panic(|| module_exports_unguarded(bytes))
+        .ok()
+        .flatten()
+}
+
+fn module_exports_unguarded(bytes: &[u8]) -> Option<Vec<String>> {
     let mut opts = ParseOptions::default();
     opts.parse_bytecode(false);
     let cf = cafebabe::parse_class_with_options(bytes, &opts).ok()?;
