@@ -170,6 +170,8 @@ pub(crate) struct RawPom {
     relocation: Option<(Option<String>, Option<String>, Option<String>)>,
     /// Where the file came from: the repository URL, or `None` for the cache.
     pub repository: Option<String>,
+    /// The file's URL or cache path, for messages.
+    pub location: String,
 }
 
 fn parse_deps(list: Option<Node<'_, '_>>) -> Vec<RawDep> {
@@ -265,6 +267,7 @@ impl RawPom {
                 )
             }),
             repository,
+            location: location.to_string(),
         };
         parse_properties(xml::child(root, "properties"), &mut pom.properties);
         // Profiles active by default contribute like the main body.

@@ -463,7 +463,7 @@ impl Resolver {
             lineage.push(parent);
             chain.push(pk);
         }
-        let location = self.origin(&lineage[0].repository);
+        let location = lineage[0].location.clone();
         let mut pom = pom::assemble(&lineage, coord, &location)?;
 
         // BOM imports: the POM's own entries win, then the first import that manages a key.
