@@ -614,7 +614,12 @@ mod tests {
         for i in 1..=40 {
             p.insert(format!("p{i}"), format!("${{p{}}}${{p{}}}", i - 1, i - 1));
         }
+        // many short values: the substitution budget runs out first
         let err = interpolate("${p40}", &p).unwrap_err();
+        assert!(err.contains("MAX_POM_SUBSTITUTIONS"), "{err}");
+        // few long values: the length limit
+        p.insert("p0".to_string(), "x".repeat(64 * 1024));
+        let err = interpolate("${p10}", &p).unwrap_err();
         assert!(err.contains("MAX_PROPERTY_EXPANSION_BYTES"), "{err}");
     }
 
