@@ -359,3 +359,28 @@ fn deep_or_endless_settings_are_an_error_not_a_crash_or_a_hang() {
         }
     }
 }
+
+#[test]
+fn an_endless_parent_chain_stops_at_the_limit() {
+    use thalia_extractors::maven::limits::MAX_POM_CHAIN;
+    let repo = RepoDir::new();
+    let server = RepoServer::start(&repo);
+    let sandbox = Sandbox::new();
+    let r = resolver(&server.url, &sandbox.cache());
+    // p0 -> p1 -> ... each the parent of the previous, longer than the limit
+    for i in 0..MAX_POM_CHAIN + 10 {
+        repo.put(
+            &RepoDir::rel(&format!("p{i}"), "1.0", None, "pom"),
+            format!(
+                "<project><parent><groupId>{G}</groupId><artifactId>p{}</artifactId>\
+                 <version>1.0</version></parent><artifactId>p{i}</artifactId></project>",
+                i + 1
+            )
+            .as_bytes(),
+        );
+    }
+    let err = fetch_err(&r, &fx("p0:1.0"));
+    assert!(err.contains(&format!("MAX_POM_CHAIN = {MAX_POM_CHAIN} parents")), "{err}");
+    assert!(err.contains(&format!("{G}:p0")), "{err}");
+    good_still_works(&repo, &r);
+}

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use super::error::MavenError;
+use super::limits::MAX_COORDINATE_PART_LEN;
 
 /// A Maven artifact coordinate.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -30,11 +31,6 @@ fn bad(input: &str, reason: impl Into<String>) -> MavenError {
         reason: format!("{}; {EXPECTED}", reason.into()),
     }
 }
-
-/// The longest coordinate part (group, artifact, version, classifier or extension) accepted,
-/// in bytes: far above any published artifact, and short enough that a file name built from
-/// the parts stays within what file systems allow.
-pub const MAX_COORDINATE_PART_LEN: usize = 200;
 
 /// Why `value` cannot be one segment of a repository path (`None` when it can): empty, `.` or
 /// `..`, too long, or containing a path separator, a control character, whitespace or a
@@ -174,8 +170,8 @@ impl Coordinate {
     /// Checks that every part can become a repository path segment (see
     /// [`Coordinate::repo_path`]): group segments (between dots), artifact, version (unless a
     /// range or absent), classifier and extension are not empty, not `.` or `..`, at most
-    /// [`MAX_COORDINATE_PART_LEN`] bytes, and free of path separators, control characters and
-    /// whitespace.
+    /// [`MAX_COORDINATE_PART_LEN`] bytes, and free of path separators, control characters,
+    /// whitespace and characters file systems refuse.
     pub fn validate(&self) -> Result<(), MavenError> {
         let fail = |part: &str, reason: String| MavenError::InvalidCoordinate {
             coordinate: self.to_string(),

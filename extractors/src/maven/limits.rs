@@ -38,3 +38,11 @@ pub const MAX_POM_SUBSTITUTIONS: usize = 100_000;
 
 /// The most bytes all `${…}` substitutions of one effective POM may produce together.
 pub const MAX_POM_EXPANSION_BYTES: usize = 16 << 20;
+
+/// The longest coordinate part (group, artifact, version, classifier or extension) accepted,
+/// in bytes: far above any published artifact.
+pub const MAX_COORDINATE_PART_LEN: usize = 200;
+
+/// The longest chain of POM parents, of nested BOM imports, or of relocations followed (real
+/// ones have a handful of links; a repository could make them endless).
+pub const MAX_POM_CHAIN: usize = 64;

@@ -12,7 +12,8 @@ use rayon::prelude::*;
 use super::coordinate::Coordinate;
 use super::error::{MavenError, Result};
 use super::limits::{
-    DEFAULT_FILE_DEADLINE, DEFAULT_MAX_DOWNLOAD_BYTES, DEFAULT_STALL_TIMEOUT, MAX_XML_BYTES,
+    DEFAULT_FILE_DEADLINE, DEFAULT_MAX_DOWNLOAD_BYTES, DEFAULT_STALL_TIMEOUT, MAX_POM_CHAIN,
+    MAX_XML_BYTES,
 };
 use super::metadata::Metadata;
 use super::pom::{self, Dependency, Exclusion, Pom, RawPom};
@@ -206,6 +207,18 @@ fn check_declared(c: &Coordinate, origin: impl FnOnce() -> String) -> Result<()>
         },
         other => other,
     })
+}
+
+/// The error for a chain of `kind` (parents, BOM imports, relocations) past [`MAX_POM_CHAIN`].
+fn chain_too_long(kind: &str, chain: &[String]) -> MavenError {
+    MavenError::Limit {
+        coordinate: chain.first().cloned().unwrap_or_default(),
+        location: chain.last().cloned().unwrap_or_default(),
+        reason: format!(
+            "more than MAX_POM_CHAIN = {MAX_POM_CHAIN} {kind} in a row (the last ones: {})",
+            chain[chain.len().saturating_sub(3)..].join(" -> ")
+        ),
+    }
 }
 
 fn is_zip_like(ext: &str) -> bool {
@@ -430,10 +443,19 @@ impl Resolver {
                 chain,
             });
         }
+        if stack.len() >= MAX_POM_CHAIN {
+            let mut chain = stack.to_vec();
+            chain.push(key);
+            return Err(chain_too_long("BOM imports", &chain));
+        }
         let mut lineage = vec![self.raw_pom(coord)?];
         let mut chain = vec![key.clone()];
         while let Some((g, a, v)) = lineage.last().and_then(|r| r.parent.clone()) {
             let pk = format!("{g}:{a}:{v}");
+            if chain.len() > MAX_POM_CHAIN {
+                chain.push(pk);
+                return Err(chain_too_long("parents", &chain));
+            }
             if chain.contains(&pk) {
                 chain.push(pk);
                 return Err(MavenError::Cycle {
@@ -588,6 +610,10 @@ impl Resolver {
                             kind: "relocation".into(),
                             chain: hops,
                         });
+                    }
+                    if hops.len() > MAX_POM_CHAIN {
+                        hops.push(target.gav());
+                        return Err(chain_too_long("relocations", &hops));
                     }
                     check_declared(&target, || {
                         format!("the relocation in the POM of {}", model.gav())
