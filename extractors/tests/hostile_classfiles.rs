@@ -77,15 +77,22 @@ fn signature_nested_5000_deep_is_a_problem_for_its_member_not_a_crash() {
     // the member is kept with its descriptor's type
     let deep_doc = &x.docs[0];
     let json = serde_json::to_string(deep_doc).expect("json");
-    assert!(json.contains("\"deep\"") && json.contains("\"java.util.List\""), "{json}");
+    assert!(
+        json.contains("\"deep\"") && json.contains("\"java.util.List\""),
+        "{json}"
+    );
     // a signature just under the limit still parses
     let ok = format!(
         "{}TT;{}",
         "Ljava/util/List<".repeat(MAX_SIGNATURE_DEPTH - 1),
         ">;".repeat(MAX_SIGNATURE_DEPTH - 1)
     );
-    let c = ClassSpec::new("p/Ok").field("f", "Ljava/util/List;", Some(&ok)).bytes();
-    let raw = extract_class(&c, "p/Ok.class").expect("parses").expect("a class");
+    let c = ClassSpec::new("p/Ok")
+        .field("f", "Ljava/util/List;", Some(&ok))
+        .bytes();
+    let raw = extract_class(&c, "p/Ok.class")
+        .expect("parses")
+        .expect("a class");
     assert!(raw.warnings.is_empty(), "{:?}", raw.warnings);
 }
 
@@ -102,7 +109,10 @@ fn a_broken_descriptor_constant_is_a_malformed_class_not_a_panic() {
     let err = extract_class(&broken, "p/Local.class")
         .expect_err("malformed")
         .to_string();
-    assert!(err.starts_with("p/Local.class: malformed class file"), "{err}");
+    assert!(
+        err.starts_with("p/Local.class: malformed class file"),
+        "{err}"
+    );
     assert!(err.contains("not valid modified UTF-8"), "{err}");
 
     // in a jar, extraction goes on with the other classes
@@ -115,7 +125,9 @@ fn a_broken_descriptor_constant_is_a_malformed_class_not_a_panic() {
 
     // every single-byte change of the class file gives a result, never a panic
     for i in 8..class.len() {
-        for b in [0x00, 0x01, 0x7F, 0x80, 0xC0, 0xED, 0xFF, b'(', b')', b';', b'[', b'L'] {
+        for b in [
+            0x00, 0x01, 0x7F, 0x80, 0xC0, 0xED, 0xFF, b'(', b')', b';', b'[', b'L',
+        ] {
             let mut bytes = class.clone();
             bytes[i] = b;
             if let Err(e) = extract_class(&bytes, "x.class") {
@@ -179,7 +191,9 @@ fn a_class_entry_larger_than_the_limit_is_refused() {
 fn class_names_that_could_be_paths_are_malformed() {
     for name in ["p/evil\u{1}", "p\\..\\..\\evil"] {
         let class = ClassSpec::new(name).method("m", "()V", None).bytes();
-        let err = extract_class(&class, "e.class").expect_err(name).to_string();
+        let err = extract_class(&class, "e.class")
+            .expect_err(name)
+            .to_string();
         assert!(err.starts_with("e.class: malformed class file"), "{err}");
     }
 }
@@ -200,5 +214,8 @@ fn a_fifo_given_as_a_jar_is_an_error_not_a_hang() {
     let err = within(10, move || read_path(&fifo).map(|_| ()))
         .expect_err("a FIFO is not a jar")
         .to_string();
-    assert!(err.contains("pipe.jar") && err.contains("not a regular file"), "{err}");
+    assert!(
+        err.contains("pipe.jar") && err.contains("not a regular file"),
+        "{err}"
+    );
 }

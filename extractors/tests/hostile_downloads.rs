@@ -36,7 +36,9 @@ fn resolver(url: &str, cache: &Path) -> Resolver {
 }
 
 fn fx(artifact_version: &str) -> Coordinate {
-    format!("{G}:{artifact_version}").parse().expect("coordinate")
+    format!("{G}:{artifact_version}")
+        .parse()
+        .expect("coordinate")
 }
 
 fn within<T: Send + 'static>(secs: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
@@ -53,7 +55,10 @@ fn no_temp_files(cache: &Path) {
         .into_iter()
         .filter(|f| f.contains(".part") || f.contains(".thalia-"))
         .collect();
-    assert!(stray.is_empty(), "temporary files left in the cache: {stray:?}");
+    assert!(
+        stray.is_empty(),
+        "temporary files left in the cache: {stray:?}"
+    );
 }
 
 /// Serves `bad` (a POM and a jar with `fault` on the jar) and `good`; downloads `bad` (its
@@ -69,7 +74,9 @@ fn fetch_with_fault(fault: Fault) -> (String, Duration) {
     let cache_dir = cache.path().to_path_buf();
     let (err, took) = within(30, move || {
         let t = Instant::now();
-        let err = r.download(&fx("bad:1.0")).expect_err("a hostile download fails");
+        let err = r
+            .download(&fx("bad:1.0"))
+            .expect_err("a hostile download fails");
         let took = t.elapsed();
         let good = r.download(&fx("good:1.0")).expect("the good artifact");
         assert!(good.jar.is_file());
@@ -78,7 +85,9 @@ fn fetch_with_fault(fault: Fault) -> (String, Duration) {
     assert!(err.contains("bad-1.0.jar"), "{err}");
     assert!(err.contains(&server.url), "{err}");
     no_temp_files(&cache_dir);
-    assert!(files_under(&cache_dir).iter().all(|f| !f.ends_with("bad-1.0.jar")));
+    assert!(files_under(&cache_dir)
+        .iter()
+        .all(|f| !f.ends_with("bad-1.0.jar")));
     (err, took)
 }
 
@@ -109,7 +118,10 @@ fn a_dripping_server_hits_the_deadline() {
 fn a_stalled_server_ends_the_attempt() {
     let (err, took) = fetch_with_fault(Fault::Stall);
     assert!(err.contains("stalled") || err.contains("deadline"), "{err}");
-    assert!(err.contains("stall_timeout") || err.contains("file_deadline"), "{err}");
+    assert!(
+        err.contains("stall_timeout") || err.contains("file_deadline"),
+        "{err}"
+    );
     assert!(took < Duration::from_secs(5), "{took:?}");
 }
 
@@ -124,7 +136,11 @@ fn stale_part_files_of_killed_fetches_are_cleaned() {
     repo.lib("lib", "1.0", "", &some_jar());
     let server = RepoServer::start(&repo);
     let cache = tempfile::tempdir().expect("temp dir");
-    let dir = cache.path().join(G.replace('.', "/")).join("lib").join("1.0");
+    let dir = cache
+        .path()
+        .join(G.replace('.', "/"))
+        .join("lib")
+        .join("1.0");
     fs::create_dir_all(&dir).expect("mkdir");
     // left by a fetch of this very jar that was killed a minute ago
     let own = dir.join(".thalia-lib-1.0.jar-Ab12Cd.part");

@@ -60,12 +60,16 @@ fn resolver(url: &str, cache: &Path) -> Resolver {
 }
 
 fn fx(artifact_version: &str) -> Coordinate {
-    format!("{G}:{artifact_version}").parse().expect("coordinate")
+    format!("{G}:{artifact_version}")
+        .parse()
+        .expect("coordinate")
 }
 
 /// Resolves and fetches `coord`; the error message when it fails.
 fn fetch_err(r: &Resolver, coord: &Coordinate) -> String {
-    let res = r.resolve(std::slice::from_ref(coord)).and_then(|res| r.fetch(&res, false));
+    let res = r
+        .resolve(std::slice::from_ref(coord))
+        .and_then(|res| r.fetch(&res, false));
     match res {
         Ok(f) => panic!("{coord} was fetched: {f:?}"),
         Err(e) => e.to_string(),
@@ -177,7 +181,10 @@ fn coordinates_from_a_pom_never_become_paths_outside_the_cache() {
          </relocation></distributionManagement>",
     );
     let err = fetch_err(&r, &fx("moved:1.0"));
-    assert!(err.contains("invalid coordinate") && err.contains("relocation"), "{err}");
+    assert!(
+        err.contains("invalid coordinate") && err.contains("relocation"),
+        "{err}"
+    );
     repo.put(
         &RepoDir::rel("orphan", "1.0", None, "pom"),
         format!(
@@ -187,7 +194,10 @@ fn coordinates_from_a_pom_never_become_paths_outside_the_cache() {
         .as_bytes(),
     );
     let err = fetch_err(&r, &fx("orphan:1.0"));
-    assert!(err.contains("invalid coordinate") && err.contains("<parent>"), "{err}");
+    assert!(
+        err.contains("invalid coordinate") && err.contains("<parent>"),
+        "{err}"
+    );
 
     assert!(
         server.requests().iter().all(|p| !p.contains("PWNED")),
@@ -195,7 +205,9 @@ fn coordinates_from_a_pom_never_become_paths_outside_the_cache() {
         server.requests()
     );
     assert_eq!(sandbox.outside_cache(), Vec::<String>::new());
-    assert!(files_under(sandbox.root()).iter().all(|f| !f.contains("PWNED")));
+    assert!(files_under(sandbox.root())
+        .iter()
+        .all(|f| !f.contains("PWNED")));
     good_still_works(&repo, &r);
 }
 
@@ -205,7 +217,11 @@ fn a_version_from_metadata_must_be_a_plain_name() {
     let server = RepoServer::start(&repo);
     let sandbox = Sandbox::new();
     let r = resolver(&server.url, &sandbox.cache());
-    repo.metadata("meta", &["1.0", "../../../../../PWNED"], Some("../../../../../PWNED"));
+    repo.metadata(
+        "meta",
+        &["1.0", "../../../../../PWNED"],
+        Some("../../../../../PWNED"),
+    );
     let err = fetch_err(&r, &fx("meta"));
     assert!(err.contains("invalid coordinate"), "{err}");
     assert!(err.contains("maven-metadata.xml"), "{err}");
@@ -237,9 +253,14 @@ fn xml_nested_200000_deep_is_an_error_not_a_stack_overflow() {
     assert!(err.contains("deep-1.0.pom"), "{err}");
     assert!(err.contains("MAX_XML_DEPTH"), "{err}");
     // the bad POM is not kept in the cache
-    assert!(files_under(&sandbox.cache()).iter().all(|f| !f.contains("deep-1.0.pom")));
+    assert!(files_under(&sandbox.cache())
+        .iter()
+        .all(|f| !f.contains("deep-1.0.pom")));
 
-    let deep_meta = format!("<metadata><versioning>{}</versioning></metadata>", nested(200_000));
+    let deep_meta = format!(
+        "<metadata><versioning>{}</versioning></metadata>",
+        nested(200_000)
+    );
     repo.put(
         &format!("{}/deepmeta/maven-metadata.xml", G.replace('.', "/")),
         deep_meta.as_bytes(),
@@ -257,11 +278,17 @@ fn a_pom_larger_than_the_limit_is_refused() {
     let sandbox = Sandbox::new();
     let r = resolver(&server.url, &sandbox.cache());
     let filler = "x".repeat(MAX_XML_BYTES as usize + 1);
-    repo.pom("big", "1.0", &format!("  <description>{filler}</description>"));
+    repo.pom(
+        "big",
+        "1.0",
+        &format!("  <description>{filler}</description>"),
+    );
     let err = fetch_err(&r, &fx("big:1.0"));
     assert!(err.contains("big-1.0.pom"), "{err}");
     assert!(err.contains("MAX_XML_BYTES"), "{err}");
-    assert!(files_under(&sandbox.cache()).iter().all(|f| !f.contains("big-1.0.pom")));
+    assert!(files_under(&sandbox.cache())
+        .iter()
+        .all(|f| !f.contains("big-1.0.pom")));
     good_still_works(&repo, &r);
 }
 
@@ -292,9 +319,13 @@ fn exponential_properties_are_an_error_naming_the_pom_and_the_property() {
     assert!(err.contains("bomb-1.0.pom"), "{err}");
     assert!(err.contains("property `p"), "{err}");
     assert!(
-        ["MAX_PROPERTY_EXPANSION_BYTES", "MAX_POM_SUBSTITUTIONS", "MAX_POM_EXPANSION_BYTES"]
-            .iter()
-            .any(|l| err.contains(l)),
+        [
+            "MAX_PROPERTY_EXPANSION_BYTES",
+            "MAX_POM_SUBSTITUTIONS",
+            "MAX_POM_EXPANSION_BYTES"
+        ]
+        .iter()
+        .any(|l| err.contains(l)),
         "{err}"
     );
     drop(server);
@@ -320,12 +351,18 @@ fn deep_or_endless_settings_are_an_error_not_a_crash_or_a_hang() {
     let settings = sandbox.root().join("settings.xml");
     std::fs::write(
         &settings,
-        format!("<settings><profiles>{}</profiles></settings>", nested(200_000)),
+        format!(
+            "<settings><profiles>{}</profiles></settings>",
+            nested(200_000)
+        ),
     )
     .expect("write settings");
     let err = discover(&settings, "http://127.0.0.1:9/repo", &sandbox.cache()).unwrap_err();
     assert!(err.contains("settings.xml"), "{err}");
-    assert!(err.contains(&format!("MAX_XML_DEPTH = {MAX_XML_DEPTH}")), "{err}");
+    assert!(
+        err.contains(&format!("MAX_XML_DEPTH = {MAX_XML_DEPTH}")),
+        "{err}"
+    );
 
     // a settings file that expands a variable into itself
     std::fs::write(
@@ -337,10 +374,14 @@ fn deep_or_endless_settings_are_an_error_not_a_crash_or_a_hang() {
         cli_repos: vec!["http://127.0.0.1:9/repo".into()],
         ..DiscoverOptions::default()
     };
-    opts.env
-        .insert("THALIA_MAVEN_SETTINGS".into(), settings.display().to_string());
+    opts.env.insert(
+        "THALIA_MAVEN_SETTINGS".into(),
+        settings.display().to_string(),
+    );
     opts.env.insert("LOOP".into(), "${env.LOOP}/x".into());
-    let config = within(10, move || RepoConfig::discover_with(&opts).expect("discover"));
+    let config = within(10, move || {
+        RepoConfig::discover_with(&opts).expect("discover")
+    });
     assert_eq!(config.cache, PathBuf::from("${env.LOOP}/x"));
 
     #[cfg(unix)]
@@ -352,8 +393,10 @@ fn deep_or_endless_settings_are_an_error_not_a_crash_or_a_hang() {
             .is_ok_and(|s| s.success());
         if made {
             let cache = sandbox.cache();
-            let err = within(10, move || discover(&fifo, "http://127.0.0.1:9/repo", &cache))
-                .unwrap_err();
+            let err = within(10, move || {
+                discover(&fifo, "http://127.0.0.1:9/repo", &cache)
+            })
+            .unwrap_err();
             assert!(err.contains("fifo-settings.xml"), "{err}");
             assert!(err.contains("not a regular file"), "{err}");
         }
@@ -380,7 +423,10 @@ fn an_endless_parent_chain_stops_at_the_limit() {
         );
     }
     let err = fetch_err(&r, &fx("p0:1.0"));
-    assert!(err.contains(&format!("MAX_POM_CHAIN = {MAX_POM_CHAIN} parents")), "{err}");
+    assert!(
+        err.contains(&format!("MAX_POM_CHAIN = {MAX_POM_CHAIN} parents")),
+        "{err}"
+    );
     assert!(err.contains(&format!("{G}:p0")), "{err}");
     good_still_works(&repo, &r);
 }

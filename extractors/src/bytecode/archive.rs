@@ -285,7 +285,10 @@ pub fn read_path(path: &Path) -> Result<RawArchive, ExtractError> {
     if path.is_dir() {
         return read_dir(path);
     }
-    if !std::fs::metadata(path).map_err(|e| io_err(path, e))?.is_file() {
+    if !std::fs::metadata(path)
+        .map_err(|e| io_err(path, e))?
+        .is_file()
+    {
         return Err(ExtractError::NotAnArchive {
             path: path.to_path_buf(),
             reason: "not a regular file".into(),

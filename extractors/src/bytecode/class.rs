@@ -290,7 +290,11 @@ fn catch_parser_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 /// forms, surrogates only in pairs).
 fn is_modified_utf8(b: &[u8]) -> bool {
     let mut units: Vec<u16> = Vec::with_capacity(b.len());
-    let cont = |i: usize| b.get(i).filter(|&&c| c & 0xC0 == 0x80).map(|&c| (c & 0x3F) as u16);
+    let cont = |i: usize| {
+        b.get(i)
+            .filter(|&&c| c & 0xC0 == 0x80)
+            .map(|&c| (c & 0x3F) as u16)
+    };
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
@@ -735,7 +739,9 @@ mod tests {
     #[test]
     fn class_names_that_could_be_paths_are_refused() {
         assert!(bad_class_name("java/util/Map$Entry").is_none());
-        for bad in ["", "a//b", "../x", "a/../b", "a\\b", "/abs", "a/b/", "x\u{0}"] {
+        for bad in [
+            "", "a//b", "../x", "a/../b", "a\\b", "/abs", "a/b/", "x\u{0}",
+        ] {
             assert!(bad_class_name(bad).is_some(), "{bad:?}");
         }
     }

@@ -189,7 +189,10 @@ impl Coordinate {
         }
         for seg in self.group.split('.') {
             if let Some(r) = unsafe_segment(seg) {
-                return Err(fail(&format!("group `{}`: segment", self.group.escape_debug()), r));
+                return Err(fail(
+                    &format!("group `{}`: segment", self.group.escape_debug()),
+                    r,
+                ));
             }
         }
         if let Some(r) = unsafe_segment(&self.artifact) {
@@ -203,7 +206,11 @@ impl Coordinate {
                 return Err(fail("classifier", r));
             }
         }
-        if let Some(v) = self.version.as_deref().filter(|v| !super::version::is_range(v)) {
+        if let Some(v) = self
+            .version
+            .as_deref()
+            .filter(|v| !super::version::is_range(v))
+        {
             if let Some(r) = unsafe_segment(v) {
                 return Err(fail("version", r));
             }

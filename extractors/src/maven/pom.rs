@@ -314,11 +314,7 @@ impl Budget {
         }
     }
 
-    fn interpolate(
-        &mut self,
-        s: &str,
-        props: &HashMap<String, String>,
-    ) -> Result<String, String> {
+    fn interpolate(&mut self, s: &str, props: &HashMap<String, String>) -> Result<String, String> {
         self.expand(s, props, 0)
     }
 

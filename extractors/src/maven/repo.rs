@@ -648,7 +648,10 @@ mod tests {
         opts.env.insert("LOOP".into(), "${env.LOOP}x".into());
         opts.env.insert("D".into(), "/d".into());
         assert_eq!(
-            interpolate_settings("${user.home}/r${env.D}/${env.LOOP}${env.NONE}${x}${open", &opts),
+            interpolate_settings(
+                "${user.home}/r${env.D}/${env.LOOP}${env.NONE}${x}${open",
+                &opts
+            ),
             "/home/u/r/d/${env.LOOP}x${x}${open"
         );
     }

@@ -309,13 +309,13 @@ impl Resolver {
     /// The latest release of `group:artifact` according to the repositories' metadata.
     pub fn latest_release(&self, group: &str, artifact: &str) -> Result<String> {
         let meta = self.metadata(group, artifact)?;
-        let v = meta
-            .latest_release()
-            .map(str::to_string)
-            .ok_or_else(|| MavenError::Unresolved {
-                coordinate: format!("{group}:{artifact}"),
-                reason: format!("no release version listed in {}", meta.sources.join(", ")),
-            })?;
+        let v =
+            meta.latest_release()
+                .map(str::to_string)
+                .ok_or_else(|| MavenError::Unresolved {
+                    coordinate: format!("{group}:{artifact}"),
+                    reason: format!("no release version listed in {}", meta.sources.join(", ")),
+                })?;
         check_declared(&Coordinate::new(group, artifact, Some(&v)), || {
             meta.sources.join(", ")
         })?;
@@ -381,15 +381,13 @@ impl Resolver {
         }
         let rel = pom_coord.repo_path()?;
         let display = pom_coord.to_string();
-        let file = self
-            .transport
-            .fetch(
-                &display,
-                &rel,
-                &self.config.repositories,
-                None,
-                Some(MAX_XML_BYTES),
-            )?;
+        let file = self.transport.fetch(
+            &display,
+            &rel,
+            &self.config.repositories,
+            None,
+            Some(MAX_XML_BYTES),
+        )?;
         let text = read_bounded(&file.path, MAX_XML_BYTES).map_err(|e| MavenError::Io {
             coordinate: display.clone(),
             path: file.path.clone(),
@@ -754,9 +752,9 @@ impl Resolver {
         let c = coord.with_version(&version);
         let rel = c.repo_path()?;
         let check = is_zip_like(&c.extension).then_some(check_zip as fn(&Path) -> _);
-        let f = self
-            .transport
-            .fetch(&c.to_string(), &rel, &self.config.repositories, check, None)?;
+        let f =
+            self.transport
+                .fetch(&c.to_string(), &rel, &self.config.repositories, check, None)?;
         Ok(FetchedArtifact {
             coordinate: c,
             jar: f.path,

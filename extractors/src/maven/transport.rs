@@ -433,12 +433,12 @@ impl Transport {
             .timeout(self.settings.timeout.min(remaining))
             .send()
             .map_err(|e| {
-            if e.is_redirect() || e.is_builder() {
-                Failure::Fatal(e.to_string())
-            } else {
-                Failure::Transient(error_chain(&e))
-            }
-        })?;
+                if e.is_redirect() || e.is_builder() {
+                    Failure::Fatal(e.to_string())
+                } else {
+                    Failure::Transient(error_chain(&e))
+                }
+            })?;
         let status = resp.status();
         if status == reqwest::StatusCode::NOT_FOUND || status == reqwest::StatusCode::GONE {
             return Err(Failure::NotFound);
@@ -567,9 +567,7 @@ impl Transport {
     ) -> Result<Option<(Algo, String, String)>> {
         for algo in [Algo::Sha1, Algo::Md5] {
             let crel = format!("{rel}.{}", algo.ext());
-            if let Some(bytes) =
-                self.get_bytes(coordinate, repo, &crel, MAX_CHECKSUM_FILE_BYTES)?
-            {
+            if let Some(bytes) = self.get_bytes(coordinate, repo, &crel, MAX_CHECKSUM_FILE_BYTES)? {
                 let text = String::from_utf8_lossy(&bytes);
                 let url = repo.url_of(&crel);
                 return match algo.parse(&text) {
@@ -644,12 +642,11 @@ impl Transport {
         check: Option<Check>,
         limit: Option<u64>,
     ) -> Result<CachedFile> {
-        let target = join_under(&self.cache, rel).map_err(|reason| {
-            MavenError::InvalidCoordinate {
+        let target =
+            join_under(&self.cache, rel).map_err(|reason| MavenError::InvalidCoordinate {
                 coordinate: coordinate.to_string(),
                 reason: format!("refused to write outside the cache: {reason}"),
-            }
-        })?;
+            })?;
         let limit = limit
             .unwrap_or(u64::MAX)
             .min(self.settings.max_download_bytes);
@@ -708,8 +705,8 @@ impl Transport {
                         .map_err(|e| Failure::Local(io_err(coordinate, &dir, e)))?;
                     created_dir = true;
                 }
-                let tmp =
-                    part_file(&dir, target).map_err(|e| Failure::Local(io_err(coordinate, &dir, e)))?;
+                let tmp = part_file(&dir, target)
+                    .map_err(|e| Failure::Local(io_err(coordinate, &dir, e)))?;
                 Ok(HashingWriter {
                     inner: io::BufWriter::new(tmp),
                     digests: Digests::new(true),
@@ -794,27 +791,29 @@ impl Transport {
 /// A reading thread for a body: chunks, an empty chunk at the end, or the error.
 fn spawn_reader(mut body: Box<dyn Read + Send>) -> io::Result<mpsc::Receiver<io::Result<Vec<u8>>>> {
     let (tx, rx) = mpsc::sync_channel(4);
-    thread::Builder::new().name("thalia-body".into()).spawn(move || {
-        let mut buf = vec![0u8; 64 * 1024];
-        loop {
-            match body.read(&mut buf) {
-                Ok(0) => {
-                    let _ = tx.send(Ok(Vec::new()));
-                    return;
-                }
-                Ok(n) => {
-                    if tx.send(Ok(buf[..n].to_vec())).is_err() {
+    thread::Builder::new()
+        .name("thalia-body".into())
+        .spawn(move || {
+            let mut buf = vec![0u8; 64 * 1024];
+            loop {
+                match body.read(&mut buf) {
+                    Ok(0) => {
+                        let _ = tx.send(Ok(Vec::new()));
+                        return;
+                    }
+                    Ok(n) => {
+                        if tx.send(Ok(buf[..n].to_vec())).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
                         return;
                     }
                 }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    let _ = tx.send(Err(e));
-                    return;
-                }
             }
-        }
-    })?;
+        })?;
     Ok(rx)
 }
 

@@ -84,12 +84,10 @@ fn max_depth(text: &str) -> usize {
                     }
                     b'[' => brackets += 1,
                     b']' => brackets = brackets.saturating_sub(1),
-                    b'<' if brackets > 0 => {
-                        // a markup declaration inside the internal subset
-                        if b[j..].starts_with(b"<!--") {
-                            j = find(j + 4, b"-->");
-                            continue;
-                        }
+                    // a comment inside the internal subset
+                    b'<' if brackets > 0 && b[j..].starts_with(b"<!--") => {
+                        j = find(j + 4, b"-->");
+                        continue;
                     }
                     b'>' if brackets == 0 => break,
                     _ => {}
@@ -176,7 +174,10 @@ mod tests {
     #[test]
     fn depth_counts_elements_only() {
         assert_eq!(max_depth("<a><b/><c x='>' y=\"/>\"><d></d></c></a>"), 3);
-        assert_eq!(max_depth("<a><!-- <b><b><b> --><![CDATA[<c><c>]]><?p <e>?></a>"), 1);
+        assert_eq!(
+            max_depth("<a><!-- <b><b><b> --><![CDATA[<c><c>]]><?p <e>?></a>"),
+            1
+        );
         let dtd = "<!DOCTYPE a [<!ENTITY e \"<x><x><x></x></x></x>\">]><a>&e;</a>";
         assert_eq!(max_depth(dtd), 31);
     }
@@ -187,7 +188,11 @@ mod tests {
         let text = format!("{}{}", "<a>".repeat(n), "</a>".repeat(n));
         let err = parse(&text).expect_err("too deep");
         assert!(err.contains("MAX_XML_DEPTH"), "{err}");
-        let ok = format!("{}{}", "<a>".repeat(MAX_XML_DEPTH), "</a>".repeat(MAX_XML_DEPTH));
+        let ok = format!(
+            "{}{}",
+            "<a>".repeat(MAX_XML_DEPTH),
+            "</a>".repeat(MAX_XML_DEPTH)
+        );
         assert!(parse(&ok).is_ok());
     }
 

@@ -80,7 +80,12 @@ impl ClassSpec {
             pool.push([vec![7u8], name.to_be_bytes().to_vec()].concat());
             pool.len() as u16
         }
-        fn members(list: &[Member], access: u16, sig_attr: u16, pool: &mut Vec<Vec<u8>>) -> Vec<u8> {
+        fn members(
+            list: &[Member],
+            access: u16,
+            sig_attr: u16,
+            pool: &mut Vec<Vec<u8>>,
+        ) -> Vec<u8> {
             let mut out = Vec::new();
             out.extend_from_slice(&(list.len() as u16).to_be_bytes());
             for m in list {
@@ -117,7 +122,14 @@ impl ClassSpec {
             let attr_name = utf8("EnclosingMethod", &mut pool);
             let n = utf8(name, &mut pool);
             let d = utf8(desc, &mut pool);
-            pool.push([vec![12u8], n.to_be_bytes().to_vec(), d.to_be_bytes().to_vec()].concat());
+            pool.push(
+                [
+                    vec![12u8],
+                    n.to_be_bytes().to_vec(),
+                    d.to_be_bytes().to_vec(),
+                ]
+                .concat(),
+            );
             let nat = pool.len() as u16;
             attrs.extend_from_slice(&attr_name.to_be_bytes());
             attrs.extend_from_slice(&4u32.to_be_bytes());

@@ -337,11 +337,13 @@ impl RepoServer {
                 let _ = match fault {
                     Some(Fault::NotFound) => rq.respond(tiny_http::Response::empty(404)),
                     Some(Fault::Status(s)) => rq.respond(tiny_http::Response::empty(s)),
-                    Some(f @ (Fault::DropMidBody
-                    | Fault::Endless
-                    | Fault::Drip(_)
-                    | Fault::Stall
-                    | Fault::HugeLength)) => {
+                    Some(
+                        f @ (Fault::DropMidBody
+                        | Fault::Endless
+                        | Fault::Drip(_)
+                        | Fault::Stall
+                        | Fault::HugeLength),
+                    ) => {
                         let mode = f.raw_mode().unwrap_or("drop");
                         let location = format!("http://{daddr}/{mode}/{path}");
                         let header =
