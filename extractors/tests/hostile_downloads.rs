@@ -1,6 +1,6 @@
 //! Downloads from hostile repositories on 127.0.0.1, with small limits set through the
 //! resolver's options: an endless body, a 10 GiB Content-Length, a dripping server, a stalled
-//! one, `.part` files left by a killed fetch, and `file://` repositories holding a FIFO, a
+//! one, a silent one, `.part` files left by a killed fetch, and `file://` repositories holding a FIFO, a
 //! device or an oversized file. Each ends quickly with an error naming the URL, leaves no
 //! temporary file, and the next good artifact is still fetched.
 
@@ -122,6 +122,13 @@ fn a_stalled_server_ends_the_attempt() {
         err.contains("stall_timeout") || err.contains("file_deadline"),
         "{err}"
     );
+    assert!(took < Duration::from_secs(5), "{took:?}");
+}
+
+#[test]
+fn a_server_that_never_answers_hits_the_deadline() {
+    let (err, took) = fetch_with_fault(Fault::Silent);
+    assert!(err.contains("deadline of 1.5s (file_deadline)"), "{err}");
     assert!(took < Duration::from_secs(5), "{took:?}");
 }
 

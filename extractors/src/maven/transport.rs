@@ -435,6 +435,8 @@ impl Transport {
             .map_err(|e| {
                 if e.is_redirect() || e.is_builder() {
                     Failure::Fatal(e.to_string())
+                } else if e.is_timeout() && Instant::now() >= deadline {
+                    self.deadline_failure(0)
                 } else {
                     Failure::Transient(error_chain(&e))
                 }

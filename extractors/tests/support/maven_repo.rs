@@ -154,6 +154,8 @@ pub enum Fault {
     Stall,
     /// Announce a Content-Length of 10 GiB, then send zeros.
     HugeLength,
+    /// Accept the request and never answer (the connection stays open).
+    Silent,
 }
 
 impl Fault {
@@ -165,6 +167,7 @@ impl Fault {
             Fault::Drip(_) => Some("drip"),
             Fault::Stall => Some("stall"),
             Fault::HugeLength => Some("huge"),
+            Fault::Silent => Some("silent"),
             Fault::NotFound | Fault::Status(_) => None,
         }
     }
@@ -196,6 +199,12 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// stall, or a 10 GiB Content-Length; stops when the client goes away or the server stops.
 fn serve_hostile(mut stream: TcpStream, mode: &str, drip_ms: u64, stop: &AtomicBool) {
     let _ = stream.set_write_timeout(Some(Duration::from_secs(5)));
+    if mode == "silent" {
+        while !stop.load(Ordering::SeqCst) {
+            thread::sleep(Duration::from_millis(20));
+        }
+        return;
+    }
     let head = match mode {
         "huge" => "HTTP/1.1 200 OK\r\nContent-Length: 10737418240\r\n\r\n".to_string(),
         _ => "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n".to_string(),
@@ -342,7 +351,8 @@ impl RepoServer {
                         | Fault::Endless
                         | Fault::Drip(_)
                         | Fault::Stall
-                        | Fault::HugeLength),
+                        | Fault::HugeLength
+                        | Fault::Silent),
                     ) => {
                         let mode = f.raw_mode().unwrap_or("drop");
                         let location = format!("http://{daddr}/{mode}/{path}");
