@@ -7,6 +7,7 @@
 
 mod coordinate;
 mod error;
+pub mod limits;
 mod metadata;
 pub mod pom;
 pub mod repo;
