@@ -61,7 +61,9 @@ fn synth_writes_a_java_twin_beside_each_non_java_program() {
     let root = tempfile::tempdir().expect("tempdir");
     let out = root.path().join("groovy");
     thalia(&root.path().join("tc"))
-        .args(["synth", "--lang", "groovy", "--seed", "1", "-n", "5", "--api"])
+        .args([
+            "synth", "--lang", "groovy", "--seed", "1", "-n", "5", "--api",
+        ])
         .arg(sample_api())
         .arg("--out")
         .arg(&out)

@@ -15,6 +15,7 @@ mod resolver;
 mod transport;
 pub mod version;
 mod xml;
+mod zipcheck;
 
 pub use coordinate::Coordinate;
 pub use error::{MavenError, Result};

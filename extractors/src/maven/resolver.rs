@@ -20,6 +20,7 @@ use super::pom::{self, Dependency, Exclusion, Pom, RawPom};
 use super::repo::RepoConfig;
 use super::transport::{read_bounded, Transport, TransportSettings};
 use super::version::{is_range, VersionRange};
+use super::zipcheck::check_zip;
 
 /// Knobs of the resolver.
 #[derive(Debug, Clone)]
@@ -186,16 +187,6 @@ fn with_path(path: &[String], e: MavenError) -> MavenError {
             source: Box::new(other),
         },
     }
-}
-
-/// Opens a zip-like file far enough to know it is not truncated.
-fn check_zip(path: &Path) -> std::result::Result<(), String> {
-    let f = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let mut z = zip::ZipArchive::new(f).map_err(|e| e.to_string())?;
-    for i in 0..z.len() {
-        z.by_index_raw(i).map_err(|e| e.to_string())?;
-    }
-    Ok(())
 }
 
 /// Validates a coordinate read from a POM or metadata; the error names where it came from.
