@@ -1,10 +1,13 @@
 //! Logic shared by all translators: program naming, name and scope checks, the statement walk
-//! that assembles a file, and small formatting helpers.
+//! that assembles a file, small formatting helpers, and what Kotlin and Scala write alike.
+//! Literals are in [`literal`], Java's syntax as Java and Groovy share it in [`java_family`].
+
+pub(crate) mod java_family;
+pub(crate) mod literal;
 
 use std::collections::{HashMap, HashSet};
-use std::fmt::Write as _;
 
-use crate::ir::{Expr, Program, Receiver, Stmt, Ty};
+use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
 use crate::{Language, TranslateError};
 
 /// What differs between languages when a program is laid out as a file. The shared driver
@@ -28,8 +31,13 @@ pub(crate) trait Dialect {
     /// Writes one statement.
     fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError>;
 
-    /// Writes everything after the last statement.
-    fn close(&self, w: &mut CodeWriter);
+    /// Writes everything after the last statement: the ends of the function and the class.
+    fn close(&self, w: &mut CodeWriter) {
+        w.dedent();
+        w.line("}");
+        w.dedent();
+        w.line("}");
+    }
 
     /// Checks that `name` may be written as a (non-local) name: an identifier, not reserved.
     fn check_name(&self, name: &str) -> Result<(), TranslateError> {
@@ -57,6 +65,16 @@ pub(crate) trait Dialect {
             });
         }
         name.split('.').try_for_each(|seg| self.check_name(seg))
+    }
+
+    /// Checks that a lambda's parameters are all typed or all untyped (Java and Scala cannot
+    /// mix them).
+    fn check_uniform_params(&self, params: &[(String, Option<Ty>)]) -> Result<(), TranslateError> {
+        let typed = params.iter().filter(|(_, t)| t.is_some()).count();
+        if typed != 0 && typed != params.len() {
+            return Err(self.unsupported("a lambda mixing typed and untyped parameters"));
+        }
+        Ok(())
     }
 
     /// The error for a construct the language cannot express.
@@ -347,17 +365,6 @@ impl CodeWriter {
     }
 }
 
-/// Shortest decimal digits that read back as exactly `|v|` (`1.0`, `0.1`, `1e-7`, `3.4028235e38`);
-/// the syntax is valid in Java, Kotlin, Scala and Groovy float literals. `v` must be finite.
-pub(crate) fn f32_digits(v: f32) -> String {
-    format!("{:?}", v.abs())
-}
-
-/// Shortest decimal digits that read back as exactly `|v|`; see [`f32_digits`].
-pub(crate) fn f64_digits(v: f64) -> String {
-    format!("{:?}", v.abs())
-}
-
 /// Maps each item with `f` and joins the results with `", "`.
 pub(crate) fn comma_separated<T>(
     items: &[T],
@@ -370,44 +377,124 @@ pub(crate) fn comma_separated<T>(
         .join(", "))
 }
 
-/// `c` as `\uXXXX` escapes, one per UTF-16 code unit (two for supplementary characters).
-pub(crate) fn utf16_escape(c: char) -> String {
-    let mut units = [0u16; 2];
-    let mut out = String::with_capacity(12);
-    for u in c.encode_utf16(&mut units) {
-        let _ = write!(out, "\\u{u:04X}");
-    }
-    out
-}
-
 /// Name stem of the locals that hold values of expression statements.
 pub(crate) const UNUSED_STEM: &str = "__unused_";
 
-/// Writes an expression statement in Java-like syntax (Java, Groovy): calls and `new` as
-/// they are; literals dropped after checking they can be written; anything else bound to a
-/// fresh unused `java.lang.Object` local (only calls and `new` are statements in Java).
-pub(crate) fn java_like_expr_stmt(
-    e: &crate::ir::Expr,
+/// Where a type is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TyPos {
+    /// A value's type: local declaration, cast, array element, lambda parameter.
+    Value,
+    /// A type argument (wildcards allowed, primitives boxed).
+    Arg,
+}
+
+/// Checks that local `name` may be declared with type `ty` (not `void`).
+pub(crate) fn check_local_type(name: &str, ty: &Ty) -> Result<(), TranslateError> {
+    if matches!(ty, Ty::Prim(PrimTy::Void)) {
+        return Err(TranslateError::VoidLocal {
+            name: name.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// Writes the lines before the first statement: `header` (package, class), then the test
+/// function's header line `function`, each indented one level more.
+pub(crate) fn open_test(w: &mut CodeWriter, header: &[&str], function: &str) {
+    for line in header {
+        w.line(line);
+    }
+    w.indent();
+    w.line(function);
+    w.indent();
+}
+
+/// Kotlin's and Scala's name of a primitive type (`Unit` for `void`).
+pub(crate) fn prim_name(p: PrimTy) -> &'static str {
+    match p {
+        PrimTy::Boolean => "Boolean",
+        PrimTy::Byte => "Byte",
+        PrimTy::Char => "Char",
+        PrimTy::Short => "Short",
+        PrimTy::Int => "Int",
+        PrimTy::Long => "Long",
+        PrimTy::Float => "Float",
+        PrimTy::Double => "Double",
+        PrimTy::Void => "Unit",
+    }
+}
+
+/// A dot-separated qualified name with each segment written by `segment` (Kotlin and Scala
+/// quote keywords with backticks).
+pub(crate) fn qualified(n: &str, segment: impl Fn(&str) -> String) -> String {
+    n.split('.').map(segment).collect::<Vec<_>>().join(".")
+}
+
+/// Writes an expression statement in Kotlin or Scala: calls and `new` as they are; literals
+/// dropped after checking they can be written; anything else bound to a fresh
+/// `val __unused_N: <top> = e`, `top` being the language's top type.
+pub(crate) fn val_expr_stmt(
+    e: &Expr,
+    top: &str,
     cx: &mut BodyCx,
     w: &mut CodeWriter,
-    expr: impl Fn(&crate::ir::Expr) -> Result<String, crate::TranslateError>,
-    lit: impl Fn(&crate::ir::Lit) -> Result<String, crate::TranslateError>,
-) -> Result<(), crate::TranslateError> {
-    use crate::ir::Expr;
+    expr: impl Fn(&Expr) -> Result<String, TranslateError>,
+    lit: impl Fn(&Lit) -> Result<String, TranslateError>,
+) -> Result<(), TranslateError> {
     match e {
-        Expr::Call { .. } | Expr::New { .. } => w.line(&format!("{};", expr(e)?)),
+        Expr::Call { .. } | Expr::New { .. } => w.line(&expr(e)?),
         Expr::Lit(l) => {
             lit(l)?;
         }
         _ => {
             let e = expr(e)?;
-            w.line(&format!(
-                "java.lang.Object {} = {e};",
-                cx.fresh(UNUSED_STEM)
-            ));
+            w.line(&format!("val {}: {top} = {e}", cx.fresh(UNUSED_STEM)));
         }
     }
     Ok(())
+}
+
+/// Kotlin's and Scala's conditional expression, `(if (c) a else b)`.
+pub(crate) fn if_else(
+    cond: &Expr,
+    then: &Expr,
+    els: &Expr,
+    expr: impl Fn(&Expr) -> Result<String, TranslateError>,
+) -> Result<String, TranslateError> {
+    Ok(format!(
+        "(if ({}) {} else {})",
+        expr(cond)?,
+        expr(then)?,
+        expr(els)?
+    ))
+}
+
+/// Kotlin's and Scala's lambda parameters, `a: T, b`: names written by `name`, types by `ty`.
+pub(crate) fn colon_params(
+    params: &[(String, Option<Ty>)],
+    name: impl Fn(&str) -> String,
+    ty: impl Fn(&Ty) -> Result<String, TranslateError>,
+) -> Result<String, TranslateError> {
+    comma_separated(params, |(n, t)| match t {
+        Some(t) => Ok(format!("{}: {}", name(n), ty(t)?)),
+        None => Ok(name(n)),
+    })
+}
+
+/// The parameter list and result of a Kotlin or Scala function type: the types written by
+/// `ty`, comma-separated, and the result (`Unit` for `void`).
+pub(crate) fn function_type_parts(
+    params: &[Ty],
+    ret: &Ty,
+    ty: impl Fn(&Ty) -> Result<String, TranslateError>,
+) -> Result<(String, String), TranslateError> {
+    let params = comma_separated(params, &ty)?;
+    let ret = match ret {
+        Ty::Prim(PrimTy::Void) => "Unit".to_owned(),
+        r => ty(r)?,
+    };
+    Ok((params, ret))
 }
 
 #[cfg(test)]
@@ -428,7 +515,6 @@ mod tests {
         fn stmt(&self, _: &Stmt, _: &mut BodyCx, _: &mut CodeWriter) -> Result<(), TranslateError> {
             Ok(())
         }
-        fn close(&self, _: &mut CodeWriter) {}
     }
 
     fn check(stmts: Vec<Stmt>) -> Result<String, TranslateError> {
@@ -527,19 +613,4 @@ mod tests {
         assert_eq!(cx.fresh("u"), "u3");
     }
 
-    #[test]
-    fn float_digits_are_shortest_round_trip() {
-        assert_eq!(f32_digits(1.0), "1.0");
-        assert_eq!(f32_digits(-0.1), "0.1");
-        assert_eq!(f32_digits(f32::MAX), "3.4028235e38");
-        assert_eq!(f32_digits(1e-7), "1e-7");
-        assert_eq!(f64_digits(0.1), "0.1");
-        assert_eq!(f64_digits(f64::MIN_POSITIVE), "2.2250738585072014e-308");
-    }
-
-    #[test]
-    fn utf16_escapes() {
-        assert_eq!(utf16_escape('é'), "\\u00E9");
-        assert_eq!(utf16_escape('😀'), "\\uD83D\\uDE00");
-    }
 }

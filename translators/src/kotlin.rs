@@ -97,7 +97,8 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use crate::common::{self, f32_digits, f64_digits, BodyCx, CodeWriter, Dialect, ProgramNames};
+use crate::common::literal::{ControlEscape, Escapes, LiteralSyntax, Narrowing};
+use crate::common::{self, open_test, prim_name, BodyCx, CodeWriter, Dialect, ProgramNames, TyPos};
 use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
 use crate::{Language, TranslateError, Translator};
 
@@ -162,23 +163,27 @@ fn name(n: &str) -> String {
 
 /// A dot-separated qualified name with each segment quoted as needed.
 fn qualified(n: &str) -> String {
-    n.split('.').map(name).collect::<Vec<_>>().join(".")
+    common::qualified(n, name)
 }
 
-/// Kotlin's name for a primitive type (`Unit` for `void`).
-fn prim_name(p: PrimTy) -> &'static str {
-    match p {
-        PrimTy::Boolean => "Boolean",
-        PrimTy::Byte => "Byte",
-        PrimTy::Char => "Char",
-        PrimTy::Short => "Short",
-        PrimTy::Int => "Int",
-        PrimTy::Long => "Long",
-        PrimTy::Float => "Float",
-        PrimTy::Double => "Double",
-        PrimTy::Void => "Unit",
-    }
-}
+/// How Kotlin writes literals: `1L`, `1.5f`, `0.1` (no `double` suffix), `1.toByte()`;
+/// `Int.MIN_VALUE` is `(-2147483647 - 1)` (Kotlin reads `2147483648` as a `Long`); strings
+/// escape `$` (string templates); Kotlin has no `\f`.
+pub(crate) const LITERALS: LiteralSyntax = LiteralSyntax {
+    escapes: Escapes {
+        string_quote: '"',
+        form_feed: false,
+        dollar: true,
+        control: ControlEscape::Unicode,
+    },
+    int_min: Some("(-2147483647 - 1)"),
+    long_min: Some("(-9223372036854775807L - 1L)"),
+    float_class: "kotlin.Float",
+    double_class: "kotlin.Double",
+    double_suffix: "",
+    narrowing: Narrowing::Method("()"),
+    char_as_string: false,
+};
 
 /// The primitive whose wrapper class is `class` (`java.lang.Integer` → `int`), `void` excluded.
 fn unboxed(class: &str) -> Option<PrimTy> {
@@ -540,15 +545,6 @@ fn function_type_view(t: &Ty) -> Ty {
     }
 }
 
-/// Where a type is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum TyPos {
-    /// A value's type: local declaration, cast, lambda parameter.
-    Value,
-    /// A type argument (wildcards allowed, primitives boxed, which Kotlin writes the same).
-    Arg,
-}
-
 /// The translation of one program: the Kotlin dialect plus the declared types of the
 /// variables in scope, used to rename members of mapped types.
 #[derive(Default)]
@@ -568,12 +564,9 @@ impl Dialect for Emitter {
     }
 
     fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {
-        w.line(&format!("package {}", qualified(&names.package)));
-        w.line("");
-        w.line(&format!("object {} {{", names.class));
-        w.indent();
-        w.line("fun test() {");
-        w.indent();
+        let package = format!("package {}", qualified(&names.package));
+        let object = format!("object {} {{", names.class);
+        open_test(w, &[&package, "", &object], "fun test() {");
     }
 
     fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
@@ -583,11 +576,7 @@ impl Dialect for Emitter {
                 ty,
                 init,
             } => {
-                if matches!(ty, Ty::Prim(PrimTy::Void)) {
-                    return Err(TranslateError::VoidLocal {
-                        name: local.clone(),
-                    });
-                }
+                common::check_local_type(local, ty)?;
                 let ty_s = self.ty(ty, TyPos::Value)?;
                 let init_s = match (ty, init) {
                     (Ty::Class { .. }, Expr::Lambda { .. }) => self.lambda_expr(init, Some(ty))?,
@@ -601,26 +590,11 @@ impl Dialect for Emitter {
                     .borrow_mut()
                     .insert(local.clone(), Some(ty.clone()));
             }
-            Stmt::Expr(e @ (Expr::Call { .. } | Expr::New { .. })) => w.line(&self.expr(e)?),
-            Stmt::Expr(Expr::Lit(lit)) => {
-                self.lit(lit)?;
-            }
             Stmt::Expr(e) => {
-                let e = self.expr(e)?;
-                w.line(&format!(
-                    "val {}: Any? = {e}",
-                    cx.fresh(common::UNUSED_STEM)
-                ));
+                common::val_expr_stmt(e, "Any?", cx, w, |e| self.expr(e), |l| self.lit(l))?
             }
         }
         Ok(())
-    }
-
-    fn close(&self, w: &mut CodeWriter) {
-        w.dedent();
-        w.line("}");
-        w.dedent();
-        w.line("}");
     }
 }
 
@@ -682,11 +656,8 @@ impl Emitter {
                 params,
                 ret,
             } => {
-                let params = common::comma_separated(params, |p| self.ty(p, TyPos::Value))?;
-                let ret = match ret.as_ref() {
-                    Ty::Prim(PrimTy::Void) => "Unit".to_owned(),
-                    r => self.ty(r, TyPos::Value)?,
-                };
+                let (params, ret) =
+                    common::function_type_parts(params, ret, |t| self.ty(t, TyPos::Value))?;
                 match receiver {
                     Some(r) => format!("{}.({params}) -> {ret}", self.ty(r, TyPos::Value)?),
                     None => format!("({params}) -> {ret}"),
@@ -946,12 +917,9 @@ impl Emitter {
             }
             Expr::Spread(inner) => format!("*{}", self.receiver(inner)?),
             Expr::Cast { ty, expr } => self.cast(ty, expr)?,
-            Expr::Cond { cond, then, els } => format!(
-                "(if ({}) {} else {})",
-                self.expr(cond)?,
-                self.expr(then)?,
-                self.expr(els)?
-            ),
+            Expr::Cond { cond, then, els } => {
+                common::if_else(cond, then, els, |e| self.expr(e))?
+            }
         })
     }
 
@@ -961,10 +929,7 @@ impl Emitter {
         params: &[(String, Option<Ty>)],
         body: &Expr,
     ) -> Result<String, TranslateError> {
-        let params = common::comma_separated(params, |(n, t)| match t {
-            Some(t) => Ok(format!("{}: {}", name(n), self.ty(t, TyPos::Value)?)),
-            None => Ok(name(n)),
-        })?;
+        let params = common::colon_params(params, name, |t| self.ty(t, TyPos::Value))?;
         let params = if params.is_empty() {
             "->".to_owned()
         } else {
@@ -1013,110 +978,19 @@ impl Emitter {
         })
     }
 
-    /// The typed bottom constant of type `t`.
+    /// The typed bottom constant of type `t`: `(null as T)`, or the default value of a
+    /// primitive `T`.
     fn bottom(&self, t: &Ty) -> Result<String, TranslateError> {
-        let default = match t {
-            Ty::Prim(PrimTy::Void) => {
-                return Err(self.unsupported("a bottom constant of type `void`"))
-            }
-            Ty::Prim(PrimTy::Boolean) => "false",
-            Ty::Prim(PrimTy::Byte) => "0.toByte()",
-            Ty::Prim(PrimTy::Char) => "'\\u0000'",
-            Ty::Prim(PrimTy::Short) => "0.toShort()",
-            Ty::Prim(PrimTy::Int) => "0",
-            Ty::Prim(PrimTy::Long) => "0L",
-            Ty::Prim(PrimTy::Float) => "0.0f",
-            Ty::Prim(PrimTy::Double) => "0.0",
-            t => return Ok(format!("(null as {})", self.ty(t, TyPos::Value)?)),
-        };
-        Ok(default.to_owned())
+        match t {
+            Ty::Prim(p) => LITERALS.zero(self, *p),
+            t => Ok(format!("(null as {})", self.ty(t, TyPos::Value)?)),
+        }
     }
 
-    /// A literal in Kotlin syntax; negative numbers are parenthesized.
+    /// A literal in Kotlin syntax.
     fn lit(&self, lit: &Lit) -> Result<String, TranslateError> {
-        fn signed(negative: bool, digits: String) -> String {
-            if negative {
-                format!("(-{digits})")
-            } else {
-                digits
-            }
-        }
-        Ok(match *lit {
-            Lit::Bool(b) => b.to_string(),
-            Lit::Int(i32::MIN) => "(-2147483647 - 1)".to_owned(),
-            Lit::Int(i) => signed(i < 0, i.unsigned_abs().to_string()),
-            Lit::Long(i64::MIN) => "(-9223372036854775807L - 1L)".to_owned(),
-            Lit::Long(i) => signed(i < 0, format!("{}L", i.unsigned_abs())),
-            Lit::Float(f) if f.is_nan() => "kotlin.Float.NaN".to_owned(),
-            Lit::Float(f) if f.is_infinite() => infinity("kotlin.Float", f > 0.0),
-            Lit::Float(f) => signed(f.is_sign_negative(), format!("{}f", f32_digits(f))),
-            Lit::Double(f) if f.is_nan() => "kotlin.Double.NaN".to_owned(),
-            Lit::Double(f) if f.is_infinite() => infinity("kotlin.Double", f > 0.0),
-            Lit::Double(f) => signed(f.is_sign_negative(), double_digits(f)),
-            Lit::Char(c) => char_literal(c).ok_or_else(|| {
-                self.unsupported(format!(
-                    "the char literal U+{:X} (outside the Basic Multilingual Plane)",
-                    u32::from(c)
-                ))
-            })?,
-            Lit::Byte(b) => format!("{}.toByte()", signed(b < 0, b.unsigned_abs().to_string())),
-            Lit::Short(s) => format!("{}.toShort()", signed(s < 0, s.unsigned_abs().to_string())),
-            Lit::Str(ref s) => string_literal(s),
-            Lit::Null => "null".to_owned(),
-        })
+        LITERALS.literal(self, lit)
     }
-}
-
-/// `kotlin.Float.POSITIVE_INFINITY` and friends.
-fn infinity(class: &str, positive: bool) -> String {
-    let sign = if positive { "POSITIVE" } else { "NEGATIVE" };
-    format!("{class}.{sign}_INFINITY")
-}
-
-/// Digits of a `Double` literal: Kotlin has no `d` suffix, so the digits must contain `.` or
-/// an exponent (`1e300` is a `Double`, `1` an `Int`).
-fn double_digits(f: f64) -> String {
-    f64_digits(f)
-}
-
-/// Escape of `c` inside a Kotlin string (`quote = '"'`) or char (`quote = '\''`) literal.
-fn escape_char(c: char, quote: char, out: &mut String) {
-    match c {
-        '\\' => out.push_str("\\\\"),
-        '\n' => out.push_str("\\n"),
-        '\t' => out.push_str("\\t"),
-        '\r' => out.push_str("\\r"),
-        '\u{8}' => out.push_str("\\b"),
-        '$' if quote == '"' => out.push_str("\\$"),
-        c if c == quote => {
-            out.push('\\');
-            out.push(c);
-        }
-        c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
-        c => out.push_str(&common::utf16_escape(c)),
-    }
-}
-
-/// `s` as a Kotlin string literal (pure ASCII).
-pub(crate) fn string_literal(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        escape_char(c, '"', &mut out);
-    }
-    out.push('"');
-    out
-}
-
-/// `c` as a Kotlin char literal, or `None` if `c` needs two UTF-16 code units.
-pub(crate) fn char_literal(c: char) -> Option<String> {
-    if c.len_utf16() != 1 {
-        return None;
-    }
-    let mut out = String::from("'");
-    escape_char(c, '\'', &mut out);
-    out.push('\'');
-    Some(out)
 }
 
 #[cfg(test)]

@@ -49,7 +49,8 @@
 //! rejects them (synthesis does not use them for Scala). Scala arrays are invariant, so a Java program that relies on array covariance
 //! (`String[]` passed where `Object[]` is expected) is ill-typed in Scala.
 
-use crate::common::{self, f32_digits, f64_digits, BodyCx, CodeWriter, Dialect, ProgramNames};
+use crate::common::literal::{ControlEscape, Escapes, LiteralSyntax, Narrowing};
+use crate::common::{self, open_test, prim_name, BodyCx, CodeWriter, Dialect, ProgramNames, TyPos};
 use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
 use crate::{Language, TranslateError, Translator};
 
@@ -189,7 +190,7 @@ fn name(n: &str) -> String {
 
 /// A dot-separated qualified name with each segment quoted as needed.
 fn qualified(n: &str) -> String {
-    n.split('.').map(name).collect::<Vec<_>>().join(".")
+    common::qualified(n, name)
 }
 
 /// Whether a wildcard occurs in `t`.
@@ -204,29 +205,24 @@ fn has_wildcard(t: &Ty) -> bool {
     found
 }
 
-/// Scala's name for a primitive type (`Unit` for `void`).
-fn prim_name(p: PrimTy) -> &'static str {
-    match p {
-        PrimTy::Boolean => "Boolean",
-        PrimTy::Byte => "Byte",
-        PrimTy::Char => "Char",
-        PrimTy::Short => "Short",
-        PrimTy::Int => "Int",
-        PrimTy::Long => "Long",
-        PrimTy::Float => "Float",
-        PrimTy::Double => "Double",
-        PrimTy::Void => "Unit",
-    }
-}
-
-/// Where a type is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum TyPos {
-    /// A value's type: local declaration, cast, lambda parameter, array element.
-    Value,
-    /// A type argument of a Java generic (wildcards allowed, primitives boxed).
-    Arg,
-}
+/// How Scala writes literals: `1L`, `1.5f`, `2.25d`, `(-1).toByte`, `'a'`; Scala has no
+/// octal escapes, so control characters are `\uXXXX` escapes, which Scala 2.13 and 3 read
+/// inside literals only.
+pub(crate) const LITERALS: LiteralSyntax = LiteralSyntax {
+    escapes: Escapes {
+        string_quote: '"',
+        form_feed: true,
+        dollar: false,
+        control: ControlEscape::Unicode,
+    },
+    int_min: None,
+    long_min: None,
+    float_class: "java.lang.Float",
+    double_class: "java.lang.Double",
+    double_suffix: "d",
+    narrowing: Narrowing::Method(""),
+    char_as_string: false,
+};
 
 impl Dialect for Emitter<'_> {
     fn language(&self) -> Language {
@@ -241,12 +237,9 @@ impl Dialect for Emitter<'_> {
     }
 
     fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {
-        w.line(&format!("package {}", qualified(&names.package)));
-        w.line("");
-        w.line(&format!("object {} {{", names.class));
-        w.indent();
-        w.line("def test(): Unit = {");
-        w.indent();
+        let package = format!("package {}", qualified(&names.package));
+        let object = format!("object {} {{", names.class);
+        open_test(w, &[&package, "", &object], "def test(): Unit = {");
     }
 
     fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
@@ -256,11 +249,7 @@ impl Dialect for Emitter<'_> {
                 ty,
                 init,
             } => {
-                if matches!(ty, Ty::Prim(PrimTy::Void)) {
-                    return Err(TranslateError::VoidLocal {
-                        name: local.clone(),
-                    });
-                }
+                common::check_local_type(local, ty)?;
                 // the declared type is the lambda's expected type: no ascription, unless it
                 // has wildcards, for which Scala's function type takes `Any` where Java's
                 // (JLS 9.9) takes the bound, `Object`
@@ -278,23 +267,11 @@ impl Dialect for Emitter<'_> {
                     self.ty(ty, TyPos::Value)?,
                 ));
             }
-            Stmt::Expr(e @ (Expr::Call { .. } | Expr::New { .. })) => w.line(&self.expr(e)?),
-            Stmt::Expr(Expr::Lit(lit)) => {
-                self.lit(lit)?;
-            }
             Stmt::Expr(e) => {
-                let e = self.expr(e)?;
-                w.line(&format!("val {}: Any = {e}", cx.fresh(common::UNUSED_STEM)));
+                common::val_expr_stmt(e, "Any", cx, w, |e| self.expr(e), |l| self.lit(l))?
             }
         }
         Ok(())
-    }
-
-    fn close(&self, w: &mut CodeWriter) {
-        w.dedent();
-        w.line("}");
-        w.dedent();
-        w.line("}");
     }
 }
 
@@ -352,11 +329,8 @@ impl Emitter<'_> {
                 params,
                 ret,
             } => {
-                let params = common::comma_separated(params, |p| self.ty(p, TyPos::Value))?;
-                let ret = match ret.as_ref() {
-                    Ty::Prim(PrimTy::Void) => "Unit".to_owned(),
-                    r => self.ty(r, TyPos::Value)?,
-                };
+                let (params, ret) =
+                    common::function_type_parts(params, ret, |t| self.ty(t, TyPos::Value))?;
                 format!("(({params}) => {ret})")
             }
             Ty::Top => "Any".to_owned(),
@@ -464,12 +438,9 @@ impl Emitter<'_> {
                 self.operand(expr)?,
                 self.ty(ty, TyPos::Value)?
             ),
-            Expr::Cond { cond, then, els } => format!(
-                "(if ({}) {} else {})",
-                self.expr(cond)?,
-                self.expr(then)?,
-                self.expr(els)?
-            ),
+            Expr::Cond { cond, then, els } => {
+                common::if_else(cond, then, els, |e| self.expr(e))?
+            }
         })
     }
 
@@ -478,14 +449,8 @@ impl Emitter<'_> {
         let Expr::Lambda { params, body, .. } = e else {
             return self.expr(e);
         };
-        let typed = params.iter().filter(|(_, t)| t.is_some()).count();
-        if typed != 0 && typed != params.len() {
-            return Err(self.unsupported("a lambda mixing typed and untyped parameters"));
-        }
-        let params = common::comma_separated(params, |(n, t)| match t {
-            Some(t) => Ok(format!("{}: {}", name(n), self.ty(t, TyPos::Value)?)),
-            None => Ok(name(n)),
-        })?;
+        self.check_uniform_params(params)?;
+        let params = common::colon_params(params, name, |t| self.ty(t, TyPos::Value))?;
         Ok(format!("({params}) => {}", self.expr(body)?))
     }
 
@@ -520,85 +485,10 @@ impl Emitter<'_> {
         })
     }
 
-    /// A literal in Scala syntax; negative numbers are parenthesized.
+    /// A literal in Scala syntax.
     fn lit(&self, lit: &Lit) -> Result<String, TranslateError> {
-        fn signed(negative: bool, digits: String) -> String {
-            if negative {
-                format!("(-{digits})")
-            } else {
-                digits
-            }
-        }
-        Ok(match *lit {
-            Lit::Bool(b) => b.to_string(),
-            Lit::Int(i) => signed(i < 0, i.unsigned_abs().to_string()),
-            Lit::Long(i) => signed(i < 0, format!("{}L", i.unsigned_abs())),
-            Lit::Float(f) if f.is_nan() => "java.lang.Float.NaN".to_owned(),
-            Lit::Float(f) if f.is_infinite() => infinity("java.lang.Float", f > 0.0),
-            Lit::Float(f) => signed(f.is_sign_negative(), format!("{}f", f32_digits(f))),
-            Lit::Double(f) if f.is_nan() => "java.lang.Double.NaN".to_owned(),
-            Lit::Double(f) if f.is_infinite() => infinity("java.lang.Double", f > 0.0),
-            Lit::Double(f) => signed(f.is_sign_negative(), format!("{}d", f64_digits(f))),
-            Lit::Char(c) => char_literal(c).ok_or_else(|| {
-                self.unsupported(format!(
-                    "the char literal U+{:X} (outside the Basic Multilingual Plane)",
-                    u32::from(c)
-                ))
-            })?,
-            Lit::Byte(b) => format!("{}.toByte", signed(b < 0, b.unsigned_abs().to_string())),
-            Lit::Short(s) => format!("{}.toShort", signed(s < 0, s.unsigned_abs().to_string())),
-            Lit::Str(ref s) => string_literal(s),
-            Lit::Null => "null".to_owned(),
-        })
+        LITERALS.literal(self, lit)
     }
-}
-
-/// `java.lang.Float.POSITIVE_INFINITY` and friends.
-fn infinity(class: &str, positive: bool) -> String {
-    let sign = if positive { "POSITIVE" } else { "NEGATIVE" };
-    format!("{class}.{sign}_INFINITY")
-}
-
-/// Escape of `c` inside a Scala string (`quote = '"'`) or char (`quote = '\''`) literal.
-/// Scala has no octal escapes; control and non-ASCII characters use `\uXXXX`, which both
-/// Scala 2.13 and 3 read inside literals only.
-fn escape_char(c: char, quote: char, out: &mut String) {
-    match c {
-        '\\' => out.push_str("\\\\"),
-        '\n' => out.push_str("\\n"),
-        '\t' => out.push_str("\\t"),
-        '\r' => out.push_str("\\r"),
-        '\u{8}' => out.push_str("\\b"),
-        '\u{c}' => out.push_str("\\f"),
-        c if c == quote => {
-            out.push('\\');
-            out.push(c);
-        }
-        c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
-        c => out.push_str(&common::utf16_escape(c)),
-    }
-}
-
-/// `s` as a Scala string literal (pure ASCII).
-pub(crate) fn string_literal(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        escape_char(c, '"', &mut out);
-    }
-    out.push('"');
-    out
-}
-
-/// `c` as a Scala char literal, or `None` if `c` needs two UTF-16 code units.
-pub(crate) fn char_literal(c: char) -> Option<String> {
-    if c.len_utf16() != 1 {
-        return None;
-    }
-    let mut out = String::from("'");
-    escape_char(c, '\'', &mut out);
-    out.push('\'');
-    Some(out)
 }
 
 #[cfg(test)]
