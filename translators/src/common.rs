@@ -17,8 +17,11 @@ pub(crate) trait Dialect {
     /// The language written.
     fn language(&self) -> Language;
 
-    /// Whether `name` is a reserved word that cannot name a local, a member or a package.
-    fn is_reserved(&self, name: &str) -> bool;
+    /// Whether `name` is a reserved word that cannot name a local, a member or a package
+    /// (none by default: Kotlin and Scala quote their keywords).
+    fn is_reserved(&self, _name: &str) -> bool {
+        false
+    }
 
     /// Whether `name` is lexically an identifier (reserved words aside).
     fn is_identifier(&self, name: &str) -> bool {
@@ -410,6 +413,14 @@ pub(crate) fn open_test(w: &mut CodeWriter, header: &[&str], function: &str) {
     w.indent();
 }
 
+/// Writes Kotlin's and Scala's lines before the first statement: the package (written as
+/// `package` is), the object `class` and the test function's header `function`.
+pub(crate) fn open_object(w: &mut CodeWriter, package: &str, class: &str, function: &str) {
+    let package = format!("package {package}");
+    let object = format!("object {class} {{");
+    open_test(w, &[&package, "", &object], function);
+}
+
 /// Kotlin's and Scala's name of a primitive type (`Unit` for `void`).
 pub(crate) fn prim_name(p: PrimTy) -> &'static str {
     match p {
@@ -495,6 +506,58 @@ pub(crate) fn function_type_parts(
         r => ty(r)?,
     };
     Ok((params, ret))
+}
+
+/// Helpers of the translators' unit tests.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use crate::ir::{Expr, Program, Stmt, Ty};
+    use crate::{TranslateError, Translator};
+
+    /// The statement lines of the translation of a program of `stmts` by `t`, trimmed: the
+    /// lines after the test function's header (the second line that opens a block) but for
+    /// the two closing braces.
+    pub(crate) fn body(t: &dyn Translator, stmts: Vec<Stmt>) -> Result<String, TranslateError> {
+        let src = t.translate(&Program::new("t", stmts))?;
+        let lines: Vec<&str> = src.lines().collect();
+        let start = lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.ends_with('{'))
+            .nth(1)
+            .map_or(lines.len(), |(i, _)| i + 1);
+        let end = lines.len().saturating_sub(2).max(start);
+        Ok(lines[start..end]
+            .iter()
+            .map(|l| l.trim())
+            .collect::<Vec<_>>()
+            .join("\n"))
+    }
+
+    /// `java.util.concurrent.Callable<java.lang.String>`.
+    pub(crate) fn callable() -> Ty {
+        Ty::class("java.util.concurrent.Callable", vec![Ty::string()])
+    }
+
+    /// The lambda `() -> "a"` for [`callable`], whose position converts it implicitly or not.
+    pub(crate) fn callable_lambda(implicit: bool) -> Expr {
+        Expr::Lambda {
+            params: vec![],
+            body: Box::new(Expr::str("a")),
+            target: Some(callable()),
+            implicit,
+        }
+    }
+
+    /// The statement `java.util.concurrent.ForkJoinTask.<String>adapt(l)`.
+    pub(crate) fn adapt(l: Expr) -> Stmt {
+        Stmt::expr(Expr::static_call(
+            "java.util.concurrent.ForkJoinTask",
+            "adapt",
+            vec![Ty::string()],
+            vec![l],
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -94,10 +94,6 @@ impl Translator for GroovyTranslator {
         Language::Groovy
     }
 
-    fn file_name(&self, p: &Program) -> String {
-        common::file_name(&p.id, Language::Groovy)
-    }
-
     fn translate(&self, p: &Program) -> Result<String, TranslateError> {
         let emitter = Emitter {
             mode: self.mode,
@@ -172,60 +168,40 @@ impl JavaFamily for Emitter {
     const TYPE_VARIABLE_ARRAYS: bool = true;
     const NO_RECEIVER_HINT: &'static str = "give a static receiver";
 
-    /// `e` in Groovy syntax; compound forms come parenthesized.
-    fn expr(&self, e: &Expr) -> Result<String, TranslateError> {
+    /// Groovy's flow typing gives a local the type of its initializer, not the declared one
+    /// (`Object r = 'x'; r.length()` compiles); a cast to the declared type restores Java's
+    /// view.
+    fn local(&self, name: &str) -> Result<String, TranslateError> {
+        Ok(match self.locals.borrow().get(name) {
+            Some(t) => format!("(({}) {name})", self.ty(t, TyPos::Value)?),
+            None => name.to_owned(),
+        })
+    }
+
+    /// `recv.f` reads the property, i.e. calls `getF()` if there is one (a `java.awt.Point`'s
+    /// `x` is an `int` field but `getX()` returns `double`); `recv.@f` reads the field. An
+    /// array's `length` is not a field.
+    fn field(&self, receiver: &Receiver, name: &str) -> Result<String, TranslateError> {
+        let member = self.member(name)?;
+        let recv = self.receiver(receiver, "a field read", name)?;
+        Ok(match receiver {
+            Receiver::Expr(_) if name != "length" => format!("{recv}.@{member}"),
+            _ => format!("{recv}.{member}"),
+        })
+    }
+
+    /// A closure; one passed to an overloaded method, or for a parameter of a type
+    /// variable's type, or returned by another closure, is cast to its interface: groovyc
+    /// prefers an overload that `Closure` implements (`Runnable`) and does not coerce a
+    /// returned closure.
+    fn lambda(&self, e: &Expr) -> Result<String, TranslateError> {
         Ok(match e {
-            Expr::Lit(lit) => self.lit(lit)?,
-            Expr::Bottom(t) => self.bottom(t)?,
-            // Groovy's flow typing gives a local the type of its initializer, not the declared
-            // one (`Object r = 'x'; r.length()` compiles); a cast to the declared type restores
-            // Java's view.
-            Expr::Local(name) => match self.locals.borrow().get(name) {
-                Some(t) => format!("(({}) {name})", self.ty(t, TyPos::Value)?),
-                None => name.clone(),
-            },
-            Expr::Unit => {
-                return Err(self.unsupported("the unit value anywhere but as a lambda's body"))
-            }
-            Expr::New {
-                class,
-                type_args,
-                args,
-            } => self.new_instance(class, type_args.as_deref(), args)?,
-            Expr::Call {
-                receiver,
-                name,
-                type_args,
-                args,
-                ..
-            } => self.call(receiver, name, type_args, args)?,
-            Expr::Field { receiver, name } => {
-                let member = self.member(name)?;
-                let recv = self.receiver(receiver, "a field read", name)?;
-                // `recv.f` reads the property, i.e. calls `getF()` if there is one (a
-                // `java.awt.Point`'s `x` is an `int` field but `getX()` returns `double`);
-                // `recv.@f` reads the field. An array's `length` is not a field.
-                match receiver {
-                    Receiver::Expr(_) if name != "length" => format!("{recv}.@{member}"),
-                    _ => format!("{recv}.{member}"),
-                }
-            }
             Expr::Lambda {
                 target: Some(t),
                 implicit: false,
                 ..
-            } => {
-                // a closure passed to an overloaded method, or for a parameter of a type
-                // variable's type, or returned by another closure, is cast to its interface:
-                // groovyc prefers an overload that `Closure` implements (`Runnable`) and does
-                // not coerce a returned closure
-                format!("(({}) {})", self.ty(t, TyPos::Value)?, self.closure(e)?)
-            }
-            Expr::Lambda { .. } => self.closure(e)?,
-            Expr::NewArray { elem, elems } => self.new_array(elem, elems)?,
-            Expr::Cast { ty, expr } => self.cast(ty, expr)?,
-            Expr::Spread(inner) => self.expr(inner)?,
-            Expr::Cond { cond, then, els } => self.cond(cond, then, els)?,
+            } => format!("(({}) {})", self.ty(t, TyPos::Value)?, self.closure(e)?),
+            e => self.closure(e)?,
         })
     }
 
@@ -296,16 +272,11 @@ impl Emitter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::test_support::{self, adapt, callable, callable_lambda};
     use crate::ir::{Expr, Program, Stmt, Ty};
 
     fn body(t: GroovyTranslator, stmts: Vec<Stmt>) -> Result<String, TranslateError> {
-        let src = t.translate(&Program::new("t", stmts))?;
-        let lines: Vec<&str> = src.lines().collect();
-        Ok(lines[5..lines.len() - 2]
-            .iter()
-            .map(|l| l.trim())
-            .collect::<Vec<_>>()
-            .join("\n"))
+        test_support::body(&t, stmts)
     }
 
     fn cs(stmts: Vec<Stmt>) -> String {
@@ -462,32 +433,17 @@ mod tests {
 
     #[test]
     fn closures_without_implicit_conversion_are_cast_to_their_interface() {
-        let callable = Ty::class("java.util.concurrent.Callable", vec![Ty::string()]);
-        let lambda = |implicit: bool| Expr::Lambda {
-            params: vec![],
-            body: Box::new(Expr::str("a")),
-            target: Some(callable.clone()),
-            implicit,
-        };
-        let call = |l: Expr| {
-            Stmt::expr(Expr::static_call(
-                "java.util.concurrent.ForkJoinTask",
-                "adapt",
-                vec![Ty::string()],
-                vec![l],
-            ))
-        };
         assert_eq!(
-            cs(vec![call(lambda(false))]),
+            cs(vec![adapt(callable_lambda(false))]),
             "java.util.concurrent.ForkJoinTask.<java.lang.String>adapt(((java.util.concurrent.Callable<java.lang.String>) { -> 'a' }));"
         );
         assert_eq!(
-            cs(vec![call(lambda(true))]),
+            cs(vec![adapt(callable_lambda(true))]),
             "java.util.concurrent.ForkJoinTask.<java.lang.String>adapt(({ -> 'a' }));"
         );
         // a local's declared type is the closure's target
         assert_eq!(
-            cs(vec![Stmt::local("c", callable.clone(), lambda(false))]),
+            cs(vec![Stmt::local("c", callable(), callable_lambda(false))]),
             "java.util.concurrent.Callable<java.lang.String> c = { -> 'a' };"
         );
     }

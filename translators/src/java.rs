@@ -37,7 +37,7 @@
 use crate::common::java_family::{JavaFamily, JAVA_RESERVED};
 use crate::common::literal::{utf16_escape, ControlEscape, Escapes, LiteralSyntax, Narrowing};
 use crate::common::{self, open_test, BodyCx, CodeWriter, Dialect, ProgramNames};
-use crate::ir::{Expr, Lit, Program, Stmt};
+use crate::ir::{Expr, Lit, Program, Receiver, Stmt};
 use crate::{Language, TranslateError, Translator};
 
 /// Translates programs to Java source.
@@ -47,10 +47,6 @@ pub struct JavaTranslator;
 impl Translator for JavaTranslator {
     fn language(&self) -> Language {
         Language::Java
-    }
-
-    fn file_name(&self, p: &Program) -> String {
-        common::file_name(&p.id, Language::Java)
     }
 
     fn translate(&self, p: &Program) -> Result<String, TranslateError> {
@@ -106,45 +102,30 @@ impl JavaFamily for JavaTranslator {
     const NO_RECEIVER_HINT: &'static str =
         "Java has no top-level functions or fields; give a static receiver";
 
-    fn expr(&self, e: &Expr) -> Result<String, TranslateError> {
-        Ok(match e {
-            Expr::Lit(lit) => self.lit(lit)?,
-            Expr::Bottom(t) => self.bottom(t)?,
-            Expr::Local(name) => name.clone(),
-            Expr::Unit => {
-                return Err(self.unsupported("the unit value anywhere but as a lambda's body"))
-            }
-            Expr::New {
-                class,
-                type_args,
-                args,
-            } => self.new_instance(class, type_args.as_deref(), args)?,
-            Expr::Call {
-                receiver,
-                name,
-                type_args,
-                args,
-                ..
-            } => self.call(receiver, name, type_args, args)?,
-            Expr::Field { receiver, name } => {
-                self.check_name(name)?;
-                format!("{}.{name}", self.receiver(receiver, "a field read", name)?)
-            }
-            Expr::Lambda { params, body, .. } => {
-                self.check_uniform_params(params)?;
-                let params = self.params(params)?;
-                let body = match body.as_ref() {
-                    Expr::Unit => "{}".to_owned(),
-                    body => self.expr(body)?,
-                };
-                format!("({params}) -> {body}")
-            }
-            Expr::NewArray { elem, elems } => self.new_array(elem, elems)?,
-            Expr::Cast { ty, expr } => self.cast(ty, expr)?,
-            // Java passes an array to a varargs parameter as it is
-            Expr::Spread(inner) => self.expr(inner)?,
-            Expr::Cond { cond, then, els } => self.cond(cond, then, els)?,
-        })
+    fn local(&self, name: &str) -> Result<String, TranslateError> {
+        Ok(name.to_owned())
+    }
+
+    fn field(&self, receiver: &Receiver, name: &str) -> Result<String, TranslateError> {
+        self.check_name(name)?;
+        Ok(format!(
+            "{}.{name}",
+            self.receiver(receiver, "a field read", name)?
+        ))
+    }
+
+    /// `(a, b) -> body`, `(T a) -> body`; `(a) -> {}` for a `Unit` body.
+    fn lambda(&self, e: &Expr) -> Result<String, TranslateError> {
+        let Expr::Lambda { params, body, .. } = e else {
+            return self.expr(e);
+        };
+        self.check_uniform_params(params)?;
+        let params = self.params(params)?;
+        let body = match body.as_ref() {
+            Expr::Unit => "{}".to_owned(),
+            body => self.expr(body)?,
+        };
+        Ok(format!("({params}) -> {body}"))
     }
 
     /// `1.m()` lexes as `1.` then `m`; a lambda is not a primary expression.
@@ -178,8 +159,8 @@ fn ascii_only(src: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::common::TyPos;
-    use crate::ir::{Expr, Program, Receiver, Stmt, Ty};
+    use crate::common::{test_support, TyPos};
+    use crate::ir::{Expr, Program, Stmt, Ty};
 
     fn lit(l: Lit) -> String {
         JavaTranslator.lit(&l).expect("literal is expressible")
@@ -191,13 +172,7 @@ mod tests {
 
     /// The body line(s) of a one-statement program.
     fn body(s: Stmt) -> Result<String, TranslateError> {
-        let src = JavaTranslator.translate(&Program::new("t", vec![s]))?;
-        let lines: Vec<&str> = src.lines().collect();
-        Ok(lines[4..lines.len() - 2]
-            .iter()
-            .map(|l| l.trim())
-            .collect::<Vec<_>>()
-            .join("\n"))
+        test_support::body(&JavaTranslator, vec![s])
     }
 
     #[test]

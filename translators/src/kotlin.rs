@@ -98,7 +98,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::common::literal::{ControlEscape, Escapes, LiteralSyntax, Narrowing};
-use crate::common::{self, open_test, prim_name, BodyCx, CodeWriter, Dialect, ProgramNames, TyPos};
+use crate::common::{self, prim_name, BodyCx, CodeWriter, Dialect, ProgramNames, TyPos};
 use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
 use crate::{Language, TranslateError, Translator};
 
@@ -109,10 +109,6 @@ pub struct KotlinTranslator;
 impl Translator for KotlinTranslator {
     fn language(&self) -> Language {
         Language::Kotlin
-    }
-
-    fn file_name(&self, p: &Program) -> String {
-        common::file_name(&p.id, Language::Kotlin)
     }
 
     fn translate(&self, p: &Program) -> Result<String, TranslateError> {
@@ -558,15 +554,9 @@ impl Dialect for Emitter {
         Language::Kotlin
     }
 
-    /// Nothing is reserved: keywords are quoted with backticks.
-    fn is_reserved(&self, _: &str) -> bool {
-        false
-    }
-
     fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {
-        let package = format!("package {}", qualified(&names.package));
-        let object = format!("object {} {{", names.class);
-        open_test(w, &[&package, "", &object], "fun test() {");
+        let package = qualified(&names.package);
+        common::open_object(w, &package, &names.class, "fun test() {");
     }
 
     fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
@@ -1010,13 +1000,17 @@ mod tests {
 
     /// The body line(s) of a program.
     fn body(stmts: Vec<Stmt>) -> Result<String, TranslateError> {
-        let src = KotlinTranslator.translate(&Program::new("t", stmts))?;
-        let lines: Vec<&str> = src.lines().collect();
-        Ok(lines[4..lines.len() - 2]
-            .iter()
-            .map(|l| l.trim())
-            .collect::<Vec<_>>()
-            .join("\n"))
+        common::test_support::body(&KotlinTranslator, stmts)
+    }
+
+    /// The last body line of a program.
+    fn last(stmts: Vec<Stmt>) -> String {
+        body(stmts)
+            .expect("translates")
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_owned()
     }
 
     fn one(s: Stmt) -> String {
@@ -1207,30 +1201,22 @@ mod tests {
     fn members_of_mapped_types_are_renamed() {
         let s = || Stmt::local("s", Ty::string(), Expr::str("x"));
         let call = |recv: &str, m: &str, args| Expr::local(recv).method(m, args);
-        let second = |stmts: Vec<Stmt>| {
-            body(stmts)
-                .expect("translates")
-                .lines()
-                .last()
-                .unwrap_or_default()
-                .to_owned()
-        };
         assert_eq!(
-            second(vec![
+            last(vec![
                 s(),
                 Stmt::local("n", Ty::INT, call("s", "length", vec![]))
             ]),
             "val n: Int = s.length"
         );
         assert_eq!(
-            second(vec![
+            last(vec![
                 s(),
                 Stmt::local("c", Ty::CHAR, call("s", "charAt", vec![Expr::int(0)]))
             ]),
             "val c: Char = s.get(0)"
         );
         assert_eq!(
-            second(vec![s(), Stmt::expr(call("s", "getBytes", vec![]))]),
+            last(vec![s(), Stmt::expr(call("s", "getBytes", vec![]))]),
             "(s as java.lang.String).getBytes()"
         );
         let m = || {
@@ -1241,14 +1227,14 @@ mod tests {
             )
         };
         assert_eq!(
-            second(vec![
+            last(vec![
                 m(),
                 Stmt::expr(call("m", "put", vec![Expr::str("a"), Expr::int(1)]))
             ]),
             "m.put(\"a\", 1)!!"
         );
         assert_eq!(
-            second(vec![
+            last(vec![
                 m(),
                 Stmt::local(
                     "k",
@@ -1260,7 +1246,7 @@ mod tests {
         );
         // An Object receiver keeps the call: Java rejects `length()` there, and so does Kotlin.
         assert_eq!(
-            second(vec![
+            last(vec![
                 Stmt::local("o", Ty::object(), Expr::str("x")),
                 Stmt::expr(call("o", "length", vec![]))
             ]),
@@ -1301,14 +1287,6 @@ mod tests {
     fn casts_and_fields() {
         let i = || Stmt::local("i", Ty::INT, Expr::int(1));
         let c = || Stmt::local("c", Ty::CHAR, Lit::Char('a').into());
-        let last = |stmts| {
-            body(stmts)
-                .expect("translates")
-                .lines()
-                .last()
-                .unwrap_or_default()
-                .to_owned()
-        };
         assert_eq!(
             last(vec![
                 i(),

@@ -50,7 +50,7 @@
 //! (`String[]` passed where `Object[]` is expected) is ill-typed in Scala.
 
 use crate::common::literal::{ControlEscape, Escapes, LiteralSyntax, Narrowing};
-use crate::common::{self, open_test, prim_name, BodyCx, CodeWriter, Dialect, ProgramNames, TyPos};
+use crate::common::{self, prim_name, BodyCx, CodeWriter, Dialect, ProgramNames, TyPos};
 use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
 use crate::{Language, TranslateError, Translator};
 
@@ -89,10 +89,6 @@ impl Translator for ScalaTranslator {
             ScalaVersion::Scala3 => Language::Scala3,
             ScalaVersion::Scala2 => Language::Scala2,
         }
-    }
-
-    fn file_name(&self, p: &Program) -> String {
-        common::file_name(&p.id, Translator::language(self))
     }
 
     fn translate(&self, p: &Program) -> Result<String, TranslateError> {
@@ -231,15 +227,9 @@ impl Dialect for Emitter<'_> {
         })
     }
 
-    /// Nothing is reserved: keywords are backquoted.
-    fn is_reserved(&self, _: &str) -> bool {
-        false
-    }
-
     fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {
-        let package = format!("package {}", qualified(&names.package));
-        let object = format!("object {} {{", names.class);
-        open_test(w, &[&package, "", &object], "def test(): Unit = {");
+        let package = qualified(&names.package);
+        common::open_object(w, &package, &names.class, "def test(): Unit = {");
     }
 
     fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
@@ -494,17 +484,12 @@ impl Emitter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::test_support::{self, adapt, callable, callable_lambda};
     use crate::ir::{Expr, Program, Stmt, Ty};
 
     /// The body line(s) of a program for `t`.
     fn body(t: ScalaTranslator, stmts: Vec<Stmt>) -> Result<String, TranslateError> {
-        let src = t.translate(&Program::new("t", stmts))?;
-        let lines: Vec<&str> = src.lines().collect();
-        Ok(lines[4..lines.len() - 2]
-            .iter()
-            .map(|l| l.trim())
-            .collect::<Vec<_>>()
-            .join("\n"))
+        test_support::body(&t, stmts)
     }
 
     fn both(stmts: Vec<Stmt>) -> (String, String) {
@@ -719,32 +704,17 @@ mod tests {
 
     #[test]
     fn lambdas_without_implicit_conversion_get_their_type_ascribed() {
-        let callable = Ty::class("java.util.concurrent.Callable", vec![Ty::string()]);
-        let lambda = |implicit: bool| Expr::Lambda {
-            params: vec![],
-            body: Box::new(Expr::str("a")),
-            target: Some(callable.clone()),
-            implicit,
-        };
-        let call = |l: Expr| {
-            Stmt::expr(Expr::static_call(
-                "java.util.concurrent.ForkJoinTask",
-                "adapt",
-                vec![Ty::string()],
-                vec![l],
-            ))
-        };
         assert_eq!(
-            both(vec![call(lambda(false))]).1,
+            both(vec![adapt(callable_lambda(false))]).1,
             "java.util.concurrent.ForkJoinTask.adapt[java.lang.String](((() => \"a\"): java.util.concurrent.Callable[java.lang.String]))"
         );
         assert_eq!(
-            both(vec![call(lambda(true))]).1,
+            both(vec![adapt(callable_lambda(true))]).1,
             "java.util.concurrent.ForkJoinTask.adapt[java.lang.String](() => \"a\")"
         );
         // a local's declared type is the lambda's expected type
         assert_eq!(
-            both(vec![Stmt::local("c", callable.clone(), lambda(false))]).0,
+            both(vec![Stmt::local("c", callable(), callable_lambda(false))]).0,
             "val c: java.util.concurrent.Callable[java.lang.String] = () => \"a\""
         );
         // unless it has wildcards: Scala's function type would take `Any` for them
@@ -753,7 +723,7 @@ mod tests {
             vec![Ty::extends(Ty::string())],
         );
         assert_eq!(
-            both(vec![Stmt::local("c", wild, lambda(false))]).0,
+            both(vec![Stmt::local("c", wild, callable_lambda(false))]).0,
             "val c: java.util.concurrent.Callable[? <: java.lang.String] = ((() => \"a\"): java.util.concurrent.Callable[java.lang.String])"
         );
     }

@@ -80,9 +80,46 @@ pub(crate) trait JavaFamily: Dialect {
     /// The advice at the end of the error for a member access without receiver.
     const NO_RECEIVER_HINT: &'static str;
 
+    /// A use of local or lambda parameter `name`.
+    fn local(&self, name: &str) -> Result<String, TranslateError>;
+
+    /// A field read `recv.name` (Groovy reads instance fields with `recv.@name`).
+    fn field(&self, receiver: &Receiver, name: &str) -> Result<String, TranslateError>;
+
+    /// A lambda `e` (an [`Expr::Lambda`]): Java's `(a) -> body`, Groovy's closures.
+    fn lambda(&self, e: &Expr) -> Result<String, TranslateError>;
+
     /// `e` in the language's syntax; compound forms come parenthesized, so they nest without
     /// precedence concerns.
-    fn expr(&self, e: &Expr) -> Result<String, TranslateError>;
+    fn expr(&self, e: &Expr) -> Result<String, TranslateError> {
+        Ok(match e {
+            Expr::Lit(lit) => self.lit(lit)?,
+            Expr::Bottom(t) => self.bottom(t)?,
+            Expr::Local(name) => self.local(name)?,
+            Expr::Unit => {
+                return Err(self.unsupported("the unit value anywhere but as a lambda's body"))
+            }
+            Expr::New {
+                class,
+                type_args,
+                args,
+            } => self.new_instance(class, type_args.as_deref(), args)?,
+            Expr::Call {
+                receiver,
+                name,
+                type_args,
+                args,
+                ..
+            } => self.call(receiver, name, type_args, args)?,
+            Expr::Field { receiver, name } => self.field(receiver, name)?,
+            Expr::Lambda { .. } => self.lambda(e)?,
+            Expr::NewArray { elem, elems } => self.new_array(elem, elems)?,
+            Expr::Cast { ty, expr } => self.cast(ty, expr)?,
+            // an array is passed to a varargs parameter as it is
+            Expr::Spread(inner) => self.expr(inner)?,
+            Expr::Cond { cond, then, els } => self.cond(cond, then, els)?,
+        })
+    }
 
     /// `e` as an argument or operand inside another expression (Groovy parenthesizes
     /// closures there).
