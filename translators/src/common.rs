@@ -12,7 +12,8 @@ use crate::{Language, TranslateError};
 
 /// What differs between languages when a program is laid out as a file. The shared driver
 /// [`translate`] validates the program's names and scopes, then calls these hooks in order:
-/// [`Dialect::open`], [`Dialect::stmt`] for each statement, [`Dialect::close`].
+/// [`Dialect::open`], [`Dialect::stmt`] for each statement (a local's type is checked not to
+/// be `void` before), [`Dialect::close`].
 pub(crate) trait Dialect {
     /// The language written.
     fn language(&self) -> Language;
@@ -80,6 +81,14 @@ pub(crate) trait Dialect {
         Ok(())
     }
 
+    /// Checks that `t`, written at position `pos`, is not a wildcard outside a type argument.
+    fn check_wildcard(&self, t: &Ty, pos: TyPos) -> Result<(), TranslateError> {
+        if t.is_wildcard() && pos != TyPos::Arg {
+            return Err(self.unsupported("a wildcard outside a type argument"));
+        }
+        Ok(())
+    }
+
     /// The error for a construct the language cannot express.
     fn unsupported(&self, what: impl Into<String>) -> TranslateError {
         TranslateError::Unsupported {
@@ -100,6 +109,9 @@ pub(crate) fn translate(
     let mut w = CodeWriter::default();
     d.open(&names, &mut w);
     for s in &p.stmts {
+        if let Stmt::Local { name, ty, .. } = s {
+            check_local_type(name, ty)?;
+        }
         d.stmt(s, &mut cx, &mut w)?;
     }
     d.close(&mut w);
@@ -380,6 +392,21 @@ pub(crate) fn comma_separated<T>(
         .join(", "))
 }
 
+/// `items` mapped with `f`, comma-separated between `open` and `close` (`<A, B>`, `[A, B]`);
+/// nothing at all if there are no items.
+pub(crate) fn bracketed<T>(
+    items: &[T],
+    open: &str,
+    close: &str,
+    f: impl Fn(&T) -> Result<String, TranslateError>,
+) -> Result<String, TranslateError> {
+    Ok(if items.is_empty() {
+        String::new()
+    } else {
+        format!("{open}{}{close}", comma_separated(items, f)?)
+    })
+}
+
 /// Name stem of the locals that hold values of expression statements.
 pub(crate) const UNUSED_STEM: &str = "__unused_";
 
@@ -393,7 +420,7 @@ pub(crate) enum TyPos {
 }
 
 /// Checks that local `name` may be declared with type `ty` (not `void`).
-pub(crate) fn check_local_type(name: &str, ty: &Ty) -> Result<(), TranslateError> {
+fn check_local_type(name: &str, ty: &Ty) -> Result<(), TranslateError> {
     if matches!(ty, Ty::Prim(PrimTy::Void)) {
         return Err(TranslateError::VoidLocal {
             name: name.to_owned(),
@@ -413,11 +440,16 @@ pub(crate) fn open_test(w: &mut CodeWriter, header: &[&str], function: &str) {
     w.indent();
 }
 
-/// Writes Kotlin's and Scala's lines before the first statement: the package (written as
-/// `package` is), the object `class` and the test function's header `function`.
-pub(crate) fn open_object(w: &mut CodeWriter, package: &str, class: &str, function: &str) {
-    let package = format!("package {package}");
-    let object = format!("object {class} {{");
+/// Writes Kotlin's and Scala's lines before the first statement: the package (each segment
+/// written by `segment`), the object and the test function's header `function`.
+pub(crate) fn open_object(
+    w: &mut CodeWriter,
+    names: &ProgramNames,
+    segment: impl Fn(&str) -> String,
+    function: &str,
+) {
+    let package = format!("package {}", qualified(&names.package, segment));
+    let object = format!("object {} {{", names.class);
     open_test(w, &[&package, "", &object], function);
 }
 
@@ -442,23 +474,39 @@ pub(crate) fn qualified(n: &str, segment: impl Fn(&str) -> String) -> String {
     n.split('.').map(segment).collect::<Vec<_>>().join(".")
 }
 
-/// Writes an expression statement in Kotlin or Scala: calls and `new` as they are; literals
-/// dropped after checking they can be written; anything else bound to a fresh
-/// `val __unused_N: <top> = e`, `top` being the language's top type.
-pub(crate) fn val_expr_stmt(
-    e: &Expr,
+/// `n`, quoted with backticks if `quote` (Kotlin's and Scala's way to use keywords as names).
+pub(crate) fn backquoted_if(n: &str, quote: bool) -> String {
+    if quote {
+        format!("`{n}`")
+    } else {
+        n.to_owned()
+    }
+}
+
+/// Writes a statement in Kotlin or Scala: a local as `val x: T = init`, `local` giving the
+/// quoted name, the type and the initializer; an expression statement that is a call or
+/// `new` as it is; a literal statement dropped after checking it can be written; any other
+/// expression bound to a fresh `val __unused_N: <top> = e`, `top` being the language's top
+/// type.
+pub(crate) fn val_stmt(
+    s: &Stmt,
     top: &str,
     cx: &mut BodyCx,
     w: &mut CodeWriter,
+    local: impl FnOnce(&str, &Ty, &Expr) -> Result<(String, String, String), TranslateError>,
     expr: impl Fn(&Expr) -> Result<String, TranslateError>,
     lit: impl Fn(&Lit) -> Result<String, TranslateError>,
 ) -> Result<(), TranslateError> {
-    match e {
-        Expr::Call { .. } | Expr::New { .. } => w.line(&expr(e)?),
-        Expr::Lit(l) => {
+    match s {
+        Stmt::Local { name, ty, init } => {
+            let (name, ty, init) = local(name, ty, init)?;
+            w.line(&format!("val {name}: {ty} = {init}"));
+        }
+        Stmt::Expr(e @ (Expr::Call { .. } | Expr::New { .. })) => w.line(&expr(e)?),
+        Stmt::Expr(Expr::Lit(l)) => {
             lit(l)?;
         }
-        _ => {
+        Stmt::Expr(e) => {
             let e = expr(e)?;
             w.line(&format!("val {}: {top} = {e}", cx.fresh(UNUSED_STEM)));
         }

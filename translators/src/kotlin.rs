@@ -150,11 +150,10 @@ const KEYWORDS: &[&str] = &[
 
 /// `name`, quoted with backticks if Kotlin needs it (a keyword, `$`, or only underscores).
 fn name(n: &str) -> String {
-    if KEYWORDS.contains(&n) || n.contains('$') || n.chars().all(|c| c == '_') {
-        format!("`{n}`")
-    } else {
-        n.to_owned()
-    }
+    common::backquoted_if(
+        n,
+        KEYWORDS.contains(&n) || n.contains('$') || n.chars().all(|c| c == '_'),
+    )
 }
 
 /// A dot-separated qualified name with each segment quoted as needed.
@@ -555,34 +554,26 @@ impl Dialect for Emitter {
     }
 
     fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {
-        let package = qualified(&names.package);
-        common::open_object(w, &package, &names.class, "fun test() {");
+        common::open_object(w, names, name, "fun test() {");
     }
 
     fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
-        match s {
-            Stmt::Local {
-                name: local,
-                ty,
-                init,
-            } => {
-                common::check_local_type(local, ty)?;
-                let ty_s = self.ty(ty, TyPos::Value)?;
-                let init_s = match (ty, init) {
-                    (Ty::Class { .. }, Expr::Lambda { .. }) => self.lambda_expr(init, Some(ty))?,
-                    (Ty::Class { .. } | Ty::Array(_) | Ty::Var(_), Expr::Lit(Lit::Null)) => {
-                        format!("(null as {ty_s})")
-                    }
-                    _ => self.expr(init)?,
-                };
-                w.line(&format!("val {}: {ty_s} = {init_s}", name(local)));
-                self.vars
-                    .borrow_mut()
-                    .insert(local.clone(), Some(ty.clone()));
-            }
-            Stmt::Expr(e) => {
-                common::val_expr_stmt(e, "Any?", cx, w, |e| self.expr(e), |l| self.lit(l))?
-            }
+        let local = |local: &str, ty: &Ty, init: &Expr| {
+            let ty_s = self.ty(ty, TyPos::Value)?;
+            let init_s = match (ty, init) {
+                (Ty::Class { .. }, Expr::Lambda { .. }) => self.lambda_expr(init, Some(ty))?,
+                (Ty::Class { .. } | Ty::Array(_) | Ty::Var(_), Expr::Lit(Lit::Null)) => {
+                    format!("(null as {ty_s})")
+                }
+                _ => self.expr(init)?,
+            };
+            Ok((name(local), ty_s, init_s))
+        };
+        common::val_stmt(s, "Any?", cx, w, local, |e| self.expr(e), |l| self.lit(l))?;
+        if let Stmt::Local { name: local, ty, .. } = s {
+            self.vars
+                .borrow_mut()
+                .insert(local.clone(), Some(ty.clone()));
         }
         Ok(())
     }
@@ -591,6 +582,7 @@ impl Dialect for Emitter {
 impl Emitter {
     /// `t` in Kotlin syntax, as written at position `pos`.
     fn ty(&self, t: &Ty, pos: TyPos) -> Result<String, TranslateError> {
+        self.check_wildcard(t, pos)?;
         Ok(match t {
             Ty::Prim(PrimTy::Void) if pos == TyPos::Arg => "java.lang.Void".to_owned(),
             Ty::Prim(PrimTy::Void) => return Err(self.unsupported("`void` as the type of a value")),
@@ -623,11 +615,6 @@ impl Emitter {
                 self.check_name(v)?;
                 name(v)
             }
-            Ty::WildcardStar | Ty::WildcardExtends(_) | Ty::WildcardSuper(_)
-                if pos != TyPos::Arg =>
-            {
-                return Err(self.unsupported("a wildcard outside a type argument"))
-            }
             Ty::WildcardStar => "*".to_owned(),
             Ty::WildcardExtends(b) => format!("out {}", self.ty(b, TyPos::Arg)?),
             Ty::WildcardSuper(b) => format!("in {}", self.ty(b, TyPos::Arg)?),
@@ -658,18 +645,9 @@ impl Emitter {
         })
     }
 
-    /// Comma-separated type arguments.
-    fn ty_args(&self, args: &[Ty]) -> Result<String, TranslateError> {
-        common::comma_separated(args, |a| self.ty(a, TyPos::Arg))
-    }
-
     /// `<A, B>` or nothing.
     fn ty_args_opt(&self, args: &[Ty]) -> Result<String, TranslateError> {
-        Ok(if args.is_empty() {
-            String::new()
-        } else {
-            format!("<{}>", self.ty_args(args)?)
-        })
+        common::bracketed(args, "<", ">", |a| self.ty(a, TyPos::Arg))
     }
 
     /// Lambda `e`, bare or wrapped in its interface's SAM constructor
@@ -796,10 +774,7 @@ impl Emitter {
                 args,
             } => {
                 self.check_qualified_name(class)?;
-                let targs = match type_args {
-                    None => String::new(),
-                    Some(ts) => self.ty_args_opt(ts)?,
-                };
+                let targs = self.ty_args_opt(type_args.as_deref().unwrap_or_default())?;
                 let args = self.args(args)?;
                 // A mapped class's Java constructor builds a value of the Java class, which
                 // Kotlin does not take for the mapped type: use Kotlin's own constructors where

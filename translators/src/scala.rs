@@ -177,11 +177,7 @@ const KEYWORDS: &[&str] = &[
 
 /// `name`, backquoted if it is a keyword.
 fn name(n: &str) -> String {
-    if KEYWORDS.contains(&n) {
-        format!("`{n}`")
-    } else {
-        n.to_owned()
-    }
+    common::backquoted_if(n, KEYWORDS.contains(&n))
 }
 
 /// A dot-separated qualified name with each segment quoted as needed.
@@ -192,12 +188,7 @@ fn qualified(n: &str) -> String {
 /// Whether a wildcard occurs in `t`.
 fn has_wildcard(t: &Ty) -> bool {
     let mut found = false;
-    t.walk(&mut |t| {
-        found |= matches!(
-            t,
-            Ty::WildcardStar | Ty::WildcardExtends(_) | Ty::WildcardSuper(_)
-        )
-    });
+    t.walk(&mut |t| found |= t.is_wildcard());
     found
 }
 
@@ -228,40 +219,25 @@ impl Dialect for Emitter<'_> {
     }
 
     fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {
-        let package = qualified(&names.package);
-        common::open_object(w, &package, &names.class, "def test(): Unit = {");
+        common::open_object(w, names, name, "def test(): Unit = {");
     }
 
     fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
-        match s {
-            Stmt::Local {
-                name: local,
-                ty,
-                init,
-            } => {
-                common::check_local_type(local, ty)?;
-                // the declared type is the lambda's expected type: no ascription, unless it
-                // has wildcards, for which Scala's function type takes `Any` where Java's
-                // (JLS 9.9) takes the bound, `Object`
-                let init = match init {
-                    Expr::Lambda {
-                        target: Some(t), ..
-                    } if has_wildcard(ty) => {
-                        format!("(({}): {})", self.lambda(init)?, self.ty(t, TyPos::Value)?)
-                    }
-                    _ => self.lambda(init)?,
-                };
-                w.line(&format!(
-                    "val {}: {} = {init}",
-                    name(local),
-                    self.ty(ty, TyPos::Value)?,
-                ));
-            }
-            Stmt::Expr(e) => {
-                common::val_expr_stmt(e, "Any", cx, w, |e| self.expr(e), |l| self.lit(l))?
-            }
-        }
-        Ok(())
+        let local = |local: &str, ty: &Ty, init: &Expr| {
+            // the declared type is the lambda's expected type: no ascription, unless it has
+            // wildcards, for which Scala's function type takes `Any` where Java's (JLS 9.9)
+            // takes the bound, `Object`
+            let init = match init {
+                Expr::Lambda {
+                    target: Some(t), ..
+                } if has_wildcard(ty) => {
+                    format!("(({}): {})", self.lambda(init)?, self.ty(t, TyPos::Value)?)
+                }
+                _ => self.lambda(init)?,
+            };
+            Ok((name(local), self.ty(ty, TyPos::Value)?, init))
+        };
+        common::val_stmt(s, "Any", cx, w, local, |e| self.expr(e), |l| self.lit(l))
     }
 }
 
@@ -276,6 +252,7 @@ impl Emitter<'_> {
 
     /// `t` in Scala syntax, as written at position `pos`.
     fn ty(&self, t: &Ty, pos: TyPos) -> Result<String, TranslateError> {
+        self.check_wildcard(t, pos)?;
         Ok(match t {
             Ty::Prim(p) => match pos {
                 TyPos::Arg => p.boxed_class().to_owned(),
@@ -295,11 +272,6 @@ impl Emitter<'_> {
             Ty::Var(v) => {
                 self.check_name(v)?;
                 name(v)
-            }
-            Ty::WildcardStar | Ty::WildcardExtends(_) | Ty::WildcardSuper(_)
-                if pos != TyPos::Arg =>
-            {
-                return Err(self.unsupported("a wildcard outside a type argument"))
             }
             Ty::WildcardStar => self.wildcard().to_owned(),
             Ty::WildcardExtends(b) => {
@@ -333,10 +305,10 @@ impl Emitter<'_> {
         match elem {
             Ty::Prim(PrimTy::Void) => Err(self.unsupported("an array of `void`")),
             Ty::Prim(_) => self.ty(elem, TyPos::Value),
-            Ty::WildcardStar | Ty::WildcardExtends(_) | Ty::WildcardSuper(_) => {
-                Err(self.unsupported("a wildcard outside a type argument"))
+            _ => {
+                self.check_wildcard(elem, TyPos::Value)?;
+                self.ty(elem, TyPos::Arg)
             }
-            _ => self.ty(elem, TyPos::Arg),
         }
     }
 
@@ -347,11 +319,7 @@ impl Emitter<'_> {
 
     /// `[A, B]` or nothing.
     fn ty_args_opt(&self, args: &[Ty]) -> Result<String, TranslateError> {
-        Ok(if args.is_empty() {
-            String::new()
-        } else {
-            format!("[{}]", self.ty_args(args)?)
-        })
+        common::bracketed(args, "[", "]", |a| self.ty(a, TyPos::Arg))
     }
 
     /// `e` in Scala syntax; compound forms come parenthesized.
@@ -372,10 +340,7 @@ impl Emitter<'_> {
                 args,
             } => {
                 self.check_qualified_name(class)?;
-                let targs = match type_args {
-                    None => String::new(),
-                    Some(ts) => self.ty_args_opt(ts)?,
-                };
+                let targs = self.ty_args_opt(type_args.as_deref().unwrap_or_default())?;
                 format!("new {}{targs}({})", qualified(class), self.args(args)?)
             }
             Expr::Call {

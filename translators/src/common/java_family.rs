@@ -4,7 +4,7 @@
 //! constants). A language of the family implements [`JavaFamily`]'s hooks for what differs.
 
 use super::literal::LiteralSyntax;
-use super::{check_local_type, comma_separated, BodyCx, CodeWriter, Dialect, TyPos, UNUSED_STEM};
+use super::{bracketed, comma_separated, BodyCx, CodeWriter, Dialect, TyPos, UNUSED_STEM};
 use crate::ir::{Expr, Lit, PrimTy, Receiver, Stmt, Ty};
 use crate::TranslateError;
 
@@ -143,6 +143,7 @@ pub(crate) trait JavaFamily: Dialect {
 
     /// `t` in Java syntax, as written at position `pos`.
     fn ty(&self, t: &Ty, pos: TyPos) -> Result<String, TranslateError> {
+        self.check_wildcard(t, pos)?;
         Ok(match t {
             Ty::Prim(p) => match (pos, p) {
                 (TyPos::Arg, _) => p.boxed_class().to_owned(),
@@ -162,11 +163,6 @@ pub(crate) trait JavaFamily: Dialect {
             Ty::Var(name) => {
                 self.check_name(name)?;
                 name.clone()
-            }
-            Ty::WildcardStar | Ty::WildcardExtends(_) | Ty::WildcardSuper(_)
-                if pos != TyPos::Arg =>
-            {
-                return Err(self.unsupported("a wildcard outside a type argument"))
             }
             Ty::WildcardStar => "?".to_owned(),
             Ty::WildcardExtends(b) => format!("? extends {}", self.ty(b, TyPos::Arg)?),
@@ -201,7 +197,6 @@ pub(crate) trait JavaFamily: Dialect {
     fn java_stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
         match s {
             Stmt::Local { name, ty, init } => {
-                check_local_type(name, ty)?;
                 let ty = self.ty(ty, TyPos::Value)?;
                 w.line(&format!("{ty} {name} = {};", self.initializer(init)?));
             }
@@ -221,8 +216,7 @@ pub(crate) trait JavaFamily: Dialect {
         self.check_qualified_name(class)?;
         let targs = match type_args {
             None => "<>".to_owned(),
-            Some([]) => String::new(),
-            Some(ts) => format!("<{}>", self.ty_args(ts)?),
+            Some(ts) => bracketed(ts, "<", ">", |a| self.ty(a, TyPos::Arg))?,
         };
         Ok(format!("new {class}{targs}({})", self.args(args)?))
     }
@@ -237,11 +231,7 @@ pub(crate) trait JavaFamily: Dialect {
     ) -> Result<String, TranslateError> {
         let member = self.member(name)?;
         let receiver = self.receiver(receiver, "a call", name)?;
-        let targs = if type_args.is_empty() {
-            String::new()
-        } else {
-            format!("<{}>", self.ty_args(type_args)?)
-        };
+        let targs = bracketed(type_args, "<", ">", |a| self.ty(a, TyPos::Arg))?;
         Ok(format!("{receiver}.{targs}{member}({})", self.args(args)?))
     }
 
