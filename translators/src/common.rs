@@ -723,5 +723,4 @@ mod tests {
         assert_eq!(cx.fresh("u"), "u2");
         assert_eq!(cx.fresh("u"), "u3");
     }
-
 }

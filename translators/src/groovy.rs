@@ -283,14 +283,6 @@ mod tests {
         body(GroovyTranslator::default(), stmts).expect("translates")
     }
 
-    fn lit(l: Lit) -> String {
-        let e = Emitter {
-            mode: GroovyMode::CompileStatic,
-            locals: RefCell::default(),
-        };
-        e.lit(&l).expect("expressible")
-    }
-
     #[test]
     fn file_layout_and_modes() {
         let p = Program::new("p7", vec![]);
@@ -309,23 +301,6 @@ mod tests {
             .expect("translates")
             .contains("\n@groovy.transform.TypeChecked\nfinal class"));
         assert_eq!(tc.file_name(&p), "Test_p7.groovy");
-    }
-
-    #[test]
-    fn literals() {
-        assert_eq!(lit(Lit::Int(i32::MIN)), "java.lang.Integer.MIN_VALUE");
-        assert_eq!(lit(Lit::Long(i64::MIN)), "java.lang.Long.MIN_VALUE");
-        assert_eq!(lit(Lit::Long(-2)), "(-2L)");
-        assert_eq!(lit(Lit::Double(1.0)), "1.0d");
-        assert_eq!(lit(Lit::Float(1.5)), "1.5f");
-        assert_eq!(lit(Lit::Char('a')), "('a' as char)");
-        assert_eq!(lit(Lit::Char('\'')), "('\\'' as char)");
-        assert_eq!(lit(Lit::Byte(-3)), "((byte) -3)");
-        assert_eq!(lit(Lit::Short(3)), "((short) 3)");
-        assert_eq!(
-            lit(Lit::Str("$x \"'\\\u{0}é".into())),
-            r#"'$x "\'\\\u0000\u00E9'"#
-        );
     }
 
     #[test]

@@ -162,55 +162,9 @@ mod tests {
     use crate::common::{test_support, TyPos};
     use crate::ir::{Expr, Program, Stmt, Ty};
 
-    fn lit(l: Lit) -> String {
-        JavaTranslator.lit(&l).expect("literal is expressible")
-    }
-
-    fn char_literal(c: char) -> Option<String> {
-        LITERALS.escapes.char_literal(c)
-    }
-
     /// The body line(s) of a one-statement program.
     fn body(s: Stmt) -> Result<String, TranslateError> {
         test_support::body(&JavaTranslator, vec![s])
-    }
-
-    #[test]
-    fn char_literals() {
-        assert_eq!(lit(Lit::Char('a')), "'a'");
-        assert_eq!(lit(Lit::Char('\0')), r"'\000'");
-        assert_eq!(char_literal('😀'), None);
-        assert!(matches!(
-            JavaTranslator.lit(&Lit::Char('😀')),
-            Err(TranslateError::Unsupported { .. })
-        ));
-    }
-
-    #[test]
-    fn number_literals() {
-        assert_eq!(lit(Lit::Int(0)), "0");
-        assert_eq!(lit(Lit::Int(-5)), "(-5)");
-        assert_eq!(lit(Lit::Int(i32::MIN)), "(-2147483648)");
-        assert_eq!(lit(Lit::Long(1)), "1L");
-        assert_eq!(lit(Lit::Long(i64::MIN)), "(-9223372036854775808L)");
-        assert_eq!(lit(Lit::Float(1.0)), "1.0f");
-        assert_eq!(lit(Lit::Float(-0.0)), "(-0.0f)");
-        assert_eq!(lit(Lit::Float(1e-45)), "1e-45f");
-        assert_eq!(lit(Lit::Float(f32::NAN)), "java.lang.Float.NaN");
-        assert_eq!(
-            lit(Lit::Float(f32::NEG_INFINITY)),
-            "java.lang.Float.NEGATIVE_INFINITY"
-        );
-        assert_eq!(lit(Lit::Double(0.1)), "0.1d");
-        assert_eq!(lit(Lit::Double(1e300)), "1e300d");
-        assert_eq!(
-            lit(Lit::Double(f64::INFINITY)),
-            "java.lang.Double.POSITIVE_INFINITY"
-        );
-        assert_eq!(lit(Lit::Byte(-128)), "((byte) -128)");
-        assert_eq!(lit(Lit::Short(7)), "((short) 7)");
-        assert_eq!(lit(Lit::Bool(true)), "true");
-        assert_eq!(lit(Lit::Null), "null");
     }
 
     #[test]

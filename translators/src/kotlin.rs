@@ -570,7 +570,10 @@ impl Dialect for Emitter {
             Ok((name(local), ty_s, init_s))
         };
         common::val_stmt(s, "Any?", cx, w, local, |e| self.expr(e), |l| self.lit(l))?;
-        if let Stmt::Local { name: local, ty, .. } = s {
+        if let Stmt::Local {
+            name: local, ty, ..
+        } = s
+        {
             self.vars
                 .borrow_mut()
                 .insert(local.clone(), Some(ty.clone()));
@@ -772,22 +775,7 @@ impl Emitter {
                 class,
                 type_args,
                 args,
-            } => {
-                self.check_qualified_name(class)?;
-                let targs = self.ty_args_opt(type_args.as_deref().unwrap_or_default())?;
-                let args = self.args(args)?;
-                // A mapped class's Java constructor builds a value of the Java class, which
-                // Kotlin does not take for the mapped type: use Kotlin's own constructors where
-                // it has them, else cast (`(java.lang.String("x") as String)`).
-                match (class.as_str(), mapped_class(class)) {
-                    ("java.lang.Object", _) => format!("Any({args})"),
-                    ("java.lang.Throwable", _) => format!("Throwable({args})"),
-                    (_, Some((kotlin_name, _))) => {
-                        format!("({}{targs}({args}) as {kotlin_name})", qualified(class))
-                    }
-                    (_, None) => format!("{}{targs}({args})", qualified(class)),
-                }
-            }
+            } => self.new_instance(class, type_args.as_deref(), args)?,
             Expr::Call {
                 receiver,
                 name: method,
@@ -882,9 +870,30 @@ impl Emitter {
             }
             Expr::Spread(inner) => format!("*{}", self.receiver(inner)?),
             Expr::Cast { ty, expr } => self.cast(ty, expr)?,
-            Expr::Cond { cond, then, els } => {
-                common::if_else(cond, then, els, |e| self.expr(e))?
+            Expr::Cond { cond, then, els } => common::if_else(cond, then, els, |e| self.expr(e))?,
+        })
+    }
+
+    /// `C<A>(args)`, `C(args)` for the IR's diamond (`None`: Kotlin infers the type
+    /// arguments). A mapped class's Java constructor builds a value of the Java class, which
+    /// Kotlin does not take for the mapped type: Kotlin's own constructors are used where it
+    /// has them, else the value is cast (`(java.lang.String("x") as String)`).
+    fn new_instance(
+        &self,
+        class: &str,
+        type_args: Option<&[Ty]>,
+        args: &[Expr],
+    ) -> Result<String, TranslateError> {
+        self.check_qualified_name(class)?;
+        let targs = self.ty_args_opt(type_args.unwrap_or_default())?;
+        let args = self.args(args)?;
+        Ok(match (class, mapped_class(class)) {
+            ("java.lang.Object", _) => format!("Any({args})"),
+            ("java.lang.Throwable", _) => format!("Throwable({args})"),
+            (_, Some((kotlin_name, _))) => {
+                format!("({}{targs}({args}) as {kotlin_name})", qualified(class))
             }
+            (_, None) => format!("{}{targs}({args})", qualified(class)),
         })
     }
 
@@ -963,10 +972,6 @@ mod tests {
     use super::*;
     use crate::ir::{Expr, Program, Stmt, Ty};
 
-    fn lit(l: Lit) -> String {
-        Emitter::default().lit(&l).expect("literal is expressible")
-    }
-
     fn ty(t: Ty) -> String {
         Emitter::default()
             .ty(&t, TyPos::Value)
@@ -1005,33 +1010,6 @@ mod tests {
             KotlinTranslator.file_name(&Program::new("p7", vec![])),
             "Test_p7.kt"
         );
-    }
-
-    #[test]
-    fn literals() {
-        assert_eq!(lit(Lit::Int(-5)), "(-5)");
-        assert_eq!(lit(Lit::Int(i32::MIN)), "(-2147483647 - 1)");
-        assert_eq!(lit(Lit::Long(i64::MIN)), "(-9223372036854775807L - 1L)");
-        assert_eq!(lit(Lit::Long(3)), "3L");
-        assert_eq!(lit(Lit::Float(1.5)), "1.5f");
-        assert_eq!(lit(Lit::Float(f32::NAN)), "kotlin.Float.NaN");
-        assert_eq!(lit(Lit::Double(2.25)), "2.25");
-        assert_eq!(lit(Lit::Double(1e300)), "1e300");
-        assert_eq!(
-            lit(Lit::Double(f64::NEG_INFINITY)),
-            "kotlin.Double.NEGATIVE_INFINITY"
-        );
-        assert_eq!(lit(Lit::Byte(-1)), "(-1).toByte()");
-        assert_eq!(lit(Lit::Short(7)), "7.toShort()");
-        assert_eq!(lit(Lit::Char('a')), "'a'");
-        assert_eq!(lit(Lit::Char('\'')), "'\\''");
-        assert_eq!(lit(Lit::Char('\0')), "'\\u0000'");
-        assert_eq!(lit(Lit::Char('$')), "'$'");
-        assert_eq!(
-            lit(Lit::Str("$x ${y} \"q\" \\ é\n".into())),
-            r#""\$x \${y} \"q\" \\ \u00E9\n""#
-        );
-        assert!(Emitter::default().lit(&Lit::Char('😀')).is_err());
     }
 
     #[test]

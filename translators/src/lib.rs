@@ -29,7 +29,7 @@
 //! lists how the IR is written and what it cannot express; `tests/targets.rs` shows how to
 //! run the real compilers on the output.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 mod common;
 pub mod groovy;

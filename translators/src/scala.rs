@@ -393,9 +393,7 @@ impl Emitter<'_> {
                 self.operand(expr)?,
                 self.ty(ty, TyPos::Value)?
             ),
-            Expr::Cond { cond, then, els } => {
-                common::if_else(cond, then, els, |e| self.expr(e))?
-            }
+            Expr::Cond { cond, then, els } => common::if_else(cond, then, els, |e| self.expr(e))?,
         })
     }
 
@@ -462,12 +460,6 @@ mod tests {
             body(ScalaTranslator::SCALA3, stmts.clone()).expect("translates"),
             body(ScalaTranslator::SCALA2, stmts).expect("translates"),
         )
-    }
-
-    fn lit(l: Lit) -> String {
-        Emitter::new(ScalaTranslator::SCALA3, &[])
-            .lit(&l)
-            .expect("expressible")
     }
 
     #[test]
@@ -543,26 +535,6 @@ mod tests {
              java.util.Arrays.asList((null.asInstanceOf[Array[java.lang.String]])*)"
         );
         assert!(s2.contains("java.util.Arrays.asList(a: _*)"), "{s2}");
-    }
-
-    #[test]
-    fn literals() {
-        assert_eq!(lit(Lit::Int(i32::MIN)), "(-2147483648)");
-        assert_eq!(lit(Lit::Long(i64::MIN)), "(-9223372036854775808L)");
-        assert_eq!(lit(Lit::Double(2.25)), "2.25d");
-        assert_eq!(lit(Lit::Float(-1.5)), "(-1.5f)");
-        assert_eq!(
-            lit(Lit::Float(f32::INFINITY)),
-            "java.lang.Float.POSITIVE_INFINITY"
-        );
-        assert_eq!(lit(Lit::Byte(-1)), "(-1).toByte");
-        assert_eq!(lit(Lit::Short(1)), "1.toShort");
-        assert_eq!(lit(Lit::Char('\'')), "'\\''");
-        assert_eq!(lit(Lit::Char('\0')), "'\\u0000'");
-        assert_eq!(
-            lit(Lit::Str("\"$\\\u{7}é".into())),
-            r#""\"$\\\u0007\u00E9""#
-        );
     }
 
     #[test]

@@ -194,7 +194,12 @@ pub(crate) trait JavaFamily: Dialect {
     }
 
     /// A statement: `T x = init;`, or an expression statement (see [`java_like_expr_stmt`]).
-    fn java_stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
+    fn java_stmt(
+        &self,
+        s: &Stmt,
+        cx: &mut BodyCx,
+        w: &mut CodeWriter,
+    ) -> Result<(), TranslateError> {
         match s {
             Stmt::Local { name, ty, init } => {
                 let ty = self.ty(ty, TyPos::Value)?;

@@ -189,7 +189,10 @@ impl LiteralSyntax {
             }
             Narrowing::Method(after) => {
                 let method = if ty == "byte" { "toByte" } else { "toShort" };
-                format!("{}.{method}{after}", signed(negative, magnitude.to_string()))
+                format!(
+                    "{}.{method}{after}",
+                    signed(negative, magnitude.to_string())
+                )
             }
         }
     }
@@ -249,10 +252,13 @@ pub(crate) fn utf16_escape(c: char) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::{BodyCx, CodeWriter, ProgramNames};
     use crate::groovy::LITERALS as GROOVY;
+    use crate::ir::Stmt;
     use crate::java::LITERALS as JAVA;
     use crate::kotlin::LITERALS as KOTLIN;
     use crate::scala::LITERALS as SCALA;
+    use crate::Language;
 
     #[test]
     fn java_string_escapes() {
@@ -305,11 +311,195 @@ mod tests {
         }
     }
 
+    /// A dialect that only names its language, for the errors of [`LiteralSyntax::literal`].
+    struct In(Language);
+
+    impl Dialect for In {
+        fn language(&self) -> Language {
+            self.0
+        }
+        fn open(&self, _: &ProgramNames, _: &mut CodeWriter) {}
+        fn stmt(&self, _: &Stmt, _: &mut BodyCx, _: &mut CodeWriter) -> Result<(), TranslateError> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn literals_per_language() {
+        // literal, then Java, Kotlin, Scala and Groovy
+        let table: &[(Lit, [&str; 4])] = &[
+            (Lit::Bool(true), ["true"; 4]),
+            (Lit::Null, ["null"; 4]),
+            (Lit::Int(0), ["0"; 4]),
+            (Lit::Int(-5), ["(-5)"; 4]),
+            (
+                Lit::Int(i32::MIN),
+                [
+                    "(-2147483648)",
+                    "(-2147483647 - 1)",
+                    "(-2147483648)",
+                    "java.lang.Integer.MIN_VALUE",
+                ],
+            ),
+            (Lit::Long(3), ["3L"; 4]),
+            (Lit::Long(-2), ["(-2L)"; 4]),
+            (
+                Lit::Long(i64::MIN),
+                [
+                    "(-9223372036854775808L)",
+                    "(-9223372036854775807L - 1L)",
+                    "(-9223372036854775808L)",
+                    "java.lang.Long.MIN_VALUE",
+                ],
+            ),
+            (Lit::Float(1.0), ["1.0f"; 4]),
+            (Lit::Float(-1.5), ["(-1.5f)"; 4]),
+            (Lit::Float(-0.0), ["(-0.0f)"; 4]),
+            (Lit::Float(1e-45), ["1e-45f"; 4]),
+            (
+                Lit::Float(f32::NAN),
+                [
+                    "java.lang.Float.NaN",
+                    "kotlin.Float.NaN",
+                    "java.lang.Float.NaN",
+                    "java.lang.Float.NaN",
+                ],
+            ),
+            (
+                Lit::Float(f32::NEG_INFINITY),
+                [
+                    "java.lang.Float.NEGATIVE_INFINITY",
+                    "kotlin.Float.NEGATIVE_INFINITY",
+                    "java.lang.Float.NEGATIVE_INFINITY",
+                    "java.lang.Float.NEGATIVE_INFINITY",
+                ],
+            ),
+            (
+                Lit::Float(f32::INFINITY),
+                [
+                    "java.lang.Float.POSITIVE_INFINITY",
+                    "kotlin.Float.POSITIVE_INFINITY",
+                    "java.lang.Float.POSITIVE_INFINITY",
+                    "java.lang.Float.POSITIVE_INFINITY",
+                ],
+            ),
+            (Lit::Double(0.1), ["0.1d", "0.1", "0.1d", "0.1d"]),
+            (Lit::Double(1.0), ["1.0d", "1.0", "1.0d", "1.0d"]),
+            (Lit::Double(2.25), ["2.25d", "2.25", "2.25d", "2.25d"]),
+            (Lit::Double(1e300), ["1e300d", "1e300", "1e300d", "1e300d"]),
+            (
+                Lit::Double(f64::NEG_INFINITY),
+                [
+                    "java.lang.Double.NEGATIVE_INFINITY",
+                    "kotlin.Double.NEGATIVE_INFINITY",
+                    "java.lang.Double.NEGATIVE_INFINITY",
+                    "java.lang.Double.NEGATIVE_INFINITY",
+                ],
+            ),
+            (
+                Lit::Double(f64::INFINITY),
+                [
+                    "java.lang.Double.POSITIVE_INFINITY",
+                    "kotlin.Double.POSITIVE_INFINITY",
+                    "java.lang.Double.POSITIVE_INFINITY",
+                    "java.lang.Double.POSITIVE_INFINITY",
+                ],
+            ),
+            (
+                Lit::Byte(-128),
+                [
+                    "((byte) -128)",
+                    "(-128).toByte()",
+                    "(-128).toByte",
+                    "((byte) -128)",
+                ],
+            ),
+            (
+                Lit::Byte(-3),
+                ["((byte) -3)", "(-3).toByte()", "(-3).toByte", "((byte) -3)"],
+            ),
+            (
+                Lit::Short(7),
+                ["((short) 7)", "7.toShort()", "7.toShort", "((short) 7)"],
+            ),
+            (Lit::Char('a'), ["'a'", "'a'", "'a'", "('a' as char)"]),
+            (
+                Lit::Char('\''),
+                [r"'\''", r"'\''", r"'\''", r"('\'' as char)"],
+            ),
+            (
+                Lit::Char('\0'),
+                [r"'\000'", r"'\u0000'", r"'\u0000'", r"('\u0000' as char)"],
+            ),
+            (Lit::Char('$'), ["'$'", "'$'", "'$'", "('$' as char)"]),
+            (
+                Lit::Str("$x ${y} \"q\" \\ é\n".into()),
+                [
+                    r#""$x ${y} \"q\" \\ \u00E9\n""#,
+                    r#""\$x \${y} \"q\" \\ \u00E9\n""#,
+                    r#""$x ${y} \"q\" \\ \u00E9\n""#,
+                    r#"'$x ${y} "q" \\ \u00E9\n'"#,
+                ],
+            ),
+            (
+                Lit::Str("\"$\\\u{7}é".into()),
+                [
+                    r#""\"$\\\007\u00E9""#,
+                    r#""\"\$\\\u0007\u00E9""#,
+                    r#""\"$\\\u0007\u00E9""#,
+                    r#"'"$\\\u0007\u00E9'"#,
+                ],
+            ),
+            (
+                Lit::Str("$x \"'\\\u{0}é".into()),
+                [
+                    r#""$x \"'\\\000\u00E9""#,
+                    r#""\$x \"'\\\u0000\u00E9""#,
+                    r#""$x \"'\\\u0000\u00E9""#,
+                    r#"'$x "\'\\\u0000\u00E9'"#,
+                ],
+            ),
+        ];
+        let languages = [
+            (Language::Java, JAVA),
+            (Language::Kotlin, KOTLIN),
+            (Language::Scala3, SCALA),
+            (Language::Groovy, GROOVY),
+        ];
+        for (lit, expected) in table {
+            for ((language, syntax), expected) in languages.iter().zip(expected) {
+                let written = syntax.literal(&In(*language), lit);
+                assert_eq!(written.as_deref(), Ok(*expected), "{lit:?} in {language}");
+            }
+        }
+        // a char is one UTF-16 code unit
+        for (language, syntax) in languages {
+            assert_eq!(
+                syntax.literal(&In(language), &Lit::Char('😀')),
+                Err(TranslateError::Unsupported {
+                    language,
+                    what: "the char literal U+1F600 (outside the Basic Multilingual Plane)"
+                        .to_owned()
+                })
+            );
+        }
+    }
+
     #[test]
     fn zeros_are_the_default_values() {
-        assert_eq!(zero(PrimTy::Char), Some(Lit::Char('\0')));
-        assert_eq!(zero(PrimTy::Double), Some(Lit::Double(0.0)));
-        assert_eq!(zero(PrimTy::Void), None);
+        let java = |p| JAVA.zero(&In(Language::Java), p);
+        let kotlin = |p| KOTLIN.zero(&In(Language::Kotlin), p);
+        assert_eq!(java(PrimTy::Char).as_deref(), Ok(r"'\000'"));
+        assert_eq!(java(PrimTy::Byte).as_deref(), Ok("((byte) 0)"));
+        assert_eq!(java(PrimTy::Double).as_deref(), Ok("0.0d"));
+        assert_eq!(java(PrimTy::Boolean).as_deref(), Ok("false"));
+        assert_eq!(kotlin(PrimTy::Byte).as_deref(), Ok("0.toByte()"));
+        assert_eq!(kotlin(PrimTy::Float).as_deref(), Ok("0.0f"));
+        assert_eq!(kotlin(PrimTy::Double).as_deref(), Ok("0.0"));
+        assert!(matches!(
+            java(PrimTy::Void),
+            Err(TranslateError::Unsupported { .. })
+        ));
     }
 
     #[test]
