@@ -371,3 +371,47 @@ fn is_reifiable(t: &Ty, type_variables: bool) -> bool {
         _ => true,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::common::test_support::body;
+    use crate::ir::{Expr, Stmt, Ty};
+    use crate::{GroovyTranslator, JavaTranslator, Language, TranslateError};
+
+    #[test]
+    fn java_and_groovy_print_types_alike() {
+        let t = Ty::class(
+            "java.util.Map",
+            vec![
+                Ty::super_of(Ty::nullable(Ty::INT)),
+                Ty::array(Ty::class("java.util.List", vec![Ty::WildcardStar])),
+            ],
+        );
+        let stmts = || vec![Stmt::local("m", t.clone(), Expr::bottom(t.clone()))];
+        let printed = "java.util.Map<? super java.lang.Integer, java.util.List<?>[]>";
+        assert_eq!(
+            body(&JavaTranslator, stmts()).as_deref(),
+            Ok(format!("{printed} m = (({printed}) null);").as_str())
+        );
+        assert_eq!(
+            body(&GroovyTranslator::default(), stmts()).as_deref(),
+            Ok(format!("{printed} m = (({printed}) null);").as_str())
+        );
+    }
+
+    #[test]
+    fn arrays_of_type_variables_only_in_groovy() {
+        let stmts = || vec![Stmt::expr(Expr::new_array(Ty::var("T"), vec![]))];
+        assert_eq!(
+            body(&JavaTranslator, stmts()),
+            Err(TranslateError::Unsupported {
+                language: Language::Java,
+                what: "an array creation with element type variable `T`".to_owned()
+            })
+        );
+        assert_eq!(
+            body(&GroovyTranslator::default(), stmts()).as_deref(),
+            Ok("java.lang.Object __unused_0 = new T[] {};")
+        );
+    }
+}
