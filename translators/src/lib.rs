@@ -29,7 +29,7 @@
 //! lists how the IR is written and what it cannot express; `tests/targets.rs` shows how to
 //! run the real compilers on the output.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 mod common;
 pub mod groovy;
@@ -216,8 +216,11 @@ pub trait Translator {
     /// The language this translator writes.
     fn language(&self) -> Language;
 
-    /// The file name (relative, no directories) under which `p`'s translation must be written.
-    fn file_name(&self, p: &Program) -> String;
+    /// The file name (relative, no directories) under which `p`'s translation must be written:
+    /// `Test_<id>.<extension>`.
+    fn file_name(&self, p: &Program) -> String {
+        common::file_name(&p.id, self.language())
+    }
 
     /// The complete source file for `p`.
     fn translate(&self, p: &Program) -> Result<String, TranslateError>;
