@@ -572,6 +572,78 @@ mod tests {
         }
     }
 
+    /// A toolchain as `thalia toolchain install` would record it, at made-up paths.
+    fn fake_toolchain(tool: Tool, main_class: &str) -> Toolchain {
+        let javac = main_class == "com.sun.tools.javac.Main";
+        Toolchain {
+            tool,
+            version: "1.0".into(),
+            classpath: if javac {
+                Vec::new()
+            } else {
+                vec!["/c/a.jar".into(), "/c/b.jar".into()]
+            },
+            runtime: if javac {
+                Vec::new()
+            } else {
+                vec!["/c/rt.jar".into()]
+            },
+            main_class: main_class.into(),
+            java: if javac { "/jdk/bin/javac" } else { "/jdk/bin/java" }.into(),
+            coordinate: None,
+        }
+    }
+
+    #[test]
+    fn process_command_lines_of_every_compiler() {
+        let jvm = "/jdk/bin/java -Xss8m -Duser.language=en -Duser.country=US -cp /c/a.jar:/c/b.jar";
+        let cases = [
+            (
+                Tool::Kotlin,
+                "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",
+                "A.kt",
+                format!("{jvm} org.jetbrains.kotlin.cli.jvm.K2JVMCompiler -no-stdlib -no-reflect -classpath /lib/x.jar:/c/rt.jar -nowarn -d /o /s/A.kt"),
+                format!("{jvm} org.jetbrains.kotlin.cli.jvm.K2JVMCompiler -no-stdlib -no-reflect -classpath /c/rt.jar -nowarn -d /o /s/A.kt"),
+            ),
+            (
+                Tool::Scala3,
+                "dotty.tools.dotc.Main",
+                "A.scala",
+                format!("{jvm} dotty.tools.dotc.Main -usejavacp -classpath /lib/x.jar -color:never -nowarn -d /o /s/A.scala"),
+                format!("{jvm} dotty.tools.dotc.Main -usejavacp -color:never -nowarn -d /o /s/A.scala"),
+            ),
+            (
+                Tool::Scala2,
+                "scala.tools.nsc.Main",
+                "A.scala",
+                format!("{jvm} scala.tools.nsc.Main -usejavacp -classpath /lib/x.jar -nowarn -d /o /s/A.scala"),
+                format!("{jvm} scala.tools.nsc.Main -usejavacp -nowarn -d /o /s/A.scala"),
+            ),
+            (
+                Tool::Groovy,
+                "org.codehaus.groovy.tools.FileSystemCompiler",
+                "A.groovy",
+                format!("{jvm} org.codehaus.groovy.tools.FileSystemCompiler -cp /lib/x.jar --encoding=UTF-8 -d=/o /s/A.groovy"),
+                format!("{jvm} org.codehaus.groovy.tools.FileSystemCompiler --encoding=UTF-8 -d=/o /s/A.groovy"),
+            ),
+            (
+                Tool::Javac,
+                "com.sun.tools.javac.Main",
+                "A.java",
+                "/jdk/bin/javac -J-Duser.language=en -Xmaxerrs 100000 -nowarn -proc:none -cp /lib/x.jar -d /o /s/A.java".to_string(),
+                "/jdk/bin/javac -J-Duser.language=en -Xmaxerrs 100000 -nowarn -proc:none -d /o /s/A.java".to_string(),
+            ),
+        ];
+        for (tool, main, file, with_cp, without_cp) in cases {
+            let tc = fake_toolchain(tool, main);
+            let files = [PathBuf::from("/s").join(file)];
+            let line = |cp| command_line(&tc, cp, Path::new("/o"), &files).join(" ");
+            assert_eq!(line(Some("/lib/x.jar")), with_cp, "{tool:?}");
+            assert_eq!(line(None), without_cp, "{tool:?}");
+            assert_eq!(line(Some("")), without_cp, "{tool:?}");
+        }
+    }
+
     #[test]
     fn a_program_naming_an_exception_class_is_no_crash() {
         let echo = "/w/Test_p1.java:5: error: incompatible types: StackOverflowError cannot be converted to List<T>\n        java.util.List<T> res = new java.lang.StackOverflowError();\n                                ^\n1 error";

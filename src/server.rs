@@ -480,3 +480,47 @@ impl Drop for CompileServer {
         self.stop();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fake(tool: Tool, main_class: &str, java: &str) -> Toolchain {
+        Toolchain {
+            tool,
+            version: "1.0".into(),
+            classpath: vec!["/c/a.jar".into()],
+            runtime: vec!["/c/rt.jar".into()],
+            main_class: main_class.into(),
+            java: java.into(),
+            coordinate: None,
+        }
+    }
+
+    #[test]
+    fn the_server_gets_the_arguments_after_the_main_class() {
+        let args: Vec<String> = ["-nowarn", "-d", "/o", "/s/A.x"].map(String::from).to_vec();
+        let kotlin = fake(
+            Tool::Kotlin,
+            "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",
+            "/jdk/bin/java",
+        );
+        assert_eq!(
+            compiler_args(&kotlin, &args).join(" "),
+            "-no-stdlib -no-reflect -classpath /c/rt.jar -nowarn -d /o /s/A.x"
+        );
+        let scala = fake(Tool::Scala2, "scala.tools.nsc.Main", "/jdk/bin/java");
+        assert_eq!(
+            compiler_args(&scala, &args).join(" "),
+            "-usejavacp -nowarn -d /o /s/A.x"
+        );
+        let groovy = fake(
+            Tool::Groovy,
+            "org.codehaus.groovy.tools.FileSystemCompiler",
+            "/jdk/bin/java",
+        );
+        assert_eq!(compiler_args(&groovy, &args), args);
+        let javac = fake(Tool::Javac, "com.sun.tools.javac.Main", "/jdk/bin/javac");
+        assert_eq!(compiler_args(&javac, &args), args);
+    }
+}

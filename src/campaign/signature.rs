@@ -445,6 +445,24 @@ mod tests {
     }
 
     #[test]
+    fn each_compilers_diagnostic_format_gives_its_message() {
+        let k = FindingKind::UnexpectedRejection;
+        let cases = [
+            (Tool::Javac, "/x/Test_p1.java:4: error: incompatible types: List<String> cannot be converted to Collection<Integer>\n        foo(a0);\n            ^", "javac unexpected-rejection: incompatible types: T cannot be converted to T"),
+            (Tool::Kotlin, "/x/Test_p1.kt:4:9: error: argument type mismatch: actual type is 'kotlin.String', but 'kotlin.Int' was expected.\n    foo(a0)", "kotlin unexpected-rejection: argument type mismatch: actual type is 'T', but 'T' was expected."),
+            (Tool::Kotlin, "error: unresolved reference: Foo", "kotlin unexpected-rejection: unresolved reference: T"),
+            (Tool::Scala2, "/t/Test_p1.scala:5: error: type mismatch;\n found   : java.util.List[String]\n required: Int", "scala2 unexpected-rejection: type mismatch; found : T"),
+            (Tool::Scala2, "/t/Test_p1.scala:5: error: value foo is not a member of java.util.Map[K,V]\n  a0.foo(1)", "scala2 unexpected-rejection: value foo is not a member of T"),
+            (Tool::Scala3, "-- [E007] Type Mismatch Error: /t/Test_p3.scala:5:10 ---\n5 |  val x: Int = a0\n  |               ^^\n  |               Found:    (a0 : java.util.List[String])\n  |               Required: Int", "scala3 unexpected-rejection: [E007] Type Mismatch Error: Found: (T : T)"),
+            (Tool::Groovy, "/t/Test_p3.groovy: 12: [Static type checking] - Cannot find matching method java.util.List#foo(int). Please check if the declared type is correct and if the method exists.\n @ line 12, column 5.", "groovy unexpected-rejection: [Static type checking] - Cannot find matching method T#m(T). T check if the declared type is correct and if the method exists."),
+        ];
+        for (tool, diagnostic, want) in cases {
+            let s = sig(tool, k, &rejected(diagnostic));
+            assert_eq!(s.text, want);
+        }
+    }
+
+    #[test]
     fn numbers_and_names_are_abstracted_but_english_stays() {
         assert_eq!(
             normalize("Found: 3 arguments but 12 expected by Foo.bar"),
