@@ -9,6 +9,7 @@ pub mod compile;
 pub mod compile_bench;
 pub mod embedded;
 pub mod graph;
+pub mod profile;
 pub mod server;
 pub mod stats;
 pub mod synth;

@@ -69,56 +69,20 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-/// The abstracted message of one attributed diagnostic, without its location.
+/// The abstracted message of one attributed diagnostic, without its location: the compiler's
+/// [`crate::profile::DiagnosticFormat`] takes the message (and title) out, Scala's type
+/// arguments are dropped, and the message is [`normalize`]d (the title stays as it is).
 fn diagnostic_detail(tool: Tool, diag: &str) -> String {
-    let mut lines = diag.lines();
-    let first = lines.next().unwrap_or_default();
-    match tool {
-        Tool::Scala3 => {
-            // `-- [E007] Type Mismatch Error: /path/F.scala:3:4 ----` then the code, a caret
-            // line and the message lines, all prefixed with `|`
-            let head = first.trim_start_matches('-').trim();
-            let title = head.split(": ").next().unwrap_or(head).to_string();
-            let rest: Vec<&str> = lines.collect();
-            let caret = rest.iter().position(|l| l.contains('^'));
-            let message = caret
-                .and_then(|i| rest.get(i + 1))
-                .map(|l| l.trim_start_matches([' ', '|']).trim())
-                .unwrap_or_default();
-            // the title names the kind of error (`[E007] Type Mismatch Error`), the first
-            // message line what went wrong (`Found: (a0 : java.util.List[Long])`)
-            format!("{title}: {}", normalize(&drop_brackets(message)))
-        }
-        Tool::Scala2 => {
-            // `/path/F.scala:5: error: type mismatch;` then `found   : X` and `required: Y`
-            let head = match first.find("error:") {
-                Some(i) => first[i + "error:".len()..].trim(),
-                None => first,
-            };
-            let more = if head.ends_with(';') {
-                lines.next().map(str::trim).unwrap_or_default()
-            } else {
-                ""
-            };
-            normalize(&drop_brackets(&format!("{head} {more}")))
-        }
-        Tool::Groovy => {
-            // `/path/F.groovy: 12: [Static type checking] - message @ line 12, column 5.`
-            let mut m = first;
-            if let Some(i) = m.find(".groovy: ") {
-                m = &m[i + ".groovy: ".len()..];
-                m = m.trim_start_matches(|c: char| c.is_ascii_digit());
-                m = m.trim_start_matches(':').trim();
-            }
-            normalize(match m.rfind(" @ line ") {
-                Some(i) => &m[..i],
-                None => m,
-            })
-        }
-        _ => normalize(match first.find("error:") {
-            Some(i) => first[i + "error:".len()..].trim(),
-            None => first,
-        }),
+    let format = tool.profile().diagnostics;
+    let parts = format.message(diag);
+    let message = if format.square_type_arguments() {
+        drop_brackets(&parts.message)
+    } else {
+        parts.message
+    };
+    match parts.title {
+        Some(title) => format!("{title}: {}", normalize(&message)),
+        None => normalize(&message),
     }
 }
 
