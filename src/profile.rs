@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use thalia_extractors::maven::compare_versions;
 use thalia_translators::Language;
 
 /// A compiler thalia knows: the key of its [`CompilerProfile`].
@@ -163,6 +164,49 @@ impl VersionRules {
         let l = version.to_ascii_lowercase();
         !self.unstable_markers.iter().any(|m| l.contains(m))
     }
+
+    /// The release to install among `available` (a repository's versions) for `want`: the
+    /// version it names exactly, else the newest stable release it (or the default series)
+    /// is a prefix of (`4` and `4.` both mean `4.*`), else the newest stable release.
+    pub fn pick(&self, available: &[String], want: Option<&str>) -> Result<String, VersionMiss> {
+        if let Some(v) = want.filter(|v| available.iter().any(|x| x == v)) {
+            return Ok(v.to_string());
+        }
+        let newest = |prefix: &str| {
+            available
+                .iter()
+                .filter(|v| self.is_stable(v) && v.starts_with(prefix))
+                .max_by(|a, b| compare_versions(a, b))
+                .cloned()
+        };
+        match want.or(self.default_series) {
+            Some(p) => {
+                let p = if p.ends_with('.') {
+                    p.to_string()
+                } else {
+                    format!("{p}.")
+                };
+                newest(&p).ok_or_else(|| VersionMiss::Prefix(p.trim_end_matches('.').into()))
+            }
+            // the newest stable version (`<release>` may name a beta or release candidate)
+            None => newest("").ok_or(VersionMiss::NoStable),
+        }
+    }
+
+    /// Whether an installed `version` is the one `want` asks for: equal, or `want` (without
+    /// trailing `.` or `x`: `2.13.x`) is a prefix of it.
+    pub fn installed_matches(version: &str, want: &str) -> bool {
+        version == want || version.starts_with(&format!("{}.", want.trim_end_matches(['x', '.'])))
+    }
+}
+
+/// Why [`VersionRules::pick`] found no version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VersionMiss {
+    /// No stable release starts with this prefix.
+    Prefix(String),
+    /// There is no stable release at all.
+    NoStable,
 }
 
 /// How a compiler process is started.
@@ -702,6 +746,42 @@ mod tests {
         }
         let entries: BTreeSet<_> = PROFILES.iter().map(|p| p.server_entry.name()).collect();
         assert_eq!(entries.len(), 4);
+    }
+
+    #[test]
+    fn version_rules_pick_exact_prefix_or_newest_stable() {
+        let available: Vec<String> = [
+            "2.12.20",
+            "2.13.9",
+            "2.13.16",
+            "2.13.17-RC1",
+            "3.7.0",
+            "3.8.0-M1",
+        ]
+        .map(String::from)
+        .to_vec();
+        let latest = VersionRules::LATEST_STABLE;
+        assert_eq!(latest.pick(&available, None), Ok("3.7.0".into()));
+        assert_eq!(latest.pick(&available, Some("2.13")), Ok("2.13.16".into()));
+        assert_eq!(latest.pick(&available, Some("2.13.")), Ok("2.13.16".into()));
+        // asked for exactly, an unstable release is taken
+        assert_eq!(
+            latest.pick(&available, Some("3.8.0-M1")),
+            Ok("3.8.0-M1".into())
+        );
+        assert_eq!(
+            latest.pick(&available, Some("4")),
+            Err(VersionMiss::Prefix("4".into()))
+        );
+        assert_eq!(latest.pick(&[], None), Err(VersionMiss::NoStable));
+        // Scala 2's default series
+        let scala2 = Tool::Scala2.profile().versions;
+        assert_eq!(scala2.pick(&available, None), Ok("2.13.16".into()));
+        assert_eq!(scala2.pick(&available, Some("2.12")), Ok("2.12.20".into()));
+        assert!(VersionRules::installed_matches("2.13.16", "2.13"));
+        assert!(VersionRules::installed_matches("2.13.16", "2.13.x"));
+        assert!(VersionRules::installed_matches("2.13.16", "2.13.16"));
+        assert!(!VersionRules::installed_matches("2.130.1", "2.13"));
     }
 
     /// A real diagnostic of each compiler (with the line after it that is not one), and the

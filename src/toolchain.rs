@@ -9,7 +9,10 @@ use thalia_extractors::maven::{
     compare_versions, Coordinate, MavenError, RepoConfig, Resolver, ResolverOptions,
 };
 
-use crate::profile::{CompilerProfile, Install, Launch, MavenCompiler, CLASSPATH_FLAGS, JVM_FLAGS};
+use crate::profile::{
+    CompilerProfile, Install, Launch, MavenCompiler, VersionMiss, VersionRules, CLASSPATH_FLAGS,
+    JVM_FLAGS,
+};
 
 pub use crate::profile::Tool;
 
@@ -169,9 +172,8 @@ pub fn install(
     Ok(tc)
 }
 
-/// Resolves and downloads a compiler published on Maven: the release `version` names
-/// exactly, else the newest stable one with `version` (or the profile's default series) as
-/// prefix, else the newest stable release.
+/// Resolves and downloads a compiler published on Maven, the version picked by the profile's
+/// [`VersionRules::pick`].
 fn install_maven(
     profile: &CompilerProfile,
     compiler: &MavenCompiler,
@@ -195,50 +197,28 @@ fn install_maven(
     .map_err(maven)?;
     let (group, artifact) = (compiler.group, compiler.artifact);
     let meta = resolver.metadata(group, artifact).map_err(maven)?;
-    let stable = |v: &&String| profile.versions.is_stable(v);
-    let prefix = version
-        .map(str::to_string)
-        .or_else(|| profile.versions.default_series.map(str::to_string));
-    let chosen = match (&version, &prefix) {
-        (Some(v), _) if meta.versions.iter().any(|x| x == v) => v.to_string(),
-        (_, Some(p)) => {
-            let p = if p.ends_with('.') {
-                p.clone()
-            } else {
-                format!("{p}.")
-            };
-            meta.versions
-                .iter()
-                .filter(stable)
-                .filter(|v| v.starts_with(&p))
-                .max_by(|a, b| compare_versions(a, b))
-                .cloned()
-                .ok_or_else(|| ToolchainError::NoSuchVersion {
-                    tool: profile.name.into(),
-                    want: p.trim_end_matches('.').into(),
-                    available: meta
-                        .versions
-                        .iter()
-                        .rev()
-                        .take(8)
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                })?
-        }
-        // the newest stable version (`<release>` may name a beta or release candidate)
-        _ => meta
-            .versions
-            .iter()
-            .filter(stable)
-            .max_by(|a, b| compare_versions(a, b))
-            .cloned()
-            .ok_or_else(|| ToolchainError::NoSuchVersion {
+    let chosen = profile
+        .versions
+        .pick(&meta.versions, version)
+        .map_err(|miss| match miss {
+            VersionMiss::Prefix(want) => ToolchainError::NoSuchVersion {
+                tool: profile.name.into(),
+                want,
+                available: meta
+                    .versions
+                    .iter()
+                    .rev()
+                    .take(8)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            },
+            VersionMiss::NoStable => ToolchainError::NoSuchVersion {
                 tool: profile.name.into(),
                 want: "latest".into(),
                 available: String::new(),
-            })?,
-    };
+            },
+        })?;
     let coord = Coordinate::new(group, artifact, Some(&chosen));
     let resolution = resolver
         .resolve(std::slice::from_ref(&coord))
@@ -321,11 +301,7 @@ pub fn find(spec: &str) -> Result<Toolchain, ToolchainError> {
         Some(v) => all
             .iter()
             .rev()
-            .find(|t| {
-                &t.version == v
-                    || t.version
-                        .starts_with(&format!("{}.", v.trim_end_matches(['x', '.'])))
-            })
+            .find(|t| VersionRules::installed_matches(&t.version, v))
             .cloned(),
     };
     pick.ok_or_else(|| ToolchainError::NotInstalled(spec.to_string()))
