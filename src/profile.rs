@@ -6,7 +6,8 @@
 //! class, flags, classpath and output flags), how the warm compile server calls it in-process,
 //! how its diagnostics look (which lines report errors, where the message is) and how it
 //! reports an internal error (exit codes, crash phrases). The rest of thalia asks the profile
-//! instead of matching on [`Tool`]; adding a compiler is a `Tool` variant and a profile.
+//! instead of matching on [`Tool`]; adding a compiler is a `Tool` variant (in [`Tool::ALL`]
+//! too) and its profile.
 
 use std::path::{Path, PathBuf};
 

@@ -4,10 +4,10 @@
 //! The server is `CompileServer.java` (embedded here, compiled with the JDK's `javac` on first
 //! use into `<toolchains dir>/server/<content hash>/`). It reads one JSON request per line on
 //! stdin (`{"id", "entry", "main", "args"}`: the compiler profile's
-//! [`crate::profile::ServerEntry`] and main class) and answers one JSON line (`{"id", "exit", "output",
-//! "heap_mb"}`). [`CompileServer`] restarts it transparently when it died (the request is
-//! retried once), after a timeout, when its heap grew past a ceiling, or after a number of
-//! requests.
+//! [`crate::profile::ServerEntry`] and main class) and answers one JSON line (`{"id", "exit",
+//! "output", "heap_mb"}`). [`CompileServer`] restarts it transparently when it died (the
+//! request is retried once), after a timeout, when its heap grew past a ceiling, or after a
+//! number of requests.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
