@@ -331,10 +331,11 @@ fn strip_ansi(s: &str) -> String {
 }
 
 /// True when an invocation ended in an internal error rather than a verdict: an exit code at
-/// least the profile's [`crate::profile::CompilerProfile::crash_exit`] (javac's 3 system error and 4 abnormal
-/// end, kotlinc's 2 internal error, the warm server's 3 for an escaped exception), death by a
-/// signal, a crash phrase ([`crate::profile::CompilerProfile::has_crash_phrase`]), or a stack trace (a line
-/// naming only a throwable, followed by `at` frames).
+/// least the profile's [`crate::profile::CompilerProfile::crash_exit`] (javac's 3 system error
+/// and 4 abnormal end, kotlinc's 2 internal error, the warm server's 3 for an escaped
+/// exception), death by a signal, a crash phrase
+/// ([`crate::profile::CompilerProfile::has_crash_phrase`]), or a stack trace (a line naming
+/// only a throwable, followed by `at` frames).
 fn is_crash(tool: Tool, run: &Run) -> bool {
     if run.timed_out || run.ok {
         return false;
