@@ -18,7 +18,6 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use thalia_translators::Language;
 
 use crate::api::Api;
 use crate::compile::{CompileOptions, Compiler, Mode, Verdict};
@@ -262,11 +261,13 @@ fn resolve(specs: &[String]) -> Result<(Vec<Toolchain>, Vec<Skipped>)> {
     Ok((found, skipped))
 }
 
-/// The installed toolchain for `spec`; javac is installed from the running JDK when missing.
+/// The installed toolchain for `spec`; a compiler of the running JDK (javac) is installed
+/// when missing.
 fn find_or_install(spec: &str) -> Result<Toolchain, ToolchainError> {
+    let (tool, _) = toolchain::parse_spec(spec)?;
     match toolchain::find(spec) {
-        Err(ToolchainError::NotInstalled(_)) if toolchain::parse_spec(spec)?.0 == Tool::Javac => {
-            toolchain::install(Tool::Javac, None, &[], false)?;
+        Err(ToolchainError::NotInstalled(_)) if tool.profile().from_jdk() => {
+            toolchain::install(tool, None, &[], false)?;
             // the running JDK may not be the version asked for
             toolchain::find(spec)
         }
@@ -274,26 +275,9 @@ fn find_or_install(spec: &str) -> Result<Toolchain, ToolchainError> {
     }
 }
 
-/// The language a compiler compiles.
-fn language(tool: Tool) -> Language {
-    match tool {
-        Tool::Kotlin => Language::Kotlin,
-        Tool::Scala3 => Language::Scala3,
-        Tool::Scala2 => Language::Scala2,
-        Tool::Groovy => Language::Groovy,
-        Tool::Javac => Language::Java,
-    }
-}
-
 /// `kotlinc 2.4.21`, `scalac 3.9.0`, `javac 17.0.15`.
 fn display_name(tc: &Toolchain) -> String {
-    let exe = match tc.tool {
-        Tool::Kotlin => "kotlinc",
-        Tool::Scala3 | Tool::Scala2 => "scalac",
-        Tool::Groovy => "groovyc",
-        Tool::Javac => "javac",
-    };
-    format!("{exe} {}", tc.version)
+    format!("{} {}", tc.tool.profile().executable, tc.version)
 }
 
 /// Writes `args.count` programs in the compiler's language (ill-typed first, then
@@ -306,7 +290,7 @@ fn synthesize(
     jobs: usize,
     root: &Path,
 ) -> Result<Vec<Group>> {
-    let lang = language(tool);
+    let lang = tool.profile().language;
     let ill = args.count / 2;
     let mut groups = Vec::new();
     for (mode, n) in [
@@ -507,7 +491,7 @@ fn measure(
         compiler: label,
         tool: tc.tool.name().to_string(),
         version: tc.version.clone(),
-        language: language(tc.tool).to_string(),
+        language: tc.tool.profile().language.to_string(),
         programs,
         ill_typed: count(synth::Mode::IllTyped),
         well_typed: count(synth::Mode::WellTyped),

@@ -13,6 +13,7 @@ pub mod embedded;
 pub mod extract_bench;
 pub mod graph;
 pub mod hash;
+pub mod profile;
 pub mod server;
 pub mod stats;
 pub mod synth;

@@ -74,56 +74,20 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-/// The abstracted message of one attributed diagnostic, without its location.
+/// The abstracted message of one attributed diagnostic, without its location: the compiler's
+/// [`crate::profile::DiagnosticFormat`] takes the message (and title) out, Scala's type
+/// arguments are dropped, and the message is [`normalize`]d (the title stays as it is).
 fn diagnostic_detail(tool: Tool, diag: &str) -> String {
-    let mut lines = diag.lines();
-    let first = lines.next().unwrap_or_default();
-    match tool {
-        Tool::Scala3 => {
-            // `-- [E007] Type Mismatch Error: /path/F.scala:3:4 ----` then the code, a caret
-            // line and the message lines, all prefixed with `|`
-            let head = first.trim_start_matches('-').trim();
-            let title = head.split(": ").next().unwrap_or(head).to_string();
-            let rest: Vec<&str> = lines.collect();
-            let caret = rest.iter().position(|l| l.contains('^'));
-            let message = caret
-                .and_then(|i| rest.get(i + 1))
-                .map(|l| l.trim_start_matches([' ', '|']).trim())
-                .unwrap_or_default();
-            // the title names the kind of error (`[E007] Type Mismatch Error`), the first
-            // message line what went wrong (`Found: (a0 : java.util.List[Long])`)
-            format!("{title}: {}", normalize(&drop_brackets(message)))
-        }
-        Tool::Scala2 => {
-            // `/path/F.scala:5: error: type mismatch;` then `found   : X` and `required: Y`
-            let head = match first.find("error:") {
-                Some(i) => first[i + "error:".len()..].trim(),
-                None => first,
-            };
-            let more = if head.ends_with(';') {
-                lines.next().map(str::trim).unwrap_or_default()
-            } else {
-                ""
-            };
-            normalize(&drop_brackets(&format!("{head} {more}")))
-        }
-        Tool::Groovy => {
-            // `/path/F.groovy: 12: [Static type checking] - message @ line 12, column 5.`
-            let mut m = first;
-            if let Some(i) = m.find(".groovy: ") {
-                m = &m[i + ".groovy: ".len()..];
-                m = m.trim_start_matches(|c: char| c.is_ascii_digit());
-                m = m.trim_start_matches(':').trim();
-            }
-            normalize(match m.rfind(" @ line ") {
-                Some(i) => &m[..i],
-                None => m,
-            })
-        }
-        _ => normalize(match first.find("error:") {
-            Some(i) => first[i + "error:".len()..].trim(),
-            None => first,
-        }),
+    let format = tool.profile().diagnostics;
+    let parts = format.message(diag);
+    let message = if format.square_type_arguments() {
+        drop_brackets(&parts.message)
+    } else {
+        parts.message
+    };
+    match parts.title {
+        Some(title) => format!("{title}: {}", normalize(&message)),
+        None => normalize(&message),
     }
 }
 
@@ -462,6 +426,24 @@ mod tests {
         assert_eq!(t1, t2);
         assert_ne!(t1, t3);
         assert!(t1.text.ends_with("type mismatch; found : T"), "{}", t1.text);
+    }
+
+    #[test]
+    fn each_compilers_diagnostic_format_gives_its_message() {
+        let k = FindingKind::UnexpectedRejection;
+        let cases = [
+            (Tool::Javac, "/x/Test_p1.java:4: error: incompatible types: List<String> cannot be converted to Collection<Integer>\n        foo(a0);\n            ^", "javac unexpected-rejection: incompatible types: T cannot be converted to T"),
+            (Tool::Kotlin, "/x/Test_p1.kt:4:9: error: argument type mismatch: actual type is 'kotlin.String', but 'kotlin.Int' was expected.\n    foo(a0)", "kotlin unexpected-rejection: argument type mismatch: actual type is 'T', but 'T' was expected."),
+            (Tool::Kotlin, "error: unresolved reference: Foo", "kotlin unexpected-rejection: unresolved reference: T"),
+            (Tool::Scala2, "/t/Test_p1.scala:5: error: type mismatch;\n found   : java.util.List[String]\n required: Int", "scala2 unexpected-rejection: type mismatch; found : T"),
+            (Tool::Scala2, "/t/Test_p1.scala:5: error: value foo is not a member of java.util.Map[K,V]\n  a0.foo(1)", "scala2 unexpected-rejection: value foo is not a member of T"),
+            (Tool::Scala3, "-- [E007] Type Mismatch Error: /t/Test_p3.scala:5:10 ---\n5 |  val x: Int = a0\n  |               ^^\n  |               Found:    (a0 : java.util.List[String])\n  |               Required: Int", "scala3 unexpected-rejection: [E007] Type Mismatch Error: Found: (T : T)"),
+            (Tool::Groovy, "/t/Test_p3.groovy: 12: [Static type checking] - Cannot find matching method java.util.List#foo(int). Please check if the declared type is correct and if the method exists.\n @ line 12, column 5.", "groovy unexpected-rejection: [Static type checking] - Cannot find matching method T#m(T). T check if the declared type is correct and if the method exists."),
+        ];
+        for (tool, diagnostic, want) in cases {
+            let s = sig(tool, k, &rejected(diagnostic));
+            assert_eq!(s.text, want);
+        }
     }
 
     #[test]
