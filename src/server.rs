@@ -190,11 +190,9 @@ fn jdk_sibling(java: &Path, name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path).find_map(|d| exe(d.join(name)))
 }
 
-/// FNV-1a, 64 bits: names the cached server build after its source.
+/// Names the cached server build after its source.
 fn content_hash(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    crate::hash::fnv1a64(s.as_bytes())
 }
 
 /// Writes and compiles the server class (once per source version); returns its directory.

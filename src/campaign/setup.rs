@@ -168,15 +168,10 @@ pub struct SessionOptions {
     pub command: Vec<String>,
 }
 
-/// The compiler (`NAME`) of a language's programs.
+/// The compiler (`NAME`) of a language's programs (its profile's default).
 pub fn default_compiler(lang: Language) -> &'static str {
-    match lang {
-        Language::Java => "javac",
-        Language::Kotlin => "kotlin",
-        Language::Scala3 => "scala3",
-        Language::Scala2 => "scala2",
-        Language::Groovy => "groovy",
-    }
+    // every language has a default compiler (a unit test of `profile` checks it)
+    crate::profile::CompilerProfile::for_language(lang).map_or("javac", |p| p.name)
 }
 
 /// `NAME@VERSION` of a toolchain.

@@ -59,19 +59,9 @@ pub fn signature(
         "{}-{}-{:016x}",
         kind.as_str(),
         tool.name(),
-        fnv1a(text.as_bytes())
+        crate::hash::fnv1a64(text.as_bytes())
     );
     Signature { text, dir }
-}
-
-/// FNV-1a, 64 bits: stable across runs and platforms (unlike `std`'s hasher).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
 }
 
 /// The abstracted message of one attributed diagnostic, without its location: the compiler's

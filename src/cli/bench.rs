@@ -10,11 +10,53 @@ use thalia::synth::{self, SynthConfig, SynthContext};
 
 use super::{load_api, parse_threads, print_json, threads};
 
+/// Options of `thalia bench compile`.
+#[derive(clap::Args, Debug)]
+pub(super) struct CompileBenchCli {
+    /// Compilers to measure (`NAME[@VERSION]`, repeatable; default: every installed one, the
+    /// newest version of each; javac is installed from the running JDK when missing).
+    #[arg(long = "compiler", value_name = "NAME[@VERSION]")]
+    compilers: Vec<String>,
+    /// Programs per compiler, synthesized from the embedded `java.base` in the compiler's
+    /// language: half ill-typed, half well-typed.
+    #[arg(short = 'n', long = "count", default_value_t = 120)]
+    count: usize,
+    /// Files per compiler invocation (a batch never mixes ill-typed and well-typed files).
+    #[arg(long, default_value_t = 20)]
+    batch_size: usize,
+    /// Seed of the synthesized programs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Timed passes over the programs on the warm server (the server pass before them, whose
+    /// time includes the start-up, is their warm-up); the warm figure covers all of them. The
+    /// JIT keeps compiling the compiler for dozens of requests, so one pass is not yet warm.
+    #[arg(long, default_value_t = 3)]
+    warm_passes: usize,
+    /// Measure every compiler this many times and keep each column's fastest run (on a busy
+    /// machine other load only ever slows a run down).
+    #[arg(long, default_value_t = 1)]
+    repeat: usize,
+    /// Per-program time budget in seconds, as for `thalia check` (an invocation on n programs
+    /// gets 1 + 0.1 × (n − 1) budgets).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    timeout: f64,
+    /// Write the programs and classes into DIR and keep them (default: a temporary directory,
+    /// removed at the end).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Print the report as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    /// Print the table as Markdown (as in the README).
+    #[arg(long, conflicts_with = "json")]
+    markdown: bool,
+}
+
 #[derive(Subcommand, Debug)]
 pub(super) enum BenchCommand {
     /// Compilation speed: programs checked per second by each compiler, a fresh process per
     /// batch against the warm compile server (start-up included, and warm).
-    Compile(thalia::compile_bench::CompileBenchArgs),
+    Compile(CompileBenchCli),
     /// Extraction and graph-construction speed: extract jars (or the JDK with `--jdk`) on
     /// one core, write the API JSON, load it back and build its API graph, timing each step.
     Extract {
@@ -65,7 +107,25 @@ pub(super) enum BenchCommand {
 
 pub(super) fn run(cmd: BenchCommand) -> Result<ExitCode> {
     match cmd {
-        BenchCommand::Compile(args) => thalia::compile_bench::main(&args)?,
+        BenchCommand::Compile(a) => {
+            let report = thalia::compile_bench::run(&thalia::compile_bench::CompileBenchArgs {
+                compilers: a.compilers,
+                count: a.count,
+                batch_size: a.batch_size,
+                seed: a.seed,
+                warm_passes: a.warm_passes,
+                repeat: a.repeat,
+                timeout: a.timeout,
+                dir: a.dir,
+            })?;
+            if a.json {
+                print_json(&report)?;
+            } else if a.markdown {
+                print!("{}", report.markdown());
+            } else {
+                print!("{}", report.table());
+            }
+        }
         BenchCommand::Extract {
             inputs,
             jdk,
