@@ -167,30 +167,31 @@ impl VersionRules {
     }
 
     /// The release to install among `available` (a repository's versions) for `want`: the
-    /// version it names exactly, else the newest stable release it (or the default series)
-    /// is a prefix of (`4` and `4.` both mean `4.*`), else the newest stable release.
+    /// version it names exactly, else the newest release it (or the default series) is a
+    /// prefix of, at a separator (`4` and `4.` both mean `4.*`; `5.0.0-alpha` means
+    /// `5.0.0-alpha-*`), stable releases only unless `want` names a pre-release; else, with no
+    /// `want`, the newest stable release.
     pub fn pick(&self, available: &[String], want: Option<&str>) -> Result<String, VersionMiss> {
         if let Some(v) = want.filter(|v| available.iter().any(|x| x == v)) {
             return Ok(v.to_string());
         }
-        let newest = |prefix: &str| {
+        let newest = |prefix: &str, unstable: bool| {
             available
                 .iter()
-                .filter(|v| self.is_stable(v) && v.starts_with(prefix))
+                .filter(|v| (unstable || self.is_stable(v)) && prefix_at_separator(v, prefix))
                 .max_by(|a, b| compare_versions(a, b))
                 .cloned()
         };
         match want.or(self.default_series) {
             Some(p) => {
-                let p = if p.ends_with('.') {
-                    p.to_string()
-                } else {
-                    format!("{p}.")
-                };
-                newest(&p).ok_or_else(|| VersionMiss::Prefix(p.trim_end_matches('.').into()))
+                let p = p.trim_end_matches('.');
+                newest(p, !self.is_stable(p)).ok_or_else(|| VersionMiss::Prefix {
+                    want: p.into(),
+                    nearest: nearest_versions(available, p, NEAREST_SHOWN),
+                })
             }
             // the newest stable version (`<release>` may name a beta or release candidate)
-            None => newest("").ok_or(VersionMiss::NoStable),
+            None => newest("", false).ok_or(VersionMiss::NoStable),
         }
     }
 
@@ -201,11 +202,53 @@ impl VersionRules {
     }
 }
 
+/// Versions shown when none matches what was asked for.
+pub const NEAREST_SHOWN: usize = 10;
+
+/// Whether `version` starts with `prefix` at a version separator (`4` matches `4.0.11`, not
+/// `40.1`; `5.0.0-alpha` matches `5.0.0-alpha-2`); an empty prefix matches everything.
+fn prefix_at_separator(version: &str, prefix: &str) -> bool {
+    prefix.is_empty()
+        || version.strip_prefix(prefix).is_some_and(|rest| {
+            rest.is_empty()
+                || rest.starts_with(['.', '-', '_', '+'])
+                || prefix.ends_with(['.', '-'])
+        })
+}
+
+/// Up to `n` of `available` closest to `want`: those sharing the longest prefix with it, in
+/// version order (the versions around where `want` would be).
+pub fn nearest_versions(available: &[String], want: &str, n: usize) -> Vec<String> {
+    let common = |v: &str| {
+        v.chars()
+            .zip(want.chars())
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
+    let best = available.iter().map(|v| common(v)).max().unwrap_or(0);
+    let mut near: Vec<String> = available
+        .iter()
+        .filter(|v| common(v) == best)
+        .cloned()
+        .collect();
+    near.sort_by(|a, b| compare_versions(a, b));
+    if near.len() > n {
+        // keep the newest of a large group
+        near.drain(..near.len() - n);
+    }
+    near
+}
+
 /// Why [`VersionRules::pick`] found no version.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VersionMiss {
-    /// No stable release starts with this prefix.
-    Prefix(String),
+    /// No release starts with this prefix.
+    Prefix {
+        /// What was asked for.
+        want: String,
+        /// The releases nearest to it.
+        nearest: Vec<String>,
+    },
     /// There is no stable release at all.
     NoStable,
 }
@@ -243,6 +286,9 @@ pub struct Flags {
     pub trailing: &'static [&'static str],
     /// How the output directory is given.
     pub output: OutputFlag,
+    /// The flag that turns coloured output off, for a compiler that colours by default
+    /// (added to hand runs, `thalia toolchain exec`, whose output is not a terminal).
+    pub no_color: Option<&'static str>,
 }
 
 /// How a compiler is told its output directory.
@@ -431,6 +477,7 @@ pub static PROFILES: [CompilerProfile; 5] = [
             classpath: "-classpath",
             trailing: &["-nowarn"],
             output: OutputFlag::Separate("-d"),
+            no_color: None,
         },
         server_entry: ServerEntry::CliCompilerExec,
         // kotlinc builds an IntelliJ application environment (extension points, the jar file
@@ -473,6 +520,7 @@ pub static PROFILES: [CompilerProfile; 5] = [
             classpath: "-classpath",
             trailing: &["-color:never", "-nowarn"],
             output: OutputFlag::Separate("-d"),
+            no_color: Some("-color:never"),
         },
         server_entry: ServerEntry::ScalaProcess,
         server_jvm_flags: &[],
@@ -508,6 +556,7 @@ pub static PROFILES: [CompilerProfile; 5] = [
             classpath: "-classpath",
             trailing: &["-nowarn"],
             output: OutputFlag::Separate("-d"),
+            no_color: None,
         },
         server_entry: ServerEntry::ScalaProcess,
         server_jvm_flags: &[],
@@ -543,6 +592,7 @@ pub static PROFILES: [CompilerProfile; 5] = [
             classpath: "-cp",
             trailing: &["--encoding=UTF-8"],
             output: OutputFlag::Joined("-d="),
+            no_color: None,
         },
         server_entry: ServerEntry::GroovyCommandLine,
         server_jvm_flags: &[],
@@ -579,6 +629,7 @@ pub static PROFILES: [CompilerProfile; 5] = [
             classpath: "-cp",
             trailing: &[],
             output: OutputFlag::Separate("-d"),
+            no_color: None,
         },
         server_entry: ServerEntry::SystemJavaCompiler,
         server_jvm_flags: &[],
@@ -772,9 +823,14 @@ mod tests {
         );
         assert_eq!(
             latest.pick(&available, Some("4")),
-            Err(VersionMiss::Prefix("4".into()))
+            Err(VersionMiss::Prefix {
+                want: "4".into(),
+                nearest: available.clone()
+            })
         );
         assert_eq!(latest.pick(&[], None), Err(VersionMiss::NoStable));
+        // `2.1` is not a prefix of `2.13.x` at a separator
+        assert!(latest.pick(&available, Some("2.1")).is_err());
         // Scala 2's default series
         let scala2 = Tool::Scala2.profile().versions;
         assert_eq!(scala2.pick(&available, None), Ok("2.13.16".into()));
@@ -783,6 +839,40 @@ mod tests {
         assert!(VersionRules::installed_matches("2.13.16", "2.13.x"));
         assert!(VersionRules::installed_matches("2.13.16", "2.13.16"));
         assert!(!VersionRules::installed_matches("2.130.1", "2.13"));
+    }
+
+    #[test]
+    fn pre_release_prefixes_match_their_qualified_releases_and_misses_show_the_nearest() {
+        let available: Vec<String> = [
+            "4.0.10",
+            "4.0.11",
+            "5.0.0-alpha-1",
+            "5.0.0-alpha-2",
+            "5.0.0-beta-1",
+            "5.0.0",
+            "5.0.1",
+        ]
+        .map(String::from)
+        .to_vec();
+        let rules = VersionRules::LATEST_STABLE;
+        assert_eq!(
+            rules.pick(&available, Some("5.0.0-alpha")),
+            Ok("5.0.0-alpha-2".into())
+        );
+        assert_eq!(
+            rules.pick(&available, Some("5.0.0-beta")),
+            Ok("5.0.0-beta-1".into())
+        );
+        // a stable prefix still takes stable releases only
+        assert_eq!(rules.pick(&available, Some("5")), Ok("5.0.1".into()));
+        assert_eq!(rules.pick(&available, Some("5.0.0")), Ok("5.0.0".into()));
+        match rules.pick(&available, Some("4.0.12")) {
+            Err(VersionMiss::Prefix { want, nearest }) => {
+                assert_eq!(want, "4.0.12");
+                assert_eq!(nearest, ["4.0.10", "4.0.11"]);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     /// A real diagnostic of each compiler (with the line after it that is not one), and the

@@ -51,7 +51,7 @@ pub enum ToolchainError {
         error: Box<MavenError>,
     },
     /// No release matches the requested version prefix.
-    #[error("no release of {tool} matches `{want}` (releases: {available})")]
+    #[error("no release of {tool} matches `{want}` (nearest releases: {available})")]
     NoSuchVersion {
         /// The compiler.
         tool: String,
@@ -201,17 +201,10 @@ fn install_maven(
         .versions
         .pick(&meta.versions, version)
         .map_err(|miss| match miss {
-            VersionMiss::Prefix(want) => ToolchainError::NoSuchVersion {
+            VersionMiss::Prefix { want, nearest } => ToolchainError::NoSuchVersion {
                 tool: profile.name.into(),
                 want,
-                available: meta
-                    .versions
-                    .iter()
-                    .rev()
-                    .take(8)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                available: nearest.join(", "),
             },
             VersionMiss::NoStable => ToolchainError::NoSuchVersion {
                 tool: profile.name.into(),
@@ -308,6 +301,38 @@ pub fn find(spec: &str) -> Result<Toolchain, ToolchainError> {
 }
 
 impl Toolchain {
+    /// The command that runs the compiler by hand (`thalia toolchain exec`) on `args`: the
+    /// output directory given with the profile's output flag is created first (Scala and
+    /// Kotlin refuse a missing one), and a compiler that colours its output by default is
+    /// told not to unless `color`.
+    pub fn exec_command(&self, args: &[String], color: bool) -> Result<Command, ToolchainError> {
+        let flags = &self.tool.profile().flags;
+        let out = match flags.output {
+            crate::profile::OutputFlag::Separate(f) => args
+                .iter()
+                .position(|a| a == f)
+                .and_then(|i| args.get(i + 1))
+                .map(PathBuf::from),
+            crate::profile::OutputFlag::Joined(f) => args
+                .iter()
+                .find_map(|a| a.strip_prefix(f).map(PathBuf::from)),
+        };
+        if let Some(dir) = out {
+            std::fs::create_dir_all(&dir).map_err(|e| ToolchainError::Io {
+                path: dir.clone(),
+                message: e.to_string(),
+            })?;
+        }
+        let mut args = args.to_vec();
+        if let Some(flag) = flags.no_color.filter(|_| !color) {
+            let stem = flag.split(':').next().unwrap_or(flag);
+            if !args.iter().any(|a| a.starts_with(stem)) {
+                args.insert(0, flag.to_string());
+            }
+        }
+        Ok(self.command(&args))
+    }
+
     /// The command that runs this compiler with `args` (the language's runtime library is
     /// added to the classpath the program is compiled against).
     pub fn command(&self, args: &[String]) -> Command {

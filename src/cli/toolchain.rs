@@ -88,8 +88,9 @@ pub(super) fn run(cmd: ToolchainCommand) -> Result<ExitCode> {
         }
         ToolchainCommand::Exec { spec, args } => {
             let tc = toolchain::find(&spec)?;
+            let color = std::io::IsTerminal::is_terminal(&std::io::stdout());
             let status = tc
-                .command(&args)
+                .exec_command(&args, color)?
                 .status()
                 .with_context(|| format!("cannot run {}", tc.java.display()))?;
             return Ok(ExitCode::from(
