@@ -427,6 +427,8 @@ impl Worker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::synth::{SynthConfig, SynthContext};
+    use rand::SeedableRng;
 
     #[test]
     fn kotlin_alone_has_no_primitive_widening() {
@@ -480,5 +482,55 @@ mod tests {
         assert!(!java.ignores_explicit_type_arguments());
         assert!(!java.types_overloaded_arguments_untargeted());
         assert!(!java.infers_from_arguments_first());
+    }
+
+    #[test]
+    fn conversions_java_lacks_depend_on_the_language_and_the_site() {
+        use ConversionSite::{Argument, Assignment};
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        // (language, int → java.lang.Long at an assignment and an argument,
+        //  int → String at an assignment and an argument)
+        let expected = [
+            (Language::Java, [false, false], [false, false]),
+            (Language::Kotlin, [false, false], [false, false]),
+            (Language::Scala3, [false, false], [false, false]),
+            (Language::Scala2, [true, true], [false, false]),
+            (Language::Groovy, [true, false], [true, false]),
+        ];
+        for (lang, to_long, to_string) in expected {
+            let cfg = SynthConfig {
+                lang,
+                ..SynthConfig::default()
+            };
+            let mut w = Worker::new(api.clone(), &ctx, &cfg);
+            let int = w.api.ts.arena.prim(Prim::Int);
+            let long = w.api.ts.arena.class_named("java.lang.Long", &[]);
+            let string = w.api.ts.arena.class_named("java.lang.String", &[]);
+            let got = |w: &mut Worker<'_>, to: TypeId| {
+                [Assignment, Argument].map(|site| w.lenient_conversion(int, to, site))
+            };
+            assert_eq!(got(&mut w, long), to_long, "{lang}: int to Long");
+            assert_eq!(got(&mut w, string), to_string, "{lang}: int to String");
+        }
+    }
+
+    #[test]
+    fn a_primitive_stands_for_its_narrower_ones_only_where_they_widen() {
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        for lang in [Language::Java, Language::Kotlin] {
+            let cfg = SynthConfig {
+                lang,
+                ..SynthConfig::default()
+            };
+            let mut w = Worker::new(api.clone(), &ctx, &cfg);
+            let int = w.api.ts.arena.prim(Prim::Int);
+            let mut rng = crate::synth::worker::SynthRng::seed_from_u64(7);
+            let subs = w.subtypes(&mut rng, int, 4);
+            let want = if lang == Language::Kotlin { 1 } else { 4 };
+            assert_eq!(subs.len(), want, "{lang}: subtypes of int");
+            assert_eq!(subs[0], int);
+        }
     }
 }

@@ -417,3 +417,27 @@ fn p_obj(w: &mut Worker<'_>) -> TypeId {
     let o = w.ctx.object_sym;
     w.api.ts.arena.class(o, &[])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stream_ids_are_pinned_and_streams_differ() {
+        // changing an id changes every program of every seed
+        assert_eq!(RngStream::Enumerate as u64, 1);
+        assert_eq!(RngStream::Program as u64, 2);
+        assert_eq!(RngStream::PlanOrder as u64, 3);
+        assert_eq!(RngStream::Round.seed(5, 1), mix_seed(5, 0x7275_6e64, 1));
+        let streams = [
+            RngStream::Enumerate,
+            RngStream::Program,
+            RngStream::PlanOrder,
+            RngStream::Round,
+        ];
+        let mut seeds: Vec<u64> = streams.iter().map(|s| s.seed(5, 0)).collect();
+        seeds.sort_unstable();
+        seeds.dedup();
+        assert_eq!(seeds.len(), streams.len());
+    }
+}
