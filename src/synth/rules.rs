@@ -2,8 +2,8 @@
 //! asks which language it writes, only whether that language widens a primitive, converts a
 //! lambda, sees a raw type, … ([`LanguageRules`]). The type-level checks built on these
 //! answers live here too: the members a language cannot use the way Java does
-//! ([`Worker::language_problem`]) and the conversions it makes where Java would not
-//! ([`Worker::lenient_conversion`]).
+//! (`Worker::language_problem`) and the conversions it makes where Java would not
+//! (`Worker::lenient_conversion`).
 
 use thalia_translators::Language;
 
