@@ -18,7 +18,7 @@ use super::{judge, Candidate, Expected, Twin};
 use crate::api::Api;
 use crate::compile::{CompileError, CompileOptions, Compiler, Mode as CompileMode};
 use crate::synth::output::{synth_command, RunSummary};
-use crate::synth::worker::mix_seed;
+use crate::synth::worker::RngStream;
 use crate::synth::{self, Mode, Plan, ProgramRecord, Selection, SynthConfig, SynthContext};
 use crate::toolchain::Toolchain;
 
@@ -507,7 +507,7 @@ pub fn round_seed(seed: u64, round: u64) -> u64 {
     if round == 0 {
         seed
     } else {
-        mix_seed(seed, 0x7275_6e64, round)
+        RngStream::Round.seed(seed, round)
     }
 }
 

@@ -2,7 +2,6 @@
 
 use std::rc::Rc;
 
-use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 use thalia_translators::ir::{Expr, PrimTy, Program, Receiver, Stmt, Ty};
 
@@ -10,7 +9,7 @@ use super::config::Mode;
 use super::enumerate::{Broken, Position, Task};
 use super::erase::InferInfo;
 use super::inhabit::Inhabitant;
-use super::worker::{mix_seed, SynthRng, Worker};
+use super::worker::{RngStream, Worker};
 use crate::api::{Api, MemberId, MemberKind};
 use crate::types::{print_type, Prim, Subst, Syntax, Type, TypeId, Wildcard};
 
@@ -189,7 +188,7 @@ impl Worker<'_> {
             mem.type_params.clone()
         };
         let mut erased = false;
-        if self.cfg.erase && allow_erase && self.keep_type_args == 0 && !vars.is_empty() {
+        if self.cfg.erase && allow_erase && self.building.keep_type_args == 0 && !vars.is_empty() {
             let mut outer = s.clone();
             for &v in &vars {
                 outer.remove(v);
@@ -314,7 +313,7 @@ impl Worker<'_> {
     /// then the supertypes that declare an instance method of the same name and arity or whose
     /// members the API does not describe, nearest first.
     fn declared_in(&mut self, m: MemberId) -> Rc<[String]> {
-        if let Some(d) = self.declared_in.get(&m) {
+        if let Some(d) = self.caches.declared_in.get(&m) {
             return Rc::clone(d);
         }
         let mem = self.api.member(m);
@@ -323,7 +322,7 @@ impl Worker<'_> {
         // the owner comes first: it declares `m`
         let self_ty = self.api.ts.self_type(sym);
         let rc: Rc<[String]> = self.declarers(self_ty, &name, arity).into();
-        self.declared_in.insert(m, Rc::clone(&rc));
+        self.caches.declared_in.insert(m, Rc::clone(&rc));
         rc
     }
 
@@ -387,8 +386,8 @@ impl Worker<'_> {
         seed: u64,
         index: u64,
     ) -> (Program, ProgramRecord, bool) {
-        let mut rng = SynthRng::seed_from_u64(mix_seed(seed, 2, index));
-        self.fresh = 0;
+        let mut rng = RngStream::Program.rng(seed, index);
+        self.building.fresh = 0;
         let depth = self.cfg.max_inhabitant_depth;
         let mut stmts = Vec::new();
         let mut receiver = None;
