@@ -189,49 +189,7 @@ pub fn compiler_args(
     out: &Path,
     files: &[PathBuf],
 ) -> Vec<String> {
-    let mut args: Vec<String> = Vec::new();
-    let cp = classpath.filter(|c| !c.is_empty()).map(str::to_string);
-    match tool {
-        Tool::Javac => {
-            args.extend(
-                [
-                    "-J-Duser.language=en",
-                    "-Xmaxerrs",
-                    "100000",
-                    "-nowarn",
-                    "-proc:none",
-                ]
-                .map(String::from),
-            );
-            if let Some(cp) = cp {
-                args.extend(["-cp".into(), cp]);
-            }
-            args.extend(["-d".into(), out.display().to_string()]);
-        }
-        Tool::Kotlin => {
-            if let Some(cp) = cp {
-                args.extend(["-classpath".into(), cp]);
-            }
-            args.extend(["-nowarn".into(), "-d".into(), out.display().to_string()]);
-        }
-        Tool::Scala3 | Tool::Scala2 => {
-            if let Some(cp) = cp {
-                args.extend(["-classpath".into(), cp]);
-            }
-            if tool == Tool::Scala3 {
-                args.push("-color:never".into());
-            }
-            args.extend(["-nowarn".into(), "-d".into(), out.display().to_string()]);
-        }
-        Tool::Groovy => {
-            if let Some(cp) = cp {
-                args.extend(["-cp".into(), cp]);
-            }
-            args.extend(["--encoding=UTF-8".into(), format!("-d={}", out.display())]);
-        }
-    }
-    args.extend(files.iter().map(|f| f.display().to_string()));
-    args
+    tool.profile().args(classpath, out, files)
 }
 
 /// The whole command line (program first) that compiles `files` into `out` in a fresh
@@ -372,50 +330,19 @@ fn strip_ansi(s: &str) -> String {
     out
 }
 
-/// True when an output line reports an error (not a warning) for some location.
-fn is_error_line(tool: Tool, line: &str) -> bool {
-    match tool {
-        Tool::Javac | Tool::Scala2 => line.contains(": error:"),
-        Tool::Kotlin => line.contains(": error:") || line.starts_with("error:"),
-        Tool::Scala3 => line.starts_with("-- ") && line.contains("Error"),
-        // groovyc prints `path: LINE: message` for every error after "startup failed:"
-        Tool::Groovy => line.contains(": ") && !line.contains("warning"),
-    }
-}
-
-/// Phrases that the compilers print on an internal error and never in a diagnostic about a
-/// program (they have spaces, so a program's names, which the diagnostics echo, cannot form
-/// them).
-const CRASH_PHRASES: [&str; 11] = [
-    "Exception in thread",
-    "internal compiler error",
-    "An exception has occurred in the compiler",
-    "An unhandled exception was thrown in the compiler",
-    "exception during",
-    "exception occurred while",
-    "## Exception when compiling",
-    "General error during",
-    "a serious error occurred",
-    "BUG! exception",
-    "the compile server died",
-];
-
-/// True when an invocation ended in an internal error rather than a verdict: an abnormal exit
-/// code (javac's 3 system error and 4 abnormal end, kotlinc's 2 internal error, the warm
-/// server's 3 for an escaped exception), death by a signal, a crash phrase, or a stack trace
-/// (a line naming only a throwable, followed by `at` frames).
+/// True when an invocation ended in an internal error rather than a verdict: an exit code at
+/// least the profile's [`crate::profile::CompilerProfile::crash_exit`] (javac's 3 system error
+/// and 4 abnormal end, kotlinc's 2 internal error, the warm server's 3 for an escaped
+/// exception), death by a signal, a crash phrase
+/// ([`crate::profile::CompilerProfile::has_crash_phrase`]), or a stack trace (a line naming
+/// only a throwable, followed by `at` frames).
 fn is_crash(tool: Tool, run: &Run) -> bool {
     if run.timed_out || run.ok {
         return false;
     }
-    let abnormal = match run.exit {
-        None => true,
-        Some(code) => match tool {
-            Tool::Javac => code >= 3,
-            _ => code >= 2,
-        },
-    };
-    abnormal || CRASH_PHRASES.iter().any(|m| run.output.contains(m)) || has_stack_trace(&run.output)
+    let profile = tool.profile();
+    let abnormal = run.exit.is_none_or(|code| profile.is_crash_exit(code));
+    abnormal || profile.has_crash_phrase(&run.output) || has_stack_trace(&run.output)
 }
 
 /// True when the output holds a stack trace: a line that is a throwable's class (optionally
@@ -444,10 +371,11 @@ fn has_stack_trace(output: &str) -> bool {
 
 /// Attributes error lines (with the lines that follow them) to the files they name.
 fn attribute(tool: Tool, output: &str, files: &[PathBuf]) -> BTreeMap<String, Vec<String>> {
+    let format = tool.profile().diagnostics;
     let mut by: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let lines: Vec<&str> = output.lines().collect();
     for (i, line) in lines.iter().enumerate() {
-        if !is_error_line(tool, line) {
+        if !format.is_error_line(line) {
             continue;
         }
         let Some(f) = files.iter().find(|f| {
@@ -464,7 +392,7 @@ fn attribute(tool: Tool, output: &str, files: &[PathBuf]) -> BTreeMap<String, Ve
             .unwrap_or_default();
         let mut text = line.to_string();
         for next in lines.iter().skip(i + 1).take(4) {
-            if is_error_line(tool, next) {
+            if format.is_error_line(next) {
                 break;
             }
             text.push('\n');
@@ -569,6 +497,83 @@ mod tests {
             exit,
             output: output.into(),
             timed_out: false,
+        }
+    }
+
+    /// A toolchain as `thalia toolchain install` would record it, at made-up paths.
+    fn fake_toolchain(tool: Tool, main_class: &str) -> Toolchain {
+        let javac = main_class == "com.sun.tools.javac.Main";
+        Toolchain {
+            tool,
+            version: "1.0".into(),
+            classpath: if javac {
+                Vec::new()
+            } else {
+                vec!["/c/a.jar".into(), "/c/b.jar".into()]
+            },
+            runtime: if javac {
+                Vec::new()
+            } else {
+                vec!["/c/rt.jar".into()]
+            },
+            main_class: main_class.into(),
+            java: if javac {
+                "/jdk/bin/javac"
+            } else {
+                "/jdk/bin/java"
+            }
+            .into(),
+            coordinate: None,
+        }
+    }
+
+    #[test]
+    fn process_command_lines_of_every_compiler() {
+        let jvm = "/jdk/bin/java -Xss8m -Duser.language=en -Duser.country=US -cp /c/a.jar:/c/b.jar";
+        let cases = [
+            (
+                Tool::Kotlin,
+                "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",
+                "A.kt",
+                format!("{jvm} org.jetbrains.kotlin.cli.jvm.K2JVMCompiler -no-stdlib -no-reflect -classpath /lib/x.jar:/c/rt.jar -nowarn -d /o /s/A.kt"),
+                format!("{jvm} org.jetbrains.kotlin.cli.jvm.K2JVMCompiler -no-stdlib -no-reflect -classpath /c/rt.jar -nowarn -d /o /s/A.kt"),
+            ),
+            (
+                Tool::Scala3,
+                "dotty.tools.dotc.Main",
+                "A.scala",
+                format!("{jvm} dotty.tools.dotc.Main -usejavacp -classpath /lib/x.jar -color:never -nowarn -d /o /s/A.scala"),
+                format!("{jvm} dotty.tools.dotc.Main -usejavacp -color:never -nowarn -d /o /s/A.scala"),
+            ),
+            (
+                Tool::Scala2,
+                "scala.tools.nsc.Main",
+                "A.scala",
+                format!("{jvm} scala.tools.nsc.Main -usejavacp -classpath /lib/x.jar -nowarn -d /o /s/A.scala"),
+                format!("{jvm} scala.tools.nsc.Main -usejavacp -nowarn -d /o /s/A.scala"),
+            ),
+            (
+                Tool::Groovy,
+                "org.codehaus.groovy.tools.FileSystemCompiler",
+                "A.groovy",
+                format!("{jvm} org.codehaus.groovy.tools.FileSystemCompiler -cp /lib/x.jar --encoding=UTF-8 -d=/o /s/A.groovy"),
+                format!("{jvm} org.codehaus.groovy.tools.FileSystemCompiler --encoding=UTF-8 -d=/o /s/A.groovy"),
+            ),
+            (
+                Tool::Javac,
+                "com.sun.tools.javac.Main",
+                "A.java",
+                "/jdk/bin/javac -J-Duser.language=en -Xmaxerrs 100000 -nowarn -proc:none -cp /lib/x.jar -d /o /s/A.java".to_string(),
+                "/jdk/bin/javac -J-Duser.language=en -Xmaxerrs 100000 -nowarn -proc:none -d /o /s/A.java".to_string(),
+            ),
+        ];
+        for (tool, main, file, with_cp, without_cp) in cases {
+            let tc = fake_toolchain(tool, main);
+            let files = [PathBuf::from("/s").join(file)];
+            let line = |cp| command_line(&tc, cp, Path::new("/o"), &files).join(" ");
+            assert_eq!(line(Some("/lib/x.jar")), with_cp, "{tool:?}");
+            assert_eq!(line(None), without_cp, "{tool:?}");
+            assert_eq!(line(Some("")), without_cp, "{tool:?}");
         }
     }
 

@@ -15,10 +15,8 @@ use std::mem::discriminant;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use thalia_translators::Language;
 
 use crate::api::Api;
 use crate::compile::{CompileOptions, Compiler, Mode, Verdict};
@@ -32,45 +30,31 @@ const CORPUS: &str = "java.base";
 const SHOWN_DISAGREEMENTS: usize = 10;
 
 /// Options of `thalia bench compile`.
-#[derive(clap::Args, Debug, Clone)]
+#[derive(Debug, Clone)]
 pub struct CompileBenchArgs {
     /// Compilers to measure (`NAME[@VERSION]`, repeatable; default: every installed one, the
     /// newest version of each; javac is installed from the running JDK when missing).
-    #[arg(long = "compiler", value_name = "NAME[@VERSION]")]
     pub compilers: Vec<String>,
     /// Programs per compiler, synthesized from the embedded `java.base` in the compiler's
     /// language: half ill-typed, half well-typed.
-    #[arg(short = 'n', long = "count", default_value_t = 120)]
     pub count: usize,
     /// Files per compiler invocation (a batch never mixes ill-typed and well-typed files).
-    #[arg(long, default_value_t = 20)]
     pub batch_size: usize,
     /// Seed of the synthesized programs.
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Timed passes over the programs on the warm server (the server pass before them, whose
     /// time includes the start-up, is their warm-up); the warm figure covers all of them. The
     /// JIT keeps compiling the compiler for dozens of requests, so one pass is not yet warm.
-    #[arg(long, default_value_t = 3)]
     pub warm_passes: usize,
     /// Measure every compiler this many times and keep each column's fastest run (on a busy
     /// machine other load only ever slows a run down).
-    #[arg(long, default_value_t = 1)]
     pub repeat: usize,
     /// Per-program time budget in seconds, as for `thalia check` (an invocation on n programs
     /// gets 1 + 0.1 × (n − 1) budgets).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub timeout: f64,
     /// Write the programs and classes into DIR and keep them (default: a temporary directory,
     /// removed at the end).
-    #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
-    /// Print the report as JSON on stdout.
-    #[arg(long)]
-    pub json: bool,
-    /// Print the table as Markdown (as in the README).
-    #[arg(long, conflicts_with = "json")]
-    pub markdown: bool,
 }
 
 /// The figures of one timed pass over every program.
@@ -171,8 +155,49 @@ struct Group {
 /// Verdicts of one pass, keyed `mode/file`.
 type Verdicts = BTreeMap<String, Verdict>;
 
-/// Runs the benchmark and prints its table.
-pub fn main(args: &CompileBenchArgs) -> Result<()> {
+/// A problem running the benchmark: what failed, and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BenchError(String);
+
+/// The benchmark's results.
+type Result<T, E = BenchError> = std::result::Result<T, E>;
+
+/// Says what failed around an error or a missing value.
+trait Context<T> {
+    /// The error, prefixed with `what`.
+    fn context(self, what: &str) -> Result<T>;
+    /// The error, prefixed with what `what` says.
+    fn with_context(self, what: impl FnOnce() -> String) -> Result<T>;
+}
+
+impl<T, E: std::fmt::Display> Context<T> for std::result::Result<T, E> {
+    fn context(self, what: &str) -> Result<T> {
+        self.map_err(|e| BenchError(format!("{what}: {e}")))
+    }
+    fn with_context(self, what: impl FnOnce() -> String) -> Result<T> {
+        self.map_err(|e| BenchError(format!("{}: {e}", what())))
+    }
+}
+
+impl<T> Context<T> for Option<T> {
+    fn context(self, what: &str) -> Result<T> {
+        self.ok_or_else(|| BenchError(what.to_string()))
+    }
+    fn with_context(self, what: impl FnOnce() -> String) -> Result<T> {
+        self.ok_or_else(|| BenchError(what()))
+    }
+}
+
+/// Returns a [`BenchError`] from the enclosing function.
+macro_rules! bail {
+    ($($arg:tt)*) => {
+        return Err(BenchError(format!($($arg)*)))
+    };
+}
+
+/// Runs the benchmark (progress and notes on stderr) and returns its report.
+pub fn run(args: &CompileBenchArgs) -> Result<CompileBenchReport> {
     if args.count < 2 {
         bail!("-n must be at least 2 (half ill-typed, half well-typed programs)");
     }
@@ -229,14 +254,7 @@ pub fn main(args: &CompileBenchArgs) -> Result<()> {
         compilers: figures,
         skipped,
     };
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else if args.markdown {
-        print!("{}", report.markdown());
-    } else {
-        print!("{}", report.table());
-    }
-    Ok(())
+    Ok(report)
 }
 
 /// The toolchains to measure, and the ones left out when none were asked for explicitly.
@@ -262,11 +280,13 @@ fn resolve(specs: &[String]) -> Result<(Vec<Toolchain>, Vec<Skipped>)> {
     Ok((found, skipped))
 }
 
-/// The installed toolchain for `spec`; javac is installed from the running JDK when missing.
+/// The installed toolchain for `spec`; a compiler of the running JDK (javac) is installed
+/// when missing.
 fn find_or_install(spec: &str) -> Result<Toolchain, ToolchainError> {
+    let (tool, _) = toolchain::parse_spec(spec)?;
     match toolchain::find(spec) {
-        Err(ToolchainError::NotInstalled(_)) if toolchain::parse_spec(spec)?.0 == Tool::Javac => {
-            toolchain::install(Tool::Javac, None, &[], false)?;
+        Err(ToolchainError::NotInstalled(_)) if tool.profile().from_jdk() => {
+            toolchain::install(tool, None, &[], false)?;
             // the running JDK may not be the version asked for
             toolchain::find(spec)
         }
@@ -274,26 +294,9 @@ fn find_or_install(spec: &str) -> Result<Toolchain, ToolchainError> {
     }
 }
 
-/// The language a compiler compiles.
-fn language(tool: Tool) -> Language {
-    match tool {
-        Tool::Kotlin => Language::Kotlin,
-        Tool::Scala3 => Language::Scala3,
-        Tool::Scala2 => Language::Scala2,
-        Tool::Groovy => Language::Groovy,
-        Tool::Javac => Language::Java,
-    }
-}
-
 /// `kotlinc 2.4.21`, `scalac 3.9.0`, `javac 17.0.15`.
 fn display_name(tc: &Toolchain) -> String {
-    let exe = match tc.tool {
-        Tool::Kotlin => "kotlinc",
-        Tool::Scala3 | Tool::Scala2 => "scalac",
-        Tool::Groovy => "groovyc",
-        Tool::Javac => "javac",
-    };
-    format!("{exe} {}", tc.version)
+    format!("{} {}", tc.tool.profile().executable, tc.version)
 }
 
 /// Writes `args.count` programs in the compiler's language (ill-typed first, then
@@ -306,7 +309,7 @@ fn synthesize(
     jobs: usize,
     root: &Path,
 ) -> Result<Vec<Group>> {
-    let lang = language(tool);
+    let lang = tool.profile().language;
     let ill = args.count / 2;
     let mut groups = Vec::new();
     for (mode, n) in [
@@ -507,7 +510,7 @@ fn measure(
         compiler: label,
         tool: tc.tool.name().to_string(),
         version: tc.version.clone(),
-        language: language(tc.tool).to_string(),
+        language: tc.tool.profile().language.to_string(),
         programs,
         ill_typed: count(synth::Mode::IllTyped),
         well_typed: count(synth::Mode::WellTyped),

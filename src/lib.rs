@@ -3,13 +3,18 @@
 //! The core crate: the type language ([`types`]), the API model loaded from thalia's API JSON
 //! ([`api`]), and the API graph ([`graph`]). See `ARCHITECTURE.md` for the map.
 
+#![deny(missing_docs)]
+
 pub mod api;
 pub mod campaign;
 pub mod compile;
 pub mod compile_bench;
 pub mod embedded;
+pub mod extract_bench;
 pub mod fuzzing;
 pub mod graph;
+pub mod hash;
+pub mod profile;
 pub mod server;
 pub mod stats;
 pub mod synth;

@@ -3,10 +3,11 @@
 //!
 //! The server is `CompileServer.java` (embedded here, compiled with the JDK's `javac` on first
 //! use into `<toolchains dir>/server/<content hash>/`). It reads one JSON request per line on
-//! stdin (`{"id", "tool", "args"}`) and answers one JSON line (`{"id", "exit", "output",
-//! "heap_mb"}`). [`CompileServer`] restarts it transparently when it died (the request is
-//! retried once), after a timeout, when its heap grew past a ceiling, or after a number of
-//! requests.
+//! stdin (`{"id", "entry", "main", "args"}`: the compiler profile's
+//! [`crate::profile::ServerEntry`] and main class) and answers one JSON line (`{"id", "exit",
+//! "output", "heap_mb"}`). [`CompileServer`] restarts it transparently when it died (the
+//! request is retried once), after a timeout, when its heap grew past a ceiling, or after a
+//! number of requests.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -17,6 +18,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::profile::{Launch, JVM_FLAGS};
 use crate::toolchain::{toolchains_dir, Tool, Toolchain};
 
 /// The server's source, compiled on first use.
@@ -100,7 +102,10 @@ pub enum ServerError {
 #[derive(Serialize)]
 struct Request<'a> {
     id: u64,
-    tool: &'a str,
+    /// The profile's [`crate::profile::ServerEntry`], by name.
+    entry: &'a str,
+    /// The profile's main class, which the entry calls.
+    main: &'a str,
     args: &'a [String],
 }
 
@@ -110,20 +115,6 @@ struct Response {
     exit: i32,
     output: String,
     heap_mb: u64,
-}
-
-/// JVM flags a server for `tool` starts with beyond the common ones.
-///
-/// kotlinc builds an IntelliJ application environment (extension points, the jar file
-/// system and its caches) for every compilation and disposes of it after the last one;
-/// `kotlin.environment.keepalive` keeps it for the next request, as the Kotlin daemon
-/// does. It only caches what does not depend on the sources compiled; the memory it holds
-/// is bounded by the server's heap ceiling and request limit ([`ServerOptions`]).
-fn server_jvm_flags(tool: Tool) -> &'static [&'static str] {
-    match tool {
-        Tool::Kotlin => &["-Dkotlin.environment.keepalive=true"],
-        _ => &[],
-    }
 }
 
 /// A running server process.
@@ -176,7 +167,7 @@ pub fn compiler_args(tc: &Toolchain, args: &[String]) -> Vec<String> {
         .get_args()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    if tc.tool == Tool::Javac {
+    if tc.tool.profile().launch == Launch::JdkExecutable {
         return all;
     }
     match all.iter().position(|a| *a == tc.main_class) {
@@ -199,11 +190,9 @@ fn jdk_sibling(java: &Path, name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path).find_map(|d| exe(d.join(name)))
 }
 
-/// FNV-1a, 64 bits: names the cached server build after its source.
+/// Names the cached server build after its source.
 fn content_hash(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    crate::hash::fnv1a64(s.as_bytes())
 }
 
 /// Writes and compiles the server class (once per source version); returns its directory.
@@ -262,8 +251,8 @@ impl CompileServer {
             tool: tc.tool.name().into(),
             program: program.into(),
         };
-        // javac's toolchain names the `javac` executable; the others name `java`
-        let java = if tc.tool == Tool::Javac {
+        // a JDK tool's toolchain names its executable (`javac`); the others name `java`
+        let java = if tc.tool.profile().launch == Launch::JdkExecutable {
             jdk_sibling(&tc.java, "java").ok_or_else(|| missing("java"))?
         } else {
             tc.java.clone()
@@ -313,8 +302,8 @@ impl CompileServer {
             message: format!("{}: {e}", self.java.display()),
         };
         let mut child = Command::new(&self.java)
-            .args(["-Xss8m", "-Duser.language=en", "-Duser.country=US"])
-            .args(server_jvm_flags(self.tc.tool))
+            .args(JVM_FLAGS)
+            .args(self.tc.tool.profile().server_jvm_flags)
             .arg("-cp")
             .arg(cp)
             .arg("CompileServer")
@@ -417,11 +406,15 @@ impl CompileServer {
         self.next_id += 1;
         let id = self.next_id;
         let tool = self.tc.tool.name();
-        let mut line = serde_json::to_string(&Request { id, tool, args }).map_err(|e| {
-            ServerError::Protocol {
-                tool: tool.into(),
-                message: e.to_string(),
-            }
+        let request = Request {
+            id,
+            entry: self.tc.tool.profile().server_entry.name(),
+            main: &self.tc.main_class,
+            args,
+        };
+        let mut line = serde_json::to_string(&request).map_err(|e| ServerError::Protocol {
+            tool: tool.into(),
+            message: e.to_string(),
         })?;
         line.push('\n');
         let live = self.live.as_mut().expect("a live server");
@@ -478,5 +471,49 @@ impl CompileServer {
 impl Drop for CompileServer {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fake(tool: Tool, main_class: &str, java: &str) -> Toolchain {
+        Toolchain {
+            tool,
+            version: "1.0".into(),
+            classpath: vec!["/c/a.jar".into()],
+            runtime: vec!["/c/rt.jar".into()],
+            main_class: main_class.into(),
+            java: java.into(),
+            coordinate: None,
+        }
+    }
+
+    #[test]
+    fn the_server_gets_the_arguments_after_the_main_class() {
+        let args: Vec<String> = ["-nowarn", "-d", "/o", "/s/A.x"].map(String::from).to_vec();
+        let kotlin = fake(
+            Tool::Kotlin,
+            "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",
+            "/jdk/bin/java",
+        );
+        assert_eq!(
+            compiler_args(&kotlin, &args).join(" "),
+            "-no-stdlib -no-reflect -classpath /c/rt.jar -nowarn -d /o /s/A.x"
+        );
+        let scala = fake(Tool::Scala2, "scala.tools.nsc.Main", "/jdk/bin/java");
+        assert_eq!(
+            compiler_args(&scala, &args).join(" "),
+            "-usejavacp -nowarn -d /o /s/A.x"
+        );
+        let groovy = fake(
+            Tool::Groovy,
+            "org.codehaus.groovy.tools.FileSystemCompiler",
+            "/jdk/bin/java",
+        );
+        assert_eq!(compiler_args(&groovy, &args), args);
+        let javac = fake(Tool::Javac, "com.sun.tools.javac.Main", "/jdk/bin/javac");
+        assert_eq!(compiler_args(&javac, &args), args);
     }
 }

@@ -9,86 +9,12 @@ use thalia_extractors::maven::{
     compare_versions, Coordinate, MavenError, RepoConfig, Resolver, ResolverOptions,
 };
 
-/// A compiler thalia knows how to install.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Tool {
-    /// Kotlin's `kotlin-compiler-embeddable`.
-    Kotlin,
-    /// Scala 3's `scala3-compiler_3`.
-    Scala3,
-    /// Scala 2.13's `scala-compiler`.
-    Scala2,
-    /// Apache Groovy (`org.apache.groovy:groovy`, 4.x and 5.x).
-    Groovy,
-    /// The running JDK's javac.
-    Javac,
-}
+use crate::profile::{
+    CompilerProfile, Install, Launch, MavenCompiler, VersionMiss, VersionRules, CLASSPATH_FLAGS,
+    JVM_FLAGS,
+};
 
-impl Tool {
-    /// Every tool.
-    pub const ALL: [Tool; 5] = [
-        Tool::Kotlin,
-        Tool::Scala3,
-        Tool::Scala2,
-        Tool::Groovy,
-        Tool::Javac,
-    ];
-
-    /// The tool's name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Tool::Kotlin => "kotlin",
-            Tool::Scala3 => "scala3",
-            Tool::Scala2 => "scala2",
-            Tool::Groovy => "groovy",
-            Tool::Javac => "javac",
-        }
-    }
-
-    /// The tool for a name (`scala` means Scala 3).
-    pub fn from_name(s: &str) -> Option<Tool> {
-        match s {
-            "kotlin" | "kotlinc" => Some(Tool::Kotlin),
-            "scala3" | "scala" => Some(Tool::Scala3),
-            "scala2" | "scala2.13" => Some(Tool::Scala2),
-            "groovy" | "groovyc" => Some(Tool::Groovy),
-            "javac" | "java" => Some(Tool::Javac),
-            _ => None,
-        }
-    }
-
-    /// The compiler artifact (`None` for javac).
-    fn artifact(self) -> Option<(&'static str, &'static str)> {
-        match self {
-            Tool::Kotlin => Some(("org.jetbrains.kotlin", "kotlin-compiler-embeddable")),
-            Tool::Scala3 => Some(("org.scala-lang", "scala3-compiler_3")),
-            Tool::Scala2 => Some(("org.scala-lang", "scala-compiler")),
-            Tool::Groovy => Some(("org.apache.groovy", "groovy")),
-            Tool::Javac => None,
-        }
-    }
-
-    /// The compiler's command-line entry point.
-    fn main_class(self) -> &'static str {
-        match self {
-            Tool::Kotlin => "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",
-            Tool::Scala3 => "dotty.tools.dotc.Main",
-            Tool::Scala2 => "scala.tools.nsc.Main",
-            Tool::Groovy => "org.codehaus.groovy.tools.FileSystemCompiler",
-            Tool::Javac => "com.sun.tools.javac.Main",
-        }
-    }
-
-    /// The version used when none is given: the latest release, within a series for
-    /// Scala 2 (2.13).
-    fn default_series(self) -> Option<&'static str> {
-        match self {
-            Tool::Scala2 => Some("2.13."),
-            _ => None,
-        }
-    }
-}
+pub use crate::profile::Tool;
 
 /// An installed toolchain (`toolchain.json`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -114,7 +40,7 @@ pub struct Toolchain {
 #[derive(Debug, thiserror::Error)]
 pub enum ToolchainError {
     /// The name is not a known compiler.
-    #[error("unknown compiler `{0}` (known: kotlin, scala3, scala2, groovy, javac)")]
+    #[error("unknown compiler `{0}` (known: {known})", known = CompilerProfile::known_names())]
     UnknownTool(String),
     /// Resolution or download failed.
     #[error("cannot install {tool}: {error}")]
@@ -125,7 +51,7 @@ pub enum ToolchainError {
         error: Box<MavenError>,
     },
     /// No release matches the requested version prefix.
-    #[error("no release of {tool} matches `{want}` (releases: {available})")]
+    #[error("no release of {tool} matches `{want}` (nearest releases: {available})")]
     NoSuchVersion {
         /// The compiler.
         tool: String,
@@ -205,121 +131,35 @@ pub fn install(
     repos: &[String],
     progress: bool,
 ) -> Result<Toolchain, ToolchainError> {
-    let java = jdk_tool(if tool == Tool::Javac { "javac" } else { "java" })
-        .ok_or(ToolchainError::NoJdk)?;
-    let tc = if let Some((group, artifact)) = tool.artifact() {
-        let maven = |error| ToolchainError::Maven {
-            tool: tool.name().into(),
-            error: Box::new(error),
-        };
-        let config = RepoConfig::discover(repos).map_err(maven)?;
-        let resolver = Resolver::new(
-            config,
-            ResolverOptions {
-                progress,
-                ..ResolverOptions::default()
-            },
-        )
-        .map_err(maven)?;
-        let meta = resolver.metadata(group, artifact).map_err(maven)?;
-        let stable = |v: &&String| {
-            let l = v.to_ascii_lowercase();
-            ![
-                "snapshot", "-rc", "-m", "alpha", "beta", "nightly", "-dev", "-bin", "-ea",
-            ]
-            .iter()
-            .any(|m| l.contains(m))
-        };
-        let prefix = version
-            .map(str::to_string)
-            .or_else(|| tool.default_series().map(str::to_string));
-        let chosen = match (&version, &prefix) {
-            (Some(v), _) if meta.versions.iter().any(|x| x == v) => v.to_string(),
-            (_, Some(p)) => {
-                let p = if p.ends_with('.') {
-                    p.clone()
-                } else {
-                    format!("{p}.")
-                };
-                meta.versions
-                    .iter()
-                    .filter(stable)
-                    .filter(|v| v.starts_with(&p))
-                    .max_by(|a, b| compare_versions(a, b))
-                    .cloned()
-                    .ok_or_else(|| ToolchainError::NoSuchVersion {
-                        tool: tool.name().into(),
-                        want: p.trim_end_matches('.').into(),
-                        available: meta
-                            .versions
-                            .iter()
-                            .rev()
-                            .take(8)
-                            .cloned()
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    })?
+    let profile = tool.profile();
+    let launcher = match profile.install {
+        Install::Jdk { executable } => executable,
+        Install::Maven { .. } => "java",
+    };
+    let java = jdk_tool(launcher).ok_or(ToolchainError::NoJdk)?;
+    let tc = match profile.install {
+        Install::Maven(maven) => install_maven(profile, &maven, version, repos, progress, java)?,
+        Install::Jdk { .. } => {
+            let out = Command::new(&java)
+                .arg("-version")
+                .output()
+                .map_err(|e| io_err(&java, e))?;
+            let text = String::from_utf8_lossy(&out.stdout).to_string()
+                + &String::from_utf8_lossy(&out.stderr);
+            let version = text
+                .split_whitespace()
+                .nth(1)
+                .unwrap_or("unknown")
+                .to_string();
+            Toolchain {
+                tool,
+                version,
+                classpath: Vec::new(),
+                runtime: Vec::new(),
+                main_class: profile.main_class.into(),
+                java,
+                coordinate: None,
             }
-            // the newest stable version (`<release>` may name a beta or release candidate)
-            _ => meta
-                .versions
-                .iter()
-                .filter(stable)
-                .max_by(|a, b| compare_versions(a, b))
-                .cloned()
-                .ok_or_else(|| ToolchainError::NoSuchVersion {
-                    tool: tool.name().into(),
-                    want: "latest".into(),
-                    available: String::new(),
-                })?,
-        };
-        let coord = Coordinate::new(group, artifact, Some(&chosen));
-        let resolution = resolver
-            .resolve(std::slice::from_ref(&coord))
-            .map_err(maven)?;
-        let fetched = resolver.fetch(&resolution, false).map_err(maven)?;
-        let classpath: Vec<PathBuf> = fetched.iter().map(|f| f.jar.clone()).collect();
-        let runtime_names: &[&str] = match tool {
-            Tool::Kotlin => &["kotlin-stdlib"],
-            Tool::Scala3 => &["scala-library", "scala3-library_3"],
-            Tool::Scala2 => &["scala-library"],
-            Tool::Groovy => &["groovy"],
-            Tool::Javac => &[],
-        };
-        let runtime = fetched
-            .iter()
-            .filter(|f| runtime_names.contains(&f.coordinate.artifact.as_str()))
-            .map(|f| f.jar.clone())
-            .collect();
-        Toolchain {
-            tool,
-            version: chosen,
-            classpath,
-            runtime,
-            main_class: tool.main_class().into(),
-            java,
-            coordinate: Some(coord.gav()),
-        }
-    } else {
-        let out = Command::new(&java)
-            .arg("-version")
-            .output()
-            .map_err(|e| io_err(&java, e))?;
-        let text = String::from_utf8_lossy(&out.stdout).to_string()
-            + &String::from_utf8_lossy(&out.stderr);
-        let version = text
-            .split_whitespace()
-            .nth(1)
-            .unwrap_or("unknown")
-            .to_string();
-        Toolchain {
-            tool,
-            version,
-            classpath: Vec::new(),
-            runtime: Vec::new(),
-            main_class: tool.main_class().into(),
-            java,
-            coordinate: None,
         }
     };
     let dir = toolchains_dir().join(tool.name()).join(&tc.version);
@@ -330,6 +170,68 @@ pub fn install(
     std::fs::write(&tmp, text).map_err(|e| io_err(&tmp, e))?;
     std::fs::rename(&tmp, &file).map_err(|e| io_err(&file, e))?;
     Ok(tc)
+}
+
+/// Resolves and downloads a compiler published on Maven, the version picked by the profile's
+/// [`VersionRules::pick`].
+fn install_maven(
+    profile: &CompilerProfile,
+    compiler: &MavenCompiler,
+    version: Option<&str>,
+    repos: &[String],
+    progress: bool,
+    java: PathBuf,
+) -> Result<Toolchain, ToolchainError> {
+    let maven = |error| ToolchainError::Maven {
+        tool: profile.name.into(),
+        error: Box::new(error),
+    };
+    let config = RepoConfig::discover(repos).map_err(maven)?;
+    let resolver = Resolver::new(
+        config,
+        ResolverOptions {
+            progress,
+            ..ResolverOptions::default()
+        },
+    )
+    .map_err(maven)?;
+    let (group, artifact) = (compiler.group, compiler.artifact);
+    let meta = resolver.metadata(group, artifact).map_err(maven)?;
+    let chosen = profile
+        .versions
+        .pick(&meta.versions, version)
+        .map_err(|miss| match miss {
+            VersionMiss::Prefix { want, nearest } => ToolchainError::NoSuchVersion {
+                tool: profile.name.into(),
+                want,
+                available: nearest.join(", "),
+            },
+            VersionMiss::NoStable => ToolchainError::NoSuchVersion {
+                tool: profile.name.into(),
+                want: "latest".into(),
+                available: String::new(),
+            },
+        })?;
+    let coord = Coordinate::new(group, artifact, Some(&chosen));
+    let resolution = resolver
+        .resolve(std::slice::from_ref(&coord))
+        .map_err(maven)?;
+    let fetched = resolver.fetch(&resolution, false).map_err(maven)?;
+    let classpath: Vec<PathBuf> = fetched.iter().map(|f| f.jar.clone()).collect();
+    let runtime = fetched
+        .iter()
+        .filter(|f| compiler.runtime.contains(&f.coordinate.artifact.as_str()))
+        .map(|f| f.jar.clone())
+        .collect();
+    Ok(Toolchain {
+        tool: profile.tool,
+        version: chosen,
+        classpath,
+        runtime,
+        main_class: profile.main_class.into(),
+        java,
+        coordinate: Some(coord.gav()),
+    })
 }
 
 /// Resolves library coordinates (`group:artifact:version`) with their dependencies through
@@ -392,25 +294,57 @@ pub fn find(spec: &str) -> Result<Toolchain, ToolchainError> {
         Some(v) => all
             .iter()
             .rev()
-            .find(|t| {
-                &t.version == v
-                    || t.version
-                        .starts_with(&format!("{}.", v.trim_end_matches(['x', '.'])))
-            })
+            .find(|t| VersionRules::installed_matches(&t.version, v))
             .cloned(),
     };
     pick.ok_or_else(|| ToolchainError::NotInstalled(spec.to_string()))
 }
 
 impl Toolchain {
+    /// The command that runs the compiler by hand (`thalia toolchain exec`) on `args`: the
+    /// output directory given with the profile's output flag is created first (Scala and
+    /// Kotlin refuse a missing one), and a compiler that colours its output by default is
+    /// told not to unless `color`.
+    pub fn exec_command(&self, args: &[String], color: bool) -> Result<Command, ToolchainError> {
+        let flags = &self.tool.profile().flags;
+        let out = match flags.output {
+            crate::profile::OutputFlag::Separate(f) => args
+                .iter()
+                .position(|a| a == f)
+                .and_then(|i| args.get(i + 1))
+                .map(PathBuf::from),
+            crate::profile::OutputFlag::Joined(f) => args
+                .iter()
+                .find_map(|a| a.strip_prefix(f).map(PathBuf::from)),
+        };
+        if let Some(dir) = out {
+            std::fs::create_dir_all(&dir).map_err(|e| ToolchainError::Io {
+                path: dir.clone(),
+                message: e.to_string(),
+            })?;
+        }
+        let mut args = args.to_vec();
+        if let Some(flag) = flags.no_color.filter(|_| !color) {
+            let stem = flag.split(':').next().unwrap_or(flag);
+            if !args.iter().any(|a| a.starts_with(stem)) {
+                args.insert(0, flag.to_string());
+            }
+        }
+        Ok(self.command(&args))
+    }
+
     /// The command that runs this compiler with `args` (the language's runtime library is
     /// added to the classpath the program is compiled against).
     pub fn command(&self, args: &[String]) -> Command {
-        if self.tool == Tool::Javac {
-            let mut c = Command::new(&self.java);
+        let mut c = Command::new(&self.java);
+        let Launch::Jvm {
+            prefix,
+            runtime_on_classpath,
+        } = self.tool.profile().launch
+        else {
             c.args(args);
             return c;
-        }
+        };
         let sep = if cfg!(windows) { ";" } else { ":" };
         let join = |v: &[PathBuf]| {
             v.iter()
@@ -418,34 +352,31 @@ impl Toolchain {
                 .collect::<Vec<_>>()
                 .join(sep)
         };
-        let mut c = Command::new(&self.java);
-        c.args(["-Xss8m", "-Duser.language=en", "-Duser.country=US"])
+        c.args(JVM_FLAGS)
             .arg("-cp")
             .arg(join(&self.classpath))
-            .arg(&self.main_class);
+            .arg(&self.main_class)
+            .args(prefix);
+        if !runtime_on_classpath {
+            c.args(args);
+            return c;
+        }
+        // one classpath: the runtime library is added to the programs'
         let runtime = join(&self.runtime);
-        match self.tool {
-            Tool::Kotlin => {
-                // kotlinc takes one classpath: add the standard library to the user's
-                let mut args = args.to_vec();
-                match args.iter().position(|a| a == "-classpath" || a == "-cp") {
-                    Some(i) if i + 1 < args.len() => {
-                        args[i + 1] = format!("{}{sep}{runtime}", args[i + 1]);
-                    }
-                    _ => {
-                        args.insert(0, runtime);
-                        args.insert(0, "-classpath".into());
-                    }
-                }
-                c.args(["-no-stdlib", "-no-reflect"]).args(args);
+        let mut args = args.to_vec();
+        match args
+            .iter()
+            .position(|a| CLASSPATH_FLAGS.contains(&a.as_str()))
+        {
+            Some(i) if i + 1 < args.len() => {
+                args[i + 1] = format!("{}{sep}{runtime}", args[i + 1]);
             }
-            Tool::Scala3 | Tool::Scala2 => {
-                c.arg("-usejavacp").args(args);
-            }
-            Tool::Groovy | Tool::Javac => {
-                c.args(args);
+            _ => {
+                args.insert(0, runtime);
+                args.insert(0, self.tool.profile().flags.classpath.into());
             }
         }
+        c.args(args);
         c
     }
 }

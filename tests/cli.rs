@@ -247,3 +247,72 @@ fn synth_writes_each_language_and_groovy_type_checked() {
     let src = std::fs::read_to_string(out.path().join("Test_p000000.groovy")).unwrap();
     assert!(src.contains("@groovy.transform.TypeChecked"), "{src}");
 }
+
+/// A synthesized directory of two Java programs.
+fn synthesized() -> tempfile::TempDir {
+    let out = tempfile::tempdir().unwrap();
+    thalia()
+        .args(["synth", "--api", "@java.base", "--seed", "3", "-n", "2"])
+        .arg("--out")
+        .arg(out.path())
+        .assert()
+        .success();
+    out
+}
+
+#[test]
+fn check_without_summary_json_is_a_clear_error() {
+    let dir = synthesized();
+    std::fs::remove_file(dir.path().join("summary.json")).unwrap();
+    thalia()
+        .arg("check")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("summary.json"));
+}
+
+#[test]
+fn check_refuses_a_program_record_with_a_missing_field() {
+    let dir = synthesized();
+    let path = dir.path().join("programs.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    // the typed record: a renamed field is an error naming the line, never an empty value
+    let renamed = text.replacen("\"expected\"", "\"expectation\"", 1);
+    std::fs::write(&path, renamed).unwrap();
+    thalia()
+        .arg("check")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("line 1: not a program record"))
+        .stderr(predicate::str::contains("expected"));
+}
+
+#[test]
+fn out_of_range_counts_are_refused_before_any_work() {
+    for args in [
+        vec!["synth", "-j", "4294967296"],
+        vec!["synth", "-j", "0"],
+        vec!["synth", "--max-type-depth", "100000"],
+        vec!["run", "-j", "4294967296"],
+        vec!["run", "--timeout", "18446744073709551615"],
+        vec!["run", "--batch-size", "0"],
+    ] {
+        let out = tempfile::tempdir().unwrap();
+        let assert = thalia()
+            .args(&args)
+            .arg("--out")
+            .arg(out.path().join("o"))
+            .env("THALIA_TOOLCHAINS", out.path().join("no-toolchains"))
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .failure();
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(
+            stderr.contains("must be") || stderr.contains("invalid value"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

@@ -19,6 +19,8 @@
 
 #[path = "support/javac.rs"]
 mod javac;
+#[path = "support/require.rs"]
+mod require;
 
 use std::collections::HashMap;
 use std::fs;
@@ -933,7 +935,7 @@ impl World {
     /// `None` (after printing why) when javac or jar are missing.
     fn new(test: &str) -> Option<World> {
         let Some(pristine) = pristine() else {
-            println!("skipping {test}: javac or jar not found on PATH");
+            require::missing_tool(test, "javac or jar not found on PATH");
             return None;
         };
         let repo = pristine.materialize();

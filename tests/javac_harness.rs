@@ -3,6 +3,8 @@
 
 #[path = "support/javac.rs"]
 mod javac;
+#[path = "support/require.rs"]
+mod require;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -13,7 +15,7 @@ use javac::{compile_batch, javac_available, BatchResult, Verdict};
 fn have_javac() -> bool {
     let ok = javac_available();
     if !ok {
-        eprintln!("skipping: javac not found on PATH");
+        require::missing_tool("javac_harness", "javac not found on PATH");
     }
     ok
 }

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 #[path = "support/toolchains.rs"]
 mod toolchains;
-use toolchains::{install, thalia, Setup, PINNED};
+use toolchains::{install, pinned, thalia, Setup};
 
 const SEED: u64 = 7;
 const BATCH: usize = 20;
@@ -76,7 +76,7 @@ const CASES: [Case; 5] = [
 fn setup() -> &'static Setup {
     static SETUP: OnceLock<Setup> = OnceLock::new();
     SETUP.get_or_init(|| {
-        let setup = Setup::new(&PINNED);
+        let setup = Setup::new(&pinned());
         install(&setup.toolchains, &["javac"]);
         setup
     })

@@ -9,7 +9,7 @@
 
 #[path = "support/toolchains.rs"]
 mod toolchains;
-use toolchains::{install, thalia, PINNED};
+use toolchains::{install, pinned, thalia};
 
 const PROGRAMS: usize = 250;
 
@@ -30,7 +30,7 @@ fn online_toolchains_install_and_compilers_agree_with_the_oracle() {
     let toolchains = tmp.path().join("toolchains");
     // pinned, so that the measured rates are reproducible; `thalia toolchain install NAME`
     // without a version takes the newest stable release
-    install(&toolchains, &PINNED);
+    install(&toolchains, &pinned());
     install(&toolchains, &["javac"]);
     let list = thalia(&toolchains)
         .args(["toolchain", "list"])

@@ -17,6 +17,8 @@
 
 #[path = "support/javac.rs"]
 mod javac;
+#[path = "support/require.rs"]
+mod require;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -533,7 +535,10 @@ fn run_cell(label: &str, api: &Path, mode: &str, classpath: &str) -> Cell {
 #[test]
 fn online_synthesized_programs_compile_against_the_fetched_classpath() {
     if !javac_available() {
-        println!("skipping: javac not found on PATH");
+        require::missing_tool(
+            "online_synthesized_programs_compile_against_the_fetched_classpath",
+            "javac not found on PATH",
+        );
         return;
     }
     let w = Work::new();

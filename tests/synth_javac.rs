@@ -9,6 +9,8 @@
 
 #[path = "support/javac.rs"]
 mod javac;
+#[path = "support/require.rs"]
+mod require;
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -314,7 +316,10 @@ fn run_cell(api: &ApiSource, cfg: Config) -> Cell {
 #[test]
 fn synthesized_programs_get_the_expected_javac_verdicts() {
     if !javac_available() {
-        println!("skipping: javac not found on PATH");
+        require::missing_tool(
+            "synthesized_programs_get_the_expected_javac_verdicts",
+            "javac not found on PATH",
+        );
         return;
     }
     let samples = tempfile::Builder::new()

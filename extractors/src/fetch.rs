@@ -107,6 +107,26 @@ pub struct Fetched {
     pub problems: Vec<ExtractProblem>,
 }
 
+impl Fetched {
+    /// The default output directory: `api-json/<artifact>-<version>` of the requested
+    /// artifacts, joined by `+`.
+    pub fn default_dir(&self) -> PathBuf {
+        let name = self
+            .roots
+            .iter()
+            .map(|c| {
+                format!(
+                    "{}-{}",
+                    c.artifact,
+                    c.version.as_deref().unwrap_or("unknown")
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("+");
+        PathBuf::from("api-json").join(name)
+    }
+}
+
 /// Resolves and downloads `coords` with their dependencies and extracts the API of the
 /// requested artifacts, using the dependencies and the JDK as context.
 pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, FetchError> {

@@ -129,6 +129,32 @@ pub fn write_class_doc(dir: &Path, doc: &ClassDoc) -> std::io::Result<PathBuf> {
     Ok(path)
 }
 
+/// Writes documents into `dir` (created if missing), each as `<name>.json` replacing a file
+/// of that name; returns how many were written.
+pub fn write_class_docs(dir: &Path, docs: &[ClassDoc]) -> Result<usize, WriteError> {
+    fs::create_dir_all(dir).map_err(|source| WriteError {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    for d in docs {
+        write_class_doc(dir, d).map_err(|source| WriteError {
+            path: dir.join(file_name_for(d)),
+            source,
+        })?;
+    }
+    Ok(docs.len())
+}
+
+/// A document that could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {path}: {source}")]
+pub struct WriteError {
+    /// The file or directory.
+    pub path: PathBuf,
+    /// Why.
+    pub source: std::io::Error,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

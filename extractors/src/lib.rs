@@ -1,5 +1,39 @@
 //! thalia's extractors: the API JSON schema (which this crate owns and writes), the Maven
 //! resolver that fetches libraries, and the bytecode extractor that turns jars into API JSON.
+//!
+//! # Limits
+//!
+//! Repositories, POMs, jars and class files may be hostile. Past these limits an input is an
+//! error naming it (a class file becomes a problem of its extraction, which goes on), never a
+//! crash, a hang or an unbounded allocation, and nothing is written outside the cache or the
+//! output directory.
+//!
+//! | limit | value | applies to |
+//! | --- | --- | --- |
+//! | [`maven::limits::DEFAULT_MAX_DOWNLOAD_BYTES`] | 2 GiB | one downloaded file ([`maven::ResolverOptions::max_download_bytes`]) |
+//! | [`maven::limits::DEFAULT_FILE_DEADLINE`] | 600 s | one file at one repository, retries included ([`maven::ResolverOptions::file_deadline`]) |
+//! | [`maven::limits::DEFAULT_STALL_TIMEOUT`] | 30 s | an attempt without a byte ([`maven::ResolverOptions::stall_timeout`]) |
+//! | [`maven::limits::STALE_PART_AGE`] | 1 h | age at which a `.thalia-*.part` left in the cache is removed |
+//! | [`maven::limits::MAX_XML_BYTES`] | 16 MiB | a POM, `maven-metadata.xml` or `settings.xml` |
+//! | [`maven::limits::MAX_XML_DEPTH`] | 100 | element nesting in those files |
+//! | [`maven::limits::MAX_XML_NODES`] | 1,000,000 | XML nodes in those files |
+//! | [`maven::limits::MAX_CHECKSUM_FILE_BYTES`] | 4 KiB | a `.sha1` or `.md5` file |
+//! | [`maven::limits::MAX_PROPERTY_EXPANSION_BYTES`] | 1 MiB | a POM value once `${…}` are expanded |
+//! | [`maven::limits::MAX_POM_SUBSTITUTIONS`] | 100,000 | `${…}` substitutions for one effective POM |
+//! | [`maven::limits::MAX_POM_EXPANSION_BYTES`] | 16 MiB | bytes produced by those substitutions |
+//! | [`maven::limits::MAX_POM_CHAIN`] | 64 | POM parents, nested BOM imports or relocations in a row |
+//! | [`maven::limits::MAX_COORDINATE_PART_LEN`] | 200 bytes | a group segment, artifact, version, classifier or extension |
+//! | [`bytecode::class::MAX_CLASS_FILE_BYTES`] | 64 MiB | one class file (never preallocated from a declared size) |
+//! | [`bytecode::MAX_ARCHIVE_CLASS_BYTES`] | 2 GiB | all class files read from one jar, jmod or image |
+//! | [`bytecode::class::MAX_CLASS_NAME_LEN`] | 1024 bytes | a binary class name |
+//! | [`bytecode::signature::MAX_SIGNATURE_DEPTH`] | 256 | nesting of types in a generic signature |
+//!
+//! Coordinates (from the command line, POMs or metadata) must be usable as path segments:
+//! not empty, not `.` or `..`, no `/`, `\`, `:`, whitespace, control characters or other
+//! characters file systems refuse ([`maven::Coordinate::validate`]); every path under the
+//! cache is also checked to stay there. A `file://` repository serves regular files only.
+
+#![deny(missing_docs)]
 
 pub mod bytecode;
 pub mod fetch;
@@ -8,5 +42,7 @@ pub mod io;
 pub mod maven;
 pub mod schema;
 
-pub use io::{read_api_dir, read_class_file, write_class_doc, SchemaError};
+pub use io::{
+    read_api_dir, read_class_file, write_class_doc, write_class_docs, SchemaError, WriteError,
+};
 pub use schema::{ClassDoc, FieldDoc, MethodDoc};

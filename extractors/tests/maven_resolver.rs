@@ -3,6 +3,8 @@
 
 #[path = "support/maven_repo.rs"]
 mod maven_repo;
+#[path = "../../tests/support/require.rs"]
+mod require;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -455,7 +457,10 @@ fn java_repo(repo: &RepoDir, core: &[u8], util: &[u8], javadoc: &[u8]) {
 #[test]
 fn fetch_verifies_checksums_and_reuses_the_cache() {
     let Some(jars) = java_jars() else {
-        eprintln!("skipping fetch_verifies_checksums_and_reuses_the_cache: javac/jar not found");
+        require::missing_tool(
+            "fetch_verifies_checksums_and_reuses_the_cache",
+            "javac/jar not found",
+        );
         return;
     };
     let repo = RepoDir::new();
@@ -1017,7 +1022,10 @@ fn central_comes_from_the_installed_maven_super_pom() {
         default_cache: Some(home.path().join("cache")),
     };
     let Some(maven_home) = find_maven_home(&opts) else {
-        eprintln!("skipping central_comes_from_the_installed_maven_super_pom: no Maven installed");
+        require::missing_tool(
+            "central_comes_from_the_installed_maven_super_pom",
+            "no Maven installed",
+        );
         return;
     };
     assert!(

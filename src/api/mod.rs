@@ -3,6 +3,7 @@
 mod inherit;
 mod load;
 mod show;
+pub mod source;
 mod write;
 
 use std::path::PathBuf;
@@ -14,7 +15,7 @@ use crate::types::{ParamType, Sym, Syntax, TypeId, TypeSystem, VarId};
 
 pub use inherit::ResolvedMember;
 pub use load::{IssueKind, LoadError, LoadIssue, LoadReport, Skipped};
-pub use show::show_class;
+pub use show::{show_class, similar_class_names};
 
 /// Index of a class in [`Api::classes`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]

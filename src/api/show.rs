@@ -5,6 +5,18 @@ use std::fmt::Write;
 use super::{Api, ClassId, ClassKind};
 use crate::types::{print_type, print_type_param};
 
+/// Up to `n` class names of `api` that look like `name` (same simple name, or containing it),
+/// for "did you mean" messages.
+pub fn similar_class_names<'a>(api: &'a Api, name: &str, n: usize) -> Vec<&'a str> {
+    let suffix = format!(".{name}");
+    api.classes
+        .iter()
+        .map(|c| c.name.as_str())
+        .filter(|c| c.ends_with(&suffix) || c.contains(name))
+        .take(n)
+        .collect()
+}
+
 /// Renders a class header, its declared members, and its inherited members grouped by the
 /// supertype instance they come through (with that instance's substitution applied).
 pub fn show_class(api: &mut Api, cid: ClassId) -> String {

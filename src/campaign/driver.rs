@@ -11,15 +11,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-use thalia_translators::{Language, Translator};
+use thalia_translators::{JavaTranslator, Language, Translator};
 
 use super::store::{Store, StoreError};
-use super::{Candidate, Expected};
+use super::{judge, Candidate, Expected, Twin};
 use crate::api::Api;
 use crate::compile::{CompileError, CompileOptions, Compiler, Mode as CompileMode};
-use crate::synth::worker::mix_seed;
-use crate::synth::{self, Mode, Plan, Selection, SynthConfig, SynthContext};
+use crate::synth::output::{synth_command, RunSummary};
+use crate::synth::worker::RngStream;
+use crate::synth::{self, Mode, Plan, ProgramRecord, Selection, SynthConfig, SynthContext};
 use crate::toolchain::Toolchain;
 
 /// How much a campaign does.
@@ -127,6 +127,8 @@ pub struct CampaignOptions {
     pub mode: CompileMode,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// The javac that judges the Java twins of findings (none: findings are not checked).
+    pub twin: Option<Toolchain>,
 }
 
 /// What a session did.
@@ -317,13 +319,29 @@ fn compile_and_record(
     }
     let result = compiler.compile_batch(&files, &classes, &opts.compile)?;
     let share = result.seconds / batch.len().max(1) as f64;
+    let verdict_of = |c: &Candidate| {
+        result.verdicts.get(&c.file).ok_or_else(|| {
+            CampaignError::Source(format!("the compiler gave no verdict for {}", c.file))
+        })
+    };
+    // the Java twins of the findings a twin can confirm, judged by javac
+    let mut twins = Vec::new();
+    for c in batch {
+        let twin_wanted =
+            judge(c.expected, verdict_of(c)?).is_some_and(super::twin_applies) && c.twin.is_some();
+        if twin_wanted {
+            twins.push(c);
+        }
+    }
+    let twin_verdicts = match (&opts.twin, twins.is_empty()) {
+        (Some(javac), false) => compile_twins(javac, dir, &twins, opts)?,
+        _ => std::collections::BTreeMap::new(),
+    };
     let mut st = lock(store);
     let mut found = 0;
     for c in batch {
-        let verdict = result.verdicts.get(&c.file).ok_or_else(|| {
-            CampaignError::Source(format!("the compiler gave no verdict for {}", c.file))
-        })?;
-        if st.record(c, verdict, share)?.finding.is_some() {
+        let twin = twin_verdicts.get(&c.key);
+        if st.record(c, verdict_of(c)?, share, twin)?.finding.is_some() {
             found += 1;
         }
     }
@@ -331,18 +349,52 @@ fn compile_and_record(
     Ok(found)
 }
 
+/// Compiles the Java twins of `cands` with `javac` (one batch, a fresh process: findings are
+/// rare) and returns their verdicts by candidate key.
+fn compile_twins(
+    javac: &Toolchain,
+    dir: &Path,
+    cands: &[&Candidate],
+    opts: &CampaignOptions,
+) -> Result<std::collections::BTreeMap<String, crate::compile::Verdict>, CampaignError> {
+    let src = dir.join("twin-src");
+    let classes = dir.join("twin-classes");
+    let mut files = Vec::new();
+    let mut keys = Vec::new();
+    for p in [&src, &classes] {
+        std::fs::create_dir_all(p).map_err(|source| StoreError::Io {
+            path: p.clone(),
+            source,
+        })?;
+    }
+    for c in cands {
+        let Some(t) = &c.twin else { continue };
+        let p = src.join(&t.file);
+        std::fs::write(&p, &t.source).map_err(|source| StoreError::Io {
+            path: p.clone(),
+            source,
+        })?;
+        files.push(p);
+        keys.push((t.file.clone(), c.key.clone()));
+    }
+    let result = crate::compile::compile_batch(javac, &files, &classes, &opts.compile)?;
+    Ok(keys
+        .into_iter()
+        .filter_map(|(file, key)| result.verdicts.get(&file).map(|v| (key, v.clone())))
+        .collect())
+}
+
 /// The programs of a directory written by `thalia synth`, in manifest order.
 pub struct DirSource {
     dir: PathBuf,
-    records: Vec<Value>,
+    records: Vec<ProgramRecord>,
     next: usize,
-    regenerate: Option<String>,
-    language: Language,
-    api: Option<String>,
+    summary: RunSummary,
 }
 
 impl DirSource {
-    /// Reads `dir/programs.jsonl` (and `summary.json` for the regeneration command).
+    /// Reads `dir/programs.jsonl` and `dir/summary.json` (the programs' language, API and the
+    /// command that regenerates them).
     pub fn open(dir: &Path) -> Result<DirSource, CampaignError> {
         let manifest = dir.join("programs.jsonl");
         let text = std::fs::read_to_string(&manifest).map_err(|e| {
@@ -353,68 +405,33 @@ impl DirSource {
             if line.trim().is_empty() {
                 continue;
             }
-            let v: Value = serde_json::from_str(line).map_err(|e| {
+            let r: ProgramRecord = serde_json::from_str(line).map_err(|e| {
                 CampaignError::Source(format!(
                     "{}: line {}: not a program record: {e}",
                     manifest.display(),
                     i + 1
                 ))
             })?;
-            for field in ["id", "file", "expected"] {
-                if !v[field].is_string() {
-                    return Err(CampaignError::Source(format!(
-                        "{}: line {}: no `{field}`",
-                        manifest.display(),
-                        i + 1
-                    )));
-                }
-            }
-            if Expected::parse(v["expected"].as_str().unwrap_or_default()).is_none() {
-                return Err(CampaignError::Source(format!(
-                    "{}: line {}: `expected` must be accept or reject",
-                    manifest.display(),
-                    i + 1
-                )));
-            }
-            records.push(v);
+            records.push(r);
         }
-        let summary: Value = std::fs::read_to_string(dir.join("summary.json"))
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default();
-        let regenerate = summary["seed"].as_u64().map(|seed| {
-            let cfg = &summary["config"];
-            format!(
-                "thalia synth --api '{}' --lang {} --mode {}{} --seed {seed}",
-                summary["api"].as_str().unwrap_or_default(),
-                summary["language"].as_str().unwrap_or("java"),
-                cfg["mode"].as_str().unwrap_or("well-typed"),
-                if cfg["erase"].as_bool() == Some(true) {
-                    " --erase"
-                } else {
-                    ""
-                },
-            )
-        });
+        let summary = RunSummary::read(dir).map_err(|e| CampaignError::Source(e.to_string()))?;
         Ok(DirSource {
             dir: dir.to_path_buf(),
             records,
             next: 0,
-            regenerate,
-            language: serde_json::from_value(summary["language"].clone()).unwrap_or(Language::Java),
-            api: summary["api"].as_str().map(str::to_string),
+            summary,
         })
     }
 
-    /// The programs' language, from `summary.json` (default Java).
+    /// The programs' language, from `summary.json`.
     pub fn language(&self) -> Language {
-        self.language
+        self.summary.language
     }
 
     /// The API the programs were synthesized from, as `summary.json` names it (a directory,
     /// `@NAME`, or the embedded API's label).
-    pub fn api(&self) -> Option<&str> {
-        self.api.as_deref()
+    pub fn api(&self) -> &str {
+        &self.summary.api
     }
 
     /// Number of programs.
@@ -439,33 +456,40 @@ impl Source for DirSource {
         }
         let end = (self.next + max).min(self.records.len());
         let mut batch = Batch::default();
+        let regenerate = self.summary.regenerate_command();
         for r in &self.records[self.next..end] {
             batch.positions += 1;
-            let id = r["id"].as_str().unwrap_or_default().to_string();
-            if done(&id) {
+            if done(&r.id) {
                 continue;
             }
-            let file = r["file"].as_str().unwrap_or_default().to_string();
-            let path = self.dir.join(&file);
-            let source = std::fs::read_to_string(&path).map_err(|e| {
-                CampaignError::Source(format!("cannot read {}: {e}", path.display()))
-            })?;
-            let mode = r["mode"].as_str().unwrap_or("well-typed").to_string();
-            let mode = if r["erased"].as_bool() == Some(true) {
-                format!("{mode}+erase")
-            } else {
-                mode
+            let read = |file: &str| {
+                let path = self.dir.join(file);
+                std::fs::read_to_string(&path).map_err(|e| {
+                    CampaignError::Source(format!("cannot read {}: {e}", path.display()))
+                })
+            };
+            let source = read(&r.file)?;
+            let twin = match &r.twin {
+                Some(f) => Some(Twin {
+                    file: f.clone(),
+                    source: read(f)?,
+                }),
+                None => None,
             };
             batch.candidates.push(Candidate {
-                key: id.clone(),
-                regenerate: self.regenerate.as_ref().map(|g| format!("{g} --only {id}")),
-                id,
-                mode,
+                twin,
+                key: r.id.clone(),
+                regenerate: Some(format!("{regenerate} --only {}", r.id)),
+                id: r.id.clone(),
+                mode: format!(
+                    "{}{}",
+                    r.mode.as_str(),
+                    if r.erased { "+erase" } else { "" }
+                ),
                 round: 0,
-                file,
+                file: r.file.clone(),
                 source,
-                expected: Expected::parse(r["expected"].as_str().unwrap_or_default())
-                    .unwrap_or(Expected::Accept),
+                expected: r.expected,
                 record: r.clone(),
             });
         }
@@ -483,7 +507,7 @@ pub fn round_seed(seed: u64, round: u64) -> u64 {
     if round == 0 {
         seed
     } else {
-        mix_seed(seed, 0x7275_6e64, round)
+        RngStream::Round.seed(seed, round)
     }
 }
 
@@ -508,7 +532,9 @@ pub struct SynthSource {
     rounds: bool,
     round: u64,
     turn: usize,
-    untranslatable: u64,
+    untranslatable: std::collections::BTreeMap<String, u64>,
+    twin: Option<JavaTranslator>,
+    untwinned: std::collections::BTreeMap<String, u64>,
 }
 
 impl SynthSource {
@@ -553,13 +579,23 @@ impl SynthSource {
             rounds,
             round: 0,
             turn: 0,
-            untranslatable: 0,
+            untranslatable: Default::default(),
+            twin: (lang != Language::Java).then_some(JavaTranslator),
+            untwinned: Default::default(),
         }
     }
 
-    /// Programs the translator could not write (skipped).
+    /// Programs the translator could not write (skipped), in all.
     pub fn untranslatable(&self) -> u64 {
-        self.untranslatable
+        self.untranslatable.values().sum()
+    }
+
+    /// Programs the translator could not write (skipped) and programs written without their
+    /// Java twin (`Java twin: ...`), counted by reason.
+    pub fn untranslatable_reasons(&self) -> std::collections::BTreeMap<String, u64> {
+        let mut all = self.untranslatable.clone();
+        all.extend(self.untwinned.iter().map(|(k, v)| (k.clone(), *v)));
+        all
     }
 
     fn plan_of(&mut self, s: usize) -> &Plan {
@@ -642,43 +678,51 @@ impl Source for SynthSource {
             };
             let built = run.build(plan, &Selection::Only(todo), &|| {});
             let mut untranslatable = 0;
+            let regenerate = synth_command(&self.api_arg, &stream.cfg, seed);
             for mut p in built {
                 let source = match self.translator.translate(&p.program) {
                     Ok(s) => s,
-                    Err(_) => {
+                    Err(e) => {
                         untranslatable += 1;
+                        *self
+                            .untranslatable
+                            .entry(e.reason().to_string())
+                            .or_default() += 1;
                         continue;
                     }
                 };
                 let file = self.translator.file_name(&p.program);
                 p.record.file = file.clone();
-                let record = serde_json::to_value(&p.record).unwrap_or_default();
-                let expected = match stream.cfg.mode {
-                    Mode::WellTyped => Expected::Accept,
-                    Mode::IllTyped => Expected::Reject,
+                let twin = match &self.twin {
+                    Some(t) => match t.translate(&p.program) {
+                        Ok(source) => {
+                            let file = t.file_name(&p.program);
+                            p.record.twin = Some(file.clone());
+                            Some(Twin { file, source })
+                        }
+                        Err(e) => {
+                            let reason = format!("Java twin: {}", e.reason());
+                            *self.untwinned.entry(reason).or_default() += 1;
+                            None
+                        }
+                    },
+                    None => None,
                 };
                 batch.candidates.push(Candidate {
+                    twin,
                     key: key(p.index),
                     id: p.record.id.clone(),
                     mode: label.clone(),
                     round,
                     file,
                     source,
-                    expected,
-                    regenerate: Some(format!(
-                        "thalia synth --api '{}' --lang {} --mode {}{} --seed {seed} --only {}",
-                        self.api_arg,
-                        stream.cfg.lang,
-                        stream.cfg.mode.as_str(),
-                        if stream.cfg.erase { " --erase" } else { "" },
-                        p.record.id
-                    )),
-                    record,
+                    expected: Expected::of_mode(stream.cfg.mode),
+                    regenerate: Some(format!("{regenerate} --only {}", p.record.id)),
+                    record: p.record,
                 });
             }
             // a program the translator cannot write is no program: it does not count
             batch.positions -= untranslatable;
-            self.untranslatable += untranslatable;
             return Ok(Some(batch));
         }
     }

@@ -6,45 +6,20 @@
 //! - [`signature`] gives a finding its deduplication signature;
 //! - [`store`] owns the run directory (`manifest.json`, `results.jsonl`, `bugs/`);
 //! - [`driver`] feeds batches from a [`driver::Source`] to compiler workers;
+//! - [`setup`] turns a user's settings into a run's identity, manifest and options;
 //! - [`report`] summarizes a run directory.
 
 pub mod driver;
 pub mod report;
+pub mod setup;
 pub mod signature;
 pub mod store;
 
 use serde::{Deserialize, Serialize};
 
 use crate::compile::Verdict;
-
-/// What the compiler should do with a program.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Expected {
-    /// A well-typed program: the compiler must accept it.
-    Accept,
-    /// An ill-typed program: the compiler must reject it.
-    Reject,
-}
-
-impl Expected {
-    /// `accept` / `reject`, as in `programs.jsonl`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Expected::Accept => "accept",
-            Expected::Reject => "reject",
-        }
-    }
-
-    /// Parses `accept` / `reject`.
-    pub fn parse(s: &str) -> Option<Expected> {
-        match s {
-            "accept" => Some(Expected::Accept),
-            "reject" => Some(Expected::Reject),
-            _ => None,
-        }
-    }
-}
+pub use crate::synth::Expected;
+use crate::synth::ProgramRecord;
 
 /// The kind of a finding: a verdict that contradicts the expectation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -92,6 +67,63 @@ pub fn judge(expected: Expected, verdict: &Verdict) -> Option<FindingKind> {
     }
 }
 
+/// The Java twin of a program: the same IR program written in Java. javac is the reference:
+/// a finding whose twin gets the expected verdict from javac is confirmed; one whose twin does
+/// not is suspected to be the generator's mistake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Twin {
+    /// The twin's file name (`Test_p000042.java`).
+    pub file: String,
+    /// Its source.
+    pub source: String,
+}
+
+/// What a finding's Java twin says about it.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum TwinStatus {
+    /// javac gave the twin the expected verdict: the finding is the compiler's alone.
+    Confirmed,
+    /// javac gave the twin the same unexpected verdict: the expectation itself is suspect
+    /// (a generator or language-model mistake); kept apart from the bugs.
+    GeneratorSuspect,
+    /// No twin applies: a Java program, a crash or timeout, a program without a twin, or a
+    /// campaign without twins.
+    #[default]
+    NoTwin,
+}
+
+impl TwinStatus {
+    /// The kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TwinStatus::Confirmed => "confirmed",
+            TwinStatus::GeneratorSuspect => "generator-suspect",
+            TwinStatus::NoTwin => "no-twin",
+        }
+    }
+
+    /// The status a twin's verdict gives a finding of a program expected to be `expected`.
+    pub fn of(expected: Expected, twin: &Verdict) -> TwinStatus {
+        match (expected, twin) {
+            (Expected::Accept, Verdict::Accepted)
+            | (Expected::Reject, Verdict::Rejected { .. }) => TwinStatus::Confirmed,
+            _ => TwinStatus::GeneratorSuspect,
+        }
+    }
+}
+
+/// Whether a finding of `kind` is one a twin can confirm (a verdict that contradicts the
+/// expectation; crashes and timeouts are bugs whatever the expectation).
+pub fn twin_applies(kind: FindingKind) -> bool {
+    matches!(
+        kind,
+        FindingKind::UnexpectedRejection | FindingKind::UnexpectedAcceptance
+    )
+}
+
 /// One program of a campaign, ready to compile.
 #[derive(Clone, Debug)]
 pub struct Candidate {
@@ -110,9 +142,11 @@ pub struct Candidate {
     /// What the compiler must do with it.
     pub expected: Expected,
     /// Its `programs.jsonl` record.
-    pub record: serde_json::Value,
+    pub record: ProgramRecord,
     /// A command that regenerates the program, when known.
     pub regenerate: Option<String>,
+    /// Its Java twin, for a program in another language.
+    pub twin: Option<Twin>,
 }
 
 #[cfg(test)]

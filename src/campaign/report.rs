@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::store::{Manifest, ResultLine, StoreError, BUGS, MANIFEST, RESULTS};
+use super::store::{Manifest, ResultLine, StoreError, MANIFEST, RESULTS};
 use super::{Expected, FindingKind};
 
 /// Verdict counts of one mode.
@@ -42,7 +42,7 @@ pub struct KindCounts {
 /// One distinct finding.
 #[derive(Clone, Debug, Serialize)]
 pub struct SignatureCount {
-    /// Its directory under `bugs/`.
+    /// Its directory (`bugs/<signature>` or `suspects/<signature>`).
     pub signature: String,
     /// Its kind.
     pub kind: FindingKind,
@@ -66,7 +66,7 @@ pub struct Report {
     /// `process` or `server`.
     pub compiler_mode: String,
     /// Seed, language, API, modes... as recorded.
-    pub identity: Value,
+    pub identity: super::setup::RunIdentity,
     /// Programs judged.
     pub programs: u64,
     /// Verdicts per mode.
@@ -77,6 +77,9 @@ pub struct Report {
     pub ill_typed_rejected: (u64, u64),
     /// Findings per kind.
     pub findings: Vec<KindCounts>,
+    /// Findings (occurrences) by what their Java twin says: `confirmed`,
+    /// `generator-suspect`, `no-twin`.
+    pub twin: BTreeMap<String, u64>,
     /// Distinct findings, most frequent first.
     pub signatures: Vec<SignatureCount>,
     /// Sessions (a resumed run has several).
@@ -119,6 +122,7 @@ impl Report {
         let mut modes: BTreeMap<String, ModeCounts> = BTreeMap::new();
         let (mut wt, mut it) = ((0, 0), (0, 0));
         let mut sigs: HashMap<String, SignatureCount> = HashMap::new();
+        let mut twin: BTreeMap<String, u64> = BTreeMap::new();
         let mut sorted: Vec<&ResultLine> = lines.values().collect();
         sorted.sort_by(|a, b| a.at.total_cmp(&b.at).then_with(|| a.key.cmp(&b.key)));
         for r in &sorted {
@@ -138,18 +142,17 @@ impl Report {
             rate.0 += u64::from(r.matches);
             rate.1 += 1;
             if let Some(f) = &r.finding {
-                sigs.entry(f.signature.clone())
+                *twin.entry(f.twin.as_str().to_string()).or_default() += 1;
+                sigs.entry(f.path())
                     .or_insert_with(|| SignatureCount {
-                        signature: f.signature.clone(),
+                        signature: f.path(),
                         kind: f.kind,
                         count: 0,
-                        text: std::fs::read_to_string(
-                            dir.join(BUGS).join(&f.signature).join("finding.json"),
-                        )
-                        .ok()
-                        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-                        .and_then(|v| v["signature_text"].as_str().map(str::to_string))
-                        .unwrap_or_default(),
+                        text: std::fs::read_to_string(dir.join(f.path()).join("finding.json"))
+                            .ok()
+                            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                            .and_then(|v| v["signature_text"].as_str().map(str::to_string))
+                            .unwrap_or_default(),
                         first_program: r.key.clone(),
                     })
                     .count += 1;
@@ -190,6 +193,7 @@ impl Report {
             well_typed_accepted: wt,
             ill_typed_rejected: it,
             findings,
+            twin,
             signatures,
             sessions: manifest.sessions.len(),
             seconds,
@@ -267,8 +271,18 @@ impl Report {
                 k.distinct
             );
         }
+        if self.twin.keys().any(|k| k != "no-twin") {
+            let n = |k: &str| self.twin.get(k).copied().unwrap_or(0);
+            let _ = writeln!(
+                out,
+                "\n  Java twins (javac): {} findings confirmed (bugs/), {} generator-suspect (suspects/), {} without a twin",
+                n("confirmed"),
+                n("generator-suspect"),
+                n("no-twin")
+            );
+        }
         if !self.signatures.is_empty() {
-            let _ = writeln!(out, "\n  distinct findings (bugs/<signature>/):");
+            let _ = writeln!(out, "\n  distinct findings:");
             for s in &self.signatures {
                 let _ = writeln!(
                     out,

@@ -15,7 +15,7 @@
 //!   kinds of the formal and the incompatible type);
 //! - a performance finding: the member's declaring class and name.
 
-use serde_json::Value;
+use crate::synth::ProgramRecord;
 
 use super::FindingKind;
 use crate::compile::Verdict;
@@ -37,7 +37,12 @@ pub struct Signature {
 }
 
 /// The signature of a finding of `kind` by `tool`, from the verdict and the program record.
-pub fn signature(tool: Tool, kind: FindingKind, verdict: &Verdict, record: &Value) -> Signature {
+pub fn signature(
+    tool: Tool,
+    kind: FindingKind,
+    verdict: &Verdict,
+    record: &ProgramRecord,
+) -> Signature {
     let detail = match (kind, verdict) {
         (FindingKind::UnexpectedRejection, Verdict::Rejected { diagnostics }) => diagnostics
             .first()
@@ -54,71 +59,25 @@ pub fn signature(tool: Tool, kind: FindingKind, verdict: &Verdict, record: &Valu
         "{}-{}-{:016x}",
         kind.as_str(),
         tool.name(),
-        fnv1a(text.as_bytes())
+        crate::hash::fnv1a64(text.as_bytes())
     );
     Signature { text, dir }
 }
 
-/// FNV-1a, 64 bits: stable across runs and platforms (unlike `std`'s hasher).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
-/// The abstracted message of one attributed diagnostic, without its location.
+/// The abstracted message of one attributed diagnostic, without its location: the compiler's
+/// [`crate::profile::DiagnosticFormat`] takes the message (and title) out, Scala's type
+/// arguments are dropped, and the message is [`normalize`]d (the title stays as it is).
 fn diagnostic_detail(tool: Tool, diag: &str) -> String {
-    let mut lines = diag.lines();
-    let first = lines.next().unwrap_or_default();
-    match tool {
-        Tool::Scala3 => {
-            // `-- [E007] Type Mismatch Error: /path/F.scala:3:4 ----` then the code, a caret
-            // line and the message lines, all prefixed with `|`
-            let head = first.trim_start_matches('-').trim();
-            let title = head.split(": ").next().unwrap_or(head).to_string();
-            let rest: Vec<&str> = lines.collect();
-            let caret = rest.iter().position(|l| l.contains('^'));
-            let message = caret
-                .and_then(|i| rest.get(i + 1))
-                .map(|l| l.trim_start_matches([' ', '|']).trim())
-                .unwrap_or_default();
-            // the title names the kind of error (`[E007] Type Mismatch Error`), the first
-            // message line what went wrong (`Found: (a0 : java.util.List[Long])`)
-            format!("{title}: {}", normalize(&drop_brackets(message)))
-        }
-        Tool::Scala2 => {
-            // `/path/F.scala:5: error: type mismatch;` then `found   : X` and `required: Y`
-            let head = match first.find("error:") {
-                Some(i) => first[i + "error:".len()..].trim(),
-                None => first,
-            };
-            let more = if head.ends_with(';') {
-                lines.next().map(str::trim).unwrap_or_default()
-            } else {
-                ""
-            };
-            normalize(&drop_brackets(&format!("{head} {more}")))
-        }
-        Tool::Groovy => {
-            // `/path/F.groovy: 12: [Static type checking] - message @ line 12, column 5.`
-            let mut m = first;
-            if let Some(i) = m.find(".groovy: ") {
-                m = &m[i + ".groovy: ".len()..];
-                m = m.trim_start_matches(|c: char| c.is_ascii_digit());
-                m = m.trim_start_matches(':').trim();
-            }
-            normalize(match m.rfind(" @ line ") {
-                Some(i) => &m[..i],
-                None => m,
-            })
-        }
-        _ => normalize(match first.find("error:") {
-            Some(i) => first[i + "error:".len()..].trim(),
-            None => first,
-        }),
+    let format = tool.profile().diagnostics;
+    let parts = format.message(diag);
+    let message = if format.square_type_arguments() {
+        drop_brackets(&parts.message)
+    } else {
+        parts.message
+    };
+    match parts.title {
+        Some(title) => format!("{title}: {}", normalize(&message)),
+        None => normalize(&message),
     }
 }
 
@@ -287,9 +246,8 @@ fn exception_class(line: &str) -> Option<&str> {
 }
 
 /// The member's declaring class and name.
-fn member_detail(record: &Value) -> String {
-    let class = record["class"].as_str().unwrap_or_default();
-    let member = record["member"].as_str().unwrap_or_default();
+fn member_detail(record: &ProgramRecord) -> String {
+    let member = record.member.as_str();
     let name = member
         .split('(')
         .next()
@@ -297,7 +255,7 @@ fn member_detail(record: &Value) -> String {
         .rsplit([' ', '.'])
         .next()
         .unwrap_or_default();
-    format!("{class}.{name}")
+    format!("{}.{name}", record.class)
 }
 
 /// The kind of a printed type: `prim`, `array`, `generic`, `var`, `function` or `class`.
@@ -322,28 +280,28 @@ fn type_kind(t: &str) -> &'static str {
 }
 
 /// The shape of an ill-typed program's injected fault.
-fn acceptance_detail(record: &Value) -> String {
-    let broken = &record["broken"];
-    let position = broken["position"].as_str().unwrap_or("?");
+fn acceptance_detail(record: &ProgramRecord) -> String {
+    let (position, formal, actual) = match &record.broken {
+        Some(b) => (b.position.as_str(), b.formal.as_str(), b.actual.as_str()),
+        None => ("?", "", ""),
+    };
     let position = if position.starts_with("arg") {
         "argument"
     } else {
         position
     };
-    let poly = record["substitution"]
-        .as_object()
-        .is_some_and(|m| !m.is_empty());
+    let poly = !record.substitution.is_empty();
     format!(
         "{position} of a {}{} {}, {} given {}",
         if poly { "polymorphic " } else { "" },
-        record["kind"].as_str().unwrap_or("member"),
-        if record["erased"].as_bool() == Some(true) {
+        record.kind.as_str(),
+        if record.erased {
             "with erased type arguments"
         } else {
             "with explicit types"
         },
-        type_kind(broken["formal"].as_str().unwrap_or_default()),
-        type_kind(broken["actual"].as_str().unwrap_or_default()),
+        type_kind(formal),
+        type_kind(actual),
     )
 }
 
@@ -358,8 +316,24 @@ mod tests {
         }
     }
 
+    /// A program record with `fields` set over empty defaults.
+    fn record(fields: serde_json::Value) -> ProgramRecord {
+        let mut base = json!({
+            "id": "p000000", "file": "", "member": "", "class": "", "kind": "method",
+            "typing_sequence": {"receiver": null, "args": [], "result": null},
+            "substitution": {}, "mode": "well-typed", "expected": "accept",
+            "broken": null, "erased": false
+        });
+        if let (Some(b), Some(f)) = (base.as_object_mut(), fields.as_object()) {
+            for (k, v) in f {
+                b.insert(k.clone(), v.clone());
+            }
+        }
+        serde_json::from_value(base).expect("a program record")
+    }
+
     fn sig(tool: Tool, kind: FindingKind, v: &Verdict) -> Signature {
-        signature(tool, kind, v, &json!({}))
+        signature(tool, kind, v, &record(json!({})))
     }
 
     #[test]
@@ -445,6 +419,24 @@ mod tests {
     }
 
     #[test]
+    fn each_compilers_diagnostic_format_gives_its_message() {
+        let k = FindingKind::UnexpectedRejection;
+        let cases = [
+            (Tool::Javac, "/x/Test_p1.java:4: error: incompatible types: List<String> cannot be converted to Collection<Integer>\n        foo(a0);\n            ^", "javac unexpected-rejection: incompatible types: T cannot be converted to T"),
+            (Tool::Kotlin, "/x/Test_p1.kt:4:9: error: argument type mismatch: actual type is 'kotlin.String', but 'kotlin.Int' was expected.\n    foo(a0)", "kotlin unexpected-rejection: argument type mismatch: actual type is 'T', but 'T' was expected."),
+            (Tool::Kotlin, "error: unresolved reference: Foo", "kotlin unexpected-rejection: unresolved reference: T"),
+            (Tool::Scala2, "/t/Test_p1.scala:5: error: type mismatch;\n found   : java.util.List[String]\n required: Int", "scala2 unexpected-rejection: type mismatch; found : T"),
+            (Tool::Scala2, "/t/Test_p1.scala:5: error: value foo is not a member of java.util.Map[K,V]\n  a0.foo(1)", "scala2 unexpected-rejection: value foo is not a member of T"),
+            (Tool::Scala3, "-- [E007] Type Mismatch Error: /t/Test_p3.scala:5:10 ---\n5 |  val x: Int = a0\n  |               ^^\n  |               Found:    (a0 : java.util.List[String])\n  |               Required: Int", "scala3 unexpected-rejection: [E007] Type Mismatch Error: Found: (T : T)"),
+            (Tool::Groovy, "/t/Test_p3.groovy: 12: [Static type checking] - Cannot find matching method java.util.List#foo(int). Please check if the declared type is correct and if the method exists.\n @ line 12, column 5.", "groovy unexpected-rejection: [Static type checking] - Cannot find matching method T#m(T). T check if the declared type is correct and if the method exists."),
+        ];
+        for (tool, diagnostic, want) in cases {
+            let s = sig(tool, k, &rejected(diagnostic));
+            assert_eq!(s.text, want);
+        }
+    }
+
+    #[test]
     fn numbers_and_names_are_abstracted_but_english_stays() {
         assert_eq!(
             normalize("Found: 3 arguments but 12 expected by Foo.bar"),
@@ -474,8 +466,10 @@ mod tests {
     #[test]
     fn acceptances_are_keyed_by_the_fault_shape() {
         let rec = |pos: &str, formal: &str, actual: &str| {
-            json!({"kind": "method", "erased": false, "substitution": {"T": "java.lang.String"},
-                   "broken": {"position": pos, "formal": formal, "actual": actual}})
+            record(
+                json!({"kind": "method", "erased": false, "substitution": {"T": "java.lang.String"},
+                   "broken": {"position": pos, "formal": formal, "actual": actual}}),
+            )
         };
         let k = FindingKind::UnexpectedAcceptance;
         let a = signature(

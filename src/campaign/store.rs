@@ -24,8 +24,9 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::setup::{RunIdentity, SessionOptions};
 use super::signature::{signature, Signature};
-use super::{judge, Candidate, Expected, FindingKind};
+use super::{judge, twin_applies, Candidate, Expected, FindingKind, TwinStatus};
 use crate::compile::Verdict;
 use crate::toolchain::Tool;
 
@@ -35,6 +36,9 @@ pub const MANIFEST: &str = "manifest.json";
 pub const RESULTS: &str = "results.jsonl";
 /// The bug directories' parent.
 pub const BUGS: &str = "bugs";
+/// The parent of the directories of generator-suspect findings (their Java twin got the same
+/// unexpected verdict from javac).
+pub const SUSPECTS: &str = "suspects";
 
 /// Diagnostics kept per program in `results.jsonl` (the bug directory keeps them all).
 const KEPT_DIAGNOSTICS: usize = 3;
@@ -71,7 +75,10 @@ pub struct Session {
     /// Programs judged in this session.
     pub programs: u64,
     /// The options of this session (batch size, jobs, budget, ...).
-    pub options: Value,
+    pub options: SessionOptions,
+    /// Programs the translator could not write in this session (skipped), by reason.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub untranslatable: std::collections::BTreeMap<String, u64>,
 }
 
 /// `manifest.json`.
@@ -85,7 +92,7 @@ pub struct Manifest {
     pub kind: String,
     /// What a resumed run must agree on: seed, language, API, modes, synthesis
     /// configuration, compiler and version, or the checked directory's manifest hash.
-    pub identity: Value,
+    pub identity: RunIdentity,
     /// The compiler.
     pub compiler: CompilerInfo,
     /// The sessions, oldest first.
@@ -97,10 +104,40 @@ pub struct Manifest {
 pub struct FindingRef {
     /// Its kind.
     pub kind: FindingKind,
-    /// Its signature's directory under `bugs/`.
+    /// Its signature's directory under `bugs/` (or `suspects/`).
     pub signature: String,
     /// True when this program's finding created the bug directory (false: a duplicate).
     pub first: bool,
+    /// What the program's Java twin says (absent in runs without twins).
+    #[serde(default, skip_serializing_if = "is_no_twin")]
+    pub twin: TwinStatus,
+}
+
+/// For serde: a finding without twin information.
+fn is_no_twin(t: &TwinStatus) -> bool {
+    *t == TwinStatus::NoTwin
+}
+
+impl FindingRef {
+    /// The folder of the finding's directory: `suspects` for a generator-suspect finding
+    /// (kept apart from the bugs), `bugs` otherwise.
+    pub fn folder(&self) -> &'static str {
+        folder(self.twin)
+    }
+
+    /// The finding's directory relative to the run directory (`bugs/<signature>`); also the
+    /// key findings are counted and deduplicated by.
+    pub fn path(&self) -> String {
+        format!("{}/{}", self.folder(), self.signature)
+    }
+}
+
+/// The folder of findings with twin status `twin`.
+fn folder(twin: TwinStatus) -> &'static str {
+    match twin {
+        TwinStatus::GeneratorSuspect => SUSPECTS,
+        _ => BUGS,
+    }
 }
 
 /// One line of `results.jsonl`.
@@ -128,6 +165,9 @@ pub struct ResultLine {
     pub matches: bool,
     /// The finding, when it is not.
     pub finding: Option<FindingRef>,
+    /// The javac verdict of the program's Java twin, when a finding's twin was compiled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub twin_verdict: Option<String>,
     /// This program's share of its batch's compile time (seconds).
     pub seconds: f64,
     /// When it was judged (seconds since the Unix epoch).
@@ -219,8 +259,12 @@ impl Store {
             manifest.sessions = sessions;
         }
         // leftovers of a bug directory that was being written when the run was killed
-        if let Ok(entries) = fs::read_dir(dir.join(BUGS)) {
-            for e in entries.flatten() {
+        for folder in [BUGS, SUSPECTS] {
+            for e in fs::read_dir(dir.join(folder))
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
                 if e.file_name().to_string_lossy().starts_with(".tmp-") {
                     let _ = fs::remove_dir_all(e.path());
                 }
@@ -253,7 +297,7 @@ impl Store {
             match serde_json::from_str::<ResultLine>(line) {
                 Ok(r) => {
                     if let Some(f) = &r.finding {
-                        *counts.entry(f.signature.clone()).or_default() += 1;
+                        *counts.entry(f.path()).or_default() += 1;
                     }
                     done.insert(r.key);
                 }
@@ -318,12 +362,18 @@ impl Store {
         cand: &Candidate,
         verdict: &Verdict,
         seconds: f64,
+        twin: Option<&Verdict>,
     ) -> Result<ResultLine, StoreError> {
         let finding = match judge(cand.expected, verdict) {
             Some(kind) => {
                 let sig = signature(self.manifest.compiler.tool, kind, verdict, &cand.record);
-                let bug = self.dir.join(BUGS).join(&sig.dir);
-                let first = if self.counts.contains_key(&sig.dir) {
+                let status = match twin {
+                    Some(t) if twin_applies(kind) => TwinStatus::of(cand.expected, t),
+                    _ => TwinStatus::NoTwin,
+                };
+                let key = format!("{}/{}", folder(status), sig.dir);
+                let bug = self.dir.join(&key);
+                let first = if self.counts.contains_key(&key) {
                     false
                 } else if bug.exists() {
                     // written just before a kill, for this program (judged again now)?
@@ -332,14 +382,15 @@ impl Store {
                         .and_then(|t| serde_json::from_str::<Value>(&t).ok())
                         .is_some_and(|v| v["program"]["key"] == cand.key.as_str())
                 } else {
-                    self.write_bug(&bug, &sig, kind, cand, verdict)?;
+                    self.write_bug(&bug, &sig, kind, cand, verdict, twin)?;
                     true
                 };
-                *self.counts.entry(sig.dir.clone()).or_default() += 1;
+                *self.counts.entry(key).or_default() += 1;
                 Some(FindingRef {
                     kind,
                     signature: sig.dir,
                     first,
+                    twin: status,
                 })
             }
             None => None,
@@ -358,12 +409,13 @@ impl Store {
             id: cand.id.clone(),
             mode: cand.mode.clone(),
             round: cand.round,
-            member: cand.record["member"].as_str().unwrap_or_default().into(),
+            member: cand.record.member.clone(),
             file: cand.file.clone(),
             expected: cand.expected,
             verdict: verdict.label().into(),
             diagnostics,
             matches: finding.is_none(),
+            twin_verdict: twin.map(|t| t.label().to_string()),
             finding,
             seconds,
             at: now(),
@@ -384,6 +436,18 @@ impl Store {
             s.programs += 1;
         }
         Ok(line)
+    }
+
+    /// Records this session's programs that could not be translated, by reason, and writes
+    /// the manifest.
+    pub fn note_untranslatable(
+        &mut self,
+        reasons: &std::collections::BTreeMap<String, u64>,
+    ) -> Result<(), StoreError> {
+        if let Some(s) = self.manifest.sessions.last_mut() {
+            s.untranslatable = reasons.clone();
+        }
+        self.checkpoint()
     }
 
     /// Rewrites the manifest (atomically) with this session's time so far.
@@ -411,11 +475,11 @@ impl Store {
         kind: FindingKind,
         cand: &Candidate,
         verdict: &Verdict,
+        twin: Option<&Verdict>,
     ) -> Result<(), StoreError> {
-        let tmp = self
-            .dir
-            .join(BUGS)
-            .join(format!(".tmp-{}-{}", sig.dir, std::process::id()));
+        let parent = bug.parent().unwrap_or(&self.dir);
+        fs::create_dir_all(parent).map_err(io(parent))?;
+        let tmp = parent.join(format!(".tmp-{}-{}", sig.dir, std::process::id()));
         let _ = fs::remove_dir_all(&tmp);
         fs::create_dir_all(&tmp).map_err(io(&tmp))?;
         let write = |name: &str, text: &str| {
@@ -423,6 +487,9 @@ impl Store {
             fs::write(&p, text).map_err(io(&p))
         };
         write(&cand.file, &cand.source)?;
+        if let Some(t) = &cand.twin {
+            write(&t.file, &t.source)?;
+        }
         let c = &self.manifest.compiler;
         let output = match verdict {
             Verdict::Accepted => "(accepted without diagnostics)\n".to_string(),
@@ -455,6 +522,13 @@ impl Store {
             "expected": cand.expected,
             "actual": verdict.label(),
             "exit": exit,
+            "twin": cand.twin.as_ref().map(|t| serde_json::json!({
+                "file": t.file,
+                "compiler": "javac",
+                "verdict": twin.map(Verdict::label),
+                "status": twin.filter(|_| super::twin_applies(kind))
+                    .map(|t| TwinStatus::of(cand.expected, t)),
+            })),
         });
         write(
             "finding.json",
@@ -483,10 +557,13 @@ impl Store {
 }
 
 /// The first top-level field in which two identities differ.
-fn first_difference(old: &Value, new: &Value) -> Option<(String, String, String)> {
+fn first_difference(old: &RunIdentity, new: &RunIdentity) -> Option<(String, String, String)> {
     if old == new {
         return None;
     }
+    // identities are plain data: serializing them cannot fail
+    let old = serde_json::to_value(old).unwrap_or_default();
+    let new = serde_json::to_value(new).unwrap_or_default();
     let show = |v: Option<&Value>| v.map_or("nothing".to_string(), Value::to_string);
     if let (Some(a), Some(b)) = (old.as_object(), new.as_object()) {
         for k in a.keys().chain(b.keys()) {
@@ -605,10 +682,7 @@ fn repro_script(
         tool = c.tool.name(),
         version = c.version,
         key = cand.key,
-        member = cand.record["member"]
-            .as_str()
-            .unwrap_or_default()
-            .replace('\n', " "),
+        member = cand.record.member.replace('\n', " "),
         expected = cand.expected.as_str(),
         actual = verdict.label(),
         cmd = words.join(" "),
@@ -631,8 +705,21 @@ mod tests {
 
     #[test]
     fn identities_differ_at_the_first_changed_field() {
-        let a = serde_json::json!({"seed": 1, "lang": "kotlin"});
-        let b = serde_json::json!({"seed": 2, "lang": "kotlin"});
+        let run = |seed: u64| {
+            RunIdentity::Run(super::super::setup::SynthIdentity {
+                seed,
+                language: thalia_translators::Language::Kotlin,
+                api: "@java.base".into(),
+                modes: vec![crate::synth::Mode::WellTyped],
+                erase: false,
+                groovy_type_checked: false,
+                synth_config: super::super::setup::recorded_synth_config(
+                    thalia_translators::Language::Kotlin,
+                ),
+                compiler: "kotlin@2.4.21".into(),
+            })
+        };
+        let (a, b) = (run(1), run(2));
         assert_eq!(first_difference(&a, &a), None);
         assert_eq!(
             first_difference(&a, &b),

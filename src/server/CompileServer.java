@@ -2,12 +2,16 @@
 // once per request, so that a batch does not pay the JVM's start-up and warm-up.
 //
 // Protocol (stdin/stdout, UTF-8, one JSON object per line):
-//   request:  {"id": N, "tool": "kotlin|scala3|scala2|groovy|javac", "args": ["..."]}
+//   request:  {"id": N, "entry": "<how to call the compiler>", "main": "<its main class>", "args": ["..."]}
+//   entries (thalia's `profile::ServerEntry`): cli-compiler-exec (`new MAIN().exec(err, args)`,
+//   kotlinc), scala-process (the Scala object MAIN's `process(args)`, scalac 3 and 2),
+//   groovy-command-line (`MAIN.commandLineCompile(args, true)`, groovyc), system-java-compiler
+//   (javax.tools, javac)
 //   response: {"id": N, "exit": <int>, "output": "<stdout then stderr of the call>", "heap_mb": <used heap>}
 // Exit codes: 0 success, 1 compilation errors, 2 internal error (kotlinc), 3 a Throwable escaped
 // (the output then holds its stack trace). The server exits when stdin closes.
 //
-// Compilers are loaded reflectively from the classpath, so this one class serves every tool and
+// Compilers are loaded reflectively from the classpath, so this one class serves every compiler and
 // compiles with `javac --release 17` and no dependencies.
 
 import java.io.BufferedReader;
@@ -74,7 +78,7 @@ public final class CompileServer {
             try {
                 Request req = new Json(line).request();
                 id = req.id;
-                exit = run(req.tool, req.args.toArray(new String[0]));
+                exit = run(req.entry, req.main, req.args.toArray(new String[0]));
             } catch (Throwable t) {
                 exit = 3;
                 sysErr.print("Exception in thread \"main\" ");
@@ -117,11 +121,11 @@ public final class CompileServer {
         }
     }
 
-    private static int run(String tool, String[] args) throws Throwable {
+    private static int run(String entry, String main, String[] args) throws Throwable {
         ClassLoader cl = CompileServer.class.getClassLoader();
-        switch (tool) {
-            case "kotlin": {
-                Class<?> c = Class.forName("org.jetbrains.kotlin.cli.jvm.K2JVMCompiler", true, cl);
+        switch (entry) {
+            case "cli-compiler-exec": {
+                Class<?> c = Class.forName(main, true, cl);
                 Object compiler = c.getConstructor().newInstance();
                 Method exec = c.getMethod("exec", PrintStream.class, String[].class);
                 Object code;
@@ -143,17 +147,17 @@ public final class CompileServer {
                     }
                 }
             }
-            case "scala3": {
-                Object reporter = scalaObject("dotty.tools.dotc.Main", "process", args);
-                boolean errors = (Boolean) reporter.getClass().getMethod("hasErrors").invoke(reporter);
+            case "scala-process": {
+                Object result = scalaObject(main, "process", args);
+                // scalac 2: success; scalac 3: the reporter
+                if (result instanceof Boolean) {
+                    return (Boolean) result ? 0 : 1;
+                }
+                boolean errors = (Boolean) result.getClass().getMethod("hasErrors").invoke(result);
                 return errors ? 1 : 0;
             }
-            case "scala2": {
-                Object ok = scalaObject("scala.tools.nsc.Main", "process", args);
-                return (Boolean) ok ? 0 : 1;
-            }
-            case "groovy": {
-                Class<?> c = Class.forName("org.codehaus.groovy.tools.FileSystemCompiler", true, cl);
+            case "groovy-command-line": {
+                Class<?> c = Class.forName(main, true, cl);
                 Method m = c.getMethod("commandLineCompile", String[].class, boolean.class);
                 try {
                     m.invoke(null, (Object) args, true);
@@ -177,7 +181,7 @@ public final class CompileServer {
                     return failed.isInstance(t) ? 1 : 3;
                 }
             }
-            case "javac": {
+            case "system-java-compiler": {
                 List<String> kept = new ArrayList<>();
                 for (String a : args) {
                     // launcher options (`-J-Duser.language=en`): the server JVM already has them
@@ -193,7 +197,7 @@ public final class CompileServer {
                 return javac.run(null, sysOut, sysErr, kept.toArray(new String[0]));
             }
             default:
-                sysErr.println("error: unknown tool `" + tool + "`");
+                sysErr.println("error: unknown compiler entry `" + entry + "`");
                 return 2;
         }
     }
@@ -231,11 +235,12 @@ public final class CompileServer {
 
     private static final class Request {
         long id = -1;
-        String tool = "";
+        String entry = "";
+        String main = "";
         List<String> args = new ArrayList<>();
     }
 
-    /** A reader for exactly the request shape: an object of a number, a string, a string array. */
+    /** A reader for exactly the request shape: an object of a number, two strings, a string array. */
     private static final class Json {
         private final String s;
         private int i;
@@ -262,8 +267,11 @@ public final class CompileServer {
                     case "id":
                         r.id = number();
                         break;
-                    case "tool":
-                        r.tool = string();
+                    case "entry":
+                        r.entry = string();
+                        break;
+                    case "main":
+                        r.main = string();
                         break;
                     case "args":
                         expect('[');
@@ -286,7 +294,7 @@ public final class CompileServer {
                         }
                         break;
                     default:
-                        throw error("a key among id, tool, args");
+                        throw error("a key among id, entry, main, args");
                 }
                 ws();
                 char c = next();

@@ -1,4 +1,6 @@
-//! The knobs of synthesis, with the paper's defaults explained.
+//! The knobs of synthesis, with the paper's defaults explained. Every probability, retry
+//! count, range and limit that synthesis uses is a field of [`SynthConfig`]; the effective
+//! configuration is printed into `summary.json`.
 
 use serde::{Deserialize, Serialize};
 
@@ -37,8 +39,11 @@ impl std::str::FromStr for Mode {
 }
 
 /// Configuration of the synthesizer. Every field has a default that follows the paper's
-/// evaluation setup (Section 4.1) unless its comment says otherwise.
+/// evaluation setup (Section 4.1) unless its comment says otherwise; a field missing when
+/// reading (a summary written by an older version) takes its default. Probabilities must lie
+/// in `0.0..=1.0` and ranges must not be empty.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SynthConfig {
     /// Well-typed or ill-typed programs.
     pub mode: Mode,
@@ -59,6 +64,39 @@ pub struct SynthConfig {
     pub substitutions_per_member: usize,
     /// Attempts at drawing a valid substitution before a member is skipped.
     pub max_subst_attempts: usize,
+    /// Probability that a random type is an instance of a generic class (while the depth
+    /// allows one) rather than a non-generic class. Default 0.35: about one type in three
+    /// is generic, so type arguments are exercised while most draws stay cheap and simple
+    /// (the pool has far more non-generic classes, and a generic one may fail to
+    /// instantiate).
+    pub generic_type_probability: f64,
+    /// Draws of a random type before falling back to `java.lang.Object`: a generic class
+    /// may have no valid instance within the depth. Default 8, which almost never runs out.
+    pub random_type_attempts: usize,
+    /// Subclasses of a type variable's bound tried (at random) for an instance within the
+    /// bound before a variable gets an unconstrained random type (which validity checking
+    /// may then reject). Default 4: a few tries find one for most bounds without letting a
+    /// bound with many unusable subclasses dominate the time.
+    pub subclass_attempts: usize,
+    /// When a member has more typing sequences than `max_sequences_per_member`, they are
+    /// sampled: at most this many random draws per wanted sequence (duplicates are drawn
+    /// again). Default 8: enough to fill the quota unless the product barely exceeds it.
+    pub sample_tries_per_sequence: usize,
+    /// Random pool types drawn as candidate replacements for each broken position in
+    /// ill-typed mode (besides `int`, `boolean`, `double` and `String`, always tried). The
+    /// paper draws candidates at random; default 16, so that after dropping compatible
+    /// ones `ill_types_per_position` incompatible types usually remain.
+    pub ill_candidates_per_position: usize,
+    /// Probability that an inhabitant of a functional interface is a lambda tried before a
+    /// path of the API graph (otherwise the path first, the lambda as fallback). Default
+    /// 0.7: lambdas exercise the compilers' inference more than factory calls do.
+    pub lambda_first_probability: f64,
+    /// The integers drawn for numeric literals (half-open; a `byte` or `short` keeps the
+    /// low bits, `float` and `double` add a fraction). Default `-3..100`: small values that
+    /// fit every numeric type, negatives included.
+    pub literal_ints: std::ops::Range<i32>,
+    /// Probability that a `boolean` literal is `true`. Default 0.5.
+    pub true_probability: f64,
     /// `k` of Yen's k-shortest loopless paths searched per inhabitant target. The paper
     /// uses 1 (the shortest path); a few more give variety at little cost.
     pub yen_k: usize,
@@ -84,10 +122,63 @@ impl Default for SynthConfig {
             ill_types_per_position: 5,
             substitutions_per_member: 1,
             max_subst_attempts: 24,
+            generic_type_probability: 0.35,
+            random_type_attempts: 8,
+            subclass_attempts: 4,
+            sample_tries_per_sequence: 8,
+            ill_candidates_per_position: 16,
+            lambda_first_probability: 0.7,
+            literal_ints: -3..100,
+            true_probability: 0.5,
             yen_k: 3,
             max_inhabitant_depth: 2,
             max_path_len: 9,
             lang: thalia_translators::Language::Java,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_older_summary_without_the_newer_knobs_reads_with_their_defaults() {
+        let old = serde_json::json!({
+            "mode": "ill-typed",
+            "erase": true,
+            "max_type_depth": 2,
+            "max_types_per_position": 3,
+            "max_sequences_per_member": 6,
+            "ill_types_per_position": 5,
+            "substitutions_per_member": 1,
+            "max_subst_attempts": 24,
+            "yen_k": 3,
+            "max_inhabitant_depth": 2,
+            "max_path_len": 9,
+            "lang": "kotlin"
+        });
+        let cfg: SynthConfig = serde_json::from_value(old).expect("an older config reads");
+        assert_eq!(
+            cfg,
+            SynthConfig {
+                mode: Mode::IllTyped,
+                erase: true,
+                lang: thalia_translators::Language::Kotlin,
+                ..SynthConfig::default()
+            }
+        );
+    }
+
+    #[test]
+    fn the_config_round_trips_through_json() {
+        let cfg = SynthConfig {
+            literal_ints: 0..7,
+            lambda_first_probability: 0.25,
+            ..SynthConfig::default()
+        };
+        let text = serde_json::to_string(&cfg).expect("serializes");
+        let back: SynthConfig = serde_json::from_str(&text).expect("reads back");
+        assert_eq!(back, cfg);
     }
 }

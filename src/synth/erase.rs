@@ -72,7 +72,7 @@ impl Worker<'_> {
             let by_goal = from_goal.as_ref().and_then(|u| u.get(v)) == Some(want);
             // Scala 2 solves a variable from the arguments before it looks at the target
             // type: a capture variable from a wildcard-typed argument wins
-            let args_first = self.cfg.lang == thalia_translators::Language::Scala2;
+            let args_first = self.rules.infers_from_arguments_first();
             if poly || blocked && args_first || !(by_goal || (by_args && !blocked)) {
                 return false;
             }

@@ -109,7 +109,7 @@ impl Worker<'_> {
 
     /// An extension's self type in this worker's arena (`None` if it does not parse).
     fn groovy_self_type(&mut self, name: &'static str) -> Option<TypeId> {
-        if let Some(&t) = self.groovy_self_types.get(name) {
+        if let Some(&t) = self.caches.groovy_self_types.get(name) {
             return t;
         }
         let t = parse_type(&mut self.api.ts.arena, Syntax::Java, name, &[]).ok();
@@ -118,7 +118,7 @@ impl Worker<'_> {
             Type::Class { .. } => self.api.ts.erase(t),
             _ => t,
         });
-        self.groovy_self_types.insert(name, t);
+        self.caches.groovy_self_types.insert(name, t);
         t
     }
 }

@@ -27,7 +27,18 @@ pub struct Inhabitant {
     pub info: InferInfo,
 }
 
+/// The string literals drawn for `String` (the empty string among them).
 const STRINGS: [&str; 6] = ["a", "thalia", "x1", "", "Hello", "42"];
+
+/// The `char` literals drawn for `char` and `Character` (a letter at each end of the
+/// alphabet, a digit, a space).
+const CHARS: [char; 4] = ['a', 'z', '0', ' '];
+
+/// Added to a drawn integer to make a `float` literal with a fraction (exact in binary).
+const FLOAT_FRACTION: f32 = 0.5;
+
+/// Added to a drawn integer to make a `double` literal with a fraction (exact in binary).
+const DOUBLE_FRACTION: f64 = 0.25;
 
 impl Worker<'_> {
     /// An expression of type `t` (a subtype of it), nested at most `depth` calls deep.
@@ -59,7 +70,7 @@ impl Worker<'_> {
         if depth == 0 {
             return self.bottom(t);
         }
-        let sam_first = rng.gen_bool(0.7);
+        let sam_first = rng.gen_bool(self.cfg.lambda_first_probability);
         if sam_first {
             if let Some(l) = self.lambda(rng, t, depth) {
                 return l;
@@ -98,16 +109,16 @@ impl Worker<'_> {
             }
             _ => return None,
         };
-        let n: i32 = rng.gen_range(-3..100);
+        let n: i32 = rng.gen_range(self.cfg.literal_ints.clone());
         Some(Expr::Lit(match p {
-            Prim::Boolean => Lit::Bool(rng.gen_bool(0.5)),
+            Prim::Boolean => Lit::Bool(rng.gen_bool(self.cfg.true_probability)),
             Prim::Byte => Lit::Byte(n as i8),
-            Prim::Char => Lit::Char(['a', 'z', '0', ' '][rng.gen_range(0..4)]),
+            Prim::Char => Lit::Char(CHARS[rng.gen_range(0..CHARS.len())]),
             Prim::Short => Lit::Short(n as i16),
             Prim::Int => Lit::Int(n),
             Prim::Long => Lit::Long(i64::from(n)),
-            Prim::Float => Lit::Float(n as f32 + 0.5),
-            Prim::Double => Lit::Double(f64::from(n) + 0.25),
+            Prim::Float => Lit::Float(n as f32 + FLOAT_FRACTION),
+            Prim::Double => Lit::Double(f64::from(n) + DOUBLE_FRACTION),
             Prim::Void => return None,
         }))
     }
@@ -126,10 +137,7 @@ impl Worker<'_> {
         let sam = self.sam_method(cid)?;
         // Java counts a public `clone()` of an interface as its abstract method (Object's is
         // protected); Scala and Kotlin see Object's own `clone()` and no SAM at all
-        let sam_name = self.api.member(sam.0).name.as_str();
-        if self.cfg.lang != thalia_translators::Language::Java
-            && matches!(sam_name, "clone" | "finalize")
-        {
+        if !self.rules.converts_lambda_to(&self.api.member(sam.0).name) {
             return None;
         }
         let params = self.api.class(cid).type_params.clone();
@@ -166,16 +174,16 @@ impl Worker<'_> {
             .params
             .iter()
             .map(|_| {
-                self.fresh += 1;
-                (format!("l{}", self.fresh), None)
+                self.building.fresh += 1;
+                (format!("l{}", self.building.fresh), None)
             })
             .collect();
         let body = if super::enumerate::is_void(&self.api.ts.arena, ret) {
             Expr::Unit
         } else {
-            self.in_lambda += 1;
+            self.building.in_lambda += 1;
             let mut b = self.inhabit(rng, ret, depth - 1).expr;
-            self.in_lambda -= 1;
+            self.building.in_lambda -= 1;
             // a lambda returned where the method declares a type variable (`R apply(T)`)
             if let Expr::Lambda { implicit, .. } = &mut b {
                 *implicit = self.is_functional_class_type(sm.ret);
@@ -232,7 +240,7 @@ impl Worker<'_> {
     /// Yen's k shortest loopless paths from a receiver-less member to a type node (source
     /// first), cached per node.
     fn paths_to(&mut self, target: NodeIndex) -> Rc<Vec<Vec<NodeIndex>>> {
-        if let Some(p) = self.paths.get(&target) {
+        if let Some(p) = self.caches.paths.get(&target) {
             return Rc::clone(p);
         }
         let g: &ApiGraph = &self.ctx.graph;
@@ -267,7 +275,7 @@ impl Worker<'_> {
             })
             .collect();
         let rc = Rc::new(paths);
-        self.paths.insert(target, Rc::clone(&rc));
+        self.caches.paths.insert(target, Rc::clone(&rc));
         rc
     }
 
@@ -286,7 +294,7 @@ impl Worker<'_> {
         order.shuffle(rng);
         for i in order {
             let path = &paths[i];
-            if self.in_lambda > 0 && self.throws_in_path(path) {
+            if self.building.in_lambda > 0 && self.throws_in_path(path) {
                 continue;
             }
             let unusable = path.iter().any(|&n| match self.ctx.graph.graph[n] {
@@ -411,13 +419,13 @@ impl Worker<'_> {
             .collect();
         // Scala 2 types the arguments of an overloaded method before it picks the overload,
         // without an expected type: a generic call there needs its type arguments
-        let keep = self.cfg.lang == thalia_translators::Language::Scala2 && self.is_overloaded(m);
-        self.keep_type_args += usize::from(keep);
+        let keep = self.rules.types_overloaded_arguments_untargeted() && self.is_overloaded(m);
+        self.building.keep_type_args += usize::from(keep);
         let args: Vec<Inhabitant> = arg_tys
             .iter()
             .map(|&t| self.inhabit(rng, t, depth.saturating_sub(1)))
             .collect();
-        self.keep_type_args -= usize::from(keep);
+        self.building.keep_type_args -= usize::from(keep);
         self.build_call(m, s, receiver, &args, goal, true)
     }
 }

@@ -19,13 +19,14 @@ pub mod erase;
 pub mod groovy;
 pub mod inhabit;
 pub mod output;
+pub mod overload;
 pub mod program;
+pub mod rules;
 pub mod worker;
 
 use std::collections::BTreeMap;
 
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::Serialize;
 use thalia_translators::ir::Program;
@@ -33,8 +34,8 @@ use thalia_translators::ir::Program;
 use crate::api::{Api, MemberId};
 pub use config::{Mode, SynthConfig};
 pub use context::{SkipReason, SynthContext};
-pub use program::ProgramRecord;
-use worker::{mix_seed, SynthRng, Worker};
+pub use program::{BrokenRecord, Expected, ProgramRecord, RecordKind, SequenceRecord};
+use worker::{RngStream, Worker};
 
 /// Which programs of a run to build.
 #[derive(Clone, Debug, Default)]
@@ -48,8 +49,43 @@ pub enum Selection {
     Only(Vec<usize>),
 }
 
+impl Selection {
+    /// The programs a user selected: ids (`p000042`, or `42`) when given, else the first
+    /// `count`, else all; an id beyond the plan's `len` programs is an error.
+    pub fn choose(ids: &[String], count: Option<usize>, len: usize) -> Result<Selection, String> {
+        if ids.is_empty() {
+            return Ok(count.map_or(Selection::All, Selection::First));
+        }
+        let mut v = Vec::with_capacity(ids.len());
+        for id in ids {
+            let n = id
+                .trim_start_matches('p')
+                .parse::<usize>()
+                .map_err(|_| format!("`{id}` is not a program id (like p000042)"))?;
+            if n >= len {
+                return Err(format!(
+                    "program {id} does not exist: this seed and API give {len} programs"
+                ));
+            }
+            v.push(n);
+        }
+        v.sort_unstable();
+        v.dedup();
+        Ok(Selection::Only(v))
+    }
+
+    /// How many of a plan's `len` programs this selects.
+    pub fn count(&self, len: usize) -> usize {
+        match self {
+            Selection::All => len,
+            Selection::First(n) => len.min(*n),
+            Selection::Only(v) => v.len(),
+        }
+    }
+}
+
 /// Counts reported at the end of a run.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
 pub struct SynthSummary {
     /// Members in the API.
     pub members: usize,
@@ -94,8 +130,13 @@ pub struct Plan {
     pub exercised: usize,
 }
 
-/// Splits `items` into about `4 × jobs` chunks processed in parallel by workers that each own
-/// a copy of the API; results come back in input order.
+/// Chunks per worker thread when a pass is split for parallel work: more than one, so that
+/// a thread that finishes early takes over work (each chunk pays for one API copy). Output
+/// never depends on it.
+pub const CHUNKS_PER_JOB: usize = 4;
+
+/// Splits `items` into about `CHUNKS_PER_JOB × jobs` chunks processed in parallel by workers
+/// that each own a copy of the API; results come back in input order.
 fn par_chunks<T: Sync, R: Send>(
     api: &Api,
     ctx: &SynthContext,
@@ -107,7 +148,7 @@ fn par_chunks<T: Sync, R: Send>(
     if items.is_empty() {
         return Vec::new();
     }
-    let chunk = items.len().div_ceil(jobs.max(1) * 4).max(1);
+    let chunk = items.len().div_ceil(jobs.max(1) * CHUNKS_PER_JOB).max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .build()
@@ -171,7 +212,7 @@ fn plan(api: &Api, ctx: &SynthContext, cfg: &SynthConfig, seed: u64, jobs: usize
             Err(r) => skipped.push((m, r)),
         }
     }
-    let mut rng = SynthRng::seed_from_u64(mix_seed(seed, 3, 0));
+    let mut rng = RngStream::PlanOrder.rng(seed, 0);
     per_member.shuffle(&mut rng);
     let mut order = Vec::new();
     let max = per_member.iter().map(|&(_, n)| n).max().unwrap_or(0);

@@ -5,8 +5,8 @@ use std::fs;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-use thalia_translators::{translator, Language};
+use serde::{Deserialize, Serialize};
+use thalia_translators::{translator, JavaTranslator, Language, Translator};
 
 use super::{SynthConfig, SynthSummary, Synthesized};
 
@@ -21,17 +21,79 @@ pub struct Written {
     pub manifest: PathBuf,
 }
 
-/// The contents of `summary.json`.
-#[derive(Serialize)]
-struct SummaryFile<'a> {
-    tool: &'static str,
-    version: &'static str,
-    seed: u64,
-    language: String,
-    api: &'a str,
-    config: &'a SynthConfig,
-    summary: &'a SynthSummary,
-    untranslatable: &'a [(String, String)],
+/// The contents of `summary.json`: what a synthesis run was and what it did.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunSummary {
+    /// `thalia`.
+    pub tool: String,
+    /// The version of thalia that wrote it.
+    pub version: String,
+    /// The run's seed.
+    pub seed: u64,
+    /// The programs' language.
+    pub language: Language,
+    /// The API, as `thalia synth --api` names it (a directory, `@NAME`, or the embedded
+    /// API's label).
+    pub api: String,
+    /// The effective configuration.
+    pub config: SynthConfig,
+    /// Counts.
+    pub summary: SynthSummary,
+    /// Programs the translator refused: id and reason.
+    pub untranslatable: Vec<(String, String)>,
+    /// Programs whose Java twin could not be written: id and reason.
+    #[serde(default)]
+    pub untwinned: Vec<(String, String)>,
+}
+
+/// A problem reading `summary.json`.
+#[derive(Debug, thiserror::Error)]
+pub enum SummaryError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The file is not a summary.
+    #[error("{path} is not a thalia summary.json: {source}")]
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: serde_json::Error,
+    },
+}
+
+impl RunSummary {
+    /// Reads `dir/summary.json`.
+    pub fn read(dir: &Path) -> Result<RunSummary, SummaryError> {
+        let path = dir.join("summary.json");
+        let text = fs::read_to_string(&path).map_err(|source| SummaryError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        serde_json::from_str(&text).map_err(|source| SummaryError::Malformed { path, source })
+    }
+
+    /// The `thalia synth` command that regenerates the run's programs (add `--only ID`).
+    pub fn regenerate_command(&self) -> String {
+        synth_command(&self.api, &self.config, self.seed)
+    }
+}
+
+/// The `thalia synth` command that writes the programs of `cfg` from `api` with `seed`
+/// (append `--only ID` for one program).
+pub fn synth_command(api: &str, cfg: &SynthConfig, seed: u64) -> String {
+    format!(
+        "thalia synth --api '{}' --lang {} --mode {}{} --seed {seed}",
+        api,
+        cfg.lang,
+        cfg.mode.as_str(),
+        if cfg.erase { " --erase" } else { "" },
+    )
 }
 
 /// A problem writing the output.
@@ -111,6 +173,8 @@ pub fn write_run_with(
     let mut jsonl = BufWriter::new(fs::File::create(&manifest).map_err(io(&manifest))?);
     let mut files = 0;
     let mut untranslatable = Vec::new();
+    let mut untwinned = Vec::new();
+    let twin = (lang != Language::Java).then_some(JavaTranslator);
     for s in programs.iter_mut() {
         match tr.translate(&s.program) {
             Ok(src) => {
@@ -119,7 +183,21 @@ pub fn write_run_with(
                 fs::write(&path, src).map_err(io(&path))?;
                 s.record.file = name;
                 files += 1;
-                let line = serde_json::to_string(&s.record).unwrap_or_default();
+                if let Some(t) = &twin {
+                    match t.translate(&s.program) {
+                        Ok(java) => {
+                            let name = t.file_name(&s.program);
+                            let path = out.join(&name);
+                            fs::write(&path, java).map_err(io(&path))?;
+                            s.record.twin = Some(name);
+                        }
+                        Err(e) => untwinned.push((s.record.id.clone(), e.to_string())),
+                    }
+                }
+                let line = serde_json::to_string(&s.record).map_err(|e| OutputError::Io {
+                    path: manifest.clone(),
+                    source: e.into(),
+                })?;
                 writeln!(jsonl, "{line}").map_err(io(&manifest))?;
             }
             Err(e) => untranslatable.push((s.record.id.clone(), e.to_string())),
@@ -127,17 +205,21 @@ pub fn write_run_with(
     }
     jsonl.flush().map_err(io(&manifest))?;
     let summary_path = out.join("summary.json");
-    let sf = SummaryFile {
-        tool: "thalia",
-        version: env!("CARGO_PKG_VERSION"),
+    let sf = RunSummary {
+        tool: "thalia".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
         seed,
-        language: lang.to_string(),
-        api: api_label,
-        config: cfg,
-        summary,
-        untranslatable: &untranslatable,
+        language: lang,
+        api: api_label.to_string(),
+        config: cfg.clone(),
+        summary: summary.clone(),
+        untranslatable: untranslatable.clone(),
+        untwinned,
     };
-    let text = serde_json::to_string_pretty(&sf).unwrap_or_default();
+    let text = serde_json::to_string_pretty(&sf).map_err(|e| OutputError::Io {
+        path: summary_path.clone(),
+        source: e.into(),
+    })?;
     fs::write(&summary_path, text + "\n").map_err(io(&summary_path))?;
     Ok(Written {
         files,

@@ -2,15 +2,14 @@
 
 use std::rc::Rc;
 
-use rand::SeedableRng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thalia_translators::ir::{Expr, PrimTy, Program, Receiver, Stmt, Ty};
 
 use super::config::Mode;
 use super::enumerate::{Broken, Position, Task};
 use super::erase::InferInfo;
 use super::inhabit::Inhabitant;
-use super::worker::{mix_seed, SynthRng, Worker};
+use super::worker::{RngStream, Worker};
 use crate::api::{Api, MemberId, MemberKind};
 use crate::types::{print_type, Prim, Subst, Syntax, Type, TypeId, Wildcard};
 
@@ -56,7 +55,7 @@ pub fn to_ir(api: &Api, t: TypeId) -> Ty {
 }
 
 /// The typing sequence of a program as printed types.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SequenceRecord {
     /// Receiver type, if any.
     pub receiver: Option<String>,
@@ -67,7 +66,7 @@ pub struct SequenceRecord {
 }
 
 /// The broken position of an ill-typed program.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BrokenRecord {
     /// `receiver`, `argN` or `result`.
     pub position: String,
@@ -77,8 +76,68 @@ pub struct BrokenRecord {
     pub actual: String,
 }
 
-/// One line of `programs.jsonl`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// What the compiler should do with a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Expected {
+    /// A well-typed program: the compiler must accept it.
+    Accept,
+    /// An ill-typed program: the compiler must reject it.
+    Reject,
+}
+
+impl Expected {
+    /// `accept` / `reject`, as in `programs.jsonl`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Expected::Accept => "accept",
+            Expected::Reject => "reject",
+        }
+    }
+
+    /// Parses `accept` / `reject`.
+    pub fn parse(s: &str) -> Option<Expected> {
+        match s {
+            "accept" => Some(Expected::Accept),
+            "reject" => Some(Expected::Reject),
+            _ => None,
+        }
+    }
+
+    /// The expectation of a program synthesized in `mode`.
+    pub fn of_mode(mode: Mode) -> Expected {
+        match mode {
+            Mode::WellTyped => Expected::Accept,
+            Mode::IllTyped => Expected::Reject,
+        }
+    }
+}
+
+/// The kind of the API member a program exercises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RecordKind {
+    /// A method call.
+    Method,
+    /// A constructor call.
+    Constructor,
+    /// A field access.
+    Field,
+}
+
+impl RecordKind {
+    /// `method`, `constructor` or `field`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordKind::Method => "method",
+            RecordKind::Constructor => "constructor",
+            RecordKind::Field => "field",
+        }
+    }
+}
+
+/// One line of `programs.jsonl`: the typed record that crosses from synthesis to campaigns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProgramRecord {
     /// Program id (`p000042`).
     pub id: String,
@@ -89,19 +148,23 @@ pub struct ProgramRecord {
     /// Its declaring class.
     pub class: String,
     /// Method, constructor or field.
-    pub kind: String,
+    pub kind: RecordKind,
     /// Receiver, argument and expected result types.
     pub typing_sequence: SequenceRecord,
     /// The type arguments chosen for the type variables (`T` → `java.lang.Integer`).
     pub substitution: std::collections::BTreeMap<String, String>,
     /// `well-typed` or `ill-typed`.
     pub mode: Mode,
-    /// `accept` or `reject`.
-    pub expected: String,
+    /// What the compiler must do with the program.
+    pub expected: Expected,
     /// The broken position of an ill-typed program.
     pub broken: Option<BrokenRecord>,
     /// True when the call under test was written without its type arguments.
     pub erased: bool,
+    /// The file of the program's Java twin (the same IR written in Java), for a program in
+    /// another language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub twin: Option<String>,
 }
 
 impl Worker<'_> {
@@ -125,7 +188,7 @@ impl Worker<'_> {
             mem.type_params.clone()
         };
         let mut erased = false;
-        if self.cfg.erase && allow_erase && self.keep_type_args == 0 && !vars.is_empty() {
+        if self.cfg.erase && allow_erase && self.building.keep_type_args == 0 && !vars.is_empty() {
             let mut outer = s.clone();
             for &v in &vars {
                 outer.remove(v);
@@ -250,7 +313,7 @@ impl Worker<'_> {
     /// then the supertypes that declare an instance method of the same name and arity or whose
     /// members the API does not describe, nearest first.
     fn declared_in(&mut self, m: MemberId) -> Rc<[String]> {
-        if let Some(d) = self.declared_in.get(&m) {
+        if let Some(d) = self.caches.declared_in.get(&m) {
             return Rc::clone(d);
         }
         let mem = self.api.member(m);
@@ -259,7 +322,7 @@ impl Worker<'_> {
         // the owner comes first: it declares `m`
         let self_ty = self.api.ts.self_type(sym);
         let rc: Rc<[String]> = self.declarers(self_ty, &name, arity).into();
-        self.declared_in.insert(m, Rc::clone(&rc));
+        self.caches.declared_in.insert(m, Rc::clone(&rc));
         rc
     }
 
@@ -323,8 +386,8 @@ impl Worker<'_> {
         seed: u64,
         index: u64,
     ) -> (Program, ProgramRecord, bool) {
-        let mut rng = SynthRng::seed_from_u64(mix_seed(seed, 2, index));
-        self.fresh = 0;
+        let mut rng = RngStream::Program.rng(seed, index);
+        self.building.fresh = 0;
         let depth = self.cfg.max_inhabitant_depth;
         let mut stmts = Vec::new();
         let mut receiver = None;
@@ -410,11 +473,10 @@ impl Worker<'_> {
             member: self.api.signature(task.member),
             class: owner.name.clone(),
             kind: match mem.kind {
-                MemberKind::Method => "method",
-                MemberKind::Constructor => "constructor",
-                MemberKind::Field => "field",
-            }
-            .to_string(),
+                MemberKind::Method => RecordKind::Method,
+                MemberKind::Constructor => RecordKind::Constructor,
+                MemberKind::Field => RecordKind::Field,
+            },
             typing_sequence: SequenceRecord {
                 receiver: task.seq.receiver.map(p),
                 args: task.seq.args.iter().map(|&t| p(t)).collect(),
@@ -427,17 +489,17 @@ impl Worker<'_> {
                 Mode::WellTyped
             },
             expected: if task.broken.is_some() {
-                "reject"
+                Expected::Reject
             } else {
-                "accept"
-            }
-            .to_string(),
+                Expected::Accept
+            },
             broken: task.broken.map(|b| BrokenRecord {
                 position: b.position.label(),
                 formal: p(b.formal),
                 actual: p(b.actual),
             }),
             erased,
+            twin: None,
         }
     }
 }

@@ -1,23 +1,54 @@
 //! A synthesis worker: a private copy of the API (its type arena grows as types are built)
-//! plus caches, and the random choice of types.
+//! plus caches, the random streams, and the random choice of types.
 
 use std::rc::Rc;
 
 use petgraph::graph::NodeIndex;
 use rand::seq::SliceRandom;
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
 use super::config::SynthConfig;
-use super::context::SynthContext;
+use super::context::{SkipReason, SynthContext};
+use super::rules::LanguageRules;
 use crate::api::{Api, ClassId, MemberId};
 use crate::types::{Prim, Subst, Type, TypeId, UnifyMode, VarId, Wildcard};
 
 /// The random number generator of synthesis (seeded per program for determinism).
 pub type SynthRng = ChaCha8Rng;
 
-/// Mixes a seed with a stream label and an index into a new 64-bit seed (splitmix64).
+/// The independent random streams drawn from a run's seed, one per purpose: each is seeded
+/// by `(seed, stream, index)` ([`mix_seed`]), so that what one stream draws never shifts
+/// another and the output does not depend on the order in which workers run.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[repr(u64)]
+pub enum RngStream {
+    /// A member's enumeration: substitutions and typing sequences (index: the member id).
+    Enumerate = 1,
+    /// A program's inhabitants and literals (index: the program's index in the run).
+    Program = 2,
+    /// The shuffled member order of a plan (index 0).
+    PlanOrder = 3,
+    /// The seed of a campaign's synthesis round after the first (index: the round;
+    /// `campaign::driver::round_seed` passes this value to [`mix_seed`]).
+    Round = 0x7275_6e64,
+}
+
+impl RngStream {
+    /// The seed of this stream's `index`-th generator under the run's `seed`.
+    pub fn seed(self, seed: u64, index: u64) -> u64 {
+        mix_seed(seed, self as u64, index)
+    }
+
+    /// This stream's `index`-th generator under the run's `seed`.
+    pub fn rng(self, seed: u64, index: u64) -> SynthRng {
+        SynthRng::seed_from_u64(self.seed(seed, index))
+    }
+}
+
+/// Mixes a seed with a stream label ([`RngStream`]) and an index into a new 64-bit seed
+/// (splitmix64).
 pub fn mix_seed(seed: u64, stream: u64, index: u64) -> u64 {
     let mut z = seed
         .wrapping_add(stream.wrapping_mul(0x9E37_79B9_7F4A_7C15))
@@ -36,22 +67,42 @@ pub struct Worker<'c> {
     pub ctx: &'c SynthContext,
     /// The configuration.
     pub cfg: &'c SynthConfig,
+    /// The target language's rules (from `cfg.lang`).
+    pub rules: LanguageRules,
+    /// Memo tables filled on demand; they hold only facts derived from the API.
+    pub(crate) caches: Caches,
+    /// Where the program being built currently is (reset for every program).
+    pub(crate) building: Building,
+}
+
+/// A worker's memo tables. Each entry depends only on the API and the configuration, never
+/// on the order of queries, so a worker gives the same answers whatever it did before.
+#[derive(Default)]
+pub(crate) struct Caches {
     /// Yen paths per target type node, source first.
     pub(crate) paths: FxHashMap<NodeIndex, Rc<Vec<Vec<NodeIndex>>>>,
-    /// Counter for fresh lambda-parameter names within one program.
+    /// Self types of Groovy's extension methods, parsed into this worker's arena.
+    pub(crate) groovy_self_types: FxHashMap<&'static str, Option<TypeId>>,
+    /// Per member, why the target language cannot use it (`None`: it can).
+    pub(crate) language_problems: FxHashMap<MemberId, Option<SkipReason>>,
+    /// Per instance method, the classes that may declare it (see `Expr::Call::declared_in`).
+    pub(crate) declared_in: FxHashMap<MemberId, Rc<[String]>>,
+}
+
+/// The counters of the program being built: where inhabitants are being written, so that
+/// nested expressions respect the constraints of their context. The nesting counters go up
+/// on entering a context and back down on leaving it.
+#[derive(Default)]
+pub(crate) struct Building {
+    /// Lambda parameters named so far in this program (the next is `l{fresh + 1}`).
     pub(crate) fresh: usize,
     /// Nesting of lambda bodies being built (calls there may not throw checked exceptions).
     pub(crate) in_lambda: usize,
     /// Nesting of arguments being built whose calls must keep their type arguments.
     pub(crate) keep_type_args: usize,
-    /// Self types of Groovy's extension methods, parsed into this worker's arena.
-    pub(crate) groovy_self_types: FxHashMap<&'static str, Option<TypeId>>,
-    /// Per member, why the target language cannot use it (`None`: it can).
-    pub(crate) language_problems: FxHashMap<MemberId, Option<super::context::SkipReason>>,
-    /// Per instance method, the classes that may declare it (see `Expr::Call::declared_in`).
-    pub(crate) declared_in: FxHashMap<MemberId, Rc<[String]>>,
 }
 
+/// Java's widening primitive conversions (JLS 5.1.2): each primitive with those wider.
 const WIDER: [(Prim, &[Prim]); 6] = [
     (
         Prim::Byte,
@@ -97,20 +148,19 @@ impl<'c> Worker<'c> {
             api,
             ctx,
             cfg,
-            paths: FxHashMap::default(),
-            fresh: 0,
-            in_lambda: 0,
-            keep_type_args: 0,
-            language_problems: FxHashMap::default(),
-            groovy_self_types: FxHashMap::default(),
-            declared_in: FxHashMap::default(),
+            rules: LanguageRules::new(cfg.lang),
+            caches: Caches::default(),
+            building: Building::default(),
         }
     }
 
     /// A random ground class type of nesting depth at most `depth`.
     pub fn random_type(&mut self, rng: &mut SynthRng, depth: usize) -> TypeId {
-        for _ in 0..8 {
-            if depth > 0 && !self.ctx.generic.is_empty() && rng.gen_bool(0.35) {
+        for _ in 0..self.cfg.random_type_attempts {
+            if depth > 0
+                && !self.ctx.generic.is_empty()
+                && rng.gen_bool(self.cfg.generic_type_probability)
+            {
                 let c = self.ctx.generic[rng.gen_range(0..self.ctx.generic.len())];
                 if let Some(t) = self.random_instance(rng, c, depth) {
                     return t;
@@ -206,7 +256,7 @@ impl<'c> Worker<'c> {
                 if subs.is_empty() {
                     return self.random_type(rng, depth);
                 }
-                for _ in 0..4 {
+                for _ in 0..self.cfg.subclass_attempts {
                     let e = subs[rng.gen_range(0..subs.len())];
                     let t = if open {
                         self.random_instance(rng, e, depth)
@@ -253,10 +303,11 @@ impl<'c> Worker<'c> {
     pub fn subtypes(&mut self, rng: &mut SynthRng, t: TypeId, cap: usize) -> Vec<TypeId> {
         let mut out = vec![t];
         match self.api.ts.arena.get(t).clone() {
-            // Kotlin has no implicit widening between primitive types
-            Type::Prim(_) if self.cfg.lang == thalia_translators::Language::Kotlin => {}
             Type::Prim(p) => {
+                // the narrower primitives that widen to `p` (none in Kotlin)
+                let rules = self.rules;
                 let mut n = narrower_prims(p);
+                n.retain(|&q| rules.widens_primitive(q, p));
                 n.shuffle(rng);
                 for q in n {
                     if out.len() >= cap {
@@ -365,4 +416,28 @@ impl<'c> Worker<'c> {
 fn p_obj(w: &mut Worker<'_>) -> TypeId {
     let o = w.ctx.object_sym;
     w.api.ts.arena.class(o, &[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stream_ids_are_pinned_and_streams_differ() {
+        // changing an id changes every program of every seed
+        assert_eq!(RngStream::Enumerate as u64, 1);
+        assert_eq!(RngStream::Program as u64, 2);
+        assert_eq!(RngStream::PlanOrder as u64, 3);
+        assert_eq!(RngStream::Round.seed(5, 1), mix_seed(5, 0x7275_6e64, 1));
+        let streams = [
+            RngStream::Enumerate,
+            RngStream::Program,
+            RngStream::PlanOrder,
+            RngStream::Round,
+        ];
+        let mut seeds: Vec<u64> = streams.iter().map(|s| s.seed(5, 0)).collect();
+        seeds.sort_unstable();
+        seeds.dedup();
+        assert_eq!(seeds.len(), streams.len());
+    }
 }

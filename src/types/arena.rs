@@ -25,14 +25,23 @@ pub struct Sym(pub u32);
 /// Primitive types of the JVM languages (Java's view; Kotlin and Scala name them as classes).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum Prim {
+    /// `boolean`.
     Boolean,
+    /// `byte`.
     Byte,
+    /// `char`.
     Char,
+    /// `short`.
     Short,
+    /// `int`.
     Int,
+    /// `long`.
     Long,
+    /// `float`.
     Float,
+    /// `double`.
     Double,
+    /// `void`.
     Void,
 }
 
@@ -74,17 +83,23 @@ impl Prim {
 /// Declaration-site (Kotlin `out`/`in`, Scala `+`/`-`) or use-site variance.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub enum Variance {
+    /// No variance: `List<T>`.
     #[default]
     Invariant,
+    /// `out T`, `+T`, `? extends T`.
     Covariant,
+    /// `in T`, `-T`, `? super T`.
     Contravariant,
 }
 
 /// A wildcard type argument: `? extends T` / `out T`, `? super T` / `in T`, `?` / `*`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Wildcard {
+    /// `? extends T` / `out T` / `_ <: T`.
     Extends(TypeId),
+    /// `? super T` / `in T` / `_ >: T`.
     Super(TypeId),
+    /// `?` / `*` / `_`.
     Star,
 }
 
@@ -94,7 +109,12 @@ pub enum Type {
     /// A JVM primitive (`int`, `boolean`, `void`, ...).
     Prim(Prim),
     /// A class type, possibly with type arguments (a type instance when it has them).
-    Class { name: Sym, args: Box<[TypeId]> },
+    Class {
+        /// The class's name.
+        name: Sym,
+        /// Its type arguments (empty for a non-generic class or a raw type).
+        args: Box<[TypeId]>,
+    },
     /// A type variable.
     Var(VarId),
     /// A wildcard; only meaningful as a type argument.
@@ -105,9 +125,13 @@ pub enum Type {
     Nullable(TypeId),
     /// A function type `(A, B) -> R`, with an optional Kotlin receiver `X.(A) -> R`.
     Function {
+        /// The Kotlin receiver type of `X.(A) -> R`.
         receiver: Option<TypeId>,
+        /// Parameter types.
         params: Box<[TypeId]>,
+        /// Result type.
         ret: TypeId,
+        /// A Kotlin `suspend` function type.
         suspend: bool,
     },
     /// A Scala by-name parameter type `=> T`.

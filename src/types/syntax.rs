@@ -20,8 +20,11 @@ use super::arena::{Prim, TypeArena, TypeId, VarId, Variance, Wildcard};
 /// The three type-string syntaxes of thalia's API JSON (the file's `language`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Syntax {
+    /// Java's: `java.util.List<? extends T>`, `int[]`.
     Java,
+    /// Kotlin's: `kotlin.collections.List<out T>`, `T?`, `(A) -> R`.
     Kotlin,
+    /// Scala's: `scala.collection.immutable.List[_ <: T]`, `=> T`.
     Scala,
 }
 

@@ -7,13 +7,15 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-/// The compiler versions the README's figures were measured with.
-pub const PINNED: [&str; 4] = [
-    "kotlin@2.4.21",
-    "scala3@3.9.0",
-    "scala2@2.13.18",
-    "groovy@5.1.3",
-];
+/// The compiler versions the README's figures were measured with, from
+/// `pinned-toolchains.txt` (which `scripts/test.sh` reads too).
+pub fn pinned() -> Vec<&'static str> {
+    include_str!("pinned-toolchains.txt")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
 
 /// `thalia` with its toolchains in `toolchains`.
 pub fn thalia(toolchains: &Path) -> Command {

@@ -1,21 +1,28 @@
 //! Logic shared by all translators: program naming, name and scope checks, the statement walk
-//! that assembles a file, and small formatting helpers.
+//! that assembles a file, small formatting helpers, and what Kotlin and Scala write alike.
+//! Literals are in [`literal`], Java's syntax as Java and Groovy share it in [`java_family`].
+
+pub(crate) mod java_family;
+pub(crate) mod literal;
 
 use std::collections::{HashMap, HashSet};
-use std::fmt::Write as _;
 
-use crate::ir::{Expr, Program, Receiver, Stmt, Ty};
+use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
 use crate::{Language, TranslateError};
 
 /// What differs between languages when a program is laid out as a file. The shared driver
 /// [`translate`] validates the program's names and scopes, then calls these hooks in order:
-/// [`Dialect::open`], [`Dialect::stmt`] for each statement, [`Dialect::close`].
+/// [`Dialect::open`], [`Dialect::stmt`] for each statement (a local's type is checked not to
+/// be `void` before), [`Dialect::close`].
 pub(crate) trait Dialect {
     /// The language written.
     fn language(&self) -> Language;
 
-    /// Whether `name` is a reserved word that cannot name a local, a member or a package.
-    fn is_reserved(&self, name: &str) -> bool;
+    /// Whether `name` is a reserved word that cannot name a local, a member or a package
+    /// (none by default: Kotlin and Scala quote their keywords).
+    fn is_reserved(&self, _name: &str) -> bool {
+        false
+    }
 
     /// Whether `name` is lexically an identifier (reserved words aside).
     fn is_identifier(&self, name: &str) -> bool {
@@ -28,8 +35,13 @@ pub(crate) trait Dialect {
     /// Writes one statement.
     fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError>;
 
-    /// Writes everything after the last statement.
-    fn close(&self, w: &mut CodeWriter);
+    /// Writes everything after the last statement: the ends of the function and the class.
+    fn close(&self, w: &mut CodeWriter) {
+        w.dedent();
+        w.line("}");
+        w.dedent();
+        w.line("}");
+    }
 
     /// Checks that `name` may be written as a (non-local) name: an identifier, not reserved.
     fn check_name(&self, name: &str) -> Result<(), TranslateError> {
@@ -59,6 +71,24 @@ pub(crate) trait Dialect {
         name.split('.').try_for_each(|seg| self.check_name(seg))
     }
 
+    /// Checks that a lambda's parameters are all typed or all untyped (Java and Scala cannot
+    /// mix them).
+    fn check_uniform_params(&self, params: &[(String, Option<Ty>)]) -> Result<(), TranslateError> {
+        let typed = params.iter().filter(|(_, t)| t.is_some()).count();
+        if typed != 0 && typed != params.len() {
+            return Err(self.unsupported("a lambda mixing typed and untyped parameters"));
+        }
+        Ok(())
+    }
+
+    /// Checks that `t`, written at position `pos`, is not a wildcard outside a type argument.
+    fn check_wildcard(&self, t: &Ty, pos: TyPos) -> Result<(), TranslateError> {
+        if t.is_wildcard() && pos != TyPos::Arg {
+            return Err(self.unsupported("a wildcard outside a type argument"));
+        }
+        Ok(())
+    }
+
     /// The error for a construct the language cannot express.
     fn unsupported(&self, what: impl Into<String>) -> TranslateError {
         TranslateError::Unsupported {
@@ -79,6 +109,9 @@ pub(crate) fn translate(
     let mut w = CodeWriter::default();
     d.open(&names, &mut w);
     for s in &p.stmts {
+        if let Stmt::Local { name, ty, .. } = s {
+            check_local_type(name, ty)?;
+        }
         d.stmt(s, &mut cx, &mut w)?;
     }
     d.close(&mut w);
@@ -347,17 +380,6 @@ impl CodeWriter {
     }
 }
 
-/// Shortest decimal digits that read back as exactly `|v|` (`1.0`, `0.1`, `1e-7`, `3.4028235e38`);
-/// the syntax is valid in Java, Kotlin, Scala and Groovy float literals. `v` must be finite.
-pub(crate) fn f32_digits(v: f32) -> String {
-    format!("{:?}", v.abs())
-}
-
-/// Shortest decimal digits that read back as exactly `|v|`; see [`f32_digits`].
-pub(crate) fn f64_digits(v: f64) -> String {
-    format!("{:?}", v.abs())
-}
-
 /// Maps each item with `f` and joins the results with `", "`.
 pub(crate) fn comma_separated<T>(
     items: &[T],
@@ -370,44 +392,220 @@ pub(crate) fn comma_separated<T>(
         .join(", "))
 }
 
-/// `c` as `\uXXXX` escapes, one per UTF-16 code unit (two for supplementary characters).
-pub(crate) fn utf16_escape(c: char) -> String {
-    let mut units = [0u16; 2];
-    let mut out = String::with_capacity(12);
-    for u in c.encode_utf16(&mut units) {
-        let _ = write!(out, "\\u{u:04X}");
-    }
-    out
+/// `items` mapped with `f`, comma-separated between `open` and `close` (`<A, B>`, `[A, B]`);
+/// nothing at all if there are no items.
+pub(crate) fn bracketed<T>(
+    items: &[T],
+    open: &str,
+    close: &str,
+    f: impl Fn(&T) -> Result<String, TranslateError>,
+) -> Result<String, TranslateError> {
+    Ok(if items.is_empty() {
+        String::new()
+    } else {
+        format!("{open}{}{close}", comma_separated(items, f)?)
+    })
 }
 
 /// Name stem of the locals that hold values of expression statements.
 pub(crate) const UNUSED_STEM: &str = "__unused_";
 
-/// Writes an expression statement in Java-like syntax (Java, Groovy): calls and `new` as
-/// they are; literals dropped after checking they can be written; anything else bound to a
-/// fresh unused `java.lang.Object` local (only calls and `new` are statements in Java).
-pub(crate) fn java_like_expr_stmt(
-    e: &crate::ir::Expr,
+/// Where a type is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TyPos {
+    /// A value's type: local declaration, cast, array element, lambda parameter.
+    Value,
+    /// A type argument (wildcards allowed, primitives boxed).
+    Arg,
+}
+
+/// Checks that local `name` may be declared with type `ty` (not `void`).
+fn check_local_type(name: &str, ty: &Ty) -> Result<(), TranslateError> {
+    if matches!(ty, Ty::Prim(PrimTy::Void)) {
+        return Err(TranslateError::VoidLocal {
+            name: name.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// Writes the lines before the first statement: `header` (package, class), then the test
+/// function's header line `function`, each indented one level more.
+pub(crate) fn open_test(w: &mut CodeWriter, header: &[&str], function: &str) {
+    for line in header {
+        w.line(line);
+    }
+    w.indent();
+    w.line(function);
+    w.indent();
+}
+
+/// Writes Kotlin's and Scala's lines before the first statement: the package (each segment
+/// written by `segment`), the object and the test function's header `function`.
+pub(crate) fn open_object(
+    w: &mut CodeWriter,
+    names: &ProgramNames,
+    segment: impl Fn(&str) -> String,
+    function: &str,
+) {
+    let package = format!("package {}", qualified(&names.package, segment));
+    let object = format!("object {} {{", names.class);
+    open_test(w, &[&package, "", &object], function);
+}
+
+/// Kotlin's and Scala's name of a primitive type (`Unit` for `void`).
+pub(crate) fn prim_name(p: PrimTy) -> &'static str {
+    match p {
+        PrimTy::Boolean => "Boolean",
+        PrimTy::Byte => "Byte",
+        PrimTy::Char => "Char",
+        PrimTy::Short => "Short",
+        PrimTy::Int => "Int",
+        PrimTy::Long => "Long",
+        PrimTy::Float => "Float",
+        PrimTy::Double => "Double",
+        PrimTy::Void => "Unit",
+    }
+}
+
+/// A dot-separated qualified name with each segment written by `segment` (Kotlin and Scala
+/// quote keywords with backticks).
+pub(crate) fn qualified(n: &str, segment: impl Fn(&str) -> String) -> String {
+    n.split('.').map(segment).collect::<Vec<_>>().join(".")
+}
+
+/// `n`, quoted with backticks if `quote` (Kotlin's and Scala's way to use keywords as names).
+pub(crate) fn backquoted_if(n: &str, quote: bool) -> String {
+    if quote {
+        format!("`{n}`")
+    } else {
+        n.to_owned()
+    }
+}
+
+/// Writes a statement in Kotlin or Scala: a local as `val x: T = init`, `local` giving the
+/// quoted name, the type and the initializer; an expression statement that is a call or
+/// `new` as it is; a literal statement dropped after checking it can be written; any other
+/// expression bound to a fresh `val __unused_N: <top> = e`, `top` being the language's top
+/// type.
+pub(crate) fn val_stmt(
+    s: &Stmt,
+    top: &str,
     cx: &mut BodyCx,
     w: &mut CodeWriter,
-    expr: impl Fn(&crate::ir::Expr) -> Result<String, crate::TranslateError>,
-    lit: impl Fn(&crate::ir::Lit) -> Result<String, crate::TranslateError>,
-) -> Result<(), crate::TranslateError> {
-    use crate::ir::Expr;
-    match e {
-        Expr::Call { .. } | Expr::New { .. } => w.line(&format!("{};", expr(e)?)),
-        Expr::Lit(l) => {
+    local: impl FnOnce(&str, &Ty, &Expr) -> Result<(String, String, String), TranslateError>,
+    expr: impl Fn(&Expr) -> Result<String, TranslateError>,
+    lit: impl Fn(&Lit) -> Result<String, TranslateError>,
+) -> Result<(), TranslateError> {
+    match s {
+        Stmt::Local { name, ty, init } => {
+            let (name, ty, init) = local(name, ty, init)?;
+            w.line(&format!("val {name}: {ty} = {init}"));
+        }
+        Stmt::Expr(e @ (Expr::Call { .. } | Expr::New { .. })) => w.line(&expr(e)?),
+        Stmt::Expr(Expr::Lit(l)) => {
             lit(l)?;
         }
-        _ => {
+        Stmt::Expr(e) => {
             let e = expr(e)?;
-            w.line(&format!(
-                "java.lang.Object {} = {e};",
-                cx.fresh(UNUSED_STEM)
-            ));
+            w.line(&format!("val {}: {top} = {e}", cx.fresh(UNUSED_STEM)));
         }
     }
     Ok(())
+}
+
+/// Kotlin's and Scala's conditional expression, `(if (c) a else b)`.
+pub(crate) fn if_else(
+    cond: &Expr,
+    then: &Expr,
+    els: &Expr,
+    expr: impl Fn(&Expr) -> Result<String, TranslateError>,
+) -> Result<String, TranslateError> {
+    Ok(format!(
+        "(if ({}) {} else {})",
+        expr(cond)?,
+        expr(then)?,
+        expr(els)?
+    ))
+}
+
+/// Kotlin's and Scala's lambda parameters, `a: T, b`: names written by `name`, types by `ty`.
+pub(crate) fn colon_params(
+    params: &[(String, Option<Ty>)],
+    name: impl Fn(&str) -> String,
+    ty: impl Fn(&Ty) -> Result<String, TranslateError>,
+) -> Result<String, TranslateError> {
+    comma_separated(params, |(n, t)| match t {
+        Some(t) => Ok(format!("{}: {}", name(n), ty(t)?)),
+        None => Ok(name(n)),
+    })
+}
+
+/// The parameter list and result of a Kotlin or Scala function type: the types written by
+/// `ty`, comma-separated, and the result (`Unit` for `void`).
+pub(crate) fn function_type_parts(
+    params: &[Ty],
+    ret: &Ty,
+    ty: impl Fn(&Ty) -> Result<String, TranslateError>,
+) -> Result<(String, String), TranslateError> {
+    let params = comma_separated(params, &ty)?;
+    let ret = match ret {
+        Ty::Prim(PrimTy::Void) => "Unit".to_owned(),
+        r => ty(r)?,
+    };
+    Ok((params, ret))
+}
+
+/// Helpers of the translators' unit tests.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use crate::ir::{Expr, Program, Stmt, Ty};
+    use crate::{TranslateError, Translator};
+
+    /// The statement lines of the translation of a program of `stmts` by `t`, trimmed: the
+    /// lines after the test function's header (the second line that opens a block) but for
+    /// the two closing braces.
+    pub(crate) fn body(t: &dyn Translator, stmts: Vec<Stmt>) -> Result<String, TranslateError> {
+        let src = t.translate(&Program::new("t", stmts))?;
+        let lines: Vec<&str> = src.lines().collect();
+        let start = lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.ends_with('{'))
+            .nth(1)
+            .map_or(lines.len(), |(i, _)| i + 1);
+        let end = lines.len().saturating_sub(2).max(start);
+        Ok(lines[start..end]
+            .iter()
+            .map(|l| l.trim())
+            .collect::<Vec<_>>()
+            .join("\n"))
+    }
+
+    /// `java.util.concurrent.Callable<java.lang.String>`.
+    pub(crate) fn callable() -> Ty {
+        Ty::class("java.util.concurrent.Callable", vec![Ty::string()])
+    }
+
+    /// The lambda `() -> "a"` for [`callable`], whose position converts it implicitly or not.
+    pub(crate) fn callable_lambda(implicit: bool) -> Expr {
+        Expr::Lambda {
+            params: vec![],
+            body: Box::new(Expr::str("a")),
+            target: Some(callable()),
+            implicit,
+        }
+    }
+
+    /// The statement `java.util.concurrent.ForkJoinTask.<String>adapt(l)`.
+    pub(crate) fn adapt(l: Expr) -> Stmt {
+        Stmt::expr(Expr::static_call(
+            "java.util.concurrent.ForkJoinTask",
+            "adapt",
+            vec![Ty::string()],
+            vec![l],
+        ))
+    }
 }
 
 #[cfg(test)]
@@ -428,7 +626,6 @@ mod tests {
         fn stmt(&self, _: &Stmt, _: &mut BodyCx, _: &mut CodeWriter) -> Result<(), TranslateError> {
             Ok(())
         }
-        fn close(&self, _: &mut CodeWriter) {}
     }
 
     fn check(stmts: Vec<Stmt>) -> Result<String, TranslateError> {
@@ -525,21 +722,5 @@ mod tests {
         let mut cx = BodyCx::new(&p);
         assert_eq!(cx.fresh("u"), "u2");
         assert_eq!(cx.fresh("u"), "u3");
-    }
-
-    #[test]
-    fn float_digits_are_shortest_round_trip() {
-        assert_eq!(f32_digits(1.0), "1.0");
-        assert_eq!(f32_digits(-0.1), "0.1");
-        assert_eq!(f32_digits(f32::MAX), "3.4028235e38");
-        assert_eq!(f32_digits(1e-7), "1e-7");
-        assert_eq!(f64_digits(0.1), "0.1");
-        assert_eq!(f64_digits(f64::MIN_POSITIVE), "2.2250738585072014e-308");
-    }
-
-    #[test]
-    fn utf16_escapes() {
-        assert_eq!(utf16_escape('é'), "\\u00E9");
-        assert_eq!(utf16_escape('😀'), "\\uD83D\\uDE00");
     }
 }

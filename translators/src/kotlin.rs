@@ -97,7 +97,8 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use crate::common::{self, f32_digits, f64_digits, BodyCx, CodeWriter, Dialect, ProgramNames};
+use crate::common::literal::{ControlEscape, Escapes, LiteralSyntax, Narrowing};
+use crate::common::{self, prim_name, BodyCx, CodeWriter, Dialect, ProgramNames, TyPos};
 use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
 use crate::{Language, TranslateError, Translator};
 
@@ -108,10 +109,6 @@ pub struct KotlinTranslator;
 impl Translator for KotlinTranslator {
     fn language(&self) -> Language {
         Language::Kotlin
-    }
-
-    fn file_name(&self, p: &Program) -> String {
-        common::file_name(&p.id, Language::Kotlin)
     }
 
     fn translate(&self, p: &Program) -> Result<String, TranslateError> {
@@ -153,32 +150,35 @@ const KEYWORDS: &[&str] = &[
 
 /// `name`, quoted with backticks if Kotlin needs it (a keyword, `$`, or only underscores).
 fn name(n: &str) -> String {
-    if KEYWORDS.contains(&n) || n.contains('$') || n.chars().all(|c| c == '_') {
-        format!("`{n}`")
-    } else {
-        n.to_owned()
-    }
+    common::backquoted_if(
+        n,
+        KEYWORDS.contains(&n) || n.contains('$') || n.chars().all(|c| c == '_'),
+    )
 }
 
 /// A dot-separated qualified name with each segment quoted as needed.
 fn qualified(n: &str) -> String {
-    n.split('.').map(name).collect::<Vec<_>>().join(".")
+    common::qualified(n, name)
 }
 
-/// Kotlin's name for a primitive type (`Unit` for `void`).
-fn prim_name(p: PrimTy) -> &'static str {
-    match p {
-        PrimTy::Boolean => "Boolean",
-        PrimTy::Byte => "Byte",
-        PrimTy::Char => "Char",
-        PrimTy::Short => "Short",
-        PrimTy::Int => "Int",
-        PrimTy::Long => "Long",
-        PrimTy::Float => "Float",
-        PrimTy::Double => "Double",
-        PrimTy::Void => "Unit",
-    }
-}
+/// How Kotlin writes literals: `1L`, `1.5f`, `0.1` (no `double` suffix), `1.toByte()`;
+/// `Int.MIN_VALUE` is `(-2147483647 - 1)` (Kotlin reads `2147483648` as a `Long`); strings
+/// escape `$` (string templates); Kotlin has no `\f`.
+pub(crate) const LITERALS: LiteralSyntax = LiteralSyntax {
+    escapes: Escapes {
+        string_quote: '"',
+        form_feed: false,
+        dollar: true,
+        control: ControlEscape::Unicode,
+    },
+    int_min: Some("(-2147483647 - 1)"),
+    long_min: Some("(-9223372036854775807L - 1L)"),
+    float_class: "kotlin.Float",
+    double_class: "kotlin.Double",
+    double_suffix: "",
+    narrowing: Narrowing::Method("()"),
+    char_as_string: false,
+};
 
 /// The primitive whose wrapper class is `class` (`java.lang.Integer` → `int`), `void` excluded.
 fn unboxed(class: &str) -> Option<PrimTy> {
@@ -540,15 +540,6 @@ fn function_type_view(t: &Ty) -> Ty {
     }
 }
 
-/// Where a type is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum TyPos {
-    /// A value's type: local declaration, cast, lambda parameter.
-    Value,
-    /// A type argument (wildcards allowed, primitives boxed, which Kotlin writes the same).
-    Arg,
-}
-
 /// The translation of one program: the Kotlin dialect plus the declared types of the
 /// variables in scope, used to rename members of mapped types.
 #[derive(Default)]
@@ -562,71 +553,39 @@ impl Dialect for Emitter {
         Language::Kotlin
     }
 
-    /// Nothing is reserved: keywords are quoted with backticks.
-    fn is_reserved(&self, _: &str) -> bool {
-        false
-    }
-
     fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {
-        w.line(&format!("package {}", qualified(&names.package)));
-        w.line("");
-        w.line(&format!("object {} {{", names.class));
-        w.indent();
-        w.line("fun test() {");
-        w.indent();
+        common::open_object(w, names, name, "fun test() {");
     }
 
     fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
-        match s {
-            Stmt::Local {
-                name: local,
-                ty,
-                init,
-            } => {
-                if matches!(ty, Ty::Prim(PrimTy::Void)) {
-                    return Err(TranslateError::VoidLocal {
-                        name: local.clone(),
-                    });
+        let local = |local: &str, ty: &Ty, init: &Expr| {
+            let ty_s = self.ty(ty, TyPos::Value)?;
+            let init_s = match (ty, init) {
+                (Ty::Class { .. }, Expr::Lambda { .. }) => self.lambda_expr(init, Some(ty))?,
+                (Ty::Class { .. } | Ty::Array(_) | Ty::Var(_), Expr::Lit(Lit::Null)) => {
+                    format!("(null as {ty_s})")
                 }
-                let ty_s = self.ty(ty, TyPos::Value)?;
-                let init_s = match (ty, init) {
-                    (Ty::Class { .. }, Expr::Lambda { .. }) => self.lambda_expr(init, Some(ty))?,
-                    (Ty::Class { .. } | Ty::Array(_) | Ty::Var(_), Expr::Lit(Lit::Null)) => {
-                        format!("(null as {ty_s})")
-                    }
-                    _ => self.expr(init)?,
-                };
-                w.line(&format!("val {}: {ty_s} = {init_s}", name(local)));
-                self.vars
-                    .borrow_mut()
-                    .insert(local.clone(), Some(ty.clone()));
-            }
-            Stmt::Expr(e @ (Expr::Call { .. } | Expr::New { .. })) => w.line(&self.expr(e)?),
-            Stmt::Expr(Expr::Lit(lit)) => {
-                self.lit(lit)?;
-            }
-            Stmt::Expr(e) => {
-                let e = self.expr(e)?;
-                w.line(&format!(
-                    "val {}: Any? = {e}",
-                    cx.fresh(common::UNUSED_STEM)
-                ));
-            }
+                _ => self.expr(init)?,
+            };
+            Ok((name(local), ty_s, init_s))
+        };
+        common::val_stmt(s, "Any?", cx, w, local, |e| self.expr(e), |l| self.lit(l))?;
+        if let Stmt::Local {
+            name: local, ty, ..
+        } = s
+        {
+            self.vars
+                .borrow_mut()
+                .insert(local.clone(), Some(ty.clone()));
         }
         Ok(())
-    }
-
-    fn close(&self, w: &mut CodeWriter) {
-        w.dedent();
-        w.line("}");
-        w.dedent();
-        w.line("}");
     }
 }
 
 impl Emitter {
     /// `t` in Kotlin syntax, as written at position `pos`.
     fn ty(&self, t: &Ty, pos: TyPos) -> Result<String, TranslateError> {
+        self.check_wildcard(t, pos)?;
         Ok(match t {
             Ty::Prim(PrimTy::Void) if pos == TyPos::Arg => "java.lang.Void".to_owned(),
             Ty::Prim(PrimTy::Void) => return Err(self.unsupported("`void` as the type of a value")),
@@ -659,11 +618,6 @@ impl Emitter {
                 self.check_name(v)?;
                 name(v)
             }
-            Ty::WildcardStar | Ty::WildcardExtends(_) | Ty::WildcardSuper(_)
-                if pos != TyPos::Arg =>
-            {
-                return Err(self.unsupported("a wildcard outside a type argument"))
-            }
             Ty::WildcardStar => "*".to_owned(),
             Ty::WildcardExtends(b) => format!("out {}", self.ty(b, TyPos::Arg)?),
             Ty::WildcardSuper(b) => format!("in {}", self.ty(b, TyPos::Arg)?),
@@ -682,11 +636,8 @@ impl Emitter {
                 params,
                 ret,
             } => {
-                let params = common::comma_separated(params, |p| self.ty(p, TyPos::Value))?;
-                let ret = match ret.as_ref() {
-                    Ty::Prim(PrimTy::Void) => "Unit".to_owned(),
-                    r => self.ty(r, TyPos::Value)?,
-                };
+                let (params, ret) =
+                    common::function_type_parts(params, ret, |t| self.ty(t, TyPos::Value))?;
                 match receiver {
                     Some(r) => format!("{}.({params}) -> {ret}", self.ty(r, TyPos::Value)?),
                     None => format!("({params}) -> {ret}"),
@@ -697,18 +648,9 @@ impl Emitter {
         })
     }
 
-    /// Comma-separated type arguments.
-    fn ty_args(&self, args: &[Ty]) -> Result<String, TranslateError> {
-        common::comma_separated(args, |a| self.ty(a, TyPos::Arg))
-    }
-
     /// `<A, B>` or nothing.
     fn ty_args_opt(&self, args: &[Ty]) -> Result<String, TranslateError> {
-        Ok(if args.is_empty() {
-            String::new()
-        } else {
-            format!("<{}>", self.ty_args(args)?)
-        })
+        common::bracketed(args, "<", ">", |a| self.ty(a, TyPos::Arg))
     }
 
     /// Lambda `e`, bare or wrapped in its interface's SAM constructor
@@ -833,25 +775,7 @@ impl Emitter {
                 class,
                 type_args,
                 args,
-            } => {
-                self.check_qualified_name(class)?;
-                let targs = match type_args {
-                    None => String::new(),
-                    Some(ts) => self.ty_args_opt(ts)?,
-                };
-                let args = self.args(args)?;
-                // A mapped class's Java constructor builds a value of the Java class, which
-                // Kotlin does not take for the mapped type: use Kotlin's own constructors where
-                // it has them, else cast (`(java.lang.String("x") as String)`).
-                match (class.as_str(), mapped_class(class)) {
-                    ("java.lang.Object", _) => format!("Any({args})"),
-                    ("java.lang.Throwable", _) => format!("Throwable({args})"),
-                    (_, Some((kotlin_name, _))) => {
-                        format!("({}{targs}({args}) as {kotlin_name})", qualified(class))
-                    }
-                    (_, None) => format!("{}{targs}({args})", qualified(class)),
-                }
-            }
+            } => self.new_instance(class, type_args.as_deref(), args)?,
             Expr::Call {
                 receiver,
                 name: method,
@@ -946,12 +870,30 @@ impl Emitter {
             }
             Expr::Spread(inner) => format!("*{}", self.receiver(inner)?),
             Expr::Cast { ty, expr } => self.cast(ty, expr)?,
-            Expr::Cond { cond, then, els } => format!(
-                "(if ({}) {} else {})",
-                self.expr(cond)?,
-                self.expr(then)?,
-                self.expr(els)?
-            ),
+            Expr::Cond { cond, then, els } => common::if_else(cond, then, els, |e| self.expr(e))?,
+        })
+    }
+
+    /// `C<A>(args)`, `C(args)` for the IR's diamond (`None`: Kotlin infers the type
+    /// arguments). A mapped class's Java constructor builds a value of the Java class, which
+    /// Kotlin does not take for the mapped type: Kotlin's own constructors are used where it
+    /// has them, else the value is cast (`(java.lang.String("x") as String)`).
+    fn new_instance(
+        &self,
+        class: &str,
+        type_args: Option<&[Ty]>,
+        args: &[Expr],
+    ) -> Result<String, TranslateError> {
+        self.check_qualified_name(class)?;
+        let targs = self.ty_args_opt(type_args.unwrap_or_default())?;
+        let args = self.args(args)?;
+        Ok(match (class, mapped_class(class)) {
+            ("java.lang.Object", _) => format!("Any({args})"),
+            ("java.lang.Throwable", _) => format!("Throwable({args})"),
+            (_, Some((kotlin_name, _))) => {
+                format!("({}{targs}({args}) as {kotlin_name})", qualified(class))
+            }
+            (_, None) => format!("{}{targs}({args})", qualified(class)),
         })
     }
 
@@ -961,10 +903,7 @@ impl Emitter {
         params: &[(String, Option<Ty>)],
         body: &Expr,
     ) -> Result<String, TranslateError> {
-        let params = common::comma_separated(params, |(n, t)| match t {
-            Some(t) => Ok(format!("{}: {}", name(n), self.ty(t, TyPos::Value)?)),
-            None => Ok(name(n)),
-        })?;
+        let params = common::colon_params(params, name, |t| self.ty(t, TyPos::Value))?;
         let params = if params.is_empty() {
             "->".to_owned()
         } else {
@@ -1013,120 +952,25 @@ impl Emitter {
         })
     }
 
-    /// The typed bottom constant of type `t`.
+    /// The typed bottom constant of type `t`: `(null as T)`, or the default value of a
+    /// primitive `T`.
     fn bottom(&self, t: &Ty) -> Result<String, TranslateError> {
-        let default = match t {
-            Ty::Prim(PrimTy::Void) => {
-                return Err(self.unsupported("a bottom constant of type `void`"))
-            }
-            Ty::Prim(PrimTy::Boolean) => "false",
-            Ty::Prim(PrimTy::Byte) => "0.toByte()",
-            Ty::Prim(PrimTy::Char) => "'\\u0000'",
-            Ty::Prim(PrimTy::Short) => "0.toShort()",
-            Ty::Prim(PrimTy::Int) => "0",
-            Ty::Prim(PrimTy::Long) => "0L",
-            Ty::Prim(PrimTy::Float) => "0.0f",
-            Ty::Prim(PrimTy::Double) => "0.0",
-            t => return Ok(format!("(null as {})", self.ty(t, TyPos::Value)?)),
-        };
-        Ok(default.to_owned())
+        match t {
+            Ty::Prim(p) => LITERALS.zero(self, *p),
+            t => Ok(format!("(null as {})", self.ty(t, TyPos::Value)?)),
+        }
     }
 
-    /// A literal in Kotlin syntax; negative numbers are parenthesized.
+    /// A literal in Kotlin syntax.
     fn lit(&self, lit: &Lit) -> Result<String, TranslateError> {
-        fn signed(negative: bool, digits: String) -> String {
-            if negative {
-                format!("(-{digits})")
-            } else {
-                digits
-            }
-        }
-        Ok(match *lit {
-            Lit::Bool(b) => b.to_string(),
-            Lit::Int(i32::MIN) => "(-2147483647 - 1)".to_owned(),
-            Lit::Int(i) => signed(i < 0, i.unsigned_abs().to_string()),
-            Lit::Long(i64::MIN) => "(-9223372036854775807L - 1L)".to_owned(),
-            Lit::Long(i) => signed(i < 0, format!("{}L", i.unsigned_abs())),
-            Lit::Float(f) if f.is_nan() => "kotlin.Float.NaN".to_owned(),
-            Lit::Float(f) if f.is_infinite() => infinity("kotlin.Float", f > 0.0),
-            Lit::Float(f) => signed(f.is_sign_negative(), format!("{}f", f32_digits(f))),
-            Lit::Double(f) if f.is_nan() => "kotlin.Double.NaN".to_owned(),
-            Lit::Double(f) if f.is_infinite() => infinity("kotlin.Double", f > 0.0),
-            Lit::Double(f) => signed(f.is_sign_negative(), double_digits(f)),
-            Lit::Char(c) => char_literal(c).ok_or_else(|| {
-                self.unsupported(format!(
-                    "the char literal U+{:X} (outside the Basic Multilingual Plane)",
-                    u32::from(c)
-                ))
-            })?,
-            Lit::Byte(b) => format!("{}.toByte()", signed(b < 0, b.unsigned_abs().to_string())),
-            Lit::Short(s) => format!("{}.toShort()", signed(s < 0, s.unsigned_abs().to_string())),
-            Lit::Str(ref s) => string_literal(s),
-            Lit::Null => "null".to_owned(),
-        })
+        LITERALS.literal(self, lit)
     }
-}
-
-/// `kotlin.Float.POSITIVE_INFINITY` and friends.
-fn infinity(class: &str, positive: bool) -> String {
-    let sign = if positive { "POSITIVE" } else { "NEGATIVE" };
-    format!("{class}.{sign}_INFINITY")
-}
-
-/// Digits of a `Double` literal: Kotlin has no `d` suffix, so the digits must contain `.` or
-/// an exponent (`1e300` is a `Double`, `1` an `Int`).
-fn double_digits(f: f64) -> String {
-    f64_digits(f)
-}
-
-/// Escape of `c` inside a Kotlin string (`quote = '"'`) or char (`quote = '\''`) literal.
-fn escape_char(c: char, quote: char, out: &mut String) {
-    match c {
-        '\\' => out.push_str("\\\\"),
-        '\n' => out.push_str("\\n"),
-        '\t' => out.push_str("\\t"),
-        '\r' => out.push_str("\\r"),
-        '\u{8}' => out.push_str("\\b"),
-        '$' if quote == '"' => out.push_str("\\$"),
-        c if c == quote => {
-            out.push('\\');
-            out.push(c);
-        }
-        c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
-        c => out.push_str(&common::utf16_escape(c)),
-    }
-}
-
-/// `s` as a Kotlin string literal (pure ASCII).
-pub(crate) fn string_literal(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        escape_char(c, '"', &mut out);
-    }
-    out.push('"');
-    out
-}
-
-/// `c` as a Kotlin char literal, or `None` if `c` needs two UTF-16 code units.
-pub(crate) fn char_literal(c: char) -> Option<String> {
-    if c.len_utf16() != 1 {
-        return None;
-    }
-    let mut out = String::from("'");
-    escape_char(c, '\'', &mut out);
-    out.push('\'');
-    Some(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ir::{Expr, Program, Stmt, Ty};
-
-    fn lit(l: Lit) -> String {
-        Emitter::default().lit(&l).expect("literal is expressible")
-    }
 
     fn ty(t: Ty) -> String {
         Emitter::default()
@@ -1136,13 +980,17 @@ mod tests {
 
     /// The body line(s) of a program.
     fn body(stmts: Vec<Stmt>) -> Result<String, TranslateError> {
-        let src = KotlinTranslator.translate(&Program::new("t", stmts))?;
-        let lines: Vec<&str> = src.lines().collect();
-        Ok(lines[4..lines.len() - 2]
-            .iter()
-            .map(|l| l.trim())
-            .collect::<Vec<_>>()
-            .join("\n"))
+        common::test_support::body(&KotlinTranslator, stmts)
+    }
+
+    /// The last body line of a program.
+    fn last(stmts: Vec<Stmt>) -> String {
+        body(stmts)
+            .expect("translates")
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_owned()
     }
 
     fn one(s: Stmt) -> String {
@@ -1162,33 +1010,6 @@ mod tests {
             KotlinTranslator.file_name(&Program::new("p7", vec![])),
             "Test_p7.kt"
         );
-    }
-
-    #[test]
-    fn literals() {
-        assert_eq!(lit(Lit::Int(-5)), "(-5)");
-        assert_eq!(lit(Lit::Int(i32::MIN)), "(-2147483647 - 1)");
-        assert_eq!(lit(Lit::Long(i64::MIN)), "(-9223372036854775807L - 1L)");
-        assert_eq!(lit(Lit::Long(3)), "3L");
-        assert_eq!(lit(Lit::Float(1.5)), "1.5f");
-        assert_eq!(lit(Lit::Float(f32::NAN)), "kotlin.Float.NaN");
-        assert_eq!(lit(Lit::Double(2.25)), "2.25");
-        assert_eq!(lit(Lit::Double(1e300)), "1e300");
-        assert_eq!(
-            lit(Lit::Double(f64::NEG_INFINITY)),
-            "kotlin.Double.NEGATIVE_INFINITY"
-        );
-        assert_eq!(lit(Lit::Byte(-1)), "(-1).toByte()");
-        assert_eq!(lit(Lit::Short(7)), "7.toShort()");
-        assert_eq!(lit(Lit::Char('a')), "'a'");
-        assert_eq!(lit(Lit::Char('\'')), "'\\''");
-        assert_eq!(lit(Lit::Char('\0')), "'\\u0000'");
-        assert_eq!(lit(Lit::Char('$')), "'$'");
-        assert_eq!(
-            lit(Lit::Str("$x ${y} \"q\" \\ é\n".into())),
-            r#""\$x \${y} \"q\" \\ \u00E9\n""#
-        );
-        assert!(Emitter::default().lit(&Lit::Char('😀')).is_err());
     }
 
     #[test]
@@ -1333,30 +1154,22 @@ mod tests {
     fn members_of_mapped_types_are_renamed() {
         let s = || Stmt::local("s", Ty::string(), Expr::str("x"));
         let call = |recv: &str, m: &str, args| Expr::local(recv).method(m, args);
-        let second = |stmts: Vec<Stmt>| {
-            body(stmts)
-                .expect("translates")
-                .lines()
-                .last()
-                .unwrap_or_default()
-                .to_owned()
-        };
         assert_eq!(
-            second(vec![
+            last(vec![
                 s(),
                 Stmt::local("n", Ty::INT, call("s", "length", vec![]))
             ]),
             "val n: Int = s.length"
         );
         assert_eq!(
-            second(vec![
+            last(vec![
                 s(),
                 Stmt::local("c", Ty::CHAR, call("s", "charAt", vec![Expr::int(0)]))
             ]),
             "val c: Char = s.get(0)"
         );
         assert_eq!(
-            second(vec![s(), Stmt::expr(call("s", "getBytes", vec![]))]),
+            last(vec![s(), Stmt::expr(call("s", "getBytes", vec![]))]),
             "(s as java.lang.String).getBytes()"
         );
         let m = || {
@@ -1367,14 +1180,14 @@ mod tests {
             )
         };
         assert_eq!(
-            second(vec![
+            last(vec![
                 m(),
                 Stmt::expr(call("m", "put", vec![Expr::str("a"), Expr::int(1)]))
             ]),
             "m.put(\"a\", 1)!!"
         );
         assert_eq!(
-            second(vec![
+            last(vec![
                 m(),
                 Stmt::local(
                     "k",
@@ -1386,7 +1199,7 @@ mod tests {
         );
         // An Object receiver keeps the call: Java rejects `length()` there, and so does Kotlin.
         assert_eq!(
-            second(vec![
+            last(vec![
                 Stmt::local("o", Ty::object(), Expr::str("x")),
                 Stmt::expr(call("o", "length", vec![]))
             ]),
@@ -1427,14 +1240,6 @@ mod tests {
     fn casts_and_fields() {
         let i = || Stmt::local("i", Ty::INT, Expr::int(1));
         let c = || Stmt::local("c", Ty::CHAR, Lit::Char('a').into());
-        let last = |stmts| {
-            body(stmts)
-                .expect("translates")
-                .lines()
-                .last()
-                .unwrap_or_default()
-                .to_owned()
-        };
         assert_eq!(
             last(vec![
                 i(),

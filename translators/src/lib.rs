@@ -29,7 +29,7 @@
 //! lists how the IR is written and what it cannot express; `tests/targets.rs` shows how to
 //! run the real compilers on the output.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 mod common;
 pub mod groovy;
@@ -195,13 +195,32 @@ pub enum TranslateError {
     },
 }
 
+impl TranslateError {
+    /// A short, stable label of the error's kind (for counting reasons over many programs).
+    pub fn reason(&self) -> &'static str {
+        match self {
+            TranslateError::InvalidProgramId { .. } => "invalid program id",
+            TranslateError::InvalidIdentifier { .. } => "invalid identifier",
+            TranslateError::ReservedWord { .. } => "reserved word",
+            TranslateError::DuplicateLocal { .. } => "duplicate local",
+            TranslateError::UndeclaredLocal { .. } => "undeclared local",
+            TranslateError::ShadowsQualifiedName { .. } => "local shadows a qualified name",
+            TranslateError::VoidLocal { .. } => "void local",
+            TranslateError::Unsupported { .. } => "construct the language cannot express",
+        }
+    }
+}
+
 /// Turns IR programs into source files of one language.
 pub trait Translator {
     /// The language this translator writes.
     fn language(&self) -> Language;
 
-    /// The file name (relative, no directories) under which `p`'s translation must be written.
-    fn file_name(&self, p: &Program) -> String;
+    /// The file name (relative, no directories) under which `p`'s translation must be written:
+    /// `Test_<id>.<extension>`.
+    fn file_name(&self, p: &Program) -> String {
+        common::file_name(&p.id, self.language())
+    }
 
     /// The complete source file for `p`.
     fn translate(&self, p: &Program) -> Result<String, TranslateError>;
@@ -218,6 +237,18 @@ pub fn translator(lang: Language) -> Option<Box<dyn Translator + Send + Sync>> {
         Language::Scala2 => Box::new(ScalaTranslator::SCALA2),
         Language::Groovy => Box::new(GroovyTranslator::default()),
     })
+}
+
+/// The translator of `lang`; Groovy programs are checked in `groovy` mode
+/// (`@CompileStatic` or `@TypeChecked`), the other languages ignore it.
+pub fn translator_with(lang: Language, groovy: GroovyMode) -> Box<dyn Translator + Send + Sync> {
+    match lang {
+        Language::Groovy => Box::new(GroovyTranslator { mode: groovy }),
+        Language::Java => Box::new(JavaTranslator),
+        Language::Kotlin => Box::new(KotlinTranslator),
+        Language::Scala3 => Box::new(ScalaTranslator::SCALA3),
+        Language::Scala2 => Box::new(ScalaTranslator::SCALA2),
+    }
 }
 
 #[cfg(test)]

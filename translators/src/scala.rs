@@ -49,7 +49,8 @@
 //! rejects them (synthesis does not use them for Scala). Scala arrays are invariant, so a Java program that relies on array covariance
 //! (`String[]` passed where `Object[]` is expected) is ill-typed in Scala.
 
-use crate::common::{self, f32_digits, f64_digits, BodyCx, CodeWriter, Dialect, ProgramNames};
+use crate::common::literal::{ControlEscape, Escapes, LiteralSyntax, Narrowing};
+use crate::common::{self, prim_name, BodyCx, CodeWriter, Dialect, ProgramNames, TyPos};
 use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
 use crate::{Language, TranslateError, Translator};
 
@@ -88,10 +89,6 @@ impl Translator for ScalaTranslator {
             ScalaVersion::Scala3 => Language::Scala3,
             ScalaVersion::Scala2 => Language::Scala2,
         }
-    }
-
-    fn file_name(&self, p: &Program) -> String {
-        common::file_name(&p.id, Translator::language(self))
     }
 
     fn translate(&self, p: &Program) -> Result<String, TranslateError> {
@@ -180,53 +177,39 @@ const KEYWORDS: &[&str] = &[
 
 /// `name`, backquoted if it is a keyword.
 fn name(n: &str) -> String {
-    if KEYWORDS.contains(&n) {
-        format!("`{n}`")
-    } else {
-        n.to_owned()
-    }
+    common::backquoted_if(n, KEYWORDS.contains(&n))
 }
 
 /// A dot-separated qualified name with each segment quoted as needed.
 fn qualified(n: &str) -> String {
-    n.split('.').map(name).collect::<Vec<_>>().join(".")
+    common::qualified(n, name)
 }
 
 /// Whether a wildcard occurs in `t`.
 fn has_wildcard(t: &Ty) -> bool {
     let mut found = false;
-    t.walk(&mut |t| {
-        found |= matches!(
-            t,
-            Ty::WildcardStar | Ty::WildcardExtends(_) | Ty::WildcardSuper(_)
-        )
-    });
+    t.walk(&mut |t| found |= t.is_wildcard());
     found
 }
 
-/// Scala's name for a primitive type (`Unit` for `void`).
-fn prim_name(p: PrimTy) -> &'static str {
-    match p {
-        PrimTy::Boolean => "Boolean",
-        PrimTy::Byte => "Byte",
-        PrimTy::Char => "Char",
-        PrimTy::Short => "Short",
-        PrimTy::Int => "Int",
-        PrimTy::Long => "Long",
-        PrimTy::Float => "Float",
-        PrimTy::Double => "Double",
-        PrimTy::Void => "Unit",
-    }
-}
-
-/// Where a type is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum TyPos {
-    /// A value's type: local declaration, cast, lambda parameter, array element.
-    Value,
-    /// A type argument of a Java generic (wildcards allowed, primitives boxed).
-    Arg,
-}
+/// How Scala writes literals: `1L`, `1.5f`, `2.25d`, `(-1).toByte`, `'a'`; Scala has no
+/// octal escapes, so control characters are `\uXXXX` escapes, which Scala 2.13 and 3 read
+/// inside literals only.
+pub(crate) const LITERALS: LiteralSyntax = LiteralSyntax {
+    escapes: Escapes {
+        string_quote: '"',
+        form_feed: true,
+        dollar: false,
+        control: ControlEscape::Unicode,
+    },
+    int_min: None,
+    long_min: None,
+    float_class: "java.lang.Float",
+    double_class: "java.lang.Double",
+    double_suffix: "d",
+    narrowing: Narrowing::Method(""),
+    char_as_string: false,
+};
 
 impl Dialect for Emitter<'_> {
     fn language(&self) -> Language {
@@ -235,66 +218,26 @@ impl Dialect for Emitter<'_> {
         })
     }
 
-    /// Nothing is reserved: keywords are backquoted.
-    fn is_reserved(&self, _: &str) -> bool {
-        false
-    }
-
     fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {
-        w.line(&format!("package {}", qualified(&names.package)));
-        w.line("");
-        w.line(&format!("object {} {{", names.class));
-        w.indent();
-        w.line("def test(): Unit = {");
-        w.indent();
+        common::open_object(w, names, name, "def test(): Unit = {");
     }
 
     fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
-        match s {
-            Stmt::Local {
-                name: local,
-                ty,
-                init,
-            } => {
-                if matches!(ty, Ty::Prim(PrimTy::Void)) {
-                    return Err(TranslateError::VoidLocal {
-                        name: local.clone(),
-                    });
+        let local = |local: &str, ty: &Ty, init: &Expr| {
+            // the declared type is the lambda's expected type: no ascription, unless it has
+            // wildcards, for which Scala's function type takes `Any` where Java's (JLS 9.9)
+            // takes the bound, `Object`
+            let init = match init {
+                Expr::Lambda {
+                    target: Some(t), ..
+                } if has_wildcard(ty) => {
+                    format!("(({}): {})", self.lambda(init)?, self.ty(t, TyPos::Value)?)
                 }
-                // the declared type is the lambda's expected type: no ascription, unless it
-                // has wildcards, for which Scala's function type takes `Any` where Java's
-                // (JLS 9.9) takes the bound, `Object`
-                let init = match init {
-                    Expr::Lambda {
-                        target: Some(t), ..
-                    } if has_wildcard(ty) => {
-                        format!("(({}): {})", self.lambda(init)?, self.ty(t, TyPos::Value)?)
-                    }
-                    _ => self.lambda(init)?,
-                };
-                w.line(&format!(
-                    "val {}: {} = {init}",
-                    name(local),
-                    self.ty(ty, TyPos::Value)?,
-                ));
-            }
-            Stmt::Expr(e @ (Expr::Call { .. } | Expr::New { .. })) => w.line(&self.expr(e)?),
-            Stmt::Expr(Expr::Lit(lit)) => {
-                self.lit(lit)?;
-            }
-            Stmt::Expr(e) => {
-                let e = self.expr(e)?;
-                w.line(&format!("val {}: Any = {e}", cx.fresh(common::UNUSED_STEM)));
-            }
-        }
-        Ok(())
-    }
-
-    fn close(&self, w: &mut CodeWriter) {
-        w.dedent();
-        w.line("}");
-        w.dedent();
-        w.line("}");
+                _ => self.lambda(init)?,
+            };
+            Ok((name(local), self.ty(ty, TyPos::Value)?, init))
+        };
+        common::val_stmt(s, "Any", cx, w, local, |e| self.expr(e), |l| self.lit(l))
     }
 }
 
@@ -309,6 +252,7 @@ impl Emitter<'_> {
 
     /// `t` in Scala syntax, as written at position `pos`.
     fn ty(&self, t: &Ty, pos: TyPos) -> Result<String, TranslateError> {
+        self.check_wildcard(t, pos)?;
         Ok(match t {
             Ty::Prim(p) => match pos {
                 TyPos::Arg => p.boxed_class().to_owned(),
@@ -329,11 +273,6 @@ impl Emitter<'_> {
                 self.check_name(v)?;
                 name(v)
             }
-            Ty::WildcardStar | Ty::WildcardExtends(_) | Ty::WildcardSuper(_)
-                if pos != TyPos::Arg =>
-            {
-                return Err(self.unsupported("a wildcard outside a type argument"))
-            }
             Ty::WildcardStar => self.wildcard().to_owned(),
             Ty::WildcardExtends(b) => {
                 format!("{} <: {}", self.wildcard(), self.ty(b, TyPos::Arg)?)
@@ -352,11 +291,8 @@ impl Emitter<'_> {
                 params,
                 ret,
             } => {
-                let params = common::comma_separated(params, |p| self.ty(p, TyPos::Value))?;
-                let ret = match ret.as_ref() {
-                    Ty::Prim(PrimTy::Void) => "Unit".to_owned(),
-                    r => self.ty(r, TyPos::Value)?,
-                };
+                let (params, ret) =
+                    common::function_type_parts(params, ret, |t| self.ty(t, TyPos::Value))?;
                 format!("(({params}) => {ret})")
             }
             Ty::Top => "Any".to_owned(),
@@ -369,10 +305,10 @@ impl Emitter<'_> {
         match elem {
             Ty::Prim(PrimTy::Void) => Err(self.unsupported("an array of `void`")),
             Ty::Prim(_) => self.ty(elem, TyPos::Value),
-            Ty::WildcardStar | Ty::WildcardExtends(_) | Ty::WildcardSuper(_) => {
-                Err(self.unsupported("a wildcard outside a type argument"))
+            _ => {
+                self.check_wildcard(elem, TyPos::Value)?;
+                self.ty(elem, TyPos::Arg)
             }
-            _ => self.ty(elem, TyPos::Arg),
         }
     }
 
@@ -383,11 +319,7 @@ impl Emitter<'_> {
 
     /// `[A, B]` or nothing.
     fn ty_args_opt(&self, args: &[Ty]) -> Result<String, TranslateError> {
-        Ok(if args.is_empty() {
-            String::new()
-        } else {
-            format!("[{}]", self.ty_args(args)?)
-        })
+        common::bracketed(args, "[", "]", |a| self.ty(a, TyPos::Arg))
     }
 
     /// `e` in Scala syntax; compound forms come parenthesized.
@@ -408,10 +340,7 @@ impl Emitter<'_> {
                 args,
             } => {
                 self.check_qualified_name(class)?;
-                let targs = match type_args {
-                    None => String::new(),
-                    Some(ts) => self.ty_args_opt(ts)?,
-                };
+                let targs = self.ty_args_opt(type_args.as_deref().unwrap_or_default())?;
                 format!("new {}{targs}({})", qualified(class), self.args(args)?)
             }
             Expr::Call {
@@ -464,12 +393,7 @@ impl Emitter<'_> {
                 self.operand(expr)?,
                 self.ty(ty, TyPos::Value)?
             ),
-            Expr::Cond { cond, then, els } => format!(
-                "(if ({}) {} else {})",
-                self.expr(cond)?,
-                self.expr(then)?,
-                self.expr(els)?
-            ),
+            Expr::Cond { cond, then, els } => common::if_else(cond, then, els, |e| self.expr(e))?,
         })
     }
 
@@ -478,14 +402,8 @@ impl Emitter<'_> {
         let Expr::Lambda { params, body, .. } = e else {
             return self.expr(e);
         };
-        let typed = params.iter().filter(|(_, t)| t.is_some()).count();
-        if typed != 0 && typed != params.len() {
-            return Err(self.unsupported("a lambda mixing typed and untyped parameters"));
-        }
-        let params = common::comma_separated(params, |(n, t)| match t {
-            Some(t) => Ok(format!("{}: {}", name(n), self.ty(t, TyPos::Value)?)),
-            None => Ok(name(n)),
-        })?;
+        self.check_uniform_params(params)?;
+        let params = common::colon_params(params, name, |t| self.ty(t, TyPos::Value))?;
         Ok(format!("({params}) => {}", self.expr(body)?))
     }
 
@@ -520,101 +438,21 @@ impl Emitter<'_> {
         })
     }
 
-    /// A literal in Scala syntax; negative numbers are parenthesized.
+    /// A literal in Scala syntax.
     fn lit(&self, lit: &Lit) -> Result<String, TranslateError> {
-        fn signed(negative: bool, digits: String) -> String {
-            if negative {
-                format!("(-{digits})")
-            } else {
-                digits
-            }
-        }
-        Ok(match *lit {
-            Lit::Bool(b) => b.to_string(),
-            Lit::Int(i) => signed(i < 0, i.unsigned_abs().to_string()),
-            Lit::Long(i) => signed(i < 0, format!("{}L", i.unsigned_abs())),
-            Lit::Float(f) if f.is_nan() => "java.lang.Float.NaN".to_owned(),
-            Lit::Float(f) if f.is_infinite() => infinity("java.lang.Float", f > 0.0),
-            Lit::Float(f) => signed(f.is_sign_negative(), format!("{}f", f32_digits(f))),
-            Lit::Double(f) if f.is_nan() => "java.lang.Double.NaN".to_owned(),
-            Lit::Double(f) if f.is_infinite() => infinity("java.lang.Double", f > 0.0),
-            Lit::Double(f) => signed(f.is_sign_negative(), format!("{}d", f64_digits(f))),
-            Lit::Char(c) => char_literal(c).ok_or_else(|| {
-                self.unsupported(format!(
-                    "the char literal U+{:X} (outside the Basic Multilingual Plane)",
-                    u32::from(c)
-                ))
-            })?,
-            Lit::Byte(b) => format!("{}.toByte", signed(b < 0, b.unsigned_abs().to_string())),
-            Lit::Short(s) => format!("{}.toShort", signed(s < 0, s.unsigned_abs().to_string())),
-            Lit::Str(ref s) => string_literal(s),
-            Lit::Null => "null".to_owned(),
-        })
+        LITERALS.literal(self, lit)
     }
-}
-
-/// `java.lang.Float.POSITIVE_INFINITY` and friends.
-fn infinity(class: &str, positive: bool) -> String {
-    let sign = if positive { "POSITIVE" } else { "NEGATIVE" };
-    format!("{class}.{sign}_INFINITY")
-}
-
-/// Escape of `c` inside a Scala string (`quote = '"'`) or char (`quote = '\''`) literal.
-/// Scala has no octal escapes; control and non-ASCII characters use `\uXXXX`, which both
-/// Scala 2.13 and 3 read inside literals only.
-fn escape_char(c: char, quote: char, out: &mut String) {
-    match c {
-        '\\' => out.push_str("\\\\"),
-        '\n' => out.push_str("\\n"),
-        '\t' => out.push_str("\\t"),
-        '\r' => out.push_str("\\r"),
-        '\u{8}' => out.push_str("\\b"),
-        '\u{c}' => out.push_str("\\f"),
-        c if c == quote => {
-            out.push('\\');
-            out.push(c);
-        }
-        c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
-        c => out.push_str(&common::utf16_escape(c)),
-    }
-}
-
-/// `s` as a Scala string literal (pure ASCII).
-pub(crate) fn string_literal(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        escape_char(c, '"', &mut out);
-    }
-    out.push('"');
-    out
-}
-
-/// `c` as a Scala char literal, or `None` if `c` needs two UTF-16 code units.
-pub(crate) fn char_literal(c: char) -> Option<String> {
-    if c.len_utf16() != 1 {
-        return None;
-    }
-    let mut out = String::from("'");
-    escape_char(c, '\'', &mut out);
-    out.push('\'');
-    Some(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::test_support::{self, adapt, callable, callable_lambda};
     use crate::ir::{Expr, Program, Stmt, Ty};
 
     /// The body line(s) of a program for `t`.
     fn body(t: ScalaTranslator, stmts: Vec<Stmt>) -> Result<String, TranslateError> {
-        let src = t.translate(&Program::new("t", stmts))?;
-        let lines: Vec<&str> = src.lines().collect();
-        Ok(lines[4..lines.len() - 2]
-            .iter()
-            .map(|l| l.trim())
-            .collect::<Vec<_>>()
-            .join("\n"))
+        test_support::body(&t, stmts)
     }
 
     fn both(stmts: Vec<Stmt>) -> (String, String) {
@@ -622,12 +460,6 @@ mod tests {
             body(ScalaTranslator::SCALA3, stmts.clone()).expect("translates"),
             body(ScalaTranslator::SCALA2, stmts).expect("translates"),
         )
-    }
-
-    fn lit(l: Lit) -> String {
-        Emitter::new(ScalaTranslator::SCALA3, &[])
-            .lit(&l)
-            .expect("expressible")
     }
 
     #[test]
@@ -703,26 +535,6 @@ mod tests {
              java.util.Arrays.asList((null.asInstanceOf[Array[java.lang.String]])*)"
         );
         assert!(s2.contains("java.util.Arrays.asList(a: _*)"), "{s2}");
-    }
-
-    #[test]
-    fn literals() {
-        assert_eq!(lit(Lit::Int(i32::MIN)), "(-2147483648)");
-        assert_eq!(lit(Lit::Long(i64::MIN)), "(-9223372036854775808L)");
-        assert_eq!(lit(Lit::Double(2.25)), "2.25d");
-        assert_eq!(lit(Lit::Float(-1.5)), "(-1.5f)");
-        assert_eq!(
-            lit(Lit::Float(f32::INFINITY)),
-            "java.lang.Float.POSITIVE_INFINITY"
-        );
-        assert_eq!(lit(Lit::Byte(-1)), "(-1).toByte");
-        assert_eq!(lit(Lit::Short(1)), "1.toShort");
-        assert_eq!(lit(Lit::Char('\'')), "'\\''");
-        assert_eq!(lit(Lit::Char('\0')), "'\\u0000'");
-        assert_eq!(
-            lit(Lit::Str("\"$\\\u{7}é".into())),
-            r#""\"$\\\u0007\u00E9""#
-        );
     }
 
     #[test]
@@ -829,32 +641,17 @@ mod tests {
 
     #[test]
     fn lambdas_without_implicit_conversion_get_their_type_ascribed() {
-        let callable = Ty::class("java.util.concurrent.Callable", vec![Ty::string()]);
-        let lambda = |implicit: bool| Expr::Lambda {
-            params: vec![],
-            body: Box::new(Expr::str("a")),
-            target: Some(callable.clone()),
-            implicit,
-        };
-        let call = |l: Expr| {
-            Stmt::expr(Expr::static_call(
-                "java.util.concurrent.ForkJoinTask",
-                "adapt",
-                vec![Ty::string()],
-                vec![l],
-            ))
-        };
         assert_eq!(
-            both(vec![call(lambda(false))]).1,
+            both(vec![adapt(callable_lambda(false))]).1,
             "java.util.concurrent.ForkJoinTask.adapt[java.lang.String](((() => \"a\"): java.util.concurrent.Callable[java.lang.String]))"
         );
         assert_eq!(
-            both(vec![call(lambda(true))]).1,
+            both(vec![adapt(callable_lambda(true))]).1,
             "java.util.concurrent.ForkJoinTask.adapt[java.lang.String](() => \"a\")"
         );
         // a local's declared type is the lambda's expected type
         assert_eq!(
-            both(vec![Stmt::local("c", callable.clone(), lambda(false))]).0,
+            both(vec![Stmt::local("c", callable(), callable_lambda(false))]).0,
             "val c: java.util.concurrent.Callable[java.lang.String] = () => \"a\""
         );
         // unless it has wildcards: Scala's function type would take `Any` for them
@@ -863,7 +660,7 @@ mod tests {
             vec![Ty::extends(Ty::string())],
         );
         assert_eq!(
-            both(vec![Stmt::local("c", wild, lambda(false))]).0,
+            both(vec![Stmt::local("c", wild, callable_lambda(false))]).0,
             "val c: java.util.concurrent.Callable[? <: java.lang.String] = ((() => \"a\"): java.util.concurrent.Callable[java.lang.String])"
         );
     }

@@ -11,6 +11,9 @@
 //! and review the diff. The javac tests are skipped (with a message) only if `javac`/`java` are
 //! not on `PATH`.
 
+#[path = "../../tests/support/require.rs"]
+mod require;
+
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::fs;
@@ -626,7 +629,10 @@ fn run_tool(cmd: &mut Command) -> Option<Output> {
     match cmd.output() {
         Ok(out) => Some(out),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            eprintln!("skipping: {:?} not found on PATH", cmd.get_program());
+            require::missing_tool(
+                "java golden compile",
+                &format!("{:?} not found on PATH", cmd.get_program()),
+            );
             None
         }
         Err(e) => panic!("cannot run {:?}: {e}", cmd.get_program()),

@@ -27,6 +27,9 @@
 //! written by this test, see [`checked_with`]: update it when checking with other versions).
 //! Groovy needs `--encoding=UTF-8` (non-ASCII identifiers are written as they are).
 
+#[path = "../../tests/support/require.rs"]
+mod require;
+
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::fs;
@@ -1230,7 +1233,7 @@ fn expand_classpath(cp: &str) -> Vec<PathBuf> {
 fn compile(lang: &str, files: &[PathBuf], out: &Path) -> Option<Output> {
     let c = compiler(lang);
     let Some(cp) = std::env::var_os(c.env) else {
-        eprintln!("skipping {lang}: set {} to the compiler's classpath", c.env);
+        require::missing_tool(lang, &format!("set {} to the compiler's classpath", c.env));
         return None;
     };
     let cp = cp.to_string_lossy().into_owned();
@@ -1260,7 +1263,7 @@ fn compile(lang: &str, files: &[PathBuf], out: &Path) -> Option<Output> {
     match cmd.output() {
         Ok(o) => Some(o),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            eprintln!("skipping {lang}: java not found on PATH");
+            require::missing_tool(lang, "java not found on PATH");
             None
         }
         Err(e) => panic!("cannot run java: {e}"),
@@ -1447,9 +1450,9 @@ fn runtime_classpath(lang: &str, compiler_cp: &str) -> Vec<PathBuf> {
 
 fn literals_round_trip(lang: &str) {
     let Some(cp) = std::env::var_os(compiler(lang).env) else {
-        eprintln!(
-            "skipping {lang}: set {} to the compiler's classpath",
-            compiler(lang).env
+        require::missing_tool(
+            lang,
+            &format!("set {} to the compiler's classpath", compiler(lang).env),
         );
         return;
     };
@@ -1484,7 +1487,7 @@ fn literals_round_trip(lang: &str) {
         .arg(&runner)
         .output()
     else {
-        eprintln!("skipping {lang} round trip: javac not found");
+        require::missing_tool(lang, "javac not found");
         return;
     };
     assert_success("javac on the runner", &out);
@@ -1604,7 +1607,7 @@ fn ill_typed_programs_stay_ill_typed() {
     }
     for (lang, t) in targets() {
         if std::env::var_os(compiler(lang).env).is_none() {
-            eprintln!("skipping {lang}: set {}", compiler(lang).env);
+            require::missing_tool(lang, &format!("set {}", compiler(lang).env));
             continue;
         }
         for p in ill_typed_cases() {

@@ -6,10 +6,11 @@
 use std::collections::HashSet;
 use std::io::{Cursor, Read};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::class::{extract_class, module_exports, RawClass};
+use super::class::{extract_class, module_exports, RawClass, MAX_CLASS_FILE_BYTES};
 use super::{ExtractError, ExtractProblem};
 
 /// The classes read from one container.
@@ -30,6 +31,33 @@ pub struct RawArchive {
     pub class_files: usize,
 }
 
+/// The most bytes of class files read out of one container (after decompression): far above
+/// any real jar or JDK module, low enough that a zip bomb ends in seconds.
+pub const MAX_ARCHIVE_CLASS_BYTES: u64 = 2 << 30;
+
+/// Reads at most [`MAX_CLASS_FILE_BYTES`] from `r`, never trusting a declared size (a zip
+/// entry may claim gigabytes); `total` counts the bytes read from the container so far,
+/// against [`MAX_ARCHIVE_CLASS_BYTES`].
+fn read_class_bytes(r: impl Read, total: &AtomicU64) -> Result<Vec<u8>, String> {
+    let mut buf = Vec::new();
+    r.take(MAX_CLASS_FILE_BYTES + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| e.to_string())?;
+    if buf.len() as u64 > MAX_CLASS_FILE_BYTES {
+        return Err(format!(
+            "larger than MAX_CLASS_FILE_BYTES = {MAX_CLASS_FILE_BYTES} bytes"
+        ));
+    }
+    let before = total.fetch_add(buf.len() as u64, Ordering::Relaxed);
+    if before + buf.len() as u64 > MAX_ARCHIVE_CLASS_BYTES {
+        return Err(format!(
+            "the container's class files pass MAX_ARCHIVE_CLASS_BYTES = \
+             {MAX_ARCHIVE_CLASS_BYTES} bytes"
+        ));
+    }
+    Ok(buf)
+}
+
 /// What a selected entry is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -42,6 +70,19 @@ fn io_err(path: &Path, source: std::io::Error) -> ExtractError {
         path: path.to_path_buf(),
         source,
     }
+}
+
+/// Reads a whole container file, which must be a regular file (a FIFO or a device would
+/// hang or never end).
+fn read_container(path: &Path) -> Result<Vec<u8>, ExtractError> {
+    let meta = std::fs::metadata(path).map_err(|e| io_err(path, e))?;
+    if !meta.is_file() {
+        return Err(ExtractError::NotAnArchive {
+            path: path.to_path_buf(),
+            reason: "not a regular file".into(),
+        });
+    }
+    std::fs::read(path).map_err(|e| io_err(path, e))
 }
 
 /// Parses selected class files in parallel, in order, into `out`.
@@ -130,16 +171,16 @@ fn read_zip_data(
             select(name).map(|k| (i, name.to_string(), k))
         })
         .collect();
+    let total = AtomicU64::new(0);
     let results: Vec<Parsed> = selected
         .into_par_iter()
         .map_init(
             || archive.clone(),
             |ar, (i, entry, kind)| {
-                let bytes = ar.by_index(i).map_err(|e| e.to_string()).and_then(|mut f| {
-                    let mut buf = Vec::with_capacity(f.size() as usize);
-                    f.read_to_end(&mut buf).map_err(|e| e.to_string())?;
-                    Ok(buf)
-                });
+                let bytes = ar
+                    .by_index(i)
+                    .map_err(|e| e.to_string())
+                    .and_then(|f| read_class_bytes(f, &total));
                 parse_one(
                     entry,
                     kind,
@@ -160,7 +201,7 @@ fn read_zip_data(
 /// versioned entries of multi-release jars) are skipped, and a `module-info.class` is not
 /// used to hide packages: on the class path every package is visible.
 pub fn read_jar(path: &Path) -> Result<RawArchive, ExtractError> {
-    let data = std::fs::read(path).map_err(|e| io_err(path, e))?;
+    let data = read_container(path)?;
     let select = |name: &str| {
         if name.ends_with(".class")
             && !name.starts_with("META-INF/")
@@ -180,7 +221,7 @@ pub const JMOD_MAGIC: [u8; 4] = *b"JM\x01\x00";
 /// Reads a jmod: a `JM\x01\x00` header, then zip data whose `classes/` folder holds the class
 /// files; its `module-info` gives the exported packages.
 pub fn read_jmod(path: &Path) -> Result<RawArchive, ExtractError> {
-    let data = std::fs::read(path).map_err(|e| io_err(path, e))?;
+    let data = read_container(path)?;
     if data.len() < 4 || data[..4] != JMOD_MAGIC {
         return Err(ExtractError::NotAnArchive {
             path: path.to_path_buf(),
@@ -203,6 +244,7 @@ pub fn read_jmod(path: &Path) -> Result<RawArchive, ExtractError> {
 /// Reads the `.class` files under a directory (a compiler's output folder).
 pub fn read_dir(path: &Path) -> Result<RawArchive, ExtractError> {
     let mut items = Vec::new();
+    let total = AtomicU64::new(0);
     for e in walkdir::WalkDir::new(path).sort_by_file_name() {
         let e = e.map_err(|e| ExtractError::Io {
             path: e.path().unwrap_or(path).to_path_buf(),
@@ -224,7 +266,10 @@ pub fn read_dir(path: &Path) -> Result<RawArchive, ExtractError> {
         } else {
             Kind::Class
         };
-        let bytes = std::fs::read(p).map_err(|e| format!("cannot read: {e}"));
+        let bytes = std::fs::File::open(p)
+            .map_err(|e| e.to_string())
+            .and_then(|f| read_class_bytes(f, &total))
+            .map_err(|e| format!("cannot read: {e}"));
         items.push((entry, kind, bytes));
     }
     let mut out = RawArchive {
@@ -239,6 +284,15 @@ pub fn read_dir(path: &Path) -> Result<RawArchive, ExtractError> {
 pub fn read_path(path: &Path) -> Result<RawArchive, ExtractError> {
     if path.is_dir() {
         return read_dir(path);
+    }
+    if !std::fs::metadata(path)
+        .map_err(|e| io_err(path, e))?
+        .is_file()
+    {
+        return Err(ExtractError::NotAnArchive {
+            path: path.to_path_buf(),
+            reason: "not a regular file".into(),
+        });
     }
     let mut head = [0u8; 4];
     let n = std::fs::File::open(path)
@@ -274,7 +328,7 @@ pub fn read_ct_sym(
         path: ct_sym.to_path_buf(),
         reason: format!("release {release} cannot be named in ct.sym"),
     })?;
-    let data = std::fs::read(ct_sym).map_err(|e| io_err(ct_sym, e))?;
+    let data = read_container(ct_sym)?;
     let modules: Vec<String> = modules.iter().map(|m| m.to_string()).collect();
     let select = move |name: &str| {
         let (rels, rest) = name.split_once('/')?;
@@ -404,6 +458,11 @@ pub fn read_jimage(image: &Path, modules: &[&str]) -> Result<RawArchive, Extract
         let (offset, compressed, size) = (attrs[5] as usize, attrs[6] as usize, attrs[7] as usize);
         let range = if compressed != 0 {
             Err("compressed jimage resource (not supported)".to_string())
+        } else if size as u64 > MAX_CLASS_FILE_BYTES {
+            Err(format!(
+                "a resource of {size} bytes, more than MAX_CLASS_FILE_BYTES = \
+                 {MAX_CLASS_FILE_BYTES}"
+            ))
         } else {
             match index_size.checked_add(offset) {
                 Some(start) if start.checked_add(size).is_some_and(|e| e <= file_len) => {

@@ -228,17 +228,223 @@ fn signature<'a>(attrs: &'a [AttributeInfo<'_>]) -> Option<&'a str> {
     })
 }
 
+/// The largest class file read (bytes); class files are small (the format caps most
+/// tables at 65535 entries), so anything larger is refused before it is held in memory.
+pub const MAX_CLASS_FILE_BYTES: u64 = 64 << 20;
+
+/// The longest binary class name accepted (bytes); it becomes a file name in the output.
+pub const MAX_CLASS_NAME_LEN: usize = 1024;
+
+thread_local! {
+    /// Set while this thread runs the class-file parser under [`catch_parser_panic`]: the
+    /// panic hook then keeps the message here instead of printing it.
+    static QUIET_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Installs (once) a panic hook that stays silent for threads inside [`catch_parser_panic`]
+/// and defers to the previous hook everywhere else.
+fn install_quiet_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let quiet = QUIET_PANIC
+                .try_with(|q| {
+                    let mut q = q.borrow_mut();
+                    match q.as_mut() {
+                        Some(slot) => {
+                            let msg = info
+                                .payload()
+                                .downcast_ref::<&str>()
+                                .map(|s| s.to_string())
+                                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                                .unwrap_or_else(|| "unknown panic".into());
+                            *slot = match info.location() {
+                                Some(l) => format!("{msg} (at {}:{})", l.file(), l.line()),
+                                None => msg,
+                            };
+                            true
+                        }
+                        None => false,
+                    }
+                })
+                .unwrap_or(false);
+            if !quiet {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Runs `f` (the class-file parser and what reads its result); a panic inside becomes an
+/// error with the panic's message, printed nowhere.
+fn catch_parser_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    install_quiet_hook();
+    let outer = QUIET_PANIC.with(|q| q.borrow_mut().replace(String::new()));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    let msg = QUIET_PANIC.with(|q| std::mem::replace(&mut *q.borrow_mut(), outer));
+    r.map_err(|_| msg.unwrap_or_default())
+}
+
+/// Whether `b` is Java's modified UTF-8 of a string Rust can hold (no NUL byte, no 4-byte
+/// forms, surrogates only in pairs).
+fn is_modified_utf8(b: &[u8]) -> bool {
+    let mut units: Vec<u16> = Vec::with_capacity(b.len());
+    let cont = |i: usize| {
+        b.get(i)
+            .filter(|&&c| c & 0xC0 == 0x80)
+            .map(|&c| (c & 0x3F) as u16)
+    };
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            0x01..=0x7F => {
+                units.push(c as u16);
+                i += 1;
+            }
+            0xC0..=0xDF => {
+                let Some(c1) = cont(i + 1) else { return false };
+                units.push(((c & 0x1F) as u16) << 6 | c1);
+                i += 2;
+            }
+            0xE0..=0xEF => {
+                let (Some(c1), Some(c2)) = (cont(i + 1), cont(i + 2)) else {
+                    return false;
+                };
+                units.push(((c & 0x0F) as u16) << 12 | c1 << 6 | c2);
+                i += 3;
+            }
+            _ => return false,
+        }
+    }
+    String::from_utf16(&units).is_ok()
+}
+
+/// Checks the constant pool ahead of the class-file parser, which panics (rather than fail)
+/// on some malformed pools: every constant must have a known tag and fit in the file, and a
+/// Utf8 constant used as a name or descriptor (not only as a string literal) must be valid
+/// modified UTF-8.
+fn check_constant_pool(bytes: &[u8]) -> Result<(), String> {
+    let u16_at = |i: usize| -> Option<usize> {
+        Some(u16::from_be_bytes([*bytes.get(i)?, *bytes.get(i + 1)?]) as usize)
+    };
+    let count = u16_at(8).ok_or("truncated constant pool")?;
+    let mut utf8_ok: Vec<Option<bool>> = vec![None; count.max(1)];
+    let mut named: Vec<usize> = Vec::new();
+    let mut i = 10;
+    let mut index = 1;
+    while index < count {
+        let tag = *bytes.get(i).ok_or("truncated constant pool")?;
+        let (size, slots) = match tag {
+            1 => {
+                let len = u16_at(i + 1).ok_or("truncated constant pool")?;
+                let data = bytes
+                    .get(i + 3..i + 3 + len)
+                    .ok_or("truncated constant pool")?;
+                utf8_ok[index] = Some(is_modified_utf8(data));
+                (3 + len, 1)
+            }
+            3 | 4 => (5, 1),
+            5 | 6 => (9, 2),
+            7 | 16 | 19 | 20 => {
+                named.push(u16_at(i + 1).ok_or("truncated constant pool")?);
+                (3, 1)
+            }
+            8 => (3, 1),
+            12 => {
+                named.push(u16_at(i + 1).ok_or("truncated constant pool")?);
+                named.push(u16_at(i + 3).ok_or("truncated constant pool")?);
+                (5, 1)
+            }
+            9 | 10 | 11 | 17 | 18 => (5, 1),
+            15 => (4, 1),
+            other => return Err(format!("constant #{index} has the unknown tag {other}")),
+        };
+        if bytes.len() < i + size {
+            return Err("truncated constant pool".into());
+        }
+        i += size;
+        index += slots;
+    }
+    for n in named {
+        if utf8_ok.get(n).copied().flatten() == Some(false) {
+            return Err(format!(
+                "constant #{n}, used as a name or descriptor, is not valid modified UTF-8"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Why a binary class name cannot be used (`None` when it can): it becomes a file name of
+/// the output, so it must be non-empty, at most [`MAX_CLASS_NAME_LEN`] bytes, made of
+/// non-empty `/`-separated segments without `.`, `;`, `[` (JVMS 4.2.1), backslashes or
+/// control characters.
+pub fn bad_class_name(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("empty class name".into());
+    }
+    if name.len() > MAX_CLASS_NAME_LEN {
+        return Some(format!(
+            "class name of {} bytes, longer than MAX_CLASS_NAME_LEN = {MAX_CLASS_NAME_LEN}",
+            name.len()
+        ));
+    }
+    // JVMS 4.2.1: no `.`, `;` or `[` in a segment (so no `.` or `..` path segment either)
+    if let Some(c) = name
+        .chars()
+        .find(|c| c.is_control() || matches!(c, '\\' | '.' | ';' | '['))
+    {
+        return Some(format!("class name {name:?} contains {c:?}"));
+    }
+    if name.split('/').any(str::is_empty) {
+        return Some(format!("class name {name:?} has an empty segment"));
+    }
+    None
+}
+
 /// Reads one class file. `entry_name` names it in errors and warnings.
 ///
 /// Returns `Ok(None)` for class files that declare no type a client can name: `module-info`,
-/// `package-info`, synthetic classes, and anonymous and local classes.
+/// `package-info`, synthetic classes, and anonymous and local classes. A class file larger
+/// than [`MAX_CLASS_FILE_BYTES`], with an unusable name (see [`bad_class_name`]) or on which
+/// the class-file parser panics is malformed (an error, never a crash).
 pub fn extract_class(bytes: &[u8], entry_name: &str) -> Result<Option<RawClass>, ExtractError> {
+    let malformed = |reason: String| ExtractError::Class {
+        entry: entry_name.to_string(),
+        reason,
+    };
+    if bytes.len() as u64 > MAX_CLASS_FILE_BYTES {
+        return Err(malformed(format!(
+            "{} bytes, more than MAX_CLASS_FILE_BYTES = {MAX_CLASS_FILE_BYTES}",
+            bytes.len()
+        )));
+    }
+    if bytes.len() < 10 || bytes[..4] != [0xCA, 0xFE, 0xBA, 0xBE] {
+        return Err(malformed("not a class file (no CAFEBABE header)".into()));
+    }
+    check_constant_pool(bytes).map_err(malformed)?;
+    catch_parser_panic(|| extract_class_unguarded(bytes, entry_name))
+        .map_err(|m| malformed(format!("the class-file parser failed: {m}")))?
+}
+
+fn extract_class_unguarded(
+    bytes: &[u8],
+    entry_name: &str,
+) -> Result<Option<RawClass>, ExtractError> {
     let mut opts = ParseOptions::default();
     opts.parse_bytecode(false);
     let cf = cafebabe::parse_class_with_options(bytes, &opts).map_err(|e| ExtractError::Class {
         entry: entry_name.to_string(),
         reason: e.to_string(),
     })?;
+    if let Some(reason) = bad_class_name(&cf.this_class) {
+        return Err(ExtractError::Class {
+            entry: entry_name.to_string(),
+            reason,
+        });
+    }
     if cf.access_flags.contains(ClassAccessFlags::MODULE)
         || cf.access_flags.contains(ClassAccessFlags::SYNTHETIC)
         || cf.this_class.ends_with("/package-info")
@@ -480,6 +686,15 @@ fn drop_outer_instance(
 /// The packages a `module-info` class exports to everyone (binary form, `java/util`), or
 /// `None` when the bytes are not a module descriptor.
 pub fn module_exports(bytes: &[u8]) -> Option<Vec<String>> {
+    if bytes.len() as u64 > MAX_CLASS_FILE_BYTES {
+        return None;
+    }
+    catch_parser_panic(|| module_exports_unguarded(bytes))
+        .ok()
+        .flatten()
+}
+
+fn module_exports_unguarded(bytes: &[u8]) -> Option<Vec<String>> {
     let mut opts = ParseOptions::default();
     opts.parse_bytecode(false);
     let cf = cafebabe::parse_class_with_options(bytes, &opts).ok()?;
@@ -493,4 +708,41 @@ pub fn module_exports(bytes: &[u8]) -> Option<Vec<String>> {
         ),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_in_the_parser_becomes_an_error() {
+        let r: Result<(), String> = catch_parser_panic(|| panic!("boom"));
+        let msg = r.unwrap_err();
+        assert!(msg.starts_with("boom (at "), "{msg}");
+        // outside the guard, the thread is no longer quiet
+        assert!(QUIET_PANIC.with(|q| q.borrow().is_none()));
+        assert_eq!(catch_parser_panic(|| 7), Ok(7));
+    }
+
+    #[test]
+    fn modified_utf8() {
+        assert!(is_modified_utf8(b"java/lang/Object"));
+        assert!(is_modified_utf8(&[0xC0, 0x80])); // NUL
+        assert!(is_modified_utf8("é".as_bytes()));
+        assert!(!is_modified_utf8(&[0x00]));
+        assert!(!is_modified_utf8(&[0xFF]));
+        assert!(!is_modified_utf8(&[0xC3, 0x28]));
+        // a lone surrogate (U+D800)
+        assert!(!is_modified_utf8(&[0xED, 0xA0, 0x80]));
+    }
+
+    #[test]
+    fn class_names_that_could_be_paths_are_refused() {
+        assert!(bad_class_name("java/util/Map$Entry").is_none());
+        for bad in [
+            "", "a//b", "../x", "a/../b", "a\\b", "/abs", "a/b/", "x\u{0}",
+        ] {
+            assert!(bad_class_name(bad).is_some(), "{bad:?}");
+        }
+    }
 }

@@ -86,6 +86,12 @@ pub struct MethodSig {
 /// `java/lang/Object`.
 pub const OBJECT: &str = "java/lang/Object";
 
+/// The deepest nesting of reference types (type arguments, array elements, bounds) a
+/// signature may have. Real signatures nest a few levels; the JVM allows 255 array
+/// dimensions; anything deeper is refused rather than parsed (and printed, substituted and
+/// dropped) recursively.
+pub const MAX_SIGNATURE_DEPTH: usize = 256;
+
 impl JType {
     /// A non-generic class type.
     pub fn class(name: impl Into<String>) -> JType {
@@ -129,6 +135,7 @@ struct Parser<'a> {
     s: &'a str,
     b: &'a [u8],
     i: usize,
+    depth: usize,
 }
 
 type PResult<T> = Result<T, SigError>;
@@ -139,6 +146,7 @@ impl<'a> Parser<'a> {
             s,
             b: s.as_bytes(),
             i: 0,
+            depth: 0,
         }
     }
 
@@ -200,6 +208,16 @@ impl<'a> Parser<'a> {
     }
 
     fn reference_type(&mut self) -> PResult<JType> {
+        if self.depth >= MAX_SIGNATURE_DEPTH {
+            return self.err("types nested deeper than MAX_SIGNATURE_DEPTH (256)");
+        }
+        self.depth += 1;
+        let t = self.reference_type_inner();
+        self.depth -= 1;
+        t
+    }
+
+    fn reference_type_inner(&mut self) -> PResult<JType> {
         match self.peek() {
             Some(b'L') => Ok(JType::Class(self.class_type()?)),
             Some(b'T') => {
@@ -690,6 +708,27 @@ mod tests {
         let t = parse_field_signature("Ljava/util/Map$Entry<TK;TV;>;").unwrap();
         assert_eq!(p.ty(&t), "java.util.Map.Entry<K,V>");
         assert_eq!(p.ty(&JType::class("a/b$c$D")), "a.b$c.D");
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        assert!(
+            SigError {
+                at: 0,
+                message: "types nested deeper than MAX_SIGNATURE_DEPTH (256)"
+            }
+            .message
+            .contains(&MAX_SIGNATURE_DEPTH.to_string()),
+            "the message names the limit's value"
+        );
+        let deep = |n: usize| format!("{}TT;{}", "Ljava/util/List<".repeat(n), ">;".repeat(n));
+        let err = parse_field_signature(&deep(5000)).unwrap_err();
+        assert!(err.message.contains("MAX_SIGNATURE_DEPTH"), "{err}");
+        assert!(parse_field_signature(&deep(MAX_SIGNATURE_DEPTH - 1)).is_ok());
+        let arrays = format!("({}I)V", "[".repeat(100_000));
+        assert!(parse_method_signature(&arrays).is_err());
+        let bounds = format!("<T:{}TT;{}>()V", "Lp/C<".repeat(5000), ">;".repeat(5000));
+        assert!(parse_method_signature(&bounds).is_err());
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use super::error::MavenError;
+use super::limits::MAX_COORDINATE_PART_LEN;
 
 /// A Maven artifact coordinate.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -29,6 +30,32 @@ fn bad(input: &str, reason: impl Into<String>) -> MavenError {
         input: input.to_string(),
         reason: format!("{}; {EXPECTED}", reason.into()),
     }
+}
+
+/// Why `value` cannot be one segment of a repository path (`None` when it can): empty, `.` or
+/// `..`, too long, or containing a path separator, a control character, whitespace or a
+/// character file systems refuse.
+pub(crate) fn unsafe_segment(value: &str) -> Option<String> {
+    if value.is_empty() {
+        return Some("is empty".into());
+    }
+    if value == "." || value == ".." {
+        return Some(format!("`{value}` is not a file name"));
+    }
+    if value.len() > MAX_COORDINATE_PART_LEN {
+        return Some(format!(
+            "is {} bytes long (the limit is MAX_COORDINATE_PART_LEN = {MAX_COORDINATE_PART_LEN})",
+            value.len()
+        ));
+    }
+    if let Some(c) = value.chars().find(|c| {
+        c.is_control()
+            || c.is_whitespace()
+            || matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|')
+    }) {
+        return Some(format!("`{}` contains {c:?}", value.escape_debug()));
+    }
+    None
 }
 
 fn check_id(input: &str, what: &str, value: &str) -> Result<(), MavenError> {
@@ -129,9 +156,66 @@ impl Coordinate {
         format!("{}/{}", self.group_path(), self.artifact)
     }
 
-    /// The repository path of the artifact's `maven-metadata.xml`.
-    pub fn metadata_path(&self) -> String {
-        format!("{}/maven-metadata.xml", self.artifact_dir())
+    /// The repository path of the artifact's `maven-metadata.xml`; an error when the group or
+    /// artifact cannot be a path (see [`Coordinate::validate`]).
+    pub fn metadata_path(&self) -> Result<String, MavenError> {
+        Coordinate {
+            version: None,
+            ..self.clone()
+        }
+        .validate()?;
+        Ok(format!("{}/maven-metadata.xml", self.artifact_dir()))
+    }
+
+    /// Checks that every part can become a repository path segment (see
+    /// [`Coordinate::repo_path`]): group segments (between dots), artifact, version (unless a
+    /// range or absent), classifier and extension are not empty, not `.` or `..`, at most
+    /// [`MAX_COORDINATE_PART_LEN`] bytes, and free of path separators, control characters,
+    /// whitespace and characters file systems refuse.
+    pub fn validate(&self) -> Result<(), MavenError> {
+        let fail = |part: &str, reason: String| MavenError::InvalidCoordinate {
+            coordinate: self.to_string(),
+            reason: format!("the {part} {reason}"),
+        };
+        if self.group.len() > MAX_COORDINATE_PART_LEN {
+            return Err(fail(
+                "group",
+                format!(
+                    "is {} bytes long (the limit is MAX_COORDINATE_PART_LEN = \
+                     {MAX_COORDINATE_PART_LEN})",
+                    self.group.len()
+                ),
+            ));
+        }
+        for seg in self.group.split('.') {
+            if let Some(r) = unsafe_segment(seg) {
+                return Err(fail(
+                    &format!("group `{}`: segment", self.group.escape_debug()),
+                    r,
+                ));
+            }
+        }
+        if let Some(r) = unsafe_segment(&self.artifact) {
+            return Err(fail("artifact", r));
+        }
+        if let Some(r) = unsafe_segment(&self.extension) {
+            return Err(fail("extension", r));
+        }
+        if let Some(c) = &self.classifier {
+            if let Some(r) = unsafe_segment(c) {
+                return Err(fail("classifier", r));
+            }
+        }
+        if let Some(v) = self
+            .version
+            .as_deref()
+            .filter(|v| !super::version::is_range(v))
+        {
+            if let Some(r) = unsafe_segment(v) {
+                return Err(fail("version", r));
+            }
+        }
+        Ok(())
     }
 
     fn require_version(&self) -> Result<&str, MavenError> {
@@ -158,9 +242,11 @@ impl Coordinate {
     }
 
     /// The repository path of the file, with `/` separators:
-    /// `org/apache/commons/commons-lang3/3.12.0/commons-lang3-3.12.0.jar`.
+    /// `org/apache/commons/commons-lang3/3.12.0/commons-lang3-3.12.0.jar`; an error when a part
+    /// cannot be a path segment (see [`Coordinate::validate`]).
     pub fn repo_path(&self) -> Result<String, MavenError> {
         let v = self.require_version()?;
+        self.validate()?;
         Ok(format!(
             "{}/{}/{}",
             self.artifact_dir(),
@@ -222,19 +308,73 @@ impl FromStr for Coordinate {
         if let Some(v) = version {
             check_version(input, v)?;
         }
-        Ok(Coordinate {
+        let c = Coordinate {
             group: group.to_string(),
             artifact: artifact.to_string(),
             version: version.map(str::to_string),
             classifier: classifier.map(str::to_string),
             extension: extension.to_string(),
-        })
+        };
+        c.validate().map_err(|e| match e {
+            MavenError::InvalidCoordinate { reason, .. } => bad(input, reason),
+            other => other,
+        })?;
+        Ok(c)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn validate_rejects_path_tricks_in_every_part() {
+        let ok = Coordinate::new("org.example", "lib", Some("1.0"));
+        assert!(ok.validate().is_ok());
+        let cases = [
+            Coordinate {
+                classifier: Some("x/../../PWNED".into()),
+                ..ok.clone()
+            },
+            Coordinate {
+                group: "org..example".into(),
+                ..ok.clone()
+            },
+            Coordinate {
+                group: "org.ex/ample".into(),
+                ..ok.clone()
+            },
+            Coordinate {
+                artifact: "..".into(),
+                ..ok.clone()
+            },
+            Coordinate {
+                version: Some("../1".into()),
+                ..ok.clone()
+            },
+            Coordinate {
+                version: Some(r"1\0".into()),
+                ..ok.clone()
+            },
+            Coordinate {
+                extension: "ja\u{0}r".into(),
+                ..ok.clone()
+            },
+            Coordinate {
+                extension: String::new(),
+                ..ok.clone()
+            },
+            Coordinate {
+                artifact: "a".repeat(MAX_COORDINATE_PART_LEN + 1),
+                ..ok.clone()
+            },
+        ];
+        for c in cases {
+            let err = c.validate().expect_err("must be rejected").to_string();
+            assert!(err.contains("invalid coordinate"), "{err}");
+            assert!(c.repo_path().is_err());
+        }
+    }
 
     #[test]
     fn parses_forms() {
@@ -267,6 +407,8 @@ mod tests {
             "a:b:c:d:e:f",
             "a/b:c:1",
             "a:b:../x",
+            "a..b:c:1",
+            "a.:c:1",
         ] {
             let err = bad.parse::<Coordinate>().unwrap_err().to_string();
             assert!(err.contains("expected group:artifact"), "{bad}: {err}");

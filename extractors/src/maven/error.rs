@@ -13,6 +13,25 @@ pub enum MavenError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A coordinate (from the command line, a POM or repository metadata) with a part that
+    /// cannot become a path in a repository or the cache.
+    #[error("{coordinate}: invalid coordinate: {reason}")]
+    InvalidCoordinate {
+        /// The coordinate (and, when known, the POM or file it came from).
+        coordinate: String,
+        /// Which part is wrong and why.
+        reason: String,
+    },
+    /// A file larger, deeper or slower than thalia's limits allow (see the crate docs).
+    #[error("{coordinate}: {location}: {reason}")]
+    Limit {
+        /// The coordinate (or the file's role).
+        coordinate: String,
+        /// The file or URL.
+        location: String,
+        /// Which limit was passed, with its name and value.
+        reason: String,
+    },
     /// A coordinate whose version is missing or cannot be determined.
     #[error("{coordinate}: cannot determine the version: {reason}")]
     Unresolved {

@@ -7,6 +7,7 @@
 
 mod coordinate;
 mod error;
+pub mod limits;
 mod metadata;
 pub mod pom;
 pub mod repo;
@@ -14,6 +15,7 @@ mod resolver;
 mod transport;
 pub mod version;
 mod xml;
+mod zipcheck;
 
 pub use coordinate::Coordinate;
 pub use error::{MavenError, Result};

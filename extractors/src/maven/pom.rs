@@ -7,6 +7,7 @@ use roxmltree::Node;
 
 use super::coordinate::Coordinate;
 use super::error::{MavenError, Result};
+use super::limits::{MAX_POM_EXPANSION_BYTES, MAX_POM_SUBSTITUTIONS, MAX_PROPERTY_EXPANSION_BYTES};
 use super::xml;
 
 /// An `<exclusion>`: `group:artifact`, where either part may be `*`.
@@ -169,6 +170,8 @@ pub(crate) struct RawPom {
     relocation: Option<(Option<String>, Option<String>, Option<String>)>,
     /// Where the file came from: the repository URL, or `None` for the cache.
     pub repository: Option<String>,
+    /// The file's URL or cache path, for messages.
+    pub location: String,
 }
 
 fn parse_deps(list: Option<Node<'_, '_>>) -> Vec<RawDep> {
@@ -264,6 +267,7 @@ impl RawPom {
                 )
             }),
             repository,
+            location: location.to_string(),
         };
         parse_properties(xml::child(root, "properties"), &mut pom.properties);
         // Profiles active by default contribute like the main body.
@@ -288,41 +292,92 @@ impl RawPom {
     }
 }
 
-/// Expands `${name}` references (nested ones too); unknown names are left as written.
-pub fn interpolate(s: &str, props: &HashMap<String, String>) -> String {
-    expand(s, props, 0)
+/// Expands `${name}` references (nested ones too); unknown names are left as written. An
+/// expansion longer than [`MAX_PROPERTY_EXPANSION_BYTES`] (or past the per-POM budgets) is an
+/// error naming the reference being expanded.
+pub fn interpolate(s: &str, props: &HashMap<String, String>) -> Result<String, String> {
+    Budget::new().interpolate(s, props)
 }
 
-fn expand(s: &str, props: &HashMap<String, String>, depth: usize) -> String {
-    if depth > 32 || !s.contains("${") {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find("${") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 2..];
-        match after.find('}') {
-            Some(j) => {
-                let key = &after[..j];
-                match props.get(key) {
-                    Some(v) => out.push_str(&expand(v, props, depth + 1)),
-                    None => {
-                        out.push_str("${");
-                        out.push_str(key);
-                        out.push('}');
-                    }
-                }
-                rest = &after[j + 1..];
-            }
-            None => {
-                out.push_str(&rest[i..]);
-                rest = "";
-            }
+/// What is left of one effective POM's interpolation budget ([`MAX_POM_SUBSTITUTIONS`],
+/// [`MAX_POM_EXPANSION_BYTES`]).
+struct Budget {
+    substitutions: usize,
+    bytes: usize,
+}
+
+impl Budget {
+    fn new() -> Budget {
+        Budget {
+            substitutions: MAX_POM_SUBSTITUTIONS,
+            bytes: MAX_POM_EXPANSION_BYTES,
         }
     }
-    out.push_str(rest);
-    out
+
+    fn interpolate(&mut self, s: &str, props: &HashMap<String, String>) -> Result<String, String> {
+        self.expand(s, props, 0)
+    }
+
+    fn expand(
+        &mut self,
+        s: &str,
+        props: &HashMap<String, String>,
+        depth: usize,
+    ) -> Result<String, String> {
+        if depth > 32 || !s.contains("${") {
+            return Ok(s.to_string());
+        }
+        let mut out = String::with_capacity(s.len());
+        let mut rest = s;
+        while let Some(i) = rest.find("${") {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 2..];
+            match after.find('}') {
+                Some(j) => {
+                    let key = &after[..j];
+                    match props.get(key) {
+                        Some(v) => {
+                            if self.substitutions == 0 {
+                                return Err(format!(
+                                    "expanding `${{{key}}}` passes MAX_POM_SUBSTITUTIONS = \
+                                     {MAX_POM_SUBSTITUTIONS} substitutions for the POM"
+                                ));
+                            }
+                            self.substitutions -= 1;
+                            let value = self.expand(v, props, depth + 1)?;
+                            if out.len() + value.len() > MAX_PROPERTY_EXPANSION_BYTES {
+                                return Err(format!(
+                                    "expanding `${{{key}}}` makes a value longer than \
+                                     MAX_PROPERTY_EXPANSION_BYTES = \
+                                     {MAX_PROPERTY_EXPANSION_BYTES} bytes"
+                                ));
+                            }
+                            if value.len() > self.bytes {
+                                return Err(format!(
+                                    "expanding `${{{key}}}` passes MAX_POM_EXPANSION_BYTES = \
+                                     {MAX_POM_EXPANSION_BYTES} bytes of expansions for the POM"
+                                ));
+                            }
+                            self.bytes -= value.len();
+                            out.push_str(&value);
+                        }
+                        None => {
+                            out.push_str("${");
+                            out.push_str(key);
+                            out.push('}');
+                        }
+                    }
+                    rest = &after[j + 1..];
+                }
+                None => {
+                    out.push_str(&rest[i..]);
+                    rest = "";
+                }
+            }
+        }
+        out.push_str(rest);
+        Ok(out)
+    }
 }
 
 /// Merges dependency lists child-first: an entry of an ancestor is kept only when no nearer
@@ -403,15 +458,47 @@ pub(crate) fn assemble(
         props.insert(format!("pom.{k}"), v.clone());
         props.entry(k.clone()).or_insert_with(|| v.clone());
     }
+    let too_big = |what: String, reason: String| MavenError::Parse {
+        coordinate: requested.to_string(),
+        location: location.to_string(),
+        reason: format!("{what}: {reason}"),
+    };
+    let mut budget = Budget::new();
     // The built-in values may themselves use properties (e.g. `<version>${revision}</version>`).
     let snapshot = props.clone();
-    for v in props.values_mut() {
-        *v = interpolate(v, &snapshot);
+    let mut keys: Vec<String> = props.keys().cloned().collect();
+    keys.sort();
+    for k in keys {
+        if let Some(v) = props.get_mut(&k) {
+            *v = budget
+                .interpolate(v, &snapshot)
+                .map_err(|e| too_big(format!("property `{k}`"), e))?;
+        }
     }
-    let ip = |s: &Option<String>| s.as_ref().map(|v| interpolate(v, &props));
+    drop(snapshot);
+    let budget = std::cell::RefCell::new(budget);
+    let ip_str = |what: &str, v: &str| -> Result<String> {
+        budget
+            .borrow_mut()
+            .interpolate(v, &props)
+            .map_err(|e| too_big(what.to_string(), e))
+    };
+    let ip = |what: &str, s: &Option<String>| -> Result<Option<String>> {
+        s.as_ref().map(|v| ip_str(what, v)).transpose()
+    };
 
     let to_dep = |d: RawDep| -> Result<Dependency> {
-        let (Some(g), Some(a)) = (ip(&d.group), ip(&d.artifact)) else {
+        let what = |field: &str| {
+            format!(
+                "<{field}> of the dependency {}:{}",
+                d.group.as_deref().unwrap_or("?"),
+                d.artifact.as_deref().unwrap_or("?")
+            )
+        };
+        let (Some(g), Some(a)) = (
+            ip(&what("groupId"), &d.group)?,
+            ip(&what("artifactId"), &d.artifact)?,
+        ) else {
             return Err(MavenError::Parse {
                 coordinate: requested.to_string(),
                 location: location.to_string(),
@@ -425,19 +512,21 @@ pub(crate) fn assemble(
         Ok(Dependency {
             group: g,
             artifact: a,
-            version: ip(&d.version),
-            kind: ip(&d.kind).unwrap_or_else(|| "jar".into()),
-            classifier: ip(&d.classifier),
-            scope: ip(&d.scope),
-            optional: ip(&d.optional).is_some_and(|o| o == "true"),
+            version: ip(&what("version"), &d.version)?,
+            kind: ip(&what("type"), &d.kind)?.unwrap_or_else(|| "jar".into()),
+            classifier: ip(&what("classifier"), &d.classifier)?,
+            scope: ip(&what("scope"), &d.scope)?,
+            optional: ip(&what("optional"), &d.optional)?.is_some_and(|o| o == "true"),
             exclusions: d
                 .exclusions
                 .iter()
-                .map(|(g, a)| Exclusion {
-                    group: interpolate(g, &props),
-                    artifact: interpolate(a, &props),
+                .map(|(g, a)| {
+                    Ok(Exclusion {
+                        group: ip_str(&what("exclusions"), g)?,
+                        artifact: ip_str(&what("exclusions"), a)?,
+                    })
                 })
-                .collect(),
+                .collect::<Result<Vec<_>>>()?,
         })
     };
     let managed = merge_raw(lineage.iter().map(|r| r.managed.clone()))
@@ -448,16 +537,19 @@ pub(crate) fn assemble(
         .into_iter()
         .map(to_dep)
         .collect::<Result<Vec<_>>>()?;
-    let relocation = me.relocation.as_ref().map(|(g, a, v)| Coordinate {
-        group: ip(g).unwrap_or_else(|| group.clone()),
-        artifact: ip(a).unwrap_or_else(|| artifact.clone()),
-        version: Some(ip(v).unwrap_or_else(|| version.clone())),
-        classifier: None,
-        extension: "jar".into(),
-    });
-    let group = interpolate(&group, &props);
-    let artifact = interpolate(&artifact, &props);
-    let version = interpolate(&version, &props);
+    let relocation = match me.relocation.as_ref() {
+        Some((g, a, v)) => Some(Coordinate {
+            group: ip("<relocation><groupId>", g)?.unwrap_or_else(|| group.clone()),
+            artifact: ip("<relocation><artifactId>", a)?.unwrap_or_else(|| artifact.clone()),
+            version: Some(ip("<relocation><version>", v)?.unwrap_or_else(|| version.clone())),
+            classifier: None,
+            extension: "jar".into(),
+        }),
+        None => None,
+    };
+    let group = ip_str("<groupId>", &group)?;
+    let artifact = ip_str("<artifactId>", &artifact)?;
+    let version = ip_str("<version>", &version)?;
     Ok(Pom {
         parent: parent.map(|(g, a, v)| format!("{g}:{a}:{v}")),
         properties: props.into_iter().collect(),
@@ -505,10 +597,26 @@ mod tests {
         p.insert("b".to_string(), "1.${c}".to_string());
         p.insert("c".to_string(), "2".to_string());
         p.insert("loop".to_string(), "${loop}".to_string());
-        assert_eq!(interpolate("v${a}", &p), "v1.2-x");
-        assert_eq!(interpolate("${missing}", &p), "${missing}");
-        assert_eq!(interpolate("${loop}", &p), "${loop}");
-        assert_eq!(interpolate("${unclosed", &p), "${unclosed");
+        assert_eq!(interpolate("v${a}", &p).unwrap(), "v1.2-x");
+        assert_eq!(interpolate("${missing}", &p).unwrap(), "${missing}");
+        assert_eq!(interpolate("${loop}", &p).unwrap(), "${loop}");
+        assert_eq!(interpolate("${unclosed", &p).unwrap(), "${unclosed");
+    }
+
+    #[test]
+    fn exponential_properties_are_bounded() {
+        let mut p = HashMap::new();
+        p.insert("p0".to_string(), "xxxxxxxxxxxxxxxx".to_string());
+        for i in 1..=40 {
+            p.insert(format!("p{i}"), format!("${{p{}}}${{p{}}}", i - 1, i - 1));
+        }
+        // many short values: the substitution budget runs out first
+        let err = interpolate("${p40}", &p).unwrap_err();
+        assert!(err.contains("MAX_POM_SUBSTITUTIONS"), "{err}");
+        // few long values: the length limit
+        p.insert("p0".to_string(), "x".repeat(64 * 1024));
+        let err = interpolate("${p10}", &p).unwrap_err();
+        assert!(err.contains("MAX_PROPERTY_EXPANSION_BYTES"), "{err}");
     }
 
     #[test]

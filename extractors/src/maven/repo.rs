@@ -12,6 +12,8 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::error::{MavenError, Result};
+use super::limits::MAX_XML_BYTES;
+use super::transport::read_bounded;
 use super::xml;
 
 /// A remote (or `file://`) repository in Maven layout.
@@ -240,30 +242,41 @@ pub(crate) struct Settings {
     repositories: Vec<Repository>,
 }
 
+/// Expands `${user.home}` and `${env.NAME}` once, left to right: replaced text is not
+/// scanned again (a variable whose value mentions itself cannot loop).
 fn interpolate_settings(value: &str, opts: &DiscoverOptions) -> String {
-    let mut out = value.to_string();
-    if let Some(home) = &opts.home {
-        out = out.replace("${user.home}", &home.to_string_lossy());
-    }
-    // Values are inserted as they are: an inserted value is not searched again, so a variable
-    // whose value spells `${env.…}` (itself or another) cannot make this loop forever.
-    let mut from = 0;
-    while let Some(rel) = out[from..].find("${env.") {
-        let start = from + rel;
-        let Some(len) = out[start..].find('}') else {
-            break;
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[start..]);
+            return out;
         };
-        let name = out[start + 6..start + len].to_string();
-        let val = opts.env.get(&name).cloned().unwrap_or_default();
-        out.replace_range(start..start + len + 1, &val);
-        from = start + val.len();
+        let name = &after[..end];
+        match (name, name.strip_prefix("env.")) {
+            ("user.home", _) if opts.home.is_some() => {
+                if let Some(h) = &opts.home {
+                    out.push_str(&h.to_string_lossy());
+                }
+            }
+            (_, Some(var)) => out.push_str(opts.env.get(var).map_or("", String::as_str)),
+            _ => {
+                out.push_str("${");
+                out.push_str(name);
+                out.push('}');
+            }
+        }
+        rest = &after[end + 1..];
     }
+    out.push_str(rest);
     out
 }
 
 fn read_settings(path: &Path, opts: &DiscoverOptions) -> Result<Option<Settings>> {
-    let text = match fs::read_to_string(path) {
-        Ok(t) => t,
+    let text = match read_bounded(path, MAX_XML_BYTES) {
+        Ok(t) => String::from_utf8_lossy(&t).into_owned(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
             return Err(MavenError::Io {
@@ -424,9 +437,9 @@ const SUPER_POM_ENTRY: &str = "org/apache/maven/model/pom-4.0.0.xml";
 fn read_zip_entry(jar: &Path, entry: &str) -> Option<String> {
     let file = fs::File::open(jar).ok()?;
     let mut zip = zip::ZipArchive::new(file).ok()?;
-    let mut e = zip.by_name(entry).ok()?;
+    let e = zip.by_name(entry).ok()?;
     let mut s = String::new();
-    e.read_to_string(&mut s).ok()?;
+    e.take(MAX_XML_BYTES).read_to_string(&mut s).ok()?;
     Some(s)
 }
 
@@ -629,6 +642,23 @@ mod tests {
             Path::new("/x")
         );
         assert!(file_url_to_path("file://host/x").is_none());
+    }
+
+    #[test]
+    fn settings_variables_expand_once() {
+        let mut opts = DiscoverOptions {
+            home: Some(PathBuf::from("/home/u")),
+            ..DiscoverOptions::default()
+        };
+        opts.env.insert("LOOP".into(), "${env.LOOP}x".into());
+        opts.env.insert("D".into(), "/d".into());
+        assert_eq!(
+            interpolate_settings(
+                "${user.home}/r${env.D}/${env.LOOP}${env.NONE}${x}${open",
+                &opts
+            ),
+            "/home/u/r/d/${env.LOOP}x${x}${open"
+        );
     }
 
     #[test]

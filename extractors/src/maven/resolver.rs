@@ -11,11 +11,16 @@ use rayon::prelude::*;
 
 use super::coordinate::Coordinate;
 use super::error::{MavenError, Result};
+use super::limits::{
+    DEFAULT_FILE_DEADLINE, DEFAULT_MAX_DOWNLOAD_BYTES, DEFAULT_STALL_TIMEOUT, MAX_POM_CHAIN,
+    MAX_XML_BYTES,
+};
 use super::metadata::Metadata;
 use super::pom::{self, Dependency, Exclusion, Pom, RawPom};
 use super::repo::RepoConfig;
-use super::transport::{Transport, TransportSettings};
+use super::transport::{read_bounded, Transport, TransportSettings};
 use super::version::{is_range, VersionRange};
+use super::zipcheck::check_zip;
 
 /// Knobs of the resolver.
 #[derive(Debug, Clone)]
@@ -32,6 +37,16 @@ pub struct ResolverOptions {
     pub parallelism: usize,
     /// Show a progress bar (only ever on a terminal).
     pub progress: bool,
+    /// The size ceiling of one downloaded file, in bytes (default
+    /// [`DEFAULT_MAX_DOWNLOAD_BYTES`]; POMs and metadata are further held to
+    /// [`MAX_XML_BYTES`]).
+    pub max_download_bytes: u64,
+    /// The time one file may take at one repository, all attempts included (default
+    /// [`DEFAULT_FILE_DEADLINE`]).
+    pub file_deadline: Duration,
+    /// An attempt that receives no byte for this long is abandoned and retried (default
+    /// [`DEFAULT_STALL_TIMEOUT`]).
+    pub stall_timeout: Duration,
     /// Follow the optional dependencies of the roots themselves (Maven does not, for a
     /// dependency; thalia's roots are libraries the user named).
     pub follow_root_optional: bool,
@@ -50,6 +65,9 @@ impl Default for ResolverOptions {
             initial_backoff: Duration::from_millis(200),
             parallelism: 4,
             progress: true,
+            max_download_bytes: DEFAULT_MAX_DOWNLOAD_BYTES,
+            file_deadline: DEFAULT_FILE_DEADLINE,
+            stall_timeout: DEFAULT_STALL_TIMEOUT,
             follow_root_optional: false,
             root_management: false,
         }
@@ -171,14 +189,27 @@ fn with_path(path: &[String], e: MavenError) -> MavenError {
     }
 }
 
-/// Opens a zip-like file far enough to know it is not truncated.
-fn check_zip(path: &Path) -> std::result::Result<(), String> {
-    let f = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let mut z = zip::ZipArchive::new(f).map_err(|e| e.to_string())?;
-    for i in 0..z.len() {
-        z.by_index_raw(i).map_err(|e| e.to_string())?;
+/// Validates a coordinate read from a POM or metadata; the error names where it came from.
+fn check_declared(c: &Coordinate, origin: impl FnOnce() -> String) -> Result<()> {
+    c.validate().map_err(|e| match e {
+        MavenError::InvalidCoordinate { coordinate, reason } => MavenError::InvalidCoordinate {
+            coordinate,
+            reason: format!("{reason} (declared by {})", origin()),
+        },
+        other => other,
+    })
+}
+
+/// The error for a chain of `kind` (parents, BOM imports, relocations) past [`MAX_POM_CHAIN`].
+fn chain_too_long(kind: &str, chain: &[String]) -> MavenError {
+    MavenError::Limit {
+        coordinate: chain.first().cloned().unwrap_or_default(),
+        location: chain.last().cloned().unwrap_or_default(),
+        reason: format!(
+            "more than MAX_POM_CHAIN = {MAX_POM_CHAIN} {kind} in a row (the last ones: {})",
+            chain[chain.len().saturating_sub(3)..].join(" -> ")
+        ),
     }
-    Ok(())
 }
 
 fn is_zip_like(ext: &str) -> bool {
@@ -199,6 +230,9 @@ impl Resolver {
                 timeout: options.timeout,
                 attempts: options.attempts,
                 initial_backoff: options.initial_backoff,
+                max_download_bytes: options.max_download_bytes,
+                file_deadline: options.file_deadline,
+                stall_timeout: options.stall_timeout,
             },
             config.cache.clone(),
         )?;
@@ -239,12 +273,12 @@ impl Resolver {
         if let Some(m) = lock(&self.metadata).get(&key) {
             return Ok(m.clone());
         }
-        let rel = c.metadata_path();
+        let rel = c.metadata_path()?;
         let mut meta = Metadata::default();
         let mut tried = Vec::new();
         for repo in &self.config.repositories {
             let url = repo.url_of(&rel);
-            match self.transport.get_bytes(&key, repo, &rel)? {
+            match self.transport.get_bytes(&key, repo, &rel, MAX_XML_BYTES)? {
                 Some(bytes) => {
                     meta.merge_file(&String::from_utf8_lossy(&bytes), &key, &url)?;
                 }
@@ -266,12 +300,17 @@ impl Resolver {
     /// The latest release of `group:artifact` according to the repositories' metadata.
     pub fn latest_release(&self, group: &str, artifact: &str) -> Result<String> {
         let meta = self.metadata(group, artifact)?;
-        meta.latest_release()
-            .map(str::to_string)
-            .ok_or_else(|| MavenError::Unresolved {
-                coordinate: format!("{group}:{artifact}"),
-                reason: format!("no release version listed in {}", meta.sources.join(", ")),
-            })
+        let v =
+            meta.latest_release()
+                .map(str::to_string)
+                .ok_or_else(|| MavenError::Unresolved {
+                    coordinate: format!("{group}:{artifact}"),
+                    reason: format!("no release version listed in {}", meta.sources.join(", ")),
+                })?;
+        check_declared(&Coordinate::new(group, artifact, Some(&v)), || {
+            meta.sources.join(", ")
+        })?;
+        Ok(v)
     }
 
     /// The concrete version of a coordinate: the latest release when it has none, the highest
@@ -304,7 +343,7 @@ impl Resolver {
             }
             Err(e) => return Err(e),
         };
-        range
+        let chosen = range
             .highest(meta.versions.iter().map(String::as_str))
             .map(str::to_string)
             .ok_or_else(|| MavenError::VersionRange {
@@ -319,7 +358,9 @@ impl Resolver {
                     },
                     meta.sources.join(", ")
                 ),
-            })
+            })?;
+        check_declared(&coord.with_version(&chosen), || meta.sources.join(", "))?;
+        Ok(chosen)
     }
 
     /// The raw POM of `group:artifact:version` (downloaded into the cache when needed).
@@ -331,10 +372,14 @@ impl Resolver {
         }
         let rel = pom_coord.repo_path()?;
         let display = pom_coord.to_string();
-        let file = self
-            .transport
-            .fetch(&display, &rel, &self.config.repositories, None)?;
-        let text = std::fs::read(&file.path).map_err(|e| MavenError::Io {
+        let file = self.transport.fetch(
+            &display,
+            &rel,
+            &self.config.repositories,
+            None,
+            Some(MAX_XML_BYTES),
+        )?;
+        let text = read_bounded(&file.path, MAX_XML_BYTES).map_err(|e| MavenError::Io {
             coordinate: display.clone(),
             path: file.path.clone(),
             source: e,
@@ -387,10 +432,19 @@ impl Resolver {
                 chain,
             });
         }
+        if stack.len() >= MAX_POM_CHAIN {
+            let mut chain = stack.to_vec();
+            chain.push(key);
+            return Err(chain_too_long("BOM imports", &chain));
+        }
         let mut lineage = vec![self.raw_pom(coord)?];
         let mut chain = vec![key.clone()];
         while let Some((g, a, v)) = lineage.last().and_then(|r| r.parent.clone()) {
             let pk = format!("{g}:{a}:{v}");
+            if chain.len() > MAX_POM_CHAIN {
+                chain.push(pk);
+                return Err(chain_too_long("parents", &chain));
+            }
             if chain.contains(&pk) {
                 chain.push(pk);
                 return Err(MavenError::Cycle {
@@ -407,13 +461,20 @@ impl Resolver {
                     ),
                 });
             }
+            let parent_coord = Coordinate::new(&g, &a, Some(&v));
+            check_declared(&parent_coord, || {
+                format!(
+                    "the <parent> of {}",
+                    chain.last().map(String::as_str).unwrap_or("?")
+                )
+            })?;
             let parent = self
-                .raw_pom(&Coordinate::new(&g, &a, Some(&v)))
+                .raw_pom(&parent_coord)
                 .map_err(|e| with_path(&chain, e))?;
             lineage.push(parent);
             chain.push(pk);
         }
-        let location = self.origin(&lineage[0].repository);
+        let location = lineage[0].location.clone();
         let mut pom = pom::assemble(&lineage, coord, &location)?;
 
         // BOM imports: the POM's own entries win, then the first import that manages a key.
@@ -425,6 +486,7 @@ impl Resolver {
             .partition(|d| d.scope() == "import" && d.kind == "pom");
         for imp in imports {
             let bom_coord = Coordinate::new(&imp.group, &imp.artifact, imp.version.as_deref());
+            check_declared(&bom_coord, || format!("a BOM import of {key} ({location})"))?;
             let version = self
                 .resolve_version(&bom_coord)
                 .map_err(|e| with_path(&inner_stack, e))?;
@@ -538,6 +600,14 @@ impl Resolver {
                             chain: hops,
                         });
                     }
+                    if hops.len() > MAX_POM_CHAIN {
+                        hops.push(target.gav());
+                        return Err(chain_too_long("relocations", &hops));
+                    }
+                    check_declared(&target, || {
+                        format!("the relocation in the POM of {}", model.gav())
+                    })
+                    .map_err(|e| with_path(&path_here, e))?;
                     hops.push(target.gav());
                     node.coord = target;
                     model =
@@ -611,6 +681,14 @@ impl Resolver {
                     let coord = dep.coordinate();
                     let mut child_path = path.clone();
                     child_path.push(coord.to_string());
+                    check_declared(&coord, || {
+                        format!(
+                            "the POM of {} from {}",
+                            model.gav(),
+                            self.origin(&model.repository)
+                        )
+                    })
+                    .map_err(|e| with_path(&child_path, e))?;
                     if coord.version.is_none() {
                         return Err(with_path(
                             &child_path,
@@ -665,9 +743,9 @@ impl Resolver {
         let c = coord.with_version(&version);
         let rel = c.repo_path()?;
         let check = is_zip_like(&c.extension).then_some(check_zip as fn(&Path) -> _);
-        let f = self
-            .transport
-            .fetch(&c.to_string(), &rel, &self.config.repositories, check)?;
+        let f =
+            self.transport
+                .fetch(&c.to_string(), &rel, &self.config.repositories, check, None)?;
         Ok(FetchedArtifact {
             coordinate: c,
             jar: f.path,
@@ -683,7 +761,7 @@ impl Resolver {
         let check = is_zip_like(&c.extension).then_some(check_zip as fn(&Path) -> _);
         let f = self
             .transport
-            .fetch(&c.to_string(), &rel, &self.config.repositories, check)
+            .fetch(&c.to_string(), &rel, &self.config.repositories, check, None)
             .map_err(|e| with_path(&a.path, e))?;
         let javadoc = if with_javadoc {
             let jc = c.with_file("jar", Some("javadoc"));
@@ -693,6 +771,7 @@ impl Resolver {
                 &jrel,
                 &self.config.repositories,
                 Some(check_zip),
+                None,
             ) {
                 Ok(j) => Some(j.path),
                 Err(e) if e.is_not_found() => None,

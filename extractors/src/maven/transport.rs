@@ -3,16 +3,25 @@
 use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
+use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant, SystemTime};
 
 use md5::Md5;
 use sha1::{Digest, Sha1};
 
 use super::error::{MavenError, Result};
+use super::limits::{MAX_CHECKSUM_FILE_BYTES, STALE_PART_AGE};
 use super::repo::{is_loopback_url, Repository};
+
+/// The prefix of every temporary file the transport writes in the cache.
+const PART_PREFIX: &str = ".thalia-";
+/// The suffix of every temporary file the transport writes in the cache.
+const PART_SUFFIX: &str = ".part";
+/// How much of a file name goes into the name of its temporary file.
+const PART_NAME_LEN: usize = 96;
 
 /// How a single attempt failed.
 enum Failure {
@@ -127,6 +136,93 @@ pub(crate) struct TransportSettings {
     pub timeout: Duration,
     pub attempts: u32,
     pub initial_backoff: Duration,
+    /// The size ceiling of one download.
+    pub max_download_bytes: u64,
+    /// The time one file may take at one repository, all attempts included.
+    pub file_deadline: Duration,
+    /// An attempt without a byte for this long is abandoned.
+    pub stall_timeout: Duration,
+}
+
+/// `rel` (a `/`-separated repository path) under `root`, or why it would leave `root`: every
+/// segment must be a plain name, and the result must lie under `root` (lexically).
+pub(crate) fn join_under(root: &Path, rel: &str) -> std::result::Result<PathBuf, String> {
+    let mut out = root.to_path_buf();
+    for seg in rel.split('/') {
+        let plain = !seg.is_empty()
+            && !seg.contains(['\\', '\0'])
+            && matches!(
+                Path::new(seg).components().collect::<Vec<_>>().as_slice(),
+                [Component::Normal(n)] if *n == std::ffi::OsStr::new(seg)
+            );
+        if !plain {
+            return Err(format!(
+                "the path `{}` has the segment `{}`, which would not stay under {}",
+                rel.escape_debug(),
+                seg.escape_debug(),
+                root.display()
+            ));
+        }
+        out.push(seg);
+    }
+    if !out.starts_with(root) || out == root {
+        return Err(format!(
+            "the path `{}` does not stay under {}",
+            rel.escape_debug(),
+            root.display()
+        ));
+    }
+    Ok(out)
+}
+
+/// The prefix of the temporary files of `target` (`.thalia-<file name>-`).
+fn part_prefix(target: &Path) -> String {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut end = name.len().min(PART_NAME_LEN);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{PART_PREFIX}{}-", &name[..end])
+}
+
+/// Removes temporary downloads left in `dir` by killed fetches: those of `target` not
+/// modified for `own_age` (no live attempt stays silent that long), and any not modified for
+/// [`STALE_PART_AGE`]. Best effort: a file that cannot be removed is left.
+fn clean_stale_parts(dir: &Path, target: &Path, own_age: Duration) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let own = part_prefix(target);
+    let now = SystemTime::now();
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !(name.starts_with(PART_PREFIX) && name.ends_with(PART_SUFFIX)) {
+            continue;
+        }
+        let Ok(meta) = e.metadata() else { continue };
+        if !meta.is_file() {
+            continue;
+        }
+        let age = meta
+            .modified()
+            .ok()
+            .and_then(|m| now.duration_since(m).ok())
+            .unwrap_or_default();
+        if (name.starts_with(&own) && age >= own_age) || age >= STALE_PART_AGE {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+/// A temporary file for `target` in `dir`.
+fn part_file(dir: &Path, target: &Path) -> io::Result<tempfile::NamedTempFile> {
+    tempfile::Builder::new()
+        .prefix(&part_prefix(target))
+        .suffix(PART_SUFFIX)
+        .tempfile_in(dir)
 }
 
 /// Fetches repository files over HTTP(S) or from `file://` repositories.
@@ -144,6 +240,34 @@ fn io_err(coordinate: &str, path: &Path, source: io::Error) -> MavenError {
         path: path.to_path_buf(),
         source,
     }
+}
+
+/// Reads a whole regular file of at most `limit` bytes (a FIFO, a device or a larger file is
+/// an error, never a hang or an unbounded read).
+pub(crate) fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let meta = fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let f = fs::File::open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let mut out = Vec::new();
+    f.take(limit.saturating_add(1)).read_to_end(&mut out)?;
+    if out.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("larger than the limit of {limit} bytes"),
+        ));
+    }
+    Ok(out)
 }
 
 fn hash_file(path: &Path, with_md5: bool) -> io::Result<(String, Option<String>)> {
@@ -164,11 +288,7 @@ fn hash_file(path: &Path, with_md5: bool) -> io::Result<(String, Option<String>)
 fn write_atomically(coordinate: &str, target: &Path, content: &[u8]) -> Result<()> {
     let dir = target.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir).map_err(|e| io_err(coordinate, dir, e))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".thalia-")
-        .suffix(".part")
-        .tempfile_in(dir)
-        .map_err(|e| io_err(coordinate, dir, e))?;
+    let mut tmp = part_file(dir, target).map_err(|e| io_err(coordinate, dir, e))?;
     tmp.write_all(content)
         .map_err(|e| io_err(coordinate, tmp.path(), e))?;
     tmp.persist(target)
@@ -212,9 +332,11 @@ impl Transport {
         map.entry(path.to_path_buf()).or_default().clone()
     }
 
-    /// Runs `f` up to `attempts` times while it fails transiently, with exponential backoff.
+    /// Runs `f` up to `attempts` times while it fails transiently and `deadline` is ahead,
+    /// with exponential backoff.
     fn retry<T>(
         &self,
+        deadline: Instant,
         mut f: impl FnMut() -> std::result::Result<T, Failure>,
     ) -> (std::result::Result<T, Failure>, u32) {
         let attempts = self.settings.attempts.max(1);
@@ -222,7 +344,9 @@ impl Transport {
         let mut attempt = 1;
         loop {
             match f() {
-                Err(Failure::Transient(_)) if attempt < attempts => {
+                Err(Failure::Transient(_))
+                    if attempt < attempts && Instant::now() + delay < deadline =>
+                {
                     thread::sleep(delay);
                     delay = delay.saturating_mul(2);
                     attempt += 1;
@@ -232,22 +356,60 @@ impl Transport {
         }
     }
 
-    /// Opens `rel` in `repo` for reading: the body and its announced length.
+    /// The deadline of a file fetched from now.
+    fn deadline(&self) -> Instant {
+        Instant::now() + self.settings.file_deadline
+    }
+
+    fn deadline_failure(&self, got: u64) -> Failure {
+        Failure::Fatal(format!(
+            "the download took longer than its deadline of {:?} (file_deadline) after {got} \
+             bytes",
+            self.settings.file_deadline
+        ))
+    }
+
+    /// Opens `rel` in `repo` for reading: the body and its announced length. A `file://`
+    /// repository serves regular files only (a FIFO or a device would hang or never end).
     fn open(
         &self,
         repo: &Repository,
         rel: &str,
-    ) -> std::result::Result<(Box<dyn Read>, Option<u64>), Failure> {
+        limit: u64,
+        deadline: Instant,
+    ) -> std::result::Result<(Box<dyn Read + Send>, Option<u64>), Failure> {
         if let Some(dir) = repo.local_dir() {
-            let path = rel.split('/').fold(dir, |p, c| p.join(c));
-            if path.is_dir() {
+            let path = join_under(&dir, rel).map_err(Failure::Fatal)?;
+            let meta = match fs::metadata(&path) {
+                Ok(m) => m,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(Failure::NotFound),
+                Err(e) => {
+                    return Err(Failure::Fatal(format!(
+                        "cannot read {}: {e}",
+                        path.display()
+                    )))
+                }
+            };
+            if meta.is_dir() {
                 return Err(Failure::NotFound);
             }
+            if !meta.is_file() {
+                return Err(Failure::Fatal(format!(
+                    "{} is not a regular file (a FIFO, socket or device); refused",
+                    path.display()
+                )));
+            }
+            if meta.len() > limit {
+                return Err(Failure::Fatal(too_large(meta.len(), limit)));
+            }
             return match fs::File::open(&path) {
-                Ok(f) => {
-                    let len = f.metadata().ok().map(|m| m.len());
-                    Ok((Box::new(f), len))
-                }
+                Ok(f) => match f.metadata() {
+                    Ok(m) if m.is_file() => Ok((Box::new(f), Some(m.len()))),
+                    _ => Err(Failure::Fatal(format!(
+                        "{} is not a regular file; refused",
+                        path.display()
+                    ))),
+                },
                 Err(e) if e.kind() == io::ErrorKind::NotFound => Err(Failure::NotFound),
                 Err(e) => Err(Failure::Fatal(format!(
                     "cannot read {}: {e}",
@@ -262,13 +424,23 @@ impl Transport {
         } else {
             &self.client
         };
-        let resp = client.get(url).send().map_err(|e| {
-            if e.is_redirect() || e.is_builder() {
-                Failure::Fatal(e.to_string())
-            } else {
-                Failure::Transient(error_chain(&e))
-            }
-        })?;
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        if remaining.is_zero() {
+            return Err(self.deadline_failure(0));
+        }
+        let resp = client
+            .get(url)
+            .timeout(self.settings.timeout.min(remaining))
+            .send()
+            .map_err(|e| {
+                if e.is_redirect() || e.is_builder() {
+                    Failure::Fatal(e.to_string())
+                } else if e.is_timeout() && Instant::now() >= deadline {
+                    self.deadline_failure(0)
+                } else {
+                    Failure::Transient(error_chain(&e))
+                }
+            })?;
         let status = resp.status();
         if status == reqwest::StatusCode::NOT_FOUND || status == reqwest::StatusCode::GONE {
             return Err(Failure::NotFound);
@@ -283,37 +455,70 @@ impl Transport {
             return Err(Failure::Fatal(format!("HTTP {status}")));
         }
         let len = resp.content_length();
+        if let Some(l) = len.filter(|l| *l > limit) {
+            return Err(Failure::Fatal(too_large(l, limit)));
+        }
         Ok((Box::new(resp), len))
     }
 
     /// Copies the body of `rel` into the sink made by `on_open` (called once the repository
-    /// answered with data), checking the announced length; returns the sink.
+    /// answered with data), checking the announced length, the size ceiling `limit`, the
+    /// `deadline` and stalls; returns the sink.
     fn copy_body<W: Write>(
         &self,
         repo: &Repository,
         rel: &str,
+        limit: u64,
+        deadline: Instant,
         on_open: impl FnOnce() -> std::result::Result<W, Failure>,
     ) -> std::result::Result<W, Failure> {
-        let (mut body, len) = self.open(repo, rel)?;
+        let (body, len) = self.open(repo, rel, limit, deadline)?;
         let mut sink = on_open()?;
-        let mut buf = vec![0u8; 64 * 1024];
+        // The body is read on its own thread so that a stalled read cannot hold this one
+        // past the stall timeout or the deadline; the thread ends with its read (bounded by
+        // the request timeout) once the receiver is gone.
+        let rx = spawn_reader(body)
+            .map_err(|e| Failure::Fatal(format!("cannot start a reading thread: {e}")))?;
+        let stall = self.settings.stall_timeout;
         let mut got: u64 = 0;
         loop {
-            let n = match body.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            if remaining.is_zero() {
+                return Err(self.deadline_failure(got));
+            }
+            let chunk = match rx.recv_timeout(stall.min(remaining)) {
+                Ok(Ok(chunk)) if chunk.is_empty() => break,
+                Ok(Ok(chunk)) => chunk,
+                Ok(Err(e)) => {
                     return Err(Failure::Transient(format!(
                         "connection broken after {got} bytes{}: {}",
                         len.map(|l| format!(" of {l}")).unwrap_or_default(),
                         io_error_chain(&e)
                     )))
                 }
+                Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() >= deadline => {
+                    return Err(self.deadline_failure(got));
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    return Err(Failure::Transient(format!(
+                        "stalled: no data for {stall:?} (stall_timeout) after {got} bytes"
+                    )));
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(Failure::Transient(format!(
+                        "connection lost after {got} bytes"
+                    )));
+                }
             };
-            sink.write_all(&buf[..n])
+            got += chunk.len() as u64;
+            if got > limit {
+                return Err(Failure::Fatal(format!(
+                    "{} (stopped after {got} bytes)",
+                    too_large_unknown(limit)
+                )));
+            }
+            sink.write_all(&chunk)
                 .map_err(|e| Failure::Fatal(format!("cannot write the downloaded data: {e}")))?;
-            got += n as u64;
         }
         sink.flush()
             .map_err(|e| Failure::Fatal(format!("cannot write the downloaded data: {e}")))?;
@@ -327,15 +532,21 @@ impl Transport {
         Ok(sink)
     }
 
-    /// Fetches a small file into memory (`None` when the repository does not have it).
+    /// Fetches a small file of at most `limit` bytes into memory (`None` when the repository
+    /// does not have it).
     pub fn get_bytes(
         &self,
         coordinate: &str,
         repo: &Repository,
         rel: &str,
+        limit: u64,
     ) -> Result<Option<Vec<u8>>> {
         let url = repo.url_of(rel);
-        let (res, attempts) = self.retry(|| self.copy_body(repo, rel, || Ok(Vec::new())));
+        let limit = limit.min(self.settings.max_download_bytes);
+        let deadline = self.deadline();
+        let (res, attempts) = self.retry(deadline, || {
+            self.copy_body(repo, rel, limit, deadline, || Ok(Vec::new()))
+        });
         match res {
             Ok(v) => Ok(Some(v)),
             Err(Failure::NotFound) => Ok(None),
@@ -358,7 +569,7 @@ impl Transport {
     ) -> Result<Option<(Algo, String, String)>> {
         for algo in [Algo::Sha1, Algo::Md5] {
             let crel = format!("{rel}.{}", algo.ext());
-            if let Some(bytes) = self.get_bytes(coordinate, repo, &crel)? {
+            if let Some(bytes) = self.get_bytes(coordinate, repo, &crel, MAX_CHECKSUM_FILE_BYTES)? {
                 let text = String::from_utf8_lossy(&bytes);
                 let url = repo.url_of(&crel);
                 return match algo.parse(&text) {
@@ -384,9 +595,9 @@ impl Transport {
         check: Option<Check>,
     ) -> Result<Option<String>> {
         let read_side = |algo: Algo| {
-            fs::read_to_string(sibling(target, algo.ext()))
+            read_bounded(&sibling(target, algo.ext()), MAX_CHECKSUM_FILE_BYTES)
                 .ok()
-                .and_then(|t| algo.parse(&t))
+                .and_then(|t| algo.parse(&String::from_utf8_lossy(&t)))
         };
         let expected_sha1 = read_side(Algo::Sha1);
         let expected_md5 = match expected_sha1 {
@@ -424,14 +635,23 @@ impl Transport {
 
     /// Makes `rel` present in the cache: reuses a cached copy, else downloads it from the first
     /// repository that has it, verifying checksums and `check` before it enters the cache.
+    /// `limit` lowers the size ceiling for this file (POMs are small).
     pub fn fetch(
         &self,
         coordinate: &str,
         rel: &str,
         repos: &[Repository],
         check: Option<Check>,
+        limit: Option<u64>,
     ) -> Result<CachedFile> {
-        let target = rel.split('/').fold(self.cache.clone(), |p, c| p.join(c));
+        let target =
+            join_under(&self.cache, rel).map_err(|reason| MavenError::InvalidCoordinate {
+                coordinate: coordinate.to_string(),
+                reason: format!("refused to write outside the cache: {reason}"),
+            })?;
+        let limit = limit
+            .unwrap_or(u64::MAX)
+            .min(self.settings.max_download_bytes);
         let lock = self.lock_for(&target);
         let _guard = lock.lock().unwrap_or_else(|p| p.into_inner());
         if target.is_file() {
@@ -446,7 +666,7 @@ impl Transport {
         let mut tried = Vec::new();
         let mut transfer_error = None;
         for repo in repos {
-            match self.download(coordinate, repo, rel, &target, check) {
+            match self.download(coordinate, repo, rel, &target, check, limit) {
                 Ok(Some(f)) => return Ok(f),
                 Ok(None) => tried.push(repo.url_of(rel)),
                 Err(e @ MavenError::Transfer { .. }) => {
@@ -471,21 +691,23 @@ impl Transport {
         rel: &str,
         target: &Path,
         check: Option<Check>,
+        limit: u64,
     ) -> Result<Option<CachedFile>> {
         let url = repo.url_of(rel);
         let dir = target.parent().unwrap_or(Path::new(".")).to_path_buf();
+        if dir.is_dir() {
+            clean_stale_parts(&dir, target, self.settings.stall_timeout.saturating_mul(2));
+        }
         let mut created_dir = false;
-        let (res, attempts) = self.retry(|| {
-            let sink = self.copy_body(repo, rel, || {
+        let deadline = self.deadline();
+        let (res, attempts) = self.retry(deadline, || {
+            let sink = self.copy_body(repo, rel, limit, deadline, || {
                 if !dir.is_dir() {
                     fs::create_dir_all(&dir)
                         .map_err(|e| Failure::Local(io_err(coordinate, &dir, e)))?;
                     created_dir = true;
                 }
-                let tmp = tempfile::Builder::new()
-                    .prefix(".thalia-")
-                    .suffix(".part")
-                    .tempfile_in(&dir)
+                let tmp = part_file(&dir, target)
                     .map_err(|e| Failure::Local(io_err(coordinate, &dir, e)))?;
                 Ok(HashingWriter {
                     inner: io::BufWriter::new(tmp),
@@ -566,6 +788,49 @@ impl Transport {
             repository: Some(repo.url.clone()),
         }))
     }
+}
+
+/// A reading thread for a body: chunks, an empty chunk at the end, or the error.
+fn spawn_reader(mut body: Box<dyn Read + Send>) -> io::Result<mpsc::Receiver<io::Result<Vec<u8>>>> {
+    let (tx, rx) = mpsc::sync_channel(4);
+    thread::Builder::new()
+        .name("thalia-body".into())
+        .spawn(move || {
+            let mut buf = vec![0u8; 64 * 1024];
+            loop {
+                match body.read(&mut buf) {
+                    Ok(0) => {
+                        let _ = tx.send(Ok(Vec::new()));
+                        return;
+                    }
+                    Ok(n) => {
+                        if tx.send(Ok(buf[..n].to_vec())).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                }
+            }
+        })?;
+    Ok(rx)
+}
+
+fn too_large(len: u64, limit: u64) -> String {
+    format!(
+        "the file has {len} bytes, more than the size limit of {limit} bytes for it \
+         (max_download_bytes, or MAX_XML_BYTES for a POM or metadata)"
+    )
+}
+
+fn too_large_unknown(limit: u64) -> String {
+    format!(
+        "the file is larger than the size limit of {limit} bytes for it (max_download_bytes, \
+         or MAX_XML_BYTES for a POM or metadata)"
+    )
 }
 
 fn error_chain(e: &dyn std::error::Error) -> String {

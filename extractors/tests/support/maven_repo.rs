@@ -146,6 +146,31 @@ pub enum Fault {
     Status(u16),
     /// Send the headers with the full Content-Length, half the body, then close the connection.
     DropMidBody,
+    /// Send a body without a length that never ends (zeros, as fast as the client reads).
+    Endless,
+    /// Send a body without a length one byte every this many milliseconds, forever.
+    Drip(u64),
+    /// Send the headers and a few bytes, then nothing (the connection stays open).
+    Stall,
+    /// Announce a Content-Length of 10 GiB, then send zeros.
+    HugeLength,
+    /// Accept the request and never answer (the connection stays open).
+    Silent,
+}
+
+impl Fault {
+    /// The mode the raw side serves, or `None` when the HTTP server answers itself.
+    fn raw_mode(self) -> Option<&'static str> {
+        match self {
+            Fault::DropMidBody => Some("drop"),
+            Fault::Endless => Some("endless"),
+            Fault::Drip(_) => Some("drip"),
+            Fault::Stall => Some("stall"),
+            Fault::HugeLength => Some("huge"),
+            Fault::Silent => Some("silent"),
+            Fault::NotFound | Fault::Status(_) => None,
+        }
+    }
 }
 
 struct State {
@@ -170,24 +195,73 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Serves a file with a Content-Length larger than what is written, then drops the connection.
-fn serve_dropping(mut stream: TcpStream, state: &State) {
+/// Serves a hostile body (`mode` is the first path segment): zeros without end, a drip, a
+/// stall, or a 10 GiB Content-Length; stops when the client goes away or the server stops.
+fn serve_hostile(mut stream: TcpStream, mode: &str, drip_ms: u64, stop: &AtomicBool) {
+    let _ = stream.set_write_timeout(Some(Duration::from_secs(5)));
+    if mode == "silent" {
+        while !stop.load(Ordering::SeqCst) {
+            thread::sleep(Duration::from_millis(20));
+        }
+        return;
+    }
+    let head = match mode {
+        "huge" => "HTTP/1.1 200 OK\r\nContent-Length: 10737418240\r\n\r\n".to_string(),
+        _ => "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n".to_string(),
+    };
+    if stream.write_all(head.as_bytes()).is_err() {
+        return;
+    }
+    let zeros = vec![0u8; 64 * 1024];
+    match mode {
+        "endless" | "huge" => {
+            while !stop.load(Ordering::SeqCst) {
+                if stream.write_all(&zeros).is_err() {
+                    return;
+                }
+            }
+        }
+        "drip" => {
+            while !stop.load(Ordering::SeqCst) {
+                if stream.write_all(b"x").and_then(|_| stream.flush()).is_err() {
+                    return;
+                }
+                thread::sleep(Duration::from_millis(drip_ms));
+            }
+        }
+        _ => {
+            let _ = stream.write_all(b"PK\x03\x04");
+            let _ = stream.flush();
+            while !stop.load(Ordering::SeqCst) {
+                thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
+}
+
+/// Reads a request's head; its path without the leading `/`.
+fn request_path(stream: &mut TcpStream) -> Option<String> {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
     let mut head = Vec::new();
     let mut buf = [0u8; 1024];
     while !head.windows(4).any(|w| w == b"\r\n\r\n") {
         match stream.read(&mut buf) {
-            Ok(0) | Err(_) => return,
+            Ok(0) | Err(_) => return None,
             Ok(n) => head.extend_from_slice(&buf[..n]),
         }
     }
     let text = String::from_utf8_lossy(&head);
-    let path = text
-        .split_whitespace()
-        .nth(1)
-        .unwrap_or("/")
-        .trim_start_matches('/')
-        .to_string();
+    Some(
+        text.split_whitespace()
+            .nth(1)
+            .unwrap_or("/")
+            .trim_start_matches('/')
+            .to_string(),
+    )
+}
+
+/// Serves a file with a Content-Length larger than what is written, then drops the connection.
+fn serve_dropping(mut stream: TcpStream, path: String, state: &State) {
     lock(&state.dropped).push(path.clone());
     let rel = path.strip_prefix("repo/").unwrap_or(&path);
     let body =
@@ -223,8 +297,24 @@ impl RepoServer {
                 if sp.load(Ordering::SeqCst) {
                     break;
                 }
-                if let Ok(s) = stream {
-                    serve_dropping(s, &st);
+                let Ok(mut s) = stream else { continue };
+                let Some(path) = request_path(&mut s) else {
+                    continue;
+                };
+                let (mode, rest) = path.split_once('/').unwrap_or(("drop", ""));
+                if mode == "drop" {
+                    serve_dropping(s, rest.to_string(), &st);
+                } else {
+                    let (mode, stop) = (mode.to_string(), sp.clone());
+                    let drip_ms = lock(&st.faults)
+                        .values()
+                        .find_map(|f| match f {
+                            Fault::Drip(ms) => Some(*ms),
+                            _ => None,
+                        })
+                        .unwrap_or(1000);
+                    lock(&st.dropped).push(rest.to_string());
+                    thread::spawn(move || serve_hostile(s, &mode, drip_ms, &stop));
                 }
             }
         });
@@ -256,8 +346,16 @@ impl RepoServer {
                 let _ = match fault {
                     Some(Fault::NotFound) => rq.respond(tiny_http::Response::empty(404)),
                     Some(Fault::Status(s)) => rq.respond(tiny_http::Response::empty(s)),
-                    Some(Fault::DropMidBody) => {
-                        let location = format!("http://{daddr}/{path}");
+                    Some(
+                        f @ (Fault::DropMidBody
+                        | Fault::Endless
+                        | Fault::Drip(_)
+                        | Fault::Stall
+                        | Fault::HugeLength
+                        | Fault::Silent),
+                    ) => {
+                        let mode = f.raw_mode().unwrap_or("drop");
+                        let location = format!("http://{daddr}/{mode}/{path}");
                         let header =
                             tiny_http::Header::from_bytes(&b"Location"[..], location.as_bytes())
                                 .expect("header");
@@ -303,7 +401,7 @@ impl RepoServer {
         lock(&self.state.log).iter().filter(|p| **p == want).count()
     }
 
-    /// How many connections the dropping side cut.
+    /// How many connections the raw side (cut, endless, dripping, stalling) served.
     pub fn dropped(&self) -> usize {
         lock(&self.state.dropped).len()
     }

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The test command (README; CI runs it through .ci/run): the habits CI enforces, then every
+# test with every tool required. Needs cargo, a JDK (javac, jar) and Maven's configuration
+# (thalia's resolver reads it to find Maven Central); it installs the pinned compilers itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# a test that would skip for a missing tool fails instead
+export THALIA_REQUIRE_TOOLS=1
+
+echo "== format, lints, docs"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+
+echo "== the pinned compilers for the translators' golden tests"
+cargo build --quiet --bin thalia
+thalia=target/debug/thalia
+mapfile -t pinned < <(grep -v '^#' tests/support/pinned-toolchains.txt | grep -v '^$')
+"$thalia" toolchain install "${pinned[@]}"
+for spec in "${pinned[@]}"; do
+    case "${spec%@*}" in
+        kotlin) export THALIA_KOTLINC_CP="$("$thalia" toolchain classpath "$spec")" ;;
+        scala3) export THALIA_SCALA3_CP="$("$thalia" toolchain classpath "$spec")" ;;
+        scala2) export THALIA_SCALA2_CP="$("$thalia" toolchain classpath "$spec")" ;;
+        groovy) export THALIA_GROOVY_CP="$("$thalia" toolchain classpath "$spec")" ;;
+    esac
+done
+
+echo "== tests"
+cargo test --workspace

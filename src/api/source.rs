@@ -1,0 +1,166 @@
+//! Where a command's API comes from: the whole embedded API, one embedded corpus (`@NAME`), or
+//! a directory of API JSON; and the library jars its programs need on the classpath.
+
+use std::path::{Path, PathBuf};
+
+use super::{Api, LoadError};
+use crate::embedded;
+
+/// An API as a user names it (`--api DIR`, `--api @NAME`, or nothing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApiSource {
+    /// The whole API embedded from `api-json/`.
+    Embedded,
+    /// One embedded corpus (`@java.base`).
+    Corpus(String),
+    /// A directory of API JSON files, searched recursively.
+    Dir(PathBuf),
+}
+
+/// A problem finding or loading an API, or its programs' classpath.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiSourceError {
+    /// No embedded corpus has that name.
+    #[error("no embedded API named `{name}` (available: {available})")]
+    NoSuchCorpus {
+        /// The name asked for.
+        name: String,
+        /// The embedded corpora.
+        available: String,
+    },
+    /// The directory could not be loaded.
+    #[error("cannot load API from {dir}: {source}")]
+    Load {
+        /// The directory.
+        dir: PathBuf,
+        /// Why.
+        source: LoadError,
+    },
+    /// A `classpath.txt` could not be read.
+    #[error("cannot read {path}: {source}")]
+    Classpath {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The embedded API's libraries could not be resolved.
+    #[error("cannot resolve the jars of the embedded API's libraries (give --classpath): {0}")]
+    Libraries(String),
+}
+
+impl ApiSource {
+    /// The source a command-line `--api` value names (`None`: the embedded API).
+    pub fn from_arg(arg: Option<&Path>) -> ApiSource {
+        match arg {
+            None => ApiSource::Embedded,
+            Some(d) => match d.to_str().and_then(|s| s.strip_prefix('@')) {
+                Some(name) => ApiSource::Corpus(name.to_string()),
+                None => ApiSource::Dir(d.to_path_buf()),
+            },
+        }
+    }
+
+    /// The source a recorded label names (the inverse of [`ApiSource::label`]).
+    pub fn from_label(label: &str) -> ApiSource {
+        if label == embedded::EMBEDDED_LABEL || label.is_empty() {
+            ApiSource::Embedded
+        } else {
+            ApiSource::from_arg(Some(Path::new(label)))
+        }
+    }
+
+    /// How the source is shown and recorded (`<embedded api-json>`, `@NAME` or the path).
+    pub fn label(&self) -> String {
+        match self {
+            ApiSource::Embedded => embedded::EMBEDDED_LABEL.to_string(),
+            ApiSource::Corpus(n) => format!("@{n}"),
+            ApiSource::Dir(d) => d.display().to_string(),
+        }
+    }
+
+    /// How `thalia synth --api` names the source (empty for the embedded API).
+    pub fn arg(&self) -> String {
+        match self {
+            ApiSource::Embedded => String::new(),
+            other => other.label(),
+        }
+    }
+
+    /// Loads the API.
+    pub fn load(&self) -> Result<Api, ApiSourceError> {
+        match self {
+            ApiSource::Embedded => Ok(embedded::embedded_api()),
+            ApiSource::Corpus(name) => {
+                embedded::embedded_corpus(name).ok_or_else(|| ApiSourceError::NoSuchCorpus {
+                    name: name.clone(),
+                    available: embedded::embedded_corpora().join(", "),
+                })
+            }
+            ApiSource::Dir(dir) => Api::load_dir(dir).map_err(|source| ApiSourceError::Load {
+                dir: dir.clone(),
+                source,
+            }),
+        }
+    }
+
+    /// The classpath the programs of this API need: the directory's `classpath.txt` (written
+    /// by `thalia fetch`), or the embedded libraries' jars resolved through `repos`; `None`
+    /// when there is nothing to add.
+    pub fn classpath(
+        &self,
+        repos: &[String],
+        progress: bool,
+    ) -> Result<Option<String>, ApiSourceError> {
+        let corpus = match self {
+            ApiSource::Dir(d) => {
+                let f = d.join("classpath.txt");
+                if !f.exists() {
+                    return Ok(None);
+                }
+                let text = std::fs::read_to_string(&f)
+                    .map_err(|source| ApiSourceError::Classpath { path: f, source })?;
+                return Ok(Some(text.trim().to_string()));
+            }
+            ApiSource::Embedded => None,
+            ApiSource::Corpus(n) => Some(n.as_str()),
+        };
+        let coords = embedded::embedded_coordinates(corpus);
+        if coords.is_empty() {
+            return Ok(None);
+        }
+        let jars = crate::toolchain::library_jars(&coords, repos, progress)
+            .map_err(|e| ApiSourceError::Libraries(e.to_string()))?;
+        let joined = std::env::join_paths(jars.iter())
+            .map_err(|e| ApiSourceError::Libraries(e.to_string()))?;
+        Ok(Some(joined.to_string_lossy().into_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_and_labels_round_trip() {
+        for s in [
+            ApiSource::Embedded,
+            ApiSource::Corpus("java.base".into()),
+            ApiSource::Dir(PathBuf::from("api-json/guava")),
+        ] {
+            assert_eq!(ApiSource::from_label(&s.label()), s);
+        }
+        assert_eq!(
+            ApiSource::from_arg(Some(Path::new("@x"))),
+            ApiSource::Corpus("x".into())
+        );
+        assert_eq!(ApiSource::from_arg(None).arg(), "");
+    }
+
+    #[test]
+    fn an_unknown_corpus_names_the_available_ones() {
+        let e = ApiSource::Corpus("nope".into()).load().err();
+        let msg = e.map(|e| e.to_string()).unwrap_or_default();
+        assert!(msg.contains("nope") && msg.contains("java.base"), "{msg}");
+    }
+}

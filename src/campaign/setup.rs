@@ -1,0 +1,351 @@
+//! What a campaign is before it runs, shared by `thalia run` and `thalia check`: the user's
+//! compile settings checked against named limits, the run's identity (what a resumed run must
+//! agree on), its manifest and session options, and the compiler it uses.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use thalia_translators::Language;
+
+use super::driver::{Budget, CampaignOptions};
+use super::store::{CompilerInfo, Manifest, Session, MANIFEST};
+use crate::compile::{command_line, CompileOptions, Mode as CompileMode};
+use crate::synth::{Mode, SynthConfig};
+use crate::toolchain::{self, Toolchain, ToolchainError};
+
+/// The longest per-file time budget accepted (a week): anything longer is a typo, and larger
+/// values overflow the clocks that enforce it.
+pub const MAX_TIMEOUT_SECONDS: f64 = 7.0 * 86_400.0;
+/// The most compiler workers accepted: each runs a compiler JVM, so more than this would only
+/// exhaust memory.
+pub const MAX_JOBS: usize = 256;
+/// The most programs per compiler invocation accepted (each batch is also held in memory).
+pub const MAX_BATCH_SIZE: usize = 100_000;
+
+/// How a user asked a campaign to compile (the command-line flags of `run` and `check`).
+#[derive(Clone, Debug)]
+pub struct CompileSettings {
+    /// The programs' classpath, when given (otherwise the API's).
+    pub classpath: Option<String>,
+    /// Extra Maven repositories (compilers and library jars are resolved through them).
+    pub repos: Vec<String>,
+    /// Programs per compiler invocation.
+    pub batch_size: usize,
+    /// Compiler workers (default: half the cores).
+    pub jobs: Option<usize>,
+    /// When to stop.
+    pub budget: Budget,
+    /// Per-file time budget in seconds.
+    pub timeout_seconds: f64,
+    /// A warm compile server instead of a process per batch.
+    pub server: bool,
+    /// Show progress bars.
+    pub progress: bool,
+}
+
+impl CompileSettings {
+    /// Checks every setting against its limit.
+    pub fn validate(&self) -> Result<(), SetupError> {
+        let t = self.timeout_seconds;
+        if !(t.is_finite() && t > 0.0 && t <= MAX_TIMEOUT_SECONDS) {
+            return Err(SetupError::Setting(format!(
+                "--timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_SECONDS} (got {t})"
+            )));
+        }
+        if self.batch_size == 0 || self.batch_size > MAX_BATCH_SIZE {
+            return Err(SetupError::Setting(format!(
+                "--batch-size must be between 1 and {MAX_BATCH_SIZE} (got {})",
+                self.batch_size
+            )));
+        }
+        if let Some(j) = self.jobs.filter(|&j| j == 0 || j > MAX_JOBS) {
+            return Err(SetupError::Setting(format!(
+                "--jobs must be between 1 and {MAX_JOBS} (got {j})"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A setting out of range, or a compiler that cannot be had.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    /// A setting is out of its range.
+    #[error("{0}")]
+    Setting(String),
+    /// The compiler could not be found or installed.
+    #[error(transparent)]
+    Toolchain(#[from] ToolchainError),
+    /// The checked directory could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// What a synthesizing run (`thalia run`) must agree on when resumed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SynthIdentity {
+    /// The run's seed.
+    pub seed: u64,
+    /// The programs' language.
+    pub language: Language,
+    /// The API's label.
+    pub api: String,
+    /// The modes, interleaved in this order.
+    pub modes: Vec<Mode>,
+    /// Whether type arguments are erased.
+    pub erase: bool,
+    /// Groovy programs are `@TypeChecked` rather than `@CompileStatic`.
+    pub groovy_type_checked: bool,
+    /// The synthesis configuration (its mode is that of the first stream).
+    pub synth_config: SynthConfig,
+    /// `NAME@VERSION` of the compiler.
+    pub compiler: String,
+}
+
+/// What a check of a synthesized directory (`thalia check`) must agree on when resumed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckIdentity {
+    /// The checked directory (canonical).
+    pub programs: String,
+    /// Size of its `programs.jsonl`.
+    pub programs_jsonl_bytes: u64,
+    /// FNV-1a hash of its `programs.jsonl` (hex).
+    pub programs_jsonl_hash: String,
+    /// The programs' language.
+    pub language: Language,
+    /// `NAME@VERSION` of the compiler.
+    pub compiler: String,
+}
+
+/// A run's identity, as `manifest.json` records it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RunIdentity {
+    /// A synthesizing run.
+    Run(SynthIdentity),
+    /// A check of a directory.
+    Check(CheckIdentity),
+}
+
+impl RunIdentity {
+    /// `run` or `check`, the manifest's kind.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            RunIdentity::Run(_) => "run",
+            RunIdentity::Check(_) => "check",
+        }
+    }
+
+    /// The seed of a synthesizing run.
+    pub fn seed(&self) -> Option<u64> {
+        match self {
+            RunIdentity::Run(r) => Some(r.seed),
+            RunIdentity::Check(_) => None,
+        }
+    }
+}
+
+/// The options of one session, as the manifest records them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SessionOptions {
+    /// Programs per compiler invocation.
+    pub batch_size: usize,
+    /// Compiler workers.
+    pub jobs: usize,
+    /// The budget, as written.
+    pub budget: String,
+    /// Per-file time budget in seconds.
+    pub timeout_seconds: f64,
+    /// Warm server or not.
+    pub server: bool,
+    /// The command line of the session.
+    pub command: Vec<String>,
+}
+
+/// The compiler (`NAME`) of a language's programs (its profile's default).
+pub fn default_compiler(lang: Language) -> &'static str {
+    // every language has a default compiler (a unit test of `profile` checks it)
+    crate::profile::CompilerProfile::for_language(lang).map_or("javac", |p| p.name)
+}
+
+/// `NAME@VERSION` of a toolchain.
+pub fn compiler_label(tc: &Toolchain) -> String {
+    format!("{}@{}", tc.tool.name(), tc.version)
+}
+
+/// The installed toolchain for `spec` (`NAME[@VERSION]`), installed first when missing.
+pub fn toolchain_for(
+    spec: &str,
+    repos: &[String],
+    progress: bool,
+) -> Result<Toolchain, SetupError> {
+    match toolchain::find(spec) {
+        Ok(t) => Ok(t),
+        Err(ToolchainError::NotInstalled(_)) => {
+            let (tool, version) = toolchain::parse_spec(spec)?;
+            eprintln!("installing {spec}");
+            Ok(toolchain::install(
+                tool,
+                version.as_deref(),
+                repos,
+                progress,
+            )?)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Checks `settings` against the limits and turns them into the manifest's compiler record
+/// and the campaign's options.
+pub fn campaign_options(
+    tc: &Toolchain,
+    settings: &CompileSettings,
+    classpath: Option<String>,
+) -> Result<(CompilerInfo, CampaignOptions), SetupError> {
+    settings.validate()?;
+    let t = settings.timeout_seconds;
+    let jobs = settings.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+    });
+    let info = CompilerInfo {
+        tool: tc.tool,
+        version: tc.version.clone(),
+        coordinate: tc.coordinate.clone(),
+        mode: if settings.server { "server" } else { "process" }.into(),
+        command: command_line(
+            tc,
+            classpath.as_deref(),
+            Path::new("@OUT@"),
+            &[std::path::PathBuf::from("@FILE@")],
+        ),
+        classpath: classpath.clone(),
+        timeout_seconds: t,
+    };
+    let opts = CampaignOptions {
+        batch_size: settings.batch_size,
+        jobs,
+        budget: settings.budget,
+        compile: CompileOptions {
+            classpath,
+            timeout: Duration::from_secs_f64(t),
+        },
+        mode: if settings.server {
+            CompileMode::Server
+        } else {
+            CompileMode::Process
+        },
+        progress: settings.progress,
+        twin: None,
+    };
+    Ok((info, opts))
+}
+
+/// The manifest of a new session of the run `identity` (a resumed run keeps its earlier
+/// sessions: the store merges them).
+pub fn manifest(
+    identity: RunIdentity,
+    compiler: CompilerInfo,
+    settings: &CompileSettings,
+    opts: &CampaignOptions,
+) -> Manifest {
+    Manifest {
+        tool: "thalia".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        kind: identity.kind().into(),
+        identity,
+        compiler,
+        sessions: vec![Session {
+            started: super::store::now(),
+            seconds: 0.0,
+            programs: 0,
+            options: SessionOptions {
+                batch_size: opts.batch_size,
+                jobs: opts.jobs,
+                budget: settings.budget.to_string(),
+                timeout_seconds: settings.timeout_seconds,
+                server: settings.server,
+                command: std::env::args().collect(),
+            },
+            untranslatable: Default::default(),
+        }],
+    }
+}
+
+/// The seed recorded in the run directory `dir`, if it holds a synthesizing run.
+pub fn recorded_seed(dir: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(dir.join(MANIFEST)).ok()?;
+    let m: Manifest = serde_json::from_str(&text).ok()?;
+    m.identity.seed()
+}
+
+/// The identity of a check of the synthesized directory `dir` with compiler `compiler`.
+pub fn check_identity(
+    dir: &Path,
+    language: Language,
+    compiler: String,
+) -> Result<CheckIdentity, SetupError> {
+    let path = dir.join("programs.jsonl");
+    let programs = std::fs::read(&path).map_err(|source| SetupError::Io { path, source })?;
+    Ok(CheckIdentity {
+        programs: dir
+            .canonicalize()
+            .unwrap_or_else(|_| dir.to_path_buf())
+            .display()
+            .to_string(),
+        programs_jsonl_bytes: programs.len() as u64,
+        programs_jsonl_hash: format!("{:016x}", crate::hash::fnv1a64(&programs)),
+        language,
+        compiler,
+    })
+}
+
+/// The synthesis configuration recorded in a run's identity for `lang`.
+pub fn recorded_synth_config(lang: Language) -> SynthConfig {
+    SynthConfig {
+        lang,
+        ..SynthConfig::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identities_keep_their_json_shape_and_kind() {
+        let run = RunIdentity::Run(SynthIdentity {
+            seed: 3,
+            language: Language::Kotlin,
+            api: "@java.base".into(),
+            modes: vec![Mode::WellTyped, Mode::IllTyped],
+            erase: false,
+            groovy_type_checked: false,
+            synth_config: recorded_synth_config(Language::Kotlin),
+            compiler: "kotlin@2.4.21".into(),
+        });
+        let v = serde_json::to_value(&run).expect("serializes");
+        assert_eq!(v["seed"], 3);
+        assert_eq!(v["modes"][1], "ill-typed");
+        let back: RunIdentity = serde_json::from_value(v).expect("reads back");
+        assert_eq!(back, run);
+        assert_eq!(back.kind(), "run");
+        let check = RunIdentity::Check(CheckIdentity {
+            programs: "/x".into(),
+            programs_jsonl_bytes: 10,
+            programs_jsonl_hash: "00".into(),
+            language: Language::Java,
+            compiler: "javac@17".into(),
+        });
+        let back: RunIdentity =
+            serde_json::from_value(serde_json::to_value(&check).expect("serializes"))
+                .expect("reads back");
+        assert_eq!(back, check);
+        assert_eq!(back.seed(), None);
+    }
+}

@@ -1,0 +1,310 @@
+//! `thalia run`, `thalia check` and `thalia report`: campaigns and their run directories.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use thalia::api::source::ApiSource;
+use thalia::campaign::driver::{self, Budget, DirSource, Outcome, SynthSource};
+use thalia::campaign::report::Report;
+use thalia::campaign::setup::{self, CheckIdentity, CompileSettings, RunIdentity, SynthIdentity};
+use thalia::campaign::store::Store;
+use thalia::synth::Mode;
+use thalia_translators::{translator_with, Language};
+
+use super::synth::groovy_mode;
+use super::{load_api, print_json, progress, threads};
+
+/// Options shared by `thalia run` and `thalia check`: how programs are compiled.
+#[derive(Args, Debug)]
+pub(super) struct CompileArgs {
+    /// Classpath for the programs (default: the API directory's `classpath.txt`, or the
+    /// embedded libraries' jars resolved through the Maven configuration).
+    #[arg(long)]
+    classpath: Option<String>,
+    /// Programs per compiler invocation.
+    #[arg(long, default_value_t = 100)]
+    batch_size: usize,
+    /// Per-program time budget in seconds: a program that takes longer alone is a
+    /// performance finding (an invocation on n programs gets 1 + 0.1 × (n − 1) budgets).
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Compile in a warm compile server (one long-lived JVM per worker calling the
+    /// compiler's in-process entry point) instead of a fresh process per batch; verdicts are
+    /// identical.
+    #[arg(long)]
+    server: bool,
+    /// Compiler workers running at once (default: half the cores, at least 1).
+    #[arg(short, long)]
+    jobs: Option<usize>,
+    /// When to stop: a program count (`500`), a time (`90s`, `30m`, `2h`, `1d`) or
+    /// `round` (every program once).
+    #[arg(long, default_value = "round")]
+    budget: Budget,
+    /// A Maven repository for installing compilers and resolving library jars (repeatable;
+    /// default: the user's Maven configuration).
+    #[arg(long = "repo", value_name = "URL")]
+    repos: Vec<String>,
+    /// Do not compile the Java twins of findings with javac (by default a finding of a
+    /// non-Java program is confirmed, or kept apart as generator-suspect, by its twin).
+    #[arg(long)]
+    no_twin: bool,
+}
+
+impl CompileArgs {
+    /// The settings, checked against their limits.
+    fn settings(&self) -> Result<CompileSettings> {
+        let settings = CompileSettings {
+            classpath: self.classpath.clone(),
+            repos: self.repos.clone(),
+            batch_size: self.batch_size,
+            jobs: self.jobs,
+            budget: self.budget,
+            timeout_seconds: self.timeout,
+            server: self.server,
+            progress: progress(),
+        };
+        settings.validate()?;
+        Ok(settings)
+    }
+}
+
+#[derive(Args, Debug)]
+pub(super) struct CheckArgs {
+    /// A directory written by `thalia synth`.
+    dir: PathBuf,
+    /// The compiler: `NAME[@VERSION]` (default: the one matching the programs' language);
+    /// installed first when missing.
+    #[arg(long)]
+    compiler: Option<String>,
+    /// The results store (default: `DIR/check-<compiler>-<version>`); an existing one is
+    /// resumed.
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    compile: CompileArgs,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct RunArgs {
+    /// Directory of thalia API JSON files, or `@NAME` for one embedded corpus; default: the
+    /// whole embedded API.
+    #[arg(long)]
+    api: Option<PathBuf>,
+    /// Language of the programs.
+    #[arg(long, default_value = "java")]
+    lang: Language,
+    /// The compiler: `NAME[@VERSION]` (default: the language's); installed first when
+    /// missing.
+    #[arg(long)]
+    compiler: Option<String>,
+    /// Modes to synthesize, interleaved batch by batch (repeatable; default: well-typed and
+    /// ill-typed).
+    #[arg(long = "mode")]
+    modes: Vec<Mode>,
+    /// Erase inferable type arguments (Section 3.5 of the paper).
+    #[arg(long)]
+    erase: bool,
+    /// Groovy only: annotate the classes `@TypeChecked` instead of `@CompileStatic`.
+    #[arg(long)]
+    groovy_type_checked: bool,
+    /// Seed of the synthesis (default: the run directory's when resuming, else random).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// The run directory (resumed when it holds a run with the same identity).
+    #[arg(long, short, default_value = "thalia-run")]
+    out: PathBuf,
+    #[command(flatten)]
+    compile: CompileArgs,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct ReportArgs {
+    /// A run directory written by `thalia run` or `thalia check`.
+    dir: PathBuf,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The javac that judges the Java twins of `lang` programs' findings, unless disabled.
+fn twin_compiler(
+    lang: Language,
+    args: &CompileArgs,
+    settings: &CompileSettings,
+) -> Result<Option<thalia::toolchain::Toolchain>> {
+    if lang == Language::Java || args.no_twin {
+        return Ok(None);
+    }
+    Ok(Some(setup::toolchain_for(
+        "javac",
+        &settings.repos,
+        settings.progress,
+    )?))
+}
+
+/// How a session compiles, for the start-up line.
+fn compile_mode(settings: &CompileSettings) -> &'static str {
+    if settings.server {
+        "warm server"
+    } else {
+        "a process per batch"
+    }
+}
+
+/// Prints that an interrupted session's cut-off lines were dropped.
+fn note_recovery(store: &Store) {
+    if store.recovered_lines() > 0 {
+        eprintln!(
+            "{}: dropped {} incomplete line(s) of an interrupted session",
+            store.dir().display(),
+            store.recovered_lines()
+        );
+    }
+}
+
+/// Prints the end of a campaign session and the run's report.
+fn finish(outcome: &Outcome, store: &Store) -> Result<()> {
+    let (findings, distinct) = store.findings();
+    eprintln!(
+        "judged {} programs in {:.1}s ({} judged earlier); {} findings in this session, {} in all ({} distinct)",
+        outcome.judged, outcome.seconds, outcome.resumed, outcome.findings, findings, distinct
+    );
+    let report = Report::load(store.dir())?;
+    print!("{}", report.table());
+    println!(
+        "  results: {}",
+        store.dir().join(thalia::campaign::store::RESULTS).display()
+    );
+    Ok(())
+}
+
+pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
+    let settings = args.compile.settings()?;
+    let mut source = DirSource::open(&args.dir)?;
+    let lang = source.language();
+    let spec = args
+        .compiler
+        .clone()
+        .unwrap_or_else(|| setup::default_compiler(lang).to_string());
+    let tc = setup::toolchain_for(&spec, &settings.repos, settings.progress)?;
+    // the programs' libraries: those of the API they were synthesized from
+    let classpath = match &settings.classpath {
+        Some(cp) => Some(cp.clone()),
+        None => {
+            ApiSource::from_label(source.api()).classpath(&settings.repos, settings.progress)?
+        }
+    };
+    let (info, mut opts) = setup::campaign_options(&tc, &settings, classpath)?;
+    opts.twin = twin_compiler(lang, &args.compile, &settings)?;
+    let out = args.out.clone().unwrap_or_else(|| {
+        args.dir
+            .join(format!("check-{}-{}", tc.tool.name(), tc.version))
+    });
+    let identity: CheckIdentity =
+        setup::check_identity(&args.dir, lang, setup::compiler_label(&tc))?;
+    let manifest = setup::manifest(RunIdentity::Check(identity), info, &settings, &opts);
+    let store = Store::open(&out, manifest)?;
+    note_recovery(&store);
+    eprintln!(
+        "checking {} programs of {} with {} ({}), results in {}",
+        source.len(),
+        args.dir.display(),
+        setup::compiler_label(&tc),
+        compile_mode(&settings),
+        out.display()
+    );
+    let (outcome, store) = driver::run(store, &tc, &mut source, &opts)?;
+    finish(&outcome, &store)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
+    let settings = args.compile.settings()?;
+    let spec = args
+        .compiler
+        .clone()
+        .unwrap_or_else(|| setup::default_compiler(args.lang).to_string());
+    let tc = setup::toolchain_for(&spec, &settings.repos, settings.progress)?;
+    let mut modes = if args.modes.is_empty() {
+        vec![Mode::WellTyped, Mode::IllTyped]
+    } else {
+        args.modes.clone()
+    };
+    modes.dedup();
+    // the seed: given, the run directory's, or random
+    let seed = args
+        .seed
+        .or_else(|| setup::recorded_seed(&args.out))
+        .unwrap_or_else(rand::random);
+    let api_source = ApiSource::from_arg(args.api.as_deref());
+    let classpath = match &settings.classpath {
+        Some(cp) => Some(cp.clone()),
+        None => api_source.classpath(&settings.repos, settings.progress)?,
+    };
+    let (info, mut opts) = setup::campaign_options(&tc, &settings, classpath)?;
+    opts.twin = twin_compiler(args.lang, &args.compile, &settings)?;
+    let identity = RunIdentity::Run(SynthIdentity {
+        seed,
+        language: args.lang,
+        api: api_source.label(),
+        modes: modes.clone(),
+        erase: args.erase,
+        groovy_type_checked: args.groovy_type_checked,
+        synth_config: setup::recorded_synth_config(args.lang),
+        compiler: setup::compiler_label(&tc),
+    });
+    let manifest = setup::manifest(identity, info, &settings, &opts);
+    let store = Store::open(&args.out, manifest)?;
+    note_recovery(&store);
+    let (api_source, api) = load_api(args.api.as_ref())?;
+    let translator = translator_with(args.lang, groovy_mode(args.groovy_type_checked));
+    let mut source = SynthSource::new(
+        api,
+        translator,
+        &modes,
+        args.erase,
+        seed,
+        threads(None),
+        &api_source.arg(),
+        !matches!(settings.budget, Budget::OneRound),
+    );
+    source.prepare();
+    eprintln!(
+        "run {} (seed {seed}): {} {} programs with {} ({}), budget {}{}",
+        args.out.display(),
+        modes
+            .iter()
+            .map(|m| m.as_str())
+            .collect::<Vec<_>>()
+            .join(" + "),
+        args.lang,
+        setup::compiler_label(&tc),
+        compile_mode(&settings),
+        settings.budget,
+        if store.done_count() > 0 {
+            format!("; resuming after {} judged programs", store.done_count())
+        } else {
+            String::new()
+        }
+    );
+    let (outcome, mut store) = driver::run(store, &tc, &mut source, &opts)?;
+    store.note_untranslatable(&source.untranslatable_reasons())?;
+    for (reason, n) in source.untranslatable_reasons() {
+        eprintln!("{n} programs could not be translated ({reason}): skipped");
+    }
+    finish(&outcome, &store)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn report(args: ReportArgs) -> Result<ExitCode> {
+    let report = Report::load(&args.dir)
+        .with_context(|| format!("cannot read the run in {}", args.dir.display()))?;
+    if args.json {
+        print_json(&report)?;
+    } else {
+        print!("{}", report.table());
+    }
+    Ok(ExitCode::SUCCESS)
+}

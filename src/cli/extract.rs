@@ -1,0 +1,146 @@
+//! `thalia fetch` and `thalia extract`: APIs from Maven artifacts, jars and the JDK.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use thalia_extractors::bytecode::{self, ClassPool, ExtractOptions};
+use thalia_extractors::fetch::{self, FetchOptions};
+use thalia_extractors::maven::Coordinate;
+
+use super::progress;
+
+#[derive(Args, Debug)]
+pub(super) struct FetchArgs {
+    /// Coordinates `group:artifact[:version]`.
+    #[arg(required = true)]
+    coords: Vec<String>,
+    /// Output directory (default: `api-json/<artifact>-<version>/`).
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// A repository to use (URL, `file://` URL or directory; repeatable). With any `--repo`,
+    /// only the given repositories are used.
+    #[arg(long = "repo", value_name = "URL")]
+    repos: Vec<String>,
+    /// Download the `-javadoc.jar` of every artifact too.
+    #[arg(long)]
+    docs: bool,
+    /// Extract the dependencies' API too, so that members inherited from their classes are
+    /// resolved (by default they only serve as context).
+    #[arg(long)]
+    with_deps: bool,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct ExtractArgs {
+    /// Jars, jmods or directories of class files to extract (together, as one set).
+    inputs: Vec<PathBuf>,
+    /// Extract the JDK's public API instead (its exported packages).
+    #[arg(long)]
+    jdk: bool,
+    /// JDK modules to extract with `--jdk` (repeatable; default: java.base).
+    #[arg(long = "module", value_name = "MODULE")]
+    modules: Vec<String>,
+    /// The JDK to read with `--jdk` (default: JAVA_HOME, else the `java` on PATH).
+    #[arg(long)]
+    java_home: Option<PathBuf>,
+    /// Jars consulted for supertypes but not extracted (e.g. the library's dependencies).
+    #[arg(long, value_name = "JAR")]
+    context: Vec<PathBuf>,
+    /// Output directory (created if missing).
+    #[arg(long, short)]
+    out: PathBuf,
+}
+
+/// Prints the problems met while reading archives.
+fn warn(problems: &[bytecode::ExtractProblem]) {
+    for p in problems {
+        eprintln!("warning: {}: {}: {}", p.jar.display(), p.entry, p.reason);
+    }
+}
+
+pub(super) fn fetch(args: FetchArgs) -> Result<ExitCode> {
+    let coords = args
+        .coords
+        .iter()
+        .map(|c| c.parse::<Coordinate>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let opts = FetchOptions {
+        repos: args.repos.clone(),
+        docs: args.docs,
+        progress: progress(),
+        java_home: None,
+        with_deps: args.with_deps,
+    };
+    let fetched = fetch::fetch(&coords, &opts)?;
+    let out = args.out.clone().unwrap_or_else(|| fetched.default_dir());
+    fetch::write_fetched(&out, &fetched)
+        .with_context(|| format!("cannot write the API into {}", out.display()))?;
+    warn(&fetched.problems);
+    let r = &fetched.record;
+    eprintln!(
+        "fetched {} ({} artifacts on the classpath) in {:.2}s; extracted {} classes in {:.2}s into {}",
+        r.resolved.join(", "),
+        r.artifacts.len(),
+        r.resolve_seconds,
+        r.classes,
+        r.extract_seconds,
+        out.display()
+    );
+    eprintln!(
+        "classpath: {}; record: {}",
+        out.join("classpath.txt").display(),
+        out.join("fetch.json").display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn extract(args: ExtractArgs) -> Result<ExitCode> {
+    let t0 = std::time::Instant::now();
+    let mut opts = ExtractOptions::default();
+    if !args.context.is_empty() {
+        let paths: Vec<&Path> = args.context.iter().map(PathBuf::as_path).collect();
+        let (pool, problems) = ClassPool::read(&paths)?;
+        warn(&problems);
+        opts.context = Some(std::sync::Arc::new(pool));
+    }
+    let extraction = if args.jdk {
+        if !args.inputs.is_empty() {
+            bail!("give either --jdk or input files, not both");
+        }
+        let home = match args.java_home.clone() {
+            Some(h) => h,
+            None => bytecode::find_java_home()
+                .context("cannot find a JDK: set JAVA_HOME or pass --java-home")?,
+        };
+        let modules: Vec<&str> = if args.modules.is_empty() {
+            vec!["java.base"]
+        } else {
+            args.modules.iter().map(String::as_str).collect()
+        };
+        bytecode::extract_jdk(&home, &modules, &opts)
+            .with_context(|| format!("cannot extract the JDK at {}", home.display()))?
+    } else {
+        if args.inputs.is_empty() {
+            bail!("nothing to extract: give jars, jmods or class directories, or --jdk");
+        }
+        let paths: Vec<&Path> = args.inputs.iter().map(PathBuf::as_path).collect();
+        bytecode::extract_paths(&paths, &opts)?
+    };
+    warn(&extraction.problems);
+    let written = thalia_extractors::write_class_docs(&args.out, &extraction.docs)?;
+    let s = &extraction.stats;
+    eprintln!(
+        "extracted {} classes ({} methods, {} constructors, {} fields) from {} class files into {} in {:.2}s; {} problems",
+        written,
+        s.methods,
+        s.constructors,
+        s.fields,
+        s.class_files,
+        args.out.display(),
+        t0.elapsed().as_secs_f64(),
+        extraction.problems.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}

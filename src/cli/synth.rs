@@ -1,0 +1,158 @@
+//! `thalia synth`: write programs and their manifest.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{anyhow, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use thalia::synth::{self, Selection, SynthConfig, SynthContext};
+use thalia_translators::{translator_with, GroovyMode, Language};
+
+use super::{load_api, parse_threads, threads};
+
+/// The deepest types a user may ask synthesis to draw (`--max-type-depth`): random types are
+/// built recursively, and real APIs need 2 or 3.
+const MAX_TYPE_DEPTH: usize = 16;
+
+/// Parses a type depth between 0 and [`MAX_TYPE_DEPTH`].
+fn parse_type_depth(s: &str) -> std::result::Result<usize, String> {
+    let n: usize = s.parse().map_err(|_| format!("`{s}` is not a depth"))?;
+    if n > MAX_TYPE_DEPTH {
+        return Err(format!("must be at most {MAX_TYPE_DEPTH}"));
+    }
+    Ok(n)
+}
+
+#[derive(Args, Debug)]
+pub(super) struct SynthArgs {
+    /// Directory of thalia API JSON files, or `@NAME` for one embedded corpus; default: the
+    /// whole API embedded from `api-json/`.
+    #[arg(long)]
+    api: Option<PathBuf>,
+    /// Target language of the programs.
+    #[arg(long, default_value = "java")]
+    lang: Language,
+    /// `well-typed` (the compiler must accept) or `ill-typed` (it must reject).
+    #[arg(long, default_value = "well-typed")]
+    mode: synth::Mode,
+    /// Drop explicit type arguments of polymorphic calls where inference recovers them
+    /// exactly (Section 3.5 of the paper).
+    #[arg(long)]
+    erase: bool,
+    /// Groovy only: annotate the classes `@TypeChecked` instead of `@CompileStatic`.
+    #[arg(long)]
+    groovy_type_checked: bool,
+    /// Number of programs (default: one per typing sequence of every member).
+    #[arg(short = 'n', long)]
+    count: Option<usize>,
+    /// Seed of every random choice; the same seed gives the same programs whatever
+    /// `--jobs` is (default: drawn at random and printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Regenerate only these program ids (e.g. `p000042`; repeatable) from the seed.
+    #[arg(long, value_name = "ID")]
+    only: Vec<String>,
+    /// Worker threads (default: all cores).
+    #[arg(short, long, value_parser = parse_threads)]
+    jobs: Option<usize>,
+    /// Output directory (created if missing).
+    #[arg(long, short, default_value = "thalia-out")]
+    out: PathBuf,
+    /// Maximum nesting depth of the types drawn for type variables.
+    #[arg(long, default_value_t = 2, value_parser = parse_type_depth)]
+    max_type_depth: usize,
+    /// Maximum typing sequences per member.
+    #[arg(long, default_value_t = 6)]
+    max_per_member: usize,
+    /// Incompatible types tried per position in ill-typed mode.
+    #[arg(long, default_value_t = 5)]
+    ill_types_per_position: usize,
+    /// k of Yen's k-shortest paths for inhabitants.
+    #[arg(long, default_value_t = 3)]
+    yen_k: usize,
+}
+
+/// `GroovyMode` of the `--groovy-type-checked` flag.
+pub(super) fn groovy_mode(type_checked: bool) -> GroovyMode {
+    if type_checked {
+        GroovyMode::TypeChecked
+    } else {
+        GroovyMode::CompileStatic
+    }
+}
+
+pub(super) fn run(args: SynthArgs) -> Result<ExitCode> {
+    let (source, mut api) = load_api(args.api.as_ref())?;
+    let cfg = SynthConfig {
+        mode: args.mode,
+        lang: args.lang,
+        erase: args.erase,
+        max_type_depth: args.max_type_depth,
+        max_sequences_per_member: args.max_per_member.max(1),
+        ill_types_per_position: args.ill_types_per_position,
+        yen_k: args.yen_k.max(1),
+        ..SynthConfig::default()
+    };
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let start = std::time::Instant::now();
+    let ctx = SynthContext::new(&mut api);
+    let spinner = ProgressBar::new_spinner().with_message("enumerating typing sequences");
+    spinner.enable_steady_tick(std::time::Duration::from_millis(120));
+    let run = synth::Run {
+        api: &api,
+        ctx: &ctx,
+        cfg: &cfg,
+        seed,
+        jobs: threads(args.jobs),
+    };
+    let plan = run.plan();
+    spinner.finish_and_clear();
+    let selection =
+        Selection::choose(&args.only, args.count, plan.order.len()).map_err(|e| anyhow!(e))?;
+    let bar = ProgressBar::new(selection.count(plan.order.len()) as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} programs ({per_sec}, eta {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut built = run.build(&plan, &selection, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let summary = synth::summarize(&api, &plan, &built);
+    let tr = translator_with(args.lang, groovy_mode(args.groovy_type_checked));
+    let written = synth::output::write_run_with(
+        &args.out,
+        tr.as_ref(),
+        &mut built,
+        seed,
+        &source.label(),
+        &cfg,
+        &summary,
+    )?;
+    eprintln!(
+        "wrote {} {} programs ({}, seed {seed}) to {} in {:.2}s; manifest: {}",
+        written.files,
+        args.lang,
+        cfg.mode.as_str(),
+        args.out.display(),
+        start.elapsed().as_secs_f64(),
+        written.manifest.display()
+    );
+    eprintln!(
+        "{} of {} members exercised through {} typing sequences; {} calls with erased type arguments; {} programs use a bottom constant",
+        summary.members_exercised, summary.members, summary.sequences, summary.erased, summary.with_bottom
+    );
+    if !summary.skipped.is_empty() {
+        let why: Vec<String> = summary
+            .skipped
+            .iter()
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect();
+        eprintln!("members skipped: {}", why.join(", "));
+    }
+    for (id, e) in &written.untranslatable {
+        eprintln!("warning: program {id} not written: {e}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,356 @@
+//! Java overload resolution (JLS 15.12.2) as the oracle uses it: which member a call of a
+//! name with given receiver and argument types selects (phases 1-3: strict, loose, variable
+//! arity; then the most specific method), and the conversions it rests on (subtyping,
+//! unchecked conversion, boxing and unboxing). Where the target language converts more
+//! than Java, [`super::rules::LanguageRules`] says so.
+
+use super::enumerate::{Formal, TypingSequence};
+use super::worker::Worker;
+use crate::api::{ClassId, MemberId, MemberKind, ResolvedMember};
+use crate::types::{Prim, Subst, Type, TypeId, UnifyMode, VarId};
+
+/// What overload resolution does with a call.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Resolution {
+    /// Exactly one most specific applicable member.
+    Unique(MemberId),
+    /// Several maximally specific members.
+    Ambiguous,
+    /// No applicable member.
+    NoneApplicable,
+}
+
+impl Worker<'_> {
+    /// The primitive type `t` is or boxes.
+    pub(crate) fn prim_of(&self, t: TypeId) -> Option<Prim> {
+        match *self.api.ts.arena.get(t) {
+            Type::Prim(p) => Some(p),
+            Type::Class { name, .. } => self.ctx.unbox_of(name),
+            _ => None,
+        }
+    }
+
+    /// True for a numeric primitive or its box.
+    pub(crate) fn is_numeric(&self, t: TypeId) -> bool {
+        self.prim_of(t)
+            .is_some_and(|p| !matches!(p, Prim::Boolean | Prim::Void))
+    }
+
+    /// True for the types a constant of an integral type may be narrowed to.
+    pub(crate) fn narrows_constant(&self, x: TypeId) -> bool {
+        matches!(self.prim_of(x), Some(Prim::Byte | Prim::Short | Prim::Char))
+    }
+
+    /// Java assignment conversion of a value of type `from` to a variable of type `to`
+    /// (subtyping, widening, boxing then widening reference, unboxing then widening).
+    pub fn assignable(&mut self, from: TypeId, to: TypeId) -> bool {
+        self.convertible(from, to, true)
+    }
+
+    /// Java method-invocation conversion of `from` to `to`: strict (subtyping, unchecked
+    /// conversion) or, when `loose`, also boxing and unboxing (and the language's extra
+    /// numeric conversions, [`super::rules::LanguageRules::converts_between_numbers`]).
+    fn convertible(&mut self, from: TypeId, to: TypeId, loose: bool) -> bool {
+        if self.api.ts.is_subtype(from, to) {
+            return true;
+        }
+        // unchecked conversion: a raw `List` converts to any `Collection<X>`
+        if let (Some((fs, fa)), Some((_, ta))) = (
+            self.api.ts.arena.as_class(from),
+            self.api.ts.arena.as_class(to),
+        ) {
+            let raw = fa.is_empty() && self.api.ts.class_params(fs).is_some_and(|p| !p.is_empty());
+            if raw && !ta.is_empty() {
+                let erased = self.api.ts.erase(to);
+                if self.api.ts.is_subtype(from, erased) {
+                    return true;
+                }
+            }
+        }
+        if !loose {
+            return false;
+        }
+        if self.rules.converts_between_numbers() && self.is_numeric(from) && self.is_numeric(to) {
+            // Groovy's number table (both ways, for safety)
+            return true;
+        }
+        let a = &self.api.ts.arena;
+        match (a.get(from).clone(), a.get(to).clone()) {
+            (Type::Prim(_), Type::Prim(_)) => false,
+            (Type::Prim(p), _) => match self.ctx.box_of(p) {
+                // a box class the API does not describe: its supertypes are unknown, so
+                // assume the conversion may succeed
+                Some(b) if self.api.class_by_sym(b).is_none() => true,
+                Some(b) => {
+                    let boxed = self.api.ts.arena.class(b, &[]);
+                    self.api.ts.is_subtype(boxed, to)
+                }
+                None => false,
+            },
+            (Type::Class { name, args }, Type::Prim(q)) if args.is_empty() => {
+                match self.ctx.unbox_of(name) {
+                    Some(p) => {
+                        let (pt, qt) = (self.api.ts.arena.prim(p), self.api.ts.arena.prim(q));
+                        self.api.ts.is_subtype(pt, qt)
+                    }
+                    None => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// The class whose members a receiver type offers.
+    fn receiver_class(&self, t: TypeId) -> Option<ClassId> {
+        let (sym, _) = self.api.ts.arena.as_class(t)?;
+        self.api.class_by_sym(sym)
+    }
+
+    /// Java overload resolution (JLS 15.12.2, phases 1-3, most specific method) of a call of
+    /// `m`'s name with the sequence's receiver and argument types, with `m`'s explicit type
+    /// arguments when it is generic.
+    pub fn resolve(&mut self, m: MemberId, f: &Formal, seq: &TypingSequence) -> Resolution {
+        let mem = self.api.member(m).clone();
+        if mem.kind == MemberKind::Field {
+            return Resolution::Unique(m);
+        }
+        let explicit: Vec<TypeId> = mem
+            .type_params
+            .iter()
+            .map(|&v| f.subst.get(v).unwrap_or(v_any(self)))
+            .collect();
+        let (cls, recv_subst) = match seq.receiver {
+            Some(r) => {
+                let Some(c) = self.receiver_class(r) else {
+                    return Resolution::Unique(m);
+                };
+                let params = self.api.class(c).type_params.clone();
+                let args = self
+                    .api
+                    .ts
+                    .arena
+                    .as_class(r)
+                    .map(|(_, a)| a.to_vec())
+                    .unwrap_or_default();
+                (c, Subst::from_pairs(&params, &args))
+            }
+            None => {
+                let owner = mem.owner;
+                let s = if mem.kind == MemberKind::Constructor {
+                    let params = self.api.class(owner).type_params.clone();
+                    let args: Vec<TypeId> = params
+                        .iter()
+                        .map(|&p| f.subst.get(p).unwrap_or(v_any(self)))
+                        .collect();
+                    Subst::from_pairs(&params, &args)
+                } else {
+                    Subst::new()
+                };
+                (owner, s)
+            }
+        };
+        let cands: Vec<ResolvedMember> = self
+            .ctx
+            .members_by_name
+            .get(&cls)
+            .and_then(|by| by.get(&mem.name))
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|r| {
+                let k = self.api.member(r.member).kind;
+                (k == MemberKind::Constructor) == (mem.kind == MemberKind::Constructor)
+                    && k != MemberKind::Field
+                    && (mem.kind != MemberKind::Constructor || r.declared_in == cls)
+            })
+            .collect();
+        let mut inst: Vec<(MemberId, Vec<TypeId>, bool)> = Vec::new();
+        for r in &cands {
+            if let Some((ps, va)) = self.instantiate(r, &recv_subst, &explicit, &seq.args) {
+                inst.push((r.member, ps, va));
+            }
+        }
+        for phase in 1..=3 {
+            let mut app: Vec<(MemberId, Vec<TypeId>)> = Vec::new();
+            for (id, ps, varargs) in &inst {
+                if self.applicable(ps, *varargs, &seq.args, phase) {
+                    app.push((*id, ps.clone()));
+                }
+            }
+            if app.is_empty() {
+                continue;
+            }
+            return self.most_specific(&app);
+        }
+        Resolution::NoneApplicable
+    }
+
+    /// Parameter types of a candidate as seen through the receiver, with its own type
+    /// parameters given explicitly or inferred from the arguments; `None` if it cannot take
+    /// the explicit type arguments.
+    fn instantiate(
+        &mut self,
+        r: &ResolvedMember,
+        recv_subst: &Subst,
+        explicit: &[TypeId],
+        args: &[TypeId],
+    ) -> Option<(Vec<TypeId>, bool)> {
+        let cm = self.api.member(r.member).clone();
+        // Groovy fills any trailing array parameter from the remaining arguments
+        let any_array = self.rules.trailing_array_is_varargs();
+        let varargs = cm.params.last().is_some_and(|p| {
+            p.vararg || any_array && matches!(self.api.ts.arena.get(p.ty), Type::Array(_))
+        });
+        let mut ps: Vec<TypeId> = cm
+            .params
+            .iter()
+            .map(|p| {
+                let t = self.api.ts.arena.subst(p.ty, &r.subst);
+                self.api.ts.arena.subst(t, recv_subst)
+            })
+            .collect();
+        if !cm.type_params.is_empty() {
+            let s = if !explicit.is_empty() {
+                if explicit.len() != cm.type_params.len() {
+                    return None;
+                }
+                Subst::from_pairs(&cm.type_params, explicit)
+            } else {
+                // inference: match each parameter against its (boxed) argument; for a
+                // varargs candidate also each trailing argument against the element type
+                let mut s = Subst::new();
+                let n = ps.len();
+                for (i, &a) in args.iter().enumerate() {
+                    let a = self.boxed_type(a);
+                    let mut targets: Vec<TypeId> = Vec::new();
+                    if i < n {
+                        targets.push(ps[i]);
+                    }
+                    if varargs && i + 1 >= n && n > 0 {
+                        if let Type::Array(e) = *self.api.ts.arena.get(ps[n - 1]) {
+                            targets.push(e);
+                        }
+                    }
+                    let mut matched = false;
+                    for &p in &targets {
+                        // a variable fixed by an earlier argument must take this one too
+                        // (`join(T...)` on `(String, Object)`: `T` is not `String`)
+                        let fits = self
+                            .api
+                            .ts
+                            .unify_with(p, a, &cm.type_params, UnifyMode::Subtype, &s)
+                            .filter(|s2| {
+                                let inst = self.api.ts.arena.subst(p, s2);
+                                self.api.ts.is_subtype(a, inst)
+                            });
+                        if let Some(s2) = fits {
+                            s = s2;
+                            matched = true;
+                            break;
+                        }
+                    }
+                    // conflicting lower bounds: Java takes their lub; approximate it by the
+                    // variable's erased bound, which accepts every candidate
+                    if !matched {
+                        if let Some(&p) = targets.last() {
+                            for v in self.api.ts.arena.free_vars(p) {
+                                if cm.type_params.contains(&v) && s.contains(v) {
+                                    let b = self.var_bound(v);
+                                    s.insert(v, b);
+                                }
+                            }
+                        }
+                    }
+                }
+                for &v in &cm.type_params {
+                    if !s.contains(v) {
+                        let b = self.var_bound(v);
+                        s.insert(v, b);
+                    }
+                }
+                s
+            };
+            ps = ps
+                .into_iter()
+                .map(|t| self.api.ts.arena.subst(t, &s))
+                .collect();
+        }
+        Some((ps, varargs))
+    }
+
+    /// The erasure of a type variable's first bound (`Object` when unbounded).
+    fn var_bound(&mut self, v: VarId) -> TypeId {
+        let o = self.ctx.object_sym;
+        let b = self
+            .api
+            .ts
+            .arena
+            .var(v)
+            .upper
+            .first()
+            .copied()
+            .unwrap_or_else(|| self.api.ts.arena.class(o, &[]));
+        self.api.ts.erase(b)
+    }
+
+    /// True when a candidate with parameter types `ps` (`varargs`: its last is variable
+    /// arity) applies to arguments of types `args` in phase 1, 2 or 3 of JLS 15.12.2.2-4.
+    fn applicable(&mut self, ps: &[TypeId], varargs: bool, args: &[TypeId], phase: u8) -> bool {
+        let loose = phase >= 2;
+        if phase < 3 || !varargs {
+            if phase == 3 {
+                return false;
+            }
+            return ps.len() == args.len()
+                && ps
+                    .iter()
+                    .zip(args)
+                    .all(|(&p, &a)| self.convertible(a, p, loose));
+        }
+        // phase 3: variable arity
+        let n = ps.len();
+        if args.len() + 1 < n {
+            return false;
+        }
+        let elem = match self.api.ts.arena.get(ps[n - 1]) {
+            Type::Array(e) => *e,
+            _ => return false,
+        };
+        for (i, &a) in args.iter().enumerate() {
+            let p = if i + 1 < n { ps[i] } else { elem };
+            if !self.convertible(a, p, true) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The most specific of the applicable candidates (JLS 15.12.2.5, by subtyping of the
+    /// parameter types), or `Ambiguous`.
+    fn most_specific(&mut self, app: &[(MemberId, Vec<TypeId>)]) -> Resolution {
+        let mut maximal = Vec::new();
+        for (i, (id, ps)) in app.iter().enumerate() {
+            let is_max = app.iter().enumerate().all(|(j, (_, qs))| {
+                i == j
+                    || (ps.len() == qs.len()
+                        && ps
+                            .iter()
+                            .zip(qs)
+                            .all(|(&p, &q)| self.api.ts.is_subtype(p, q)))
+            });
+            if is_max {
+                maximal.push(*id);
+            }
+        }
+        match maximal.as_slice() {
+            [one] => Resolution::Unique(*one),
+            _ => Resolution::Ambiguous,
+        }
+    }
+}
+
+/// `java.lang.Object` in the worker's arena.
+fn v_any(w: &mut Worker<'_>) -> TypeId {
+    let o = w.ctx.object_sym;
+    w.api.ts.arena.class(o, &[])
+}

@@ -1,0 +1,417 @@
+//! What Java and Groovy write alike: Java's reserved words, Java's type syntax (fully
+//! qualified, wildcards, boxed primitive type arguments), and the expression forms Groovy
+//! spells as Java does (`new C<>(..)`, `recv.<A>m(..)`, `new T[] {..}`, casts, `?:`, bottom
+//! constants). A language of the family implements [`JavaFamily`]'s hooks for what differs.
+
+use super::literal::LiteralSyntax;
+use super::{bracketed, comma_separated, BodyCx, CodeWriter, Dialect, TyPos, UNUSED_STEM};
+use crate::ir::{Expr, Lit, PrimTy, Receiver, Stmt, Ty};
+use crate::TranslateError;
+
+/// Java's reserved keywords, the literals `true`/`false`/`null`, and `_` (none can name a
+/// variable or member). Contextual keywords (`var`, `record`, `yield`, ...) are allowed.
+pub(crate) const JAVA_RESERVED: &[&str] = &[
+    "_",
+    "abstract",
+    "assert",
+    "boolean",
+    "break",
+    "byte",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extends",
+    "false",
+    "final",
+    "finally",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "implements",
+    "import",
+    "instanceof",
+    "int",
+    "interface",
+    "long",
+    "native",
+    "new",
+    "null",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "return",
+    "short",
+    "static",
+    "strictfp",
+    "super",
+    "switch",
+    "synchronized",
+    "this",
+    "throw",
+    "throws",
+    "transient",
+    "true",
+    "try",
+    "void",
+    "volatile",
+    "while",
+];
+
+/// A language that writes types and most expressions in Java's syntax. The provided methods
+/// are the shared forms; the required ones and the constants are what differs.
+pub(crate) trait JavaFamily: Dialect {
+    /// How the language writes literals.
+    const LITERALS: LiteralSyntax;
+
+    /// Whether `new T[] {..}` may be written for a type variable `T` (Groovy erases it; in
+    /// Java `T` is not reifiable, and such an array creation is an error).
+    const TYPE_VARIABLE_ARRAYS: bool;
+
+    /// The advice at the end of the error for a member access without receiver.
+    const NO_RECEIVER_HINT: &'static str;
+
+    /// A use of local or lambda parameter `name`.
+    fn local(&self, name: &str) -> Result<String, TranslateError>;
+
+    /// A field read `recv.name` (Groovy reads instance fields with `recv.@name`).
+    fn field(&self, receiver: &Receiver, name: &str) -> Result<String, TranslateError>;
+
+    /// A lambda `e` (an [`Expr::Lambda`]): Java's `(a) -> body`, Groovy's closures.
+    fn lambda(&self, e: &Expr) -> Result<String, TranslateError>;
+
+    /// `e` in the language's syntax; compound forms come parenthesized, so they nest without
+    /// precedence concerns.
+    fn expr(&self, e: &Expr) -> Result<String, TranslateError> {
+        Ok(match e {
+            Expr::Lit(lit) => self.lit(lit)?,
+            Expr::Bottom(t) => self.bottom(t)?,
+            Expr::Local(name) => self.local(name)?,
+            Expr::Unit => {
+                return Err(self.unsupported("the unit value anywhere but as a lambda's body"))
+            }
+            Expr::New {
+                class,
+                type_args,
+                args,
+            } => self.new_instance(class, type_args.as_deref(), args)?,
+            Expr::Call {
+                receiver,
+                name,
+                type_args,
+                args,
+                ..
+            } => self.call(receiver, name, type_args, args)?,
+            Expr::Field { receiver, name } => self.field(receiver, name)?,
+            Expr::Lambda { .. } => self.lambda(e)?,
+            Expr::NewArray { elem, elems } => self.new_array(elem, elems)?,
+            Expr::Cast { ty, expr } => self.cast(ty, expr)?,
+            // an array is passed to a varargs parameter as it is
+            Expr::Spread(inner) => self.expr(inner)?,
+            Expr::Cond { cond, then, els } => self.cond(cond, then, els)?,
+        })
+    }
+
+    /// `e` as an argument or operand inside another expression (Groovy parenthesizes
+    /// closures there).
+    fn operand(&self, e: &Expr) -> Result<String, TranslateError> {
+        self.expr(e)
+    }
+
+    /// A local's initializer `e` (Groovy writes a lambda as a bare closure there).
+    fn initializer(&self, e: &Expr) -> Result<String, TranslateError> {
+        self.expr(e)
+    }
+
+    /// Member name `name` as written after `.` (checked; Groovy quotes its keywords).
+    fn member(&self, name: &str) -> Result<String, TranslateError> {
+        self.check_name(name)?;
+        Ok(name.to_owned())
+    }
+
+    /// Whether receiver expression `e`, written `s`, needs parentheses before `.member`.
+    fn parenthesize_receiver(&self, e: &Expr, s: &str) -> bool;
+
+    /// `t` in Java syntax, as written at position `pos`.
+    fn ty(&self, t: &Ty, pos: TyPos) -> Result<String, TranslateError> {
+        self.check_wildcard(t, pos)?;
+        Ok(match t {
+            Ty::Prim(p) => match (pos, p) {
+                (TyPos::Arg, _) => p.boxed_class().to_owned(),
+                (TyPos::Value, PrimTy::Void) => {
+                    return Err(self.unsupported("`void` as the type of a value"))
+                }
+                (TyPos::Value, _) => p.java_name().to_owned(),
+            },
+            Ty::Class { name, args } => {
+                self.check_qualified_name(name)?;
+                if args.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{name}<{}>", self.ty_args(args)?)
+                }
+            }
+            Ty::Var(name) => {
+                self.check_name(name)?;
+                name.clone()
+            }
+            Ty::WildcardStar => "?".to_owned(),
+            Ty::WildcardExtends(b) => format!("? extends {}", self.ty(b, TyPos::Arg)?),
+            Ty::WildcardSuper(b) => format!("? super {}", self.ty(b, TyPos::Arg)?),
+            Ty::Array(elem) => format!("{}[]", self.ty(elem, TyPos::Value)?),
+            Ty::Nullable(inner) => match inner.as_ref() {
+                Ty::Prim(p) => p.boxed_class().to_owned(),
+                inner => self.ty(inner, pos)?,
+            },
+            Ty::Function { .. } => return Err(self.unsupported("function types")),
+            Ty::Top => "java.lang.Object".to_owned(),
+            Ty::Bottom => "java.lang.Void".to_owned(),
+        })
+    }
+
+    /// Comma-separated type arguments.
+    fn ty_args(&self, args: &[Ty]) -> Result<String, TranslateError> {
+        comma_separated(args, |a| self.ty(a, TyPos::Arg))
+    }
+
+    /// Comma-separated arguments.
+    fn args(&self, args: &[Expr]) -> Result<String, TranslateError> {
+        comma_separated(args, |a| self.operand(a))
+    }
+
+    /// A literal.
+    fn lit(&self, lit: &Lit) -> Result<String, TranslateError> {
+        Self::LITERALS.literal(self, lit)
+    }
+
+    /// A statement: `T x = init;`, or an expression statement (see [`java_like_expr_stmt`]).
+    fn java_stmt(
+        &self,
+        s: &Stmt,
+        cx: &mut BodyCx,
+        w: &mut CodeWriter,
+    ) -> Result<(), TranslateError> {
+        match s {
+            Stmt::Local { name, ty, init } => {
+                let ty = self.ty(ty, TyPos::Value)?;
+                w.line(&format!("{ty} {name} = {};", self.initializer(init)?));
+            }
+            Stmt::Expr(e) => java_like_expr_stmt(self, e, cx, w)?,
+        }
+        Ok(())
+    }
+
+    /// `new C<A>(args)`; no type arguments (`None`) is the diamond `new C<>(..)`, an empty
+    /// list none at all.
+    fn new_instance(
+        &self,
+        class: &str,
+        type_args: Option<&[Ty]>,
+        args: &[Expr],
+    ) -> Result<String, TranslateError> {
+        self.check_qualified_name(class)?;
+        let targs = match type_args {
+            None => "<>".to_owned(),
+            Some(ts) => bracketed(ts, "<", ">", |a| self.ty(a, TyPos::Arg))?,
+        };
+        Ok(format!("new {class}{targs}({})", self.args(args)?))
+    }
+
+    /// A call `recv.<A>m(args)`.
+    fn call(
+        &self,
+        receiver: &Receiver,
+        name: &str,
+        type_args: &[Ty],
+        args: &[Expr],
+    ) -> Result<String, TranslateError> {
+        let member = self.member(name)?;
+        let receiver = self.receiver(receiver, "a call", name)?;
+        let targs = bracketed(type_args, "<", ">", |a| self.ty(a, TyPos::Arg))?;
+        Ok(format!("{receiver}.{targs}{member}({})", self.args(args)?))
+    }
+
+    /// The qualifier before `.member`; `what` and `member` describe the access for errors.
+    fn receiver(&self, r: &Receiver, what: &str, member: &str) -> Result<String, TranslateError> {
+        match r {
+            Receiver::None => Err(self.unsupported(format!(
+                "{what} of `{member}` without receiver ({})",
+                Self::NO_RECEIVER_HINT
+            ))),
+            Receiver::Static(class) => {
+                self.check_qualified_name(class)?;
+                Ok(class.clone())
+            }
+            Receiver::Expr(e) => {
+                let s = self.expr(e)?;
+                Ok(if self.parenthesize_receiver(e, &s) {
+                    format!("({s})")
+                } else {
+                    s
+                })
+            }
+        }
+    }
+
+    /// Lambda or closure parameters: `java.lang.String a, b`.
+    fn params(&self, params: &[(String, Option<Ty>)]) -> Result<String, TranslateError> {
+        comma_separated(params, |(name, t)| match t {
+            Some(t) => Ok(format!("{} {name}", self.ty(t, TyPos::Value)?)),
+            None => Ok(name.clone()),
+        })
+    }
+
+    /// `new E[] {elems}`; for a non-reifiable `E` (e.g. `List<String>`) an unchecked cast of
+    /// an array of its reifiable form: `((List<String>[]) new List<?>[] {..})`.
+    fn new_array(&self, elem: &Ty, elems: &[Expr]) -> Result<String, TranslateError> {
+        let elems = self.args(elems)?;
+        let elem_ty = self.ty(elem, TyPos::Value)?;
+        Ok(if is_reifiable(elem, Self::TYPE_VARIABLE_ARRAYS) {
+            format!("new {elem_ty}[] {{{elems}}}")
+        } else {
+            let erased = self.ty(&self.reifiable_form(elem)?, TyPos::Value)?;
+            format!("(({elem_ty}[]) new {erased}[] {{{elems}}})")
+        })
+    }
+
+    /// The reifiable type whose arrays can hold `t`'s values: type arguments become `?`.
+    fn reifiable_form(&self, t: &Ty) -> Result<Ty, TranslateError> {
+        Ok(match t {
+            Ty::Class { name, args } => Ty::Class {
+                name: name.clone(),
+                args: vec![Ty::WildcardStar; args.len()],
+            },
+            Ty::Array(elem) => Ty::array(self.reifiable_form(elem)?),
+            Ty::Nullable(inner) => self.reifiable_form(inner)?,
+            Ty::Var(name) => {
+                return Err(self.unsupported(format!(
+                    "an array creation with element type variable `{name}`"
+                )))
+            }
+            t => t.clone(),
+        })
+    }
+
+    /// A cast `((T) e)`.
+    fn cast(&self, ty: &Ty, e: &Expr) -> Result<String, TranslateError> {
+        Ok(format!(
+            "(({}) {})",
+            self.ty(ty, TyPos::Value)?,
+            self.operand(e)?
+        ))
+    }
+
+    /// A conditional `(c ? a : b)`.
+    fn cond(&self, cond: &Expr, then: &Expr, els: &Expr) -> Result<String, TranslateError> {
+        Ok(format!(
+            "({} ? {} : {})",
+            self.operand(cond)?,
+            self.operand(then)?,
+            self.operand(els)?
+        ))
+    }
+
+    /// The default value of `char` (Java's is the literal `'\000'`).
+    fn char_zero(&self) -> Result<String, TranslateError> {
+        self.lit(&Lit::Char('\0'))
+    }
+
+    /// The typed bottom constant of type `t`: `((T) null)`, or the default value of a
+    /// primitive `T`.
+    fn bottom(&self, t: &Ty) -> Result<String, TranslateError> {
+        match t {
+            Ty::Prim(PrimTy::Char) => self.char_zero(),
+            Ty::Prim(p) => Self::LITERALS.zero(self, *p),
+            t => Ok(format!("(({}) null)", self.ty(t, TyPos::Value)?)),
+        }
+    }
+}
+
+/// Writes an expression statement in Java's syntax: calls and `new` as they are; literals
+/// dropped after checking they can be written; anything else bound to a fresh unused
+/// `java.lang.Object` local (only calls and `new` are statements in Java).
+fn java_like_expr_stmt(
+    d: &(impl JavaFamily + ?Sized),
+    e: &Expr,
+    cx: &mut BodyCx,
+    w: &mut CodeWriter,
+) -> Result<(), TranslateError> {
+    match e {
+        Expr::Call { .. } | Expr::New { .. } => w.line(&format!("{};", d.expr(e)?)),
+        Expr::Lit(l) => {
+            d.lit(l)?;
+        }
+        _ => {
+            let e = d.expr(e)?;
+            w.line(&format!(
+                "java.lang.Object {} = {e};",
+                cx.fresh(UNUSED_STEM)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether arrays of `t` can be created with `new t[]` (JLS 4.7: no type arguments other than
+/// unbounded wildcards; type variables only if `type_variables`).
+fn is_reifiable(t: &Ty, type_variables: bool) -> bool {
+    match t {
+        Ty::Class { args, .. } => args.iter().all(|a| matches!(a, Ty::WildcardStar)),
+        Ty::Array(elem) | Ty::Nullable(elem) => is_reifiable(elem, type_variables),
+        Ty::Var(_) => type_variables,
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::common::test_support::body;
+    use crate::ir::{Expr, Stmt, Ty};
+    use crate::{GroovyTranslator, JavaTranslator, Language, TranslateError};
+
+    #[test]
+    fn java_and_groovy_print_types_alike() {
+        let t = Ty::class(
+            "java.util.Map",
+            vec![
+                Ty::super_of(Ty::nullable(Ty::INT)),
+                Ty::array(Ty::class("java.util.List", vec![Ty::WildcardStar])),
+            ],
+        );
+        let stmts = || vec![Stmt::local("m", t.clone(), Expr::bottom(t.clone()))];
+        let printed = "java.util.Map<? super java.lang.Integer, java.util.List<?>[]>";
+        assert_eq!(
+            body(&JavaTranslator, stmts()).as_deref(),
+            Ok(format!("{printed} m = (({printed}) null);").as_str())
+        );
+        assert_eq!(
+            body(&GroovyTranslator::default(), stmts()).as_deref(),
+            Ok(format!("{printed} m = (({printed}) null);").as_str())
+        );
+    }
+
+    #[test]
+    fn arrays_of_type_variables_only_in_groovy() {
+        let stmts = || vec![Stmt::expr(Expr::new_array(Ty::var("T"), vec![]))];
+        assert_eq!(
+            body(&JavaTranslator, stmts()),
+            Err(TranslateError::Unsupported {
+                language: Language::Java,
+                what: "an array creation with element type variable `T`".to_owned()
+            })
+        );
+        assert_eq!(
+            body(&GroovyTranslator::default(), stmts()).as_deref(),
+            Ok("java.lang.Object __unused_0 = new T[] {};")
+        );
+    }
+}
