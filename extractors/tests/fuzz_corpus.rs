@@ -10,40 +10,7 @@ const REPLAY_STACK: usize = 8 << 20;
 
 /// Regression inputs whose fix has not landed yet: (target/file, reason). Must be empty once
 /// the fixes are on main.
-const SKIP: &[(&str, &str)] = &[
-    (
-        "class_file/cafebabe-nameandtype-not-utf8",
-        "cafebabe panics (module_exports); fix pending on branch harden-ext (cafebabe panics)",
-    ),
-    (
-        "jvm_signature/array-dims-100000",
-        "stack overflow in the signature parser; fix pending on branch harden-ext (signature depth)",
-    ),
-    (
-        "jvm_signature/class-bound-nested-40000",
-        "stack overflow in the signature parser; fix pending on branch harden-ext (signature depth)",
-    ),
-    (
-        "jvm_signature/field-signature-nested-40000",
-        "stack overflow in the signature parser; fix pending on branch harden-ext (signature depth)",
-    ),
-    (
-        "maven_pom/nested-elements-40000",
-        "stack overflow in roxmltree; fix pending on branch harden-ext (XML depth)",
-    ),
-    (
-        "maven_pom/exponential-properties",
-        "property expansion runs out of memory; fix pending on branch harden-ext",
-    ),
-    (
-        "maven_settings/nested-elements-40000",
-        "stack overflow in roxmltree; fix pending on branch harden-ext (XML depth)",
-    ),
-    (
-        "maven_metadata/nested-elements-40000",
-        "stack overflow in roxmltree; fix pending on branch harden-ext (XML depth)",
-    ),
-];
+const SKIP: &[(&str, &str)] = &[];
 
 fn inputs(target: &str) -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
