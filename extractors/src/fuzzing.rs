@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::bytecode::signature::{
-    erased_descriptor, parse_class_signature, parse_field_signature, parse_method_signature,
-    subst, subst_for, NameMap, Printer,
+    erased_descriptor, parse_class_signature, parse_field_signature, parse_method_signature, subst,
+    subst_for, NameMap, Printer,
 };
 use crate::bytecode::{extract_archives, extract_class, module_exports, ExtractOptions};
 use crate::bytecode::{signature::JType, RawArchive};
@@ -139,7 +139,9 @@ pub fn maven_pom(data: &[u8]) {
 pub fn maven_metadata(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let mut m = Metadata::default();
-    if m.merge_file(&text, "fuzz:meta", "maven-metadata.xml").is_err() {
+    if m.merge_file(&text, "fuzz:meta", "maven-metadata.xml")
+        .is_err()
+    {
         return;
     }
     let _ = m.latest_release();

@@ -91,6 +91,10 @@ fn skip_list_names_real_regressions() {
         let p = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../fuzz/regressions")
             .join(name);
-        assert!(p.is_file(), "skip list names a missing file {}", p.display());
+        assert!(
+            p.is_file(),
+            "skip list names a missing file {}",
+            p.display()
+        );
     }
 }
