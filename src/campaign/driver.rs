@@ -129,6 +129,9 @@ pub struct CampaignOptions {
     pub progress: bool,
     /// The javac that judges the Java twins of findings (none: findings are not checked).
     pub twin: Option<Toolchain>,
+    /// Other compilers every program is also compiled with (`--against`), in the order of
+    /// the manifest's `against`.
+    pub against: Vec<Toolchain>,
 }
 
 /// What a session did.
@@ -206,6 +209,11 @@ pub fn run(
             );
             s.spawn(move || {
                 let mut compiler = Compiler::new(tc, opts.mode);
+                let mut against: Vec<Compiler> = opts
+                    .against
+                    .iter()
+                    .map(|t| Compiler::new(t, opts.mode))
+                    .collect();
                 let dir = work.join(format!("w{w}"));
                 loop {
                     let next = rx.lock().unwrap_or_else(|p| p.into_inner()).recv();
@@ -213,7 +221,8 @@ pub fn run(
                     if stop.load(Ordering::SeqCst) {
                         continue;
                     }
-                    let result = compile_and_record(&mut compiler, &dir, &batch, opts, store);
+                    let result =
+                        compile_and_record(&mut compiler, &mut against, &dir, &batch, opts, store);
                     match result {
                         Ok(found) => {
                             judged.fetch_add(batch.len() as u64, Ordering::SeqCst);
@@ -292,6 +301,7 @@ fn lock(m: &Mutex<Store>) -> std::sync::MutexGuard<'_, Store> {
 /// Compiles one batch in `dir` and records every program's verdict; returns the findings.
 fn compile_and_record(
     compiler: &mut Compiler,
+    against: &mut [Compiler],
     dir: &Path,
     batch: &[Candidate],
     opts: &CampaignOptions,
@@ -337,11 +347,31 @@ fn compile_and_record(
         (Some(javac), false) => compile_twins(javac, dir, &twins, opts)?,
         _ => std::collections::BTreeMap::new(),
     };
+    // the same files with every other compiler
+    let mut others = Vec::with_capacity(against.len());
+    for (i, other) in against.iter_mut().enumerate() {
+        let out = dir.join(format!("against-{i}"));
+        std::fs::create_dir_all(&out).map_err(|source| StoreError::Io {
+            path: out.clone(),
+            source,
+        })?;
+        others.push(other.compile_batch(&files, &out, &opts.compile)?);
+    }
     let mut st = lock(store);
     let mut found = 0;
     for c in batch {
         let twin = twin_verdicts.get(&c.key);
-        if st.record(c, verdict_of(c)?, share, twin)?.finding.is_some() {
+        let mut other_verdicts = Vec::with_capacity(others.len());
+        for r in &others {
+            other_verdicts.push(r.verdicts.get(&c.file).cloned().ok_or_else(|| {
+                CampaignError::Source(format!("another compiler gave no verdict for {}", c.file))
+            })?);
+        }
+        if st
+            .record(c, verdict_of(c)?, share, twin, &other_verdicts)?
+            .finding
+            .is_some()
+        {
             found += 1;
         }
     }

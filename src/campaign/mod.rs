@@ -124,6 +124,57 @@ pub fn twin_applies(kind: FindingKind) -> bool {
     )
 }
 
+/// How two compilers (usually two releases of one) that disagree on a program stand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DiffKind {
+    /// The newer release gets the program wrong where the older got it right.
+    Regression,
+    /// The older release gets the program wrong where the newer gets it right (a bug fixed
+    /// since).
+    FixedSince,
+    /// The two compilers are not releases of one compiler; this one gets it wrong where the
+    /// other gets it right.
+    Disagrees,
+}
+
+impl DiffKind {
+    /// The kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiffKind::Regression => "regression",
+            DiffKind::FixedSince => "fixed-since",
+            DiffKind::Disagrees => "disagrees",
+        }
+    }
+}
+
+/// The differential finding of a program on which the compiler under test gave `primary` and
+/// another compiler gave `other`: `None` unless exactly one of them gets the expected
+/// verdict. `primary_newer` is `Some(true)` when the compiler under test is the newer
+/// release of the same compiler, `None` for different compilers. The boolean says whether
+/// the wrong side is the other compiler.
+pub fn judge_differential(
+    expected: Expected,
+    primary: &Verdict,
+    other: &Verdict,
+    primary_newer: Option<bool>,
+) -> Option<(DiffKind, bool)> {
+    let primary_ok = judge(expected, primary).is_none();
+    let other_ok = judge(expected, other).is_none();
+    if primary_ok == other_ok {
+        return None;
+    }
+    let other_wrong = primary_ok;
+    let kind = match primary_newer {
+        None => DiffKind::Disagrees,
+        // the wrong side is the newer one: a regression
+        Some(newer) if newer != other_wrong => DiffKind::Regression,
+        Some(_) => DiffKind::FixedSince,
+    };
+    Some((kind, other_wrong))
+}
+
 /// One program of a campaign, ready to compile.
 #[derive(Clone, Debug)]
 pub struct Candidate {
@@ -152,6 +203,43 @@ pub struct Candidate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn differentials_name_the_wrong_release() {
+        let rejected = Verdict::Rejected {
+            diagnostics: vec!["x".into()],
+        };
+        let ok = Verdict::Accepted;
+        let e = Expected::Accept;
+        // the new release (under test) rejects, the old accepts: a regression in the new one
+        assert_eq!(
+            judge_differential(e, &rejected, &ok, Some(true)),
+            Some((DiffKind::Regression, false))
+        );
+        // the old release (under test) rejects, the new accepts: fixed since
+        assert_eq!(
+            judge_differential(e, &rejected, &ok, Some(false)),
+            Some((DiffKind::FixedSince, false))
+        );
+        // the other (older) release is wrong: fixed since, on the other side
+        assert_eq!(
+            judge_differential(e, &ok, &rejected, Some(true)),
+            Some((DiffKind::FixedSince, true))
+        );
+        assert_eq!(
+            judge_differential(e, &ok, &rejected, Some(false)),
+            Some((DiffKind::Regression, true))
+        );
+        assert_eq!(
+            judge_differential(e, &ok, &rejected, None),
+            Some((DiffKind::Disagrees, true))
+        );
+        assert_eq!(judge_differential(e, &ok, &ok, Some(true)), None);
+        assert_eq!(
+            judge_differential(e, &rejected, &rejected, Some(true)),
+            None
+        );
+    }
 
     #[test]
     fn judge_flags_exactly_the_contradicting_verdicts() {

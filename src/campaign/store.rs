@@ -26,7 +26,9 @@ use serde_json::Value;
 
 use super::setup::{RunIdentity, SessionOptions};
 use super::signature::{signature, Signature};
-use super::{judge, twin_applies, Candidate, Expected, FindingKind, TwinStatus};
+use super::{
+    judge, judge_differential, twin_applies, Candidate, DiffKind, Expected, FindingKind, TwinStatus,
+};
 use crate::compile::Verdict;
 use crate::toolchain::Tool;
 
@@ -95,8 +97,27 @@ pub struct Manifest {
     pub identity: RunIdentity,
     /// The compiler.
     pub compiler: CompilerInfo,
+    /// The other compilers every program is also compiled with (`--against`): a disagreement
+    /// with the compiler under test is a differential finding.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub against: Vec<CompilerInfo>,
     /// The sessions, oldest first.
     pub sessions: Vec<Session>,
+}
+
+/// A disagreement between the compiler under test and another compiler on one program.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiffRef {
+    /// The other compiler (`groovy@4.0.11`).
+    pub against: String,
+    /// Its verdict.
+    pub verdict: String,
+    /// Regression, fixed-since, or a disagreement between different compilers.
+    pub kind: DiffKind,
+    /// When the other compiler is the wrong one: its finding (stored under
+    /// `bugs/<compiler>@<version>/`). When the compiler under test is wrong, its finding is
+    /// the line's own.
+    pub finding: Option<FindingRef>,
 }
 
 /// A finding as recorded on a results line.
@@ -165,6 +186,9 @@ pub struct ResultLine {
     pub matches: bool,
     /// The finding, when it is not.
     pub finding: Option<FindingRef>,
+    /// The other compilers that disagree with the compiler under test on this program.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub differential: Vec<DiffRef>,
     /// The javac verdict of the program's Java twin, when a finding's twin was compiled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub twin_verdict: Option<String>,
@@ -363,7 +387,13 @@ impl Store {
         verdict: &Verdict,
         seconds: f64,
         twin: Option<&Verdict>,
+        against: &[Verdict],
     ) -> Result<ResultLine, StoreError> {
+        let mut differential = Vec::new();
+        for (info, other) in self.manifest.against.clone().iter().zip(against) {
+            differential.push(self.differential(cand, verdict, info, other)?);
+        }
+        let differential: Vec<DiffRef> = differential.into_iter().flatten().collect();
         let finding = match judge(cand.expected, verdict) {
             Some(kind) => {
                 let sig = signature(self.manifest.compiler.tool, kind, verdict, &cand.record);
@@ -382,7 +412,8 @@ impl Store {
                         .and_then(|t| serde_json::from_str::<Value>(&t).ok())
                         .is_some_and(|v| v["program"]["key"] == cand.key.as_str())
                 } else {
-                    self.write_bug(&bug, &sig, kind, cand, verdict, twin)?;
+                    let compiler = self.manifest.compiler.clone();
+                    self.write_bug(&bug, &sig, kind, cand, verdict, twin, &compiler)?;
                     true
                 };
                 *self.counts.entry(key).or_default() += 1;
@@ -415,6 +446,7 @@ impl Store {
             verdict: verdict.label().into(),
             diagnostics,
             matches: finding.is_none(),
+            differential,
             twin_verdict: twin.map(|t| t.label().to_string()),
             finding,
             seconds,
@@ -468,6 +500,53 @@ impl Store {
         Ok(())
     }
 
+    /// The differential finding of `cand` against the compiler `info`, which gave `other`;
+    /// when that compiler is the wrong one, its finding's directory is written.
+    fn differential(
+        &mut self,
+        cand: &Candidate,
+        verdict: &Verdict,
+        info: &CompilerInfo,
+        other: &Verdict,
+    ) -> Result<Option<DiffRef>, StoreError> {
+        let primary = &self.manifest.compiler;
+        let newer = (primary.tool == info.tool).then(|| {
+            thalia_extractors::maven::version::compare_versions(&primary.version, &info.version)
+                == std::cmp::Ordering::Greater
+        });
+        let Some((kind, other_wrong)) = judge_differential(cand.expected, verdict, other, newer)
+        else {
+            return Ok(None);
+        };
+        let label = format!("{}@{}", info.tool.name(), info.version);
+        let finding = match judge(cand.expected, other).filter(|_| other_wrong) {
+            Some(fk) => {
+                let sig = signature(info.tool, fk, other, &cand.record);
+                let key = format!("{BUGS}/{label}/{}", sig.dir);
+                let bug = self.dir.join(&key);
+                let first = !self.counts.contains_key(&key) && !bug.exists();
+                if first {
+                    self.write_bug(&bug, &sig, fk, cand, other, None, info)?;
+                }
+                *self.counts.entry(key).or_default() += 1;
+                Some(FindingRef {
+                    kind: fk,
+                    signature: format!("{label}/{}", sig.dir),
+                    first,
+                    twin: TwinStatus::NoTwin,
+                })
+            }
+            None => None,
+        };
+        Ok(Some(DiffRef {
+            against: label,
+            verdict: other.label().into(),
+            kind,
+            finding,
+        }))
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn write_bug(
         &self,
         bug: &Path,
@@ -476,6 +555,7 @@ impl Store {
         cand: &Candidate,
         verdict: &Verdict,
         twin: Option<&Verdict>,
+        c: &CompilerInfo,
     ) -> Result<(), StoreError> {
         let parent = bug.parent().unwrap_or(&self.dir);
         fs::create_dir_all(parent).map_err(io(parent))?;
@@ -490,7 +570,6 @@ impl Store {
         if let Some(t) = &cand.twin {
             write(&t.file, &t.source)?;
         }
-        let c = &self.manifest.compiler;
         let output = match verdict {
             Verdict::Accepted => "(accepted without diagnostics)\n".to_string(),
             Verdict::Rejected { diagnostics } => diagnostics.join("\n") + "\n",
@@ -717,6 +796,7 @@ mod tests {
                     thalia_translators::Language::Kotlin,
                 ),
                 compiler: "kotlin@2.4.21".into(),
+                against: Vec::new(),
             })
         };
         let (a, b) = (run(1), run(2));

@@ -1,9 +1,11 @@
-//! Java twins: `thalia synth` writes every non-Java program's Java twin beside it, and a
+//! The oracles beyond the expectation, with fake compilers whose verdicts are known in
+//! advance. Java twins: `thalia synth` writes every non-Java program's Java twin beside it, and a
 //! campaign compiles the twins of its findings with the real javac. A finding whose twin javac
 //! judges as expected is confirmed (kept in `bugs/`); one whose twin javac judges the same
 //! unexpected way is generator-suspect (kept apart in `suspects/`). The compiler under test
 //! is a fake groovyc (a shell script installed as a `groovy` toolchain) that rejects chosen
-//! programs, so that the findings are known in advance.
+//! programs, so that the findings are known in advance. Differentials (`--against`): two fake
+//! releases that reject different programs give a regression and a fixed-since finding.
 
 use std::path::{Path, PathBuf};
 
@@ -23,7 +25,12 @@ fn thalia(toolchains: &Path) -> Command {
 /// Installs `groovy@fake`: it reports a groovyc-style error for each of `reject` among its
 /// arguments (exit 1) and accepts everything else.
 fn fake_groovy(toolchains: &Path, reject: &[&str]) {
-    let dir = toolchains.join("groovy").join("fake");
+    fake_groovy_release(toolchains, "fake", reject);
+}
+
+/// Installs `groovy@VERSION`, a fake groovyc like [`fake_groovy`].
+fn fake_groovy_release(toolchains: &Path, version: &str, reject: &[&str]) {
+    let dir = toolchains.join("groovy").join(version);
     std::fs::create_dir_all(&dir).expect("mkdir");
     let script = dir.join("fake-groovyc.sh");
     let pattern = reject
@@ -41,7 +48,7 @@ fn fake_groovy(toolchains: &Path, reject: &[&str]) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     let tc = serde_json::json!({
-        "tool": "groovy", "version": "fake", "classpath": [], "runtime": [],
+        "tool": "groovy", "version": version, "classpath": [], "runtime": [],
         "main_class": "org.codehaus.groovy.tools.FileSystemCompiler", "java": script,
         "coordinate": null,
     });
@@ -172,4 +179,99 @@ fn findings_are_confirmed_or_kept_apart_by_their_java_twin() {
     let report: Value = serde_json::from_slice(&report.stdout).expect("report JSON");
     assert_eq!(report["twin"]["confirmed"], 1, "{report}");
     assert_eq!(report["twin"]["generator-suspect"], 1, "{report}");
+}
+
+#[test]
+fn releases_that_disagree_give_regressions_and_fixed_since_findings() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let toolchains = root.path().join("toolchains");
+    let programs = root.path().join("programs");
+    thalia(&toolchains)
+        .args([
+            "synth",
+            "--lang",
+            "groovy",
+            "--mode",
+            "well-typed",
+            "--seed",
+            "1",
+            "-n",
+            "6",
+            "--api",
+        ])
+        .arg(sample_api())
+        .arg("--out")
+        .arg(&programs)
+        .assert()
+        .success();
+    // the new release wrongly rejects p000001, the old one wrongly rejects p000002
+    fake_groovy_release(&toolchains, "2.0", &["Test_p000001.groovy"]);
+    fake_groovy_release(&toolchains, "1.0", &["Test_p000002.groovy"]);
+    let store = root.path().join("store");
+    thalia(&toolchains)
+        .arg("check")
+        .arg(&programs)
+        .args([
+            "--compiler",
+            "groovy@2.0",
+            "--against",
+            "groovy@1.0",
+            "--no-twin",
+            "-j",
+            "1",
+        ])
+        .arg("--out")
+        .arg(&store)
+        .assert()
+        .success();
+    for r in lines(&store.join("results.jsonl")) {
+        let id = r["id"].as_str().expect("id");
+        let diff = r["differential"].as_array().cloned().unwrap_or_default();
+        match id {
+            "p000001" => {
+                assert_eq!(diff.len(), 1, "{r}");
+                assert_eq!(diff[0]["kind"], "regression", "{r}");
+                assert_eq!(diff[0]["against"], "groovy@1.0", "{r}");
+                assert_eq!(diff[0]["verdict"], "accepted", "{r}");
+                assert!(
+                    diff[0]["finding"].is_null(),
+                    "the new release's own finding: {r}"
+                );
+                assert_eq!(r["finding"]["kind"], "unexpected-rejection", "{r}");
+            }
+            "p000002" => {
+                assert_eq!(diff.len(), 1, "{r}");
+                assert_eq!(diff[0]["kind"], "fixed-since", "{r}");
+                assert_eq!(diff[0]["verdict"], "rejected", "{r}");
+                assert!(
+                    r["finding"].is_null(),
+                    "the release under test is right: {r}"
+                );
+                let sig = diff[0]["finding"]["signature"].as_str().expect("a finding");
+                assert!(sig.starts_with("groovy@1.0/"), "{sig}");
+                let bug = store.join("bugs").join(sig);
+                assert!(bug.join("repro.sh").exists(), "{}", bug.display());
+                let repro = std::fs::read_to_string(bug.join("repro.sh")).expect("repro.sh");
+                assert!(
+                    repro.contains("groovy 1.0"),
+                    "the old release reproduces: {repro}"
+                );
+            }
+            _ => assert!(diff.is_empty(), "{r}"),
+        }
+    }
+    let report = thalia(&toolchains)
+        .args(["report", "--json"])
+        .arg(&store)
+        .output()
+        .expect("report runs");
+    let report: Value = serde_json::from_slice(&report.stdout).expect("report JSON");
+    assert_eq!(
+        report["differential"]["regression vs groovy@1.0"], 1,
+        "{report}"
+    );
+    assert_eq!(
+        report["differential"]["fixed-since vs groovy@1.0"], 1,
+        "{report}"
+    );
 }
