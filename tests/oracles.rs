@@ -275,3 +275,78 @@ fn releases_that_disagree_give_regressions_and_fixed_since_findings() {
         "{report}"
     );
 }
+
+#[test]
+fn an_ill_typed_program_rejected_away_from_its_call_is_kept_apart() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let toolchains = root.path().join("toolchains");
+    let programs = root.path().join("programs");
+    thalia(&toolchains)
+        .args([
+            "synth",
+            "--lang",
+            "groovy",
+            "--mode",
+            "ill-typed",
+            "--seed",
+            "1",
+            "-n",
+            "4",
+            "--api",
+        ])
+        .arg(sample_api())
+        .arg("--out")
+        .arg(&programs)
+        .assert()
+        .success();
+    // a fake groovyc that rejects every program: p000001 at its package line, the others at
+    // their last statement (the call under test, the line before the two closing braces)
+    let dir = toolchains.join("groovy").join("elsewhere");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let script = dir.join("fake-groovyc.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nrc=0\nfor a in \"$@\"; do\n  case \"$a\" in\n    *.groovy)\n      rc=1\n      case \"$a\" in\n        */Test_p000001.groovy) l=1 ;;\n        *) l=$(( $(wc -l < \"$a\") - 2 )) ;;\n      esac\n      echo \"file://$a: $l: [Static type checking] - injected @ line $l, column 9.\"\n      ;;\n  esac\ndone\nexit $rc\n",
+    )
+    .expect("write script");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let tc = serde_json::json!({
+        "tool": "groovy", "version": "elsewhere", "classpath": [], "runtime": [],
+        "main_class": "org.codehaus.groovy.tools.FileSystemCompiler", "java": script,
+        "coordinate": null,
+    });
+    std::fs::write(dir.join("toolchain.json"), tc.to_string()).expect("write toolchain");
+    for r in lines(&programs.join("programs.jsonl")) {
+        assert!(r["call_lines"]["first"].as_u64().is_some(), "{r}");
+    }
+    let store = root.path().join("store");
+    thalia(&toolchains)
+        .arg("check")
+        .arg(&programs)
+        .args(["--compiler", "groovy@elsewhere", "--no-twin", "-j", "1"])
+        .arg("--out")
+        .arg(&store)
+        .assert()
+        .success();
+    for r in lines(&store.join("results.jsonl")) {
+        if r["id"] == "p000001" {
+            assert_eq!(r["finding"]["kind"], "rejected-elsewhere", "{r}");
+            assert_eq!(r["matches"], false, "{r}");
+        } else {
+            assert!(r["finding"].is_null(), "rejected at the call: {r}");
+        }
+    }
+    let suspects: Vec<_> = std::fs::read_dir(store.join("suspects"))
+        .expect("suspects/")
+        .flatten()
+        .collect();
+    assert_eq!(suspects.len(), 1);
+    assert!(
+        !store.join("bugs").exists()
+            || std::fs::read_dir(store.join("bugs"))
+                .expect("bugs/")
+                .next()
+                .is_none()
+    );
+}

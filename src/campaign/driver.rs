@@ -723,6 +723,7 @@ impl Source for SynthSource {
                 };
                 let file = self.translator.file_name(&p.program);
                 p.record.file = file.clone();
+                p.record.call_lines = self.translator.call_lines(&source);
                 let twin = match &self.twin {
                     Some(t) => match t.translate(&p.program) {
                         Ok(source) => {

@@ -33,15 +33,20 @@ pub enum FindingKind {
     Crash,
     /// Compiling the program alone exceeded the per-file time budget.
     Performance,
+    /// An ill-typed program was rejected, but for an error away from the statement of the
+    /// call under test (where its broken position is): a generator defect, kept apart, since
+    /// such a rejection could hide an unexpected acceptance.
+    RejectedElsewhere,
 }
 
 impl FindingKind {
     /// Every kind, in report order.
-    pub const ALL: [FindingKind; 4] = [
+    pub const ALL: [FindingKind; 5] = [
         FindingKind::UnexpectedRejection,
         FindingKind::UnexpectedAcceptance,
         FindingKind::Crash,
         FindingKind::Performance,
+        FindingKind::RejectedElsewhere,
     ];
 
     /// The kebab-case name used in files and directory names.
@@ -51,6 +56,7 @@ impl FindingKind {
             FindingKind::UnexpectedAcceptance => "unexpected-acceptance",
             FindingKind::Crash => "crash",
             FindingKind::Performance => "performance",
+            FindingKind::RejectedElsewhere => "rejected-elsewhere",
         }
     }
 }
@@ -175,6 +181,33 @@ pub fn judge_differential(
     Some((kind, other_wrong))
 }
 
+/// Like [`judge`], and an ill-typed program's rejection counts only when one of its errors
+/// is reported on `call` (the lines of the call under test, where the broken position is):
+/// otherwise it is [`FindingKind::RejectedElsewhere`]. Errors without a line (`format` finds
+/// none) or a program without a known call give the benefit of the doubt.
+pub fn judge_with_reason(
+    expected: Expected,
+    verdict: &Verdict,
+    format: crate::profile::DiagnosticFormat,
+    call: Option<thalia_translators::LineSpan>,
+) -> Option<FindingKind> {
+    if let Some(kind) = judge(expected, verdict) {
+        return Some(kind);
+    }
+    let (Verdict::Rejected { diagnostics }, Some(call)) = (verdict, call) else {
+        return None;
+    };
+    let lines: Vec<u32> = diagnostics.iter().filter_map(|d| format.line(d)).collect();
+    if lines.is_empty()
+        || lines.len() < diagnostics.len()
+        || lines.iter().any(|&l| call.contains(l))
+    {
+        None
+    } else {
+        Some(FindingKind::RejectedElsewhere)
+    }
+}
+
 /// One program of a campaign, ready to compile.
 #[derive(Clone, Debug)]
 pub struct Candidate {
@@ -203,6 +236,35 @@ pub struct Candidate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ill_typed_program_must_be_rejected_at_its_call() {
+        let f = crate::profile::DiagnosticFormat::Groovy;
+        let call = Some(thalia_translators::LineSpan { first: 7, last: 8 });
+        let at = |line: u32| Verdict::Rejected {
+            diagnostics: vec![format!("/w/Test_p1.java:{line}: error: incompatible types")],
+        };
+        assert_eq!(judge_with_reason(Expected::Reject, &at(7), f, call), None);
+        assert_eq!(judge_with_reason(Expected::Reject, &at(8), f, call), None);
+        assert_eq!(
+            judge_with_reason(Expected::Reject, &at(5), f, call),
+            Some(FindingKind::RejectedElsewhere)
+        );
+        // no known call, or an error without a line: the rejection counts
+        assert_eq!(judge_with_reason(Expected::Reject, &at(5), f, None), None);
+        let unlocated = Verdict::Rejected {
+            diagnostics: vec!["error: something".into()],
+        };
+        assert_eq!(
+            judge_with_reason(Expected::Reject, &unlocated, f, call),
+            None
+        );
+        // well-typed programs are judged as before
+        assert_eq!(
+            judge_with_reason(Expected::Accept, &at(5), f, call),
+            Some(FindingKind::UnexpectedRejection)
+        );
+    }
 
     #[test]
     fn differentials_name_the_wrong_release() {

@@ -44,7 +44,10 @@ pub fn signature(
     record: &ProgramRecord,
 ) -> Signature {
     let detail = match (kind, verdict) {
-        (FindingKind::UnexpectedRejection, Verdict::Rejected { diagnostics }) => diagnostics
+        (
+            FindingKind::UnexpectedRejection | FindingKind::RejectedElsewhere,
+            Verdict::Rejected { diagnostics },
+        ) => diagnostics
             .first()
             .map(|d| diagnostic_detail(tool, d))
             .unwrap_or_default(),

@@ -27,7 +27,8 @@ use serde_json::Value;
 use super::setup::{RunIdentity, SessionOptions};
 use super::signature::{signature, Signature};
 use super::{
-    judge, judge_differential, twin_applies, Candidate, DiffKind, Expected, FindingKind, TwinStatus,
+    judge, judge_differential, judge_with_reason, twin_applies, Candidate, DiffKind, Expected,
+    FindingKind, TwinStatus,
 };
 use crate::compile::Verdict;
 use crate::toolchain::Tool;
@@ -39,7 +40,7 @@ pub const RESULTS: &str = "results.jsonl";
 /// The bug directories' parent.
 pub const BUGS: &str = "bugs";
 /// The parent of the directories of generator-suspect findings (their Java twin got the same
-/// unexpected verdict from javac).
+/// unexpected verdict from javac, or an ill-typed program was rejected away from its call).
 pub const SUSPECTS: &str = "suspects";
 
 /// Diagnostics kept per program in `results.jsonl` (the bug directory keeps them all).
@@ -143,7 +144,7 @@ impl FindingRef {
     /// The folder of the finding's directory: `suspects` for a generator-suspect finding
     /// (kept apart from the bugs), `bugs` otherwise.
     pub fn folder(&self) -> &'static str {
-        folder(self.twin)
+        folder(self.twin, self.kind)
     }
 
     /// The finding's directory relative to the run directory (`bugs/<signature>`); also the
@@ -153,10 +154,11 @@ impl FindingRef {
     }
 }
 
-/// The folder of findings with twin status `twin`.
-fn folder(twin: TwinStatus) -> &'static str {
-    match twin {
-        TwinStatus::GeneratorSuspect => SUSPECTS,
+/// The folder of findings of `kind` with twin status `twin`: generator suspects (by their
+/// twin, or rejected away from the call under test) apart from the bugs.
+fn folder(twin: TwinStatus, kind: FindingKind) -> &'static str {
+    match (twin, kind) {
+        (TwinStatus::GeneratorSuspect, _) | (_, FindingKind::RejectedElsewhere) => SUSPECTS,
         _ => BUGS,
     }
 }
@@ -394,38 +396,41 @@ impl Store {
             differential.push(self.differential(cand, verdict, info, other)?);
         }
         let differential: Vec<DiffRef> = differential.into_iter().flatten().collect();
-        let finding = match judge(cand.expected, verdict) {
-            Some(kind) => {
-                let sig = signature(self.manifest.compiler.tool, kind, verdict, &cand.record);
-                let status = match twin {
-                    Some(t) if twin_applies(kind) => TwinStatus::of(cand.expected, t),
-                    _ => TwinStatus::NoTwin,
-                };
-                let key = format!("{}/{}", folder(status), sig.dir);
-                let bug = self.dir.join(&key);
-                let first = if self.counts.contains_key(&key) {
-                    false
-                } else if bug.exists() {
-                    // written just before a kill, for this program (judged again now)?
-                    std::fs::read_to_string(bug.join("finding.json"))
-                        .ok()
-                        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-                        .is_some_and(|v| v["program"]["key"] == cand.key.as_str())
-                } else {
-                    let compiler = self.manifest.compiler.clone();
-                    self.write_bug(&bug, &sig, kind, cand, verdict, twin, &compiler)?;
-                    true
-                };
-                *self.counts.entry(key).or_default() += 1;
-                Some(FindingRef {
-                    kind,
-                    signature: sig.dir,
-                    first,
-                    twin: status,
-                })
-            }
-            None => None,
-        };
+        let tool = self.manifest.compiler.tool;
+        let format = tool.profile().diagnostics;
+        let finding =
+            match judge_with_reason(cand.expected, verdict, format, cand.record.call_lines) {
+                Some(kind) => {
+                    let sig = signature(tool, kind, verdict, &cand.record);
+                    let status = match twin {
+                        Some(t) if twin_applies(kind) => TwinStatus::of(cand.expected, t),
+                        _ => TwinStatus::NoTwin,
+                    };
+                    let key = format!("{}/{}", folder(status, kind), sig.dir);
+                    let bug = self.dir.join(&key);
+                    let first = if self.counts.contains_key(&key) {
+                        false
+                    } else if bug.exists() {
+                        // written just before a kill, for this program (judged again now)?
+                        std::fs::read_to_string(bug.join("finding.json"))
+                            .ok()
+                            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                            .is_some_and(|v| v["program"]["key"] == cand.key.as_str())
+                    } else {
+                        let compiler = self.manifest.compiler.clone();
+                        self.write_bug(&bug, &sig, kind, cand, verdict, twin, &compiler)?;
+                        true
+                    };
+                    *self.counts.entry(key).or_default() += 1;
+                    Some(FindingRef {
+                        kind,
+                        signature: sig.dir,
+                        first,
+                        twin: status,
+                    })
+                }
+                None => None,
+            };
         let diagnostics = match verdict {
             Verdict::Rejected { diagnostics } => diagnostics
                 .iter()
@@ -714,6 +719,10 @@ fn repro_script(
         FindingKind::UnexpectedRejection => (
             "[ \"$code\" -ne 0 ]".to_string(),
             "the compiler rejects the program",
+        ),
+        FindingKind::RejectedElsewhere => (
+            "[ \"$code\" -ne 0 ]".to_string(),
+            "the compiler rejects the program, away from the call under test",
         ),
         FindingKind::UnexpectedAcceptance => (
             "[ \"$code\" -eq 0 ]".to_string(),
