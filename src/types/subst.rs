@@ -5,8 +5,8 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
-use super::arena::{Type, TypeArena, TypeId, VarId, Wildcard};
-use super::syntax::Syntax;
+use super::arena::{Type, TypeArena, TypeId, VarId, Wildcard, MAX_DERIVED_TYPE_DEPTH};
+use super::syntax::{Syntax, MAX_ARRAY_DIMENSIONS};
 use super::system::TypeSystem;
 
 /// A finite map from type variables to types, kept sorted by variable id.
@@ -112,11 +112,20 @@ impl FromIterator<(VarId, TypeId)> for Subst {
 
 impl TypeArena {
     /// Applies a substitution to a type (`σ t`).
+    ///
+    /// Guard: a result deeper than [`MAX_DERIVED_TYPE_DEPTH`] or with more than
+    /// [`MAX_ARRAY_DIMENSIONS`] array dimensions (only reachable by chains of substitutions
+    /// on hostile input) is replaced by the top type, an over-approximation that no
+    /// inhabitant path or subtype check can use, so later traversals stay bounded.
     pub fn subst(&mut self, t: TypeId, s: &Subst) -> TypeId {
         if s.is_empty() {
             return t;
         }
-        self.subst_rec(t, s)
+        let r = self.subst_rec(t, s);
+        if self.depth(r) > MAX_DERIVED_TYPE_DEPTH || self.array_dims(r) > MAX_ARRAY_DIMENSIONS {
+            return self.top();
+        }
+        r
     }
 
     fn subst_rec(&mut self, t: TypeId, s: &Subst) -> TypeId {

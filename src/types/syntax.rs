@@ -59,6 +59,16 @@ impl FromStr for Syntax {
     }
 }
 
+/// Deepest nesting a type string may have: type arguments, wildcards, function types,
+/// nullability and array dimensions each count one level (`java.util.List<int[]>` has
+/// depth 2). Real APIs stay below 10; a deeper type string is a [`ParseError`]. Bounding
+/// it here bounds every later recursive traversal of a parsed type.
+pub const MAX_TYPE_DEPTH: usize = 256;
+
+/// Most array dimensions a type may have: the JVM's limit (JVMS 4.3.2). More is a
+/// [`ParseError`].
+pub const MAX_ARRAY_DIMENSIONS: usize = 255;
+
 /// A type string that could not be parsed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("cannot parse {syntax} type `{text}` at column {column}: {message}")]
@@ -105,6 +115,7 @@ pub fn parse_type(
     let mut p = Parser::new(arena, syntax, text, scope);
     let t = p.ty()?;
     p.end()?;
+    p.check_bounds(t)?;
     Ok(t)
 }
 
@@ -128,8 +139,10 @@ pub fn parse_param(
     p.end()?;
     if kotlin_vararg || suffix_vararg {
         let ty = p.arena.array(t);
+        p.check_bounds(ty)?;
         Ok(ParamType { ty, vararg: true })
     } else {
+        p.check_bounds(t)?;
         Ok(ParamType {
             ty: t,
             vararg: false,
@@ -185,6 +198,9 @@ pub fn parse_type_param(
         }
     }
     p.end()?;
+    for &b in upper.iter().chain(&lower) {
+        p.check_bounds(b)?;
+    }
     let decl = arena.var_mut(var);
     decl.upper = upper;
     decl.lower = lower;
@@ -199,6 +215,8 @@ struct Parser<'a> {
     text: &'a str,
     pos: usize,
     scope: &'a [VarId],
+    /// Types being parsed around the current position (recursion depth).
+    depth: usize,
 }
 
 const SCALA_OP_CHARS: &str = "<>:=+-*/!#%&|^~?@\\";
@@ -211,7 +229,42 @@ impl<'a> Parser<'a> {
             text,
             pos: 0,
             scope,
+            depth: 0,
         }
+    }
+
+    /// Runs `f` one nesting level deeper; past [`MAX_TYPE_DEPTH`] it is an error, so that
+    /// hostile input cannot drive the recursion (or any later one) deeper.
+    fn nested<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, ParseError>,
+    ) -> Result<T, ParseError> {
+        if self.depth >= MAX_TYPE_DEPTH {
+            return self.err(format!(
+                "type nested deeper than {MAX_TYPE_DEPTH} levels (the limit of thalia's parser)"
+            ));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
+    /// Checks a parsed type against [`MAX_TYPE_DEPTH`] and [`MAX_ARRAY_DIMENSIONS`].
+    fn check_bounds(&self, t: TypeId) -> Result<(), ParseError> {
+        let dims = self.arena.array_dims(t);
+        if dims > MAX_ARRAY_DIMENSIONS {
+            return self.err(format!(
+                "array type with {dims} dimensions (the JVM allows at most {MAX_ARRAY_DIMENSIONS})"
+            ));
+        }
+        let depth = self.arena.depth(t);
+        if depth > MAX_TYPE_DEPTH {
+            return self.err(format!(
+                "type nested {depth} levels deep (the limit of thalia's parser is {MAX_TYPE_DEPTH})"
+            ));
+        }
+        Ok(())
     }
 
     fn err<T>(&self, message: impl Into<String>) -> Result<T, ParseError> {
@@ -446,6 +499,10 @@ impl<'a> Parser<'a> {
     // ---- Java -----------------------------------------------------------------------------
 
     fn java_type(&mut self) -> Result<TypeId, ParseError> {
+        self.nested(Self::java_type_inner)
+    }
+
+    fn java_type_inner(&mut self) -> Result<TypeId, ParseError> {
         let name = self.qualified_name()?;
         let mut args = Vec::new();
         if self.eat("<") {
@@ -464,8 +521,15 @@ impl<'a> Parser<'a> {
             }
         }
         let mut t = self.named(&name, args)?;
+        let mut dims = 0;
         while self.eat("[") {
             self.expect("]")?;
+            dims += 1;
+            if dims > MAX_ARRAY_DIMENSIONS {
+                return self.err(format!(
+                    "array type with more than {MAX_ARRAY_DIMENSIONS} dimensions (the JVM's limit)"
+                ));
+            }
             t = self.arena.array(t);
         }
         Ok(t)
@@ -488,6 +552,10 @@ impl<'a> Parser<'a> {
     // ---- Kotlin ---------------------------------------------------------------------------
 
     fn kotlin_type(&mut self) -> Result<TypeId, ParseError> {
+        self.nested(Self::kotlin_type_inner)
+    }
+
+    fn kotlin_type_inner(&mut self) -> Result<TypeId, ParseError> {
         let suspend = self.eat_word("suspend");
         if self.peek_char() == Some('(') {
             let save = self.pos;
@@ -586,6 +654,10 @@ impl<'a> Parser<'a> {
     // ---- Scala ----------------------------------------------------------------------------
 
     fn scala_type(&mut self) -> Result<TypeId, ParseError> {
+        self.nested(Self::scala_type_inner)
+    }
+
+    fn scala_type_inner(&mut self) -> Result<TypeId, ParseError> {
         if self.eat("=>") {
             let t = self.scala_type()?;
             return Ok(self.arena.intern(super::Type::ByName(t)));

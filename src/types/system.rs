@@ -211,27 +211,57 @@ impl TypeSystem {
         self.arena.class(name, &new_args)
     }
 
-    /// The raw form of a type: class types lose their arguments.
+    /// The raw form of a type: class types lose their arguments; a type variable erases to
+    /// the erasure of its first bound (the root class when it has none or it mentions the
+    /// variable).
+    ///
+    /// Iterative: the chain of array, nullable and bound steps is bounded by the number of
+    /// variables plus the type's depth, so even a cyclic bound ends (at the root class).
     pub fn erase(&mut self, t: TypeId) -> TypeId {
-        match self.arena.get(t).clone() {
-            Type::Class { name, .. } => self.arena.class(name, &[]),
-            Type::Array(e) => {
-                let e = self.erase(e);
-                self.arena.array(e)
-            }
-            Type::Nullable(e) => {
-                let e = self.erase(e);
-                self.arena.nullable(e)
-            }
-            Type::Var(v) => match self.arena.var(v).upper.first() {
-                Some(&b) if !self.arena.free_vars(b).contains(&v) => self.erase(b),
-                _ => {
-                    let o = self.roots[0];
-                    self.arena.class(o, &[])
+        // true: array, false: nullable
+        let mut wrappers: SmallVec<[bool; 4]> = SmallVec::new();
+        let mut cur = t;
+        let limit = self.arena.var_count() + self.arena.depth(t) + 1;
+        let mut base = None;
+        for _ in 0..=limit {
+            match self.arena.get(cur).clone() {
+                Type::Class { name, .. } => {
+                    base = Some(self.arena.class(name, &[]));
+                    break;
                 }
-            },
-            _ => t,
+                Type::Array(e) => {
+                    wrappers.push(true);
+                    cur = e;
+                }
+                Type::Nullable(e) => {
+                    wrappers.push(false);
+                    cur = e;
+                }
+                Type::Var(v) => match self.arena.var(v).upper.first() {
+                    Some(&b) if !self.arena.free_vars(b).contains(&v) => cur = b,
+                    _ => break,
+                },
+                _ => {
+                    base = Some(cur);
+                    break;
+                }
+            }
         }
+        let mut out = match base {
+            Some(b) => b,
+            None => {
+                let o = self.roots[0];
+                self.arena.class(o, &[])
+            }
+        };
+        for &array in wrappers.iter().rev() {
+            out = if array {
+                self.arena.array(out)
+            } else {
+                self.arena.nullable(out)
+            };
+        }
+        out
     }
 
     /// The instantiation of class `target` that `t` inherits, e.g. `ArrayList<String>` as
