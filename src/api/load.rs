@@ -93,12 +93,13 @@ impl fmt::Display for LoadIssue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: ", self.file.display())?;
         if let Some(item) = &self.item {
-            write!(f, "{item}: ")?;
+            write!(f, "{}: ", crate::types::shorten(item))?;
         }
         write!(f, "{}", self.reason)?;
         if let Some(text) = &self.text {
-            if !self.reason.contains(text.as_str()) {
-                write!(f, " (text: `{text}`)")?;
+            let shown = crate::types::shorten(text);
+            if !self.reason.contains(shown.as_ref()) {
+                write!(f, " (text: `{shown}`)")?;
             }
         }
         match self.skipped {

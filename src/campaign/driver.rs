@@ -68,7 +68,8 @@ impl std::str::FromStr for Budget {
                 )),
             };
         }
-        let (num, unit) = s.split_at(s.find(|c: char| c.is_alphabetic()).unwrap_or(s.len()));
+        // the unit is the trailing run of letters (`1.5m`, `1e3s`)
+        let (num, unit) = s.split_at(s.trim_end_matches(char::is_alphabetic).len());
         let n: f64 = num
             .trim()
             .parse()

@@ -15,7 +15,7 @@ pub use print::{print_param, print_type, print_type_param};
 pub use subst::{subsumes, Subst};
 pub use syntax::{
     parse_param, parse_type, parse_type_param, parse_type_param_head, ParamType, ParseError,
-    Syntax, TypeParamHead, MAX_ARRAY_DIMENSIONS, MAX_TYPE_DEPTH,
+    shorten, Syntax, TypeParamHead, MAX_ARRAY_DIMENSIONS, MAX_SHOWN_CHARS, MAX_TYPE_DEPTH,
 };
 pub use system::{ClassSig, TypeSystem};
 pub use unify::UnifyMode;

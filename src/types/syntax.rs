@@ -69,9 +69,24 @@ pub const MAX_TYPE_DEPTH: usize = 256;
 /// [`ParseError`].
 pub const MAX_ARRAY_DIMENSIONS: usize = 255;
 
+/// Most characters of an offending text that messages show (longer texts are elided in the
+/// middle; the full text stays in [`ParseError::text`]).
+pub const MAX_SHOWN_CHARS: usize = 160;
+
+/// `text`, or its start and end around ` … ` when longer than [`MAX_SHOWN_CHARS`].
+pub fn shorten(text: &str) -> std::borrow::Cow<'_, str> {
+    let n = text.chars().count();
+    if n <= MAX_SHOWN_CHARS {
+        return text.into();
+    }
+    let head: String = text.chars().take(MAX_SHOWN_CHARS / 2).collect();
+    let tail: String = text.chars().skip(n - MAX_SHOWN_CHARS / 4).collect();
+    format!("{head} … {tail} ({n} characters)").into()
+}
+
 /// A type string that could not be parsed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("cannot parse {syntax} type `{text}` at column {column}: {message}")]
+#[error("cannot parse {syntax} type `{}` at column {column}: {message}", shorten(text))]
 pub struct ParseError {
     /// The offending text.
     pub text: String,
@@ -239,7 +254,8 @@ impl<'a> Parser<'a> {
         &mut self,
         f: impl FnOnce(&mut Self) -> Result<T, ParseError>,
     ) -> Result<T, ParseError> {
-        if self.depth >= MAX_TYPE_DEPTH {
+        // a type of depth d takes d + 1 nested calls (its innermost atom is one)
+        if self.depth > MAX_TYPE_DEPTH {
             return self.err(format!(
                 "type nested deeper than {MAX_TYPE_DEPTH} levels (the limit of thalia's parser)"
             ));
@@ -337,7 +353,7 @@ impl<'a> Parser<'a> {
     fn end(&mut self) -> Result<(), ParseError> {
         self.ws();
         if self.pos < self.text.len() {
-            self.err(format!("unexpected `{}`", self.rest()))
+            self.err(format!("unexpected `{}`", shorten(self.rest())))
         } else {
             Ok(())
         }
