@@ -50,7 +50,11 @@ fn api_dir(docs: &[(&str, Value)]) -> tempfile::TempDir {
 }
 
 fn issues_of(api: &Api, kind: IssueKind) -> Vec<&LoadIssue> {
-    api.report.issues.iter().filter(|i| i.kind == kind).collect()
+    api.report
+        .issues
+        .iter()
+        .filter(|i| i.kind == kind)
+        .collect()
 }
 
 /// `open` repeated `n` times around `atom`, closed by `close`.
@@ -64,14 +68,24 @@ fn deep_docs() -> Vec<(&'static str, Value)> {
     const N: usize = 32_700;
     let java = nest("java.util.List<", "java.lang.String", ">", N);
     let kotlin = nest("kotlin.collections.List<", "kotlin.String", ">", N);
-    let scala = nest("scala.collection.immutable.List[", "scala.Predef.String", "]", N);
+    let scala = nest(
+        "scala.collection.immutable.List[",
+        "scala.Predef.String",
+        "]",
+        N,
+    );
     let bound = format!("T extends {java}");
     let ok_dims = format!("int{}", "[]".repeat(MAX_ARRAY_DIMENSIONS));
     let too_many_dims = format!("int{}", "[]".repeat(MAX_ARRAY_DIMENSIONS + 1));
     let vararg_dims = format!("{ok_dims}...");
     let huge_dims = format!("int{}", "[]".repeat(20_000));
     let at_limit = nest("java.util.List<", "java.lang.String", ">", MAX_TYPE_DEPTH);
-    let past_limit = nest("java.util.List<", "java.lang.String", ">", MAX_TYPE_DEPTH + 1);
+    let past_limit = nest(
+        "java.util.List<",
+        "java.lang.String",
+        ">",
+        MAX_TYPE_DEPTH + 1,
+    );
     vec![
         (
             "p.DeepJ",
@@ -131,7 +145,11 @@ fn deep_type_strings_and_too_many_dimensions_are_load_issues_in_every_syntax() {
     let dir = api_dir(&deep_docs());
     let start = Instant::now();
     let api = Api::load_dir(dir.path()).expect("loads");
-    assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
     let bad = issues_of(&api, IssueKind::BadTypeString);
     let find = |item: &str| {
         bad.iter()
@@ -141,12 +159,24 @@ fn deep_type_strings_and_too_many_dimensions_are_load_issues_in_every_syntax() {
     for (item, file, needle) in [
         ("p.DeepJ.deep(", "p.DeepJ.json", "nested deeper than 256"),
         ("p.DeepJ.bound(", "p.DeepJ.json", "nested deeper than 256"),
-        ("p.DeepJ.pastLimit(", "p.DeepJ.json", "nested deeper than 256"),
+        (
+            "p.DeepJ.pastLimit(",
+            "p.DeepJ.json",
+            "nested deeper than 256",
+        ),
         ("p.DeepK.deep(", "p.DeepK.json", "nested deeper than 256"),
         ("p.DeepS.deep(", "p.DeepS.json", "nested deeper than 256"),
-        ("p.DeepBound type parameter", "p.DeepBound.json", "nested deeper"),
+        (
+            "p.DeepBound type parameter",
+            "p.DeepBound.json",
+            "nested deeper",
+        ),
         ("p.DeepJ.dims(", "p.DeepJ.json", "more than 255 dimensions"),
-        ("p.DeepJ.tooManyDims(", "p.DeepJ.json", "more than 255 dimensions"),
+        (
+            "p.DeepJ.tooManyDims(",
+            "p.DeepJ.json",
+            "more than 255 dimensions",
+        ),
         ("p.DeepJ.varargDims(", "p.DeepJ.json", "256 dimensions"),
     ] {
         let i = find(item);
@@ -173,7 +203,11 @@ fn deep_type_strings_and_too_many_dimensions_are_load_issues_in_every_syntax() {
 #[test]
 fn deep_type_strings_end_in_a_clear_error_from_the_cli_and_synth_survives() {
     let dir = api_dir(&deep_docs());
-    let out = thalia().args(["api", "check"]).arg(dir.path()).assert().code(1);
+    let out = thalia()
+        .args(["api", "check"])
+        .arg(dir.path())
+        .assert()
+        .code(1);
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string()
         + &String::from_utf8_lossy(&out.get_output().stderr);
     assert!(text.contains("nested deeper than 256 levels"), "{text}");
@@ -188,7 +222,9 @@ fn deep_type_strings_end_in_a_clear_error_from_the_cli_and_synth_survives() {
     let tmp = tempfile::tempdir().expect("tempdir");
     for mode in ["well-typed", "ill-typed"] {
         thalia()
-            .args(["synth", "-n", "20", "--seed", "1", "--jobs", "2", "--mode", mode])
+            .args([
+                "synth", "-n", "20", "--seed", "1", "--jobs", "2", "--mode", mode,
+            ])
             .arg("--api")
             .arg(dir.path())
             .arg("-o")
@@ -216,12 +252,7 @@ fn cyclic_docs() -> Vec<(&'static str, Value)> {
                         &["A"],
                         "C",
                     ),
-                    method(
-                        "legal",
-                        &["T extends java.lang.Comparable<T>"],
-                        &["T"],
-                        "T",
-                    ),
+                    method("legal", &["T extends java.lang.Comparable<T>"], &["T"], "T"),
                     method("chain", &["T", "U extends T"], &["U"], "T"),
                 ],
             ),
@@ -309,13 +340,19 @@ fn cyclic_type_variable_bounds_are_reported_and_dropped() {
 #[test]
 fn cyclic_bounds_do_not_crash_synth_in_either_mode() {
     let dir = api_dir(&cyclic_docs());
-    let out = thalia().args(["api", "check"]).arg(dir.path()).assert().code(1);
+    let out = thalia()
+        .args(["api", "check"])
+        .arg(dir.path())
+        .assert()
+        .code(1);
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
     assert!(text.contains("cyclic type-parameter bound"), "{text}");
     let tmp = tempfile::tempdir().expect("tempdir");
     for mode in ["well-typed", "ill-typed"] {
         thalia()
-            .args(["synth", "-n", "20", "--seed", "1", "--jobs", "2", "--mode", mode])
+            .args([
+                "synth", "-n", "20", "--seed", "1", "--jobs", "2", "--mode", mode,
+            ])
             .arg("--api")
             .arg(dir.path())
             .arg("-o")
@@ -327,7 +364,16 @@ fn cyclic_bounds_do_not_crash_synth_in_either_mode() {
 
 fn inheritance_docs() -> Vec<(&'static str, Value)> {
     vec![
-        ("p.A", class("p.A", "java", &[], &["p.B"], vec![method("a", &[], &[], "p.A")])),
+        (
+            "p.A",
+            class(
+                "p.A",
+                "java",
+                &[],
+                &["p.B"],
+                vec![method("a", &[], &[], "p.A")],
+            ),
+        ),
         ("p.B", class("p.B", "java", &[], &["p.A"], vec![])),
         ("p.C", class("p.C", "java", &["T"], &["p.C<T>"], vec![])),
         ("p.D", class("p.D", "java", &[], &["p.A"], vec![])),
@@ -373,9 +419,16 @@ fn cyclic_inheritance_is_reported_and_the_closing_edge_dropped() {
 #[test]
 fn cyclic_inheritance_from_the_cli() {
     let dir = api_dir(&inheritance_docs());
-    let out = thalia().args(["api", "check"]).arg(dir.path()).assert().code(1);
+    let out = thalia()
+        .args(["api", "check"])
+        .arg(dir.path())
+        .assert()
+        .code(1);
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
-    assert!(text.contains("cyclic inheritance p.A → p.B → p.A"), "{text}");
+    assert!(
+        text.contains("cyclic inheritance p.A → p.B → p.A"),
+        "{text}"
+    );
     let out = thalia()
         .args(["api", "stats", "--json"])
         .arg(dir.path())
@@ -411,8 +464,10 @@ fn duplicate_docs(n: usize) -> Vec<(&'static str, Value)> {
                 "java",
                 &[],
                 &[],
-                vec![json!({"name": "<init>", "is_constructor": true, "parameters": [],
-                            "access_mod": "public"})],
+                vec![
+                    json!({"name": "<init>", "is_constructor": true, "parameters": [],
+                            "access_mod": "public"}),
+                ],
             ),
         ),
     ]
@@ -482,7 +537,10 @@ fn a_class_name_cannot_write_outside_the_rewrite_output() {
     assert!(err.contains("class `../../escaped2`"), "{err}");
     assert!(err.contains("class `p/Nested`"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
-    assert!(out_dir.join("p.Ok.json").is_file(), "the other class is written");
+    assert!(
+        out_dir.join("p.Ok.json").is_file(),
+        "the other class is written"
+    );
     let written: Vec<PathBuf> = walk(base.path())
         .into_iter()
         .filter(|p| p.extension().is_some_and(|x| x == "json"))

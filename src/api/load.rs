@@ -701,7 +701,11 @@ impl Builder {
             .map(|&v| a.var_type(v))
             .collect();
         let s = Subst::from_pairs(&p.type_params, &canon);
-        let params = p.params.iter().map(|x| (a.subst(x.ty, &s), x.vararg)).collect();
+        let params = p
+            .params
+            .iter()
+            .map(|x| (a.subst(x.ty, &s), x.vararg))
+            .collect();
         let receiver = p.receiver.map(|r| a.subst(r, &s));
         let bounds = p
             .type_params
@@ -730,8 +734,7 @@ impl Builder {
             &c.file,
             Some(format!("{}.{sig}", c.name)),
             Some(&sig),
-            "the same signature as an earlier member of the class; only the first is kept"
-                .into(),
+            "the same signature as an earlier member of the class; only the first is kept".into(),
         ));
         true
     }

@@ -556,14 +556,7 @@ impl ResultsScan {
         self.corrupt
             .iter()
             .chain(&self.cut)
-            .map(|c| {
-                format!(
-                    "{}:{}: {}; line skipped",
-                    file.display(),
-                    c.line,
-                    c.reason
-                )
-            })
+            .map(|c| format!("{}:{}: {}; line skipped", file.display(), c.line, c.reason))
             .collect()
     }
 }
@@ -596,10 +589,7 @@ pub fn parse_result_line(bytes: &[u8]) -> Result<ResultLine, String> {
 /// Splits the bytes of `results.jsonl` into well-formed, corrupt and cut-short lines; blank
 /// lines are ignored.
 pub fn scan_results(bytes: &[u8]) -> ResultsScan {
-    let complete = bytes
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let mut scan = ResultsScan {
         complete,
         ..ResultsScan::default()

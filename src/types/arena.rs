@@ -457,6 +457,21 @@ mod tests {
     }
 
     #[test]
+    fn depth_is_recorded_at_interning() {
+        let mut a = TypeArena::new();
+        let s = a.class_named("java.lang.String", &[]);
+        assert_eq!(a.depth(s), 0);
+        let mut t = s;
+        for k in 1..=10_000 {
+            t = a.array(t);
+            assert_eq!(a.depth(t), k);
+        }
+        assert_eq!(a.array_dims(t), 10_000);
+        let l = a.class_named("java.util.Map", &[s, t]);
+        assert_eq!(a.depth(l), 10_001);
+    }
+
+    #[test]
     fn vars_are_distinct_per_declaration() {
         let mut a = TypeArena::new();
         let t1 = a.new_var("T", "A");

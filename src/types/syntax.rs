@@ -86,7 +86,10 @@ pub fn shorten(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// A type string that could not be parsed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("cannot parse {syntax} type `{}` at column {column}: {message}", shorten(text))]
+#[error(
+    "cannot parse {syntax} type `{}` at column {column}: {message}",
+    shorten(text)
+)]
 pub struct ParseError {
     /// The offending text.
     pub text: String,
@@ -828,6 +831,78 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn nesting_is_bounded_in_every_syntax() {
+        let cases = [
+            (Syntax::Java, "java.util.List<", "java.lang.String", ">"),
+            (
+                Syntax::Kotlin,
+                "kotlin.collections.List<",
+                "kotlin.String",
+                ">",
+            ),
+            (Syntax::Kotlin, "(", "kotlin.String", ")"),
+            (Syntax::Kotlin, "() -> ", "kotlin.Unit", ""),
+            (Syntax::Scala, "scala.List[", "scala.Int", "]"),
+            (Syntax::Scala, "=> ", "scala.Int", ""),
+            (Syntax::Scala, "(", "scala.Int", ")"),
+            (
+                Syntax::Java,
+                "java.util.List<? extends ",
+                "java.lang.String",
+                ">",
+            ),
+        ];
+        for (syntax, open, atom, close) in cases {
+            let mut a = TypeArena::new();
+            let deep = format!("{}{atom}{}", open.repeat(50_000), close.repeat(50_000));
+            let e = parse_type(&mut a, syntax, &deep, &[]).unwrap_err();
+            assert!(
+                e.message.contains("nested deeper than"),
+                "{syntax} {open}: {e}"
+            );
+            assert!(e.to_string().len() < 1_000, "the text is elided");
+            let ok = format!("{}{atom}{}", open.repeat(100), close.repeat(100));
+            let t = parse_type(&mut a, syntax, &ok, &[]).unwrap();
+            assert!(a.depth(t) <= MAX_TYPE_DEPTH);
+            let var = a.new_var("T", "m");
+            let bound = match syntax {
+                Syntax::Java => format!("T extends {deep}"),
+                Syntax::Kotlin => format!("T : {deep}"),
+                Syntax::Scala => format!("T <: {deep}"),
+            };
+            assert!(parse_type_param(&mut a, syntax, &bound, var, &[var]).is_err());
+        }
+        let mut a = TypeArena::new();
+        let at = format!(
+            "{}java.lang.String{}",
+            "java.util.List<".repeat(MAX_TYPE_DEPTH),
+            ">".repeat(MAX_TYPE_DEPTH)
+        );
+        let t = parse_type(&mut a, Syntax::Java, &at, &[]).unwrap();
+        assert_eq!(a.depth(t), MAX_TYPE_DEPTH);
+    }
+
+    #[test]
+    fn array_dimensions_are_bounded_by_the_jvm_limit() {
+        let mut a = TypeArena::new();
+        let dims = |n: usize| format!("int{}", "[]".repeat(n));
+        let t = parse_type(&mut a, Syntax::Java, &dims(MAX_ARRAY_DIMENSIONS), &[]).unwrap();
+        assert_eq!(a.array_dims(t), MAX_ARRAY_DIMENSIONS);
+        for text in [dims(MAX_ARRAY_DIMENSIONS + 1), dims(20_000)] {
+            let e = parse_type(&mut a, Syntax::Java, &text, &[]).unwrap_err();
+            assert!(e.message.contains("dimensions"), "{e}");
+        }
+        let e = parse_param(
+            &mut a,
+            Syntax::Java,
+            &format!("{}...", dims(MAX_ARRAY_DIMENSIONS)),
+            &[],
+        )
+        .unwrap_err();
+        assert!(e.message.contains("256 dimensions"), "{e}");
     }
 
     #[test]
