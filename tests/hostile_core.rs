@@ -688,3 +688,40 @@ fn corrupt_results_lines_are_quarantined_and_judged_again() {
     let report = Report::load(run).expect("reads");
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
 }
+
+#[test]
+fn real_apis_load_without_new_issues_far_below_the_limits() {
+    let samples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/thalia-json-sample");
+    let mut apis = vec![("embedded".to_string(), thalia::embedded::embedded_api())];
+    for lang in ["java", "kotlin", "scala"] {
+        let api = Api::load_dir(&samples.join(lang)).expect("the samples load");
+        apis.push((lang.to_string(), api));
+    }
+    for (name, api) in &apis {
+        let new: Vec<&LoadIssue> = api
+            .report
+            .issues
+            .iter()
+            .filter(|i| {
+                matches!(
+                    i.kind,
+                    IssueKind::CyclicBound
+                        | IssueKind::CyclicInheritance
+                        | IssueKind::DuplicateMember
+                ) || i.reason.contains("nested")
+                    || i.reason.contains("dimensions")
+            })
+            .collect();
+        assert!(new.is_empty(), "{name}: {new:#?}");
+        let a = &api.ts.arena;
+        let deepest = api
+            .members
+            .iter()
+            .flat_map(|m| m.params.iter().map(|p| p.ty).chain([m.ret]))
+            .map(|t| a.depth(t))
+            .max()
+            .unwrap_or(0);
+        eprintln!("{name}: deepest member type has depth {deepest}");
+        assert!(deepest * 8 <= MAX_TYPE_DEPTH, "{name}: {deepest}");
+    }
+}

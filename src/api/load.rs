@@ -533,14 +533,20 @@ impl Builder {
             .classes
             .iter()
             .map(|c| {
-                c.supertypes()
-                    .iter()
-                    .filter_map(|&t| {
-                        let (sym, _) = self.ts.arena.as_class(t)?;
-                        let id = self.by_name.get(self.ts.arena.name(sym))?;
-                        Some(id.0 as usize)
-                    })
-                    .collect()
+                let mut out: Vec<usize> = Vec::new();
+                let mut seen: FxHashSet<usize> = FxHashSet::default();
+                for &t in &c.supertypes() {
+                    let Some((sym, _)) = self.ts.arena.as_class(t) else {
+                        continue;
+                    };
+                    if let Some(id) = self.by_name.get(self.ts.arena.name(sym)) {
+                        // one edge per class, however many instances name it
+                        if seen.insert(id.0 as usize) {
+                            out.push(id.0 as usize);
+                        }
+                    }
+                }
+                out
             })
             .collect();
         let mut changed = Vec::new();
