@@ -553,12 +553,7 @@ impl Builder {
         for back in back_edges(&succ) {
             let target = &self.classes[back.target].name.clone();
             let sym = self.classes[back.target].sym;
-            let path = cycle_text(
-                back.cycle
-                    .iter()
-                    .map(|&c| self.classes[c].name.as_str())
-                    .chain([target.as_str()]),
-            );
+            let path = back.text(|c| self.classes[c].name.as_str());
             let c = &mut self.classes[back.from];
             let is_target = |t: &TypeId| self.ts.arena.as_class(*t).is_some_and(|(n, _)| n == sym);
             let dropped: Vec<String> = c
@@ -920,6 +915,20 @@ struct BackEdge {
     target: usize,
     /// The cycle, from `target` to `from` (shortened to [`MAX_CYCLE_SHOWN`] nodes).
     cycle: Vec<usize>,
+    /// Nodes left out of the middle of `cycle`.
+    elided: usize,
+}
+
+impl BackEdge {
+    /// The cycle as text (`A → B → A`), naming nodes with `name`.
+    fn text<'a>(&self, name: impl Fn(usize) -> &'a str) -> String {
+        let mut parts: Vec<String> = self.cycle.iter().map(|&i| name(i).to_string()).collect();
+        if self.elided > 0 {
+            parts.insert(MAX_CYCLE_SHOWN / 2, format!("… ({} more)", self.elided));
+        }
+        parts.push(name(self.target).to_string());
+        parts.join(" → ")
+    }
 }
 
 /// The back edges of a depth-first search over `succ` (nodes and edges in order, so the
@@ -957,20 +966,18 @@ fn back_edges(succ: &[Vec<usize>]) -> Vec<BackEdge> {
                 }
                 Some(GREY) => {
                     let cyc = &path[on_path[w]..];
-                    let cycle = if cyc.len() > MAX_CYCLE_SHOWN {
+                    let (cycle, elided) = if cyc.len() > MAX_CYCLE_SHOWN {
                         let half = MAX_CYCLE_SHOWN / 2;
-                        cyc[..half]
-                            .iter()
-                            .chain(&cyc[cyc.len() - half..])
-                            .copied()
-                            .collect()
+                        let ends = cyc[..half].iter().chain(&cyc[cyc.len() - half..]);
+                        (ends.copied().collect(), cyc.len() - 2 * half)
                     } else {
-                        cyc.to_vec()
+                        (cyc.to_vec(), 0)
                     };
                     out.push(BackEdge {
                         from: node,
                         target: w,
                         cycle,
+                        elided,
                     });
                 }
                 _ => {}
@@ -978,11 +985,6 @@ fn back_edges(succ: &[Vec<usize>]) -> Vec<BackEdge> {
         }
     }
     out
-}
-
-/// `A → B → A`.
-fn cycle_text<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    names.collect::<Vec<_>>().join(" → ")
 }
 
 /// A bound that closes a cycle of type-variable bounds.
@@ -1032,12 +1034,7 @@ fn bound_cycles(arena: &crate::types::TypeArena, vars: &[VarId]) -> Vec<BoundCyc
             })
             .collect();
         for back in back_edges(&succ) {
-            let path = cycle_text(
-                back.cycle
-                    .iter()
-                    .chain([&back.target])
-                    .map(|&i| arena.var_name(vars[i])),
-            );
+            let path = back.text(|i| arena.var_name(vars[i]));
             out.push(BoundCycle {
                 var: vars[back.from],
                 target: vars[back.target],

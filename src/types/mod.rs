@@ -17,5 +17,5 @@ pub use syntax::{
     parse_param, parse_type, parse_type_param, parse_type_param_head, shorten, ParamType,
     ParseError, Syntax, TypeParamHead, MAX_ARRAY_DIMENSIONS, MAX_SHOWN_CHARS, MAX_TYPE_DEPTH,
 };
-pub use system::{ClassSig, TypeSystem};
+pub use system::{ClassSig, TypeSystem, MAX_SUPERTYPES};
 pub use unify::UnifyMode;

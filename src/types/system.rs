@@ -34,6 +34,9 @@ const ARRAY_SUPERS: [&str; 3] = [
 /// Recursion limit of subtype checks (guards against expansive inheritance).
 const MAX_DEPTH: u32 = 48;
 
+/// Most supertypes a search through the hierarchy visits (`as_super`, `all_supertypes`).
+pub const MAX_SUPERTYPES: usize = 512;
+
 /// Types, the class hierarchy and memo tables for subtyping.
 #[derive(Clone, Debug)]
 pub struct TypeSystem {
@@ -270,15 +273,17 @@ impl TypeSystem {
         if let Some(&r) = self.super_memo.get(&(t, target)) {
             return r;
         }
-        let mut seen: SmallVec<[TypeId; 16]> = SmallVec::new();
+        let mut seen: rustc_hash::FxHashSet<TypeId> = rustc_hash::FxHashSet::default();
         let mut queue: std::collections::VecDeque<TypeId> = std::collections::VecDeque::new();
         queue.push_back(t);
         let mut found = None;
         while let Some(u) = queue.pop_front() {
-            if seen.contains(&u) || seen.len() > 512 {
+            if seen.len() > MAX_SUPERTYPES {
+                break;
+            }
+            if !seen.insert(u) {
                 continue;
             }
-            seen.push(u);
             if let Type::Class { name, .. } = self.arena.get(u) {
                 if *name == target {
                     found = Some(u);
@@ -299,12 +304,13 @@ impl TypeSystem {
     /// All supertypes of a type (itself included), breadth first, without duplicates.
     pub fn all_supertypes(&mut self, t: TypeId) -> Vec<TypeId> {
         let mut out = vec![t];
+        let mut seen: rustc_hash::FxHashSet<TypeId> = [t].into_iter().collect();
         let mut i = 0;
-        while i < out.len() && out.len() < 512 {
+        while i < out.len() && out.len() < MAX_SUPERTYPES {
             let u = out[i];
             i += 1;
             for s in self.direct_supertypes(u) {
-                if !out.contains(&s) {
+                if seen.insert(s) {
                     out.push(s);
                 }
             }
