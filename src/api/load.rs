@@ -1045,3 +1045,51 @@ fn bound_cycles(arena: &crate::types::TypeArena, vars: &[VarId]) -> Vec<BoundCyc
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removing_the_back_edges_leaves_a_dag() {
+        // 0 → 1 → 2 → 0, 3 → 3, 4 → 1, and a long cycle 5 → 6 → … → 30 → 5
+        let mut succ: Vec<Vec<usize>> = vec![vec![1], vec![2], vec![0], vec![3], vec![1]];
+        for i in 5..=30 {
+            succ.push(vec![if i == 30 { 5 } else { i + 1 }]);
+        }
+        let backs = back_edges(&succ);
+        let name = |i: usize| ["a", "b", "c", "d", "e"].get(i).copied().unwrap_or("x");
+        let found: Vec<(usize, usize, String)> = backs
+            .iter()
+            .map(|b| (b.from, b.target, b.text(name)))
+            .collect();
+        assert_eq!(found[0], (2, 0, "a → b → c → a".to_string()));
+        assert_eq!(found[1], (3, 3, "d → d".to_string()));
+        assert_eq!(found[2].0, 30);
+        assert!(found[2].2.contains("… (14 more)"), "{}", found[2].2);
+        assert_eq!(found.len(), 3);
+        for b in &backs {
+            succ[b.from].retain(|&t| t != b.target);
+        }
+        assert!(back_edges(&succ).is_empty());
+    }
+
+    #[test]
+    fn a_variable_inside_its_own_bound_is_not_a_cycle() {
+        let mut a = crate::types::TypeArena::new();
+        let t = a.new_var("T", "m");
+        let u = a.new_var("U", "m");
+        let tv = a.var_type(t);
+        let uv = a.var_type(u);
+        let cmp = a.class_named("java.lang.Comparable", &[tv]);
+        a.var_mut(t).upper = vec![cmp];
+        a.var_mut(u).upper = vec![tv];
+        assert!(bound_cycles(&a, &[t, u]).is_empty());
+        let nullable_u = a.nullable(uv);
+        a.var_mut(t).upper = vec![cmp, nullable_u];
+        let cycles = bound_cycles(&a, &[t, u]);
+        assert_eq!(cycles.len(), 1);
+        assert_eq!(cycles[0].path, "T → U → T");
+        assert_eq!((cycles[0].var, cycles[0].target), (u, t));
+    }
+}
