@@ -350,3 +350,71 @@ fn an_ill_typed_program_rejected_away_from_its_call_is_kept_apart() {
                 .is_none()
     );
 }
+
+#[test]
+fn a_signature_keeps_a_few_programs_whose_diagnostics_differ() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let toolchains = root.path().join("toolchains");
+    let programs = root.path().join("programs");
+    thalia(&toolchains)
+        .args([
+            "synth",
+            "--lang",
+            "groovy",
+            "--mode",
+            "well-typed",
+            "--seed",
+            "1",
+            "-n",
+            "8",
+            "--api",
+        ])
+        .arg(sample_api())
+        .arg("--out")
+        .arg(&programs)
+        .assert()
+        .success();
+    // every program rejected with one signature; the message names the program's file, so
+    // the full diagnostics differ: the first program is the finding, three more are variants
+    let dir = toolchains.join("groovy").join("variants");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let script = dir.join("fake-groovyc.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nrc=0\nfor a in \"$@\"; do\n  case \"$a\" in\n    *.groovy)\n      rc=1\n      n=$(basename \"$a\" .groovy)\n      echo \"file://$a: 3: [Static type checking] - Cannot find matching method '$n' @ line 3, column 9.\"\n      ;;\n  esac\ndone\nexit $rc\n",
+    )
+    .expect("write script");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let tc = serde_json::json!({
+        "tool": "groovy", "version": "variants", "classpath": [], "runtime": [],
+        "main_class": "org.codehaus.groovy.tools.FileSystemCompiler", "java": script,
+        "coordinate": null,
+    });
+    std::fs::write(dir.join("toolchain.json"), tc.to_string()).expect("write toolchain");
+    let store = root.path().join("store");
+    thalia(&toolchains)
+        .arg("check")
+        .arg(&programs)
+        .args(["--compiler", "groovy@variants", "--no-twin", "-j", "1"])
+        .arg("--out")
+        .arg(&store)
+        .assert()
+        .success();
+    let bugs: Vec<PathBuf> = std::fs::read_dir(store.join("bugs"))
+        .expect("bugs/")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(bugs.len(), 1, "one signature: {bugs:?}");
+    let variants: Vec<PathBuf> = std::fs::read_dir(bugs[0].join("variants"))
+        .expect("variants/")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(variants.len(), 3, "{variants:?}");
+    for v in &variants {
+        let text = std::fs::read_to_string(v.join("variant.txt")).expect("variant.txt");
+        assert!(text.contains("Cannot find matching method"), "{text}");
+    }
+}

@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::store::{Manifest, ResultLine, StoreError, MANIFEST, RESULTS};
+use super::store::{scan_results, Manifest, ResultLine, StoreError, MANIFEST, RESULTS};
 use super::{Expected, FindingKind};
 
 /// Verdict counts of one mode.
@@ -91,8 +91,10 @@ pub struct Report {
     pub seconds: f64,
     /// Programs judged per second over all sessions.
     pub programs_per_second: f64,
-    /// Lines of `results.jsonl` that could not be read (cut short by a kill).
+    /// Lines of `results.jsonl` that could not be read (cut short by a kill, corrupt).
     pub unreadable_lines: u64,
+    /// One warning per unreadable line, naming the file and the line number.
+    pub warnings: Vec<String>,
 }
 
 /// The readable signature of a finding, from its `finding.json` (empty when unreadable).
@@ -117,19 +119,16 @@ impl Report {
             message: e.to_string(),
         })?;
         let rpath = dir.join(RESULTS);
-        let text = std::fs::read_to_string(&rpath).map_err(|source| StoreError::Io {
+        let bytes = std::fs::read(&rpath).map_err(|source| StoreError::Io {
             path: rpath.clone(),
             source,
         })?;
-        let mut unreadable = 0;
+        let scan = scan_results(&bytes);
+        let warnings = scan.warnings(&rpath);
+        let unreadable = warnings.len() as u64;
         let mut lines: HashMap<String, ResultLine> = HashMap::new();
-        for l in text.lines().filter(|l| !l.trim().is_empty()) {
-            match serde_json::from_str::<ResultLine>(l) {
-                Ok(r) => {
-                    lines.insert(r.key.clone(), r);
-                }
-                Err(_) => unreadable += 1,
-            }
+        for (_, _, r) in scan.lines {
+            lines.insert(r.key.clone(), r);
         }
         let mut modes: BTreeMap<String, ModeCounts> = BTreeMap::new();
         let (mut wt, mut it) = ((0, 0), (0, 0));
@@ -230,6 +229,7 @@ impl Report {
                 0.0
             },
             unreadable_lines: unreadable,
+            warnings,
         })
     }
 
@@ -327,9 +327,12 @@ impl Report {
         if self.unreadable_lines > 0 {
             let _ = writeln!(
                 out,
-                "\n  {} unreadable line(s) in {RESULTS}",
+                "\n  {} unreadable line(s) in {RESULTS}, skipped:",
                 self.unreadable_lines
             );
+            for w in &self.warnings {
+                let _ = writeln!(out, "  warning: {w}");
+            }
         }
         out
     }
