@@ -196,29 +196,42 @@ fn is_unit(api: &Api, t: TypeId) -> bool {
 impl Api {
     /// Class ids ordered so that each class comes after its supertypes defined in the API
     /// (ties broken by load order; cycles broken arbitrarily but deterministically).
+    /// Iterative, so a hierarchy of any height is fine.
     pub fn classes_in_inheritance_order(&self) -> Vec<crate::api::ClassId> {
         use crate::api::ClassId;
         let n = self.classes.len();
         let mut state = vec![0u8; n]; // 0 new, 1 visiting, 2 done
         let mut out = Vec::with_capacity(n);
-        fn visit(api: &Api, c: ClassId, state: &mut [u8], out: &mut Vec<ClassId>) {
-            let i = c.0 as usize;
-            if state[i] != 0 {
-                return;
+        let supers = |c: ClassId| -> Vec<ClassId> {
+            self.class(c)
+                .supertypes()
+                .iter()
+                .filter_map(|&s| match self.ts.arena.get(s) {
+                    Type::Class { name, .. } => self.class_by_sym(*name),
+                    _ => None,
+                })
+                .collect()
+        };
+        for root in 0..n {
+            if state[root] != 0 {
+                continue;
             }
-            state[i] = 1;
-            for s in api.class(c).supertypes() {
-                if let Type::Class { name, .. } = api.ts.arena.get(s) {
-                    if let Some(p) = api.class_by_sym(*name) {
-                        visit(api, p, state, out);
+            state[root] = 1;
+            let first = ClassId(root as u32);
+            let mut stack: Vec<(ClassId, Vec<ClassId>, usize)> = vec![(first, supers(first), 0)];
+            while let Some((c, sups, k)) = stack.last_mut() {
+                if let Some(&p) = sups.get(*k) {
+                    *k += 1;
+                    if state[p.0 as usize] == 0 {
+                        state[p.0 as usize] = 1;
+                        stack.push((p, supers(p), 0));
                     }
+                } else {
+                    state[c.0 as usize] = 2;
+                    out.push(*c);
+                    stack.pop();
                 }
             }
-            state[i] = 2;
-            out.push(c);
-        }
-        for i in 0..n {
-            visit(self, ClassId(i as u32), &mut state, &mut out);
         }
         out
     }

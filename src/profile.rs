@@ -363,6 +363,30 @@ pub struct DiagnosticMessage {
 }
 
 impl DiagnosticFormat {
+    /// The source line a diagnostic is reported at (its first line's `File.ext:LINE`,
+    /// `File.ext: LINE`, or groovyc's `@ line LINE`), when it names one.
+    pub fn line(self, diagnostic: &str) -> Option<u32> {
+        let first = diagnostic.lines().next()?;
+        let digits = |s: &str| -> Option<u32> {
+            let d: String = s
+                .trim_start()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            d.parse().ok()
+        };
+        for ext in [".java:", ".kt:", ".scala:", ".groovy:"] {
+            if let Some(n) = first
+                .find(ext)
+                .and_then(|i| digits(&first[i + ext.len()..]))
+            {
+                return Some(n);
+            }
+        }
+        let i = diagnostic.find("@ line ")?;
+        digits(&diagnostic[i + "@ line ".len()..])
+    }
+
     /// True when an output line reports an error (not a warning) for some location.
     pub fn is_error_line(self, line: &str) -> bool {
         match self {
@@ -873,6 +897,27 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn diagnostics_name_their_line_in_every_format() {
+        let f = DiagnosticFormat::Groovy;
+        for (d, line) in [
+            ("/w/Test_p1.java:12: error: incompatible types", 12),
+            ("/w/Test_p1.kt:7:13: error: type mismatch", 7),
+            ("/w/Test_p1.scala:9: error: type mismatch;", 9),
+            (
+                "-- [E007] Type Mismatch Error: /w/Test_p1.scala:6:29 ---",
+                6,
+            ),
+            (
+                "/w/Test_p1.groovy: 8: [Static type checking] - no @ line 8, column 5.",
+                8,
+            ),
+        ] {
+            assert_eq!(f.line(d), Some(line), "{d}");
+        }
+        assert_eq!(f.line("error: unresolved reference"), None);
     }
 
     /// A real diagnostic of each compiler (with the line after it that is not one), and the

@@ -119,11 +119,39 @@ pub fn render_class_doc(doc: &ClassDoc) -> String {
     s
 }
 
-/// Writes a document into `dir` as `<name>.json`, via a temporary file and a rename.
+/// Checks that a document's file name `<name>.json` is one plain file name, so that the
+/// file stays directly under the directory it is written to (a class name is untrusted
+/// input: `/../../x` or `a/b` would escape or nest).
+pub fn check_file_name(doc: &ClassDoc) -> std::io::Result<String> {
+    use std::path::Component;
+    let file = file_name_for(doc);
+    let plain = !doc.name.is_empty()
+        && !doc.name.contains(['/', '\\', '\0'])
+        && matches!(
+            Path::new(&file).components().collect::<Vec<_>>()[..],
+            [Component::Normal(c)] if c == file.as_str()
+        );
+    if plain {
+        Ok(file)
+    } else {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "class `{}`: its name cannot be a file name (it must not be empty or contain `/`, `\\` or NUL); not written",
+                doc.name.escape_debug()
+            ),
+        ))
+    }
+}
+
+/// Writes a document into `dir` as `<name>.json`, via a temporary file and a rename. A name
+/// that is not a plain file name (see [`check_file_name`]) is an `InvalidInput` error and
+/// nothing is written.
 pub fn write_class_doc(dir: &Path, doc: &ClassDoc) -> std::io::Result<PathBuf> {
+    let file = check_file_name(doc)?;
     fs::create_dir_all(dir)?;
-    let path = dir.join(file_name_for(doc));
-    let tmp = dir.join(format!(".{}.tmp", file_name_for(doc)));
+    let path = dir.join(&file);
+    let tmp = dir.join(format!(".{file}.tmp"));
     fs::write(&tmp, render_class_doc(doc))?;
     fs::rename(&tmp, &path)?;
     Ok(path)
@@ -177,6 +205,27 @@ mod tests {
     fn missing_name_is_malformed() {
         let err = parse_class_doc(Path::new("B.json"), "{\"methods\": []}").unwrap_err();
         assert!(err.to_string().contains("missing field `name`"), "{err}");
+    }
+
+    #[test]
+    fn names_that_are_not_plain_file_names_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        for bad in ["/../../x/ESCAPED", "../up", "a/b", "a\\b", "", "nul\0"] {
+            let doc = parse_class_doc(
+                Path::new("A.json"),
+                &serde_json::json!({ "name": bad }).to_string(),
+            )
+            .unwrap();
+            let err = write_class_doc(&out, &doc).unwrap_err();
+            assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput, "{bad:?}");
+            assert!(err.to_string().contains("class `"), "{err}");
+        }
+        assert!(!dir.path().join("x").exists());
+        assert!(!dir.path().join("up.json").exists());
+        let ok = parse_class_doc(Path::new("A.json"), r#"{"name": "scala.<:<"}"#).unwrap();
+        let p = write_class_doc(&out, &ok).unwrap();
+        assert_eq!(p, out.join("scala.<:<.json"));
     }
 
     #[test]

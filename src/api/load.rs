@@ -10,7 +10,7 @@ use thalia_extractors::{ClassDoc, SchemaError};
 use super::{Api, Class, ClassId, ClassKind, Member, MemberId, MemberKind};
 use crate::types::{
     parse_param, parse_type, parse_type_param, parse_type_param_head, ClassSig, ParamType,
-    ParseError, Sym, Syntax, Type, TypeId, TypeSystem, VarId,
+    ParseError, Subst, Sym, Syntax, Type, TypeId, TypeSystem, VarId,
 };
 
 /// Why something was skipped or warned about.
@@ -30,6 +30,15 @@ pub enum IssueKind {
     MissingReturnType,
     /// A supertype names a class that is not part of the loaded API (kept as an opaque type).
     DanglingSupertype,
+    /// A class is its own supertype through a chain of supertypes (the closing edge is
+    /// dropped).
+    CyclicInheritance,
+    /// A type variable is its own bound through other variables' bare bounds
+    /// (`T extends U`, `U extends T`); `T extends Comparable<T>` is not a cycle.
+    CyclicBound,
+    /// A member with the same kind, name, receiver and parameter types as an earlier one
+    /// of its class (only the first is kept).
+    DuplicateMember,
 }
 
 impl IssueKind {
@@ -43,6 +52,9 @@ impl IssueKind {
             IssueKind::BadTypeString => "unparsable type string",
             IssueKind::MissingReturnType => "missing return type",
             IssueKind::DanglingSupertype => "dangling supertype",
+            IssueKind::CyclicInheritance => "cyclic inheritance",
+            IssueKind::CyclicBound => "cyclic type-parameter bound",
+            IssueKind::DuplicateMember => "duplicate member",
         }
     }
 }
@@ -81,12 +93,13 @@ impl fmt::Display for LoadIssue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: ", self.file.display())?;
         if let Some(item) = &self.item {
-            write!(f, "{item}: ")?;
+            write!(f, "{}: ", crate::types::shorten(item))?;
         }
         write!(f, "{}", self.reason)?;
         if let Some(text) = &self.text {
-            if !self.reason.contains(text.as_str()) {
-                write!(f, " (text: `{text}`)")?;
+            let shown = crate::types::shorten(text);
+            if !self.reason.contains(shown.as_ref()) {
+                write!(f, " (text: `{shown}`)")?;
             }
         }
         match self.skipped {
@@ -225,6 +238,7 @@ impl Api {
                 files: docs.len() + read_errors.len(),
                 ..LoadReport::default()
             },
+            canonical_vars: Vec::new(),
         };
         for e in read_errors {
             let kind = match e {
@@ -242,6 +256,7 @@ impl Api {
         }
         b.declare_classes(docs);
         b.parse_headers();
+        b.break_inheritance_cycles();
         b.parse_members();
         let external = b.declare_external_classes();
         b.report.classes = b.classes.len();
@@ -262,6 +277,8 @@ struct Builder {
     members: Vec<Member>,
     by_name: FxHashMap<String, ClassId>,
     report: LoadReport,
+    /// Type variables standing for a member's own variables by position (duplicate check).
+    canonical_vars: Vec<VarId>,
 }
 
 /// Builds an issue record.
@@ -412,17 +429,51 @@ impl Builder {
                 .copied()
                 .zip(c.doc.type_parameters().iter().cloned())
                 .collect();
-            for (v, text) in tps {
-                if let Err(e) = parse_type_param(&mut self.ts.arena, syntax, &text, v, &scope) {
+            for (v, text) in &tps {
+                if let Err(e) = parse_type_param(&mut self.ts.arena, syntax, text, *v, &scope) {
                     self.report.issues.push(issue(
                         IssueKind::BadTypeString,
                         Skipped::HeaderEntry,
                         &file,
                         Some(format!("{name} type parameter bound")),
-                        Some(&text),
+                        Some(text),
                         e.to_string(),
                     ));
                 }
+            }
+            let vars: Vec<VarId> = tps.iter().map(|&(v, _)| v).collect();
+            for cycle in bound_cycles(&self.ts.arena, &vars) {
+                let text = tps
+                    .iter()
+                    .find(|(v, _)| *v == cycle.var)
+                    .map(|(_, t)| t.as_str());
+                let keep: Vec<TypeId> = self
+                    .ts
+                    .arena
+                    .var(cycle.var)
+                    .upper
+                    .iter()
+                    .copied()
+                    .filter(|&b| cycle.lower || bare_var(&self.ts.arena, b) != Some(cycle.target))
+                    .collect();
+                let decl = self.ts.arena.var_mut(cycle.var);
+                decl.upper = keep;
+                if cycle.lower {
+                    decl.lower = None;
+                }
+                self.report.issues.push(issue(
+                    IssueKind::CyclicBound,
+                    Skipped::HeaderEntry,
+                    &file,
+                    Some(format!("{name} type parameter bound")),
+                    text,
+                    format!(
+                        "cyclic type-parameter bound {}; the {} bound of `{}` is dropped",
+                        cycle.path,
+                        if cycle.lower { "lower" } else { "upper" },
+                        self.ts.arena.var_name(cycle.var)
+                    ),
+                ));
             }
             let parse_list = |list: &Option<Vec<String>>, what: &str, b: &mut Builder| {
                 let mut out = Vec::new();
@@ -475,12 +526,77 @@ impl Builder {
         }
     }
 
+    /// Drops the supertype edges that close a cycle in the class hierarchy (`A extends B`,
+    /// `B extends A`; `A extends A`), reporting each, so that no later stage loops.
+    fn break_inheritance_cycles(&mut self) {
+        let succ: Vec<Vec<usize>> = self
+            .classes
+            .iter()
+            .map(|c| {
+                let mut out: Vec<usize> = Vec::new();
+                let mut seen: FxHashSet<usize> = FxHashSet::default();
+                for &t in &c.supertypes() {
+                    let Some((sym, _)) = self.ts.arena.as_class(t) else {
+                        continue;
+                    };
+                    if let Some(id) = self.by_name.get(self.ts.arena.name(sym)) {
+                        // one edge per class, however many instances name it
+                        if seen.insert(id.0 as usize) {
+                            out.push(id.0 as usize);
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        let mut changed = Vec::new();
+        for back in back_edges(&succ) {
+            let target = &self.classes[back.target].name.clone();
+            let sym = self.classes[back.target].sym;
+            let path = back.text(|c| self.classes[c].name.as_str());
+            let c = &mut self.classes[back.from];
+            let is_target = |t: &TypeId| self.ts.arena.as_class(*t).is_some_and(|(n, _)| n == sym);
+            let dropped: Vec<String> = c
+                .doc
+                .inherits
+                .iter()
+                .flatten()
+                .chain(c.doc.implements.iter().flatten())
+                .filter(|text| {
+                    let base = text.split(['<', '[']).next().unwrap_or_default().trim();
+                    base == target.as_str()
+                })
+                .cloned()
+                .collect();
+            c.inherits.retain(|t| !is_target(t));
+            c.implements.retain(|t| !is_target(t));
+            self.report.issues.push(issue(
+                IssueKind::CyclicInheritance,
+                Skipped::HeaderEntry,
+                &c.file,
+                Some(c.name.clone()),
+                Some(dropped.first().map_or(target.as_str(), String::as_str)),
+                format!("cyclic inheritance {path}; the supertype `{target}` is dropped"),
+            ));
+            changed.push(back.from);
+        }
+        for i in changed {
+            let c = &self.classes[i];
+            let sig = ClassSig {
+                params: c.type_params.clone(),
+                supers: c.supertypes(),
+            };
+            self.ts.declare_class(c.sym, sig);
+        }
+    }
+
     /// Phase 3: methods, constructors and fields.
     fn parse_members(&mut self) {
         for i in 0..self.classes.len() {
             let id = ClassId(i as u32);
             let scope = self.class_scope(id);
             let doc = self.classes[i].doc.clone();
+            let mut seen: FxHashSet<MemberKey> = FxHashSet::default();
             for (k, m) in doc.methods().iter().enumerate() {
                 self.report.members_seen += 1;
                 let kind = if m.is_constructor.unwrap_or(false) {
@@ -497,6 +613,7 @@ impl Builder {
                     throws: m.throws.as_deref().unwrap_or(&[]),
                 };
                 match self.parse_member(id, kind, &texts, &scope) {
+                    Ok(p) if self.is_duplicate(&mut seen, id, kind, &texts, &p) => {}
                     Ok(p) => {
                         match kind {
                             MemberKind::Constructor => self.report.constructors += 1,
@@ -534,6 +651,7 @@ impl Builder {
                     throws: &[],
                 };
                 match self.parse_member(id, MemberKind::Field, &texts, &scope) {
+                    Ok(p) if self.is_duplicate(&mut seen, id, MemberKind::Field, &texts, &p) => {}
                     Ok(p) => {
                         self.report.fields += 1;
                         let is_static = f.is_static.unwrap_or(false)
@@ -558,6 +676,68 @@ impl Builder {
                 }
             }
         }
+    }
+
+    /// True when a parsed member has the signature of an earlier member of its class (then
+    /// a warning is reported and the caller drops it); otherwise records its signature.
+    /// Member type variables are compared by position and bounds, so `<T> f(T)` twice is a
+    /// duplicate.
+    fn is_duplicate(
+        &mut self,
+        seen: &mut FxHashSet<MemberKey>,
+        owner: ClassId,
+        kind: MemberKind,
+        t: &MemberTexts<'_>,
+        p: &ParsedMember,
+    ) -> bool {
+        let n = p.type_params.len();
+        while self.canonical_vars.len() < n {
+            let k = self.canonical_vars.len();
+            let v = self.ts.arena.new_var(&format!("#{k}"), "#duplicate-check");
+            self.canonical_vars.push(v);
+        }
+        let a = &mut self.ts.arena;
+        let canon: Vec<TypeId> = self.canonical_vars[..n]
+            .iter()
+            .map(|&v| a.var_type(v))
+            .collect();
+        let s = Subst::from_pairs(&p.type_params, &canon);
+        let params = p
+            .params
+            .iter()
+            .map(|x| (a.subst(x.ty, &s), x.vararg))
+            .collect();
+        let receiver = p.receiver.map(|r| a.subst(r, &s));
+        let bounds = p
+            .type_params
+            .iter()
+            .map(|&v| {
+                let d = a.var(v).clone();
+                let upper = d.upper.iter().map(|&b| a.subst(b, &s)).collect();
+                (upper, d.lower.map(|l| a.subst(l, &s)))
+            })
+            .collect();
+        let key = MemberKey {
+            kind,
+            name: t.name.to_string(),
+            receiver,
+            params,
+            bounds,
+        };
+        if seen.insert(key) {
+            return false;
+        }
+        let c = &self.classes[owner.0 as usize];
+        let sig = format!("{}({})", t.name, t.params.join(", "));
+        self.report.issues.push(issue(
+            IssueKind::DuplicateMember,
+            Skipped::Nothing,
+            &c.file,
+            Some(format!("{}.{sig}", c.name)),
+            Some(&sig),
+            "the same signature as an earlier member of the class; only the first is kept".into(),
+        ));
+        true
     }
 
     fn push_member(&mut self, m: Member) {
@@ -613,6 +793,17 @@ impl Builder {
         }
         for (&v, tp) in type_params.iter().zip(t.type_params) {
             parse_type_param(&mut self.ts.arena, syntax, tp, v, &scope).map_err(|e| bad(tp, e))?;
+        }
+        if let Some(cycle) = bound_cycles(&self.ts.arena, &type_params).first() {
+            let text = t.type_params.join(", ");
+            return Err(issue(
+                IssueKind::CyclicBound,
+                Skipped::Member,
+                &file,
+                Some(item.clone()),
+                Some(&text),
+                format!("cyclic type-parameter bound {}", cycle.path),
+            ));
         }
         let a = &mut self.ts.arena;
         let mut params = Vec::new();
@@ -685,6 +876,17 @@ impl Builder {
     }
 }
 
+/// What makes two members of a class the same: kind, name, receiver, parameter types and
+/// the member type variables' bounds (variables renamed by position).
+#[derive(PartialEq, Eq, Hash)]
+struct MemberKey {
+    kind: MemberKind,
+    name: String,
+    receiver: Option<TypeId>,
+    params: Vec<(TypeId, bool)>,
+    bounds: Vec<(Vec<TypeId>, Option<TypeId>)>,
+}
+
 struct MemberTexts<'a> {
     name: &'a str,
     type_params: &'a [String],
@@ -700,4 +902,194 @@ struct ParsedMember {
     ret: TypeId,
     receiver: Option<TypeId>,
     throws: Vec<TypeId>,
+}
+
+/// Most names shown in the text of a cycle (longer cycles are elided in the middle).
+const MAX_CYCLE_SHOWN: usize = 12;
+
+/// An edge of a directed graph that closes a cycle, found by depth-first search.
+struct BackEdge {
+    /// The node the edge leaves.
+    from: usize,
+    /// The node it enters (on the search path, so a cycle closes).
+    target: usize,
+    /// The cycle, from `target` to `from` (shortened to [`MAX_CYCLE_SHOWN`] nodes).
+    cycle: Vec<usize>,
+    /// Nodes left out of the middle of `cycle`.
+    elided: usize,
+}
+
+impl BackEdge {
+    /// The cycle as text (`A → B → A`), naming nodes with `name`.
+    fn text<'a>(&self, name: impl Fn(usize) -> &'a str) -> String {
+        let mut parts: Vec<String> = self.cycle.iter().map(|&i| name(i).to_string()).collect();
+        if self.elided > 0 {
+            parts.insert(MAX_CYCLE_SHOWN / 2, format!("… ({} more)", self.elided));
+        }
+        parts.push(name(self.target).to_string());
+        parts.join(" → ")
+    }
+}
+
+/// The back edges of a depth-first search over `succ` (nodes and edges in order, so the
+/// result is deterministic): removing them all leaves the graph acyclic. Iterative, so any
+/// number of nodes is fine.
+fn back_edges(succ: &[Vec<usize>]) -> Vec<BackEdge> {
+    const WHITE: u8 = 0;
+    const GREY: u8 = 1;
+    const BLACK: u8 = 2;
+    let mut color = vec![WHITE; succ.len()];
+    // index on the current search path of each grey node
+    let mut on_path = vec![0usize; succ.len()];
+    let mut out = Vec::new();
+    for root in 0..succ.len() {
+        if color[root] != WHITE {
+            continue;
+        }
+        let mut path: Vec<usize> = vec![root];
+        let mut next: Vec<usize> = vec![0];
+        color[root] = GREY;
+        while let (Some(&node), Some(k)) = (path.last(), next.last_mut()) {
+            let Some(&w) = succ[node].get(*k) else {
+                color[node] = BLACK;
+                path.pop();
+                next.pop();
+                continue;
+            };
+            *k += 1;
+            match color.get(w).copied() {
+                Some(WHITE) => {
+                    color[w] = GREY;
+                    on_path[w] = path.len();
+                    path.push(w);
+                    next.push(0);
+                }
+                Some(GREY) => {
+                    let cyc = &path[on_path[w]..];
+                    let (cycle, elided) = if cyc.len() > MAX_CYCLE_SHOWN {
+                        let half = MAX_CYCLE_SHOWN / 2;
+                        let ends = cyc[..half].iter().chain(&cyc[cyc.len() - half..]);
+                        (ends.copied().collect(), cyc.len() - 2 * half)
+                    } else {
+                        (cyc.to_vec(), 0)
+                    };
+                    out.push(BackEdge {
+                        from: node,
+                        target: w,
+                        cycle,
+                        elided,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// A bound that closes a cycle of type-variable bounds.
+struct BoundCycle {
+    /// The variable whose bound closes the cycle.
+    var: VarId,
+    /// The variable that bound is (the start of the cycle).
+    target: VarId,
+    /// True for a lower-bound cycle (Scala `>:`), false for upper bounds.
+    lower: bool,
+    /// The cycle as text (`T → U → T`).
+    path: String,
+}
+
+/// The variable a bound is, through nullability and arrays (`U`, `U?`, `U[]`), if any.
+fn bare_var(arena: &crate::types::TypeArena, mut t: TypeId) -> Option<VarId> {
+    loop {
+        match arena.get(t) {
+            Type::Var(v) => return Some(*v),
+            Type::Nullable(e) | Type::Array(e) => t = *e,
+            _ => return None,
+        }
+    }
+}
+
+/// Cycles among the bare bounds of `vars` (upper bounds and lower bounds separately).
+/// A variable inside a type argument of its own bound (`T extends Comparable<T>`) is legal
+/// and not a cycle.
+fn bound_cycles(arena: &crate::types::TypeArena, vars: &[VarId]) -> Vec<BoundCycle> {
+    let index: FxHashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let mut out = Vec::new();
+    for lower in [false, true] {
+        let succ: Vec<Vec<usize>> = vars
+            .iter()
+            .map(|&v| {
+                let d = arena.var(v);
+                let bounds: Vec<TypeId> = if lower {
+                    d.lower.into_iter().collect()
+                } else {
+                    d.upper.clone()
+                };
+                bounds
+                    .into_iter()
+                    .filter_map(|b| bare_var(arena, b))
+                    .filter_map(|w| index.get(&w).copied())
+                    .collect()
+            })
+            .collect();
+        for back in back_edges(&succ) {
+            let path = back.text(|i| arena.var_name(vars[i]));
+            out.push(BoundCycle {
+                var: vars[back.from],
+                target: vars[back.target],
+                lower,
+                path,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removing_the_back_edges_leaves_a_dag() {
+        // 0 → 1 → 2 → 0, 3 → 3, 4 → 1, and a long cycle 5 → 6 → … → 30 → 5
+        let mut succ: Vec<Vec<usize>> = vec![vec![1], vec![2], vec![0], vec![3], vec![1]];
+        for i in 5..=30 {
+            succ.push(vec![if i == 30 { 5 } else { i + 1 }]);
+        }
+        let backs = back_edges(&succ);
+        let name = |i: usize| ["a", "b", "c", "d", "e"].get(i).copied().unwrap_or("x");
+        let found: Vec<(usize, usize, String)> = backs
+            .iter()
+            .map(|b| (b.from, b.target, b.text(name)))
+            .collect();
+        assert_eq!(found[0], (2, 0, "a → b → c → a".to_string()));
+        assert_eq!(found[1], (3, 3, "d → d".to_string()));
+        assert_eq!(found[2].0, 30);
+        assert!(found[2].2.contains("… (14 more)"), "{}", found[2].2);
+        assert_eq!(found.len(), 3);
+        for b in &backs {
+            succ[b.from].retain(|&t| t != b.target);
+        }
+        assert!(back_edges(&succ).is_empty());
+    }
+
+    #[test]
+    fn a_variable_inside_its_own_bound_is_not_a_cycle() {
+        let mut a = crate::types::TypeArena::new();
+        let t = a.new_var("T", "m");
+        let u = a.new_var("U", "m");
+        let tv = a.var_type(t);
+        let uv = a.var_type(u);
+        let cmp = a.class_named("java.lang.Comparable", &[tv]);
+        a.var_mut(t).upper = vec![cmp];
+        a.var_mut(u).upper = vec![tv];
+        assert!(bound_cycles(&a, &[t, u]).is_empty());
+        let nullable_u = a.nullable(uv);
+        a.var_mut(t).upper = vec![cmp, nullable_u];
+        let cycles = bound_cycles(&a, &[t, u]);
+        assert_eq!(cycles.len(), 1);
+        assert_eq!(cycles[0].path, "T → U → T");
+        assert_eq!((cycles[0].var, cycles[0].target), (u, t));
+    }
 }

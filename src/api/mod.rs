@@ -92,9 +92,10 @@ pub struct Class {
 impl Class {
     /// The direct supertypes: `inherits` then the `implements` entries not already there.
     pub fn supertypes(&self) -> Vec<TypeId> {
+        let mut seen: rustc_hash::FxHashSet<TypeId> = self.inherits.iter().copied().collect();
         let mut out = self.inherits.clone();
         for &t in &self.implements {
-            if !out.contains(&t) {
+            if seen.insert(t) {
                 out.push(t);
             }
         }

@@ -14,12 +14,31 @@ impl Api {
         self.classes.iter().map(|c| self.class_doc(c)).collect()
     }
 
-    /// Writes every class as `<name>.json` into `dir`; returns the files written.
+    /// Writes every class as `<name>.json` into `dir`; returns the files written. A class
+    /// whose name is not a plain file name (`/../x`) is not written: the others still are,
+    /// and the error names every such class.
     pub fn write_dir(&self, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-        self.to_docs()
-            .iter()
-            .map(|d| thalia_extractors::write_class_doc(dir, d))
-            .collect()
+        let mut written = Vec::new();
+        let mut refused = Vec::new();
+        for d in self.to_docs() {
+            match thalia_extractors::write_class_doc(dir, &d) {
+                Ok(p) => written.push(p),
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => refused.push(e),
+                Err(e) => return Err(e),
+            }
+        }
+        if refused.is_empty() {
+            return Ok(written);
+        }
+        let reasons: Vec<String> = refused.iter().map(ToString::to_string).collect();
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "{}; the other {} classes were written",
+                reasons.join("; "),
+                written.len()
+            ),
+        ))
     }
 
     fn class_doc(&self, c: &Class) -> ClassDoc {

@@ -45,32 +45,55 @@ impl std::fmt::Display for Budget {
     }
 }
 
+/// Largest program-count budget (`--budget N`); more is an error.
+pub const MAX_BUDGET_PROGRAMS: u64 = 1_000_000_000_000;
+
+/// Largest time budget (`--budget 90s`, `2h`, `1d`): 366 days; more is an error.
+pub const MAX_BUDGET_SECONDS: u64 = 366 * 86_400;
+
 impl std::str::FromStr for Budget {
     type Err = String;
-    /// `500` (programs), `90s`, `30m`, `2h`, `1d` (time), or `round`.
+    /// `500` (programs), `90s`, `30m`, `2h`, `1d` (time), or `round`; at most
+    /// [`MAX_BUDGET_PROGRAMS`] programs or [`MAX_BUDGET_SECONDS`].
     fn from_str(s: &str) -> Result<Budget, String> {
         let s = s.trim();
         if s == "round" {
             return Ok(Budget::OneRound);
         }
-        if let Ok(n) = s.parse::<u64>() {
-            return Ok(Budget::Programs(n));
+        if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+            return match s.parse::<u64>() {
+                Ok(n) if n <= MAX_BUDGET_PROGRAMS => Ok(Budget::Programs(n)),
+                _ => Err(format!(
+                    "`{s}`: a budget of at most {MAX_BUDGET_PROGRAMS} programs"
+                )),
+            };
         }
-        let (num, unit) = s.split_at(s.find(|c: char| c.is_alphabetic()).unwrap_or(s.len()));
+        // the unit is the trailing run of letters (`1.5m`, `1e3s`)
+        let (num, unit) = s.split_at(s.trim_end_matches(char::is_alphabetic).len());
         let n: f64 = num
+            .trim()
             .parse()
             .map_err(|_| format!("`{s}` is not a budget (e.g. 500, 90s, 30m, 2h, 1d, round)"))?;
-        let secs = match unit {
-            "s" => n,
-            "m" | "min" => n * 60.0,
-            "h" => n * 3600.0,
-            "d" => n * 86400.0,
+        let unit_secs = match unit {
+            "s" => 1.0,
+            "m" | "min" => 60.0,
+            "h" => 3600.0,
+            "d" => 86400.0,
             _ => return Err(format!("`{s}`: unknown time unit `{unit}` (s, m, h, d)")),
         };
+        let secs = n * unit_secs;
         if !secs.is_finite() || secs < 0.0 {
             return Err(format!("`{s}` is not a budget"));
         }
-        Ok(Budget::Time(Duration::from_secs_f64(secs)))
+        if secs > MAX_BUDGET_SECONDS as f64 {
+            return Err(format!(
+                "`{s}`: a time budget of at most {MAX_BUDGET_SECONDS} s ({} days)",
+                MAX_BUDGET_SECONDS / 86_400
+            ));
+        }
+        Duration::try_from_secs_f64(secs)
+            .map(Budget::Time)
+            .map_err(|e| format!("`{s}` is not a budget: {e}"))
     }
 }
 
@@ -129,6 +152,9 @@ pub struct CampaignOptions {
     pub progress: bool,
     /// The javac that judges the Java twins of findings (none: findings are not checked).
     pub twin: Option<Toolchain>,
+    /// Other compilers every program is also compiled with (`--against`), in the order of
+    /// the manifest's `against`.
+    pub against: Vec<Toolchain>,
 }
 
 /// What a session did.
@@ -206,6 +232,11 @@ pub fn run(
             );
             s.spawn(move || {
                 let mut compiler = Compiler::new(tc, opts.mode);
+                let mut against: Vec<Compiler> = opts
+                    .against
+                    .iter()
+                    .map(|t| Compiler::new(t, opts.mode))
+                    .collect();
                 let dir = work.join(format!("w{w}"));
                 loop {
                     let next = rx.lock().unwrap_or_else(|p| p.into_inner()).recv();
@@ -213,7 +244,8 @@ pub fn run(
                     if stop.load(Ordering::SeqCst) {
                         continue;
                     }
-                    let result = compile_and_record(&mut compiler, &dir, &batch, opts, store);
+                    let result =
+                        compile_and_record(&mut compiler, &mut against, &dir, &batch, opts, store);
                     match result {
                         Ok(found) => {
                             judged.fetch_add(batch.len() as u64, Ordering::SeqCst);
@@ -292,6 +324,7 @@ fn lock(m: &Mutex<Store>) -> std::sync::MutexGuard<'_, Store> {
 /// Compiles one batch in `dir` and records every program's verdict; returns the findings.
 fn compile_and_record(
     compiler: &mut Compiler,
+    against: &mut [Compiler],
     dir: &Path,
     batch: &[Candidate],
     opts: &CampaignOptions,
@@ -337,11 +370,31 @@ fn compile_and_record(
         (Some(javac), false) => compile_twins(javac, dir, &twins, opts)?,
         _ => std::collections::BTreeMap::new(),
     };
+    // the same files with every other compiler
+    let mut others = Vec::with_capacity(against.len());
+    for (i, other) in against.iter_mut().enumerate() {
+        let out = dir.join(format!("against-{i}"));
+        std::fs::create_dir_all(&out).map_err(|source| StoreError::Io {
+            path: out.clone(),
+            source,
+        })?;
+        others.push(other.compile_batch(&files, &out, &opts.compile)?);
+    }
     let mut st = lock(store);
     let mut found = 0;
     for c in batch {
         let twin = twin_verdicts.get(&c.key);
-        if st.record(c, verdict_of(c)?, share, twin)?.finding.is_some() {
+        let mut other_verdicts = Vec::with_capacity(others.len());
+        for r in &others {
+            other_verdicts.push(r.verdicts.get(&c.file).cloned().ok_or_else(|| {
+                CampaignError::Source(format!("another compiler gave no verdict for {}", c.file))
+            })?);
+        }
+        if st
+            .record(c, verdict_of(c)?, share, twin, &other_verdicts)?
+            .finding
+            .is_some()
+        {
             found += 1;
         }
     }
@@ -693,6 +746,7 @@ impl Source for SynthSource {
                 };
                 let file = self.translator.file_name(&p.program);
                 p.record.file = file.clone();
+                p.record.call_lines = self.translator.call_lines(&source);
                 let twin = match &self.twin {
                     Some(t) => match t.translate(&p.program) {
                         Ok(source) => {
@@ -768,6 +822,35 @@ mod tests {
         assert_eq!("round".parse::<Budget>(), Ok(Budget::OneRound));
         assert!("5x".parse::<Budget>().is_err());
         assert!("soon".parse::<Budget>().is_err());
+    }
+
+    #[test]
+    fn budgets_beyond_the_maximum_are_errors_not_panics() {
+        for huge in [
+            "18446744073709551615s",
+            "18446744073709551615",
+            "99999999999999999999999",
+            "1e300s",
+            "367d",
+            "inf s",
+            "NaNs",
+            "-1s",
+        ] {
+            let e = huge.parse::<Budget>().unwrap_err();
+            assert!(e.contains(huge.trim()), "{huge}: {e}");
+        }
+        assert!("18446744073709551615s"
+            .parse::<Budget>()
+            .unwrap_err()
+            .contains("at most"));
+        assert_eq!(
+            format!("{}d", MAX_BUDGET_SECONDS / 86_400).parse::<Budget>(),
+            Ok(Budget::Time(Duration::from_secs(MAX_BUDGET_SECONDS)))
+        );
+        assert_eq!(
+            MAX_BUDGET_PROGRAMS.to_string().parse::<Budget>(),
+            Ok(Budget::Programs(MAX_BUDGET_PROGRAMS))
+        );
     }
 
     #[test]

@@ -33,15 +33,20 @@ pub enum FindingKind {
     Crash,
     /// Compiling the program alone exceeded the per-file time budget.
     Performance,
+    /// An ill-typed program was rejected, but for an error away from the statement of the
+    /// call under test (where its broken position is): a generator defect, kept apart, since
+    /// such a rejection could hide an unexpected acceptance.
+    RejectedElsewhere,
 }
 
 impl FindingKind {
     /// Every kind, in report order.
-    pub const ALL: [FindingKind; 4] = [
+    pub const ALL: [FindingKind; 5] = [
         FindingKind::UnexpectedRejection,
         FindingKind::UnexpectedAcceptance,
         FindingKind::Crash,
         FindingKind::Performance,
+        FindingKind::RejectedElsewhere,
     ];
 
     /// The kebab-case name used in files and directory names.
@@ -51,6 +56,7 @@ impl FindingKind {
             FindingKind::UnexpectedAcceptance => "unexpected-acceptance",
             FindingKind::Crash => "crash",
             FindingKind::Performance => "performance",
+            FindingKind::RejectedElsewhere => "rejected-elsewhere",
         }
     }
 }
@@ -124,6 +130,84 @@ pub fn twin_applies(kind: FindingKind) -> bool {
     )
 }
 
+/// How two compilers (usually two releases of one) that disagree on a program stand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DiffKind {
+    /// The newer release gets the program wrong where the older got it right.
+    Regression,
+    /// The older release gets the program wrong where the newer gets it right (a bug fixed
+    /// since).
+    FixedSince,
+    /// The two compilers are not releases of one compiler; this one gets it wrong where the
+    /// other gets it right.
+    Disagrees,
+}
+
+impl DiffKind {
+    /// The kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiffKind::Regression => "regression",
+            DiffKind::FixedSince => "fixed-since",
+            DiffKind::Disagrees => "disagrees",
+        }
+    }
+}
+
+/// The differential finding of a program on which the compiler under test gave `primary` and
+/// another compiler gave `other`: `None` unless exactly one of them gets the expected
+/// verdict. `primary_newer` is `Some(true)` when the compiler under test is the newer
+/// release of the same compiler, `None` for different compilers. The boolean says whether
+/// the wrong side is the other compiler.
+pub fn judge_differential(
+    expected: Expected,
+    primary: &Verdict,
+    other: &Verdict,
+    primary_newer: Option<bool>,
+) -> Option<(DiffKind, bool)> {
+    let primary_ok = judge(expected, primary).is_none();
+    let other_ok = judge(expected, other).is_none();
+    if primary_ok == other_ok {
+        return None;
+    }
+    let other_wrong = primary_ok;
+    let kind = match primary_newer {
+        None => DiffKind::Disagrees,
+        // the wrong side is the newer one: a regression
+        Some(newer) if newer != other_wrong => DiffKind::Regression,
+        Some(_) => DiffKind::FixedSince,
+    };
+    Some((kind, other_wrong))
+}
+
+/// Like [`judge`], and an ill-typed program's rejection counts only when one of its errors
+/// is reported on `call` (the lines of the call under test, where the broken position is):
+/// otherwise it is [`FindingKind::RejectedElsewhere`]. Errors without a line (`format` finds
+/// none) or a program without a known call give the benefit of the doubt.
+pub fn judge_with_reason(
+    expected: Expected,
+    verdict: &Verdict,
+    format: crate::profile::DiagnosticFormat,
+    call: Option<thalia_translators::LineSpan>,
+) -> Option<FindingKind> {
+    if let Some(kind) = judge(expected, verdict) {
+        return Some(kind);
+    }
+    let (Verdict::Rejected { diagnostics }, Some(call)) = (verdict, call) else {
+        return None;
+    };
+    let lines: Vec<u32> = diagnostics.iter().filter_map(|d| format.line(d)).collect();
+    if lines.is_empty()
+        || lines.len() < diagnostics.len()
+        || lines.iter().any(|&l| call.contains(l))
+    {
+        None
+    } else {
+        Some(FindingKind::RejectedElsewhere)
+    }
+}
+
 /// One program of a campaign, ready to compile.
 #[derive(Clone, Debug)]
 pub struct Candidate {
@@ -152,6 +236,72 @@ pub struct Candidate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ill_typed_program_must_be_rejected_at_its_call() {
+        let f = crate::profile::DiagnosticFormat::Groovy;
+        let call = Some(thalia_translators::LineSpan { first: 7, last: 8 });
+        let at = |line: u32| Verdict::Rejected {
+            diagnostics: vec![format!("/w/Test_p1.java:{line}: error: incompatible types")],
+        };
+        assert_eq!(judge_with_reason(Expected::Reject, &at(7), f, call), None);
+        assert_eq!(judge_with_reason(Expected::Reject, &at(8), f, call), None);
+        assert_eq!(
+            judge_with_reason(Expected::Reject, &at(5), f, call),
+            Some(FindingKind::RejectedElsewhere)
+        );
+        // no known call, or an error without a line: the rejection counts
+        assert_eq!(judge_with_reason(Expected::Reject, &at(5), f, None), None);
+        let unlocated = Verdict::Rejected {
+            diagnostics: vec!["error: something".into()],
+        };
+        assert_eq!(
+            judge_with_reason(Expected::Reject, &unlocated, f, call),
+            None
+        );
+        // well-typed programs are judged as before
+        assert_eq!(
+            judge_with_reason(Expected::Accept, &at(5), f, call),
+            Some(FindingKind::UnexpectedRejection)
+        );
+    }
+
+    #[test]
+    fn differentials_name_the_wrong_release() {
+        let rejected = Verdict::Rejected {
+            diagnostics: vec!["x".into()],
+        };
+        let ok = Verdict::Accepted;
+        let e = Expected::Accept;
+        // the new release (under test) rejects, the old accepts: a regression in the new one
+        assert_eq!(
+            judge_differential(e, &rejected, &ok, Some(true)),
+            Some((DiffKind::Regression, false))
+        );
+        // the old release (under test) rejects, the new accepts: fixed since
+        assert_eq!(
+            judge_differential(e, &rejected, &ok, Some(false)),
+            Some((DiffKind::FixedSince, false))
+        );
+        // the other (older) release is wrong: fixed since, on the other side
+        assert_eq!(
+            judge_differential(e, &ok, &rejected, Some(true)),
+            Some((DiffKind::FixedSince, true))
+        );
+        assert_eq!(
+            judge_differential(e, &ok, &rejected, Some(false)),
+            Some((DiffKind::Regression, true))
+        );
+        assert_eq!(
+            judge_differential(e, &ok, &rejected, None),
+            Some((DiffKind::Disagrees, true))
+        );
+        assert_eq!(judge_differential(e, &ok, &ok, Some(true)), None);
+        assert_eq!(
+            judge_differential(e, &rejected, &rejected, Some(true)),
+            None
+        );
+    }
 
     #[test]
     fn judge_flags_exactly_the_contradicting_verdicts() {

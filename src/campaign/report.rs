@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::store::{Manifest, ResultLine, StoreError, MANIFEST, RESULTS};
+use super::store::{scan_results, Manifest, ResultLine, StoreError, MANIFEST, RESULTS};
 use super::{Expected, FindingKind};
 
 /// Verdict counts of one mode.
@@ -77,6 +77,9 @@ pub struct Report {
     pub ill_typed_rejected: (u64, u64),
     /// Findings per kind.
     pub findings: Vec<KindCounts>,
+    /// Programs on which another compiler (`--against`) disagrees, by kind and compiler
+    /// (`regression vs groovy@4.0.11`).
+    pub differential: BTreeMap<String, u64>,
     /// Findings (occurrences) by what their Java twin says: `confirmed`,
     /// `generator-suspect`, `no-twin`.
     pub twin: BTreeMap<String, u64>,
@@ -88,8 +91,19 @@ pub struct Report {
     pub seconds: f64,
     /// Programs judged per second over all sessions.
     pub programs_per_second: f64,
-    /// Lines of `results.jsonl` that could not be read (cut short by a kill).
+    /// Lines of `results.jsonl` that could not be read (cut short by a kill, corrupt).
     pub unreadable_lines: u64,
+    /// One warning per unreadable line, naming the file and the line number.
+    pub warnings: Vec<String>,
+}
+
+/// The readable signature of a finding, from its `finding.json` (empty when unreadable).
+fn signature_text(dir: &Path, f: &super::store::FindingRef) -> String {
+    std::fs::read_to_string(dir.join(f.path()).join("finding.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .and_then(|v| v["signature_text"].as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 impl Report {
@@ -105,24 +119,22 @@ impl Report {
             message: e.to_string(),
         })?;
         let rpath = dir.join(RESULTS);
-        let text = std::fs::read_to_string(&rpath).map_err(|source| StoreError::Io {
+        let bytes = std::fs::read(&rpath).map_err(|source| StoreError::Io {
             path: rpath.clone(),
             source,
         })?;
-        let mut unreadable = 0;
+        let scan = scan_results(&bytes);
+        let warnings = scan.warnings(&rpath);
+        let unreadable = warnings.len() as u64;
         let mut lines: HashMap<String, ResultLine> = HashMap::new();
-        for l in text.lines().filter(|l| !l.trim().is_empty()) {
-            match serde_json::from_str::<ResultLine>(l) {
-                Ok(r) => {
-                    lines.insert(r.key.clone(), r);
-                }
-                Err(_) => unreadable += 1,
-            }
+        for (_, _, r) in scan.lines {
+            lines.insert(r.key.clone(), r);
         }
         let mut modes: BTreeMap<String, ModeCounts> = BTreeMap::new();
         let (mut wt, mut it) = ((0, 0), (0, 0));
         let mut sigs: HashMap<String, SignatureCount> = HashMap::new();
         let mut twin: BTreeMap<String, u64> = BTreeMap::new();
+        let mut differential: BTreeMap<String, u64> = BTreeMap::new();
         let mut sorted: Vec<&ResultLine> = lines.values().collect();
         sorted.sort_by(|a, b| a.at.total_cmp(&b.at).then_with(|| a.key.cmp(&b.key)));
         for r in &sorted {
@@ -141,6 +153,23 @@ impl Report {
             };
             rate.0 += u64::from(r.matches);
             rate.1 += 1;
+            for d in &r.differential {
+                *differential
+                    .entry(format!("{} vs {}", d.kind.as_str(), d.against))
+                    .or_default() += 1;
+            }
+            let other_findings = r.differential.iter().filter_map(|d| d.finding.as_ref());
+            for f in other_findings {
+                sigs.entry(f.path())
+                    .or_insert_with(|| SignatureCount {
+                        signature: f.path(),
+                        kind: f.kind,
+                        count: 0,
+                        text: signature_text(dir, f),
+                        first_program: r.key.clone(),
+                    })
+                    .count += 1;
+            }
             if let Some(f) = &r.finding {
                 *twin.entry(f.twin.as_str().to_string()).or_default() += 1;
                 sigs.entry(f.path())
@@ -148,11 +177,7 @@ impl Report {
                         signature: f.path(),
                         kind: f.kind,
                         count: 0,
-                        text: std::fs::read_to_string(dir.join(f.path()).join("finding.json"))
-                            .ok()
-                            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-                            .and_then(|v| v["signature_text"].as_str().map(str::to_string))
-                            .unwrap_or_default(),
+                        text: signature_text(dir, f),
                         first_program: r.key.clone(),
                     })
                     .count += 1;
@@ -193,6 +218,7 @@ impl Report {
             well_typed_accepted: wt,
             ill_typed_rejected: it,
             findings,
+            differential,
             twin,
             signatures,
             sessions: manifest.sessions.len(),
@@ -203,6 +229,7 @@ impl Report {
                 0.0
             },
             unreadable_lines: unreadable,
+            warnings,
         })
     }
 
@@ -271,6 +298,12 @@ impl Report {
                 k.distinct
             );
         }
+        if !self.differential.is_empty() {
+            let _ = writeln!(out, "\n  differential (programs):");
+            for (k, n) in &self.differential {
+                let _ = writeln!(out, "  {n:>9}  {k}");
+            }
+        }
         if self.twin.keys().any(|k| k != "no-twin") {
             let n = |k: &str| self.twin.get(k).copied().unwrap_or(0);
             let _ = writeln!(
@@ -294,9 +327,12 @@ impl Report {
         if self.unreadable_lines > 0 {
             let _ = writeln!(
                 out,
-                "\n  {} unreadable line(s) in {RESULTS}",
+                "\n  {} unreadable line(s) in {RESULTS}, skipped:",
                 self.unreadable_lines
             );
+            for w in &self.warnings {
+                let _ = writeln!(out, "  warning: {w}");
+            }
         }
         out
     }

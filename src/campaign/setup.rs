@@ -106,6 +106,9 @@ pub struct SynthIdentity {
     pub synth_config: SynthConfig,
     /// `NAME@VERSION` of the compiler.
     pub compiler: String,
+    /// `NAME@VERSION` of the other compilers (`--against`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub against: Vec<String>,
 }
 
 /// What a check of a synthesized directory (`thalia check`) must agree on when resumed.
@@ -121,6 +124,9 @@ pub struct CheckIdentity {
     pub language: Language,
     /// `NAME@VERSION` of the compiler.
     pub compiler: String,
+    /// `NAME@VERSION` of the other compilers (`--against`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub against: Vec<String>,
 }
 
 /// A run's identity, as `manifest.json` records it.
@@ -242,8 +248,27 @@ pub fn campaign_options(
         },
         progress: settings.progress,
         twin: None,
+        against: Vec::new(),
     };
     Ok((info, opts))
+}
+
+/// The other compilers of `--against`, installed when missing, with their manifest records
+/// (same settings and classpath as the compiler under test).
+pub fn against(
+    specs: &[String],
+    settings: &CompileSettings,
+    classpath: Option<&str>,
+) -> Result<(Vec<Toolchain>, Vec<CompilerInfo>), SetupError> {
+    let mut tcs = Vec::new();
+    let mut infos = Vec::new();
+    for spec in specs {
+        let tc = toolchain_for(spec, &settings.repos, settings.progress)?;
+        let (info, _) = campaign_options(&tc, settings, classpath.map(str::to_string))?;
+        tcs.push(tc);
+        infos.push(info);
+    }
+    Ok((tcs, infos))
 }
 
 /// The manifest of a new session of the run `identity` (a resumed run keeps its earlier
@@ -260,6 +285,7 @@ pub fn manifest(
         kind: identity.kind().into(),
         identity,
         compiler,
+        against: Vec::new(),
         sessions: vec![Session {
             started: super::store::now(),
             seconds: 0.0,
@@ -302,6 +328,7 @@ pub fn check_identity(
         programs_jsonl_hash: format!("{:016x}", crate::hash::fnv1a64(&programs)),
         language,
         compiler,
+        against: Vec::new(),
     })
 }
 
@@ -328,6 +355,7 @@ mod tests {
             groovy_type_checked: false,
             synth_config: recorded_synth_config(Language::Kotlin),
             compiler: "kotlin@2.4.21".into(),
+            against: vec!["kotlin@1.8.21".into()],
         });
         let v = serde_json::to_value(&run).expect("serializes");
         assert_eq!(v["seed"], 3);
@@ -341,6 +369,7 @@ mod tests {
             programs_jsonl_hash: "00".into(),
             language: Language::Java,
             compiler: "javac@17".into(),
+            against: Vec::new(),
         });
         let back: RunIdentity =
             serde_json::from_value(serde_json::to_value(&check).expect("serializes"))

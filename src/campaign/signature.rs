@@ -44,7 +44,10 @@ pub fn signature(
     record: &ProgramRecord,
 ) -> Signature {
     let detail = match (kind, verdict) {
-        (FindingKind::UnexpectedRejection, Verdict::Rejected { diagnostics }) => diagnostics
+        (
+            FindingKind::UnexpectedRejection | FindingKind::RejectedElsewhere,
+            Verdict::Rejected { diagnostics },
+        ) => diagnostics
             .first()
             .map(|d| diagnostic_detail(tool, d))
             .unwrap_or_default(),
@@ -173,7 +176,15 @@ pub fn normalize(msg: &str) -> String {
     }
     // Java and Kotlin type arguments
     let out = drop_enclosed(&out, '<', '>');
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    // lists of abstracted names keep no count: one cause with 2 or 3 arguments
+    // (`T#m(T, T)`, `T#m(T, T, T)`) is one signature
+    for (list, one) in [("T, T", "T"), ("N, N", "N"), ("T,T", "T"), ("N,N", "N")] {
+        while out.contains(list) {
+            out = out.replace(list, one);
+        }
+    }
+    out
 }
 
 /// The byte range of the first `open ... close` span that holds no other `open` or `close`.
@@ -385,7 +396,7 @@ mod tests {
             &rejected("/y/Test_p2.java:9: error: no suitable method found for of(String,int)"),
         );
         assert!(
-            c.text.ends_with("no suitable method found for m(T,T)"),
+            c.text.ends_with("no suitable method found for m(T)"),
             "{}",
             c.text
         );
@@ -461,6 +472,23 @@ mod tests {
         );
         let c = sig(Tool::Kotlin, k, &crash("exception: java.lang.IllegalStateException: x\n\tat org.jetbrains.kotlin.fir.Other.bar(Other.kt:10)"));
         assert_ne!(a, c);
+    }
+
+    #[test]
+    fn argument_counts_do_not_split_a_cause() {
+        let k = FindingKind::UnexpectedRejection;
+        let two = sig(
+            Tool::Groovy,
+            k,
+            &rejected("/tmp/w/Test_p000001.groovy: 7: [Static type checking] - Cannot find matching method java.util.Map#put(char, char). Please check if the declared type is correct and if the method exists.\n @ line 7, column 9."),
+        );
+        let three = sig(
+            Tool::Groovy,
+            k,
+            &rejected("/tmp/w/Test_p000002.groovy: 9: [Static type checking] - Cannot find matching method java.lang.Math#fma(char, double, float). Please check if the declared type is correct and if the method exists.\n @ line 9, column 3."),
+        );
+        assert_eq!(two, three, "{} / {}", two.text, three.text);
+        assert_eq!(normalize("m(int, long, java.lang.String)"), "m(T)");
     }
 
     #[test]

@@ -14,6 +14,15 @@
 //! program's results line is written, so a kill leaves either no trace of the program (it is
 //! judged again on resume) or a complete bug directory. A partial last line of
 //! `results.jsonl` (the process died mid-write) is cut off on resume.
+//!
+//! A complete line that is not valid UTF-8, not JSON, or not a well-formed results line
+//! (corruption on disk, an edit) is **quarantined** when the store is opened: its raw bytes
+//! are appended, each followed by a newline, to `results.quarantine.jsonl` (which is
+//! therefore not necessarily valid UTF-8 or JSON), then `results.jsonl` is rewritten without
+//! it through a temporary file and a rename, so a kill at any moment leaves either the old or
+//! the new file (a line quarantined just before a kill may appear twice in the quarantine
+//! file). Its program has no line any more and is judged again. Readers that do not repair
+//! ([`scan_results`], `thalia report`) skip such lines with a warning naming the line.
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
@@ -26,7 +35,10 @@ use serde_json::Value;
 
 use super::setup::{RunIdentity, SessionOptions};
 use super::signature::{signature, Signature};
-use super::{judge, twin_applies, Candidate, Expected, FindingKind, TwinStatus};
+use super::{
+    judge, judge_differential, judge_with_reason, twin_applies, Candidate, DiffKind, Expected,
+    FindingKind, TwinStatus,
+};
 use crate::compile::Verdict;
 use crate::toolchain::Tool;
 
@@ -37,8 +49,35 @@ pub const RESULTS: &str = "results.jsonl";
 /// The bug directories' parent.
 pub const BUGS: &str = "bugs";
 /// The parent of the directories of generator-suspect findings (their Java twin got the same
-/// unexpected verdict from javac).
+/// unexpected verdict from javac, or an ill-typed program was rejected away from its call).
 pub const SUSPECTS: &str = "suspects";
+/// The file that keeps the raw bytes of corrupt `results.jsonl` lines (see the module docs).
+pub const QUARANTINE: &str = "results.quarantine.jsonl";
+/// Verdict labels a results line may carry.
+const VERDICTS: [&str; 4] = ["accepted", "rejected", "crash", "timeout"];
+
+/// Programs kept per signature beyond its first whose diagnostics (or broken types) differ,
+/// in `bugs/<signature>/variants/<hash>/`.
+pub const KEPT_VARIANTS: usize = 3;
+/// The folder of a signature's variant programs.
+pub const VARIANTS: &str = "variants";
+
+/// A diagnostic without what changes from program to program at the same cause's location:
+/// the paths up to the program's file name, and line and column numbers after it.
+fn strip_location(text: &str, file: &str) -> String {
+    text.lines()
+        .map(|l| match l.find(file) {
+            Some(i) => {
+                let rest = &l[i + file.len()..];
+                let rest =
+                    rest.trim_start_matches(|c: char| c.is_ascii_digit() || c == ':' || c == ' ');
+                format!("FILE: {rest}")
+            }
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
 
 /// Diagnostics kept per program in `results.jsonl` (the bug directory keeps them all).
 const KEPT_DIAGNOSTICS: usize = 3;
@@ -95,8 +134,27 @@ pub struct Manifest {
     pub identity: RunIdentity,
     /// The compiler.
     pub compiler: CompilerInfo,
+    /// The other compilers every program is also compiled with (`--against`): a disagreement
+    /// with the compiler under test is a differential finding.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub against: Vec<CompilerInfo>,
     /// The sessions, oldest first.
     pub sessions: Vec<Session>,
+}
+
+/// A disagreement between the compiler under test and another compiler on one program.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiffRef {
+    /// The other compiler (`groovy@4.0.11`).
+    pub against: String,
+    /// Its verdict.
+    pub verdict: String,
+    /// Regression, fixed-since, or a disagreement between different compilers.
+    pub kind: DiffKind,
+    /// When the other compiler is the wrong one: its finding (stored under
+    /// `bugs/<compiler>@<version>/`). When the compiler under test is wrong, its finding is
+    /// the line's own.
+    pub finding: Option<FindingRef>,
 }
 
 /// A finding as recorded on a results line.
@@ -122,7 +180,7 @@ impl FindingRef {
     /// The folder of the finding's directory: `suspects` for a generator-suspect finding
     /// (kept apart from the bugs), `bugs` otherwise.
     pub fn folder(&self) -> &'static str {
-        folder(self.twin)
+        folder(self.twin, self.kind)
     }
 
     /// The finding's directory relative to the run directory (`bugs/<signature>`); also the
@@ -132,10 +190,11 @@ impl FindingRef {
     }
 }
 
-/// The folder of findings with twin status `twin`.
-fn folder(twin: TwinStatus) -> &'static str {
-    match twin {
-        TwinStatus::GeneratorSuspect => SUSPECTS,
+/// The folder of findings of `kind` with twin status `twin`: generator suspects (by their
+/// twin, or rejected away from the call under test) apart from the bugs.
+fn folder(twin: TwinStatus, kind: FindingKind) -> &'static str {
+    match (twin, kind) {
+        (TwinStatus::GeneratorSuspect, _) | (_, FindingKind::RejectedElsewhere) => SUSPECTS,
         _ => BUGS,
     }
 }
@@ -165,6 +224,9 @@ pub struct ResultLine {
     pub matches: bool,
     /// The finding, when it is not.
     pub finding: Option<FindingRef>,
+    /// The other compilers that disagree with the compiler under test on this program.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub differential: Vec<DiffRef>,
     /// The javac verdict of the program's Java twin, when a finding's twin was compiled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub twin_verdict: Option<String>,
@@ -271,39 +333,62 @@ impl Store {
             }
         }
         let results_path = dir.join(RESULTS);
-        let mut results = fs::OpenOptions::new()
-            .create(true)
-            .read(true)
-            .append(true)
-            .open(&results_path)
-            .map_err(io(&results_path))?;
-        let mut text = String::new();
+        let mut results = open_results(&results_path)?;
         let mut bytes = Vec::new();
         results.read_to_end(&mut bytes).map_err(io(&results_path))?;
-        text.push_str(&String::from_utf8_lossy(&bytes));
+        let scan = scan_results(&bytes);
         let mut done = HashSet::new();
         let mut counts: HashMap<String, u64> = HashMap::new();
-        let mut recovered_lines = 0;
-        // everything after the last newline is a line cut short by a kill
-        let complete = text.rfind('\n').map_or(0, |i| i + 1);
-        if complete < text.len() {
-            recovered_lines += 1;
-            results
-                .set_len(complete as u64)
-                .map_err(io(&results_path))?;
-            results.seek(SeekFrom::End(0)).map_err(io(&results_path))?;
-        }
-        for line in text[..complete].lines().filter(|l| !l.trim().is_empty()) {
-            match serde_json::from_str::<ResultLine>(line) {
-                Ok(r) => {
-                    if let Some(f) = &r.finding {
-                        *counts.entry(f.path()).or_default() += 1;
-                    }
-                    done.insert(r.key);
-                }
-                Err(_) => recovered_lines += 1,
+        for (_, _, r) in &scan.lines {
+            let own = r.finding.iter();
+            let others = r.differential.iter().filter_map(|d| d.finding.as_ref());
+            for f in own.chain(others) {
+                *counts.entry(f.path()).or_default() += 1;
             }
+            done.insert(r.key.clone());
         }
+        let mut recovered_lines = scan.corrupt.len();
+        if scan.cut.is_some() {
+            recovered_lines += 1;
+        }
+        if !scan.corrupt.is_empty() {
+            // keep the raw bytes first: a kill before the rename below leaves the lines in
+            // both files, never in neither
+            let qpath = dir.join(QUARANTINE);
+            let mut q = fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&qpath)
+                .map_err(io(&qpath))?;
+            let mut raw = Vec::new();
+            for c in &scan.corrupt {
+                raw.extend_from_slice(&bytes[c.range.clone()]);
+                raw.push(b'\n');
+            }
+            q.write_all(&raw)
+                .and_then(|()| q.sync_all())
+                .map_err(io(&qpath))?;
+            let tmp = dir.join(format!(".{RESULTS}.tmp"));
+            let mut kept = Vec::with_capacity(bytes.len());
+            for (_, range, _) in &scan.lines {
+                kept.extend_from_slice(&bytes[range.clone()]);
+                kept.push(b'\n');
+            }
+            fs::File::create(&tmp)
+                .and_then(|mut f| f.write_all(&kept).and_then(|()| f.sync_all()))
+                .map_err(io(&tmp))?;
+            fs::rename(&tmp, &results_path).map_err(io(&results_path))?;
+            if let Ok(d) = fs::File::open(dir) {
+                let _ = d.sync_all();
+            }
+            results = open_results(&results_path)?;
+        } else if scan.complete < bytes.len() {
+            // everything after the last newline is a line cut short by a kill
+            results
+                .set_len(scan.complete as u64)
+                .map_err(io(&results_path))?;
+        }
+        results.seek(SeekFrom::End(0)).map_err(io(&results_path))?;
         let mut store = Store {
             dir: dir.to_path_buf(),
             manifest,
@@ -363,38 +448,49 @@ impl Store {
         verdict: &Verdict,
         seconds: f64,
         twin: Option<&Verdict>,
+        against: &[Verdict],
     ) -> Result<ResultLine, StoreError> {
-        let finding = match judge(cand.expected, verdict) {
-            Some(kind) => {
-                let sig = signature(self.manifest.compiler.tool, kind, verdict, &cand.record);
-                let status = match twin {
-                    Some(t) if twin_applies(kind) => TwinStatus::of(cand.expected, t),
-                    _ => TwinStatus::NoTwin,
-                };
-                let key = format!("{}/{}", folder(status), sig.dir);
-                let bug = self.dir.join(&key);
-                let first = if self.counts.contains_key(&key) {
-                    false
-                } else if bug.exists() {
-                    // written just before a kill, for this program (judged again now)?
-                    std::fs::read_to_string(bug.join("finding.json"))
-                        .ok()
-                        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-                        .is_some_and(|v| v["program"]["key"] == cand.key.as_str())
-                } else {
-                    self.write_bug(&bug, &sig, kind, cand, verdict, twin)?;
-                    true
-                };
-                *self.counts.entry(key).or_default() += 1;
-                Some(FindingRef {
-                    kind,
-                    signature: sig.dir,
-                    first,
-                    twin: status,
-                })
-            }
-            None => None,
-        };
+        let mut differential = Vec::new();
+        for (info, other) in self.manifest.against.clone().iter().zip(against) {
+            differential.push(self.differential(cand, verdict, info, other)?);
+        }
+        let differential: Vec<DiffRef> = differential.into_iter().flatten().collect();
+        let tool = self.manifest.compiler.tool;
+        let format = tool.profile().diagnostics;
+        let finding =
+            match judge_with_reason(cand.expected, verdict, format, cand.record.call_lines) {
+                Some(kind) => {
+                    let sig = signature(tool, kind, verdict, &cand.record);
+                    let status = match twin {
+                        Some(t) if twin_applies(kind) => TwinStatus::of(cand.expected, t),
+                        _ => TwinStatus::NoTwin,
+                    };
+                    let key = format!("{}/{}", folder(status, kind), sig.dir);
+                    let bug = self.dir.join(&key);
+                    let first = if self.counts.contains_key(&key) {
+                        self.keep_variant(&bug, cand, verdict)?;
+                        false
+                    } else if bug.exists() {
+                        // written just before a kill, for this program (judged again now)?
+                        std::fs::read_to_string(bug.join("finding.json"))
+                            .ok()
+                            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                            .is_some_and(|v| v["program"]["key"] == cand.key.as_str())
+                    } else {
+                        let compiler = self.manifest.compiler.clone();
+                        self.write_bug(&bug, &sig, kind, cand, verdict, twin, &compiler)?;
+                        true
+                    };
+                    *self.counts.entry(key).or_default() += 1;
+                    Some(FindingRef {
+                        kind,
+                        signature: sig.dir,
+                        first,
+                        twin: status,
+                    })
+                }
+                None => None,
+            };
         let diagnostics = match verdict {
             Verdict::Rejected { diagnostics } => diagnostics
                 .iter()
@@ -415,6 +511,7 @@ impl Store {
             verdict: verdict.label().into(),
             diagnostics,
             matches: finding.is_none(),
+            differential,
             twin_verdict: twin.map(|t| t.label().to_string()),
             finding,
             seconds,
@@ -468,6 +565,116 @@ impl Store {
         Ok(())
     }
 
+    /// Keeps `cand` as an example of the finding in `bug` when what varies between the
+    /// programs of a signature (the full diagnostics without locations, or an acceptance's
+    /// member and broken types) differs from the examples kept, up to [`KEPT_VARIANTS`]:
+    /// one signature may still hold several causes, and its first program shows only one.
+    fn keep_variant(
+        &self,
+        bug: &Path,
+        cand: &Candidate,
+        verdict: &Verdict,
+    ) -> Result<(), StoreError> {
+        let variant = match verdict {
+            Verdict::Rejected { diagnostics } => diagnostics
+                .iter()
+                .map(|d| strip_location(d, &cand.file))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            Verdict::Accepted => match &cand.record.broken {
+                Some(b) => format!(
+                    "{} {}: {} given for {}",
+                    cand.record.member, b.position, b.actual, b.formal
+                ),
+                None => cand.record.member.clone(),
+            },
+            Verdict::Crash { output, .. } => strip_location(output, &cand.file),
+            Verdict::Timeout => cand.record.member.clone(),
+        };
+        let dir = bug.join(VARIANTS);
+        let this = dir.join(format!("{:016x}", crate::hash::fnv1a64(variant.as_bytes())));
+        if this.exists() || !bug.exists() {
+            return Ok(());
+        }
+        let kept = fs::read_dir(&dir)
+            .map(|rd| {
+                rd.flatten()
+                    .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                    .count()
+            })
+            .unwrap_or(0);
+        if kept >= KEPT_VARIANTS {
+            return Ok(());
+        }
+        let tmp = dir.join(format!(".tmp-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&tmp);
+        fs::create_dir_all(&tmp).map_err(io(&tmp))?;
+        let write = |name: &str, text: &str| {
+            let p = tmp.join(name);
+            fs::write(&p, text).map_err(io(&p))
+        };
+        write(&cand.file, &cand.source)?;
+        write("variant.txt", &format!("{}\n{variant}\n", cand.key))?;
+        match fs::rename(&tmp, &this) {
+            Ok(()) => Ok(()),
+            Err(_) if this.exists() => {
+                let _ = fs::remove_dir_all(&tmp);
+                Ok(())
+            }
+            Err(e) => Err(StoreError::Io {
+                path: this,
+                source: e,
+            }),
+        }
+    }
+
+    /// The differential finding of `cand` against the compiler `info`, which gave `other`;
+    /// when that compiler is the wrong one, its finding's directory is written.
+    fn differential(
+        &mut self,
+        cand: &Candidate,
+        verdict: &Verdict,
+        info: &CompilerInfo,
+        other: &Verdict,
+    ) -> Result<Option<DiffRef>, StoreError> {
+        let primary = &self.manifest.compiler;
+        let newer = (primary.tool == info.tool).then(|| {
+            thalia_extractors::maven::version::compare_versions(&primary.version, &info.version)
+                == std::cmp::Ordering::Greater
+        });
+        let Some((kind, other_wrong)) = judge_differential(cand.expected, verdict, other, newer)
+        else {
+            return Ok(None);
+        };
+        let label = format!("{}@{}", info.tool.name(), info.version);
+        let finding = match judge(cand.expected, other).filter(|_| other_wrong) {
+            Some(fk) => {
+                let sig = signature(info.tool, fk, other, &cand.record);
+                let key = format!("{BUGS}/{label}/{}", sig.dir);
+                let bug = self.dir.join(&key);
+                let first = !self.counts.contains_key(&key) && !bug.exists();
+                if first {
+                    self.write_bug(&bug, &sig, fk, cand, other, None, info)?;
+                }
+                *self.counts.entry(key).or_default() += 1;
+                Some(FindingRef {
+                    kind: fk,
+                    signature: format!("{label}/{}", sig.dir),
+                    first,
+                    twin: TwinStatus::NoTwin,
+                })
+            }
+            None => None,
+        };
+        Ok(Some(DiffRef {
+            against: label,
+            verdict: other.label().into(),
+            kind,
+            finding,
+        }))
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn write_bug(
         &self,
         bug: &Path,
@@ -476,6 +683,7 @@ impl Store {
         cand: &Candidate,
         verdict: &Verdict,
         twin: Option<&Verdict>,
+        c: &CompilerInfo,
     ) -> Result<(), StoreError> {
         let parent = bug.parent().unwrap_or(&self.dir);
         fs::create_dir_all(parent).map_err(io(parent))?;
@@ -490,7 +698,6 @@ impl Store {
         if let Some(t) = &cand.twin {
             write(&t.file, &t.source)?;
         }
-        let c = &self.manifest.compiler;
         let output = match verdict {
             Verdict::Accepted => "(accepted without diagnostics)\n".to_string(),
             Verdict::Rejected { diagnostics } => diagnostics.join("\n") + "\n",
@@ -554,6 +761,118 @@ impl Store {
             }),
         }
     }
+}
+
+/// Opens `results.jsonl` for reading and appending (created if missing).
+fn open_results(path: &Path) -> Result<fs::File, StoreError> {
+    fs::OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(path)
+        .map_err(io(path))
+}
+
+/// A line of `results.jsonl` that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CorruptLine {
+    /// 1-based line number.
+    pub line: usize,
+    /// Its bytes in the file (without the newline).
+    pub range: std::ops::Range<usize>,
+    /// Why it cannot be used.
+    pub reason: String,
+}
+
+/// `results.jsonl` read line by line.
+#[derive(Clone, Debug, Default)]
+pub struct ResultsScan {
+    /// The well-formed lines: 1-based line number, bytes (without the newline), parsed line.
+    pub lines: Vec<(usize, std::ops::Range<usize>, ResultLine)>,
+    /// Complete lines that are not valid UTF-8, not JSON, or not a well-formed results line.
+    pub corrupt: Vec<CorruptLine>,
+    /// A last line without its newline (cut short by a kill), if any.
+    pub cut: Option<CorruptLine>,
+    /// Length of the complete lines (up to and including the last newline).
+    pub complete: usize,
+}
+
+impl ResultsScan {
+    /// One warning per unusable line, naming `file` and the line number.
+    pub fn warnings(&self, file: &Path) -> Vec<String> {
+        self.corrupt
+            .iter()
+            .chain(&self.cut)
+            .map(|c| format!("{}:{}: {}; line skipped", file.display(), c.line, c.reason))
+            .collect()
+    }
+}
+
+/// Checks one line of `results.jsonl`.
+pub fn parse_result_line(bytes: &[u8]) -> Result<ResultLine, String> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| format!("not valid UTF-8 (at byte {})", e.valid_up_to()))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let r: ResultLine =
+        serde_json::from_value(value).map_err(|e| format!("not a results line: {e}"))?;
+    if r.key.is_empty() {
+        return Err("not a results line: empty `key`".into());
+    }
+    if !VERDICTS.contains(&r.verdict.as_str()) {
+        return Err(format!(
+            "not a results line: unknown verdict `{}`",
+            r.verdict
+        ));
+    }
+    if r.matches != r.finding.is_none() {
+        return Err("not a results line: `matches` contradicts `finding`".into());
+    }
+    if !r.seconds.is_finite() || !r.at.is_finite() {
+        return Err("not a results line: a time is not a finite number".into());
+    }
+    Ok(r)
+}
+
+/// Splits the bytes of `results.jsonl` into well-formed, corrupt and cut-short lines; blank
+/// lines are ignored.
+pub fn scan_results(bytes: &[u8]) -> ResultsScan {
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut scan = ResultsScan {
+        complete,
+        ..ResultsScan::default()
+    };
+    let mut start = 0;
+    let mut line = 0;
+    while start < bytes.len() {
+        line += 1;
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| start + i);
+        let range = start..end;
+        start = end + 1;
+        let raw = &bytes[range.clone()];
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        if range.end >= complete {
+            scan.cut = Some(CorruptLine {
+                line,
+                range,
+                reason: "cut short (no newline at the end of the file)".into(),
+            });
+            break;
+        }
+        match parse_result_line(raw) {
+            Ok(r) => scan.lines.push((line, range, r)),
+            Err(reason) => scan.corrupt.push(CorruptLine {
+                line,
+                range,
+                reason,
+            }),
+        }
+    }
+    scan
 }
 
 /// The first top-level field in which two identities differ.
@@ -636,6 +955,10 @@ fn repro_script(
             "[ \"$code\" -ne 0 ]".to_string(),
             "the compiler rejects the program",
         ),
+        FindingKind::RejectedElsewhere => (
+            "[ \"$code\" -ne 0 ]".to_string(),
+            "the compiler rejects the program, away from the call under test",
+        ),
         FindingKind::UnexpectedAcceptance => (
             "[ \"$code\" -eq 0 ]".to_string(),
             "the compiler accepts the program",
@@ -717,6 +1040,7 @@ mod tests {
                     thalia_translators::Language::Kotlin,
                 ),
                 compiler: "kotlin@2.4.21".into(),
+                against: Vec::new(),
             })
         };
         let (a, b) = (run(1), run(2));

@@ -46,6 +46,11 @@ pub(super) struct CompileArgs {
     /// default: the user's Maven configuration).
     #[arg(long = "repo", value_name = "URL")]
     repos: Vec<String>,
+    /// Also compile every program with this compiler (`NAME@VERSION`, repeatable; installed
+    /// when missing): a program on which it and the compiler under test disagree is a
+    /// differential finding (`regression` or `fixed-since` between releases of one compiler).
+    #[arg(long = "against", value_name = "NAME@VERSION")]
+    against: Vec<String>,
     /// Do not compile the Java twins of findings with javac (by default a finding of a
     /// non-Java program is confirmed, or kept apart as generator-suspect, by its twin).
     #[arg(long)]
@@ -196,15 +201,20 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
             ApiSource::from_label(source.api()).classpath(&settings.repos, settings.progress)?
         }
     };
-    let (info, mut opts) = setup::campaign_options(&tc, &settings, classpath)?;
+    let (info, mut opts) = setup::campaign_options(&tc, &settings, classpath.clone())?;
     opts.twin = twin_compiler(lang, &args.compile, &settings)?;
+    let (against, against_info) =
+        setup::against(&args.compile.against, &settings, classpath.as_deref())?;
+    opts.against = against;
     let out = args.out.clone().unwrap_or_else(|| {
         args.dir
             .join(format!("check-{}-{}", tc.tool.name(), tc.version))
     });
-    let identity: CheckIdentity =
+    let mut identity: CheckIdentity =
         setup::check_identity(&args.dir, lang, setup::compiler_label(&tc))?;
-    let manifest = setup::manifest(RunIdentity::Check(identity), info, &settings, &opts);
+    identity.against = opts.against.iter().map(setup::compiler_label).collect();
+    let mut manifest = setup::manifest(RunIdentity::Check(identity), info, &settings, &opts);
+    manifest.against = against_info;
     let store = Store::open(&out, manifest)?;
     note_recovery(&store);
     eprintln!(
@@ -243,8 +253,11 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
         Some(cp) => Some(cp.clone()),
         None => api_source.classpath(&settings.repos, settings.progress)?,
     };
-    let (info, mut opts) = setup::campaign_options(&tc, &settings, classpath)?;
+    let (info, mut opts) = setup::campaign_options(&tc, &settings, classpath.clone())?;
     opts.twin = twin_compiler(args.lang, &args.compile, &settings)?;
+    let (against, against_info) =
+        setup::against(&args.compile.against, &settings, classpath.as_deref())?;
+    opts.against = against;
     let identity = RunIdentity::Run(SynthIdentity {
         seed,
         language: args.lang,
@@ -254,8 +267,10 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
         groovy_type_checked: args.groovy_type_checked,
         synth_config: setup::recorded_synth_config(args.lang),
         compiler: setup::compiler_label(&tc),
+        against: opts.against.iter().map(setup::compiler_label).collect(),
     });
-    let manifest = setup::manifest(identity, info, &settings, &opts);
+    let mut manifest = setup::manifest(identity, info, &settings, &opts);
+    manifest.against = against_info;
     let store = Store::open(&args.out, manifest)?;
     note_recovery(&store);
     let (api_source, api) = load_api(args.api.as_ref())?;

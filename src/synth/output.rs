@@ -180,6 +180,7 @@ pub fn write_run_with(
             Ok(src) => {
                 let name = tr.file_name(&s.program);
                 let path = out.join(&name);
+                s.record.call_lines = tr.call_lines(&src);
                 fs::write(&path, src).map_err(io(&path))?;
                 s.record.file = name;
                 files += 1;

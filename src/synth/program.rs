@@ -165,6 +165,10 @@ pub struct ProgramRecord {
     /// another language.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub twin: Option<String>,
+    /// The lines of the statement of the call under test in the program's file: an
+    /// ill-typed program must be rejected there, not elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_lines: Option<thalia_translators::LineSpan>,
 }
 
 impl Worker<'_> {
@@ -500,6 +504,7 @@ impl Worker<'_> {
             }),
             erased,
             twin: None,
+            call_lines: None,
         }
     }
 }

@@ -159,10 +159,19 @@ pub struct TypeVar {
     pub reified: bool,
 }
 
+/// Deepest type any operation of the arena builds: a substitution whose result would be
+/// deeper yields the top type instead (see [`TypeArena::subst`]). Parsed types are bounded
+/// far below this by [`crate::types::MAX_TYPE_DEPTH`]; the margin covers what synthesis
+/// stacks on them (substitution chains along inhabitant paths and supertypes), so that no
+/// recursive traversal of a type can be driven deeper than this by input.
+pub const MAX_DERIVED_TYPE_DEPTH: usize = 1024;
+
 /// The arena that interns types, names and type variables.
 #[derive(Clone, Default)]
 pub struct TypeArena {
     types: Vec<Type>,
+    /// Nesting depth of each interned type (same index as `types`).
+    depths: Vec<u32>,
     map: FxHashMap<Type, TypeId>,
     vars: Vec<TypeVar>,
     syms: Vec<Box<str>>,
@@ -197,6 +206,9 @@ impl TypeArena {
             return id;
         }
         let id = TypeId(self.types.len() as u32);
+        let mut d = 0;
+        self.for_each_child_of(&t, |c| d = d.max(self.depths[c.0 as usize] + 1));
+        self.depths.push(d);
         self.types.push(t.clone());
         self.map.insert(t, id);
         id
@@ -376,8 +388,13 @@ impl TypeArena {
     }
 
     /// Calls `f` on every direct component of a type.
-    pub fn for_each_child(&self, t: TypeId, mut f: impl FnMut(TypeId)) {
-        match self.get(t) {
+    pub fn for_each_child(&self, t: TypeId, f: impl FnMut(TypeId)) {
+        self.for_each_child_of(self.get(t), f)
+    }
+
+    /// Calls `f` on every direct component of a type node.
+    fn for_each_child_of(&self, t: &Type, mut f: impl FnMut(TypeId)) {
+        match t {
             Type::Class { args, .. } => args.iter().for_each(|&a| f(a)),
             Type::Wildcard(Wildcard::Extends(b) | Wildcard::Super(b)) => f(*b),
             Type::Array(e) | Type::Nullable(e) | Type::ByName(e) => f(*e),
@@ -428,11 +445,21 @@ impl TypeArena {
         }
     }
 
-    /// Nesting depth of a type: 0 for atoms, 1 + max over type arguments/components.
+    /// Nesting depth of a type: 0 for atoms, 1 + max over type arguments/components
+    /// (recorded when the type was interned, so constant time).
+    #[inline]
     pub fn depth(&self, t: TypeId) -> usize {
-        let mut d = 0;
-        self.for_each_child(t, |c| d = d.max(self.depth(c) + 1));
-        d
+        self.depths[t.0 as usize] as usize
+    }
+
+    /// Number of array dimensions of a type (`int[][]` has 2; a non-array 0).
+    pub fn array_dims(&self, mut t: TypeId) -> usize {
+        let mut n = 0;
+        while let Type::Array(e) = self.get(t) {
+            n += 1;
+            t = *e;
+        }
+        n
     }
 }
 
@@ -451,6 +478,21 @@ mod tests {
         let l3 = a.class_named("java.util.List", &[o]);
         assert_ne!(l1, l3);
         assert_eq!(a.prim(Prim::Int), a.prim(Prim::Int));
+    }
+
+    #[test]
+    fn depth_is_recorded_at_interning() {
+        let mut a = TypeArena::new();
+        let s = a.class_named("java.lang.String", &[]);
+        assert_eq!(a.depth(s), 0);
+        let mut t = s;
+        for k in 1..=10_000 {
+            t = a.array(t);
+            assert_eq!(a.depth(t), k);
+        }
+        assert_eq!(a.array_dims(t), 10_000);
+        let l = a.class_named("java.util.Map", &[s, t]);
+        assert_eq!(a.depth(l), 10_001);
     }
 
     #[test]

@@ -5,8 +5,8 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
-use super::arena::{Type, TypeArena, TypeId, VarId, Wildcard};
-use super::syntax::Syntax;
+use super::arena::{Type, TypeArena, TypeId, VarId, Wildcard, MAX_DERIVED_TYPE_DEPTH};
+use super::syntax::{Syntax, MAX_ARRAY_DIMENSIONS};
 use super::system::TypeSystem;
 
 /// A finite map from type variables to types, kept sorted by variable id.
@@ -112,11 +112,20 @@ impl FromIterator<(VarId, TypeId)> for Subst {
 
 impl TypeArena {
     /// Applies a substitution to a type (`σ t`).
+    ///
+    /// Guard: a result deeper than [`MAX_DERIVED_TYPE_DEPTH`] or with more than
+    /// [`MAX_ARRAY_DIMENSIONS`] array dimensions (only reachable by chains of substitutions
+    /// on hostile input) is replaced by the top type, an over-approximation that no
+    /// inhabitant path or subtype check can use, so later traversals stay bounded.
     pub fn subst(&mut self, t: TypeId, s: &Subst) -> TypeId {
         if s.is_empty() {
             return t;
         }
-        self.subst_rec(t, s)
+        let r = self.subst_rec(t, s);
+        if self.depth(r) > MAX_DERIVED_TYPE_DEPTH || self.array_dims(r) > MAX_ARRAY_DIMENSIONS {
+            return self.top();
+        }
+        r
     }
 
     fn subst_rec(&mut self, t: TypeId, s: &Subst) -> TypeId {
@@ -249,5 +258,52 @@ impl TypeSystem {
             }
             _ => (t, Subst::new()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{Prim, MAX_ARRAY_DIMENSIONS};
+
+    #[test]
+    fn substitution_chains_stop_at_the_derived_depth_limit() {
+        let mut a = TypeArena::new();
+        let t = a.new_var("T", "m");
+        let tv = a.var_type(t);
+        let mut x = a.class_named("java.util.List", &[tv]);
+        let top = a.top();
+        let mut reached_top = false;
+        for _ in 0..64 {
+            // x := x[T ↦ x]: the depth doubles each step
+            let s = Subst::from_pairs(&[t], &[x]);
+            x = a.subst(x, &s);
+            assert!(a.depth(x) <= MAX_DERIVED_TYPE_DEPTH);
+            if x == top {
+                reached_top = true;
+                break;
+            }
+        }
+        assert!(reached_top, "the chain was never cut");
+    }
+
+    #[test]
+    fn substitution_cannot_exceed_the_jvm_array_dimensions() {
+        let mut a = TypeArena::new();
+        let t = a.new_var("T", "m");
+        let tv = a.var_type(t);
+        let arr_t = a.array(tv);
+        let mut max = a.prim(Prim::Int);
+        for _ in 0..MAX_ARRAY_DIMENSIONS {
+            max = a.array(max);
+        }
+        let over = a.subst(arr_t, &Subst::from_pairs(&[t], &[max]));
+        assert_eq!(over, a.top());
+        let one_less = match a.get(max) {
+            Type::Array(e) => *e,
+            _ => unreachable!(),
+        };
+        let ok = a.subst(arr_t, &Subst::from_pairs(&[t], &[one_less]));
+        assert_eq!(a.array_dims(ok), MAX_ARRAY_DIMENSIONS);
     }
 }

@@ -62,9 +62,37 @@ impl FromStr for Syntax {
     }
 }
 
+/// Deepest nesting a type string may have: type arguments, wildcards, function types,
+/// nullability and array dimensions each count one level (`java.util.List<int[]>` has
+/// depth 2). Real APIs stay below 10; a deeper type string is a [`ParseError`]. Bounding
+/// it here bounds every later recursive traversal of a parsed type.
+pub const MAX_TYPE_DEPTH: usize = 256;
+
+/// Most array dimensions a type may have: the JVM's limit (JVMS 4.3.2). More is a
+/// [`ParseError`].
+pub const MAX_ARRAY_DIMENSIONS: usize = 255;
+
+/// Most characters of an offending text that messages show (longer texts are elided in the
+/// middle; the full text stays in [`ParseError::text`]).
+pub const MAX_SHOWN_CHARS: usize = 160;
+
+/// `text`, or its start and end around ` … ` when longer than [`MAX_SHOWN_CHARS`].
+pub fn shorten(text: &str) -> std::borrow::Cow<'_, str> {
+    let n = text.chars().count();
+    if n <= MAX_SHOWN_CHARS {
+        return text.into();
+    }
+    let head: String = text.chars().take(MAX_SHOWN_CHARS / 2).collect();
+    let tail: String = text.chars().skip(n - MAX_SHOWN_CHARS / 4).collect();
+    format!("{head} … {tail} ({n} characters)").into()
+}
+
 /// A type string that could not be parsed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("cannot parse {syntax} type `{text}` at column {column}: {message}")]
+#[error(
+    "cannot parse {syntax} type `{}` at column {column}: {message}",
+    shorten(text)
+)]
 pub struct ParseError {
     /// The offending text.
     pub text: String,
@@ -108,6 +136,7 @@ pub fn parse_type(
     let mut p = Parser::new(arena, syntax, text, scope);
     let t = p.ty()?;
     p.end()?;
+    p.check_bounds(t)?;
     Ok(t)
 }
 
@@ -131,8 +160,10 @@ pub fn parse_param(
     p.end()?;
     if kotlin_vararg || suffix_vararg {
         let ty = p.arena.array(t);
+        p.check_bounds(ty)?;
         Ok(ParamType { ty, vararg: true })
     } else {
+        p.check_bounds(t)?;
         Ok(ParamType {
             ty: t,
             vararg: false,
@@ -188,6 +219,9 @@ pub fn parse_type_param(
         }
     }
     p.end()?;
+    for &b in upper.iter().chain(&lower) {
+        p.check_bounds(b)?;
+    }
     let decl = arena.var_mut(var);
     decl.upper = upper;
     decl.lower = lower;
@@ -202,6 +236,8 @@ struct Parser<'a> {
     text: &'a str,
     pos: usize,
     scope: &'a [VarId],
+    /// Types being parsed around the current position (recursion depth).
+    depth: usize,
 }
 
 const SCALA_OP_CHARS: &str = "<>:=+-*/!#%&|^~?@\\";
@@ -214,7 +250,43 @@ impl<'a> Parser<'a> {
             text,
             pos: 0,
             scope,
+            depth: 0,
         }
+    }
+
+    /// Runs `f` one nesting level deeper; past [`MAX_TYPE_DEPTH`] it is an error, so that
+    /// hostile input cannot drive the recursion (or any later one) deeper.
+    fn nested<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, ParseError>,
+    ) -> Result<T, ParseError> {
+        // a type of depth d takes d + 1 nested calls (its innermost atom is one)
+        if self.depth > MAX_TYPE_DEPTH {
+            return self.err(format!(
+                "type nested deeper than {MAX_TYPE_DEPTH} levels (the limit of thalia's parser)"
+            ));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
+    /// Checks a parsed type against [`MAX_TYPE_DEPTH`] and [`MAX_ARRAY_DIMENSIONS`].
+    fn check_bounds(&self, t: TypeId) -> Result<(), ParseError> {
+        let dims = self.arena.array_dims(t);
+        if dims > MAX_ARRAY_DIMENSIONS {
+            return self.err(format!(
+                "array type with {dims} dimensions (the JVM allows at most {MAX_ARRAY_DIMENSIONS})"
+            ));
+        }
+        let depth = self.arena.depth(t);
+        if depth > MAX_TYPE_DEPTH {
+            return self.err(format!(
+                "type nested {depth} levels deep (the limit of thalia's parser is {MAX_TYPE_DEPTH})"
+            ));
+        }
+        Ok(())
     }
 
     fn err<T>(&self, message: impl Into<String>) -> Result<T, ParseError> {
@@ -287,7 +359,7 @@ impl<'a> Parser<'a> {
     fn end(&mut self) -> Result<(), ParseError> {
         self.ws();
         if self.pos < self.text.len() {
-            self.err(format!("unexpected `{}`", self.rest()))
+            self.err(format!("unexpected `{}`", shorten(self.rest())))
         } else {
             Ok(())
         }
@@ -449,6 +521,10 @@ impl<'a> Parser<'a> {
     // ---- Java -----------------------------------------------------------------------------
 
     fn java_type(&mut self) -> Result<TypeId, ParseError> {
+        self.nested(Self::java_type_inner)
+    }
+
+    fn java_type_inner(&mut self) -> Result<TypeId, ParseError> {
         let name = self.qualified_name()?;
         let mut args = Vec::new();
         if self.eat("<") {
@@ -467,8 +543,15 @@ impl<'a> Parser<'a> {
             }
         }
         let mut t = self.named(&name, args)?;
+        let mut dims = 0;
         while self.eat("[") {
             self.expect("]")?;
+            dims += 1;
+            if dims > MAX_ARRAY_DIMENSIONS {
+                return self.err(format!(
+                    "array type with more than {MAX_ARRAY_DIMENSIONS} dimensions (the JVM's limit)"
+                ));
+            }
             t = self.arena.array(t);
         }
         Ok(t)
@@ -491,6 +574,10 @@ impl<'a> Parser<'a> {
     // ---- Kotlin ---------------------------------------------------------------------------
 
     fn kotlin_type(&mut self) -> Result<TypeId, ParseError> {
+        self.nested(Self::kotlin_type_inner)
+    }
+
+    fn kotlin_type_inner(&mut self) -> Result<TypeId, ParseError> {
         let suspend = self.eat_word("suspend");
         if self.peek_char() == Some('(') {
             let save = self.pos;
@@ -589,6 +676,10 @@ impl<'a> Parser<'a> {
     // ---- Scala ----------------------------------------------------------------------------
 
     fn scala_type(&mut self) -> Result<TypeId, ParseError> {
+        self.nested(Self::scala_type_inner)
+    }
+
+    fn scala_type_inner(&mut self) -> Result<TypeId, ParseError> {
         if self.eat("=>") {
             let t = self.scala_type()?;
             return Ok(self.arena.intern(super::Type::ByName(t)));
@@ -743,6 +834,78 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn nesting_is_bounded_in_every_syntax() {
+        let cases = [
+            (Syntax::Java, "java.util.List<", "java.lang.String", ">"),
+            (
+                Syntax::Kotlin,
+                "kotlin.collections.List<",
+                "kotlin.String",
+                ">",
+            ),
+            (Syntax::Kotlin, "(", "kotlin.String", ")"),
+            (Syntax::Kotlin, "() -> ", "kotlin.Unit", ""),
+            (Syntax::Scala, "scala.List[", "scala.Int", "]"),
+            (Syntax::Scala, "=> ", "scala.Int", ""),
+            (Syntax::Scala, "(", "scala.Int", ")"),
+            (
+                Syntax::Java,
+                "java.util.List<? extends ",
+                "java.lang.String",
+                ">",
+            ),
+        ];
+        for (syntax, open, atom, close) in cases {
+            let mut a = TypeArena::new();
+            let deep = format!("{}{atom}{}", open.repeat(50_000), close.repeat(50_000));
+            let e = parse_type(&mut a, syntax, &deep, &[]).unwrap_err();
+            assert!(
+                e.message.contains("nested deeper than"),
+                "{syntax} {open}: {e}"
+            );
+            assert!(e.to_string().len() < 1_000, "the text is elided");
+            let ok = format!("{}{atom}{}", open.repeat(100), close.repeat(100));
+            let t = parse_type(&mut a, syntax, &ok, &[]).unwrap();
+            assert!(a.depth(t) <= MAX_TYPE_DEPTH);
+            let var = a.new_var("T", "m");
+            let bound = match syntax {
+                Syntax::Java => format!("T extends {deep}"),
+                Syntax::Kotlin => format!("T : {deep}"),
+                Syntax::Scala => format!("T <: {deep}"),
+            };
+            assert!(parse_type_param(&mut a, syntax, &bound, var, &[var]).is_err());
+        }
+        let mut a = TypeArena::new();
+        let at = format!(
+            "{}java.lang.String{}",
+            "java.util.List<".repeat(MAX_TYPE_DEPTH),
+            ">".repeat(MAX_TYPE_DEPTH)
+        );
+        let t = parse_type(&mut a, Syntax::Java, &at, &[]).unwrap();
+        assert_eq!(a.depth(t), MAX_TYPE_DEPTH);
+    }
+
+    #[test]
+    fn array_dimensions_are_bounded_by_the_jvm_limit() {
+        let mut a = TypeArena::new();
+        let dims = |n: usize| format!("int{}", "[]".repeat(n));
+        let t = parse_type(&mut a, Syntax::Java, &dims(MAX_ARRAY_DIMENSIONS), &[]).unwrap();
+        assert_eq!(a.array_dims(t), MAX_ARRAY_DIMENSIONS);
+        for text in [dims(MAX_ARRAY_DIMENSIONS + 1), dims(20_000)] {
+            let e = parse_type(&mut a, Syntax::Java, &text, &[]).unwrap_err();
+            assert!(e.message.contains("dimensions"), "{e}");
+        }
+        let e = parse_param(
+            &mut a,
+            Syntax::Java,
+            &format!("{}...", dims(MAX_ARRAY_DIMENSIONS)),
+            &[],
+        )
+        .unwrap_err();
+        assert!(e.message.contains("256 dimensions"), "{e}");
     }
 
     #[test]

@@ -34,6 +34,9 @@ const ARRAY_SUPERS: [&str; 3] = [
 /// Recursion limit of subtype checks (guards against expansive inheritance).
 const MAX_DEPTH: u32 = 48;
 
+/// Most supertypes a search through the hierarchy visits (`as_super`, `all_supertypes`).
+pub const MAX_SUPERTYPES: usize = 512;
+
 /// Types, the class hierarchy and memo tables for subtyping.
 #[derive(Clone, Debug)]
 pub struct TypeSystem {
@@ -211,27 +214,57 @@ impl TypeSystem {
         self.arena.class(name, &new_args)
     }
 
-    /// The raw form of a type: class types lose their arguments.
+    /// The raw form of a type: class types lose their arguments; a type variable erases to
+    /// the erasure of its first bound (the root class when it has none or it mentions the
+    /// variable).
+    ///
+    /// Iterative: the chain of array, nullable and bound steps is bounded by the number of
+    /// variables plus the type's depth, so even a cyclic bound ends (at the root class).
     pub fn erase(&mut self, t: TypeId) -> TypeId {
-        match self.arena.get(t).clone() {
-            Type::Class { name, .. } => self.arena.class(name, &[]),
-            Type::Array(e) => {
-                let e = self.erase(e);
-                self.arena.array(e)
-            }
-            Type::Nullable(e) => {
-                let e = self.erase(e);
-                self.arena.nullable(e)
-            }
-            Type::Var(v) => match self.arena.var(v).upper.first() {
-                Some(&b) if !self.arena.free_vars(b).contains(&v) => self.erase(b),
-                _ => {
-                    let o = self.roots[0];
-                    self.arena.class(o, &[])
+        // true: array, false: nullable
+        let mut wrappers: SmallVec<[bool; 4]> = SmallVec::new();
+        let mut cur = t;
+        let limit = self.arena.var_count() + self.arena.depth(t) + 1;
+        let mut base = None;
+        for _ in 0..=limit {
+            match self.arena.get(cur).clone() {
+                Type::Class { name, .. } => {
+                    base = Some(self.arena.class(name, &[]));
+                    break;
                 }
-            },
-            _ => t,
+                Type::Array(e) => {
+                    wrappers.push(true);
+                    cur = e;
+                }
+                Type::Nullable(e) => {
+                    wrappers.push(false);
+                    cur = e;
+                }
+                Type::Var(v) => match self.arena.var(v).upper.first() {
+                    Some(&b) if !self.arena.free_vars(b).contains(&v) => cur = b,
+                    _ => break,
+                },
+                _ => {
+                    base = Some(cur);
+                    break;
+                }
+            }
         }
+        let mut out = match base {
+            Some(b) => b,
+            None => {
+                let o = self.roots[0];
+                self.arena.class(o, &[])
+            }
+        };
+        for &array in wrappers.iter().rev() {
+            out = if array {
+                self.arena.array(out)
+            } else {
+                self.arena.nullable(out)
+            };
+        }
+        out
     }
 
     /// The instantiation of class `target` that `t` inherits, e.g. `ArrayList<String>` as
@@ -240,15 +273,17 @@ impl TypeSystem {
         if let Some(&r) = self.super_memo.get(&(t, target)) {
             return r;
         }
-        let mut seen: SmallVec<[TypeId; 16]> = SmallVec::new();
+        let mut seen: rustc_hash::FxHashSet<TypeId> = rustc_hash::FxHashSet::default();
         let mut queue: std::collections::VecDeque<TypeId> = std::collections::VecDeque::new();
         queue.push_back(t);
         let mut found = None;
         while let Some(u) = queue.pop_front() {
-            if seen.contains(&u) || seen.len() > 512 {
+            if seen.len() > MAX_SUPERTYPES {
+                break;
+            }
+            if !seen.insert(u) {
                 continue;
             }
-            seen.push(u);
             if let Type::Class { name, .. } = self.arena.get(u) {
                 if *name == target {
                     found = Some(u);
@@ -269,12 +304,13 @@ impl TypeSystem {
     /// All supertypes of a type (itself included), breadth first, without duplicates.
     pub fn all_supertypes(&mut self, t: TypeId) -> Vec<TypeId> {
         let mut out = vec![t];
+        let mut seen: rustc_hash::FxHashSet<TypeId> = [t].into_iter().collect();
         let mut i = 0;
-        while i < out.len() && out.len() < 512 {
+        while i < out.len() && out.len() < MAX_SUPERTYPES {
             let u = out[i];
             i += 1;
             for s in self.direct_supertypes(u) {
-                if !out.contains(&s) {
+                if seen.insert(s) {
                     out.push(s);
                 }
             }

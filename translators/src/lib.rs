@@ -224,6 +224,60 @@ pub trait Translator {
 
     /// The complete source file for `p`.
     fn translate(&self, p: &Program) -> Result<String, TranslateError>;
+
+    /// The lines (1-based, inclusive) of the last statement of the test function in a source
+    /// this translator wrote: the statement of the call under test, where an ill-typed
+    /// program's broken position is.
+    fn call_lines(&self, source: &str) -> Option<LineSpan> {
+        call_lines(source)
+    }
+}
+
+/// A range of source lines, 1-based and inclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineSpan {
+    /// The first line.
+    pub first: u32,
+    /// The last line.
+    pub last: u32,
+}
+
+impl LineSpan {
+    /// Whether `line` is in the span.
+    pub fn contains(self, line: u32) -> bool {
+        (self.first..=self.last).contains(&line)
+    }
+}
+
+/// The lines of the last statement of the test function in a source written by any of the
+/// translators: every translator writes the function's header on a line of its own (`void
+/// test()`, `fun test()`, `def test()`), each statement starting on a new line at the body's
+/// indentation (lambda bodies deeper), and the closing brace at the header's indentation.
+pub fn call_lines(source: &str) -> Option<LineSpan> {
+    let lines: Vec<&str> = source.lines().collect();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let header = lines.iter().position(|l| {
+        let t = l.trim_start();
+        (t.contains(" test(") || t.starts_with("test(")) && !t.starts_with("//")
+    })?;
+    let header_indent = indent(lines[header]);
+    let body_indent = lines
+        .get(header + 1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| indent(l))?;
+    if body_indent <= header_indent {
+        return None;
+    }
+    let end = (header + 1..lines.len())
+        .find(|&i| !lines[i].trim().is_empty() && indent(lines[i]) <= header_indent)?;
+    let last = end.checked_sub(1).filter(|&i| i > header)?;
+    let first = (header + 1..=last)
+        .rev()
+        .find(|&i| indent(lines[i]) == body_indent)?;
+    Some(LineSpan {
+        first: u32::try_from(first + 1).ok()?,
+        last: u32::try_from(last + 1).ok()?,
+    })
 }
 
 /// The translator for `lang`, or `None` if that language has no translator yet (every
@@ -254,6 +308,21 @@ pub fn translator_with(lang: Language, groovy: GroovyMode) -> Box<dyn Translator
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_call_under_test_is_the_last_statement_of_every_layout() {
+        let java = "package thalia.p3;\n\npublic final class Test_p3 {\n    public static void test() throws Throwable {\n        long a0 = 20L;\n        T res = new T(a0,\n            x -> {\n                return 1;\n            });\n    }\n}\n";
+        assert_eq!(call_lines(java), Some(LineSpan { first: 6, last: 9 }));
+        let kotlin = "package thalia.p7\n\nobject Test_p7 {\n    fun test() {\n        val res: A = B.C\n    }\n}\n";
+        assert_eq!(call_lines(kotlin), Some(LineSpan { first: 5, last: 5 }));
+        let scala = "package thalia.p7\n\nobject Test_p7 {\n    def test(): Unit = {\n        val a1: Int = 33\n        val res: Int = java.lang.Integer.parseInt(a1)\n    }\n}\n";
+        assert_eq!(call_lines(scala), Some(LineSpan { first: 6, last: 6 }));
+        let groovy = "package thalia.p3\n\n@groovy.transform.CompileStatic\nfinal class Test_p3 {\n    static void test() {\n        M r = M.getInstance('x1')\n        ((M) r).init()\n    }\n}\n";
+        let span = call_lines(groovy).expect("a span");
+        assert_eq!(span, LineSpan { first: 7, last: 7 });
+        assert!(span.contains(7) && !span.contains(6));
+        assert_eq!(call_lines("class X {}\n"), None);
+    }
 
     #[test]
     fn language_names_round_trip() {

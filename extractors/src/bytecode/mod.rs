@@ -41,7 +41,7 @@ use std::time::{Duration, Instant};
 
 pub use archive::{
     ct_sym_release_letter, read_ct_sym, read_dir, read_jar, read_jimage, read_jmod, read_path,
-    RawArchive, JMOD_MAGIC,
+    RawArchive, JMOD_MAGIC, MAX_ARCHIVE_CLASS_BYTES,
 };
 pub use class::{extract_class, module_exports, RawClass, RawField, RawMethod};
 
