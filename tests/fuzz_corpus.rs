@@ -10,32 +10,7 @@ const REPLAY_STACK: usize = 8 << 20;
 
 /// Regression inputs whose fix has not landed yet: (target/file, reason). Must be empty once
 /// the fixes are on main.
-const SKIP: &[(&str, &str)] = &[
-    (
-        "type_string/java-generic-nested-60000",
-        "stack overflow in the type parser; fix pending on branch harden-core (type-string depth)",
-    ),
-    (
-        "type_string/java-type-param-bound-nested-60000",
-        "stack overflow in the type parser; fix pending on branch harden-core (type-string depth)",
-    ),
-    (
-        "type_string/kotlin-function-nested-40000",
-        "stack overflow in the type parser; fix pending on branch harden-core (type-string depth)",
-    ),
-    (
-        "type_string/kotlin-parens-nested-50000",
-        "stack overflow in the type parser; fix pending on branch harden-core (type-string depth)",
-    ),
-    (
-        "type_string/scala-function-nested-60000",
-        "stack overflow in the type parser; fix pending on branch harden-core (type-string depth)",
-    ),
-    (
-        "api_json/return-type-nested-60000",
-        "stack overflow in the type parser; fix pending on branch harden-core (type-string depth)",
-    ),
-];
+const SKIP: &[(&str, &str)] = &[];
 
 fn inputs(target: &str) -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
