@@ -98,3 +98,62 @@ fn skip_list_names_real_regressions() {
         );
     }
 }
+
+/// A class file `A` whose class annotation `@B(v = …)` nests `depth` array values (`{{…{1}…}}`)
+/// or annotations (`@B(v = @B(v = …))`) around an int.
+fn nested_annotation_class(depth: usize, arrays: bool) -> Vec<u8> {
+    fn utf8(s: &str) -> Vec<u8> {
+        let mut v = vec![1];
+        v.extend_from_slice(&(s.len() as u16).to_be_bytes());
+        v.extend_from_slice(s.as_bytes());
+        v
+    }
+    let pool: Vec<Vec<u8>> = vec![
+        utf8("A"),
+        vec![7, 0, 1],
+        utf8("java/lang/Object"),
+        vec![7, 0, 3],
+        utf8("RuntimeVisibleAnnotations"),
+        utf8("LB;"),
+        utf8("v"),
+        vec![3, 0, 0, 0, 1],
+    ];
+    let level: &[u8] = if arrays {
+        &[b'[', 0, 1]
+    } else {
+        &[b'@', 0, 6, 0, 1, 0, 7]
+    };
+    let mut anno = vec![0, 1, 0, 6, 0, 1, 0, 7];
+    for _ in 0..depth {
+        anno.extend_from_slice(level);
+    }
+    anno.extend_from_slice(&[b'I', 0, 8]);
+    let mut out = vec![0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52];
+    out.extend_from_slice(&(pool.len() as u16 + 1).to_be_bytes());
+    out.extend(pool.into_iter().flatten());
+    out.extend_from_slice(&[0, 0x21, 0, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 1, 0, 5]);
+    out.extend_from_slice(&(anno.len() as u32).to_be_bytes());
+    out.extend(anno);
+    out
+}
+
+#[test]
+fn nested_annotation_values_are_an_error_not_a_stack_overflow() {
+    use thalia_extractors::bytecode::class::MAX_ANNOTATION_DEPTH;
+    use thalia_extractors::bytecode::extract_class;
+    for arrays in [true, false] {
+        let shallow = nested_annotation_class(3, arrays);
+        let c = extract_class(&shallow, "A.class").expect("3 levels are fine");
+        assert_eq!(c.map(|c| c.name), Some("A".to_string()));
+        let at_limit = nested_annotation_class(MAX_ANNOTATION_DEPTH - 1, arrays);
+        assert!(extract_class(&at_limit, "A.class").is_ok());
+        for depth in [MAX_ANNOTATION_DEPTH + 1, 200_000] {
+            let deep = nested_annotation_class(depth, arrays);
+            let err = extract_class(&deep, "A.class").expect_err("too deep");
+            assert!(
+                err.to_string().contains("MAX_ANNOTATION_DEPTH"),
+                "{depth} levels: {err}"
+            );
+        }
+    }
+}

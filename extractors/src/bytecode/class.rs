@@ -377,6 +377,202 @@ fn check_constant_pool(bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// The deepest nesting of annotation element values (`@A(x = {{@B(…)}})`) accepted in a class
+/// file. The class-file parser reads them recursively, so a hostile nesting (3 bytes a level)
+/// would overflow the stack; real annotations nest a few levels.
+pub const MAX_ANNOTATION_DEPTH: usize = 64;
+
+/// Why [`check_annotation_depth`] stopped.
+enum Scan {
+    /// Nesting beyond [`MAX_ANNOTATION_DEPTH`].
+    Deep,
+    /// Malformed or truncated: left to the class-file parser to report.
+    Malformed,
+}
+
+/// A cursor over class-file bytes for [`check_annotation_depth`].
+struct Cursor<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Cursor<'_> {
+    fn skip(&mut self, n: usize) -> Result<(), Scan> {
+        self.i = self.i.checked_add(n).ok_or(Scan::Malformed)?;
+        if self.i > self.b.len() {
+            return Err(Scan::Malformed);
+        }
+        Ok(())
+    }
+    fn u1(&mut self) -> Result<usize, Scan> {
+        let v = *self.b.get(self.i).ok_or(Scan::Malformed)?;
+        self.i += 1;
+        Ok(v as usize)
+    }
+    fn u2(&mut self) -> Result<usize, Scan> {
+        Ok((self.u1()? << 8) | self.u1()?)
+    }
+    fn u4(&mut self) -> Result<usize, Scan> {
+        Ok((self.u2()? << 16) | self.u2()?)
+    }
+}
+
+/// Rejects a class file whose annotation element values nest deeper than
+/// [`MAX_ANNOTATION_DEPTH`] (in class, field, method, parameter, type, record-component,
+/// `Code` and default-value annotations). Anything malformed is left to the parser.
+fn check_annotation_depth(bytes: &[u8]) -> Result<(), String> {
+    match scan_class(bytes) {
+        Err(Scan::Deep) => Err(format!(
+            "annotation values nested deeper than MAX_ANNOTATION_DEPTH = {MAX_ANNOTATION_DEPTH}"
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn scan_class(bytes: &[u8]) -> Result<(), Scan> {
+    let mut c = Cursor { b: bytes, i: 8 };
+    let count = c.u2()?;
+    let mut utf8: Vec<&[u8]> = vec![&[]; count.max(1)];
+    let mut index = 1;
+    while index < count {
+        let tag = c.u1()?;
+        let slots = match tag {
+            1 => {
+                let len = c.u2()?;
+                let start = c.i;
+                c.skip(len)?;
+                utf8[index] = &bytes[start..c.i];
+                1
+            }
+            5 | 6 => {
+                c.skip(8)?;
+                2
+            }
+            3 | 4 | 9 | 10 | 11 | 12 | 17 | 18 => {
+                c.skip(4)?;
+                1
+            }
+            15 => {
+                c.skip(3)?;
+                1
+            }
+            _ => {
+                c.skip(2)?;
+                1
+            }
+        };
+        index += slots;
+    }
+    c.skip(6)?;
+    let interfaces = c.u2()?;
+    c.skip(2 * interfaces)?;
+    for _ in 0..2 {
+        // fields, then methods
+        for _ in 0..c.u2()? {
+            c.skip(6)?;
+            scan_attributes(&mut c, &utf8)?;
+        }
+    }
+    scan_attributes(&mut c, &utf8)
+}
+
+fn scan_attributes(c: &mut Cursor<'_>, utf8: &[&[u8]]) -> Result<(), Scan> {
+    for _ in 0..c.u2()? {
+        let name = utf8.get(c.u2()?).copied().unwrap_or_default();
+        let len = c.u4()?;
+        let body =
+            c.b.get(c.i..c.i.saturating_add(len))
+                .ok_or(Scan::Malformed)?;
+        c.skip(len)?;
+        let mut a = Cursor { b: body, i: 0 };
+        match name {
+            b"RuntimeVisibleAnnotations" | b"RuntimeInvisibleAnnotations" => {
+                scan_annotations(&mut a)?
+            }
+            b"RuntimeVisibleParameterAnnotations" | b"RuntimeInvisibleParameterAnnotations" => {
+                for _ in 0..a.u1()? {
+                    scan_annotations(&mut a)?;
+                }
+            }
+            b"RuntimeVisibleTypeAnnotations" | b"RuntimeInvisibleTypeAnnotations" => {
+                for _ in 0..a.u2()? {
+                    scan_type_annotation(&mut a)?;
+                }
+            }
+            b"AnnotationDefault" => scan_element_value(&mut a, 1)?,
+            b"Code" => {
+                a.skip(4)?;
+                let code = a.u4()?;
+                a.skip(code)?;
+                let handlers = a.u2()?;
+                a.skip(8 * handlers)?;
+                scan_attributes(&mut a, utf8)?;
+            }
+            b"Record" => {
+                for _ in 0..a.u2()? {
+                    a.skip(4)?;
+                    scan_attributes(&mut a, utf8)?;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn scan_annotations(c: &mut Cursor<'_>) -> Result<(), Scan> {
+    for _ in 0..c.u2()? {
+        scan_annotation(c, 1)?;
+    }
+    Ok(())
+}
+
+fn scan_type_annotation(c: &mut Cursor<'_>) -> Result<(), Scan> {
+    // JVMS 4.7.20.1: target_info by target_type, then the type_path
+    match c.u1()? {
+        0x00 | 0x01 | 0x16 => c.skip(1)?,
+        0x10 | 0x17 | 0x42..=0x46 => c.skip(2)?,
+        0x11 | 0x12 => c.skip(2)?,
+        0x13..=0x15 => {}
+        0x40 | 0x41 => {
+            let n = c.u2()?;
+            c.skip(6 * n)?;
+        }
+        0x47..=0x4B => c.skip(3)?,
+        _ => return Err(Scan::Malformed),
+    }
+    let path = c.u1()?;
+    c.skip(2 * path)?;
+    scan_annotation(c, 1)
+}
+
+fn scan_annotation(c: &mut Cursor<'_>, depth: usize) -> Result<(), Scan> {
+    c.skip(2)?;
+    for _ in 0..c.u2()? {
+        c.skip(2)?;
+        scan_element_value(c, depth)?;
+    }
+    Ok(())
+}
+
+fn scan_element_value(c: &mut Cursor<'_>, depth: usize) -> Result<(), Scan> {
+    if depth > MAX_ANNOTATION_DEPTH {
+        return Err(Scan::Deep);
+    }
+    match c.u1()? as u8 {
+        b'B' | b'C' | b'D' | b'F' | b'I' | b'J' | b'S' | b'Z' | b's' | b'c' => c.skip(2),
+        b'e' => c.skip(4),
+        b'@' => scan_annotation(c, depth + 1),
+        b'[' => {
+            for _ in 0..c.u2()? {
+                scan_element_value(c, depth + 1)?;
+            }
+            Ok(())
+        }
+        _ => Err(Scan::Malformed),
+    }
+}
+
 /// Why a binary class name cannot be used (`None` when it can): it becomes a file name of
 /// the output, so it must be non-empty, at most [`MAX_CLASS_NAME_LEN`] bytes, made of
 /// non-empty `/`-separated segments without `.`, `;`, `[` (JVMS 4.2.1), backslashes or
@@ -425,6 +621,7 @@ pub fn extract_class(bytes: &[u8], entry_name: &str) -> Result<Option<RawClass>,
         return Err(malformed("not a class file (no CAFEBABE header)".into()));
     }
     check_constant_pool(bytes).map_err(malformed)?;
+    check_annotation_depth(bytes).map_err(malformed)?;
     catch_parser_panic(|| extract_class_unguarded(bytes, entry_name))
         .map_err(|m| malformed(format!("the class-file parser failed: {m}")))?
 }
@@ -686,7 +883,7 @@ fn drop_outer_instance(
 /// The packages a `module-info` class exports to everyone (binary form, `java/util`), or
 /// `None` when the bytes are not a module descriptor.
 pub fn module_exports(bytes: &[u8]) -> Option<Vec<String>> {
-    if bytes.len() as u64 > MAX_CLASS_FILE_BYTES {
+    if bytes.len() as u64 > MAX_CLASS_FILE_BYTES || check_annotation_depth(bytes).is_err() {
         return None;
     }
     catch_parser_panic(|| module_exports_unguarded(bytes))
