@@ -157,3 +157,48 @@ fn nested_annotation_values_are_an_error_not_a_stack_overflow() {
         }
     }
 }
+
+/// A class file `A` with `depth` `Code` attributes nested in each other (as class attributes).
+fn nested_code_class(depth: usize) -> Vec<u8> {
+    let mut pool = Vec::new();
+    for s in ["A", "java/lang/Object", "Code"] {
+        pool.push(1u8);
+        pool.extend_from_slice(&(s.len() as u16).to_be_bytes());
+        pool.extend_from_slice(s.as_bytes());
+        if s != "Code" {
+            let index = if s == "A" { 1u8 } else { 3 };
+            pool.extend_from_slice(&[7, 0, index]);
+        }
+    }
+    // attribute list k (from the innermost, 0) = count 1, name, length, a `Code` header of
+    // 10 bytes and list k-1; list 0 is empty. Written outermost first, in linear time.
+    let list_len = |k: usize| 2 + k * 18;
+    let mut attrs = Vec::with_capacity(list_len(depth));
+    for k in (1..=depth).rev() {
+        attrs.extend_from_slice(&[0, 1, 0, 5]);
+        attrs.extend_from_slice(&((10 + list_len(k - 1)) as u32).to_be_bytes());
+        attrs.extend_from_slice(&[0; 10]);
+    }
+    attrs.extend_from_slice(&[0, 0]);
+    let mut out = vec![0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52, 0, 6];
+    out.extend(pool);
+    out.extend_from_slice(&[0, 0x21, 0, 2, 0, 4, 0, 0, 0, 0, 0, 0]);
+    out.extend(attrs);
+    out
+}
+
+#[test]
+fn nested_attributes_are_an_error_not_a_stack_overflow() {
+    use thalia_extractors::bytecode::class::MAX_ATTRIBUTE_DEPTH;
+    use thalia_extractors::bytecode::extract_class;
+    let err = extract_class(&nested_code_class(100_000), "A.class").expect_err("too deep");
+    assert!(err.to_string().contains("MAX_ATTRIBUTE_DEPTH"), "{err}");
+    // the class's attribute list is level 1, each `Code` adds one
+    let err = extract_class(&nested_code_class(MAX_ATTRIBUTE_DEPTH), "A.class")
+        .expect_err("one too deep");
+    assert!(err.to_string().contains("MAX_ATTRIBUTE_DEPTH"), "{err}");
+    // within the limit the class reads (or fails) for other reasons, never for depth
+    if let Err(e) = extract_class(&nested_code_class(MAX_ATTRIBUTE_DEPTH - 1), "A.class") {
+        assert!(!e.to_string().contains("MAX_ATTRIBUTE_DEPTH"), "{e}");
+    }
+}

@@ -382,10 +382,17 @@ fn check_constant_pool(bytes: &[u8]) -> Result<(), String> {
 /// would overflow the stack; real annotations nest a few levels.
 pub const MAX_ANNOTATION_DEPTH: usize = 64;
 
+/// The deepest nesting of attributes inside attributes (`Code` and `Record` hold attributes)
+/// accepted in a class file; the parser reads them recursively. Valid class files nest two
+/// levels (a `Code` attribute's own attributes).
+pub const MAX_ATTRIBUTE_DEPTH: usize = 8;
+
 /// Why [`check_annotation_depth`] stopped.
 enum Scan {
     /// Nesting beyond [`MAX_ANNOTATION_DEPTH`].
     Deep,
+    /// Nesting beyond [`MAX_ATTRIBUTE_DEPTH`].
+    DeepAttributes,
     /// Malformed or truncated: left to the class-file parser to report.
     Malformed,
 }
@@ -419,11 +426,15 @@ impl Cursor<'_> {
 
 /// Rejects a class file whose annotation element values nest deeper than
 /// [`MAX_ANNOTATION_DEPTH`] (in class, field, method, parameter, type, record-component,
-/// `Code` and default-value annotations). Anything malformed is left to the parser.
+/// `Code` and default-value annotations) or whose attributes nest deeper than
+/// [`MAX_ATTRIBUTE_DEPTH`]. Anything malformed is left to the parser.
 fn check_annotation_depth(bytes: &[u8]) -> Result<(), String> {
     match scan_class(bytes) {
         Err(Scan::Deep) => Err(format!(
             "annotation values nested deeper than MAX_ANNOTATION_DEPTH = {MAX_ANNOTATION_DEPTH}"
+        )),
+        Err(Scan::DeepAttributes) => Err(format!(
+            "attributes nested deeper than MAX_ATTRIBUTE_DEPTH = {MAX_ATTRIBUTE_DEPTH}"
         )),
         _ => Ok(()),
     }
@@ -470,13 +481,16 @@ fn scan_class(bytes: &[u8]) -> Result<(), Scan> {
         // fields, then methods
         for _ in 0..c.u2()? {
             c.skip(6)?;
-            scan_attributes(&mut c, &utf8)?;
+            scan_attributes(&mut c, &utf8, 1)?;
         }
     }
-    scan_attributes(&mut c, &utf8)
+    scan_attributes(&mut c, &utf8, 1)
 }
 
-fn scan_attributes(c: &mut Cursor<'_>, utf8: &[&[u8]]) -> Result<(), Scan> {
+fn scan_attributes(c: &mut Cursor<'_>, utf8: &[&[u8]], depth: usize) -> Result<(), Scan> {
+    if depth > MAX_ATTRIBUTE_DEPTH {
+        return Err(Scan::DeepAttributes);
+    }
     for _ in 0..c.u2()? {
         let name = utf8.get(c.u2()?).copied().unwrap_or_default();
         let len = c.u4()?;
@@ -506,12 +520,12 @@ fn scan_attributes(c: &mut Cursor<'_>, utf8: &[&[u8]]) -> Result<(), Scan> {
                 a.skip(code)?;
                 let handlers = a.u2()?;
                 a.skip(8 * handlers)?;
-                scan_attributes(&mut a, utf8)?;
+                scan_attributes(&mut a, utf8, depth + 1)?;
             }
             b"Record" => {
                 for _ in 0..a.u2()? {
                     a.skip(4)?;
-                    scan_attributes(&mut a, utf8)?;
+                    scan_attributes(&mut a, utf8, depth + 1)?;
                 }
             }
             _ => {}
