@@ -531,6 +531,7 @@ impl Source for DirSource {
             };
             batch.candidates.push(Candidate {
                 twin,
+                program: None,
                 key: r.id.clone(),
                 regenerate: Some(format!("{regenerate} --only {}", r.id)),
                 id: r.id.clone(),
@@ -764,6 +765,7 @@ impl Source for SynthSource {
                 };
                 batch.candidates.push(Candidate {
                     twin,
+                    program: Some(std::sync::Arc::new(p.program)),
                     key: key(p.index),
                     id: p.record.id.clone(),
                     mode: label.clone(),

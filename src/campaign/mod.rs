@@ -7,9 +7,13 @@
 //! - [`store`] owns the run directory (`manifest.json`, `results.jsonl`, `bugs/`);
 //! - [`driver`] feeds batches from a [`driver::Source`] to compiler workers;
 //! - [`setup`] turns a user's settings into a run's identity, manifest and options;
-//! - [`report`] summarizes a run directory.
+//! - [`report`] summarizes a run directory;
+//! - [`reduce`] shrinks a finding's program while it keeps its signature;
+//! - [`bugreport`] writes a finding's ready-to-file `report.md`.
 
+pub mod bugreport;
 pub mod driver;
+pub mod reduce;
 pub mod report;
 pub mod setup;
 pub mod signature;
@@ -231,6 +235,8 @@ pub struct Candidate {
     pub regenerate: Option<String>,
     /// Its Java twin, for a program in another language.
     pub twin: Option<Twin>,
+    /// Its IR, when synthesized in this run (kept with a finding for `thalia reduce`).
+    pub program: Option<std::sync::Arc<thalia_translators::ir::Program>>,
 }
 
 #[cfg(test)]

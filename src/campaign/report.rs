@@ -6,7 +6,6 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use serde::Serialize;
-use serde_json::Value;
 
 use super::store::{scan_results, Manifest, ResultLine, StoreError, MANIFEST, RESULTS};
 use super::{Expected, FindingKind};
@@ -99,10 +98,8 @@ pub struct Report {
 
 /// The readable signature of a finding, from its `finding.json` (empty when unreadable).
 fn signature_text(dir: &Path, f: &super::store::FindingRef) -> String {
-    std::fs::read_to_string(dir.join(f.path()).join("finding.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-        .and_then(|v| v["signature_text"].as_str().map(str::to_string))
+    super::store::FindingFile::read(&dir.join(f.path()))
+        .map(|f| f.signature_text)
         .unwrap_or_default()
 }
 

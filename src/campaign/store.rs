@@ -142,6 +142,87 @@ pub struct Manifest {
     pub sessions: Vec<Session>,
 }
 
+/// The IR of a finding's program in its directory (for `thalia reduce`).
+pub const PROGRAM_IR: &str = "program.ir.json";
+
+/// `finding.json` in a finding's directory.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FindingFile {
+    /// The signature's directory name.
+    pub signature: String,
+    /// The readable signature.
+    pub signature_text: String,
+    /// The finding's kind.
+    pub kind: FindingKind,
+    /// The compiler that made it.
+    pub compiler: FindingCompiler,
+    /// The program.
+    pub program: FindingProgram,
+    /// What the compiler should have done.
+    pub expected: Expected,
+    /// What it did (`accepted`, `rejected`, `crash`, `timeout`).
+    pub actual: String,
+    /// The exit code of a crash.
+    pub exit: Option<i32>,
+    /// The program's Java twin and what javac said of it.
+    pub twin: Option<FindingTwin>,
+}
+
+/// The compiler of a finding.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FindingCompiler {
+    /// Which compiler.
+    pub tool: Tool,
+    /// Its version.
+    pub version: String,
+    /// `process` or `server`.
+    pub mode: String,
+}
+
+/// The program of a finding.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FindingProgram {
+    /// Its key in the run.
+    pub key: String,
+    /// Its id.
+    pub id: String,
+    /// Its mode label.
+    pub mode: String,
+    /// The synthesis round.
+    pub round: u64,
+    /// Its file.
+    pub file: String,
+    /// The command that regenerates it.
+    pub regenerate: Option<String>,
+    /// Its record.
+    pub record: crate::synth::ProgramRecord,
+}
+
+/// The Java twin of a finding's program.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FindingTwin {
+    /// The twin's file.
+    pub file: String,
+    /// `javac`.
+    pub compiler: String,
+    /// javac's verdict, when the twin was compiled.
+    pub verdict: Option<String>,
+    /// What it says of the finding.
+    pub status: Option<TwinStatus>,
+}
+
+impl FindingFile {
+    /// Reads `dir/finding.json`.
+    pub fn read(dir: &Path) -> Result<FindingFile, StoreError> {
+        let path = dir.join("finding.json");
+        let text = fs::read_to_string(&path).map_err(io(&path))?;
+        serde_json::from_str(&text).map_err(|e| StoreError::Manifest {
+            path,
+            message: e.to_string(),
+        })
+    }
+}
+
 /// A disagreement between the compiler under test and another compiler on one program.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiffRef {
@@ -472,13 +553,19 @@ impl Store {
                         false
                     } else if bug.exists() {
                         // written just before a kill, for this program (judged again now)?
-                        std::fs::read_to_string(bug.join("finding.json"))
-                            .ok()
-                            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-                            .is_some_and(|v| v["program"]["key"] == cand.key.as_str())
+                        FindingFile::read(&bug).is_ok_and(|f| f.program.key == cand.key)
                     } else {
                         let compiler = self.manifest.compiler.clone();
-                        self.write_bug(&bug, &sig, kind, cand, verdict, twin, &compiler)?;
+                        self.write_bug(
+                            &bug,
+                            &sig,
+                            kind,
+                            cand,
+                            verdict,
+                            twin,
+                            &compiler,
+                            &differential,
+                        )?;
                         true
                     };
                     *self.counts.entry(key).or_default() += 1;
@@ -654,7 +741,7 @@ impl Store {
                 let bug = self.dir.join(&key);
                 let first = !self.counts.contains_key(&key) && !bug.exists();
                 if first {
-                    self.write_bug(&bug, &sig, fk, cand, other, None, info)?;
+                    self.write_bug(&bug, &sig, fk, cand, other, None, info, &[])?;
                 }
                 *self.counts.entry(key).or_default() += 1;
                 Some(FindingRef {
@@ -684,6 +771,7 @@ impl Store {
         verdict: &Verdict,
         twin: Option<&Verdict>,
         c: &CompilerInfo,
+        differential: &[DiffRef],
     ) -> Result<(), StoreError> {
         let parent = bug.parent().unwrap_or(&self.dir);
         fs::create_dir_all(parent).map_err(io(parent))?;
@@ -708,38 +796,57 @@ impl Store {
             ),
         };
         write("compiler-output.txt", &output)?;
-        let exit = match verdict {
-            Verdict::Crash { exit, .. } => serde_json::json!(exit),
-            _ => Value::Null,
-        };
-        let finding = serde_json::json!({
-            "signature": sig.dir,
-            "signature_text": sig.text,
-            "kind": kind,
-            "compiler": {"tool": c.tool, "version": c.version, "mode": c.mode},
-            "program": {
-                "key": cand.key,
-                "id": cand.id,
-                "mode": cand.mode,
-                "round": cand.round,
-                "file": cand.file,
-                "regenerate": cand.regenerate,
-                "record": cand.record,
+        write(
+            "report.md",
+            &super::bugreport::report_md(c, kind, &sig.text, cand, &output, twin, differential),
+        )?;
+        let finding = FindingFile {
+            signature: sig.dir.clone(),
+            signature_text: sig.text.clone(),
+            kind,
+            compiler: FindingCompiler {
+                tool: c.tool,
+                version: c.version.clone(),
+                mode: c.mode.clone(),
             },
-            "expected": cand.expected,
-            "actual": verdict.label(),
-            "exit": exit,
-            "twin": cand.twin.as_ref().map(|t| serde_json::json!({
-                "file": t.file,
-                "compiler": "javac",
-                "verdict": twin.map(Verdict::label),
-                "status": twin.filter(|_| super::twin_applies(kind))
+            program: FindingProgram {
+                key: cand.key.clone(),
+                id: cand.id.clone(),
+                mode: cand.mode.clone(),
+                round: cand.round,
+                file: cand.file.clone(),
+                regenerate: cand.regenerate.clone(),
+                record: cand.record.clone(),
+            },
+            expected: cand.expected,
+            actual: verdict.label().into(),
+            exit: match verdict {
+                Verdict::Crash { exit, .. } => *exit,
+                _ => None,
+            },
+            twin: cand.twin.as_ref().map(|t| FindingTwin {
+                file: t.file.clone(),
+                compiler: "javac".into(),
+                verdict: twin.map(|v| v.label().to_string()),
+                status: twin
+                    .filter(|_| super::twin_applies(kind))
                     .map(|t| TwinStatus::of(cand.expected, t)),
-            })),
-        });
+            }),
+        };
+        if let Some(p) = &cand.program {
+            let ir =
+                serde_json::to_string_pretty(p.as_ref()).map_err(|e| StoreError::Manifest {
+                    path: tmp.join(PROGRAM_IR),
+                    message: e.to_string(),
+                })?;
+            write(PROGRAM_IR, &(ir + "\n"))?;
+        }
         write(
             "finding.json",
-            &(serde_json::to_string_pretty(&finding).unwrap_or_default() + "\n"),
+            &(serde_json::to_string_pretty(&finding).map_err(|e| StoreError::Manifest {
+                path: tmp.join("finding.json"),
+                message: e.to_string(),
+            })? + "\n"),
         )?;
         let repro = tmp.join("repro.sh");
         fs::write(&repro, repro_script(c, kind, cand, verdict, &sig.text)).map_err(io(&repro))?;

@@ -125,6 +125,18 @@ pub(super) struct RunArgs {
 }
 
 #[derive(Args, Debug)]
+pub(super) struct ReduceArgs {
+    /// A finding's directory (`RUN/bugs/<signature>/`), written by `thalia run`.
+    dirs: Vec<PathBuf>,
+    /// Stop a reduction after this many compiler runs.
+    #[arg(long, default_value_t = thalia::campaign::reduce::DEFAULT_MAX_COMPILES)]
+    max_compiles: usize,
+    /// Compile in a warm compile server.
+    #[arg(long)]
+    server: bool,
+}
+
+#[derive(Args, Debug)]
 pub(super) struct ReportArgs {
     /// A run directory written by `thalia run` or `thalia check`.
     dir: PathBuf,
@@ -320,6 +332,33 @@ pub(super) fn report(args: ReportArgs) -> Result<ExitCode> {
         print_json(&report)?;
     } else {
         print!("{}", report.table());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
+    use thalia::campaign::reduce::{reduce, ReduceOptions};
+    if args.dirs.is_empty() {
+        anyhow::bail!("give the directories of findings to reduce (RUN/bugs/<signature>/)");
+    }
+    let opts = ReduceOptions {
+        max_compiles: args.max_compiles.max(1),
+        server: args.server,
+    };
+    for dir in &args.dirs {
+        let r = reduce(dir, &opts).with_context(|| format!("cannot reduce {}", dir.display()))?;
+        eprintln!(
+            "{}: {} → {} lines ({} → {} IR nodes) in {} steps, {} compiler runs, {:.1}s; {}",
+            dir.display(),
+            r.lines_before,
+            r.lines_after,
+            r.size_before,
+            r.size_after,
+            r.steps,
+            r.compiles,
+            r.seconds,
+            r.dir.join("report.md").display()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

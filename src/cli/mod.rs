@@ -57,6 +57,11 @@ enum Command {
     /// Summarize a run directory: programs, verdicts per mode, expectation rates, findings by
     /// kind and signature, throughput.
     Report(campaign::ReportArgs),
+    /// Shrink findings' programs (statements dropped, initializers made typed bottom
+    /// constants, locals inlined, casts and type arguments dropped) while the compiler keeps
+    /// giving each its signature; writes `reduced/` with the program, its Java twin and a
+    /// `report.md` into each finding's directory.
+    Reduce(campaign::ReduceArgs),
     /// Install, list and run the compilers under test (kotlinc, scalac 3 and 2.13, groovyc from
     /// Maven artifacts through thalia's resolver; javac from the running JDK).
     #[command(subcommand)]
@@ -132,6 +137,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Run(args) => campaign::run(args),
         Command::Check(args) => campaign::check(args),
         Command::Report(args) => campaign::report(args),
+        Command::Reduce(args) => campaign::reduce(args),
         Command::Toolchain(cmd) => toolchain::run(cmd),
         Command::Bench(cmd) => bench::run(cmd),
     }

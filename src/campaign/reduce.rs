@@ -1,0 +1,625 @@
+//! `thalia reduce BUGDIR`: shrinks a finding's program at the IR level while the compiler
+//! keeps giving the finding its signature, and writes the reduced program (with its Java twin
+//! and a new `report.md`) into `BUGDIR/reduced/`.
+//!
+//! A step must keep what the finding is about, not only its signature: an acceptance's
+//! signature is the fault's shape, which any well-typed variant would also show. So every step
+//! either keeps the static types the call under test sees (a local's initializer becomes a
+//! typed bottom constant of the local's declared type, an unused local goes, a cast of a local
+//! to its own declared type goes) or, for a program in another language than Java, is checked
+//! by javac on the step's Java twin, which must keep the expected verdict (a local used once is
+//! inlined, explicit type arguments are dropped).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::Serialize;
+use thalia_translators::ir::{Expr, Program, Receiver, Stmt, Ty};
+use thalia_translators::{translator_with, GroovyMode, JavaTranslator, Language, Translator};
+
+use super::setup::RunIdentity;
+use super::store::{CompilerInfo, FindingFile, Manifest, StoreError, MANIFEST, PROGRAM_IR};
+use super::{judge, judge_with_reason, Expected, FindingKind};
+use crate::compile::{CompileOptions, Compiler, Mode, Verdict};
+use crate::toolchain::{self, Toolchain};
+
+/// The most compiler runs one reduction makes by default (each candidate step is one; a step
+/// checked by the Java twin is two).
+pub const DEFAULT_MAX_COMPILES: usize = 300;
+
+/// How to reduce.
+#[derive(Clone, Debug)]
+pub struct ReduceOptions {
+    /// Stop after this many compiler runs.
+    pub max_compiles: usize,
+    /// Compile in a warm server instead of a process per candidate.
+    pub server: bool,
+}
+
+impl Default for ReduceOptions {
+    fn default() -> Self {
+        ReduceOptions {
+            max_compiles: DEFAULT_MAX_COMPILES,
+            server: false,
+        }
+    }
+}
+
+/// What a reduction did.
+#[derive(Clone, Debug, Serialize)]
+pub struct Reduced {
+    /// Lines of the program before.
+    pub lines_before: usize,
+    /// Lines after.
+    pub lines_after: usize,
+    /// IR nodes before.
+    pub size_before: usize,
+    /// IR nodes after.
+    pub size_after: usize,
+    /// Steps kept.
+    pub steps: usize,
+    /// Compiler runs made.
+    pub compiles: usize,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Where the reduced program is.
+    pub dir: PathBuf,
+}
+
+/// A reduction that could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReduceError {
+    /// The directory is not a finding of a run.
+    #[error("{0}")]
+    NotAFinding(String),
+    /// Reading or writing failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The compiler could not be found or run.
+    #[error("{0}")]
+    Compiler(String),
+    /// The finding does not reproduce as it was recorded.
+    #[error("the finding does not reproduce: {0}")]
+    NotReproduced(String),
+}
+
+/// The number of IR nodes of a program (its size for the reduction).
+pub fn size(p: &Program) -> usize {
+    let mut n = p.stmts.len();
+    p.walk_exprs(&mut |_| n += 1);
+    n
+}
+
+/// Where a finding's run directory is: the nearest ancestor with a manifest.
+fn run_dir(bug: &Path) -> Option<PathBuf> {
+    bug.ancestors()
+        .skip(1)
+        .find(|d| d.join(MANIFEST).is_file())
+        .map(Path::to_path_buf)
+}
+
+/// The finding's compiler (the run's, or an `--against` one) as the manifest records it.
+fn compiler_info<'a>(m: &'a Manifest, f: &FindingFile) -> Option<&'a CompilerInfo> {
+    std::iter::once(&m.compiler)
+        .chain(&m.against)
+        .find(|c| c.tool == f.compiler.tool && c.version == f.compiler.version)
+}
+
+/// A compiler and the settings to judge candidates with.
+struct Judge {
+    compiler: Compiler,
+    tool: crate::toolchain::Tool,
+    translator: Box<dyn Translator + Send + Sync>,
+    javac: Option<Compiler>,
+    opts: CompileOptions,
+    work: tempfile::TempDir,
+    compiles: usize,
+    expected: Expected,
+    kind: FindingKind,
+    signature: String,
+    record: crate::synth::ProgramRecord,
+}
+
+impl Judge {
+    /// Compiles `p` with the compiler under test: its verdict and whether it still makes the
+    /// finding (same kind, same signature).
+    fn keeps_finding(&mut self, p: &Program) -> Result<Option<(String, Verdict)>, ReduceError> {
+        let Ok(src) = self.translator.translate(p) else {
+            return Ok(None);
+        };
+        let file = self.translator.file_name(p);
+        let verdict = self.compile(false, &file, &src)?;
+        let mut record = self.record.clone();
+        record.call_lines = self.translator.call_lines(&src);
+        let format = self.tool.profile().diagnostics;
+        let kind = judge_with_reason(self.expected, &verdict, format, record.call_lines);
+        let same = kind == Some(self.kind)
+            && super::signature::signature(self.tool, self.kind, &verdict, &record).dir
+                == self.signature;
+        Ok(same.then_some((src, verdict)))
+    }
+
+    /// Whether javac still gives `p`'s Java twin the expected verdict.
+    fn twin_keeps_expectation(&mut self, p: &Program) -> Result<bool, ReduceError> {
+        if self.javac.is_none() {
+            return Ok(false);
+        }
+        let Ok(src) = JavaTranslator.translate(p) else {
+            return Ok(false);
+        };
+        let file = JavaTranslator.file_name(p);
+        let verdict = self.compile(true, &file, &src)?;
+        Ok(judge(self.expected, &verdict).is_none())
+    }
+
+    fn compile(&mut self, twin: bool, file: &str, src: &str) -> Result<Verdict, ReduceError> {
+        self.compiles += 1;
+        let dir = self.work.path().join(format!("c{}", self.compiles));
+        let classes = dir.join("classes");
+        std::fs::create_dir_all(&classes)
+            .map_err(|e| ReduceError::Compiler(format!("{}: {e}", classes.display())))?;
+        let path = dir.join(file);
+        std::fs::write(&path, src)
+            .map_err(|e| ReduceError::Compiler(format!("{}: {e}", path.display())))?;
+        let compiler = match (twin, &mut self.javac) {
+            (true, Some(j)) => j,
+            _ => &mut self.compiler,
+        };
+        let result = compiler
+            .compile_batch(std::slice::from_ref(&path), &classes, &self.opts)
+            .map_err(|e| ReduceError::Compiler(e.to_string()))?;
+        let _ = std::fs::remove_dir_all(&dir);
+        result
+            .verdicts
+            .get(file)
+            .cloned()
+            .ok_or_else(|| ReduceError::Compiler(format!("no verdict for {file}")))
+    }
+}
+
+/// One reduction step: a smaller program, and whether javac must check it on the Java twin.
+struct Step {
+    program: Program,
+    needs_twin: bool,
+}
+
+/// Whether `name` is read anywhere in `stmts`.
+fn uses(stmts: &[Stmt], name: &str) -> usize {
+    let mut n = 0;
+    for s in stmts {
+        s.expr_ref().walk(&mut |e| {
+            if matches!(e, Expr::Local(l) if l == name) {
+                n += 1;
+            }
+        });
+    }
+    n
+}
+
+/// `e` with every `Local(name)` replaced by `with`.
+fn substitute(e: &Expr, name: &str, with: &Expr) -> Expr {
+    map_children(e, &mut |c| substitute(c, name, with), name, with)
+}
+
+/// Rebuilds `e` with `f` applied to its direct children (and `Local(name)` itself replaced by
+/// `with`).
+fn map_children(e: &Expr, f: &mut dyn FnMut(&Expr) -> Expr, name: &str, with: &Expr) -> Expr {
+    let recv = |r: &Receiver, f: &mut dyn FnMut(&Expr) -> Expr| match r {
+        Receiver::Expr(x) => Receiver::Expr(Box::new(f(x))),
+        other => other.clone(),
+    };
+    match e {
+        Expr::Local(l) if l == name => with.clone(),
+        Expr::New {
+            class,
+            type_args,
+            args,
+        } => Expr::New {
+            class: class.clone(),
+            type_args: type_args.clone(),
+            args: args.iter().map(&mut *f).collect(),
+        },
+        Expr::Call {
+            receiver,
+            name: n,
+            type_args,
+            args,
+            declared_in,
+        } => Expr::Call {
+            receiver: recv(receiver, f),
+            name: n.clone(),
+            type_args: type_args.clone(),
+            args: args.iter().map(&mut *f).collect(),
+            declared_in: declared_in.clone(),
+        },
+        Expr::Field { receiver, name: n } => Expr::Field {
+            receiver: recv(receiver, f),
+            name: n.clone(),
+        },
+        Expr::Lambda {
+            params,
+            body,
+            target,
+            implicit,
+        } => {
+            // a parameter of the same name hides the local
+            if params.iter().any(|(p, _)| p == name) {
+                e.clone()
+            } else {
+                Expr::Lambda {
+                    params: params.clone(),
+                    body: Box::new(f(body)),
+                    target: target.clone(),
+                    implicit: *implicit,
+                }
+            }
+        }
+        Expr::NewArray { elem, elems } => Expr::NewArray {
+            elem: elem.clone(),
+            elems: elems.iter().map(&mut *f).collect(),
+        },
+        Expr::Spread(x) => Expr::Spread(Box::new(f(x))),
+        Expr::Cast { ty, expr } => Expr::Cast {
+            ty: ty.clone(),
+            expr: Box::new(f(expr)),
+        },
+        Expr::Cond { cond, then, els } => Expr::Cond {
+            cond: Box::new(f(cond)),
+            then: Box::new(f(then)),
+            els: Box::new(f(els)),
+        },
+        other => other.clone(),
+    }
+}
+
+/// `e` with casts of locals to their own declared type removed (`((T) a0)` where `a0: T`).
+fn drop_own_casts(e: &Expr, declared: &[(String, Ty)]) -> Expr {
+    match e {
+        Expr::Cast { ty, expr } => match expr.as_ref() {
+            Expr::Local(l) if declared.iter().any(|(n, t)| n == l && t == ty) => {
+                Expr::Local(l.clone())
+            }
+            _ => map_children(e, &mut |c| drop_own_casts(c, declared), "", e),
+        },
+        _ => map_children(e, &mut |c| drop_own_casts(c, declared), "", e),
+    }
+}
+
+/// `e` with every call's and constructor's explicit type arguments dropped.
+fn drop_type_args(e: &Expr) -> Expr {
+    let e = match e {
+        Expr::Call {
+            receiver,
+            name,
+            args,
+            declared_in,
+            ..
+        } => Expr::Call {
+            receiver: receiver.clone(),
+            name: name.clone(),
+            type_args: Vec::new(),
+            args: args.clone(),
+            declared_in: declared_in.clone(),
+        },
+        other => other.clone(),
+    };
+    map_children(&e, &mut drop_type_args, "", &e)
+}
+
+/// The candidate steps from `p`, most promising first.
+fn steps(p: &Program, may_check_twin: bool) -> Vec<Step> {
+    let mut out = Vec::new();
+    let n = p.stmts.len();
+    let with = |stmts: Vec<Stmt>| {
+        let mut q = p.clone();
+        q.stmts = stmts;
+        q
+    };
+    // a local nobody reads goes (never the call under test, the last statement)
+    for i in 0..n.saturating_sub(1) {
+        if let Stmt::Local { name, .. } = &p.stmts[i] {
+            if uses(&p.stmts[i + 1..], name) == 0 {
+                let mut stmts = p.stmts.clone();
+                stmts.remove(i);
+                out.push(Step {
+                    program: with(stmts),
+                    needs_twin: false,
+                });
+            }
+        }
+    }
+    // a local read once is inlined: a typed bottom constant keeps the type its use sees;
+    // any other initializer may not (javac checks the twin)
+    for i in 0..n.saturating_sub(1) {
+        if let Stmt::Local { name, init, .. } = &p.stmts[i] {
+            let bottom = matches!(init, Expr::Bottom(_));
+            if (bottom || may_check_twin) && uses(&p.stmts[i + 1..], name) == 1 {
+                let mut stmts: Vec<Stmt> = p.stmts.clone();
+                stmts.remove(i);
+                for s in stmts.iter_mut().skip(i) {
+                    *s = match s {
+                        Stmt::Local {
+                            name: n,
+                            ty,
+                            init: x,
+                        } => Stmt::Local {
+                            name: n.clone(),
+                            ty: ty.clone(),
+                            init: substitute(x, name, init),
+                        },
+                        Stmt::Expr(x) => Stmt::Expr(substitute(x, name, init)),
+                    };
+                }
+                out.push(Step {
+                    program: with(stmts),
+                    needs_twin: !bottom,
+                });
+            }
+        }
+    }
+    // an initializer becomes a typed bottom constant of the local's declared type
+    for i in 0..n.saturating_sub(1) {
+        if let Stmt::Local { name, ty, init } = &p.stmts[i] {
+            if !matches!(init, Expr::Bottom(_)) {
+                let mut stmts = p.stmts.clone();
+                stmts[i] = Stmt::Local {
+                    name: name.clone(),
+                    ty: ty.clone(),
+                    init: Expr::Bottom(ty.clone()),
+                };
+                out.push(Step {
+                    program: with(stmts),
+                    needs_twin: false,
+                });
+            }
+        }
+    }
+    // casts of locals to their own declared type go
+    let declared: Vec<(String, Ty)> = p
+        .stmts
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Local { name, ty, .. } => Some((name.clone(), ty.clone())),
+            Stmt::Expr(_) => None,
+        })
+        .collect();
+    let uncast: Vec<Stmt> = p
+        .stmts
+        .iter()
+        .map(|s| match s {
+            Stmt::Local { name, ty, init } => Stmt::Local {
+                name: name.clone(),
+                ty: ty.clone(),
+                init: drop_own_casts(init, &declared),
+            },
+            Stmt::Expr(x) => Stmt::Expr(drop_own_casts(x, &declared)),
+        })
+        .collect();
+    if uncast != p.stmts {
+        out.push(Step {
+            program: with(uncast),
+            needs_twin: false,
+        });
+    }
+    // explicit type arguments go (inference must find them: javac checks the twin)
+    if may_check_twin {
+        let erased: Vec<Stmt> = p
+            .stmts
+            .iter()
+            .map(|s| match s {
+                Stmt::Local { name, ty, init } => Stmt::Local {
+                    name: name.clone(),
+                    ty: ty.clone(),
+                    init: drop_type_args(init),
+                },
+                Stmt::Expr(x) => Stmt::Expr(drop_type_args(x)),
+            })
+            .collect();
+        if erased != p.stmts {
+            out.push(Step {
+                program: with(erased),
+                needs_twin: true,
+            });
+        }
+    }
+    out.retain(|s| measure(&s.program) < measure(p));
+    out
+}
+
+/// What a reduction step must decrease: statements, then IR nodes, then initializers that
+/// are not yet typed bottom constants (which inlining then removes).
+fn measure(p: &Program) -> (usize, usize, usize) {
+    let not_bottom = p
+        .stmts
+        .iter()
+        .filter(|s| matches!(s, Stmt::Local { init, .. } if !matches!(init, Expr::Bottom(_))))
+        .count();
+    (p.stmts.len(), size(p), not_bottom)
+}
+
+/// Reduces the finding in `bug`.
+pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> {
+    let start = Instant::now();
+    let finding = FindingFile::read(bug)?;
+    let ir_path = bug.join(PROGRAM_IR);
+    let text = std::fs::read_to_string(&ir_path).map_err(|e| {
+        ReduceError::NotAFinding(format!(
+            "{}: {e} (only findings of `thalia run` keep their program's IR)",
+            ir_path.display()
+        ))
+    })?;
+    let mut program: Program = serde_json::from_str(&text).map_err(|e| {
+        ReduceError::NotAFinding(format!("{}: not a program: {e}", ir_path.display()))
+    })?;
+    let run = run_dir(bug).ok_or_else(|| {
+        ReduceError::NotAFinding(format!("{}: no run directory above it", bug.display()))
+    })?;
+    let manifest: Manifest = {
+        let path = run.join(MANIFEST);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| ReduceError::NotAFinding(format!("{}: {e}", path.display())))?;
+        serde_json::from_str(&text)
+            .map_err(|e| ReduceError::NotAFinding(format!("{}: {e}", path.display())))?
+    };
+    let info = compiler_info(&manifest, &finding).ok_or_else(|| {
+        ReduceError::NotAFinding(format!(
+            "{}: the run has no compiler {}@{}",
+            run.display(),
+            finding.compiler.tool.name(),
+            finding.compiler.version
+        ))
+    })?;
+    let spec = format!("{}@{}", info.tool.name(), info.version);
+    let tc: Toolchain = toolchain::find(&spec).map_err(|e| ReduceError::Compiler(e.to_string()))?;
+    let lang = info.tool.profile().language;
+    let groovy = match &manifest.identity {
+        RunIdentity::Run(r) if r.groovy_type_checked => GroovyMode::TypeChecked,
+        _ => GroovyMode::CompileStatic,
+    };
+    let mode = if opts.server {
+        Mode::Server
+    } else {
+        Mode::Process
+    };
+    let javac = if lang == Language::Java {
+        None
+    } else {
+        let j = toolchain::find("javac")
+            .or_else(|_| toolchain::install(crate::toolchain::Tool::Javac, None, &[], false))
+            .map_err(|e| ReduceError::Compiler(e.to_string()))?;
+        Some(Compiler::new(&j, mode))
+    };
+    let mut judge_ = Judge {
+        compiler: Compiler::new(&tc, mode),
+        tool: info.tool,
+        translator: translator_with(lang, groovy),
+        javac,
+        opts: CompileOptions {
+            classpath: info.classpath.clone(),
+            timeout: std::time::Duration::from_secs_f64(info.timeout_seconds),
+        },
+        work: tempfile::tempdir()
+            .map_err(|e| ReduceError::Compiler(format!("a temporary directory: {e}")))?,
+        compiles: 0,
+        expected: finding.expected,
+        kind: finding.kind,
+        signature: finding
+            .signature
+            .rsplit('/')
+            .next()
+            .unwrap_or(&finding.signature)
+            .to_string(),
+        record: finding.program.record.clone(),
+    };
+    let Some((mut source, mut verdict)) = judge_.keeps_finding(&program)? else {
+        return Err(ReduceError::NotReproduced(format!(
+            "{spec} does not give the program the signature {}",
+            finding.signature
+        )));
+    };
+    let (lines_before, size_before) = (source.lines().count(), size(&program));
+    let mut kept = 0;
+    'outer: while judge_.compiles < opts.max_compiles {
+        for step in steps(&program, judge_.javac.is_some()) {
+            if judge_.compiles >= opts.max_compiles {
+                break 'outer;
+            }
+            if step.needs_twin && !judge_.twin_keeps_expectation(&step.program)? {
+                continue;
+            }
+            if let Some((src, v)) = judge_.keeps_finding(&step.program)? {
+                program = step.program;
+                source = src;
+                verdict = v;
+                kept += 1;
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    write_reduced(bug, &finding, &judge_, &program, &source, &verdict, info)?;
+    let out = Reduced {
+        lines_before,
+        lines_after: source.lines().count(),
+        size_before,
+        size_after: size(&program),
+        steps: kept,
+        compiles: judge_.compiles,
+        seconds: start.elapsed().as_secs_f64(),
+        dir: bug.join(REDUCED),
+    };
+    let summary =
+        serde_json::to_string_pretty(&out).map_err(|e| ReduceError::Compiler(e.to_string()))?;
+    let path = bug.join(REDUCED).join("reduction.json");
+    std::fs::write(&path, summary + "\n").map_err(|source| StoreError::Io { path, source })?;
+    Ok(out)
+}
+
+/// The folder of a finding's reduced program.
+pub const REDUCED: &str = "reduced";
+
+/// Writes the reduced program, its Java twin and IR, and its `report.md`.
+fn write_reduced(
+    bug: &Path,
+    finding: &FindingFile,
+    judge_: &Judge,
+    program: &Program,
+    source: &str,
+    verdict: &Verdict,
+    info: &CompilerInfo,
+) -> Result<(), ReduceError> {
+    let dir = bug.join(REDUCED);
+    std::fs::create_dir_all(&dir).map_err(|source| StoreError::Io {
+        path: dir.clone(),
+        source,
+    })?;
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(|source| StoreError::Io { path: p, source })
+    };
+    let file = judge_.translator.file_name(program);
+    write(&file, source)?;
+    let twin = match (judge_.javac.is_some(), JavaTranslator.translate(program)) {
+        (true, Ok(java)) => {
+            let name = JavaTranslator.file_name(program);
+            write(&name, &java)?;
+            Some(super::Twin {
+                file: name,
+                source: java,
+            })
+        }
+        _ => None,
+    };
+    let ir =
+        serde_json::to_string_pretty(program).map_err(|e| ReduceError::Compiler(e.to_string()))?;
+    write(PROGRAM_IR, &(ir + "\n"))?;
+    let output = match verdict {
+        Verdict::Rejected { diagnostics } => diagnostics.join("\n"),
+        Verdict::Crash { output, .. } => output.clone(),
+        other => other.label().to_string(),
+    };
+    let cand = super::Candidate {
+        key: finding.program.key.clone(),
+        id: finding.program.id.clone(),
+        mode: finding.program.mode.clone(),
+        round: finding.program.round,
+        file,
+        source: source.to_string(),
+        expected: finding.expected,
+        record: finding.program.record.clone(),
+        regenerate: finding.program.regenerate.clone(),
+        twin,
+        program: None,
+    };
+    let report = super::bugreport::report_md(
+        info,
+        finding.kind,
+        &finding.signature_text,
+        &cand,
+        &output,
+        None,
+        &[],
+    );
+    write("report.md", &report)?;
+    Ok(())
+}
