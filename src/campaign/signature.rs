@@ -179,7 +179,14 @@ pub fn normalize(msg: &str) -> String {
     let mut out = out.split_whitespace().collect::<Vec<_>>().join(" ");
     // lists of abstracted names keep no count: one cause with 2 or 3 arguments
     // (`T#m(T, T)`, `T#m(T, T, T)`) is one signature
-    for (list, one) in [("T, T", "T"), ("N, N", "N"), ("T,T", "T"), ("N,N", "N")] {
+    for (list, one) in [
+        ("T[], T[]", "T[]"),
+        ("T, T", "T"),
+        ("N, N", "N"),
+        ("T[],T[]", "T[]"),
+        ("T,T", "T"),
+        ("N,N", "N"),
+    ] {
         while out.contains(list) {
             out = out.replace(list, one);
         }
@@ -489,6 +496,7 @@ mod tests {
         );
         assert_eq!(two, three, "{} / {}", two.text, three.text);
         assert_eq!(normalize("m(int, long, java.lang.String)"), "m(T)");
+        assert_eq!(normalize("m(int[], long[], char)"), "m(T[], T)");
     }
 
     #[test]
