@@ -148,9 +148,11 @@ pub fn normalize(msg: &str) -> String {
         let before = out.trim_end();
         // a capitalized word that opens the message, a `[tag]` or a `- clause`, or labels
         // what follows (`Found:`), is English, not a type name
+        // (a capitalized word after a full stop opens a sentence: `... exists. Please check`)
         let word = run.chars().all(char::is_alphabetic)
             && (before.is_empty()
                 || before.ends_with(['[', '-'])
+                || before.ends_with('.') && run.chars().next().is_some_and(char::is_uppercase)
                 || next == Some(':') && chars.get(i) == Some(&':'));
         let token = if run.is_empty() {
             String::new()
@@ -446,7 +448,7 @@ mod tests {
             (Tool::Scala2, "/t/Test_p1.scala:5: error: type mismatch;\n found   : java.util.List[String]\n required: Int", "scala2 unexpected-rejection: type mismatch; found : T"),
             (Tool::Scala2, "/t/Test_p1.scala:5: error: value foo is not a member of java.util.Map[K,V]\n  a0.foo(1)", "scala2 unexpected-rejection: value foo is not a member of T"),
             (Tool::Scala3, "-- [E007] Type Mismatch Error: /t/Test_p3.scala:5:10 ---\n5 |  val x: Int = a0\n  |               ^^\n  |               Found:    (a0 : java.util.List[String])\n  |               Required: Int", "scala3 unexpected-rejection: [E007] Type Mismatch Error: Found: (T : T)"),
-            (Tool::Groovy, "/t/Test_p3.groovy: 12: [Static type checking] - Cannot find matching method java.util.List#foo(int). Please check if the declared type is correct and if the method exists.\n @ line 12, column 5.", "groovy unexpected-rejection: [Static type checking] - Cannot find matching method T#m(T). T check if the declared type is correct and if the method exists."),
+            (Tool::Groovy, "/t/Test_p3.groovy: 12: [Static type checking] - Cannot find matching method java.util.List#foo(int). Please check if the declared type is correct and if the method exists.\n @ line 12, column 5.", "groovy unexpected-rejection: [Static type checking] - Cannot find matching method T#m(T). Please check if the declared type is correct and if the method exists."),
         ];
         for (tool, diagnostic, want) in cases {
             let s = sig(tool, k, &rejected(diagnostic));
@@ -495,6 +497,7 @@ mod tests {
             &rejected("/tmp/w/Test_p000002.groovy: 9: [Static type checking] - Cannot find matching method java.lang.Math#fma(char, double, float). Please check if the declared type is correct and if the method exists.\n @ line 9, column 3."),
         );
         assert_eq!(two, three, "{} / {}", two.text, three.text);
+        assert!(two.text.contains("). Please check"), "{}", two.text);
         assert_eq!(normalize("m(int, long, java.lang.String)"), "m(T)");
         assert_eq!(normalize("m(int[], long[], char)"), "m(T[], T)");
     }

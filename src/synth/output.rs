@@ -87,9 +87,14 @@ impl RunSummary {
 /// The `thalia synth` command that writes the programs of `cfg` from `api` with `seed`
 /// (append `--only ID` for one program).
 pub fn synth_command(api: &str, cfg: &SynthConfig, seed: u64) -> String {
+    // the embedded API is the default: no `--api`
+    let api = if api.is_empty() || api == crate::embedded::EMBEDDED_LABEL {
+        String::new()
+    } else {
+        format!(" --api '{api}'")
+    };
     format!(
-        "thalia synth --api '{}' --lang {} --mode {}{} --seed {seed}",
-        api,
+        "thalia synth{api} --lang {} --mode {}{} --seed {seed}",
         cfg.lang,
         cfg.mode.as_str(),
         if cfg.erase { " --erase" } else { "" },
@@ -227,4 +232,20 @@ pub fn write_run_with(
         untranslatable,
         manifest,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regeneration_commands_name_the_api_unless_it_is_the_embedded_default() {
+        let cfg = SynthConfig::default();
+        for embedded in ["", crate::embedded::EMBEDDED_LABEL] {
+            let c = synth_command(embedded, &cfg, 3);
+            assert!(!c.contains("--api"), "{c}");
+            assert!(c.ends_with("--seed 3"), "{c}");
+        }
+        assert!(synth_command("@java.base", &cfg, 3).contains("--api '@java.base'"));
+    }
 }
