@@ -186,15 +186,7 @@ fn install_maven(
         tool: profile.name.into(),
         error: Box::new(error),
     };
-    let config = RepoConfig::discover(repos).map_err(maven)?;
-    let resolver = Resolver::new(
-        config,
-        ResolverOptions {
-            progress,
-            ..ResolverOptions::default()
-        },
-    )
-    .map_err(maven)?;
+    let resolver = resolver(repos, progress).map_err(maven)?;
     let (group, artifact) = (compiler.group, compiler.artifact);
     let meta = resolver.metadata(group, artifact).map_err(maven)?;
     let chosen = profile
@@ -234,6 +226,18 @@ fn install_maven(
     })
 }
 
+/// thalia's Maven resolver over `repos` (or the user's configuration).
+fn resolver(repos: &[String], progress: bool) -> Result<Resolver, MavenError> {
+    let config = RepoConfig::discover(repos)?;
+    Resolver::new(
+        config,
+        ResolverOptions {
+            progress,
+            ..ResolverOptions::default()
+        },
+    )
+}
+
 /// Resolves library coordinates (`group:artifact:version`) with their dependencies through
 /// thalia's resolver and downloads the jars into the Maven cache; returns them in classpath
 /// order.
@@ -251,15 +255,7 @@ pub fn library_jars(
         .map(|c| c.parse::<Coordinate>())
         .collect::<Result<Vec<_>, _>>()
         .map_err(maven)?;
-    let config = RepoConfig::discover(repos).map_err(maven)?;
-    let resolver = Resolver::new(
-        config,
-        ResolverOptions {
-            progress,
-            ..ResolverOptions::default()
-        },
-    )
-    .map_err(maven)?;
+    let resolver = resolver(repos, progress).map_err(maven)?;
     let resolution = resolver.resolve(&roots).map_err(maven)?;
     let fetched = resolver.fetch(&resolution, false).map_err(maven)?;
     Ok(fetched.into_iter().map(|f| f.jar).collect())

@@ -15,63 +15,31 @@ use std::process::Stdio;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn sample_api() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/thalia-json-sample/java")
-}
+#[path = "support/fake.rs"]
+mod fake;
 
-fn thalia(toolchains: &Path) -> Command {
-    let mut c = Command::cargo_bin("thalia").expect("the thalia binary");
-    c.env("THALIA_TOOLCHAINS", toolchains);
-    c
-}
-
-/// The real javac.
-fn real_javac() -> PathBuf {
-    if let Some(home) = std::env::var_os("JAVA_HOME") {
-        let p = PathBuf::from(home).join("bin/javac");
-        if p.exists() {
-            return p;
-        }
-    }
-    let out = std::process::Command::new("sh")
-        .args(["-c", "command -v javac"])
-        .output()
-        .expect("sh runs");
-    let p = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    assert!(!p.is_empty(), "no javac on PATH");
-    // follow the alternatives symlinks to the JDK's own javac
-    std::fs::canonicalize(&p).unwrap_or_else(|_| PathBuf::from(p))
-}
+use fake::{install_script, real_javac, sample_api, thalia};
 
 /// Installs a fake `javac` toolchain `javac@<name>` whose script runs `fault` (shell code)
 /// when one of its arguments is one of `files`, and the real javac otherwise.
 fn fake_javac(toolchains: &Path, name: &str, files: &[&str], fault: &str) {
-    let dir = toolchains.join("javac").join(name);
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    let script = dir.join("fake-javac.sh");
     let pattern = files
         .iter()
         .map(|f| format!("*/{f}|{f}"))
         .collect::<Vec<_>>()
         .join("|");
-    std::fs::write(
-        &script,
-        format!(
+    install_script(
+        toolchains,
+        "javac",
+        name,
+        "com.sun.tools.javac.Main",
+        &format!(
             "#!/bin/sh\n# a fake javac for fault injection\nfor a in \"$@\"; do\n  case \"$a\" in\n    {pattern})\n{fault}\n      ;;\n  esac\ndone\nexec '{}' \"$@\"\n",
             real_javac().display()
         ),
-    )
-    .expect("write script");
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let tc = serde_json::json!({
-        "tool": "javac", "version": name, "classpath": [], "runtime": [],
-        "main_class": "com.sun.tools.javac.Main", "java": script, "coordinate": null,
-    });
-    std::fs::write(dir.join("toolchain.json"), tc.to_string()).expect("write toolchain");
+    );
 }
 
 const CRASH: &str =

@@ -7,75 +7,36 @@
 //! programs, so that the findings are known in advance. Differentials (`--against`): two fake
 //! releases that reject different programs give a regression and a fixed-since finding.
 
+#[path = "support/fake.rs"]
+mod fake;
+
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use fake::{fake_groovyc, lines, synth, thalia};
 use serde_json::Value;
 
-fn sample_api() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/thalia-json-sample/java")
-}
-
-fn thalia(toolchains: &Path) -> Command {
-    let mut c = Command::cargo_bin("thalia").expect("the thalia binary");
-    c.env("THALIA_TOOLCHAINS", toolchains);
-    c
-}
-
-/// Installs `groovy@fake`: it reports a groovyc-style error for each of `reject` among its
+/// Installs `groovy@VERSION`: it reports a groovyc-style error for each of `reject` among its
 /// arguments (exit 1) and accepts everything else.
-fn fake_groovy(toolchains: &Path, reject: &[&str]) {
-    fake_groovy_release(toolchains, "fake", reject);
-}
-
-/// Installs `groovy@VERSION`, a fake groovyc like [`fake_groovy`].
 fn fake_groovy_release(toolchains: &Path, version: &str, reject: &[&str]) {
-    let dir = toolchains.join("groovy").join(version);
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    let script = dir.join("fake-groovyc.sh");
     let pattern = reject
         .iter()
         .map(|f| format!("*/{f}"))
         .collect::<Vec<_>>()
         .join("|");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\n# a fake groovyc that rejects chosen programs\nrc=0\nfor a in \"$@\"; do\n  case \"$a\" in\n    {pattern})\n      echo \"file://$a: 5: [Static type checking] - injected rejection @ line 5, column 9.\"\n      rc=1\n      ;;\n  esac\ndone\nexit $rc\n"
+    fake_groovyc(
+        toolchains,
+        version,
+        &format!(
+            "    {pattern})\n      echo \"file://$a: 5: [Static type checking] - injected rejection @ line 5, column 9.\"\n      rc=1\n      ;;"
         ),
-    )
-    .expect("write script");
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let tc = serde_json::json!({
-        "tool": "groovy", "version": version, "classpath": [], "runtime": [],
-        "main_class": "org.codehaus.groovy.tools.FileSystemCompiler", "java": script,
-        "coordinate": null,
-    });
-    std::fs::write(dir.join("toolchain.json"), tc.to_string()).expect("write toolchain");
-}
-
-fn lines(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .expect("readable")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect()
+    );
 }
 
 #[test]
 fn synth_writes_a_java_twin_beside_each_non_java_program() {
     let root = tempfile::tempdir().expect("tempdir");
     let out = root.path().join("groovy");
-    thalia(&root.path().join("tc"))
-        .args([
-            "synth", "--lang", "groovy", "--seed", "1", "-n", "5", "--api",
-        ])
-        .arg(sample_api())
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    synth(&root.path().join("tc"), "groovy", "well-typed", 1, 5, &out);
     for r in lines(&out.join("programs.jsonl")) {
         let twin = r["twin"].as_str().expect("a twin is recorded");
         let id = r["id"].as_str().expect("an id");
@@ -84,13 +45,14 @@ fn synth_writes_a_java_twin_beside_each_non_java_program() {
         assert!(java.contains(&format!("class Test_{id}")), "{java}");
     }
     let java_out = root.path().join("java");
-    thalia(&root.path().join("tc"))
-        .args(["synth", "--lang", "java", "--seed", "1", "-n", "5", "--api"])
-        .arg(sample_api())
-        .arg("--out")
-        .arg(&java_out)
-        .assert()
-        .success();
+    synth(
+        &root.path().join("tc"),
+        "java",
+        "well-typed",
+        1,
+        5,
+        &java_out,
+    );
     for r in lines(&java_out.join("programs.jsonl")) {
         assert!(r.get("twin").is_none(), "a Java program has no twin: {r}");
     }
@@ -101,28 +63,15 @@ fn findings_are_confirmed_or_kept_apart_by_their_java_twin() {
     let root = tempfile::tempdir().expect("tempdir");
     let toolchains = root.path().join("toolchains");
     let programs = root.path().join("programs");
-    thalia(&toolchains)
-        .args([
-            "synth",
-            "--lang",
-            "groovy",
-            "--mode",
-            "well-typed",
-            "--seed",
-            "1",
-            "-n",
-            "8",
-            "--api",
-        ])
-        .arg(sample_api())
-        .arg("--out")
-        .arg(&programs)
-        .assert()
-        .success();
+    synth(&toolchains, "groovy", "well-typed", 1, 8, &programs);
     // p000001 is rejected by the fake groovyc: its twin is valid Java, so javac confirms the
     // finding. p000002 is rejected too, but its twin is broken as a generator bug would break
     // it: javac rejects the twin as well, so the finding is generator-suspect.
-    fake_groovy(&toolchains, &["Test_p000001.groovy", "Test_p000002.groovy"]);
+    fake_groovy_release(
+        &toolchains,
+        "fake",
+        &["Test_p000001.groovy", "Test_p000002.groovy"],
+    );
     std::fs::write(
         programs.join("Test_p000002.java"),
         "package thalia.p000002;\nclass Test_p000002 { int x = \"not an int\"; }\n",
@@ -186,24 +135,7 @@ fn releases_that_disagree_give_regressions_and_fixed_since_findings() {
     let root = tempfile::tempdir().expect("tempdir");
     let toolchains = root.path().join("toolchains");
     let programs = root.path().join("programs");
-    thalia(&toolchains)
-        .args([
-            "synth",
-            "--lang",
-            "groovy",
-            "--mode",
-            "well-typed",
-            "--seed",
-            "1",
-            "-n",
-            "6",
-            "--api",
-        ])
-        .arg(sample_api())
-        .arg("--out")
-        .arg(&programs)
-        .assert()
-        .success();
+    synth(&toolchains, "groovy", "well-typed", 1, 6, &programs);
     // the new release wrongly rejects p000001, the old one wrongly rejects p000002
     fake_groovy_release(&toolchains, "2.0", &["Test_p000001.groovy"]);
     fake_groovy_release(&toolchains, "1.0", &["Test_p000002.groovy"]);
@@ -281,42 +213,14 @@ fn an_ill_typed_program_rejected_away_from_its_call_is_kept_apart() {
     let root = tempfile::tempdir().expect("tempdir");
     let toolchains = root.path().join("toolchains");
     let programs = root.path().join("programs");
-    thalia(&toolchains)
-        .args([
-            "synth",
-            "--lang",
-            "groovy",
-            "--mode",
-            "ill-typed",
-            "--seed",
-            "1",
-            "-n",
-            "4",
-            "--api",
-        ])
-        .arg(sample_api())
-        .arg("--out")
-        .arg(&programs)
-        .assert()
-        .success();
+    synth(&toolchains, "groovy", "ill-typed", 1, 4, &programs);
     // a fake groovyc that rejects every program: p000001 at its package line, the others at
     // their last statement (the call under test, the line before the two closing braces)
-    let dir = toolchains.join("groovy").join("elsewhere");
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    let script = dir.join("fake-groovyc.sh");
-    std::fs::write(
-        &script,
-        "#!/bin/sh\nrc=0\nfor a in \"$@\"; do\n  case \"$a\" in\n    *.groovy)\n      rc=1\n      case \"$a\" in\n        */Test_p000001.groovy) l=1 ;;\n        *) l=$(( $(wc -l < \"$a\") - 2 )) ;;\n      esac\n      echo \"file://$a: $l: [Static type checking] - injected @ line $l, column 9.\"\n      ;;\n  esac\ndone\nexit $rc\n",
-    )
-    .expect("write script");
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let tc = serde_json::json!({
-        "tool": "groovy", "version": "elsewhere", "classpath": [], "runtime": [],
-        "main_class": "org.codehaus.groovy.tools.FileSystemCompiler", "java": script,
-        "coordinate": null,
-    });
-    std::fs::write(dir.join("toolchain.json"), tc.to_string()).expect("write toolchain");
+    fake_groovyc(
+        &toolchains,
+        "elsewhere",
+        "    *.groovy)\n      rc=1\n      case \"$a\" in\n        */Test_p000001.groovy) l=1 ;;\n        *) l=$(( $(wc -l < \"$a\") - 2 )) ;;\n      esac\n      echo \"file://$a: $l: [Static type checking] - injected @ line $l, column 9.\"\n      ;;",
+    );
     for r in lines(&programs.join("programs.jsonl")) {
         assert!(r["call_lines"]["first"].as_u64().is_some(), "{r}");
     }
@@ -356,42 +260,14 @@ fn a_signature_keeps_a_few_programs_whose_diagnostics_differ() {
     let root = tempfile::tempdir().expect("tempdir");
     let toolchains = root.path().join("toolchains");
     let programs = root.path().join("programs");
-    thalia(&toolchains)
-        .args([
-            "synth",
-            "--lang",
-            "groovy",
-            "--mode",
-            "well-typed",
-            "--seed",
-            "1",
-            "-n",
-            "8",
-            "--api",
-        ])
-        .arg(sample_api())
-        .arg("--out")
-        .arg(&programs)
-        .assert()
-        .success();
+    synth(&toolchains, "groovy", "well-typed", 1, 8, &programs);
     // every program rejected with one signature; the message names the program's file, so
     // the full diagnostics differ: the first program is the finding, three more are variants
-    let dir = toolchains.join("groovy").join("variants");
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    let script = dir.join("fake-groovyc.sh");
-    std::fs::write(
-        &script,
-        "#!/bin/sh\nrc=0\nfor a in \"$@\"; do\n  case \"$a\" in\n    *.groovy)\n      rc=1\n      n=$(basename \"$a\" .groovy)\n      echo \"file://$a: 3: [Static type checking] - Cannot find matching method '$n' @ line 3, column 9.\"\n      ;;\n  esac\ndone\nexit $rc\n",
-    )
-    .expect("write script");
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let tc = serde_json::json!({
-        "tool": "groovy", "version": "variants", "classpath": [], "runtime": [],
-        "main_class": "org.codehaus.groovy.tools.FileSystemCompiler", "java": script,
-        "coordinate": null,
-    });
-    std::fs::write(dir.join("toolchain.json"), tc.to_string()).expect("write toolchain");
+    fake_groovyc(
+        &toolchains,
+        "variants",
+        "    *.groovy)\n      rc=1\n      n=$(basename \"$a\" .groovy)\n      echo \"file://$a: 3: [Static type checking] - Cannot find matching method '$n' @ line 3, column 9.\"\n      ;;",
+    );
     let store = root.path().join("store");
     thalia(&toolchains)
         .arg("check")

@@ -3,53 +3,27 @@
 //! (and runs the real javac otherwise), so the finding is known in advance: the reduced
 //! program must still call the marker, be smaller, and come with its `report.md`.
 
+#[path = "support/fake.rs"]
+mod fake;
+
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use fake::{install_script, real_javac, sample_api, thalia};
 use serde_json::Value;
-
-fn sample_api() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/thalia-json-sample/java")
-}
-
-fn thalia(toolchains: &Path) -> Command {
-    let mut c = Command::cargo_bin("thalia").expect("the thalia binary");
-    c.env("THALIA_TOOLCHAINS", toolchains);
-    c
-}
-
-/// The real javac.
-fn real_javac() -> PathBuf {
-    let out = std::process::Command::new("sh")
-        .args(["-c", "command -v javac"])
-        .output()
-        .expect("sh runs");
-    let p = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    assert!(!p.is_empty(), "no javac on PATH");
-    std::fs::canonicalize(&p).unwrap_or_else(|_| PathBuf::from(p))
-}
 
 /// Installs `javac@marker`: a program whose source contains `marker` is rejected with one
 /// fixed message at the marker's line; anything else goes to the real javac.
 fn marker_javac(toolchains: &Path, marker: &str) {
-    let dir = toolchains.join("javac").join("marker");
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    let script = dir.join("marker-javac.sh");
-    std::fs::write(
-        &script,
-        format!(
+    install_script(
+        toolchains,
+        "javac",
+        "marker",
+        "com.sun.tools.javac.Main",
+        &format!(
             "#!/bin/sh\nrc=0\nfor a in \"$@\"; do\n  case \"$a\" in\n    *.java)\n      l=$(grep -n -F -- '{marker}' \"$a\" | head -1 | cut -d: -f1)\n      if [ -n \"$l\" ]; then\n        echo \"$a:$l: error: injected rejection of the marker call\"\n        rc=1\n      fi\n      ;;\n  esac\ndone\n[ $rc -ne 0 ] && exit 1\nexec '{}' \"$@\"\n",
             real_javac().display()
         ),
-    )
-    .expect("write script");
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let tc = serde_json::json!({
-        "tool": "javac", "version": "marker", "classpath": [], "runtime": [],
-        "main_class": "com.sun.tools.javac.Main", "java": script, "coordinate": null,
-    });
-    std::fs::write(dir.join("toolchain.json"), tc.to_string()).expect("write toolchain");
+    );
 }
 
 #[test]

@@ -306,6 +306,21 @@ fn drop_type_args(e: &Expr) -> Expr {
     map_children(&e, &mut drop_type_args, "", &e)
 }
 
+/// `stmts` with `f` applied to each statement's expression (a local's initializer).
+fn map_stmts(stmts: &[Stmt], f: impl Fn(&Expr) -> Expr) -> Vec<Stmt> {
+    stmts
+        .iter()
+        .map(|s| match s {
+            Stmt::Local { name, ty, init } => Stmt::Local {
+                name: name.clone(),
+                ty: ty.clone(),
+                init: f(init),
+            },
+            Stmt::Expr(x) => Stmt::Expr(f(x)),
+        })
+        .collect()
+}
+
 /// The candidate steps from `p`, most promising first.
 fn steps(p: &Program, may_check_twin: bool) -> Vec<Step> {
     let mut out = Vec::new();
@@ -334,22 +349,8 @@ fn steps(p: &Program, may_check_twin: bool) -> Vec<Step> {
         if let Stmt::Local { name, init, .. } = &p.stmts[i] {
             let bottom = matches!(init, Expr::Bottom(_));
             if (bottom || may_check_twin) && uses(&p.stmts[i + 1..], name) == 1 {
-                let mut stmts: Vec<Stmt> = p.stmts.clone();
-                stmts.remove(i);
-                for s in stmts.iter_mut().skip(i) {
-                    *s = match s {
-                        Stmt::Local {
-                            name: n,
-                            ty,
-                            init: x,
-                        } => Stmt::Local {
-                            name: n.clone(),
-                            ty: ty.clone(),
-                            init: substitute(x, name, init),
-                        },
-                        Stmt::Expr(x) => Stmt::Expr(substitute(x, name, init)),
-                    };
-                }
+                let mut stmts = p.stmts[..i].to_vec();
+                stmts.extend(map_stmts(&p.stmts[i + 1..], |e| substitute(e, name, init)));
                 out.push(Step {
                     program: with(stmts),
                     needs_twin: !bottom,
@@ -383,18 +384,7 @@ fn steps(p: &Program, may_check_twin: bool) -> Vec<Step> {
             Stmt::Expr(_) => None,
         })
         .collect();
-    let uncast: Vec<Stmt> = p
-        .stmts
-        .iter()
-        .map(|s| match s {
-            Stmt::Local { name, ty, init } => Stmt::Local {
-                name: name.clone(),
-                ty: ty.clone(),
-                init: drop_own_casts(init, &declared),
-            },
-            Stmt::Expr(x) => Stmt::Expr(drop_own_casts(x, &declared)),
-        })
-        .collect();
+    let uncast = map_stmts(&p.stmts, |e| drop_own_casts(e, &declared));
     if uncast != p.stmts {
         out.push(Step {
             program: with(uncast),
@@ -403,18 +393,7 @@ fn steps(p: &Program, may_check_twin: bool) -> Vec<Step> {
     }
     // explicit type arguments go (inference must find them: javac checks the twin)
     if may_check_twin {
-        let erased: Vec<Stmt> = p
-            .stmts
-            .iter()
-            .map(|s| match s {
-                Stmt::Local { name, ty, init } => Stmt::Local {
-                    name: name.clone(),
-                    ty: ty.clone(),
-                    init: drop_type_args(init),
-                },
-                Stmt::Expr(x) => Stmt::Expr(drop_type_args(x)),
-            })
-            .collect();
+        let erased = map_stmts(&p.stmts, drop_type_args);
         if erased != p.stmts {
             out.push(Step {
                 program: with(erased),

@@ -155,20 +155,12 @@ impl Report {
                     .entry(format!("{} vs {}", d.kind.as_str(), d.against))
                     .or_default() += 1;
             }
-            let other_findings = r.differential.iter().filter_map(|d| d.finding.as_ref());
-            for f in other_findings {
-                sigs.entry(f.path())
-                    .or_insert_with(|| SignatureCount {
-                        signature: f.path(),
-                        kind: f.kind,
-                        count: 0,
-                        text: signature_text(dir, f),
-                        first_program: r.key.clone(),
-                    })
-                    .count += 1;
-            }
             if let Some(f) = &r.finding {
                 *twin.entry(f.twin.as_str().to_string()).or_default() += 1;
+            }
+            // the line's own finding and the other compilers' findings on its program
+            let others = r.differential.iter().filter_map(|d| d.finding.as_ref());
+            for f in r.finding.iter().chain(others) {
                 sigs.entry(f.path())
                     .or_insert_with(|| SignatureCount {
                         signature: f.path(),

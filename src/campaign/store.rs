@@ -693,26 +693,11 @@ impl Store {
         if kept >= KEPT_VARIANTS {
             return Ok(());
         }
-        let tmp = dir.join(format!(".tmp-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&tmp);
-        fs::create_dir_all(&tmp).map_err(io(&tmp))?;
-        let write = |name: &str, text: &str| {
-            let p = tmp.join(name);
-            fs::write(&p, text).map_err(io(&p))
-        };
+        let tmp = fresh_tmp(&dir, "variant")?;
+        let write = |name: &str, text: &str| write_in(&tmp, name, text);
         write(&cand.file, &cand.source)?;
         write("variant.txt", &format!("{}\n{variant}\n", cand.key))?;
-        match fs::rename(&tmp, &this) {
-            Ok(()) => Ok(()),
-            Err(_) if this.exists() => {
-                let _ = fs::remove_dir_all(&tmp);
-                Ok(())
-            }
-            Err(e) => Err(StoreError::Io {
-                path: this,
-                source: e,
-            }),
-        }
+        publish(&tmp, &this)
     }
 
     /// The differential finding of `cand` against the compiler `info`, which gave `other`;
@@ -775,13 +760,8 @@ impl Store {
     ) -> Result<(), StoreError> {
         let parent = bug.parent().unwrap_or(&self.dir);
         fs::create_dir_all(parent).map_err(io(parent))?;
-        let tmp = parent.join(format!(".tmp-{}-{}", sig.dir, std::process::id()));
-        let _ = fs::remove_dir_all(&tmp);
-        fs::create_dir_all(&tmp).map_err(io(&tmp))?;
-        let write = |name: &str, text: &str| {
-            let p = tmp.join(name);
-            fs::write(&p, text).map_err(io(&p))
-        };
+        let tmp = fresh_tmp(parent, &sig.dir)?;
+        let write = |name: &str, text: &str| write_in(&tmp, name, text);
         write(&cand.file, &cand.source)?;
         if let Some(t) = &cand.twin {
             write(&t.file, &t.source)?;
@@ -855,19 +835,39 @@ impl Store {
             use std::os::unix::fs::PermissionsExt;
             fs::set_permissions(&repro, fs::Permissions::from_mode(0o755)).map_err(io(&repro))?;
         }
-        match fs::rename(&tmp, bug) {
-            Ok(()) => Ok(()),
-            // another worker stored the same signature first
-            Err(_) if bug.exists() => {
-                let _ = fs::remove_dir_all(&tmp);
-                Ok(())
-            }
-            Err(e) => Err(StoreError::Io {
-                path: bug.to_path_buf(),
-                source: e,
-            }),
-        }
+        publish(&tmp, bug)
     }
+}
+
+/// Renames the finished directory `tmp` into place as `dest`; when another worker stored
+/// `dest` first, `tmp` is removed and that one is kept.
+fn publish(tmp: &Path, dest: &Path) -> Result<(), StoreError> {
+    match fs::rename(tmp, dest) {
+        Ok(()) => Ok(()),
+        Err(_) if dest.exists() => {
+            let _ = fs::remove_dir_all(tmp);
+            Ok(())
+        }
+        Err(e) => Err(StoreError::Io {
+            path: dest.to_path_buf(),
+            source: e,
+        }),
+    }
+}
+
+/// A new, empty temporary directory `parent/.tmp-<stem>-<pid>` (removed on resume if a kill
+/// leaves it), and a writer of files into it.
+fn fresh_tmp(parent: &Path, stem: &str) -> Result<PathBuf, StoreError> {
+    let tmp = parent.join(format!(".tmp-{stem}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp).map_err(io(&tmp))?;
+    Ok(tmp)
+}
+
+/// Writes `text` into `dir/name`.
+fn write_in(dir: &Path, name: &str, text: &str) -> Result<(), StoreError> {
+    let p = dir.join(name);
+    fs::write(&p, text).map_err(io(&p))
 }
 
 /// Opens `results.jsonl` for reading and appending (created if missing).
