@@ -191,6 +191,9 @@ fn lambdas_say_whether_their_position_converts_them() {
             body: Box::new(Expr::Unit),
             target: Some(Ty::class("java.util.function.Consumer", vec![Ty::string()])),
             implicit: false,
+            block: vec![],
+            form: thalia_translators::ir::LambdaForm::Usual,
+            ret: None,
         },
         info: InferInfo::Poly,
     };

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::Serialize;
-use thalia_translators::ir::{Expr, Program, Receiver, Stmt, Ty};
+use thalia_translators::ir::{Expr, Program, Receiver, RefKind, Stmt, Ty};
 use thalia_translators::{translator_with, GroovyMode, JavaTranslator, Language, Translator};
 
 use super::setup::RunIdentity;
@@ -204,72 +204,63 @@ fn substitute(e: &Expr, name: &str, with: &Expr) -> Expr {
 /// Rebuilds `e` with `f` applied to its direct children (and `Local(name)` itself replaced by
 /// `with`).
 fn map_children(e: &Expr, f: &mut dyn FnMut(&Expr) -> Expr, name: &str, with: &Expr) -> Expr {
-    let recv = |r: &Receiver, f: &mut dyn FnMut(&Expr) -> Expr| match r {
-        Receiver::Expr(x) => Receiver::Expr(Box::new(f(x))),
-        other => other.clone(),
-    };
-    match e {
-        Expr::Local(l) if l == name => with.clone(),
-        Expr::New {
-            class,
-            type_args,
-            args,
-        } => Expr::New {
-            class: class.clone(),
-            type_args: type_args.clone(),
-            args: args.iter().map(&mut *f).collect(),
-        },
-        Expr::Call {
-            receiver,
-            name: n,
-            type_args,
-            args,
-            declared_in,
-        } => Expr::Call {
-            receiver: recv(receiver, f),
-            name: n.clone(),
-            type_args: type_args.clone(),
-            args: args.iter().map(&mut *f).collect(),
-            declared_in: declared_in.clone(),
-        },
-        Expr::Field { receiver, name: n } => Expr::Field {
-            receiver: recv(receiver, f),
-            name: n.clone(),
-        },
+    if matches!(e, Expr::Local(l) if l == name) {
+        return with.clone();
+    }
+    let mut out = e.clone();
+    let mut apply = |x: &mut Expr| *x = f(x);
+    match &mut out {
+        Expr::New { args, outer, .. } => {
+            if let Some(o) = outer {
+                apply(o);
+            }
+            args.iter_mut().for_each(&mut apply);
+        }
+        Expr::Call { receiver, args, .. } => {
+            if let Receiver::Expr(x) = receiver {
+                apply(x);
+            }
+            args.iter_mut().for_each(&mut apply);
+        }
+        Expr::Field {
+            receiver: Receiver::Expr(x),
+            ..
+        } => apply(x),
+        Expr::Ref {
+            kind: RefKind::Bound { receiver, .. },
+            ..
+        } => apply(receiver),
         Expr::Lambda {
             params,
             body,
-            target,
-            implicit,
+            block,
+            ..
         } => {
-            // a parameter of the same name hides the local
-            if params.iter().any(|(p, _)| p == name) {
-                e.clone()
-            } else {
-                Expr::Lambda {
-                    params: params.clone(),
-                    body: Box::new(f(body)),
-                    target: target.clone(),
-                    implicit: *implicit,
+            // a parameter or block local of the same name hides the local
+            let hidden = params.iter().any(|(p, _)| p == name)
+                || block
+                    .iter()
+                    .any(|s| matches!(s, Stmt::Local { name: l, .. } if l == name));
+            if !hidden {
+                for s in block.iter_mut() {
+                    match s {
+                        Stmt::Local { init, .. } => apply(init),
+                        Stmt::Expr(x) => apply(x),
+                    }
                 }
+                apply(body);
             }
         }
-        Expr::NewArray { elem, elems } => Expr::NewArray {
-            elem: elem.clone(),
-            elems: elems.iter().map(&mut *f).collect(),
-        },
-        Expr::Spread(x) => Expr::Spread(Box::new(f(x))),
-        Expr::Cast { ty, expr } => Expr::Cast {
-            ty: ty.clone(),
-            expr: Box::new(f(expr)),
-        },
-        Expr::Cond { cond, then, els } => Expr::Cond {
-            cond: Box::new(f(cond)),
-            then: Box::new(f(then)),
-            els: Box::new(f(els)),
-        },
-        other => other.clone(),
+        Expr::NewArray { elems, .. } => elems.iter_mut().for_each(&mut apply),
+        Expr::Spread(x) | Expr::Cast { expr: x, .. } => apply(x),
+        Expr::Cond { cond, then, els } => {
+            apply(cond);
+            apply(then);
+            apply(els);
+        }
+        _ => {}
     }
+    out
 }
 
 /// `e` with casts of locals to their own declared type removed (`((T) a0)` where `a0: T`).
@@ -311,10 +302,16 @@ fn map_stmts(stmts: &[Stmt], f: impl Fn(&Expr) -> Expr) -> Vec<Stmt> {
     stmts
         .iter()
         .map(|s| match s {
-            Stmt::Local { name, ty, init } => Stmt::Local {
+            Stmt::Local {
+                name,
+                ty,
+                init,
+                inferred,
+            } => Stmt::Local {
                 name: name.clone(),
                 ty: ty.clone(),
                 init: f(init),
+                inferred: *inferred,
             },
             Stmt::Expr(x) => Stmt::Expr(f(x)),
         })
@@ -360,14 +357,12 @@ fn steps(p: &Program, may_check_twin: bool) -> Vec<Step> {
     }
     // an initializer becomes a typed bottom constant of the local's declared type
     for i in 0..n.saturating_sub(1) {
-        if let Stmt::Local { name, ty, init } = &p.stmts[i] {
+        if let Stmt::Local { ty, init, .. } = &p.stmts[i] {
             if !matches!(init, Expr::Bottom(_)) {
                 let mut stmts = p.stmts.clone();
-                stmts[i] = Stmt::Local {
-                    name: name.clone(),
-                    ty: ty.clone(),
-                    init: Expr::Bottom(ty.clone()),
-                };
+                if let Stmt::Local { init, .. } = &mut stmts[i] {
+                    *init = Expr::Bottom(ty.clone());
+                }
                 out.push(Step {
                     program: with(stmts),
                     needs_twin: false,

@@ -109,6 +109,8 @@ pub struct SynthConfig {
     /// well-typed or ill-typed beyond Java's rules (Kotlin has no implicit primitive
     /// widening; Groovy converts anything to `boolean` and `String` on assignment).
     pub lang: thalia_translators::Language,
+    /// Which expression forms each program draws (swarm testing); see [`SwarmConfig`].
+    pub swarm: super::swarm::SwarmConfig,
 }
 
 impl Default for SynthConfig {
@@ -134,6 +136,7 @@ impl Default for SynthConfig {
             max_inhabitant_depth: 2,
             max_path_len: 9,
             lang: thalia_translators::Language::Java,
+            swarm: super::swarm::SwarmConfig::default(),
         }
     }
 }

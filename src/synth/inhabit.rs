@@ -206,6 +206,9 @@ impl Worker<'_> {
                 target,
                 // decided by the position the lambda ends up in
                 implicit: false,
+                block: Vec::new(),
+                form: thalia_translators::ir::LambdaForm::Usual,
+                ret: None,
             },
             info: InferInfo::Poly,
         })

@@ -22,6 +22,7 @@ pub mod output;
 pub mod overload;
 pub mod program;
 pub mod rules;
+pub mod swarm;
 pub mod worker;
 
 use std::collections::BTreeMap;
@@ -35,6 +36,7 @@ use crate::api::{Api, MemberId};
 pub use config::{Mode, SynthConfig};
 pub use context::{SkipReason, SynthContext};
 pub use program::{BrokenRecord, Expected, ProgramRecord, RecordKind, SequenceRecord};
+pub use swarm::{Features, SwarmConfig};
 use worker::{RngStream, Worker};
 
 /// Which programs of a run to build.

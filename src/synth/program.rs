@@ -246,6 +246,7 @@ impl Worker<'_> {
                 class: owner.name.clone(),
                 type_args: if erased { None } else { Some(ir_args) },
                 args: arg_exprs,
+                outer: None,
             },
             MemberKind::Method => Expr::Call {
                 receiver: if mem.is_static {
@@ -392,27 +393,21 @@ impl Worker<'_> {
     ) -> (Program, ProgramRecord, bool) {
         let mut rng = RngStream::Program.rng(seed, index);
         self.building.fresh = 0;
+        self.building.features =
+            super::swarm::Features::draw(&self.cfg.swarm, self.cfg.lang, seed, index);
         let depth = self.cfg.max_inhabitant_depth;
         let mut stmts = Vec::new();
         let mut receiver = None;
         if let Some(r) = task.seq.receiver {
             let inh = self.inhabit(&mut rng, r, depth);
-            stmts.push(Stmt::Local {
-                name: "r".into(),
-                ty: to_ir(&self.api, r),
-                init: inh.expr,
-            });
+            stmts.push(Stmt::local("r", to_ir(&self.api, r), inh.expr));
             receiver = Some(Expr::Local("r".into()));
         }
         let mut args = Vec::new();
         for (i, &a) in task.seq.args.iter().enumerate() {
             let inh = self.inhabit(&mut rng, a, depth);
             let name = format!("a{i}");
-            stmts.push(Stmt::Local {
-                name: name.clone(),
-                ty: to_ir(&self.api, a),
-                init: inh.expr,
-            });
+            stmts.push(Stmt::local(name.clone(), to_ir(&self.api, a), inh.expr));
             args.push(Inhabitant {
                 expr: Expr::Local(name),
                 info: InferInfo::Standalone(a),
@@ -447,11 +442,7 @@ impl Worker<'_> {
             *declared_in = self.declarers(actual, name, args.len());
         }
         match task.seq.result {
-            Some(t) => stmts.push(Stmt::Local {
-                name: "res".into(),
-                ty: to_ir(&self.api, t),
-                init: call.expr,
-            }),
+            Some(t) => stmts.push(Stmt::local("res", to_ir(&self.api, t), call.expr)),
             None => stmts.push(Stmt::Expr(call.expr)),
         }
         let mut program = Program::new(id, stmts);

@@ -30,6 +30,8 @@ pub enum RngStream {
     Program = 2,
     /// The shuffled member order of a plan (index 0).
     PlanOrder = 3,
+    /// A program's swarm draw: which expression forms it uses (index: the program's index).
+    Swarm = 4,
     /// The seed of a campaign's synthesis round after the first (index: the round;
     /// `campaign::driver::round_seed` passes this value to [`mix_seed`]).
     Round = 0x7275_6e64,
@@ -100,6 +102,8 @@ pub(crate) struct Building {
     pub(crate) in_lambda: usize,
     /// Nesting of arguments being built whose calls must keep their type arguments.
     pub(crate) keep_type_args: usize,
+    /// The expression forms the program being built may use (its swarm draw).
+    pub(crate) features: super::swarm::Features,
 }
 
 /// Java's widening primitive conversions (JLS 5.1.2): each primitive with those wider.

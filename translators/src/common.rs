@@ -7,7 +7,7 @@ pub(crate) mod literal;
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
+use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, RefKind, Stmt, Ty};
 use crate::{Language, TranslateError};
 
 /// What differs between languages when a program is laid out as a file. The shared driver
@@ -214,6 +214,10 @@ impl<'a, D: Dialect + ?Sized> ScopeChecker<'a, D> {
             | Expr::Field {
                 receiver: Receiver::Static(class),
                 ..
+            }
+            | Expr::Ref {
+                kind: RefKind::Static { class, .. } | RefKind::Constructor { class, .. },
+                ..
             } => add(class),
             _ => {}
         });
@@ -226,17 +230,20 @@ impl<'a, D: Dialect + ?Sized> ScopeChecker<'a, D> {
     }
 
     fn check(mut self, p: &'a Program) -> Result<(), TranslateError> {
-        for s in &p.stmts {
-            match s {
-                Stmt::Local { name, init, .. } => {
-                    self.check_binder(name)?;
-                    self.pending = Some(name);
-                    self.check_expr(init)?;
-                    self.pending = None;
-                    self.in_scope.push(name);
-                }
-                Stmt::Expr(e) => self.check_expr(e)?,
+        p.stmts.iter().try_for_each(|s| self.check_stmt(s))
+    }
+
+    /// Checks one statement; a local's name is in scope after it.
+    fn check_stmt(&mut self, s: &'a Stmt) -> Result<(), TranslateError> {
+        match s {
+            Stmt::Local { name, init, .. } => {
+                self.check_binder(name)?;
+                let outer = self.pending.replace(name);
+                self.check_expr(init)?;
+                self.pending = outer;
+                self.in_scope.push(name);
             }
+            Stmt::Expr(e) => self.check_expr(e)?,
         }
         Ok(())
     }
@@ -267,13 +274,27 @@ impl<'a, D: Dialect + ?Sized> ScopeChecker<'a, D> {
                     Err(TranslateError::UndeclaredLocal { name: name.clone() })
                 }
             }
-            Expr::New { args, .. } => args.iter().try_for_each(|a| self.check_expr(a)),
+            Expr::New { args, outer, .. } => {
+                if let Some(o) = outer {
+                    self.check_expr(o)?;
+                }
+                args.iter().try_for_each(|a| self.check_expr(a))
+            }
+            Expr::Ref { kind, .. } => match kind {
+                RefKind::Bound { receiver, .. } => self.check_expr(receiver),
+                _ => Ok(()),
+            },
             Expr::Call { receiver, args, .. } => {
                 self.check_receiver(receiver)?;
                 args.iter().try_for_each(|a| self.check_expr(a))
             }
             Expr::Field { receiver, .. } => self.check_receiver(receiver),
-            Expr::Lambda { params, body, .. } => {
+            Expr::Lambda {
+                params,
+                body,
+                block,
+                ..
+            } => {
                 let depth = self.in_scope.len();
                 let result = params
                     .iter()
@@ -282,6 +303,7 @@ impl<'a, D: Dialect + ?Sized> ScopeChecker<'a, D> {
                         self.in_scope.push(name);
                         Ok(())
                     })
+                    .and_then(|()| block.iter().try_for_each(|s| self.check_stmt(s)))
                     .and_then(|()| self.check_expr(body));
                 self.in_scope.truncate(depth);
                 result
@@ -498,7 +520,7 @@ pub(crate) fn val_stmt(
     lit: impl Fn(&Lit) -> Result<String, TranslateError>,
 ) -> Result<(), TranslateError> {
     match s {
-        Stmt::Local { name, ty, init } => {
+        Stmt::Local { name, ty, init, .. } => {
             let (name, ty, init) = local(name, ty, init)?;
             w.line(&format!("val {name}: {ty} = {init}"));
         }
@@ -559,7 +581,7 @@ pub(crate) fn function_type_parts(
 /// Helpers of the translators' unit tests.
 #[cfg(test)]
 pub(crate) mod test_support {
-    use crate::ir::{Expr, Program, Stmt, Ty};
+    use crate::ir::{Expr, LambdaForm, Program, Stmt, Ty};
     use crate::{TranslateError, Translator};
 
     /// The statement lines of the translation of a program of `stmts` by `t`, trimmed: the
@@ -594,6 +616,9 @@ pub(crate) mod test_support {
             body: Box::new(Expr::str("a")),
             target: Some(callable()),
             implicit,
+            block: Vec::new(),
+            form: LambdaForm::Usual,
+            ret: None,
         }
     }
 

@@ -300,6 +300,10 @@ pub enum Expr {
         type_args: Option<Vec<Ty>>,
         /// Constructor arguments (varargs are just more arguments).
         args: Vec<Expr>,
+        /// The enclosing instance of an inner (non-static member) class: `outer.new Inner()`
+        /// in Java and Groovy, `outer.Inner()` in Kotlin, `new outer.Inner()` in Scala.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        outer: Option<Box<Expr>>,
     },
     /// Method call; `type_args` empty = no explicit type arguments (erased / not generic).
     Call {
@@ -348,6 +352,45 @@ pub enum Expr {
         /// functional interface), where Kotlin needs `target` written out.
         #[serde(default)]
         implicit: bool,
+        /// Statements run before `body` (local declarations): a block body
+        /// `{ stmts; return body; }`. Empty for an expression body.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        block: Vec<Stmt>,
+        /// How the function is spelled where a language has more than one form.
+        #[serde(default, skip_serializing_if = "LambdaForm::is_usual")]
+        form: LambdaForm,
+        /// The function's result type (the single abstract method's, substituted), when
+        /// known: Kotlin's anonymous functions and typed Scala lambdas may write it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ret: Option<Ty>,
+    },
+    /// A function reference (method or constructor reference) converted to a functional
+    /// interface: `C::m`, `e::m`, `C::new`, `T[]::new` in Java; callable references in
+    /// Kotlin; eta-expansion or placeholder functions in Scala; `::` or `.&` in Groovy.
+    Ref {
+        /// What the reference names.
+        kind: RefKind,
+        /// The parameter types of the function the reference implements (the single
+        /// abstract method's, substituted), in order: Scala's placeholder forms and Kotlin's
+        /// adaptations need them.
+        fn_params: Vec<Ty>,
+        /// The result type of that function (`void` for none).
+        fn_ret: Ty,
+        /// The functional interface the reference implements (as for [`Expr::Lambda`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Ty>,
+        /// True when the position is declared with a functional interface type (as for
+        /// [`Expr::Lambda`]); false where a language needs `target` written out.
+        #[serde(default)]
+        implicit: bool,
+        /// The classes that may declare the referenced method, nearest first (as for
+        /// [`Expr::Call`]).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        declared_in: Vec<String>,
+        /// Groovy's method pointer `recv.&m` instead of `recv::m` (ignored by the other
+        /// languages).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        method_pointer: bool,
     },
     /// Array creation with the given elements (`new T[] {..}`, `arrayOf<T>(..)`, `Array[T](..)`).
     NewArray {
@@ -376,6 +419,79 @@ pub enum Expr {
         /// Value if false.
         els: Box<Expr>,
     },
+}
+
+/// What a function reference ([`Expr::Ref`]) names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefKind {
+    /// A static method: `C::m` (Java, Groovy, Kotlin), `C.m` eta-expanded (Scala).
+    Static {
+        /// Fully-qualified class name.
+        class: String,
+        /// Method name.
+        name: String,
+    },
+    /// An instance method bound to a receiver value: `e::m` (Groovy also `e.&m`).
+    Bound {
+        /// The receiver, evaluated once.
+        receiver: Box<Expr>,
+        /// Method name.
+        name: String,
+    },
+    /// An instance method whose receiver is the function's first parameter: `C::m`,
+    /// `List<String>::size` in Kotlin, `_.m(_)` in Scala.
+    Unbound {
+        /// The receiver's type (a class type, with type arguments when it is generic).
+        ty: Ty,
+        /// Method name.
+        name: String,
+    },
+    /// A constructor: `C::new`, `C<A>::new`, Kotlin `::C`, Scala `new C(_)`.
+    Constructor {
+        /// Fully-qualified class name.
+        class: String,
+        /// Class type arguments: `None` = inferred (`C::new`), `Some(v)` = explicit
+        /// (`C<A>::new`); `Some(vec![])` = a non-generic class.
+        type_args: Option<Vec<Ty>>,
+    },
+    /// An array constructor `T[]::new` (a function from `int` to `T[]`).
+    ArrayConstructor {
+        /// Element type.
+        elem: Ty,
+    },
+}
+
+/// How a function literal ([`Expr::Lambda`]) is spelled where a language has several forms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LambdaForm {
+    /// The language's usual lambda: Java `x -> e`, Groovy closure `{ x -> e }`, Kotlin
+    /// `{ x -> e }`, Scala `x => e`.
+    #[default]
+    Usual,
+    /// Groovy 3+'s Java-style lambda `(x) -> e` (the usual form elsewhere).
+    Arrow,
+    /// Kotlin's anonymous function `fun(x: A): R { return e }` (the usual form elsewhere).
+    AnonymousFunction,
+}
+
+impl LambdaForm {
+    /// True for [`LambdaForm::Usual`] (the serialized default).
+    pub fn is_usual(&self) -> bool {
+        *self == LambdaForm::Usual
+    }
+}
+
+/// A type parameter of the generic test function: `<T extends A & B>`, `<T : A>`,
+/// `[T <: A]`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TypeParam {
+    /// Its name (used as [`Ty::Var`] in the program).
+    pub name: String,
+    /// Its upper bounds (none = the top type).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bounds: Vec<Ty>,
 }
 
 impl Expr {
@@ -424,6 +540,7 @@ impl Expr {
             class: class.into(),
             type_args,
             args,
+            outer: None,
         }
     }
 
@@ -479,6 +596,9 @@ impl Expr {
             body: Box::new(body),
             target: None,
             implicit: true,
+            block: Vec::new(),
+            form: LambdaForm::Usual,
+            ret: None,
         }
     }
 
@@ -509,7 +629,12 @@ impl Expr {
         f(self);
         match self {
             Expr::Lit(_) | Expr::Bottom(_) | Expr::Local(_) | Expr::Unit => {}
-            Expr::New { args, .. } => args.iter().for_each(|a| a.walk(f)),
+            Expr::New { args, outer, .. } => {
+                if let Some(o) = outer {
+                    o.walk(f);
+                }
+                args.iter().for_each(|a| a.walk(f));
+            }
             Expr::Call { receiver, args, .. } => {
                 if let Receiver::Expr(r) = receiver {
                     r.walk(f);
@@ -521,7 +646,15 @@ impl Expr {
                     r.walk(f);
                 }
             }
-            Expr::Lambda { body, .. } => body.walk(f),
+            Expr::Lambda { body, block, .. } => {
+                block.iter().for_each(|s| s.walk(f));
+                body.walk(f);
+            }
+            Expr::Ref { kind, .. } => {
+                if let RefKind::Bound { receiver, .. } = kind {
+                    receiver.walk(f);
+                }
+            }
             Expr::NewArray { elems, .. } => elems.iter().for_each(|e| e.walk(f)),
             Expr::Cast { expr, .. } | Expr::Spread(expr) => expr.walk(f),
             Expr::Cond { cond, then, els } => {
@@ -543,11 +676,49 @@ impl Expr {
                 ..
             }
             | Expr::Call { type_args: ts, .. } => ts.iter().for_each(|t| t.walk(f)),
-            Expr::Lambda { params, target, .. } => params
-                .iter()
-                .filter_map(|(_, t)| t.as_ref())
-                .chain(target)
-                .for_each(|t| t.walk(f)),
+            Expr::Lambda {
+                params,
+                target,
+                block,
+                ret,
+                ..
+            } => {
+                params
+                    .iter()
+                    .filter_map(|(_, t)| t.as_ref())
+                    .chain(target)
+                    .chain(ret)
+                    .for_each(|t| t.walk(f));
+                // the block's expressions are walked by `walk`; its declared types here
+                for s in block {
+                    if let Stmt::Local { ty, .. } = s {
+                        ty.walk(f);
+                    }
+                }
+            }
+            Expr::Ref {
+                kind,
+                fn_params,
+                fn_ret,
+                target,
+                ..
+            } => {
+                match kind {
+                    RefKind::Unbound { ty, .. } | RefKind::ArrayConstructor { elem: ty } => {
+                        ty.walk(f)
+                    }
+                    RefKind::Constructor {
+                        type_args: Some(ts),
+                        ..
+                    } => ts.iter().for_each(|t| t.walk(f)),
+                    _ => {}
+                }
+                fn_params
+                    .iter()
+                    .chain(std::iter::once(fn_ret))
+                    .chain(target)
+                    .for_each(|t| t.walk(f));
+            }
             _ => {}
         });
     }
@@ -567,10 +738,14 @@ pub enum Stmt {
     Local {
         /// Variable name.
         name: String,
-        /// Declared type.
+        /// Declared type: the type synthesis meant, written unless `inferred`.
         ty: Ty,
         /// Initializer.
         init: Expr,
+        /// Declared without a type (`var x =` in Java, `def x =` in Groovy, `val x =` in
+        /// Kotlin and Scala): the compiler infers it from the initializer.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        inferred: bool,
     },
     /// Expression evaluated for its effect (or its type check).
     Expr(Expr),
@@ -583,7 +758,23 @@ impl Stmt {
             name: name.into(),
             ty,
             init,
+            inferred: false,
         }
+    }
+
+    /// A local variable declared without a type (`var`, `def`, `val`), meant to have `ty`.
+    pub fn inferred_local(name: impl Into<String>, ty: Ty, init: Expr) -> Stmt {
+        Stmt::Local {
+            name: name.into(),
+            ty,
+            init,
+            inferred: true,
+        }
+    }
+
+    /// Calls `f` on the statement's expression and every expression nested in it.
+    pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        self.expr_ref().walk(f);
     }
 
     /// An expression statement.
@@ -611,6 +802,10 @@ pub struct Program {
     /// languages that write them differently from static nested ones (Scala's `Outer#Inner`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inner_classes: Vec<String>,
+    /// Type parameters of the test function (a generic test method `static <T extends B>
+    /// void test()`), which the statements name as [`Ty::Var`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub type_params: Vec<TypeParam>,
 }
 
 impl Program {
@@ -620,6 +815,7 @@ impl Program {
             id: id.into(),
             stmts,
             inner_classes: Vec::new(),
+            type_params: Vec::new(),
         }
     }
 
@@ -630,6 +826,9 @@ impl Program {
 
     /// Calls `f` on every type written anywhere in the program.
     pub fn walk_types<'a>(&'a self, f: &mut impl FnMut(&'a Ty)) {
+        for p in &self.type_params {
+            p.bounds.iter().for_each(|b| b.walk(f));
+        }
         for s in &self.stmts {
             if let Stmt::Local { ty, .. } = s {
                 ty.walk(f);

@@ -665,6 +665,7 @@ impl Emitter {
             body,
             target,
             implicit,
+            ..
         } = e
         else {
             return self.expr(e);
@@ -775,7 +776,12 @@ impl Emitter {
                 class,
                 type_args,
                 args,
+                outer: None,
             } => self.new_instance(class, type_args.as_deref(), args)?,
+            Expr::New { outer: Some(_), .. } => {
+                return Err(self.unsupported("the creation of an inner class on its outer instance"))
+            }
+            Expr::Ref { .. } => return Err(self.unsupported("function references")),
             Expr::Call {
                 receiver,
                 name: method,
@@ -1385,6 +1391,9 @@ mod tests {
             body: Box::new(Expr::Unit),
             target: Some(consumer.clone()),
             implicit,
+            block: vec![],
+            form: crate::ir::LambdaForm::Usual,
+            ret: None,
         };
         let call = |l: Expr| {
             one(Stmt::expr(Expr::static_call(
@@ -1415,6 +1424,9 @@ mod tests {
                     vec![Ty::class("java.lang.Throwable", vec![])],
                 )),
                 implicit: false,
+                block: vec![],
+                form: crate::ir::LambdaForm::Usual,
+                ret: None,
             },
         ));
         assert_eq!(

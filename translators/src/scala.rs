@@ -334,10 +334,15 @@ impl Emitter<'_> {
             }
             Expr::Local(n) => name(n),
             Expr::Unit => "()".to_owned(),
+            Expr::New { outer: Some(_), .. } => {
+                return Err(self.unsupported("the creation of an inner class on its outer instance"))
+            }
+            Expr::Ref { .. } => return Err(self.unsupported("function references")),
             Expr::New {
                 class,
                 type_args,
                 args,
+                outer: None,
             } => {
                 self.check_qualified_name(class)?;
                 let targs = self.ty_args_opt(type_args.as_deref().unwrap_or_default())?;

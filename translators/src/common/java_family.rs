@@ -103,7 +103,12 @@ pub(crate) trait JavaFamily: Dialect {
                 class,
                 type_args,
                 args,
+                outer: None,
             } => self.new_instance(class, type_args.as_deref(), args)?,
+            Expr::New { outer: Some(_), .. } => {
+                return Err(self.unsupported("the creation of an inner class on its outer instance"))
+            }
+            Expr::Ref { .. } => return Err(self.unsupported("function references")),
             Expr::Call {
                 receiver,
                 name,
@@ -201,7 +206,10 @@ pub(crate) trait JavaFamily: Dialect {
         w: &mut CodeWriter,
     ) -> Result<(), TranslateError> {
         match s {
-            Stmt::Local { name, ty, init } => {
+            Stmt::Local { inferred: true, .. } => {
+                return Err(self.unsupported("locals declared without a type"))
+            }
+            Stmt::Local { name, ty, init, .. } => {
                 let ty = self.ty(ty, TyPos::Value)?;
                 w.line(&format!("{ty} {name} = {};", self.initializer(init)?));
             }

@@ -1,0 +1,318 @@
+//! Swarm configuration (as wasm-smith's `SwarmConfig`): every program draws which expression
+//! forms it may use, so that a campaign explores combinations of forms instead of one average
+//! shape. A form that is on is used at each place it fits with [`SwarmConfig::use_probability`].
+//!
+//! The draw depends only on the run's seed and the program's index ([`RngStream::Swarm`]),
+//! so a program regenerated alone (`thalia synth --only ID`) has the same forms.
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::worker::RngStream;
+
+/// The probability that a program has each form on, and how often an on form is used.
+/// Every field is a probability in `0.0..=1.0`; a field missing from a config file takes its
+/// default. Forms a target language cannot write are off for it whatever the config says
+/// (Groovy's method pointers and Java-style lambdas only in Groovy, anonymous functions and
+/// declared nullable types only in Kotlin).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SwarmConfig {
+    /// Function references (`C::m`, `e::m`, unbound `C::m`, `C::new`, `T[]::new`) where a
+    /// functional interface is needed. Default 0.6: references are a large family of bugs
+    /// (15 of the original tool's 62 Groovy bug programs) and fit few positions.
+    pub references: f64,
+    /// Groovy's method pointer `e.&m` instead of `e::m` for a bound reference. Default 0.3.
+    pub method_pointers: f64,
+    /// Conditional expressions whose branches are inhabitants of different subtypes of the
+    /// wanted type (least-upper-bound inference), nested, with function branches. Default 0.5.
+    pub conditionals: f64,
+    /// Lambda bodies computed by API calls that use the lambda's parameters (otherwise
+    /// constants or typed bottom values). Default 0.7.
+    pub lambda_bodies: f64,
+    /// Lambda block bodies with local declarations (`{ T x = ..; return ..; }`). Default 0.4.
+    pub block_lambdas: f64,
+    /// Lambda parameters with declared types (otherwise untyped). Default 0.4.
+    pub typed_lambda_params: f64,
+    /// Groovy's Java-style lambdas `(x) -> e` instead of closures. Default 0.5.
+    pub arrow_lambdas: f64,
+    /// Kotlin's anonymous functions `fun(x: A): R { .. }` instead of lambdas. Default 0.3.
+    pub anonymous_functions: f64,
+    /// Locals declared without a type (`var`, `def`, `val x =`): the compiler infers it.
+    /// Default 0.4.
+    pub inferred_locals: f64,
+    /// Every use of a local cast to its declared type, where the language types locals by
+    /// their initializer (Groovy's flow typing): the old one-shape programs. Default 0.15.
+    pub cast_locals: f64,
+    /// Calls that keep explicit type arguments although inference could recover them (and
+    /// constructor calls with explicit type arguments instead of the diamond). Default 0.3.
+    pub explicit_type_args: f64,
+    /// A generic test method (`static <T extends B> void test()`) whose type variables appear
+    /// in the typing sequence and the locals. Default 0.3.
+    pub generic_test_method: f64,
+    /// The call under test made on a call result (`a.b().m(..)`, call chains) instead of a
+    /// local. Default 0.4.
+    pub call_chains: f64,
+    /// Varargs calls with zero, one or several elements instead of an array. Default 0.6.
+    pub varargs_elements: f64,
+    /// Declared nullable types `T?` in Kotlin where the null-safety rules allow them.
+    /// Default 0.4.
+    pub nullable_types: f64,
+    /// Casts of lambdas and function references to their interface (`(F) x -> e`,
+    /// `x::m as F`). Default 0.2.
+    pub function_casts: f64,
+    /// Creation of inner-class instances on an outer instance (`outer.new Inner()`).
+    /// Default 0.5.
+    pub inner_classes: f64,
+    /// How often a form that is on is used at a place where it fits. Default 0.5: a program
+    /// mixes the form with the plain one, which is where inference has to reconcile them.
+    pub use_probability: f64,
+}
+
+impl Default for SwarmConfig {
+    fn default() -> Self {
+        SwarmConfig {
+            references: 0.6,
+            method_pointers: 0.3,
+            conditionals: 0.5,
+            lambda_bodies: 0.7,
+            block_lambdas: 0.4,
+            typed_lambda_params: 0.4,
+            arrow_lambdas: 0.5,
+            anonymous_functions: 0.3,
+            inferred_locals: 0.4,
+            cast_locals: 0.15,
+            explicit_type_args: 0.3,
+            generic_test_method: 0.3,
+            call_chains: 0.4,
+            varargs_elements: 0.6,
+            nullable_types: 0.4,
+            function_casts: 0.2,
+            inner_classes: 0.5,
+            use_probability: 0.5,
+        }
+    }
+}
+
+impl SwarmConfig {
+    /// Every form off: the plain programs of one call on typed locals (the pre-swarm shape).
+    pub fn none() -> Self {
+        SwarmConfig {
+            references: 0.0,
+            method_pointers: 0.0,
+            conditionals: 0.0,
+            lambda_bodies: 0.0,
+            block_lambdas: 0.0,
+            typed_lambda_params: 0.0,
+            arrow_lambdas: 0.0,
+            anonymous_functions: 0.0,
+            inferred_locals: 0.0,
+            cast_locals: 1.0,
+            explicit_type_args: 0.0,
+            generic_test_method: 0.0,
+            call_chains: 0.0,
+            varargs_elements: 0.0,
+            nullable_types: 0.0,
+            function_casts: 0.0,
+            inner_classes: 0.0,
+            use_probability: 0.5,
+        }
+    }
+
+    /// The fields and their values, in declaration order (for validation and messages).
+    pub fn fields(&self) -> [(&'static str, f64); 18] {
+        [
+            ("references", self.references),
+            ("method_pointers", self.method_pointers),
+            ("conditionals", self.conditionals),
+            ("lambda_bodies", self.lambda_bodies),
+            ("block_lambdas", self.block_lambdas),
+            ("typed_lambda_params", self.typed_lambda_params),
+            ("arrow_lambdas", self.arrow_lambdas),
+            ("anonymous_functions", self.anonymous_functions),
+            ("inferred_locals", self.inferred_locals),
+            ("cast_locals", self.cast_locals),
+            ("explicit_type_args", self.explicit_type_args),
+            ("generic_test_method", self.generic_test_method),
+            ("call_chains", self.call_chains),
+            ("varargs_elements", self.varargs_elements),
+            ("nullable_types", self.nullable_types),
+            ("function_casts", self.function_casts),
+            ("inner_classes", self.inner_classes),
+            ("use_probability", self.use_probability),
+        ]
+    }
+
+    /// The first field that is not a probability, as an error message.
+    pub fn validate(&self) -> Result<(), String> {
+        for (name, p) in self.fields() {
+            if !(0.0..=1.0).contains(&p) {
+                return Err(format!(
+                    "swarm.{name} = {p} is not a probability (0.0 to 1.0)"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The forms one program may use (drawn from a [`SwarmConfig`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Features {
+    /// See [`SwarmConfig::references`].
+    pub references: bool,
+    /// See [`SwarmConfig::method_pointers`].
+    pub method_pointers: bool,
+    /// See [`SwarmConfig::conditionals`].
+    pub conditionals: bool,
+    /// See [`SwarmConfig::lambda_bodies`].
+    pub lambda_bodies: bool,
+    /// See [`SwarmConfig::block_lambdas`].
+    pub block_lambdas: bool,
+    /// See [`SwarmConfig::typed_lambda_params`].
+    pub typed_lambda_params: bool,
+    /// See [`SwarmConfig::arrow_lambdas`].
+    pub arrow_lambdas: bool,
+    /// See [`SwarmConfig::anonymous_functions`].
+    pub anonymous_functions: bool,
+    /// See [`SwarmConfig::inferred_locals`].
+    pub inferred_locals: bool,
+    /// See [`SwarmConfig::cast_locals`].
+    pub cast_locals: bool,
+    /// See [`SwarmConfig::explicit_type_args`].
+    pub explicit_type_args: bool,
+    /// See [`SwarmConfig::generic_test_method`].
+    pub generic_test_method: bool,
+    /// See [`SwarmConfig::call_chains`].
+    pub call_chains: bool,
+    /// See [`SwarmConfig::varargs_elements`].
+    pub varargs_elements: bool,
+    /// See [`SwarmConfig::nullable_types`].
+    pub nullable_types: bool,
+    /// See [`SwarmConfig::function_casts`].
+    pub function_casts: bool,
+    /// See [`SwarmConfig::inner_classes`].
+    pub inner_classes: bool,
+}
+
+impl Features {
+    /// The forms of program `index` of a run with `seed` in `lang`.
+    pub fn draw(
+        cfg: &SwarmConfig,
+        lang: thalia_translators::Language,
+        seed: u64,
+        index: u64,
+    ) -> Features {
+        use thalia_translators::Language;
+        let mut rng = RngStream::Swarm.rng(seed, index);
+        let mut on = |p: f64| rng.gen_bool(p.clamp(0.0, 1.0));
+        // every field is drawn in every language, so that a language's draws do not shift
+        // the others'
+        let mut f = Features {
+            references: on(cfg.references),
+            method_pointers: on(cfg.method_pointers),
+            conditionals: on(cfg.conditionals),
+            lambda_bodies: on(cfg.lambda_bodies),
+            block_lambdas: on(cfg.block_lambdas),
+            typed_lambda_params: on(cfg.typed_lambda_params),
+            arrow_lambdas: on(cfg.arrow_lambdas),
+            anonymous_functions: on(cfg.anonymous_functions),
+            inferred_locals: on(cfg.inferred_locals),
+            cast_locals: on(cfg.cast_locals),
+            explicit_type_args: on(cfg.explicit_type_args),
+            generic_test_method: on(cfg.generic_test_method),
+            call_chains: on(cfg.call_chains),
+            varargs_elements: on(cfg.varargs_elements),
+            nullable_types: on(cfg.nullable_types),
+            function_casts: on(cfg.function_casts),
+            inner_classes: on(cfg.inner_classes),
+        };
+        if lang != Language::Groovy {
+            f.method_pointers = false;
+            f.arrow_lambdas = false;
+            f.cast_locals = false;
+        }
+        if lang != Language::Kotlin {
+            f.anonymous_functions = false;
+            f.nullable_types = false;
+        }
+        f
+    }
+
+    /// Every form on (for tests that want each form exercised).
+    pub fn all() -> Features {
+        Features {
+            references: true,
+            method_pointers: true,
+            conditionals: true,
+            lambda_bodies: true,
+            block_lambdas: true,
+            typed_lambda_params: true,
+            arrow_lambdas: true,
+            anonymous_functions: true,
+            inferred_locals: true,
+            cast_locals: false,
+            explicit_type_args: true,
+            generic_test_method: true,
+            call_chains: true,
+            varargs_elements: true,
+            nullable_types: true,
+            function_casts: true,
+            inner_classes: true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use thalia_translators::Language;
+
+    #[test]
+    fn the_draw_depends_only_on_seed_and_index() {
+        let cfg = SwarmConfig::default();
+        let a = Features::draw(&cfg, Language::Groovy, 7, 42);
+        assert_eq!(a, Features::draw(&cfg, Language::Groovy, 7, 42));
+        let distinct: std::collections::HashSet<String> = (0..50)
+            .map(|i| format!("{:?}", Features::draw(&cfg, Language::Groovy, 7, i)))
+            .collect();
+        assert!(distinct.len() > 40, "{}", distinct.len());
+    }
+
+    #[test]
+    fn forms_a_language_cannot_write_are_off() {
+        let all_on = SwarmConfig {
+            method_pointers: 1.0,
+            arrow_lambdas: 1.0,
+            anonymous_functions: 1.0,
+            nullable_types: 1.0,
+            cast_locals: 1.0,
+            ..SwarmConfig::default()
+        };
+        let j = Features::draw(&all_on, Language::Java, 1, 1);
+        assert!(!j.method_pointers && !j.arrow_lambdas && !j.anonymous_functions);
+        assert!(!j.nullable_types && !j.cast_locals);
+        let k = Features::draw(&all_on, Language::Kotlin, 1, 1);
+        assert!(k.anonymous_functions && k.nullable_types && !k.arrow_lambdas);
+        let g = Features::draw(&all_on, Language::Groovy, 1, 1);
+        assert!(g.method_pointers && g.arrow_lambdas && g.cast_locals);
+    }
+
+    #[test]
+    fn a_probability_outside_the_unit_interval_is_refused() {
+        let bad = SwarmConfig {
+            conditionals: 1.5,
+            ..SwarmConfig::default()
+        };
+        let e = bad.validate().expect_err("1.5 is refused");
+        assert!(e.contains("swarm.conditionals"), "{e}");
+        assert!(SwarmConfig::default().validate().is_ok());
+    }
+
+    #[test]
+    fn an_unknown_swarm_field_is_an_error() {
+        let e = serde_json::from_str::<SwarmConfig>(r#"{"referenses": 0.5}"#)
+            .expect_err("a misspelt field is refused");
+        assert!(e.to_string().contains("referenses"), "{e}");
+    }
+}
