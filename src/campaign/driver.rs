@@ -17,6 +17,7 @@ use super::store::{Store, StoreError};
 use super::{judge, Candidate, Expected, Twin};
 use crate::api::Api;
 use crate::compile::{CompileError, CompileOptions, Compiler, Mode as CompileMode};
+use crate::synth::census::Census;
 use crate::synth::output::{synth_command, RunSummary};
 use crate::synth::worker::RngStream;
 use crate::synth::{self, Mode, Plan, ProgramRecord, Selection, SynthConfig, SynthContext};
@@ -509,7 +510,7 @@ impl Source for DirSource {
         }
         let end = (self.next + max).min(self.records.len());
         let mut batch = Batch::default();
-        let regenerate = self.summary.regenerate_command();
+        let regenerate = self.summary.regenerate_command(&self.dir);
         for r in &self.records[self.next..end] {
             batch.positions += 1;
             if done(&r.id) {
@@ -589,18 +590,27 @@ pub struct SynthSource {
     untranslatable: std::collections::BTreeMap<String, u64>,
     twin: Option<JavaTranslator>,
     untwinned: std::collections::BTreeMap<String, u64>,
+    config_file: Option<PathBuf>,
+    census: Census,
+    census_file: Option<PathBuf>,
 }
 
+/// The file of a run directory that holds the census of the programs `thalia run` wrote.
+pub const CENSUS_FILE: &str = "census.json";
+
+/// The file of a run directory that holds the effective synthesis config of `thalia run`.
+pub const SYNTH_CONFIG_FILE: &str = "synth-config.json";
+
 impl SynthSource {
-    /// A source over `api` for `modes` (each with `erase`), written by `translator`;
-    /// `api_arg` is how `thalia synth --api` names the API (for regeneration commands);
-    /// `rounds` allows more than one round.
+    /// A source over `api` for `modes` (each with the knobs and erasure of `base`), written
+    /// by `translator`; `api_arg` is how `thalia synth --api` names the API (for
+    /// regeneration commands); `rounds` allows more than one round.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         mut api: Api,
         translator: Box<dyn Translator + Send + Sync>,
         modes: &[Mode],
-        erase: bool,
+        base: &SynthConfig,
         seed: u64,
         jobs: usize,
         api_arg: &str,
@@ -611,12 +621,15 @@ impl SynthSource {
         let streams = modes
             .iter()
             .map(|&mode| Stream {
-                label: format!("{}{}", mode.as_str(), if erase { "+erase" } else { "" }),
+                label: format!(
+                    "{}{}",
+                    mode.as_str(),
+                    if base.erase { "+erase" } else { "" }
+                ),
                 cfg: SynthConfig {
                     mode,
-                    erase,
                     lang,
-                    ..SynthConfig::default()
+                    ..base.clone()
                 },
                 plan: None,
                 next: 0,
@@ -636,7 +649,59 @@ impl SynthSource {
             untranslatable: Default::default(),
             twin: (lang != Language::Java).then_some(JavaTranslator),
             untwinned: Default::default(),
+            config_file: None,
+            census: Census::default(),
+            census_file: None,
         }
+    }
+
+    /// Keeps the census of the programs this source writes in `dir/census.json`, adding to
+    /// the one there when the run is resumed.
+    pub fn keep_census(&mut self, dir: &Path, resuming: bool) -> Result<(), CampaignError> {
+        let path = dir.join(CENSUS_FILE);
+        if resuming {
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                match serde_json::from_str::<Census>(&text) {
+                    Ok(c) => self.census = c,
+                    Err(e) => eprintln!(
+                        "warning: {}: {e}; the census restarts from this session",
+                        path.display()
+                    ),
+                }
+            }
+        }
+        self.census_file = Some(path);
+        Ok(())
+    }
+
+    /// The census of the programs written so far.
+    pub fn census(&self) -> &Census {
+        &self.census
+    }
+
+    fn write_census(&self) -> Result<(), CampaignError> {
+        let Some(path) = &self.census_file else {
+            return Ok(());
+        };
+        let text = serde_json::to_string_pretty(&self.census)
+            .map_err(|e| CampaignError::Source(format!("{}: {e}", path.display())))?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| CampaignError::Source(format!("cannot write {}: {e}", path.display())))
+    }
+
+    /// Writes the effective synthesis config into `dir/synth-config.json`, which the
+    /// findings' regeneration commands name when its knobs are not the defaults.
+    pub fn write_config(&mut self, dir: &Path) -> Result<(), CampaignError> {
+        let Some(stream) = self.streams.first() else {
+            return Ok(());
+        };
+        let path = dir.join(SYNTH_CONFIG_FILE);
+        let text = serde_json::to_string_pretty(&stream.cfg)
+            .map_err(|e| CampaignError::Source(format!("{}: {e}", path.display())))?;
+        std::fs::write(&path, text + "\n")
+            .map_err(|e| CampaignError::Source(format!("cannot write {}: {e}", path.display())))?;
+        self.config_file = Some(path);
+        Ok(())
     }
 
     /// Programs the translator could not write (skipped), in all.
@@ -732,7 +797,12 @@ impl Source for SynthSource {
             };
             let built = run.build(plan, &Selection::Only(todo), &|| {});
             let mut untranslatable = 0;
-            let regenerate = synth_command(&self.api_arg, &stream.cfg, seed);
+            let regenerate = synth_command(
+                &self.api_arg,
+                &stream.cfg,
+                seed,
+                self.config_file.as_deref(),
+            );
             for mut p in built {
                 let source = match self.translator.translate(&p.program) {
                     Ok(s) => s,
@@ -745,6 +815,7 @@ impl Source for SynthSource {
                         continue;
                     }
                 };
+                self.census.add(&p.program);
                 let file = self.translator.file_name(&p.program);
                 p.record.file = file.clone();
                 p.record.call_lines = self.translator.call_lines(&source);
@@ -779,6 +850,7 @@ impl Source for SynthSource {
             }
             // a program the translator cannot write is no program: it does not count
             batch.positions -= untranslatable;
+            self.write_census()?;
             return Ok(Some(batch));
         }
     }

@@ -94,6 +94,9 @@ pub struct Report {
     pub unreadable_lines: u64,
     /// One warning per unreadable line, naming the file and the line number.
     pub warnings: Vec<String>,
+    /// Which expression forms the synthesized programs use (`census.json` of `thalia run`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub census: Option<crate::synth::census::Census>,
 }
 
 /// The readable signature of a finding, from its `finding.json` (empty when unreadable).
@@ -219,6 +222,9 @@ impl Report {
             },
             unreadable_lines: unreadable,
             warnings,
+            census: std::fs::read_to_string(dir.join(super::driver::CENSUS_FILE))
+                .ok()
+                .and_then(|t| serde_json::from_str(&t).ok()),
         })
     }
 
@@ -311,6 +317,20 @@ impl Report {
                     "  {:>6}×  {}  (first: {})\n          {}",
                     s.count, s.signature, s.first_program, s.text
                 );
+            }
+        }
+        if let Some(c) = &self.census {
+            let _ = writeln!(
+                out,
+                "\n  forms used ({} programs synthesized, {:.2} casts per program):",
+                c.programs,
+                c.casts_per_program()
+            );
+            for (name, _) in crate::synth::census::FORMS {
+                let n = c.forms.get(name).copied().unwrap_or(0);
+                if n > 0 {
+                    let _ = writeln!(out, "  {:>6.1} %  {name}", 100.0 * c.share(name));
+                }
             }
         }
         if self.unreadable_lines > 0 {

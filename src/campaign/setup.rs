@@ -332,11 +332,14 @@ pub fn check_identity(
     })
 }
 
-/// The synthesis configuration recorded in a run's identity for `lang`.
-pub fn recorded_synth_config(lang: Language) -> SynthConfig {
+/// The synthesis configuration recorded in a run's identity for `lang` (the knobs of `base`;
+/// the modes are recorded apart).
+pub fn recorded_synth_config(lang: Language, base: &SynthConfig) -> SynthConfig {
     SynthConfig {
         lang,
-        ..SynthConfig::default()
+        mode: Mode::WellTyped,
+        erase: false,
+        ..base.clone()
     }
 }
 
@@ -353,7 +356,7 @@ mod tests {
             modes: vec![Mode::WellTyped, Mode::IllTyped],
             erase: false,
             groovy_type_checked: false,
-            synth_config: recorded_synth_config(Language::Kotlin),
+            synth_config: recorded_synth_config(Language::Kotlin, &SynthConfig::default()),
             compiler: "kotlin@2.4.21".into(),
             against: vec!["kotlin@1.8.21".into()],
         });

@@ -1145,6 +1145,7 @@ mod tests {
                 groovy_type_checked: false,
                 synth_config: super::super::setup::recorded_synth_config(
                     thalia_translators::Language::Kotlin,
+                    &crate::synth::SynthConfig::default(),
                 ),
                 compiler: "kotlin@2.4.21".into(),
                 against: Vec::new(),

@@ -121,6 +121,8 @@ pub(super) struct RunArgs {
     #[arg(long, short, default_value = "thalia-run")]
     out: PathBuf,
     #[command(flatten)]
+    knobs: super::synth::KnobArgs,
+    #[command(flatten)]
     compile: CompileArgs,
 }
 
@@ -255,6 +257,7 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
         args.modes.clone()
     };
     modes.dedup();
+    let base = args.knobs.config()?;
     // the seed: given, the run directory's, or random
     let seed = args
         .seed
@@ -277,7 +280,7 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
         modes: modes.clone(),
         erase: args.erase,
         groovy_type_checked: args.groovy_type_checked,
-        synth_config: setup::recorded_synth_config(args.lang),
+        synth_config: setup::recorded_synth_config(args.lang, &base),
         compiler: setup::compiler_label(&tc),
         against: opts.against.iter().map(setup::compiler_label).collect(),
     });
@@ -291,12 +294,18 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
         api,
         translator,
         &modes,
-        args.erase,
+        &thalia::synth::SynthConfig {
+            erase: args.erase,
+            lang: args.lang,
+            ..base.clone()
+        },
         seed,
         threads(None),
         &api_source.arg(),
         !matches!(settings.budget, Budget::OneRound),
     );
+    source.write_config(&args.out)?;
+    source.keep_census(&args.out, store.done_count() > 0)?;
     source.prepare();
     eprintln!(
         "run {} (seed {seed}): {} {} programs with {} ({}), budget {}{}",

@@ -6,14 +6,11 @@ use std::process::ExitCode;
 use anyhow::{anyhow, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use thalia::synth::config::MAX_TYPE_DEPTH;
 use thalia::synth::{self, Selection, SynthConfig, SynthContext};
 use thalia_translators::{translator_with, GroovyMode, Language};
 
 use super::{load_api, parse_threads, threads};
-
-/// The deepest types a user may ask synthesis to draw (`--max-type-depth`): random types are
-/// built recursively, and real APIs need 2 or 3.
-const MAX_TYPE_DEPTH: usize = 16;
 
 /// Parses a type depth between 0 and [`MAX_TYPE_DEPTH`].
 fn parse_type_depth(s: &str) -> std::result::Result<usize, String> {
@@ -22,6 +19,52 @@ fn parse_type_depth(s: &str) -> std::result::Result<usize, String> {
         return Err(format!("must be at most {MAX_TYPE_DEPTH}"));
     }
     Ok(n)
+}
+
+/// The synthesis knobs every synthesizing command takes: a config file, and flags for the
+/// most used knobs that override it.
+#[derive(Args, Debug, Clone, Default)]
+pub(super) struct KnobArgs {
+    /// Synthesis config file (TOML or JSON; or a `summary.json`, whose config is taken):
+    /// every probability and limit of `SynthConfig`, including the swarm of expression
+    /// forms (README, "Synthesis config"). The flags below override it.
+    #[arg(long, value_name = "FILE")]
+    synth_config: Option<PathBuf>,
+    /// Maximum nesting depth of the types drawn for type variables (default 2).
+    #[arg(long, value_parser = parse_type_depth)]
+    max_type_depth: Option<usize>,
+    /// Maximum typing sequences per member (default 6).
+    #[arg(long)]
+    max_per_member: Option<usize>,
+    /// Incompatible types tried per position in ill-typed mode (default 5).
+    #[arg(long)]
+    ill_types_per_position: Option<usize>,
+    /// k of Yen's k-shortest paths for inhabitants (default 3).
+    #[arg(long)]
+    yen_k: Option<usize>,
+}
+
+impl KnobArgs {
+    /// The config file (or the defaults) with the flags applied.
+    pub(super) fn config(&self) -> Result<SynthConfig> {
+        let mut cfg = match &self.synth_config {
+            Some(p) => SynthConfig::from_file(p)?,
+            None => SynthConfig::default(),
+        };
+        if let Some(d) = self.max_type_depth {
+            cfg.max_type_depth = d;
+        }
+        if let Some(n) = self.max_per_member {
+            cfg.max_sequences_per_member = n.max(1);
+        }
+        if let Some(n) = self.ill_types_per_position {
+            cfg.ill_types_per_position = n;
+        }
+        if let Some(k) = self.yen_k {
+            cfg.yen_k = k.max(1);
+        }
+        Ok(cfg)
+    }
 }
 
 #[derive(Args, Debug)]
@@ -59,18 +102,8 @@ pub(super) struct SynthArgs {
     /// Output directory (created if missing).
     #[arg(long, short, default_value = "thalia-out")]
     out: PathBuf,
-    /// Maximum nesting depth of the types drawn for type variables.
-    #[arg(long, default_value_t = 2, value_parser = parse_type_depth)]
-    max_type_depth: usize,
-    /// Maximum typing sequences per member.
-    #[arg(long, default_value_t = 6)]
-    max_per_member: usize,
-    /// Incompatible types tried per position in ill-typed mode.
-    #[arg(long, default_value_t = 5)]
-    ill_types_per_position: usize,
-    /// k of Yen's k-shortest paths for inhabitants.
-    #[arg(long, default_value_t = 3)]
-    yen_k: usize,
+    #[command(flatten)]
+    knobs: KnobArgs,
 }
 
 /// `GroovyMode` of the `--groovy-type-checked` flag.
@@ -88,11 +121,7 @@ pub(super) fn run(args: SynthArgs) -> Result<ExitCode> {
         mode: args.mode,
         lang: args.lang,
         erase: args.erase,
-        max_type_depth: args.max_type_depth,
-        max_sequences_per_member: args.max_per_member.max(1),
-        ill_types_per_position: args.ill_types_per_position,
-        yen_k: args.yen_k.max(1),
-        ..SynthConfig::default()
+        ..args.knobs.config()?
     };
     let seed = args.seed.unwrap_or_else(rand::random);
     let start = std::time::Instant::now();
@@ -142,6 +171,20 @@ pub(super) fn run(args: SynthArgs) -> Result<ExitCode> {
     eprintln!(
         "{} of {} members exercised through {} typing sequences; {} calls with erased type arguments; {} programs use a bottom constant",
         summary.members_exercised, summary.members, summary.sequences, summary.erased, summary.with_bottom
+    );
+    let census = &summary.census;
+    let mut used: Vec<String> = synth::census::FORMS
+        .iter()
+        .filter(|(name, _)| census.forms.contains_key(*name))
+        .map(|(name, _)| format!("{name} {:.0}%", 100.0 * census.share(name)))
+        .collect();
+    if used.is_empty() {
+        used.push("none".into());
+    }
+    eprintln!(
+        "forms: {} ({:.2} casts per program)",
+        used.join(", "),
+        census.casts_per_program()
     );
     if !summary.skipped.is_empty() {
         let why: Vec<String> = summary

@@ -2,7 +2,52 @@
 //! count, range and limit that synthesis uses is a field of [`SynthConfig`]; the effective
 //! configuration is printed into `summary.json`.
 
+use std::path::{Path, PathBuf};
+
 use serde::{Deserialize, Serialize};
+
+/// The largest synthesis config file read (`--synth-config`): a config is a few hundred
+/// bytes; a `summary.json` that carries one is a few kilobytes.
+pub const MAX_CONFIG_FILE_BYTES: u64 = 1 << 20;
+
+/// A problem with a synthesis config file.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read synthesis config {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The file is too large to be a config.
+    #[error("{path} is {bytes} bytes: a synthesis config has at most {MAX_CONFIG_FILE_BYTES}")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        bytes: u64,
+    },
+    /// The file is neither TOML nor JSON of a config.
+    #[error("{path} is not a synthesis config ({format}): {message}")]
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// `TOML` or `JSON`.
+        format: &'static str,
+        /// What the parser said.
+        message: String,
+    },
+    /// A value is out of its range.
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// Which field and why.
+        message: String,
+    },
+}
 
 /// Whether programs must be accepted (well-typed) or rejected (ill-typed, one injected fault).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -43,7 +88,7 @@ impl std::str::FromStr for Mode {
 /// reading (a summary written by an older version) takes its default. Probabilities must lie
 /// in `0.0..=1.0` and ranges must not be empty.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct SynthConfig {
     /// Well-typed or ill-typed programs.
     pub mode: Mode,
@@ -140,6 +185,114 @@ impl Default for SynthConfig {
         }
     }
 }
+
+impl SynthConfig {
+    /// Reads a config file (`--synth-config`): TOML (`.toml`) or JSON (anything else), a
+    /// config document or a `summary.json` (whose `config` is taken); missing fields take
+    /// their defaults, unknown ones are errors, and the values are checked.
+    pub fn from_file(path: &Path) -> Result<SynthConfig, ConfigError> {
+        let io = |source| ConfigError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let bytes = std::fs::metadata(path).map_err(io)?.len();
+        if bytes > MAX_CONFIG_FILE_BYTES {
+            return Err(ConfigError::TooLarge {
+                path: path.to_path_buf(),
+                bytes,
+            });
+        }
+        let text = std::fs::read_to_string(path).map_err(io)?;
+        let toml = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("toml"));
+        let cfg = if toml {
+            toml::from_str::<SynthConfig>(&text).map_err(|e| ConfigError::Malformed {
+                path: path.to_path_buf(),
+                format: "TOML",
+                message: e.to_string(),
+            })?
+        } else {
+            let malformed = |e: serde_json::Error| ConfigError::Malformed {
+                path: path.to_path_buf(),
+                format: "JSON",
+                message: e.to_string(),
+            };
+            let mut v: serde_json::Value = serde_json::from_str(&text).map_err(malformed)?;
+            // a summary.json carries the effective config of its run
+            if v.get("tool").and_then(|t| t.as_str()) == Some("thalia") {
+                if let Some(c) = v.get_mut("config") {
+                    v = c.take();
+                }
+            }
+            serde_json::from_value::<SynthConfig>(v).map_err(malformed)?
+        };
+        cfg.validate().map_err(|message| ConfigError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        })?;
+        Ok(cfg)
+    }
+
+    /// The first value out of its range (a probability outside `0..=1`, an empty range, a
+    /// zero where at least one is needed), as a message naming the field.
+    pub fn validate(&self) -> Result<(), String> {
+        let probabilities = [
+            ("generic_type_probability", self.generic_type_probability),
+            ("lambda_first_probability", self.lambda_first_probability),
+            ("true_probability", self.true_probability),
+        ];
+        for (name, p) in probabilities {
+            if !(0.0..=1.0).contains(&p) {
+                return Err(format!("{name} = {p} is not a probability (0.0 to 1.0)"));
+            }
+        }
+        if self.literal_ints.is_empty() {
+            return Err(format!(
+                "literal_ints = {}..{} is empty",
+                self.literal_ints.start, self.literal_ints.end
+            ));
+        }
+        let at_least_one = [
+            ("max_types_per_position", self.max_types_per_position),
+            ("max_sequences_per_member", self.max_sequences_per_member),
+            ("substitutions_per_member", self.substitutions_per_member),
+            ("max_subst_attempts", self.max_subst_attempts),
+            ("random_type_attempts", self.random_type_attempts),
+            ("sample_tries_per_sequence", self.sample_tries_per_sequence),
+            ("yen_k", self.yen_k),
+            ("max_path_len", self.max_path_len),
+        ];
+        for (name, n) in at_least_one {
+            if n == 0 {
+                return Err(format!("{name} = 0: it must be at least 1"));
+            }
+        }
+        if self.max_type_depth > MAX_TYPE_DEPTH {
+            return Err(format!(
+                "max_type_depth = {} is more than {MAX_TYPE_DEPTH}",
+                self.max_type_depth
+            ));
+        }
+        self.swarm.validate()
+    }
+
+    /// True when every knob but the mode, language and erasure (which commands give as
+    /// flags) has its default value.
+    pub fn knobs_are_default(&self) -> bool {
+        let d = SynthConfig {
+            mode: self.mode,
+            erase: self.erase,
+            lang: self.lang,
+            ..SynthConfig::default()
+        };
+        *self == d
+    }
+}
+
+/// The deepest types synthesis may draw (`max_type_depth`): random types are built
+/// recursively, and real APIs need 2 or 3.
+pub const MAX_TYPE_DEPTH: usize = 16;
 
 #[cfg(test)]
 mod tests {

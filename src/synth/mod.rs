@@ -12,6 +12,7 @@
 //!    seeded by `(seed, i)`.
 
 pub mod bench;
+pub mod census;
 pub mod config;
 pub mod context;
 pub mod enumerate;
@@ -103,6 +104,9 @@ pub struct SynthSummary {
     pub erased: usize,
     /// Programs whose inhabitants needed a typed bottom constant somewhere.
     pub with_bottom: usize,
+    /// Which expression forms the programs use.
+    #[serde(default)]
+    pub census: census::Census,
 }
 
 /// A built program with its manifest record.
@@ -307,7 +311,10 @@ pub fn summarize(api: &Api, plan: &Plan, built: &[Synthesized]) -> SynthSummary 
             b
         })
         .count();
+    let mut census = census::Census::default();
+    built.iter().for_each(|s| census.add(&s.program));
     SynthSummary {
+        census,
         members: api.members.len(),
         members_exercised: plan.exercised,
         skipped,

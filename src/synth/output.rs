@@ -78,23 +78,39 @@ impl RunSummary {
         serde_json::from_str(&text).map_err(|source| SummaryError::Malformed { path, source })
     }
 
-    /// The `thalia synth` command that regenerates the run's programs (add `--only ID`).
-    pub fn regenerate_command(&self) -> String {
-        synth_command(&self.api, &self.config, self.seed)
+    /// The `thalia synth` command that regenerates the programs of the run in `dir` (add
+    /// `--only ID`); a non-default config is read back from `dir/summary.json`.
+    pub fn regenerate_command(&self, dir: &Path) -> String {
+        synth_command(
+            &self.api,
+            &self.config,
+            self.seed,
+            Some(&dir.join("summary.json")),
+        )
     }
 }
 
 /// The `thalia synth` command that writes the programs of `cfg` from `api` with `seed`
-/// (append `--only ID` for one program).
-pub fn synth_command(api: &str, cfg: &SynthConfig, seed: u64) -> String {
+/// (append `--only ID` for one program); a config whose knobs are not all default is passed
+/// as `--synth-config config_file` (a file that holds it).
+pub fn synth_command(
+    api: &str,
+    cfg: &SynthConfig,
+    seed: u64,
+    config_file: Option<&Path>,
+) -> String {
     // the embedded API is the default: no `--api`
     let api = if api.is_empty() || api == crate::embedded::EMBEDDED_LABEL {
         String::new()
     } else {
         format!(" --api '{api}'")
     };
+    let config = match config_file {
+        Some(f) if !cfg.knobs_are_default() => format!(" --synth-config '{}'", f.display()),
+        _ => String::new(),
+    };
     format!(
-        "thalia synth{api} --lang {} --mode {}{} --seed {seed}",
+        "thalia synth{api} --lang {} --mode {}{}{config} --seed {seed}",
         cfg.lang,
         cfg.mode.as_str(),
         if cfg.erase { " --erase" } else { "" },
@@ -242,10 +258,10 @@ mod tests {
     fn regeneration_commands_name_the_api_unless_it_is_the_embedded_default() {
         let cfg = SynthConfig::default();
         for embedded in ["", crate::embedded::EMBEDDED_LABEL] {
-            let c = synth_command(embedded, &cfg, 3);
+            let c = synth_command(embedded, &cfg, 3, None);
             assert!(!c.contains("--api"), "{c}");
             assert!(c.ends_with("--seed 3"), "{c}");
         }
-        assert!(synth_command("@java.base", &cfg, 3).contains("--api '@java.base'"));
+        assert!(synth_command("@java.base", &cfg, 3, None).contains("--api '@java.base'"));
     }
 }
