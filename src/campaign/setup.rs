@@ -134,7 +134,7 @@ pub struct CheckIdentity {
 #[serde(untagged)]
 pub enum RunIdentity {
     /// A synthesizing run.
-    Run(SynthIdentity),
+    Run(Box<SynthIdentity>),
     /// A check of a directory.
     Check(CheckIdentity),
 }
@@ -349,7 +349,7 @@ mod tests {
 
     #[test]
     fn identities_keep_their_json_shape_and_kind() {
-        let run = RunIdentity::Run(SynthIdentity {
+        let run = RunIdentity::Run(Box::new(SynthIdentity {
             seed: 3,
             language: Language::Kotlin,
             api: "@java.base".into(),
@@ -359,7 +359,7 @@ mod tests {
             synth_config: recorded_synth_config(Language::Kotlin, &SynthConfig::default()),
             compiler: "kotlin@2.4.21".into(),
             against: vec!["kotlin@1.8.21".into()],
-        });
+        }));
         let v = serde_json::to_value(&run).expect("serializes");
         assert_eq!(v["seed"], 3);
         assert_eq!(v["modes"][1], "ill-typed");

@@ -1136,7 +1136,7 @@ mod tests {
     #[test]
     fn identities_differ_at_the_first_changed_field() {
         let run = |seed: u64| {
-            RunIdentity::Run(super::super::setup::SynthIdentity {
+            RunIdentity::Run(Box::new(super::super::setup::SynthIdentity {
                 seed,
                 language: thalia_translators::Language::Kotlin,
                 api: "@java.base".into(),
@@ -1149,7 +1149,7 @@ mod tests {
                 ),
                 compiler: "kotlin@2.4.21".into(),
                 against: Vec::new(),
-            })
+            }))
         };
         let (a, b) = (run(1), run(2));
         assert_eq!(first_difference(&a, &a), None);

@@ -273,7 +273,7 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
     let (against, against_info) =
         setup::against(&args.compile.against, &settings, classpath.as_deref())?;
     opts.against = against;
-    let identity = RunIdentity::Run(SynthIdentity {
+    let identity = RunIdentity::Run(Box::new(SynthIdentity {
         seed,
         language: args.lang,
         api: api_source.label(),
@@ -283,7 +283,7 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
         synth_config: setup::recorded_synth_config(args.lang, &base),
         compiler: setup::compiler_label(&tc),
         against: opts.against.iter().map(setup::compiler_label).collect(),
-    });
+    }));
     let mut manifest = setup::manifest(identity, info, &settings, &opts);
     manifest.against = against_info;
     let store = Store::open(&args.out, manifest)?;
