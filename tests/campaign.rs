@@ -328,6 +328,7 @@ fn run_args_with(out: &Path, budget: &str, seed: &str) -> Vec<String> {
         "1",
         "--seed",
         seed,
+        "--no-reduce",
         "--api",
     ]
     .map(String::from)

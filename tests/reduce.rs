@@ -49,6 +49,7 @@ fn a_finding_shrinks_while_it_keeps_its_signature() {
             "javac@marker",
             "-j",
             "1",
+            "--no-reduce",
             "--api",
         ])
         .arg(sample_api())
@@ -125,4 +126,55 @@ fn a_directory_without_a_finding_is_a_clear_error() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("finding.json"));
+}
+
+#[test]
+fn a_campaign_reduces_its_new_findings_by_itself() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let toolchains = root.path().join("toolchains");
+    let marker = "java.util.Map.<";
+    marker_javac(&toolchains, marker);
+    let run = root.path().join("run");
+    let out = thalia(&toolchains)
+        .args([
+            "run",
+            "--lang",
+            "java",
+            "--mode",
+            "well-typed",
+            "--seed",
+            "3",
+            "--budget",
+            "60",
+            "--compiler",
+            "javac@marker",
+            "-j",
+            "1",
+            "--api",
+        ])
+        .arg(sample_api())
+        .arg("--out")
+        .arg(&run)
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(stderr.contains("reduced 1 finding"), "{stderr}");
+    let bugs: Vec<PathBuf> = std::fs::read_dir(run.join("bugs"))
+        .expect("a finding")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("program.ir.json").exists())
+        .collect();
+    assert_eq!(bugs.len(), 1, "{bugs:?}");
+    let summary: Value = serde_json::from_str(
+        &std::fs::read_to_string(bugs[0].join("reduced/reduction.json"))
+            .expect("the campaign wrote reduced/reduction.json"),
+    )
+    .expect("JSON");
+    assert!(
+        summary["lines_after"].as_u64() < summary["lines_before"].as_u64(),
+        "{summary}"
+    );
+    // nothing is pending any more: a resumed run has nothing to reduce
+    assert!(thalia::campaign::autoreduce::pending(&run).is_empty());
 }

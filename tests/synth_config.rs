@@ -211,6 +211,7 @@ fn a_campaign_records_its_config_and_census_and_regenerates_with_them() {
             "--seed",
             "5",
             "--no-twin",
+            "--no-reduce",
             "--api",
         ])
         .arg(&api)

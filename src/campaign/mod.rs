@@ -11,6 +11,7 @@
 //! - [`reduce`] shrinks a finding's program while it keeps its signature;
 //! - [`bugreport`] writes a finding's ready-to-file `report.md`.
 
+pub mod autoreduce;
 pub mod bugreport;
 pub mod driver;
 pub mod reduce;

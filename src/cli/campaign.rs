@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use thalia::api::source::ApiSource;
+use thalia::campaign::autoreduce::{self, AutoReducer};
 use thalia::campaign::driver::{self, Budget, DirSource, Outcome, SynthSource};
+use thalia::campaign::reduce::ReduceOptions;
 use thalia::campaign::report::Report;
 use thalia::campaign::setup::{self, CheckIdentity, CompileSettings, RunIdentity, SynthIdentity};
 use thalia::campaign::store::Store;
@@ -120,6 +122,9 @@ pub(super) struct RunArgs {
     /// The run directory (resumed when it holds a run with the same identity).
     #[arg(long, short, default_value = "thalia-run")]
     out: PathBuf,
+    /// Do not reduce new findings while the campaign runs (`thalia reduce` does it later).
+    #[arg(long)]
+    no_reduce: bool,
     #[command(flatten)]
     knobs: super::synth::KnobArgs,
     #[command(flatten)]
@@ -325,7 +330,28 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
             String::new()
         }
     );
+    let reducer = (!args.no_reduce).then(|| {
+        AutoReducer::start(
+            args.out.clone(),
+            ReduceOptions {
+                server: settings.server,
+                ..ReduceOptions::default()
+            },
+        )
+    });
     let (outcome, mut store) = driver::run(store, &tc, &mut source, &opts)?;
+    if let Some(r) = reducer {
+        if !autoreduce::pending(&args.out).is_empty() {
+            eprintln!(
+                "reducing the new findings (at most {} s more; --no-reduce skips this)",
+                autoreduce::REDUCE_AFTER_RUN.as_secs()
+            );
+        }
+        let done = r.finish();
+        if done.reduced + done.failed + done.pending > 0 {
+            eprintln!("{}", done.line());
+        }
+    }
     store.note_untranslatable(&source.untranslatable_reasons())?;
     for (reason, n) in source.untranslatable_reasons() {
         eprintln!("{n} programs could not be translated ({reason}): skipped");
