@@ -51,10 +51,14 @@ impl LanguageRules {
     }
 
     /// True when a value of primitive type `from` converts implicitly to primitive type `to`
-    /// (Java's widening, JLS 5.1.2). Kotlin has no implicit widening between primitive types.
+    /// (Java's widening, JLS 5.1.2). Kotlin has no implicit widening between primitive types;
+    /// Groovy's static checker never widens `char` to a number, in assignments or arguments
+    /// ("Cannot assign value of type char to variable of type int", "Cannot find matching
+    /// method m(char)"; groovyc 4.0.11 and 5.1.3).
     pub fn widens_primitive(self, from: Prim, to: Prim) -> bool {
         match self.lang {
             Language::Kotlin => false,
+            Language::Groovy if from == Prim::Char => false,
             Language::Java | Language::Scala3 | Language::Scala2 | Language::Groovy => {
                 wider_prims(from).contains(&to)
             }
@@ -429,6 +433,16 @@ mod tests {
     use super::*;
     use crate::synth::{SynthConfig, SynthContext};
     use rand::SeedableRng;
+
+    #[test]
+    fn groovy_never_widens_char_to_a_number() {
+        let groovy = LanguageRules::new(Language::Groovy);
+        for to in [Prim::Int, Prim::Long, Prim::Float, Prim::Double] {
+            assert!(!groovy.widens_primitive(Prim::Char, to), "{to:?}");
+            assert!(LanguageRules::new(Language::Java).widens_primitive(Prim::Char, to));
+        }
+        assert!(groovy.widens_primitive(Prim::Short, Prim::Int));
+    }
 
     #[test]
     fn kotlin_alone_has_no_primitive_widening() {

@@ -348,10 +348,16 @@ impl<'c> Worker<'c> {
     pub fn supertypes(&mut self, rng: &mut SynthRng, t: TypeId, cap: usize) -> Vec<TypeId> {
         let mut out = vec![t];
         let mut cands: Vec<TypeId> = match self.api.ts.arena.get(t).clone() {
-            Type::Prim(p) => wider_prims(p)
-                .iter()
-                .map(|&q| self.api.ts.arena.prim(q))
-                .collect(),
+            // the wider primitives `p` converts to in the language (none in Kotlin, no number
+            // for a Groovy `char`)
+            Type::Prim(p) => {
+                let rules = self.rules;
+                wider_prims(p)
+                    .iter()
+                    .filter(|&&q| rules.widens_primitive(p, q))
+                    .map(|&q| self.api.ts.arena.prim(q))
+                    .collect()
+            }
             Type::Class { .. } | Type::Array(_) => {
                 let mut sups = self.api.ts.all_supertypes(t);
                 sups.retain(|&u| u != t && super::context::java_expressible(&self.api, u));
