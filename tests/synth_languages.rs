@@ -323,3 +323,29 @@ fn varargs_inference_takes_every_argument_into_account() {
         );
     }
 }
+
+#[test]
+fn result_supertypes_of_a_primitive_follow_the_languages_widening() {
+    use rand::SeedableRng;
+    let mut api = java_base();
+    let ctx = SynthContext::new(&mut api);
+    let printed = |lang: Language, prim: &str| -> Vec<String> {
+        let cfg = config(lang, Mode::WellTyped);
+        let mut w = Worker::new(api.clone(), &ctx, &cfg);
+        let t = parse_type(&mut w.api.ts.arena, Syntax::Java, prim, &[]).expect("a type");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let mut v: Vec<String> = w
+            .supertypes(&mut rng, t, 10)
+            .into_iter()
+            .map(|s| thalia::types::print_type(&w.api.ts.arena, Syntax::Java, s))
+            .collect();
+        v.sort();
+        v
+    };
+    // Kotlin converts no primitive implicitly: `val res: Long = anInt()` is an error
+    assert_eq!(printed(Language::Kotlin, "int"), vec!["int"]);
+    // groovyc does not assign a `char` to a number
+    assert_eq!(printed(Language::Groovy, "char"), vec!["char"]);
+    assert!(printed(Language::Groovy, "int").contains(&"long".to_string()));
+    assert!(printed(Language::Java, "char").contains(&"int".to_string()));
+}
