@@ -251,3 +251,57 @@ fn a_campaign_records_its_config_and_census_and_regenerates_with_them() {
         "{finding}"
     );
 }
+
+#[test]
+fn a_stride_samples_the_whole_round_with_the_rounds_ids() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("out");
+    thalia()
+        .args([
+            "synth",
+            "--api",
+            "@java.base",
+            "--seed",
+            "4",
+            "--stride",
+            "5000",
+            "-o",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(out.join("programs.jsonl")).expect("manifest");
+    let ids: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("a JSON line");
+            v["id"].as_str().expect("an id").to_string()
+        })
+        .collect();
+    assert!(ids.len() >= 5, "{ids:?}");
+    for (i, id) in ids.iter().enumerate() {
+        assert_eq!(id, &format!("p{:06}", i * 5000));
+    }
+    // the sampled programs are those of the round: regenerated alone they are the same
+    let last = ids.last().expect("a last id").clone();
+    let alone = tmp.path().join("alone");
+    thalia()
+        .args([
+            "synth",
+            "--api",
+            "@java.base",
+            "--seed",
+            "4",
+            "--only",
+            &last,
+            "-o",
+        ])
+        .arg(&alone)
+        .assert()
+        .success();
+    let file = format!("Test_{last}.java");
+    assert_eq!(
+        std::fs::read_to_string(out.join(&file)).expect("sampled"),
+        std::fs::read_to_string(alone.join(&file)).expect("alone")
+    );
+}

@@ -96,6 +96,10 @@ pub(super) struct SynthArgs {
     /// Regenerate only these program ids (e.g. `p000042`; repeatable) from the seed.
     #[arg(long, value_name = "ID")]
     only: Vec<String>,
+    /// Write every N-th program of the whole round (a sample spread evenly over it, late
+    /// members included; ids stay those of the round).
+    #[arg(long, value_name = "N", conflicts_with_all = ["only", "count"], value_parser = clap::value_parser!(u64).range(1..))]
+    stride: Option<u64>,
     /// Worker threads (default: all cores).
     #[arg(short, long, value_parser = parse_threads)]
     jobs: Option<usize>,
@@ -137,8 +141,12 @@ pub(super) fn run(args: SynthArgs) -> Result<ExitCode> {
     };
     let plan = run.plan();
     spinner.finish_and_clear();
-    let selection =
-        Selection::choose(&args.only, args.count, plan.order.len()).map_err(|e| anyhow!(e))?;
+    let selection = match args.stride {
+        Some(n) => Selection::Stride(usize::try_from(n).unwrap_or(usize::MAX)),
+        None => {
+            Selection::choose(&args.only, args.count, plan.order.len()).map_err(|e| anyhow!(e))?
+        }
+    };
     let bar = ProgressBar::new(selection.count(plan.order.len()) as u64);
     bar.set_style(
         ProgressStyle::with_template(

@@ -50,6 +50,9 @@ pub enum Selection {
     First(usize),
     /// Exactly these program indices (to regenerate programs alone).
     Only(Vec<usize>),
+    /// Every `n`-th program of the whole round, starting with the first: a sample spread
+    /// evenly over the round (late members included).
+    Stride(usize),
 }
 
 impl Selection {
@@ -83,6 +86,7 @@ impl Selection {
             Selection::All => len,
             Selection::First(n) => len.min(*n),
             Selection::Only(v) => v.len(),
+            Selection::Stride(n) => len.div_ceil((*n).max(1)),
         }
     }
 }
@@ -252,6 +256,7 @@ fn build(
     let indices: Vec<usize> = match selection {
         Selection::All => (0..plan.order.len()).collect(),
         Selection::First(n) => (0..plan.order.len().min(*n)).collect(),
+        Selection::Stride(n) => (0..plan.order.len()).step_by((*n).max(1)).collect(),
         Selection::Only(v) => v
             .iter()
             .copied()
