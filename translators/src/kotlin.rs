@@ -5,15 +5,22 @@
 //! ```kotlin
 //! package thalia.<id>
 //!
+//! import java.util.ArrayList as ArrayList_        // only for constructor references
+//! private typealias ArrayList_2 = java.util.ArrayList<String>
+//!
 //! object Test_<id> {
-//!     fun test() {
+//!     fun <T : A, U> test() where U : B, U : C {  // `fun test() {` without type parameters
 //!         ...statements...
 //!     }
 //! }
 //! ```
 //!
 //! Classes are written fully qualified, except the Java types that Kotlin maps to its own
-//! (below); there are no imports.
+//! (below); the only imports are the aliases of constructor references (below).
+//!
+//! The test function's type parameters (`Program::type_params`) are `<T : A>` with one bound
+//! and go to a `where` clause with several (`where T : A, T : B`); a bound `java.lang.Object`
+//! is left out (Kotlin's default bound `Any?` is Java's `Object`).
 //!
 //! Mapping of the IR's (Java) types to Kotlin's view of them:
 //! - primitives → `Int`, `Boolean`, ...; the wrappers `java.lang.Integer`, ... → `Int`, ... (the
@@ -47,10 +54,53 @@
 //!   `target` (the function type of JLS 9.9, exact bounds for `?`), else the local's type with
 //!   wildcards replaced by their bounds and `?` by `Any`. Kotlin's own `Iterable` and
 //!   `Comparable` have no SAM constructors: object expressions
-//!   (`object : MutableIterable<T> { override fun iterator(): MutableIterator<T> = ... }`);
-//!   a lambda for `java.lang.annotation.Annotation` is not written.
-//! - Lambdas: `{ a, b -> body }`, `{ -> body }` without parameters (never the implicit `it`),
-//!   `{ a -> }` for a `Unit` body.
+//!   (`object : MutableIterable<T> { override fun iterator(): MutableIterator<T> = ... }`,
+//!   `{ stmts; return body }` for a block body); a lambda for
+//!   `java.lang.annotation.Annotation` is not written.
+//! - Lambdas: `{ a, b -> body }`, `{ a: String -> body }` with typed parameters, `{ -> body }`
+//!   without parameters (never the implicit `it`), `{ a -> }` for a `Unit` body; a block body
+//!   is `{ a -> val x: T = init; val y = init; f(x); body }` (its statements as at the top
+//!   level, `;`-separated, the body last: a lambda's value is its last expression; a `Unit`
+//!   body is left out). `LambdaForm::AnonymousFunction` is Kotlin's anonymous function
+//!   `fun(a: A, b): R { stmts; return body }`, with the result type `Expr::Lambda::ret`;
+//!   `fun(a) { stmts }` for a `Unit` body or a `void` result, `fun(a) = body` without `ret`
+//!   and block (a block body without `ret` is `Unsupported`: its result type would be
+//!   `Unit`); it is wrapped in a SAM constructor as `F(fun(a): R { .. })`.
+//!   `LambdaForm::Arrow` is the usual form.
+//! - Function references (`Expr::Ref`) are callable references: static
+//!   `java.lang.Integer::parseInt`; bound `s::length`, `(e)::m` for any receiver but a local;
+//!   unbound `String::length`, `MutableList<String>::size` (the receiver type in Kotlin's
+//!   view of it); constructors `::ArrayList_` through an import alias
+//!   (`import java.util.ArrayList as ArrayList_`: a callable reference cannot name a qualified
+//!   class) or, for explicit type arguments, a type alias (`private typealias ArrayList_2 =
+//!   java.util.ArrayList<String>`; `::C<A>` is no Kotlin), `::Any` and `::Throwable` for
+//!   Kotlin's mapped classes. Aliases are the class's simple name and `_`, numbered from 2
+//!   when that name is taken (by a local, a lambda parameter, a type parameter or another
+//!   alias), in the order of first use. Members are renamed as calls are (below, with the
+//!   function's parameters standing for the arguments): `String::length` is the property
+//!   reference, `s::charAt` is `s::get`, a member Kotlin calls on the Java class is bound
+//!   on the cast receiver `(s as java.lang.String)::concat`. They are wrapped in their
+//!   interface's SAM constructor as lambdas are (below),
+//!   `java.util.function.Function<String, Int>(java.lang.Integer::parseInt)`; bare where
+//!   the position converts them (`implicit`, an argument of a Java method: Kotlin
+//!   SAM-converts callable references there since 1.4). `Unsupported`: an array constructor
+//!   `T[]::new` (Kotlin has no callable reference to an array constructor), an unbound
+//!   reference on a type parameter (kotlinc resolves no `T::m`) or to a member that Kotlin
+//!   calls only on the Java class (`java.lang.String::isEmpty`: Kotlin's `String` is no
+//!   `java.lang.String`) or as a chain (`byteValue`), a constructor of another mapped class
+//!   (`String`, the wrappers), a reference for Kotlin's own `Iterable`, `Comparable` or
+//!   `Annotation` (no fun interfaces), type arguments of a constructor reference that name
+//!   the test function's type parameters (a type alias is top-level).
+//! - A cast of a lambda or reference to a class type is its SAM constructor, cast:
+//!   `(java.util.function.Function<String, Int>(java.lang.Integer::parseInt) as F)`. Kotlin's
+//!   `(x::m as F)` and `({ x -> e } as F)` are unchecked casts, not SAM conversions: the
+//!   lambda's parameters get no types (an error), an overloaded reference is ambiguous, and
+//!   an accepted one fails at run time.
+//! - A local declared without a type (`Stmt::Local::inferred`) is `val x = init`, its
+//!   initializer written as for a declared local (a lambda or reference with its SAM
+//!   constructor, which gives it its interface type).
+//! - An inner class is created on its outer instance as `o.Inner<A>(args)` (any expression
+//!   `o`; Kotlin sees a Java inner class as an `inner class`).
 //! - Members that Kotlin shows under another name on its mapped types are renamed when the
 //!   receiver's type is known (a local, a lambda parameter with a declared type, a literal, a
 //!   `new`, a cast or a bottom constant) or a class that declares the method is one of those
@@ -87,7 +137,8 @@
 //!   backticks: ``java.io.Reader.`in`()``.
 //! - An expression statement other than a call or `new` is bound to a fresh `val __unused_N:
 //!   Any? = ...` (so that a statement starting with `{` or `(` cannot continue the previous
-//!   line); a literal statement is dropped.
+//!   line); a literal statement is dropped. In a lambda block the fresh names are
+//!   `__unused_bN`.
 //!
 //! Known gaps: raw Java types (`List`) are written without type arguments, which Kotlin
 //! rejects for generic classes (synthesis does not use them for Kotlin); renames cover the
@@ -1919,5 +1970,137 @@ mod tests {
             "val c: Comparable<String> = object : Comparable<String> { override fun \
              compareTo(o: String): Int = 0 }"
         );
+    }
+
+    /// A lambda with every field given.
+    fn full_lambda(
+        params: Vec<(String, Option<Ty>)>,
+        block: Vec<Stmt>,
+        body: Expr,
+        target: Ty,
+        form: LambdaForm,
+        ret: Option<Ty>,
+    ) -> Expr {
+        Expr::Lambda {
+            params,
+            body: Box::new(body),
+            target: Some(target),
+            implicit: false,
+            block,
+            form,
+            ret,
+        }
+    }
+
+    #[test]
+    fn lambda_blocks_and_anonymous_functions() {
+        let f = Ty::class(
+            "java.util.function.Function",
+            vec![Ty::string(), Ty::class("java.lang.Integer", vec![])],
+        );
+        let a = || vec![("a".to_owned(), None)];
+        // a non-call expression statement of a block is bound to a fresh block name, and
+        // the block's locals are typed for renames (`n.length`)
+        let b = one(Stmt::local(
+            "g",
+            f.clone(),
+            full_lambda(
+                a(),
+                vec![
+                    Stmt::local("n", Ty::string(), Expr::local("a")),
+                    Stmt::expr(Expr::local("n")),
+                ],
+                Expr::local("n").method("length", vec![]),
+                f.clone(),
+                LambdaForm::Usual,
+                None,
+            ),
+        ));
+        assert_eq!(
+            b,
+            "val g: java.util.function.Function<String, Int> = \
+             java.util.function.Function<String, Int> { a -> val n: String = a; \
+             val __unused_b0: Any? = n; n.length }"
+        );
+        let anon = |block: Vec<Stmt>, body: Expr, ret: Option<Ty>| {
+            body_of(full_lambda(
+                a(),
+                block,
+                body,
+                f.clone(),
+                LambdaForm::AnonymousFunction,
+                ret,
+            ))
+        };
+        assert_eq!(
+            anon(vec![], Expr::int(1), None).expect("translates"),
+            "java.util.function.Function<String, Int>(fun(a) = 1)"
+        );
+        let block = || vec![Stmt::inferred_local("n", Ty::INT, Expr::int(1))];
+        assert!(matches!(
+            anon(block(), Expr::local("n"), None),
+            Err(TranslateError::Unsupported { .. })
+        ));
+        assert_eq!(
+            anon(block(), Expr::Unit, Some(Ty::VOID)).expect("translates"),
+            "java.util.function.Function<String, Int>(fun(a) { val n = 1 })"
+        );
+        // Kotlin's own Iterable: an object expression whose method runs the block
+        let iterable = Ty::class("java.lang.Iterable", vec![Ty::string()]);
+        let it = Ty::class("java.util.Iterator", vec![Ty::string()]);
+        let b = body_of(full_lambda(
+            vec![],
+            vec![Stmt::local("i", it.clone(), Expr::bottom(it))],
+            Expr::local("i"),
+            iterable,
+            LambdaForm::Usual,
+            None,
+        ))
+        .expect("translates");
+        assert_eq!(
+            b,
+            "object : MutableIterable<String> { override fun iterator(): \
+             MutableIterator<String> { val i: MutableIterator<String> = \
+             (null as MutableIterator<String>); return i } }"
+        );
+    }
+
+    /// The initializer of a local `x: Any?` holding `e`.
+    fn body_of(e: Expr) -> Result<String, TranslateError> {
+        let b = body(vec![Stmt::local("x", Ty::Top, e)])?;
+        Ok(b.trim_start_matches("val x: Any? = ").to_owned())
+    }
+
+    #[test]
+    fn constructor_references_of_type_parameters_are_unsupported() {
+        let t = Ty::var("T");
+        let supplier = Ty::class("java.util.function.Supplier", vec![t.clone()]);
+        let mut p = Program::new(
+            "t",
+            vec![Stmt::local(
+                "s",
+                supplier.clone(),
+                Expr::Ref {
+                    kind: RefKind::Constructor {
+                        class: "java.util.ArrayList".into(),
+                        type_args: Some(vec![t]),
+                    },
+                    fn_params: vec![],
+                    fn_ret: Ty::object(),
+                    target: Some(supplier),
+                    implicit: false,
+                    declared_in: vec![],
+                    method_pointer: false,
+                },
+            )],
+        );
+        p.type_params = vec![TypeParam {
+            name: "T".into(),
+            bounds: vec![Ty::object()],
+        }];
+        assert!(matches!(
+            KotlinTranslator.translate(&p),
+            Err(TranslateError::Unsupported { .. })
+        ));
     }
 }

@@ -6,11 +6,14 @@
 //! package thalia.<id>
 //!
 //! object Test_<id> {
-//!   def test(): Unit = {
+//!   def test(): Unit = {    // def test[T <: A & B, U](): Unit = { with type parameters
 //!     ...statements...
 //!   }
 //! }
 //! ```
+//!
+//! The test function's type parameters (`Program::type_params`) are `[T <: A & B, U]` in
+//! Scala 3 and `[T <: A with B, U]` in Scala 2.13.
 //!
 //! Classes are written fully qualified (Java's classes are Scala's: `java.lang.String`,
 //! `java.util.List[T]`, boxed `java.lang.Integer`), and there are no imports.
@@ -32,7 +35,34 @@
 //!   overloaded method, which Scala 2 types before it picks the overload, or for a
 //!   type-variable parameter; a lambda returned by a lambda), and for a local of a wildcard
 //!   type (Scala's function type takes `Any` for `?`, Java's the bound), the lambda is
-//!   ascribed its target: `((() => x): java.util.concurrent.Callable[T])`.
+//!   ascribed its target: `((() => x): java.util.concurrent.Callable[T])`. A block body is
+//!   `(a: T) => { val x: A = init; val y = init; f(x); body }` (`; ()` last for a `Unit`
+//!   body); its statements are written as at the top level (fresh names `__unused_bN`).
+//!   `LambdaForm::AnonymousFunction` and `LambdaForm::Arrow` are the usual form.
+//! - Function references (`Expr::Ref`): a static or bound method with parameters is
+//!   eta-expanded in Scala 3 (`java.lang.Integer.parseInt`, `s.concat`,
+//!   `java.lang.System.out.println`: the expected SAM type picks the overload), and written
+//!   with placeholders typed by the function's parameters (`Expr::Ref::fn_params`) in Scala
+//!   2.13, which does not eta-expand a bare method to a SAM type:
+//!   `(java.lang.Integer.parseInt(_: java.lang.String))`, `(s.concat(_: java.lang.String))`.
+//!   Both write an unbound method with a typed receiver placeholder
+//!   `((_: java.lang.String).charAt(_: Int))` (the receiver typed as the reference names it,
+//!   so that its members are looked up there), a constructor `(new C(_: A))` or
+//!   `(new C[T](_: A))` with explicit type arguments, an array constructor
+//!   `(new Array[T](_: Int))`, and a function without parameters as a lambda
+//!   `(() => C.m())`, `(() => s.length())`, `(() => new C())` (a placeholder needs a
+//!   parameter; a bare nullary method would be called). Placeholder forms are
+//!   parenthesized, which bounds the function they stand for. Where the position does not
+//!   convert a bare function (`implicit` false) or the local's type has wildcards, the
+//!   reference is ascribed its target as a lambda is: `((java.lang.Integer.parseInt): F)`.
+//! - A cast of a lambda or reference is an ascription, `(((a) => e): F)` (`asInstanceOf`
+//!   would give a lambda no parameter types and a Scala function type); through the target
+//!   first when the type has wildcards, `((((a) => e): F[A]): F[? <: A])`.
+//! - A local declared without a type (`Stmt::Local::inferred`) is `val x = init`; a lambda or
+//!   reference initializing it is ascribed its target (else the local's meant type).
+//! - An inner class is created on its outer instance as `new o.Inner[A](args)`, where `o` must
+//!   be a local (a stable identifier: its type `o.Inner` is path-dependent); any other outer
+//!   expression is `Unsupported`.
 //! - Inner (non-static member) classes that the program lists are type projections,
 //!   `Outer#Inner`; static nested classes are members of the companion, `Outer.Nested`.
 //! - Varargs arrays `a*` (Scala 3) or `a: _*` (Scala 2.13).
@@ -42,7 +72,8 @@
 //! - Names that are Scala keywords (of either version) are quoted with backquotes:
 //!   ``x.`type`()``.
 //! - An expression statement other than a call or `new` is bound to a fresh
-//!   `val __unused_N: Any = ...`; a literal statement is dropped.
+//!   `val __unused_N: Any = ...`; a literal statement is dropped. Conditionals are
+//!   `(if (c) a else b)`, which Scala 3 reads too.
 //!
 //! Known gaps: raw Java types cannot be written in Scala (`java.util.List` needs its type
 //! argument, and the IR does not say how many): they are written as they are and scalac
@@ -887,5 +918,65 @@ mod tests {
             both(vec![Stmt::local("c", wild, callable_lambda(false))]).0,
             "val c: java.util.concurrent.Callable[? <: java.lang.String] = ((() => \"a\"): java.util.concurrent.Callable[java.lang.String])"
         );
+    }
+
+    #[test]
+    fn blocks_casts_and_inferred_locals() {
+        let f = Ty::class(
+            "java.util.function.Function",
+            vec![Ty::string(), Ty::class("java.lang.Integer", vec![])],
+        );
+        let lambda = |block: Vec<Stmt>, body: Expr, target: Option<Ty>| Expr::Lambda {
+            params: vec![("a".into(), None)],
+            body: Box::new(body),
+            target,
+            implicit: true,
+            block,
+            form: crate::ir::LambdaForm::Usual,
+            ret: None,
+        };
+        // a non-call expression statement of a block gets a fresh block name
+        let (s3, _) = both(vec![Stmt::local(
+            "g",
+            f.clone(),
+            lambda(
+                vec![
+                    Stmt::inferred_local("n", Ty::INT, Expr::int(1)),
+                    Stmt::expr(Expr::local("n")),
+                ],
+                Expr::local("n"),
+                Some(f.clone()),
+            ),
+        )]);
+        assert_eq!(
+            s3,
+            "val g: java.util.function.Function[java.lang.String, java.lang.Integer] = \
+             (a) => { val n = 1; val __unused_b0: Any = n; n }"
+        );
+        // a cast to a wildcard type goes through the target; an inferred local without a
+        // target is ascribed its meant type
+        let wild = Ty::class(
+            "java.util.function.Function",
+            vec![
+                Ty::super_of(Ty::string()),
+                Ty::extends(Ty::class("java.lang.Integer", vec![])),
+            ],
+        );
+        let (s3, s2) = both(vec![
+            Stmt::local(
+                "w",
+                wild.clone(),
+                Expr::cast(wild, lambda(vec![], Expr::int(1), Some(f.clone()))),
+            ),
+            Stmt::inferred_local("v", f, lambda(vec![], Expr::int(2), None)),
+        ]);
+        assert_eq!(
+            s3,
+            "val w: java.util.function.Function[? >: java.lang.String, ? <: java.lang.Integer] \
+             = ((((a) => 1): java.util.function.Function[java.lang.String, java.lang.Integer]): \
+             java.util.function.Function[? >: java.lang.String, ? <: java.lang.Integer])\n\
+             val v = (((a) => 2): java.util.function.Function[java.lang.String, java.lang.Integer])"
+        );
+        assert!(s2.contains("Function[_ >: java.lang.String"), "{s2}");
     }
 }
