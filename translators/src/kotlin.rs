@@ -843,6 +843,9 @@ impl Emitter {
             (Ty::Class { .. }, Expr::Lambda { .. } | Expr::Ref { .. }) => {
                 self.fun_expr(init, Some(ty))?
             }
+            (Ty::Class { .. }, Expr::Cond { cond, then, els }) => {
+                self.cond_expr(cond, then, els, Some(ty))?
+            }
             (Ty::Class { .. } | Ty::Array(_) | Ty::Var(_), Expr::Lit(Lit::Null)) => {
                 format!("(null as {ty_s})")
             }
@@ -1211,7 +1214,34 @@ impl Emitter {
             }
             Expr::Spread(inner) => format!("*{}", self.receiver(inner)?),
             Expr::Cast { ty, expr } => self.cast(ty, expr)?,
-            Expr::Cond { cond, then, els } => common::if_else(cond, then, els, |e| self.expr(e))?,
+            Expr::Cond { cond, then, els } => self.cond_expr(cond, then, els, None)?,
+        })
+    }
+
+    /// `(if (c) a else b)` at a position of declared type `declared` (a local's). A lambda or
+    /// reference branch gets its SAM constructor (with its target, else the declared type):
+    /// Kotlin converts neither a lambda in a local's `if` nor a callable reference in an
+    /// argument's `if`; a bare lambda branch would be read as the branch's block, so one
+    /// without a type to wrap it in is parenthesized.
+    fn cond_expr(
+        &self,
+        cond: &Expr,
+        then: &Expr,
+        els: &Expr,
+        declared: Option<&Ty>,
+    ) -> Result<String, TranslateError> {
+        common::if_else(cond, then, els, |e| match e {
+            Expr::Lambda { target, .. } | Expr::Ref { target, .. } => {
+                let d = declared.or(target.as_ref());
+                let s = self.fun_expr(e, d)?;
+                Ok(if s.starts_with('{') {
+                    format!("({s})")
+                } else {
+                    s
+                })
+            }
+            Expr::Cond { cond, then, els } => self.cond_expr(cond, then, els, declared),
+            e => self.expr(e),
         })
     }
 

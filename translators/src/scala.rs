@@ -631,7 +631,14 @@ impl Emitter<'_> {
                 self.operand(expr)?,
                 self.ty(ty, TyPos::Value)?
             ),
-            Expr::Cond { cond, then, els } => common::if_else(cond, then, els, |e| self.expr(e))?,
+            Expr::Cond { cond, then, els } => common::if_else(cond, then, els, |e| {
+                // a lambda branch is parenthesized: `if (c) (a) => x` would read `(c)(a)`
+                let s = self.expr(e)?;
+                Ok(match e {
+                    Expr::Lambda { .. } => format!("({s})"),
+                    _ => s,
+                })
+            })?,
         })
     }
 

@@ -555,6 +555,55 @@ fn cases() -> Vec<Program> {
                 Stmt::local("sum", Ty::LONG, Lit::Long(1).into()),
             ],
         ),
+        Program::new(
+            "cond_fun",
+            vec![
+                Stmt::local("c", Ty::BOOLEAN, Lit::Bool(true).into()),
+                // lambda and reference branches of a local's conditional
+                Stmt::local(
+                    "f",
+                    func(string(), integer()),
+                    Expr::cond(
+                        Expr::local("c"),
+                        Lam::new(
+                            &[("a", None)],
+                            func(string(), integer()),
+                            length_of(Expr::local("a")),
+                        )
+                        .expr(),
+                        parse_int(true),
+                    ),
+                ),
+                // and of an argument's
+                Stmt::expr(optional_map(
+                    Expr::str("x"),
+                    Expr::cond(
+                        Expr::local("c"),
+                        Lam::new(
+                            &[("b", Some(string()))],
+                            func(string(), integer()),
+                            length_of(Expr::local("b")),
+                        )
+                        .expr(),
+                        parse_int(true),
+                    ),
+                )),
+                Stmt::expr(optional_map(
+                    Expr::str("x"),
+                    Expr::cond(
+                        Expr::local("c"),
+                        parse_int(true),
+                        reference(
+                            unbound_ref(string(), "length"),
+                            vec![string()],
+                            integer(),
+                            func(string(), integer()),
+                            true,
+                        ),
+                    ),
+                )),
+            ],
+        ),
         inner,
         generic,
     ]
