@@ -96,6 +96,11 @@
 //!   `(x::m as F)` and `({ x -> e } as F)` are unchecked casts, not SAM conversions: the
 //!   lambda's parameters get no types (an error), an overloaded reference is ambiguous, and
 //!   an accepted one fails at run time.
+//! - Conditionals are `(if (c) a else b)`; a lambda or reference branch gets its SAM
+//!   constructor (its target, else the declared type of the local the conditional
+//!   initializes): Kotlin converts neither a lambda in a local's `if` nor a callable
+//!   reference in an argument's `if`, and a bare `{ a -> e }` branch would be the branch's
+//!   block.
 //! - A local declared without a type (`Stmt::Local::inferred`) is `val x = init`, its
 //!   initializer written as for a declared local (a lambda or reference with its SAM
 //!   constructor, which gives it its interface type).

@@ -73,7 +73,8 @@
 //!   ``x.`type`()``.
 //! - An expression statement other than a call or `new` is bound to a fresh
 //!   `val __unused_N: Any = ...`; a literal statement is dropped. Conditionals are
-//!   `(if (c) a else b)`, which Scala 3 reads too.
+//!   `(if (c) a else b)`, which Scala 3 reads too; a lambda branch is parenthesized
+//!   (`if (c) (a) => e` would read `(c)(a)`).
 //!
 //! Known gaps: raw Java types cannot be written in Scala (`java.util.List` needs its type
 //! argument, and the IR does not say how many): they are written as they are and scalac
