@@ -327,6 +327,7 @@ impl<'a, D: Dialect + ?Sized> ScopeChecker<'a, D> {
 }
 
 /// State of the statement walk shared across a program's statements.
+#[derive(Debug, Default)]
 pub(crate) struct BodyCx {
     /// Every variable name the program declares (fresh names avoid them).
     taken: HashSet<String>,
@@ -334,7 +335,9 @@ pub(crate) struct BodyCx {
 }
 
 impl BodyCx {
-    fn new(p: &Program) -> Self {
+    /// The walk state of program `p`: every variable it declares (locals, lambda parameters,
+    /// the locals of lambda blocks) is taken.
+    pub(crate) fn new(p: &Program) -> Self {
         let mut taken = HashSet::new();
         for s in &p.stmts {
             if let Stmt::Local { name, .. } = s {
@@ -342,14 +345,25 @@ impl BodyCx {
             }
         }
         p.walk_exprs(&mut |e| {
-            if let Expr::Lambda { params, .. } = e {
+            if let Expr::Lambda { params, block, .. } = e {
                 taken.extend(params.iter().map(|(n, _)| n.clone()));
+                for s in block {
+                    if let Stmt::Local { name, .. } = s {
+                        taken.insert(name.clone());
+                    }
+                }
             }
         });
         BodyCx {
             taken,
             next_fresh: 0,
         }
+    }
+
+    /// Reserves `name` (an alias or other name the translation declares); false if it is
+    /// already taken.
+    pub(crate) fn take(&mut self, name: &str) -> bool {
+        self.taken.insert(name.to_owned())
     }
 
     /// A new variable name `<stem><n>` that clashes with no variable of the program.
@@ -432,6 +446,10 @@ pub(crate) fn bracketed<T>(
 /// Name stem of the locals that hold values of expression statements.
 pub(crate) const UNUSED_STEM: &str = "__unused_";
 
+/// Name stem of the locals that hold values of expression statements in lambda blocks
+/// (distinct from [`UNUSED_STEM`]: the two are numbered apart).
+pub(crate) const BLOCK_UNUSED_STEM: &str = "__unused_b";
+
 /// Where a type is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TyPos {
@@ -505,35 +523,60 @@ pub(crate) fn backquoted_if(n: &str, quote: bool) -> String {
     }
 }
 
-/// Writes a statement in Kotlin or Scala: a local as `val x: T = init`, `local` giving the
-/// quoted name, the type and the initializer; an expression statement that is a call or
-/// `new` as it is; a literal statement dropped after checking it can be written; any other
-/// expression bound to a fresh `val __unused_N: <top> = e`, `top` being the language's top
-/// type.
+/// Writes a statement in Kotlin or Scala (see [`val_stmt_text`]) as one line.
 pub(crate) fn val_stmt(
     s: &Stmt,
     top: &str,
     cx: &mut BodyCx,
     w: &mut CodeWriter,
-    local: impl FnOnce(&str, &Ty, &Expr) -> Result<(String, String, String), TranslateError>,
+    local: impl FnOnce(&str, &Ty, &Expr, bool) -> Result<LocalParts, TranslateError>,
     expr: impl Fn(&Expr) -> Result<String, TranslateError>,
     lit: impl Fn(&Lit) -> Result<String, TranslateError>,
 ) -> Result<(), TranslateError> {
-    match s {
-        Stmt::Local { name, ty, init, .. } => {
-            let (name, ty, init) = local(name, ty, init)?;
-            w.line(&format!("val {name}: {ty} = {init}"));
-        }
-        Stmt::Expr(e @ (Expr::Call { .. } | Expr::New { .. })) => w.line(&expr(e)?),
+    if let Some(line) = val_stmt_text(s, top, || cx.fresh(UNUSED_STEM), local, expr, lit)? {
+        w.line(&line);
+    }
+    Ok(())
+}
+
+/// A Kotlin or Scala local as `local` spells it: the quoted name, the declared type (`None`
+/// for a local declared without one) and the initializer.
+pub(crate) type LocalParts = (String, Option<String>, String);
+
+/// The text of a statement in Kotlin or Scala, `None` for none: a local as `val x: T = init`
+/// (`val x = init` when it is [`Stmt::Local::inferred`]), `local` giving the quoted name,
+/// the type and the initializer from the name, type, initializer and `inferred`; an
+/// expression statement that is a call or `new` as it is; a literal statement dropped after
+/// checking it can be written; any other expression bound to a fresh `val <fresh()>: <top> =
+/// e`, `top` being the language's top type (`fresh` is called after `e` is written).
+pub(crate) fn val_stmt_text(
+    s: &Stmt,
+    top: &str,
+    fresh: impl FnOnce() -> String,
+    local: impl FnOnce(&str, &Ty, &Expr, bool) -> Result<LocalParts, TranslateError>,
+    expr: impl Fn(&Expr) -> Result<String, TranslateError>,
+    lit: impl Fn(&Lit) -> Result<String, TranslateError>,
+) -> Result<Option<String>, TranslateError> {
+    Ok(match s {
+        Stmt::Local {
+            name,
+            ty,
+            init,
+            inferred,
+        } => Some(match local(name, ty, init, *inferred)? {
+            (name, Some(ty), init) => format!("val {name}: {ty} = {init}"),
+            (name, None, init) => format!("val {name} = {init}"),
+        }),
+        Stmt::Expr(e @ (Expr::Call { .. } | Expr::New { .. })) => Some(expr(e)?),
         Stmt::Expr(Expr::Lit(l)) => {
             lit(l)?;
+            None
         }
         Stmt::Expr(e) => {
             let e = expr(e)?;
-            w.line(&format!("val {}: {top} = {e}", cx.fresh(UNUSED_STEM)));
+            Some(format!("val {}: {top} = {e}", fresh()))
         }
-    }
-    Ok(())
+    })
 }
 
 /// Kotlin's and Scala's conditional expression, `(if (c) a else b)`.

@@ -5,15 +5,22 @@
 //! ```kotlin
 //! package thalia.<id>
 //!
+//! import java.util.ArrayList as ArrayList_        // only for constructor references
+//! private typealias ArrayList_2 = java.util.ArrayList<String>
+//!
 //! object Test_<id> {
-//!     fun test() {
+//!     fun <T : A, U> test() where U : B, U : C {  // `fun test() {` without type parameters
 //!         ...statements...
 //!     }
 //! }
 //! ```
 //!
 //! Classes are written fully qualified, except the Java types that Kotlin maps to its own
-//! (below); there are no imports.
+//! (below); the only imports are the aliases of constructor references (below).
+//!
+//! The test function's type parameters (`Program::type_params`) are `<T : A>` with one bound
+//! and go to a `where` clause with several (`where T : A, T : B`); a bound `java.lang.Object`
+//! is left out (Kotlin's default bound `Any?` is Java's `Object`).
 //!
 //! Mapping of the IR's (Java) types to Kotlin's view of them:
 //! - primitives → `Int`, `Boolean`, ...; the wrappers `java.lang.Integer`, ... → `Int`, ... (the
@@ -47,10 +54,58 @@
 //!   `target` (the function type of JLS 9.9, exact bounds for `?`), else the local's type with
 //!   wildcards replaced by their bounds and `?` by `Any`. Kotlin's own `Iterable` and
 //!   `Comparable` have no SAM constructors: object expressions
-//!   (`object : MutableIterable<T> { override fun iterator(): MutableIterator<T> = ... }`);
-//!   a lambda for `java.lang.annotation.Annotation` is not written.
-//! - Lambdas: `{ a, b -> body }`, `{ -> body }` without parameters (never the implicit `it`),
-//!   `{ a -> }` for a `Unit` body.
+//!   (`object : MutableIterable<T> { override fun iterator(): MutableIterator<T> = ... }`,
+//!   `{ stmts; return body }` for a block body); a lambda for
+//!   `java.lang.annotation.Annotation` is not written.
+//! - Lambdas: `{ a, b -> body }`, `{ a: String -> body }` with typed parameters, `{ -> body }`
+//!   without parameters (never the implicit `it`), `{ a -> }` for a `Unit` body; a block body
+//!   is `{ a -> val x: T = init; val y = init; f(x); body }` (its statements as at the top
+//!   level, `;`-separated, the body last: a lambda's value is its last expression; a `Unit`
+//!   body is left out). `LambdaForm::AnonymousFunction` is Kotlin's anonymous function
+//!   `fun(a: A, b): R { stmts; return body }`, with the result type `Expr::Lambda::ret`;
+//!   `fun(a) { stmts }` for a `Unit` body or a `void` result, `fun(a) = body` without `ret`
+//!   and block (a block body without `ret` is `Unsupported`: its result type would be
+//!   `Unit`); it is wrapped in a SAM constructor as `F(fun(a): R { .. })`.
+//!   `LambdaForm::Arrow` is the usual form.
+//! - Function references (`Expr::Ref`) are callable references: static
+//!   `java.lang.Integer::parseInt`; bound `s::length`, `(e)::m` for any receiver but a local;
+//!   unbound `String::length`, `MutableList<String>::size` (the receiver type in Kotlin's
+//!   view of it); constructors `::ArrayList_` through an import alias
+//!   (`import java.util.ArrayList as ArrayList_`: a callable reference cannot name a qualified
+//!   class) or, for explicit type arguments, a type alias (`private typealias ArrayList_2 =
+//!   java.util.ArrayList<String>`; `::C<A>` is no Kotlin), `::Any` and `::Throwable` for
+//!   Kotlin's mapped classes. Aliases are the class's simple name and `_`, numbered from 2
+//!   when that name is taken (by a local, a lambda parameter, a type parameter or another
+//!   alias), in the order of first use. Members are renamed as calls are (below, with the
+//!   function's parameters standing for the arguments): `String::length` is the property
+//!   reference, `s::charAt` is `s::get`, a member Kotlin calls on the Java class is bound
+//!   on the cast receiver `(s as java.lang.String)::concat`. They are wrapped in their
+//!   interface's SAM constructor as lambdas are (below),
+//!   `java.util.function.Function<String, Int>(java.lang.Integer::parseInt)`; bare where
+//!   the position converts them (`implicit`, an argument of a Java method: Kotlin
+//!   SAM-converts callable references there since 1.4). `Unsupported`: an array constructor
+//!   `T[]::new` (Kotlin has no callable reference to an array constructor), an unbound
+//!   reference on a type parameter (kotlinc resolves no `T::m`) or to a member that Kotlin
+//!   calls only on the Java class (`java.lang.String::isEmpty`: Kotlin's `String` is no
+//!   `java.lang.String`) or as a chain (`byteValue`), a constructor of another mapped class
+//!   (`String`, the wrappers), a reference for Kotlin's own `Iterable`, `Comparable` or
+//!   `Annotation` (no fun interfaces), type arguments of a constructor reference that name
+//!   the test function's type parameters (a type alias is top-level).
+//! - A cast of a lambda or reference to a class type is its SAM constructor, cast:
+//!   `(java.util.function.Function<String, Int>(java.lang.Integer::parseInt) as F)`. Kotlin's
+//!   `(x::m as F)` and `({ x -> e } as F)` are unchecked casts, not SAM conversions: the
+//!   lambda's parameters get no types (an error), an overloaded reference is ambiguous, and
+//!   an accepted one fails at run time.
+//! - Conditionals are `(if (c) a else b)`; a lambda or reference branch gets its SAM
+//!   constructor (its target, else the declared type of the local the conditional
+//!   initializes): Kotlin converts neither a lambda in a local's `if` nor a callable
+//!   reference in an argument's `if`, and a bare `{ a -> e }` branch would be the branch's
+//!   block.
+//! - A local declared without a type (`Stmt::Local::inferred`) is `val x = init`, its
+//!   initializer written as for a declared local (a lambda or reference with its SAM
+//!   constructor, which gives it its interface type).
+//! - An inner class is created on its outer instance as `o.Inner<A>(args)` (any expression
+//!   `o`; Kotlin sees a Java inner class as an `inner class`).
 //! - Members that Kotlin shows under another name on its mapped types are renamed when the
 //!   receiver's type is known (a local, a lambda parameter with a declared type, a literal, a
 //!   `new`, a cast or a bottom constant) or a class that declares the method is one of those
@@ -87,7 +142,8 @@
 //!   backticks: ``java.io.Reader.`in`()``.
 //! - An expression statement other than a call or `new` is bound to a fresh `val __unused_N:
 //!   Any? = ...` (so that a statement starting with `{` or `(` cannot continue the previous
-//!   line); a literal statement is dropped.
+//!   line); a literal statement is dropped. In a lambda block the fresh names are
+//!   `__unused_bN`.
 //!
 //! Known gaps: raw Java types (`List`) are written without type arguments, which Kotlin
 //! rejects for generic classes (synthesis does not use them for Kotlin); renames cover the
@@ -98,8 +154,11 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::common::literal::{ControlEscape, Escapes, LiteralSyntax, Narrowing};
-use crate::common::{self, prim_name, BodyCx, CodeWriter, Dialect, ProgramNames, TyPos};
-use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
+use crate::common::{
+    self, prim_name, BodyCx, CodeWriter, Dialect, LocalParts, ProgramNames, TyPos,
+    BLOCK_UNUSED_STEM,
+};
+use crate::ir::{Expr, LambdaForm, Lit, PrimTy, Program, Receiver, RefKind, Stmt, Ty, TypeParam};
 use crate::{Language, TranslateError, Translator};
 
 /// Translates programs to Kotlin source.
@@ -112,7 +171,7 @@ impl Translator for KotlinTranslator {
     }
 
     fn translate(&self, p: &Program) -> Result<String, TranslateError> {
-        common::translate(&Emitter::default(), p)
+        common::translate(&Emitter::new(p)?, p)
     }
 }
 
@@ -502,6 +561,41 @@ fn is_list_class(class: &str) -> bool {
     )
 }
 
+/// The Kotlin form of instance member `method` with `arity` arguments on a receiver of static
+/// type `recv` (`None`: unknown), `first_is_int` telling whether the first argument is an
+/// `int`: [`kotlin_member`], and for the JDK's lists `sort(c)` → `sortWith(c)` and
+/// `remove(int)` → `removeAt(int)`.
+fn member_form(
+    recv: Option<&Ty>,
+    method: &str,
+    arity: usize,
+    first_is_int: bool,
+    declared_in: &[String],
+) -> Option<Member> {
+    let class = match recv {
+        Some(Ty::Class { name, .. }) => name.as_str(),
+        _ => "",
+    };
+    if method == "sort" && arity == 1 && is_list_class(class) {
+        // Kotlin hides `List.sort(Comparator)` behind its `sortWith`.
+        Some(Member::Call("sortWith"))
+    } else if method == "remove" && arity == 1 && is_list_class(class) && first_is_int {
+        // `List.remove(int)`; `remove(Object)` keeps its name.
+        Some(Member::Call("removeAt"))
+    } else {
+        kotlin_member(recv, method, arity, declared_in)
+    }
+}
+
+/// Whether `t` is `java.lang.Object` or the top type: a type parameter's default bound.
+fn is_default_bound(t: &Ty) -> bool {
+    match t {
+        Ty::Top => true,
+        Ty::Class { name, args } => name == "java.lang.Object" && args.is_empty(),
+        _ => false,
+    }
+}
+
 /// Whether a class name looks like a `Throwable`'s (`java.lang.Throwable`, `...Exception`,
 /// `...Error`).
 fn is_throwable_name(class: &str) -> bool {
@@ -540,12 +634,53 @@ fn function_type_view(t: &Ty) -> Ty {
     }
 }
 
+/// The interface a lambda or reference is wrapped in (with its SAM constructor), if any:
+/// its `target` (else the function type's view of `declared`) at a position of declared
+/// class type `declared`, its `target` where the position does not convert it (`implicit`
+/// false) or the target is one of Kotlin's own interfaces.
+fn sam_wrap(target: Option<&Ty>, implicit: bool, declared: Option<&Ty>) -> Option<Ty> {
+    match (target, declared) {
+        (Some(t), Some(_)) => Some(t.clone()),
+        (None, Some(d)) => Some(function_type_view(d)),
+        (Some(t), None) if !implicit || is_kotlin_interface(t) => Some(t.clone()),
+        _ => None,
+    }
+}
+
 /// The translation of one program: the Kotlin dialect plus the declared types of the
-/// variables in scope, used to rename members of mapped types.
+/// variables in scope, used to rename members of mapped types, and what the program declares
+/// around its statements (aliases of constructor references, the test function's type
+/// parameters).
 #[derive(Default)]
 struct Emitter {
     /// Variables in scope → declared type (`None` for untyped lambda parameters).
     vars: RefCell<HashMap<String, Option<Ty>>>,
+    /// The lines between the package and the object: the imports with aliases and the type
+    /// aliases that constructor references name.
+    header: Vec<String>,
+    /// The test function's header line (`None`: `fun test() {`).
+    function: Option<String>,
+    /// The alias each constructor reference's class (with its explicit type arguments, if
+    /// any) is written with.
+    ctor_aliases: HashMap<(String, Option<Vec<Ty>>), String>,
+    /// Fresh names of the locals that hold expression statements of lambda blocks.
+    block_cx: RefCell<BodyCx>,
+}
+
+/// The key of a constructor reference in [`Emitter::ctor_aliases`]: no type arguments and
+/// inferred ones are the same (`::C_`).
+fn ctor_key(class: &str, type_args: Option<&[Ty]>) -> (String, Option<Vec<Ty>>) {
+    let args = type_args.filter(|a| !a.is_empty()).map(<[Ty]>::to_vec);
+    (class.to_owned(), args)
+}
+
+/// A lambda's parts, as [`Expr::Lambda`] has them.
+struct Fun<'a> {
+    params: &'a [(String, Option<Ty>)],
+    block: &'a [Stmt],
+    body: &'a Expr,
+    form: LambdaForm,
+    ret: Option<&'a Ty>,
 }
 
 impl Dialect for Emitter {
@@ -554,22 +689,31 @@ impl Dialect for Emitter {
     }
 
     fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {
-        common::open_object(w, names, name, "fun test() {");
+        let package = format!("package {}", qualified(&names.package));
+        let object = format!("object {} {{", names.class);
+        let mut header = vec![package.as_str(), ""];
+        if !self.header.is_empty() {
+            header.extend(self.header.iter().map(String::as_str));
+            header.push("");
+        }
+        header.push(&object);
+        common::open_test(
+            w,
+            &header,
+            self.function.as_deref().unwrap_or("fun test() {"),
+        );
     }
 
     fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
-        let local = |local: &str, ty: &Ty, init: &Expr| {
-            let ty_s = self.ty(ty, TyPos::Value)?;
-            let init_s = match (ty, init) {
-                (Ty::Class { .. }, Expr::Lambda { .. }) => self.lambda_expr(init, Some(ty))?,
-                (Ty::Class { .. } | Ty::Array(_) | Ty::Var(_), Expr::Lit(Lit::Null)) => {
-                    format!("(null as {ty_s})")
-                }
-                _ => self.expr(init)?,
-            };
-            Ok((name(local), ty_s, init_s))
-        };
-        common::val_stmt(s, "Any?", cx, w, local, |e| self.expr(e), |l| self.lit(l))?;
+        common::val_stmt(
+            s,
+            "Any?",
+            cx,
+            w,
+            |n, ty, init, inferred| self.local_parts(n, ty, init, inferred),
+            |e| self.expr(e),
+            |l| self.lit(l),
+        )?;
         if let Stmt::Local {
             name: local, ty, ..
         } = s
@@ -583,6 +727,159 @@ impl Dialect for Emitter {
 }
 
 impl Emitter {
+    /// The emitter of program `p`: its test function's header, and an alias for each class
+    /// that a constructor reference names (`import java.util.ArrayList as ArrayList_`, or
+    /// `private typealias ArrayList_2 = java.util.ArrayList<String>` for explicit type
+    /// arguments), numbered in the order of first use and clashing with no name of the
+    /// program.
+    fn new(p: &Program) -> Result<Emitter, TranslateError> {
+        let mut e = Emitter {
+            block_cx: RefCell::new(BodyCx::new(p)),
+            ..Emitter::default()
+        };
+        e.function = Some(e.function_header(&p.type_params)?);
+        let mut names = BodyCx::new(p);
+        for tp in &p.type_params {
+            names.take(&tp.name);
+        }
+        let mut refs = Vec::new();
+        p.walk_exprs(&mut |x| {
+            if let Expr::Ref {
+                kind: RefKind::Constructor { class, type_args },
+                ..
+            } = x
+            {
+                refs.push((class, type_args.as_deref()));
+            }
+        });
+        let mut imports = 0;
+        for (class, type_args) in refs {
+            let key = ctor_key(class, type_args);
+            if mapped_class(class).is_some() || e.ctor_aliases.contains_key(&key) {
+                continue;
+            }
+            e.check_qualified_name(class)?;
+            let simple = class.rsplit('.').next().unwrap_or(class);
+            let alias = (1..)
+                .map(|n| match n {
+                    1 => format!("{simple}_"),
+                    n => format!("{simple}_{n}"),
+                })
+                .find(|a| names.take(a))
+                .unwrap_or_default();
+            let line = match &key.1 {
+                None => format!("import {} as {}", qualified(class), name(&alias)),
+                Some(args) => {
+                    let mut vars = false;
+                    args.iter()
+                        .for_each(|a| a.walk(&mut |t| vars |= matches!(t, Ty::Var(_))));
+                    if vars {
+                        return Err(e.unsupported(
+                            "a constructor reference whose type arguments name the test \
+                             function's type parameters (its type alias is top-level)",
+                        ));
+                    }
+                    format!(
+                        "private typealias {} = {}{}",
+                        name(&alias),
+                        qualified(class),
+                        e.ty_args_opt(args)?
+                    )
+                }
+            };
+            // imports come before every declaration
+            match key.1 {
+                None => e.header.insert(imports, line),
+                Some(_) => e.header.push(line),
+            }
+            imports += usize::from(key.1.is_none());
+            e.ctor_aliases.insert(key, alias);
+        }
+        Ok(e)
+    }
+
+    /// `fun <T : A, U> test() {`, or with a `where` clause for a type parameter with several
+    /// bounds: `fun <T> test() where T : A, T : B {`. A bound `java.lang.Object` is left out
+    /// (Kotlin's default bound `Any?` is Java's `Object`).
+    fn function_header(&self, type_params: &[TypeParam]) -> Result<String, TranslateError> {
+        if type_params.is_empty() {
+            return Ok("fun test() {".to_owned());
+        }
+        let mut params = Vec::new();
+        let mut wheres = Vec::new();
+        for tp in type_params {
+            self.check_name(&tp.name)?;
+            let n = name(&tp.name);
+            let bounds = tp
+                .bounds
+                .iter()
+                .filter(|b| !is_default_bound(b))
+                .map(|b| self.ty(b, TyPos::Value))
+                .collect::<Result<Vec<_>, _>>()?;
+            match bounds.as_slice() {
+                [] => params.push(n),
+                [b] => params.push(format!("{n} : {b}")),
+                bs => {
+                    wheres.extend(bs.iter().map(|b| format!("{n} : {b}")));
+                    params.push(n);
+                }
+            }
+        }
+        let wheres = if wheres.is_empty() {
+            String::new()
+        } else {
+            format!(" where {}", wheres.join(", "))
+        };
+        Ok(format!("fun <{}> test(){wheres} {{", params.join(", ")))
+    }
+
+    /// A local's name, declared type (`None` if `inferred`) and initializer: a lambda or
+    /// reference initializing a local of class type gets its SAM constructor, a `null`
+    /// literal for a reference type is `(null as T)`.
+    fn local_parts(
+        &self,
+        local: &str,
+        ty: &Ty,
+        init: &Expr,
+        inferred: bool,
+    ) -> Result<LocalParts, TranslateError> {
+        let ty_s = self.ty(ty, TyPos::Value)?;
+        let init_s = match (ty, init) {
+            (Ty::Class { .. }, Expr::Lambda { .. } | Expr::Ref { .. }) => {
+                self.fun_expr(init, Some(ty))?
+            }
+            (Ty::Class { .. }, Expr::Cond { cond, then, els }) => {
+                self.cond_expr(cond, then, els, Some(ty))?
+            }
+            (Ty::Class { .. } | Ty::Array(_) | Ty::Var(_), Expr::Lit(Lit::Null)) => {
+                format!("(null as {ty_s})")
+            }
+            _ => self.expr(init)?,
+        };
+        Ok((name(local), (!inferred).then_some(ty_s), init_s))
+    }
+
+    /// The statements of a lambda block, each as text (their locals enter `vars`).
+    fn block_stmts(&self, block: &[Stmt]) -> Result<Vec<String>, TranslateError> {
+        let mut out = Vec::new();
+        for s in block {
+            let text = common::val_stmt_text(
+                s,
+                "Any?",
+                || self.block_cx.borrow_mut().fresh(BLOCK_UNUSED_STEM),
+                |n, ty, init, inferred| self.local_parts(n, ty, init, inferred),
+                |e| self.expr(e),
+                |l| self.lit(l),
+            )?;
+            if let Stmt::Local { name, ty, .. } = s {
+                self.vars
+                    .borrow_mut()
+                    .insert(name.clone(), Some(ty.clone()));
+            }
+            out.extend(text);
+        }
+        Ok(out)
+    }
     /// `t` in Kotlin syntax, as written at position `pos`.
     fn ty(&self, t: &Ty, pos: TyPos) -> Result<String, TranslateError> {
         self.check_wildcard(t, pos)?;
@@ -653,6 +950,17 @@ impl Emitter {
         common::bracketed(args, "<", ">", |a| self.ty(a, TyPos::Arg))
     }
 
+    /// Lambda or function reference `e` (any other expression as [`Emitter::expr`] writes
+    /// it) at a position of declared type `declared` (a local or an array element of class
+    /// type; `None` elsewhere).
+    fn fun_expr(&self, e: &Expr, declared: Option<&Ty>) -> Result<String, TranslateError> {
+        match e {
+            Expr::Lambda { .. } => self.lambda_expr(e, declared),
+            Expr::Ref { .. } => self.ref_expr(e, declared),
+            _ => self.expr(e),
+        }
+    }
+
     /// Lambda `e`, bare or wrapped in its interface's SAM constructor
     /// (`java.util.function.Function<String, Int> { s -> ... }`; an object expression for
     /// Kotlin's own `Iterable` and `Comparable`, which are no `fun interface`s). It is
@@ -665,16 +973,20 @@ impl Emitter {
             body,
             target,
             implicit,
-            ..
+            block,
+            form,
+            ret,
         } = e
         else {
             return self.expr(e);
         };
-        let wrap = match (target, declared) {
-            (Some(t), Some(_)) => Some(t.clone()),
-            (None, Some(d)) => Some(function_type_view(d)),
-            (Some(t), None) if !*implicit || is_kotlin_interface(t) => Some(t.clone()),
-            _ => None,
+        let wrap = sam_wrap(target.as_ref(), *implicit, declared);
+        let f = Fun {
+            params,
+            block,
+            body,
+            form: *form,
+            ret: ret.as_ref(),
         };
         let mut vars = self.vars.borrow_mut();
         for (n, t) in params {
@@ -682,26 +994,40 @@ impl Emitter {
         }
         drop(vars);
         let result = match &wrap {
-            Some(t) => self.wrapped_lambda(t, params, body),
-            None => self.lambda(params, body),
+            Some(t) => self.wrapped_lambda(t, &f),
+            None => self.lambda(&f),
         };
         let mut vars = self.vars.borrow_mut();
         for (n, _) in params {
             vars.remove(n);
         }
+        for s in block {
+            if let Stmt::Local { name, .. } = s {
+                vars.remove(name);
+            }
+        }
         result
+    }
+
+    /// `F<A, B>`, the SAM constructor of functional interface `t` (Kotlin's name of a mapped
+    /// interface).
+    fn sam_constructor(&self, t: &Ty) -> Result<String, TranslateError> {
+        let Ty::Class { name: class, args } = t else {
+            return Err(self.unsupported("a SAM constructor of a type that is no class"));
+        };
+        self.check_qualified_name(class)?;
+        let class = match mapped_class(class) {
+            Some((n, _)) => n.to_owned(),
+            None => qualified(class),
+        };
+        Ok(format!("{class}{}", self.ty_args_opt(args)?))
     }
 
     /// A lambda implementing interface `t` explicitly: its SAM constructor, or an object
     /// expression for `Iterable` and `Comparable`.
-    fn wrapped_lambda(
-        &self,
-        t: &Ty,
-        params: &[(String, Option<Ty>)],
-        body: &Expr,
-    ) -> Result<String, TranslateError> {
+    fn wrapped_lambda(&self, t: &Ty, f: &Fun) -> Result<String, TranslateError> {
         let Ty::Class { name: class, args } = t else {
-            return self.lambda(params, body);
+            return self.lambda(f);
         };
         self.check_qualified_name(class)?;
         let arg = |i: usize| -> Result<String, TranslateError> {
@@ -710,7 +1036,7 @@ impl Emitter {
                 None => Err(self.unsupported(format!("a lambda for the raw type {class}"))),
             }
         };
-        match (class.as_str(), params) {
+        match (class.as_str(), f.params) {
             ("java.lang.annotation.Annotation", _) => {
                 return Err(self.unsupported(
                     "a lambda for java.lang.annotation.Annotation (kotlin.Annotation has no \
@@ -721,29 +1047,39 @@ impl Emitter {
                 let e = arg(0)?;
                 return Ok(format!(
                     "object : MutableIterable<{e}> {{ override fun iterator(): \
-                     MutableIterator<{e}> = {} }}",
-                    self.expr(body)?
+                     MutableIterator<{e}> {} }}",
+                    self.method_body(f)?
                 ));
             }
             ("java.lang.Comparable", [(p, _)]) => {
                 let e = arg(0)?;
                 return Ok(format!(
-                    "object : Comparable<{e}> {{ override fun compareTo({}: {e}): Int = {} }}",
+                    "object : Comparable<{e}> {{ override fun compareTo({}: {e}): Int {} }}",
                     name(p),
-                    self.expr(body)?
+                    self.method_body(f)?
                 ));
             }
             _ => {}
         }
-        let lambda = self.lambda(params, body)?;
-        let class = match mapped_class(class) {
-            Some((n, _)) => n.to_owned(),
-            None => qualified(class),
-        };
-        let targs = self.ty_args_opt(args)?;
-        Ok(format!("{class}{targs} {lambda}"))
+        let lambda = self.lambda(f)?;
+        let sam = self.sam_constructor(t)?;
+        Ok(match f.form {
+            LambdaForm::AnonymousFunction => format!("{sam}({lambda})"),
+            LambdaForm::Usual | LambdaForm::Arrow => format!("{sam} {lambda}"),
+        })
     }
 
+    /// The body of an object expression's method that runs lambda `f`: `= body`, or
+    /// `{ stmts; return body }` for a block.
+    fn method_body(&self, f: &Fun) -> Result<String, TranslateError> {
+        let stmts = self.block_stmts(f.block)?;
+        let body = self.expr(f.body)?;
+        Ok(if stmts.is_empty() {
+            format!("= {body}")
+        } else {
+            format!("{{ {}; return {body} }}", stmts.join("; "))
+        })
+    }
     /// The static type of `e` if it is evident without the API (locals, literals, `new`, casts,
     /// bottom constants).
     fn static_type(&self, e: &Expr) -> Option<Ty> {
@@ -778,10 +1114,24 @@ impl Emitter {
                 args,
                 outer: None,
             } => self.new_instance(class, type_args.as_deref(), args)?,
-            Expr::New { outer: Some(_), .. } => {
-                return Err(self.unsupported("the creation of an inner class on its outer instance"))
+            Expr::New {
+                class,
+                type_args,
+                args,
+                outer: Some(outer),
+            } => {
+                // an inner class is created on its outer instance: `o.Inner<A>(args)`
+                self.check_qualified_name(class)?;
+                let inner = class.rsplit('.').next().unwrap_or(class);
+                format!(
+                    "{}.{}{}({})",
+                    self.receiver(outer)?,
+                    name(inner),
+                    self.ty_args_opt(type_args.as_deref().unwrap_or_default())?,
+                    self.args(args)?
+                )
             }
-            Expr::Ref { .. } => return Err(self.unsupported("function references")),
+            Expr::Ref { .. } => self.ref_expr(e, None)?,
             Expr::Call {
                 receiver,
                 name: method,
@@ -801,24 +1151,15 @@ impl Emitter {
                     Receiver::Expr(r) => {
                         let recv = self.receiver(r)?;
                         let recv_ty = self.static_type(r);
-                        let class = match &recv_ty {
-                            Some(Ty::Class { name, .. }) => name.as_str(),
-                            _ => "",
-                        };
-                        let member = if method == "sort" && args.len() == 1 && is_list_class(class)
-                        {
-                            // Kotlin hides `List.sort(Comparator)` behind its `sortWith`.
-                            Some(Member::Call("sortWith"))
-                        } else if method == "remove"
-                            && args.len() == 1
-                            && is_list_class(class)
-                            && self.static_type(&args[0]) == Some(Ty::INT)
-                        {
-                            // `List.remove(int)`; `remove(Object)` keeps its name.
-                            Some(Member::Call("removeAt"))
-                        } else {
-                            kotlin_member(recv_ty.as_ref(), method, args.len(), declared_in)
-                        };
+                        let first_is_int =
+                            args.first().and_then(|a| self.static_type(a)) == Some(Ty::INT);
+                        let member = member_form(
+                            recv_ty.as_ref(),
+                            method,
+                            args.len(),
+                            first_is_int,
+                            declared_in,
+                        );
                         match member {
                             None => format!("{recv}.{}{targs}({args_s})", name(method)),
                             Some(Member::Call(m)) => format!("{recv}.{m}{targs}({args_s})"),
@@ -865,7 +1206,9 @@ impl Emitter {
             Expr::NewArray { elem, elems } => {
                 // A lambda element of a functional interface type needs its SAM constructor.
                 let elems = common::comma_separated(elems, |e| match (elem, e) {
-                    (Ty::Class { .. }, Expr::Lambda { .. }) => self.lambda_expr(e, Some(elem)),
+                    (Ty::Class { .. }, Expr::Lambda { .. } | Expr::Ref { .. }) => {
+                        self.fun_expr(e, Some(elem))
+                    }
                     _ => self.expr(e),
                 })?;
                 match elem {
@@ -876,7 +1219,34 @@ impl Emitter {
             }
             Expr::Spread(inner) => format!("*{}", self.receiver(inner)?),
             Expr::Cast { ty, expr } => self.cast(ty, expr)?,
-            Expr::Cond { cond, then, els } => common::if_else(cond, then, els, |e| self.expr(e))?,
+            Expr::Cond { cond, then, els } => self.cond_expr(cond, then, els, None)?,
+        })
+    }
+
+    /// `(if (c) a else b)` at a position of declared type `declared` (a local's). A lambda or
+    /// reference branch gets its SAM constructor (with its target, else the declared type):
+    /// Kotlin converts neither a lambda in a local's `if` nor a callable reference in an
+    /// argument's `if`; a bare lambda branch would be read as the branch's block, so one
+    /// without a type to wrap it in is parenthesized.
+    fn cond_expr(
+        &self,
+        cond: &Expr,
+        then: &Expr,
+        els: &Expr,
+        declared: Option<&Ty>,
+    ) -> Result<String, TranslateError> {
+        common::if_else(cond, then, els, |e| match e {
+            Expr::Lambda { target, .. } | Expr::Ref { target, .. } => {
+                let d = declared.or(target.as_ref());
+                let s = self.fun_expr(e, d)?;
+                Ok(if s.starts_with('{') {
+                    format!("({s})")
+                } else {
+                    s
+                })
+            }
+            Expr::Cond { cond, then, els } => self.cond_expr(cond, then, els, declared),
+            e => self.expr(e),
         })
     }
 
@@ -903,26 +1273,201 @@ impl Emitter {
         })
     }
 
-    /// A lambda's text (its parameters are in scope).
-    fn lambda(
-        &self,
-        params: &[(String, Option<Ty>)],
-        body: &Expr,
-    ) -> Result<String, TranslateError> {
-        let params = common::colon_params(params, name, |t| self.ty(t, TyPos::Value))?;
+    /// A lambda's text (its parameters are in scope): `{ a, b: T -> stmts; body }`, or the
+    /// anonymous function `fun(a, b: T): R { stmts; return body }`.
+    fn lambda(&self, f: &Fun) -> Result<String, TranslateError> {
+        let params = common::colon_params(f.params, name, |t| self.ty(t, TyPos::Value))?;
+        let mut parts = self.block_stmts(f.block)?;
+        if f.form == LambdaForm::AnonymousFunction {
+            let stmts: String = parts.iter().map(|s| format!("{s}; ")).collect();
+            return Ok(match (f.body, f.ret) {
+                (Expr::Unit, _) | (_, Some(Ty::Prim(PrimTy::Void))) => {
+                    let mut parts = parts;
+                    if !matches!(f.body, Expr::Unit) {
+                        parts.push(self.expr(f.body)?);
+                    }
+                    if parts.is_empty() {
+                        format!("fun({params}) {{}}")
+                    } else {
+                        format!("fun({params}) {{ {} }}", parts.join("; "))
+                    }
+                }
+                (body, Some(r)) => format!(
+                    "fun({params}): {} {{ {stmts}return {} }}",
+                    self.ty(r, TyPos::Value)?,
+                    self.expr(body)?
+                ),
+                (body, None) if parts.is_empty() => {
+                    format!("fun({params}) = {}", self.expr(body)?)
+                }
+                (_, None) => {
+                    return Err(self.unsupported(
+                        "an anonymous function with a block body and no result type \
+                         (`Expr::Lambda::ret`)",
+                    ))
+                }
+            });
+        }
         let params = if params.is_empty() {
             "->".to_owned()
         } else {
             format!("{params} ->")
         };
-        Ok(match body {
-            Expr::Unit => format!("{{ {params} }}"),
-            body => format!("{{ {params} {} }}", self.expr(body)?),
+        if !matches!(f.body, Expr::Unit) {
+            parts.push(self.expr(f.body)?);
+        }
+        Ok(if parts.is_empty() {
+            format!("{{ {params} }}")
+        } else {
+            format!("{{ {params} {} }}", parts.join("; "))
         })
     }
 
+    /// Function reference `e` (a callable reference), bare or wrapped in its interface's SAM
+    /// constructor as a lambda is ([`Emitter::lambda_expr`]):
+    /// `java.util.function.Function<String, Int>(java.lang.Integer::parseInt)`.
+    fn ref_expr(&self, e: &Expr, declared: Option<&Ty>) -> Result<String, TranslateError> {
+        let Expr::Ref {
+            kind,
+            fn_params,
+            target,
+            implicit,
+            declared_in,
+            ..
+        } = e
+        else {
+            return self.expr(e);
+        };
+        let r = self.callable_ref(kind, fn_params, declared_in)?;
+        match sam_wrap(target.as_ref(), *implicit, declared) {
+            Some(t @ Ty::Class { .. }) => {
+                if let Ty::Class { name: class, .. } = &t {
+                    if is_kotlin_interface(&t) {
+                        return Err(self.unsupported(format!(
+                            "a function reference for {class}, which Kotlin maps to its own \
+                             interface (no fun interface: no SAM conversion)"
+                        )));
+                    }
+                }
+                Ok(format!("{}({r})", self.sam_constructor(&t)?))
+            }
+            _ => Ok(r),
+        }
+    }
+
+    /// The callable reference of `kind` for a function of parameters `fn_params`:
+    /// `java.lang.Integer::parseInt`, `(e)::m`, `String::length`, `::ArrayList_`.
+    fn callable_ref(
+        &self,
+        kind: &RefKind,
+        fn_params: &[Ty],
+        declared_in: &[String],
+    ) -> Result<String, TranslateError> {
+        Ok(match kind {
+            RefKind::Static { class, name: m } => {
+                self.check_qualified_name(class)?;
+                self.check_name(m)?;
+                format!("{}::{}", qualified(class), name(m))
+            }
+            RefKind::Bound { receiver, name: m } => {
+                self.check_name(m)?;
+                let recv_ty = self.static_type(receiver);
+                let first_is_int = fn_params.first() == Some(&Ty::INT);
+                let member = member_form(
+                    recv_ty.as_ref(),
+                    m,
+                    fn_params.len(),
+                    first_is_int,
+                    declared_in,
+                );
+                let recv = match receiver.as_ref() {
+                    Expr::Local(n) => name(n),
+                    r => format!("({})", self.expr(r)?),
+                };
+                match member {
+                    None | Some(Member::NonNull) => format!("{recv}::{}", name(m)),
+                    Some(Member::Call(k) | Member::Property(k)) => format!("{recv}::{k}"),
+                    Some(Member::OnJavaClass(c)) => {
+                        format!("({} as {c})::{}", self.expr(receiver)?, name(m))
+                    }
+                    Some(Member::Chain(calls)) => return Err(self.chain_ref(m, calls)),
+                    Some(Member::Unsupported(why)) => return Err(self.unsupported(why)),
+                }
+            }
+            RefKind::Unbound { ty, name: m } => {
+                self.check_name(m)?;
+                let Some(arity) = fn_params.len().checked_sub(1) else {
+                    return Err(
+                        self.unsupported("an unbound reference without a receiver parameter")
+                    );
+                };
+                if let Ty::Var(v) = ty {
+                    return Err(self.unsupported(format!(
+                        "an unbound reference on type parameter {v} (kotlinc resolves no \
+                         callable reference `{v}::m`)"
+                    )));
+                }
+                let first_is_int = fn_params.get(1) == Some(&Ty::INT);
+                let member = member_form(Some(ty), m, arity, first_is_int, declared_in);
+                let lhs = self.ty(ty, TyPos::Value)?;
+                match member {
+                    None | Some(Member::NonNull) => format!("{lhs}::{}", name(m)),
+                    Some(Member::Call(k) | Member::Property(k)) => format!("{lhs}::{k}"),
+                    Some(Member::OnJavaClass(c)) => {
+                        return Err(self.unsupported(format!(
+                            "an unbound reference to `{m}`, which Kotlin calls only on the \
+                             Java class {c} (not a supertype of Kotlin's {lhs})"
+                        )))
+                    }
+                    Some(Member::Chain(calls)) => return Err(self.chain_ref(m, calls)),
+                    Some(Member::Unsupported(why)) => return Err(self.unsupported(why)),
+                }
+            }
+            RefKind::Constructor { class, type_args } => match class.as_str() {
+                "java.lang.Object" => "::Any".to_owned(),
+                "java.lang.Throwable" => "::Throwable".to_owned(),
+                c if mapped_class(c).is_some() => {
+                    return Err(self.unsupported(format!(
+                        "a constructor reference to {c}, which Kotlin maps to its own type"
+                    )))
+                }
+                c => match self.ctor_aliases.get(&ctor_key(c, type_args.as_deref())) {
+                    Some(alias) => format!("::{}", name(alias)),
+                    None => {
+                        return Err(self.unsupported(format!(
+                            "a constructor reference to {c} outside its program (no alias)"
+                        )))
+                    }
+                },
+            },
+            RefKind::ArrayConstructor { .. } => {
+                return Err(self.unsupported(
+                    "an array constructor reference (`T[]::new`): Kotlin has no callable \
+                     reference to an array constructor",
+                ))
+            }
+        })
+    }
+
+    /// The error for a reference to `method`, which Kotlin writes as the chain `calls`.
+    fn chain_ref(&self, method: &str, calls: &str) -> TranslateError {
+        self.unsupported(format!(
+            "a reference to `{method}`, which Kotlin writes as the calls `{calls}`"
+        ))
+    }
+
     /// A cast: a numeric conversion between primitives whose source type is known, else `as`.
+    /// A lambda or reference cast to a class type gets its SAM constructor first (`as` alone
+    /// is an unchecked cast, not a SAM conversion, and gives a lambda no parameter types):
+    /// `(java.util.function.Function<String, Int>(java.lang.Integer::parseInt) as F)`.
     fn cast(&self, ty: &Ty, expr: &Expr) -> Result<String, TranslateError> {
+        if let (Ty::Class { .. }, Expr::Lambda { .. } | Expr::Ref { .. }) = (ty, expr) {
+            return Ok(format!(
+                "({} as {})",
+                self.fun_expr(expr, Some(ty))?,
+                self.ty(ty, TyPos::Value)?
+            ));
+        }
         let e = self.receiver(expr)?;
         if let (&Ty::Prim(to), Some(Ty::Prim(from))) = (ty, self.static_type(expr)) {
             let numeric = |p: PrimTy| !matches!(p, PrimTy::Boolean | PrimTy::Void);
@@ -953,7 +1498,9 @@ impl Emitter {
         let s = self.expr(e)?;
         Ok(match e {
             Expr::Lit(Lit::Str(_) | Lit::Null | Lit::Bool(_) | Lit::Char(_)) => s,
-            Expr::Lit(_) | Expr::Lambda { .. } if !s.starts_with('(') => format!("({s})"),
+            Expr::Lit(_) | Expr::Lambda { .. } | Expr::Ref { .. } if !s.starts_with('(') => {
+                format!("({s})")
+            }
             _ => s,
         })
     }
@@ -1458,5 +2005,137 @@ mod tests {
             "val c: Comparable<String> = object : Comparable<String> { override fun \
              compareTo(o: String): Int = 0 }"
         );
+    }
+
+    /// A lambda with every field given.
+    fn full_lambda(
+        params: Vec<(String, Option<Ty>)>,
+        block: Vec<Stmt>,
+        body: Expr,
+        target: Ty,
+        form: LambdaForm,
+        ret: Option<Ty>,
+    ) -> Expr {
+        Expr::Lambda {
+            params,
+            body: Box::new(body),
+            target: Some(target),
+            implicit: false,
+            block,
+            form,
+            ret,
+        }
+    }
+
+    #[test]
+    fn lambda_blocks_and_anonymous_functions() {
+        let f = Ty::class(
+            "java.util.function.Function",
+            vec![Ty::string(), Ty::class("java.lang.Integer", vec![])],
+        );
+        let a = || vec![("a".to_owned(), None)];
+        // a non-call expression statement of a block is bound to a fresh block name, and
+        // the block's locals are typed for renames (`n.length`)
+        let b = one(Stmt::local(
+            "g",
+            f.clone(),
+            full_lambda(
+                a(),
+                vec![
+                    Stmt::local("n", Ty::string(), Expr::local("a")),
+                    Stmt::expr(Expr::local("n")),
+                ],
+                Expr::local("n").method("length", vec![]),
+                f.clone(),
+                LambdaForm::Usual,
+                None,
+            ),
+        ));
+        assert_eq!(
+            b,
+            "val g: java.util.function.Function<String, Int> = \
+             java.util.function.Function<String, Int> { a -> val n: String = a; \
+             val __unused_b0: Any? = n; n.length }"
+        );
+        let anon = |block: Vec<Stmt>, body: Expr, ret: Option<Ty>| {
+            body_of(full_lambda(
+                a(),
+                block,
+                body,
+                f.clone(),
+                LambdaForm::AnonymousFunction,
+                ret,
+            ))
+        };
+        assert_eq!(
+            anon(vec![], Expr::int(1), None).expect("translates"),
+            "java.util.function.Function<String, Int>(fun(a) = 1)"
+        );
+        let block = || vec![Stmt::inferred_local("n", Ty::INT, Expr::int(1))];
+        assert!(matches!(
+            anon(block(), Expr::local("n"), None),
+            Err(TranslateError::Unsupported { .. })
+        ));
+        assert_eq!(
+            anon(block(), Expr::Unit, Some(Ty::VOID)).expect("translates"),
+            "java.util.function.Function<String, Int>(fun(a) { val n = 1 })"
+        );
+        // Kotlin's own Iterable: an object expression whose method runs the block
+        let iterable = Ty::class("java.lang.Iterable", vec![Ty::string()]);
+        let it = Ty::class("java.util.Iterator", vec![Ty::string()]);
+        let b = body_of(full_lambda(
+            vec![],
+            vec![Stmt::local("i", it.clone(), Expr::bottom(it))],
+            Expr::local("i"),
+            iterable,
+            LambdaForm::Usual,
+            None,
+        ))
+        .expect("translates");
+        assert_eq!(
+            b,
+            "object : MutableIterable<String> { override fun iterator(): \
+             MutableIterator<String> { val i: MutableIterator<String> = \
+             (null as MutableIterator<String>); return i } }"
+        );
+    }
+
+    /// The initializer of a local `x: Any?` holding `e`.
+    fn body_of(e: Expr) -> Result<String, TranslateError> {
+        let b = body(vec![Stmt::local("x", Ty::Top, e)])?;
+        Ok(b.trim_start_matches("val x: Any? = ").to_owned())
+    }
+
+    #[test]
+    fn constructor_references_of_type_parameters_are_unsupported() {
+        let t = Ty::var("T");
+        let supplier = Ty::class("java.util.function.Supplier", vec![t.clone()]);
+        let mut p = Program::new(
+            "t",
+            vec![Stmt::local(
+                "s",
+                supplier.clone(),
+                Expr::Ref {
+                    kind: RefKind::Constructor {
+                        class: "java.util.ArrayList".into(),
+                        type_args: Some(vec![t]),
+                    },
+                    fn_params: vec![],
+                    fn_ret: Ty::object(),
+                    target: Some(supplier),
+                    implicit: false,
+                    declared_in: vec![],
+                    method_pointer: false,
+                },
+            )],
+        );
+        p.type_params = vec![TypeParam {
+            name: "T".into(),
+            bounds: vec![Ty::object()],
+        }];
+        assert!(matches!(
+            KotlinTranslator.translate(&p),
+            Err(TranslateError::Unsupported { .. })
+        ));
     }
 }

@@ -6,11 +6,14 @@
 //! package thalia.<id>
 //!
 //! object Test_<id> {
-//!   def test(): Unit = {
+//!   def test(): Unit = {    // def test[T <: A & B, U](): Unit = { with type parameters
 //!     ...statements...
 //!   }
 //! }
 //! ```
+//!
+//! The test function's type parameters (`Program::type_params`) are `[T <: A & B, U]` in
+//! Scala 3 and `[T <: A with B, U]` in Scala 2.13.
 //!
 //! Classes are written fully qualified (Java's classes are Scala's: `java.lang.String`,
 //! `java.util.List[T]`, boxed `java.lang.Integer`), and there are no imports.
@@ -32,7 +35,34 @@
 //!   overloaded method, which Scala 2 types before it picks the overload, or for a
 //!   type-variable parameter; a lambda returned by a lambda), and for a local of a wildcard
 //!   type (Scala's function type takes `Any` for `?`, Java's the bound), the lambda is
-//!   ascribed its target: `((() => x): java.util.concurrent.Callable[T])`.
+//!   ascribed its target: `((() => x): java.util.concurrent.Callable[T])`. A block body is
+//!   `(a: T) => { val x: A = init; val y = init; f(x); body }` (`; ()` last for a `Unit`
+//!   body); its statements are written as at the top level (fresh names `__unused_bN`).
+//!   `LambdaForm::AnonymousFunction` and `LambdaForm::Arrow` are the usual form.
+//! - Function references (`Expr::Ref`): a static or bound method with parameters is
+//!   eta-expanded in Scala 3 (`java.lang.Integer.parseInt`, `s.concat`,
+//!   `java.lang.System.out.println`: the expected SAM type picks the overload), and written
+//!   with placeholders typed by the function's parameters (`Expr::Ref::fn_params`) in Scala
+//!   2.13, which does not eta-expand a bare method to a SAM type:
+//!   `(java.lang.Integer.parseInt(_: java.lang.String))`, `(s.concat(_: java.lang.String))`.
+//!   Both write an unbound method with a typed receiver placeholder
+//!   `((_: java.lang.String).charAt(_: Int))` (the receiver typed as the reference names it,
+//!   so that its members are looked up there), a constructor `(new C(_: A))` or
+//!   `(new C[T](_: A))` with explicit type arguments, an array constructor
+//!   `(new Array[T](_: Int))`, and a function without parameters as a lambda
+//!   `(() => C.m())`, `(() => s.length())`, `(() => new C())` (a placeholder needs a
+//!   parameter; a bare nullary method would be called). Placeholder forms are
+//!   parenthesized, which bounds the function they stand for. Where the position does not
+//!   convert a bare function (`implicit` false) or the local's type has wildcards, the
+//!   reference is ascribed its target as a lambda is: `((java.lang.Integer.parseInt): F)`.
+//! - A cast of a lambda or reference is an ascription, `(((a) => e): F)` (`asInstanceOf`
+//!   would give a lambda no parameter types and a Scala function type); through the target
+//!   first when the type has wildcards, `((((a) => e): F[A]): F[? <: A])`.
+//! - A local declared without a type (`Stmt::Local::inferred`) is `val x = init`; a lambda or
+//!   reference initializing it is ascribed its target (else the local's meant type).
+//! - An inner class is created on its outer instance as `new o.Inner[A](args)`, where `o` must
+//!   be a local (a stable identifier: its type `o.Inner` is path-dependent); any other outer
+//!   expression is `Unsupported`.
 //! - Inner (non-static member) classes that the program lists are type projections,
 //!   `Outer#Inner`; static nested classes are members of the companion, `Outer.Nested`.
 //! - Varargs arrays `a*` (Scala 3) or `a: _*` (Scala 2.13).
@@ -42,16 +72,23 @@
 //! - Names that are Scala keywords (of either version) are quoted with backquotes:
 //!   ``x.`type`()``.
 //! - An expression statement other than a call or `new` is bound to a fresh
-//!   `val __unused_N: Any = ...`; a literal statement is dropped.
+//!   `val __unused_N: Any = ...`; a literal statement is dropped. Conditionals are
+//!   `(if (c) a else b)`, which Scala 3 reads too; a lambda branch is parenthesized
+//!   (`if (c) (a) => e` would read `(c)(a)`).
 //!
 //! Known gaps: raw Java types cannot be written in Scala (`java.util.List` needs its type
 //! argument, and the IR does not say how many): they are written as they are and scalac
 //! rejects them (synthesis does not use them for Scala). Scala arrays are invariant, so a Java program that relies on array covariance
 //! (`String[]` passed where `Object[]` is expected) is ill-typed in Scala.
 
+use std::cell::RefCell;
+
 use crate::common::literal::{ControlEscape, Escapes, LiteralSyntax, Narrowing};
-use crate::common::{self, prim_name, BodyCx, CodeWriter, Dialect, ProgramNames, TyPos};
-use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
+use crate::common::{
+    self, prim_name, BodyCx, CodeWriter, Dialect, LocalParts, ProgramNames, TyPos,
+    BLOCK_UNUSED_STEM,
+};
+use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, RefKind, Stmt, Ty, TypeParam};
 use crate::{Language, TranslateError, Translator};
 
 /// The Scala version written.
@@ -92,11 +129,12 @@ impl Translator for ScalaTranslator {
     }
 
     fn translate(&self, p: &Program) -> Result<String, TranslateError> {
-        common::translate(&Emitter::new(*self, &p.inner_classes), p)
+        common::translate(&Emitter::new(*self, p)?, p)
     }
 }
 
-/// The translation of one program: the Scala version and the program's inner classes.
+/// The translation of one program: the Scala version, the program's inner classes, its test
+/// function's header and the fresh names of its lambda blocks.
 struct Emitter<'p> {
     /// Which Scala is written.
     version: ScalaVersion,
@@ -104,14 +142,44 @@ struct Emitter<'p> {
     /// Scala sees Java's static nested classes as members of the companion object
     /// (`Outer.Nested`) and inner ones as members of the class's instances.
     inner: &'p [String],
+    /// The test function's header line.
+    function: String,
+    /// Fresh names of the locals that hold expression statements of lambda blocks.
+    block_cx: RefCell<BodyCx>,
 }
 
 impl<'p> Emitter<'p> {
-    fn new(t: ScalaTranslator, inner: &'p [String]) -> Self {
-        Emitter {
+    fn new(t: ScalaTranslator, p: &'p Program) -> Result<Self, TranslateError> {
+        let mut e = Emitter {
             version: t.version,
-            inner,
-        }
+            inner: &p.inner_classes,
+            function: String::new(),
+            block_cx: RefCell::new(BodyCx::new(p)),
+        };
+        e.function = e.function_header(&p.type_params)?;
+        Ok(e)
+    }
+
+    /// `def test[T <: A & B, U](): Unit = {` (Scala 2.13: `A with B`).
+    fn function_header(&self, type_params: &[TypeParam]) -> Result<String, TranslateError> {
+        let and = match self.version {
+            ScalaVersion::Scala3 => " & ",
+            ScalaVersion::Scala2 => " with ",
+        };
+        let params = common::bracketed(type_params, "[", "]", |tp| {
+            self.check_name(&tp.name)?;
+            let bounds = tp
+                .bounds
+                .iter()
+                .map(|b| self.ty(b, TyPos::Value))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(if bounds.is_empty() {
+                name(&tp.name)
+            } else {
+                format!("{} <: {}", name(&tp.name), bounds.join(and))
+            })
+        })?;
+        Ok(format!("def test{params}(): Unit = {{"))
     }
 
     /// A class name in Scala syntax.
@@ -219,29 +287,151 @@ impl Dialect for Emitter<'_> {
     }
 
     fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {
-        common::open_object(w, names, name, "def test(): Unit = {");
+        common::open_object(w, names, name, &self.function);
     }
 
     fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
-        let local = |local: &str, ty: &Ty, init: &Expr| {
-            // the declared type is the lambda's expected type: no ascription, unless it has
-            // wildcards, for which Scala's function type takes `Any` where Java's (JLS 9.9)
-            // takes the bound, `Object`
-            let init = match init {
-                Expr::Lambda {
-                    target: Some(t), ..
-                } if has_wildcard(ty) => {
-                    format!("(({}): {})", self.lambda(init)?, self.ty(t, TyPos::Value)?)
-                }
-                _ => self.lambda(init)?,
-            };
-            Ok((name(local), self.ty(ty, TyPos::Value)?, init))
-        };
-        common::val_stmt(s, "Any", cx, w, local, |e| self.expr(e), |l| self.lit(l))
+        common::val_stmt(
+            s,
+            "Any",
+            cx,
+            w,
+            |n, ty, init, inferred| self.local_parts(n, ty, init, inferred),
+            |e| self.expr(e),
+            |l| self.lit(l),
+        )
     }
 }
 
 impl Emitter<'_> {
+    /// A local's name, declared type (`None` if `inferred`) and initializer. The declared
+    /// type is a lambda's or reference's expected type: no ascription, unless it has
+    /// wildcards, for which Scala's function type takes `Any` where Java's (JLS 9.9) takes the
+    /// bound, `Object`; a local without a declared type ascribes its lambda or reference the
+    /// target (else the meant type).
+    fn local_parts(
+        &self,
+        local: &str,
+        ty: &Ty,
+        init: &Expr,
+        inferred: bool,
+    ) -> Result<LocalParts, TranslateError> {
+        let ty_s = self.ty(ty, TyPos::Value)?;
+        let init = match init {
+            Expr::Lambda { target, .. } | Expr::Ref { target, .. } if inferred => {
+                self.ascribed(init, target.as_ref().unwrap_or(ty))?
+            }
+            Expr::Lambda {
+                target: Some(t), ..
+            }
+            | Expr::Ref {
+                target: Some(t), ..
+            } if has_wildcard(ty) => self.ascribed(init, t)?,
+            _ => self.fun_text(init)?,
+        };
+        Ok((name(local), (!inferred).then_some(ty_s), init))
+    }
+
+    /// Lambda or reference `e` without an ascription (any other expression as
+    /// [`Emitter::expr`] writes it).
+    fn fun_text(&self, e: &Expr) -> Result<String, TranslateError> {
+        match e {
+            Expr::Ref { .. } => self.reference(e),
+            _ => self.lambda(e),
+        }
+    }
+
+    /// Lambda or reference `e` ascribed type `t`: `((x) => e): T)`.
+    fn ascribed(&self, e: &Expr, t: &Ty) -> Result<String, TranslateError> {
+        Ok(format!(
+            "(({}): {})",
+            self.fun_text(e)?,
+            self.ty(t, TyPos::Value)?
+        ))
+    }
+
+    /// The statements of a lambda block, each as text.
+    fn block_stmts(&self, block: &[Stmt]) -> Result<Vec<String>, TranslateError> {
+        let mut out = Vec::new();
+        for s in block {
+            out.extend(common::val_stmt_text(
+                s,
+                "Any",
+                || self.block_cx.borrow_mut().fresh(BLOCK_UNUSED_STEM),
+                |n, ty, init, inferred| self.local_parts(n, ty, init, inferred),
+                |e| self.expr(e),
+                |l| self.lit(l),
+            )?);
+        }
+        Ok(out)
+    }
+
+    /// Function reference `e` without an ascription: Scala 3 eta-expands a static or bound
+    /// method with parameters (`java.lang.Integer.parseInt`, `s.charAt`); Scala 2.13 writes
+    /// them with placeholders typed by the function's parameters
+    /// (`(java.lang.Integer.parseInt(_: java.lang.String))`); both write an unbound method
+    /// `((_: java.lang.String).length())`, a constructor `(new C(_: A))`, an array
+    /// constructor `(new Array[T](_: Int))` and a function without parameters
+    /// `(() => C.m())`, `(() => new C())`.
+    fn reference(&self, e: &Expr) -> Result<String, TranslateError> {
+        let Expr::Ref {
+            kind, fn_params, ..
+        } = e
+        else {
+            return self.expr(e);
+        };
+        let holes = |ps: &[Ty]| {
+            common::comma_separated(ps, |t| Ok(format!("_: {}", self.ty(t, TyPos::Value)?)))
+        };
+        let method = |recv: String, m: &str| -> Result<String, TranslateError> {
+            self.check_name(m)?;
+            let m = name(m);
+            Ok(if fn_params.is_empty() {
+                format!("(() => {recv}.{m}())")
+            } else if self.version == ScalaVersion::Scala3 {
+                format!("{recv}.{m}")
+            } else {
+                format!("({recv}.{m}({}))", holes(fn_params)?)
+            })
+        };
+        match kind {
+            RefKind::Static { class, name: m } => {
+                self.check_qualified_name(class)?;
+                method(qualified(class), m)
+            }
+            RefKind::Bound { receiver, name: m } => method(self.operand(receiver)?, m),
+            RefKind::Unbound { ty, name: m } => {
+                self.check_name(m)?;
+                let Some((_, rest)) = fn_params.split_first() else {
+                    return Err(
+                        self.unsupported("an unbound reference without a receiver parameter")
+                    );
+                };
+                Ok(format!(
+                    "((_: {}).{}({}))",
+                    self.ty(ty, TyPos::Value)?,
+                    name(m),
+                    holes(rest)?
+                ))
+            }
+            RefKind::Constructor { class, type_args } => {
+                self.check_qualified_name(class)?;
+                let targs = self.ty_args_opt(type_args.as_deref().unwrap_or_default())?;
+                let class = qualified(class);
+                Ok(if fn_params.is_empty() {
+                    format!("(() => new {class}{targs}())")
+                } else {
+                    format!("(new {class}{targs}({}))", holes(fn_params)?)
+                })
+            }
+            RefKind::ArrayConstructor { elem } => Ok(format!(
+                "(new Array[{}]({}))",
+                self.array_elem(elem)?,
+                holes(fn_params)?
+            )),
+        }
+    }
+
     /// The wildcard marker: `?` (Scala 3) or `_` (Scala 2).
     fn wildcard(&self) -> &'static str {
         match self.version {
@@ -334,10 +524,35 @@ impl Emitter<'_> {
             }
             Expr::Local(n) => name(n),
             Expr::Unit => "()".to_owned(),
-            Expr::New { outer: Some(_), .. } => {
-                return Err(self.unsupported("the creation of an inner class on its outer instance"))
+            Expr::New {
+                class,
+                type_args,
+                args,
+                outer: Some(outer),
+            } => {
+                // `new o.Inner(args)`: the outer instance must be a stable identifier
+                let Expr::Local(o) = outer.as_ref() else {
+                    return Err(self.unsupported(
+                        "the creation of an inner class on an outer instance that is not a \
+                         local (Scala's `new o.Inner()` needs a stable identifier)",
+                    ));
+                };
+                self.check_qualified_name(class)?;
+                let inner = class.rsplit('.').next().unwrap_or(class);
+                let targs = self.ty_args_opt(type_args.as_deref().unwrap_or_default())?;
+                format!(
+                    "new {}.{}{targs}({})",
+                    name(o),
+                    name(inner),
+                    self.args(args)?
+                )
             }
-            Expr::Ref { .. } => return Err(self.unsupported("function references")),
+            Expr::Ref {
+                target: Some(t),
+                implicit: false,
+                ..
+            } => self.ascribed(e, t)?,
+            Expr::Ref { .. } => self.reference(e)?,
             Expr::New {
                 class,
                 type_args,
@@ -380,7 +595,7 @@ impl Emitter<'_> {
             } => {
                 // Scala 2 converts a lambda passed to an overloaded method, or for a
                 // parameter of type-variable type, only with its type ascribed
-                format!("(({}): {})", self.lambda(e)?, self.ty(t, TyPos::Value)?)
+                self.ascribed(e, t)?
             }
             Expr::Lambda { .. } => self.lambda(e)?,
             Expr::NewArray { elem, elems } => {
@@ -393,23 +608,62 @@ impl Emitter<'_> {
                     ScalaVersion::Scala2 => format!("{inner}: _*"),
                 }
             }
+            Expr::Cast { ty, expr } if matches!(**expr, Expr::Lambda { .. } | Expr::Ref { .. }) => {
+                // a lambda or reference is given its type by ascription (`asInstanceOf` would
+                // give it none), through its target first where the type has wildcards
+                match &**expr {
+                    Expr::Lambda {
+                        target: Some(t), ..
+                    }
+                    | Expr::Ref {
+                        target: Some(t), ..
+                    } if has_wildcard(ty) => {
+                        format!(
+                            "({}: {})",
+                            self.ascribed(expr, t)?,
+                            self.ty(ty, TyPos::Value)?
+                        )
+                    }
+                    _ => self.ascribed(expr, ty)?,
+                }
+            }
             Expr::Cast { ty, expr } => format!(
                 "{}.asInstanceOf[{}]",
                 self.operand(expr)?,
                 self.ty(ty, TyPos::Value)?
             ),
-            Expr::Cond { cond, then, els } => common::if_else(cond, then, els, |e| self.expr(e))?,
+            Expr::Cond { cond, then, els } => common::if_else(cond, then, els, |e| {
+                // a lambda branch is parenthesized: `if (c) (a) => x` would read `(c)(a)`
+                let s = self.expr(e)?;
+                Ok(match e {
+                    Expr::Lambda { .. } => format!("({s})"),
+                    _ => s,
+                })
+            })?,
         })
     }
 
-    /// Lambda `e` without a type ascription: `(a, b) => body`.
+    /// Lambda `e` without a type ascription: `(a, b) => body`, `(a: T) => { stmts; body }`
+    /// with a block (any other expression as [`Emitter::expr`] writes it).
     fn lambda(&self, e: &Expr) -> Result<String, TranslateError> {
-        let Expr::Lambda { params, body, .. } = e else {
+        let Expr::Lambda {
+            params,
+            body,
+            block,
+            ..
+        } = e
+        else {
             return self.expr(e);
         };
         self.check_uniform_params(params)?;
         let params = common::colon_params(params, name, |t| self.ty(t, TyPos::Value))?;
-        Ok(format!("({params}) => {}", self.expr(body)?))
+        let stmts = self.block_stmts(block)?;
+        let body = self.expr(body)?;
+        Ok(if stmts.is_empty() {
+            format!("({params}) => {body}")
+        } else {
+            format!("({params}) => {{ {}; {body} }}", stmts.join("; "))
+        })
     }
 
     /// Comma-separated arguments.
@@ -434,7 +688,11 @@ impl Emitter<'_> {
         let s = self.expr(e)?;
         Ok(match e {
             Expr::Lit(Lit::Str(_) | Lit::Null | Lit::Bool(_) | Lit::Char(_)) => s,
-            Expr::Lit(_) | Expr::Lambda { .. } | Expr::Bottom(_) | Expr::Cast { .. }
+            Expr::Lit(_)
+            | Expr::Lambda { .. }
+            | Expr::Ref { .. }
+            | Expr::Bottom(_)
+            | Expr::Cast { .. }
                 if !s.starts_with('(') || !s.ends_with(')') =>
             {
                 format!("({s})")
@@ -668,5 +926,65 @@ mod tests {
             both(vec![Stmt::local("c", wild, callable_lambda(false))]).0,
             "val c: java.util.concurrent.Callable[? <: java.lang.String] = ((() => \"a\"): java.util.concurrent.Callable[java.lang.String])"
         );
+    }
+
+    #[test]
+    fn blocks_casts_and_inferred_locals() {
+        let f = Ty::class(
+            "java.util.function.Function",
+            vec![Ty::string(), Ty::class("java.lang.Integer", vec![])],
+        );
+        let lambda = |block: Vec<Stmt>, body: Expr, target: Option<Ty>| Expr::Lambda {
+            params: vec![("a".into(), None)],
+            body: Box::new(body),
+            target,
+            implicit: true,
+            block,
+            form: crate::ir::LambdaForm::Usual,
+            ret: None,
+        };
+        // a non-call expression statement of a block gets a fresh block name
+        let (s3, _) = both(vec![Stmt::local(
+            "g",
+            f.clone(),
+            lambda(
+                vec![
+                    Stmt::inferred_local("n", Ty::INT, Expr::int(1)),
+                    Stmt::expr(Expr::local("n")),
+                ],
+                Expr::local("n"),
+                Some(f.clone()),
+            ),
+        )]);
+        assert_eq!(
+            s3,
+            "val g: java.util.function.Function[java.lang.String, java.lang.Integer] = \
+             (a) => { val n = 1; val __unused_b0: Any = n; n }"
+        );
+        // a cast to a wildcard type goes through the target; an inferred local without a
+        // target is ascribed its meant type
+        let wild = Ty::class(
+            "java.util.function.Function",
+            vec![
+                Ty::super_of(Ty::string()),
+                Ty::extends(Ty::class("java.lang.Integer", vec![])),
+            ],
+        );
+        let (s3, s2) = both(vec![
+            Stmt::local(
+                "w",
+                wild.clone(),
+                Expr::cast(wild, lambda(vec![], Expr::int(1), Some(f.clone()))),
+            ),
+            Stmt::inferred_local("v", f, lambda(vec![], Expr::int(2), None)),
+        ]);
+        assert_eq!(
+            s3,
+            "val w: java.util.function.Function[? >: java.lang.String, ? <: java.lang.Integer] \
+             = ((((a) => 1): java.util.function.Function[java.lang.String, java.lang.Integer]): \
+             java.util.function.Function[? >: java.lang.String, ? <: java.lang.Integer])\n\
+             val v = (((a) => 2): java.util.function.Function[java.lang.String, java.lang.Integer])"
+        );
+        assert!(s2.contains("Function[_ >: java.lang.String"), "{s2}");
     }
 }

@@ -1,0 +1,9 @@
+// checked with kotlinc 2.4.21 (K2JVMCompiler) on OpenJDK 17
+package thalia.ref_static
+
+object Test_ref_static {
+    fun test() {
+        val f: java.util.function.Function<String, Int> = java.util.function.Function<String, Int>(java.lang.Integer::parseInt)
+        java.util.Optional.of("1").map(java.lang.Integer::parseInt)
+    }
+}

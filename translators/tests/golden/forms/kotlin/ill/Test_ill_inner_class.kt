@@ -1,0 +1,9 @@
+// checked with kotlinc 2.4.21 (K2JVMCompiler) on OpenJDK 17
+package thalia.ill_inner_class
+
+object Test_ill_inner_class {
+    fun test() {
+        val aqs: java.util.concurrent.locks.AbstractQueuedSynchronizer = (null as java.util.concurrent.locks.AbstractQueuedSynchronizer)
+        val co: java.util.concurrent.locks.AbstractQueuedSynchronizer.ConditionObject = aqs.ConditionObject("x")
+    }
+}

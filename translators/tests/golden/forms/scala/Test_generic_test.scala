@@ -1,0 +1,12 @@
+// checked with Scala 3.9.0 (dotty.tools.dotc.Main) on OpenJDK 17
+package thalia.generic_test
+
+object Test_generic_test {
+    def test[T <: java.lang.CharSequence & java.lang.Comparable[T], U, V <: java.lang.Number](): Unit = {
+        val t: T = null.asInstanceOf[T]
+        val n: Int = t.length()
+        val c: Int = t.compareTo(t)
+        val u: U = null.asInstanceOf[U]
+        val l: java.util.List[T] = java.util.Collections.singletonList(t)
+    }
+}

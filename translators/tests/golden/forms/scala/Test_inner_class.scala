@@ -1,0 +1,9 @@
+// checked with Scala 3.9.0 (dotty.tools.dotc.Main) on OpenJDK 17
+package thalia.inner_class
+
+object Test_inner_class {
+    def test(): Unit = {
+        val aqs: java.util.concurrent.locks.AbstractQueuedSynchronizer = null.asInstanceOf[java.util.concurrent.locks.AbstractQueuedSynchronizer]
+        val co: java.util.concurrent.locks.AbstractQueuedSynchronizer#ConditionObject = new aqs.ConditionObject()
+    }
+}

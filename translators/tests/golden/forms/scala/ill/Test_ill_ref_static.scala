@@ -1,0 +1,8 @@
+// checked with Scala 3.9.0 (dotty.tools.dotc.Main) on OpenJDK 17
+package thalia.ill_ref_static
+
+object Test_ill_ref_static {
+    def test(): Unit = {
+        val f: java.util.function.Function[java.lang.String, java.lang.Integer] = java.lang.Integer.toHexString
+    }
+}

@@ -1,0 +1,9 @@
+// checked with Scala 2.13.18 (scala.tools.nsc.Main) on OpenJDK 17
+package thalia.cast_fun
+
+object Test_cast_fun {
+    def test(): Unit = {
+        val f: java.util.function.Function[java.lang.String, java.lang.Integer] = (((java.lang.Integer.parseInt(_: java.lang.String))): java.util.function.Function[java.lang.String, java.lang.Integer])
+        java.util.Optional.of("x").map((((a) => a.length()): java.util.function.Function[java.lang.String, java.lang.Integer]))
+    }
+}

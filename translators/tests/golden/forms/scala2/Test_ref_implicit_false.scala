@@ -1,0 +1,9 @@
+// checked with Scala 2.13.18 (scala.tools.nsc.Main) on OpenJDK 17
+package thalia.ref_implicit_false
+
+object Test_ref_implicit_false {
+    def test(): Unit = {
+        val s: java.lang.String = "abc"
+        java.util.concurrent.ForkJoinTask.adapt[java.lang.String]((((() => s.toString())): java.util.concurrent.Callable[java.lang.String]))
+    }
+}
