@@ -147,6 +147,9 @@ pub struct CompileOptions {
     /// (a compilation performance finding). An invocation on `n` files is given
     /// [`CompileOptions::deadline`]`(n)`.
     pub timeout: Duration,
+    /// Flags added to every compilation, before the source files (a compiler variant's, such
+    /// as Kotlin's `-language-version 1.9`).
+    pub flags: Vec<String>,
 }
 
 /// The share of the per-file budget that each further file of a batch adds to the batch's
@@ -168,6 +171,7 @@ impl Default for CompileOptions {
         CompileOptions {
             classpath: None,
             timeout: Duration::from_secs(60),
+            flags: Vec::new(),
         }
     }
 }
@@ -215,7 +219,9 @@ fn run_once(
     opts: &CompileOptions,
 ) -> Result<Run, CompileError> {
     let _ = std::fs::create_dir_all(out);
-    let args = compiler_args(tc.tool, opts.classpath.as_deref(), out, files);
+    let mut args = compiler_args(tc.tool, opts.classpath.as_deref(), out, files);
+    let at = args.len() - files.len();
+    args.splice(at..at, opts.flags.iter().cloned());
     let deadline = opts.deadline(files.len());
     if let Some(server) = server {
         return match server.compile(&args, deadline) {

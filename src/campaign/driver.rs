@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use thalia_translators::{JavaTranslator, Language, Translator};
 
 use super::store::{Store, StoreError};
+use super::variant::Variant;
 use super::{judge, Candidate, Expected, Twin};
 use crate::api::Api;
 use crate::compile::{CompileError, CompileOptions, Compiler, Mode as CompileMode};
@@ -155,7 +156,7 @@ pub struct CampaignOptions {
     pub twin: Option<Toolchain>,
     /// Other compilers every program is also compiled with (`--against`), in the order of
     /// the manifest's `against`.
-    pub against: Vec<Toolchain>,
+    pub against: Vec<super::setup::Against>,
 }
 
 /// What a session did.
@@ -233,10 +234,10 @@ pub fn run(
             );
             s.spawn(move || {
                 let mut compiler = Compiler::new(tc, opts.mode);
-                let mut against: Vec<Compiler> = opts
+                let mut against: Vec<(Compiler, Option<&'static Variant>)> = opts
                     .against
                     .iter()
-                    .map(|t| Compiler::new(t, opts.mode))
+                    .map(|a| (Compiler::new(&a.toolchain, opts.mode), a.variant))
                     .collect();
                 let dir = work.join(format!("w{w}"));
                 loop {
@@ -325,7 +326,7 @@ fn lock(m: &Mutex<Store>) -> std::sync::MutexGuard<'_, Store> {
 /// Compiles one batch in `dir` and records every program's verdict; returns the findings.
 fn compile_and_record(
     compiler: &mut Compiler,
-    against: &mut [Compiler],
+    against: &mut [(Compiler, Option<&'static Variant>)],
     dir: &Path,
     batch: &[Candidate],
     opts: &CampaignOptions,
@@ -373,13 +374,35 @@ fn compile_and_record(
     };
     // the same files with every other compiler
     let mut others = Vec::with_capacity(against.len());
-    for (i, other) in against.iter_mut().enumerate() {
+    for (i, (other, variant)) in against.iter_mut().enumerate() {
         let out = dir.join(format!("against-{i}"));
-        std::fs::create_dir_all(&out).map_err(|source| StoreError::Io {
-            path: out.clone(),
-            source,
-        })?;
-        others.push(other.compile_batch(&files, &out, &opts.compile)?);
+        mkdir(&out)?;
+        let Some(v) = variant else {
+            others.push(other.compile_batch(&files, &out, &opts.compile)?);
+            continue;
+        };
+        // the variant's flags, and its sources where it rewrites them (same file names)
+        let compile = CompileOptions {
+            flags: v.flag_list(),
+            ..opts.compile.clone()
+        };
+        let vfiles = if v.rewrite.is_some() {
+            let vsrc = dir.join(format!("against-{i}-src"));
+            mkdir(&vsrc)?;
+            let mut vfiles = Vec::with_capacity(batch.len());
+            for c in batch {
+                let p = vsrc.join(&c.file);
+                std::fs::write(&p, v.apply(&c.source)).map_err(|source| StoreError::Io {
+                    path: p.clone(),
+                    source,
+                })?;
+                vfiles.push(p);
+            }
+            vfiles
+        } else {
+            files.clone()
+        };
+        others.push(other.compile_batch(&vfiles, &out, &compile)?);
     }
     let mut st = lock(store);
     let mut found = 0;

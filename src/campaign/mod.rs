@@ -19,6 +19,7 @@ pub mod report;
 pub mod setup;
 pub mod signature;
 pub mod store;
+pub mod variant;
 
 use serde::{Deserialize, Serialize};
 

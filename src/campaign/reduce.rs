@@ -118,6 +118,8 @@ struct Judge {
     kind: FindingKind,
     signature: String,
     record: crate::synth::ProgramRecord,
+    /// The variant the compiler ran as (its source rewrite; its flags are in `opts`).
+    variant: Option<&'static super::variant::Variant>,
 }
 
 impl Judge {
@@ -126,6 +128,10 @@ impl Judge {
     fn keeps_finding(&mut self, p: &Program) -> Result<Option<(String, Verdict)>, ReduceError> {
         let Ok(src) = self.translator.translate(p) else {
             return Ok(None);
+        };
+        let src = match self.variant {
+            Some(v) => v.apply(&src),
+            None => src,
         };
         let file = self.translator.file_name(p);
         let verdict = self.compile(false, &file, &src)?;
@@ -471,7 +477,9 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
         opts: CompileOptions {
             classpath: info.classpath.clone(),
             timeout: std::time::Duration::from_secs_f64(info.timeout_seconds),
+            flags: info.variant().map(|v| v.flag_list()).unwrap_or_default(),
         },
+        variant: info.variant(),
         work: tempfile::tempdir()
             .map_err(|e| ReduceError::Compiler(format!("a temporary directory: {e}")))?,
         compiles: 0,

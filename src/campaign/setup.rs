@@ -10,6 +10,7 @@ use thalia_translators::Language;
 
 use super::driver::{Budget, CampaignOptions};
 use super::store::{CompilerInfo, Manifest, Session, MANIFEST};
+use super::variant::Variant;
 use crate::compile::{command_line, CompileOptions, Mode as CompileMode};
 use crate::synth::{Mode, SynthConfig};
 use crate::toolchain::{self, Toolchain, ToolchainError};
@@ -77,6 +78,9 @@ pub enum SetupError {
     /// The compiler could not be found or installed.
     #[error(transparent)]
     Toolchain(#[from] ToolchainError),
+    /// A compiler variant of `--against` is unknown or does not fit.
+    #[error("{0}")]
+    Variant(String),
     /// The checked directory could not be read.
     #[error("cannot read {path}: {source}")]
     Io {
@@ -232,6 +236,7 @@ pub fn campaign_options(
         ),
         classpath: classpath.clone(),
         timeout_seconds: t,
+        variant: None,
     };
     let opts = CampaignOptions {
         batch_size: settings.batch_size,
@@ -240,6 +245,7 @@ pub fn campaign_options(
         compile: CompileOptions {
             classpath,
             timeout: Duration::from_secs_f64(t),
+            flags: Vec::new(),
         },
         mode: if settings.server {
             CompileMode::Server
@@ -253,22 +259,66 @@ pub fn campaign_options(
     Ok((info, opts))
 }
 
-/// The other compilers of `--against`, installed when missing, with their manifest records
-/// (same settings and classpath as the compiler under test).
+/// Another compiler every program is also compiled with (`--against`): a toolchain, run as
+/// one of its variants or as it is.
+#[derive(Clone, Debug)]
+pub struct Against {
+    /// The compiler.
+    pub toolchain: Toolchain,
+    /// How it is run differently (`k1`, `type-checked`, ...).
+    pub variant: Option<&'static Variant>,
+}
+
+impl Against {
+    /// `NAME@VERSION`, with `:VARIANT` for a variant.
+    pub fn label(&self) -> String {
+        match self.variant {
+            Some(v) => format!("{}:{}", compiler_label(&self.toolchain), v.name),
+            None => compiler_label(&self.toolchain),
+        }
+    }
+}
+
+/// The other compilers of `--against` (`NAME@VERSION[:VARIANT]`; `:VARIANT` alone is the
+/// compiler under test, `under_test`, run as the variant), installed when missing, with their
+/// manifest records (same settings and classpath as the compiler under test).
 pub fn against(
     specs: &[String],
+    under_test: &Toolchain,
     settings: &CompileSettings,
     classpath: Option<&str>,
-) -> Result<(Vec<Toolchain>, Vec<CompilerInfo>), SetupError> {
-    let mut tcs = Vec::new();
+) -> Result<(Vec<Against>, Vec<CompilerInfo>), SetupError> {
+    let mut out = Vec::new();
     let mut infos = Vec::new();
     for spec in specs {
-        let tc = toolchain_for(spec, &settings.repos, settings.progress)?;
-        let (info, _) = campaign_options(&tc, settings, classpath.map(str::to_string))?;
-        tcs.push(tc);
+        let (compiler, variant) = super::variant::split_spec(spec);
+        let tc = if compiler.is_empty() {
+            under_test.clone()
+        } else {
+            toolchain_for(compiler, &settings.repos, settings.progress)?
+        };
+        let variant = variant
+            .map(|v| Variant::find(v, tc.tool))
+            .transpose()
+            .map_err(|e| SetupError::Variant(e.to_string()))?;
+        if variant.is_none() && compiler_label(&tc) == compiler_label(under_test) {
+            return Err(SetupError::Variant(format!(
+                "--against {spec} is the compiler under test itself: give another release or a variant (`:VARIANT`)"
+            )));
+        }
+        let (mut info, _) = campaign_options(&tc, settings, classpath.map(str::to_string))?;
+        if let Some(v) = variant {
+            info.variant = Some(v.name.to_string());
+            let at = info.command.len() - 1;
+            info.command.splice(at..at, v.flag_list());
+        }
+        out.push(Against {
+            toolchain: tc,
+            variant,
+        });
         infos.push(info);
     }
-    Ok((tcs, infos))
+    Ok((out, infos))
 }
 
 /// The manifest of a new session of the run `identity` (a resumed run keeps its earlier

@@ -102,6 +102,26 @@ pub struct CompilerInfo {
     pub classpath: Option<String>,
     /// The per-file time budget in seconds.
     pub timeout_seconds: f64,
+    /// The compiler variant (`k1`, `type-checked`, ...; see [`super::variant`]) of an
+    /// `--against` compiler.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+}
+
+impl CompilerInfo {
+    /// `NAME@VERSION`, with `:VARIANT` for a variant.
+    pub fn label(&self) -> String {
+        match &self.variant {
+            Some(v) => format!("{}@{}:{v}", self.tool.name(), self.version),
+            None => format!("{}@{}", self.tool.name(), self.version),
+        }
+    }
+
+    /// The variant, when it is a known one for this compiler.
+    pub fn variant(&self) -> Option<&'static super::variant::Variant> {
+        let name = self.variant.as_deref()?;
+        super::variant::Variant::find(name, self.tool).ok()
+    }
 }
 
 /// One invocation of a run (a resumed run has several).
@@ -710,7 +730,8 @@ impl Store {
         other: &Verdict,
     ) -> Result<Option<DiffRef>, StoreError> {
         let primary = &self.manifest.compiler;
-        let newer = (primary.tool == info.tool).then(|| {
+        // a variant of a release is not older or newer than the release
+        let newer = (primary.tool == info.tool && info.variant.is_none()).then(|| {
             thalia_extractors::maven::version::compare_versions(&primary.version, &info.version)
                 == std::cmp::Ordering::Greater
         });
@@ -718,7 +739,7 @@ impl Store {
         else {
             return Ok(None);
         };
-        let label = format!("{}@{}", info.tool.name(), info.version);
+        let label = info.label();
         let finding = match judge(cand.expected, other).filter(|_| other_wrong) {
             Some(fk) => {
                 let sig = signature(info.tool, fk, other, &cand.record);
@@ -726,7 +747,15 @@ impl Store {
                 let bug = self.dir.join(&key);
                 let first = !self.counts.contains_key(&key) && !bug.exists();
                 if first {
-                    self.write_bug(&bug, &sig, fk, cand, other, None, info, &[])?;
+                    // the program as the variant compiled it
+                    let seen = match info.variant() {
+                        Some(v) => Candidate {
+                            source: v.apply(&cand.source),
+                            ..cand.clone()
+                        },
+                        None => cand.clone(),
+                    };
+                    self.write_bug(&bug, &sig, fk, &seen, other, None, info, &[])?;
                 }
                 *self.counts.entry(key).or_default() += 1;
                 Some(FindingRef {

@@ -50,8 +50,11 @@ pub(super) struct CompileArgs {
     repos: Vec<String>,
     /// Also compile every program with this compiler (`NAME@VERSION`, repeatable; installed
     /// when missing): a program on which it and the compiler under test disagree is a
-    /// differential finding (`regression` or `fixed-since` between releases of one compiler).
-    #[arg(long = "against", value_name = "NAME@VERSION")]
+    /// differential finding (`regression` or `fixed-since` between releases of one compiler,
+    /// `disagrees` otherwise). `NAME@VERSION:VARIANT` runs it differently, `:VARIANT` alone is
+    /// the compiler under test run so: `k1`/`k2` (Kotlin's frontends), `type-checked`/
+    /// `compile-static` (Groovy's checking modes).
+    #[arg(long = "against", value_name = "NAME@VERSION[:VARIANT]")]
     against: Vec<String>,
     /// Do not compile the Java twins of findings with javac (by default a finding of a
     /// non-Java program is confirmed, or kept apart as generator-suspect, by its twin).
@@ -223,7 +226,7 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
     let (info, mut opts) = setup::campaign_options(&tc, &settings, classpath.clone())?;
     opts.twin = twin_compiler(lang, &args.compile, &settings)?;
     let (against, against_info) =
-        setup::against(&args.compile.against, &settings, classpath.as_deref())?;
+        setup::against(&args.compile.against, &tc, &settings, classpath.as_deref())?;
     opts.against = against;
     let out = args.out.clone().unwrap_or_else(|| {
         args.dir
@@ -231,7 +234,7 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
     });
     let mut identity: CheckIdentity =
         setup::check_identity(&args.dir, lang, setup::compiler_label(&tc))?;
-    identity.against = opts.against.iter().map(setup::compiler_label).collect();
+    identity.against = opts.against.iter().map(setup::Against::label).collect();
     let mut manifest = setup::manifest(RunIdentity::Check(identity), info, &settings, &opts);
     manifest.against = against_info;
     let store = Store::open(&out, manifest)?;
@@ -276,7 +279,7 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
     let (info, mut opts) = setup::campaign_options(&tc, &settings, classpath.clone())?;
     opts.twin = twin_compiler(args.lang, &args.compile, &settings)?;
     let (against, against_info) =
-        setup::against(&args.compile.against, &settings, classpath.as_deref())?;
+        setup::against(&args.compile.against, &tc, &settings, classpath.as_deref())?;
     opts.against = against;
     let identity = RunIdentity::Run(Box::new(SynthIdentity {
         seed,
@@ -287,7 +290,7 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
         groovy_type_checked: args.groovy_type_checked,
         synth_config: setup::recorded_synth_config(args.lang, &base),
         compiler: setup::compiler_label(&tc),
-        against: opts.against.iter().map(setup::compiler_label).collect(),
+        against: opts.against.iter().map(setup::Against::label).collect(),
     }));
     let mut manifest = setup::manifest(identity, info, &settings, &opts);
     manifest.against = against_info;
