@@ -600,6 +600,7 @@ fn manifest() -> Manifest {
             command: vec!["javac".into(), "@FILE@".into()],
             classpath: None,
             timeout_seconds: 10.0,
+            variant: None,
         },
         against: Vec::new(),
         sessions: vec![Session {
