@@ -334,7 +334,9 @@ pub(crate) struct BodyCx {
 }
 
 impl BodyCx {
-    fn new(p: &Program) -> Self {
+    /// The walk state of program `p`: every name it declares (locals, lambda parameters,
+    /// the locals of lambda blocks) is taken.
+    pub(crate) fn new(p: &Program) -> Self {
         let mut taken = HashSet::new();
         for s in &p.stmts {
             if let Stmt::Local { name, .. } = s {
@@ -342,8 +344,12 @@ impl BodyCx {
             }
         }
         p.walk_exprs(&mut |e| {
-            if let Expr::Lambda { params, .. } = e {
+            if let Expr::Lambda { params, block, .. } = e {
                 taken.extend(params.iter().map(|(n, _)| n.clone()));
+                taken.extend(block.iter().filter_map(|s| match s {
+                    Stmt::Local { name, .. } => Some(name.clone()),
+                    Stmt::Expr(_) => None,
+                }));
             }
         });
         BodyCx {

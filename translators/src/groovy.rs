@@ -54,12 +54,11 @@
 //! anywhere but as a lambda's body, `char` literals outside the BMP.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
-use crate::common::java_family::{JavaFamily, JAVA_RESERVED};
+use crate::common::java_family::{cast_target, JavaFamily, JAVA_RESERVED};
 use crate::common::literal::{ControlEscape, Escapes, LiteralSyntax, Narrowing};
-use crate::common::{self, open_test, BodyCx, CodeWriter, Dialect, ProgramNames, TyPos};
-use crate::ir::{Expr, Lit, Program, Receiver, Stmt, Ty};
+use crate::common::{self, open_test, BodyCx, CodeWriter, Dialect, ProgramNames, UNUSED_STEM};
+use crate::ir::{Expr, LambdaForm, Lit, Program, Receiver, RefKind, Stmt};
 use crate::{Language, TranslateError, Translator};
 
 /// How Groovy type-checks the generated class.
@@ -95,20 +94,24 @@ impl Translator for GroovyTranslator {
     }
 
     fn translate(&self, p: &Program) -> Result<String, TranslateError> {
-        let emitter = Emitter {
+        let mut emitter = Emitter {
             mode: self.mode,
-            locals: RefCell::default(),
+            type_params_decl: String::new(),
+            names: RefCell::new(BodyCx::new(p)),
         };
+        emitter.type_params_decl = emitter.type_params(&p.type_params)?;
         common::translate(&emitter, p)
     }
 }
 
-/// The translation of one program: the mode plus the declared types of the locals declared so
-/// far.
+/// The translation of one program: the mode, the test method's type parameters and the
+/// names taken so far.
 struct Emitter {
     mode: GroovyMode,
-    /// Local (not lambda parameter) → declared type.
-    locals: RefCell<HashMap<String, Ty>>,
+    /// `<T extends A, U> ` (with a trailing space), or nothing.
+    type_params_decl: String,
+    /// Fresh names for expression statements, unique across the program and its closures.
+    names: RefCell<BodyCx>,
 }
 
 /// Groovy's keywords beyond Java's ([`JAVA_RESERVED`]).
@@ -150,16 +153,12 @@ impl Dialect for Emitter {
         open_test(
             w,
             &[&package, "", self.mode.annotation(), &class],
-            "static void test() {",
+            &format!("static {}void test() {{", self.type_params_decl),
         );
     }
 
-    fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
-        self.java_stmt(s, cx, w)?;
-        if let Stmt::Local { name, ty, .. } = s {
-            self.locals.borrow_mut().insert(name.clone(), ty.clone());
-        }
-        Ok(())
+    fn stmt(&self, s: &Stmt, _: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
+        self.java_stmt(s, w)
     }
 }
 
@@ -167,15 +166,27 @@ impl JavaFamily for Emitter {
     const LITERALS: LiteralSyntax = LITERALS;
     const TYPE_VARIABLE_ARRAYS: bool = true;
     const NO_RECEIVER_HINT: &'static str = "give a static receiver";
+    const REFERENCE_TYPE_ARGS: bool = false;
 
-    /// Groovy's flow typing gives a local the type of its initializer, not the declared one
-    /// (`Object r = 'x'; r.length()` compiles); a cast to the declared type restores Java's
-    /// view.
+    fn fresh_unused(&self) -> String {
+        self.names.borrow_mut().fresh(UNUSED_STEM)
+    }
+
+    /// `def x = init;`: flow typing gives `x` the initializer's type. A lambda or reference
+    /// whose position does not convert it is cast to its target, as anywhere else.
+    fn inferred_local(&self, name: &str, init: &Expr) -> Result<String, TranslateError> {
+        Ok(format!("def {name} = {};", self.expr(init)?))
+    }
+
+    /// The qualified name: groovyc resolves `outer.new Inner()` against the imports only.
+    fn inner_class_name(&self, class: &str) -> Result<String, TranslateError> {
+        Ok(class.to_owned())
+    }
+
+    /// A use of a local by its name alone: where the declared type matters the IR holds a
+    /// cast (see the module documentation).
     fn local(&self, name: &str) -> Result<String, TranslateError> {
-        Ok(match self.locals.borrow().get(name) {
-            Some(t) => format!("(({}) {name})", self.ty(t, TyPos::Value)?),
-            None => name.to_owned(),
-        })
+        Ok(name.to_owned())
     }
 
     /// `recv.f` reads the property, i.e. calls `getF()` if there is one (a `java.awt.Point`'s
@@ -190,35 +201,71 @@ impl JavaFamily for Emitter {
         })
     }
 
-    /// A closure; one passed to an overloaded method, or for a parameter of a type
-    /// variable's type, or returned by another closure, is cast to its interface: groovyc
-    /// prefers an overload that `Closure` implements (`Runnable`) and does not coerce a
-    /// returned closure.
+    /// A closure or Java-style lambda; one passed to an overloaded method, or for a
+    /// parameter of a type variable's type, or returned by another lambda, is cast to its
+    /// interface: groovyc prefers an overload that `Closure` implements (`Runnable`) and does
+    /// not coerce a returned closure.
     fn lambda(&self, e: &Expr) -> Result<String, TranslateError> {
-        Ok(match e {
-            Expr::Lambda {
-                target: Some(t),
-                implicit: false,
-                ..
-            } => format!("(({}) {})", self.ty(t, TyPos::Value)?, self.closure(e)?),
-            e => self.closure(e)?,
+        Ok(match cast_target(e) {
+            Some(t) => format!(
+                "(({}) {})",
+                self.ty(t, common::TyPos::Value)?,
+                self.bare_lambda(e)?
+            ),
+            None => self.bare_lambda(e)?,
         })
     }
 
-    /// `e` inside another expression: a closure is parenthesized, so that it cannot be read as
-    /// a block or as a trailing closure argument.
+    /// A function reference: `::` as in Java, or the method pointer `recv.&m` / `C.&m`.
+    fn reference_text(&self, e: &Expr) -> Result<String, TranslateError> {
+        match e {
+            Expr::Ref {
+                kind: RefKind::Static { class, name },
+                method_pointer: true,
+                ..
+            } => {
+                self.check_qualified_name(class)?;
+                Ok(format!("{class}.&{}", self.member(name)?))
+            }
+            Expr::Ref {
+                kind: RefKind::Bound { receiver, name },
+                method_pointer: true,
+                ..
+            } => Ok(format!(
+                "{}.&{}",
+                self.ref_receiver(receiver)?,
+                self.member(name)?
+            )),
+            Expr::Ref { kind, .. } => self.double_colon(kind),
+            e => self.expr(e),
+        }
+    }
+
+    /// `e` inside another expression: a lambda not cast is parenthesized, so that a closure
+    /// cannot be read as a block or as a trailing closure argument.
     fn operand(&self, e: &Expr) -> Result<String, TranslateError> {
         let s = self.expr(e)?;
-        Ok(if matches!(e, Expr::Lambda { .. }) && !s.starts_with('(') {
-            format!("({s})")
-        } else {
-            s
-        })
+        Ok(
+            if matches!(e, Expr::Lambda { .. }) && cast_target(e).is_none() {
+                format!("({s})")
+            } else {
+                s
+            },
+        )
     }
 
-    /// The declared type is the closure's target: coerced on assignment.
+    /// The declared type is the target of a closure, lambda or `::` reference: coerced on
+    /// assignment. A method pointer is a `Closure` that groovyc 4 does not coerce to a
+    /// generic interface there, so it is cast as anywhere else.
     fn initializer(&self, e: &Expr) -> Result<String, TranslateError> {
-        self.closure(e)
+        match e {
+            Expr::Lambda { .. } => self.bare_lambda(e),
+            Expr::Ref {
+                method_pointer: false,
+                ..
+            } => self.reference_text(e),
+            e => self.expr(e),
+        }
     }
 
     /// A member name after `.`: quoted if it is a keyword.
@@ -236,10 +283,11 @@ impl JavaFamily for Emitter {
         })
     }
 
-    fn parenthesize_receiver(&self, e: &Expr, s: &str) -> bool {
+    fn parenthesize_receiver(&self, e: &Expr, _: &str) -> bool {
         match e {
             Expr::Lit(Lit::Str(_) | Lit::Null | Lit::Bool(_)) => false,
-            Expr::Lit(_) | Expr::Lambda { .. } => !s.starts_with('('),
+            Expr::Lit(_) => true,
+            Expr::Lambda { .. } | Expr::Ref { .. } => cast_target(e).is_none(),
             _ => false,
         }
     }
@@ -251,21 +299,44 @@ impl JavaFamily for Emitter {
 }
 
 impl Emitter {
-    /// Lambda `e` as a closure: `{ a, b -> body }`.
-    fn closure(&self, e: &Expr) -> Result<String, TranslateError> {
-        let Expr::Lambda { params, body, .. } = e else {
+    /// Lambda `e` uncast: a closure `{ a, b -> body }` / `{ a -> T x = ..; body }`, or for
+    /// [`LambdaForm::Arrow`] a Java-style lambda `(a, b) -> body` /
+    /// `(a) -> { T x = ..; return body; }`.
+    fn bare_lambda(&self, e: &Expr) -> Result<String, TranslateError> {
+        let Expr::Lambda {
+            params,
+            body,
+            block,
+            form,
+            ret,
+            ..
+        } = e
+        else {
             return self.expr(e);
         };
         let params = self.params(params)?;
+        if *form == LambdaForm::Arrow {
+            let body = match body.as_ref() {
+                body if !block.is_empty() => self.block_body(block, body, ret.as_ref())?,
+                Expr::Unit => "{}".to_owned(),
+                body => self.operand(body)?,
+            };
+            return Ok(format!("({params}) -> {body}"));
+        }
         let arrow = if params.is_empty() {
             "->".to_owned()
         } else {
             format!("{params} ->")
         };
-        Ok(match body.as_ref() {
-            Expr::Unit => format!("{{ {arrow} }}"),
-            body => format!("{{ {arrow} {} }}", self.operand(body)?),
-        })
+        let stmts = self.block_stmts(block)?;
+        let mut parts: Vec<String> = vec![arrow];
+        if !stmts.is_empty() {
+            parts.push(stmts);
+        }
+        if !matches!(body.as_ref(), Expr::Unit) {
+            parts.push(self.operand(body)?);
+        }
+        Ok(format!("{{ {} }}", parts.join(" ")))
     }
 }
 
@@ -344,6 +415,12 @@ mod tests {
                     Ty::string(),
                     Expr::local("o").method("toString", vec![])
                 ),
+                // a cast where the IR has one, none elsewhere
+                Stmt::local(
+                    "h",
+                    Ty::INT,
+                    Expr::cast(Ty::object(), Expr::local("o")).method("hashCode", vec![])
+                ),
                 Stmt::local(
                     "p",
                     Ty::class("java.awt.Point", vec![]),
@@ -367,11 +444,12 @@ mod tests {
                 Stmt::expr(Expr::static_field("java.lang.System", "in")),
             ]),
             "java.lang.Object o = 'x';\n\
-             java.lang.String s = ((java.lang.Object) o).toString();\n\
+             java.lang.String s = o.toString();\n\
+             int h = ((java.lang.Object) o).hashCode();\n\
              java.awt.Point p = new java.awt.Point();\n\
-             int x = ((java.awt.Point) p).@x;\n\
+             int x = p.@x;\n\
              int[] a = new int[] {1};\n\
-             int n = ((int[]) a).length;\n\
+             int n = a.length;\n\
              java.lang.Object __unused_0 = java.lang.System.'in';"
         );
         assert!(matches!(

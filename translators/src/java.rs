@@ -34,9 +34,11 @@
 //! parameters, `char` literals outside the BMP, and names that are not Java identifiers or are
 //! reserved words.
 
-use crate::common::java_family::{JavaFamily, JAVA_RESERVED};
+use std::cell::RefCell;
+
+use crate::common::java_family::{needs_target_type, JavaFamily, JAVA_RESERVED};
 use crate::common::literal::{utf16_escape, ControlEscape, Escapes, LiteralSyntax, Narrowing};
-use crate::common::{self, open_test, BodyCx, CodeWriter, Dialect, ProgramNames};
+use crate::common::{self, open_test, BodyCx, CodeWriter, Dialect, ProgramNames, UNUSED_STEM};
 use crate::ir::{Expr, Lit, Program, Receiver, Stmt};
 use crate::{Language, TranslateError, Translator};
 
@@ -50,7 +52,28 @@ impl Translator for JavaTranslator {
     }
 
     fn translate(&self, p: &Program) -> Result<String, TranslateError> {
-        common::translate(self, p).map(|src| ascii_only(&src))
+        common::translate(&Emitter::new(p)?, p).map(|src| ascii_only(&src))
+    }
+}
+
+/// The translation of one program: its test method's type parameters and the names taken
+/// so far.
+struct Emitter {
+    /// `<T extends A, U> ` (with a trailing space), or nothing.
+    type_params_decl: String,
+    /// Fresh names for expression statements, unique across the program and its lambdas.
+    names: RefCell<BodyCx>,
+}
+
+impl Emitter {
+    /// The emitter of `p`; an error if its type parameters cannot be written.
+    fn new(p: &Program) -> Result<Self, TranslateError> {
+        let mut e = Emitter {
+            type_params_decl: String::new(),
+            names: RefCell::new(BodyCx::new(p)),
+        };
+        e.type_params_decl = e.type_params(&p.type_params)?;
+        Ok(e)
     }
 }
 
@@ -72,7 +95,7 @@ pub(crate) const LITERALS: LiteralSyntax = LiteralSyntax {
     char_as_string: false,
 };
 
-impl Dialect for JavaTranslator {
+impl Dialect for Emitter {
     fn language(&self) -> Language {
         Language::Java
     }
@@ -87,20 +110,44 @@ impl Dialect for JavaTranslator {
         open_test(
             w,
             &[&package, "", &class],
-            "public static void test() throws Throwable {",
+            &format!(
+                "public static {}void test() throws Throwable {{",
+                self.type_params_decl
+            ),
         );
     }
 
-    fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
-        self.java_stmt(s, cx, w)
+    fn stmt(&self, s: &Stmt, _: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
+        self.java_stmt(s, w)
     }
 }
 
-impl JavaFamily for JavaTranslator {
+impl JavaFamily for Emitter {
     const LITERALS: LiteralSyntax = LITERALS;
     const TYPE_VARIABLE_ARRAYS: bool = false;
     const NO_RECEIVER_HINT: &'static str =
         "Java has no top-level functions or fields; give a static receiver";
+    const REFERENCE_TYPE_ARGS: bool = true;
+
+    fn fresh_unused(&self) -> String {
+        self.names.borrow_mut().fresh(UNUSED_STEM)
+    }
+
+    /// `var x = init;`; javac cannot infer a type from a lambda, a reference or `null`.
+    fn inferred_local(&self, name: &str, init: &Expr) -> Result<String, TranslateError> {
+        if needs_target_type(init) {
+            return Err(self.unsupported(
+                "`var` with a lambda, function reference or `null` initializer (it has no \
+                 type of its own)",
+            ));
+        }
+        Ok(format!("var {name} = {};", self.expr(init)?))
+    }
+
+    /// The simple name: `outer.new Inner(..)`.
+    fn inner_class_name(&self, class: &str) -> Result<String, TranslateError> {
+        Ok(class.rsplit('.').next().unwrap_or(class).to_owned())
+    }
 
     fn local(&self, name: &str) -> Result<String, TranslateError> {
         Ok(name.to_owned())
@@ -114,25 +161,36 @@ impl JavaFamily for JavaTranslator {
         ))
     }
 
-    /// `(a, b) -> body`, `(T a) -> body`; `(a) -> {}` for a `Unit` body.
+    /// `(a, b) -> body`, `(T a) -> body`; `(a) -> {}` for a `Unit` body; with a block
+    /// `(a) -> { T x = ..; return body; }`.
     fn lambda(&self, e: &Expr) -> Result<String, TranslateError> {
-        let Expr::Lambda { params, body, .. } = e else {
+        let Expr::Lambda {
+            params,
+            body,
+            block,
+            ret,
+            ..
+        } = e
+        else {
             return self.expr(e);
         };
         self.check_uniform_params(params)?;
         let params = self.params(params)?;
         let body = match body.as_ref() {
+            body if !block.is_empty() => self.block_body(block, body, ret.as_ref())?,
             Expr::Unit => "{}".to_owned(),
             body => self.expr(body)?,
         };
         Ok(format!("({params}) -> {body}"))
     }
 
-    /// `1.m()` lexes as `1.` then `m`; a lambda is not a primary expression.
+    /// `1.m()` lexes as `1.` then `m`; a lambda or an uncast reference is not a primary
+    /// expression.
     fn parenthesize_receiver(&self, e: &Expr, _: &str) -> bool {
         match e {
             Expr::Lit(Lit::Str(_) | Lit::Null) => false,
             Expr::Lit(_) | Expr::Lambda { .. } => true,
+            Expr::Ref { .. } => common::java_family::cast_target(e).is_none(),
             _ => false,
         }
     }
@@ -319,7 +377,8 @@ mod tests {
 
     #[test]
     fn types() {
-        let t = |ty: Ty| JavaTranslator.ty(&ty, TyPos::Value).expect("expressible");
+        let e = Emitter::new(&Program::new("t", vec![])).expect("no type parameters");
+        let t = |ty: Ty| e.ty(&ty, TyPos::Value).expect("expressible");
         assert_eq!(
             t(Ty::class("java.util.List", vec![Ty::INT])),
             "java.util.List<java.lang.Integer>"
