@@ -58,7 +58,7 @@ use std::cell::RefCell;
 use crate::common::java_family::{cast_target, JavaFamily, JAVA_RESERVED};
 use crate::common::literal::{ControlEscape, Escapes, LiteralSyntax, Narrowing};
 use crate::common::{self, open_test, BodyCx, CodeWriter, Dialect, ProgramNames, UNUSED_STEM};
-use crate::ir::{Expr, LambdaForm, Lit, Program, Receiver, RefKind, Stmt};
+use crate::ir::{Expr, LambdaForm, Lit, Program, Receiver, RefKind, Stmt, Ty};
 use crate::{Language, TranslateError, Translator};
 
 /// How Groovy type-checks the generated class.
@@ -241,29 +241,38 @@ impl JavaFamily for Emitter {
         }
     }
 
-    /// `e` inside another expression: a lambda not cast is parenthesized, so that a closure
-    /// cannot be read as a block or as a trailing closure argument.
+    /// `e` inside another expression: a closure not cast is parenthesized, so that it cannot
+    /// be read as a block or as a trailing closure argument.
     fn operand(&self, e: &Expr) -> Result<String, TranslateError> {
         let s = self.expr(e)?;
-        Ok(
-            if matches!(e, Expr::Lambda { .. }) && cast_target(e).is_none() {
-                format!("({s})")
-            } else {
-                s
-            },
-        )
+        Ok(if is_closure(e) && cast_target(e).is_none() {
+            format!("({s})")
+        } else {
+            s
+        })
     }
 
-    /// The declared type is the target of a closure, lambda or `::` reference: coerced on
-    /// assignment. A method pointer is a `Closure` that groovyc 4 does not coerce to a
-    /// generic interface there, so it is cast as anywhere else.
-    fn initializer(&self, e: &Expr) -> Result<String, TranslateError> {
+    /// A lambda, as a closure or Java-style, and a reference, written bare after the cast
+    /// to their target: `((F) { -> x })`, `((F) () -> x)`, `((F) C::m)`.
+    fn uncast(&self, e: &Expr) -> Result<String, TranslateError> {
         match e {
             Expr::Lambda { .. } => self.bare_lambda(e),
+            Expr::Ref { .. } => self.reference_text(e),
+            e => self.operand(e),
+        }
+    }
+
+    /// A closure, lambda or `::` reference whose target is the declared type is written
+    /// bare: coerced on assignment. A method pointer is a `Closure` that groovyc 4 does not
+    /// coerce to a generic interface there, so it is cast as anywhere else.
+    fn initializer(&self, e: &Expr, declared: &Ty) -> Result<String, TranslateError> {
+        let converted = cast_target(e).is_none_or(|t| t == declared);
+        match e {
+            Expr::Lambda { .. } if converted => self.bare_lambda(e),
             Expr::Ref {
                 method_pointer: false,
                 ..
-            } => self.reference_text(e),
+            } if converted => self.reference_text(e),
             e => self.expr(e),
         }
     }
@@ -296,6 +305,17 @@ impl JavaFamily for Emitter {
     fn char_zero(&self) -> Result<String, TranslateError> {
         Ok("((char) 0)".to_owned())
     }
+}
+
+/// Whether `e` is a lambda written as a closure (not Java-style).
+fn is_closure(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Lambda {
+            form: LambdaForm::Usual | LambdaForm::AnonymousFunction,
+            ..
+        }
+    )
 }
 
 impl Emitter {

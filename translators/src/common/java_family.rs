@@ -152,12 +152,14 @@ pub(crate) trait JavaFamily: Dialect {
         self.expr(e)
     }
 
-    /// The initializer `e` of a local declared with its type (Groovy writes a lambda as a
-    /// bare closure there). The declared type is a function reference's target, so a
-    /// reference is not cast to it.
-    fn initializer(&self, e: &Expr) -> Result<String, TranslateError> {
+    /// The initializer `e` of a local declared with type `declared`. A function reference
+    /// whose target is the declared type is not cast to it: the declaration converts it
+    /// (Groovy also writes its lambdas bare there).
+    fn initializer(&self, e: &Expr, declared: &Ty) -> Result<String, TranslateError> {
         match e {
-            Expr::Ref { .. } => self.reference_text(e),
+            Expr::Ref { .. } if cast_target(e).is_none_or(|t| t == declared) => {
+                self.reference_text(e)
+            }
             e => self.expr(e),
         }
     }
@@ -238,8 +240,8 @@ pub(crate) trait JavaFamily: Dialect {
                 ..
             } => w.line(&self.inferred_local(name, init)?),
             Stmt::Local { name, ty, init, .. } => {
-                let ty = self.ty(ty, TyPos::Value)?;
-                w.line(&format!("{ty} {name} = {};", self.initializer(init)?));
+                let init = self.initializer(init, ty)?;
+                w.line(&format!("{} {name} = {init};", self.ty(ty, TyPos::Value)?));
             }
             Stmt::Expr(e) => java_like_expr_stmt(self, e, w)?,
         }
@@ -518,13 +520,23 @@ pub(crate) trait JavaFamily: Dialect {
         })
     }
 
-    /// A cast `((T) e)`.
+    /// A cast `((T) e)`; a lambda or reference cast to its own target is not cast twice.
     fn cast(&self, ty: &Ty, e: &Expr) -> Result<String, TranslateError> {
-        Ok(format!(
-            "(({}) {})",
-            self.ty(ty, TyPos::Value)?,
+        let inner = if cast_target(e) == Some(ty) {
+            self.uncast(e)?
+        } else {
             self.operand(e)?
-        ))
+        };
+        Ok(format!("(({}) {inner})", self.ty(ty, TyPos::Value)?))
+    }
+
+    /// A lambda or reference `e` without the cast to its target that its position would
+    /// otherwise get (as the operand of a cast to that target).
+    fn uncast(&self, e: &Expr) -> Result<String, TranslateError> {
+        match e {
+            Expr::Ref { .. } => self.reference_text(e),
+            e => self.operand(e),
+        }
     }
 
     /// A conditional `(c ? a : b)`.
