@@ -8,7 +8,7 @@
 //!
 //! @groovy.transform.CompileStatic
 //! final class Test_<id> {
-//!     static void test() {
+//!     static <T extends A & B, U> void test() {
 //!         ...statements...
 //!     }
 //! }
@@ -19,23 +19,55 @@
 //! arguments are boxed, `Nullable(T)` is `T` (boxed if primitive), `Top` is `java.lang.Object`
 //! and the bottom type `java.lang.Void`. String literals are pure ASCII (`\uXXXX` escapes);
 //! unlike Java, Groovy reads such escapes only inside literals, so non-ASCII identifiers are
-//! written as they are (UTF-8: compile with `--encoding=UTF-8`).
+//! written as they are (UTF-8: compile with `--encoding=UTF-8`). The test method's type
+//! parameters are the program's `type_params` (none: `static void test()`); `Ty::Var` is the
+//! variable's name.
 //!
-//! Groovy's flow typing types a local by its initializer rather than its declared type
-//! (`Object r = 'x'; r.length()` compiles), so every use of a local is cast to its declared
-//! type: `((java.lang.Object) r).length()` is rejected, as in Java.
+//! Locals are used by name, never cast: the Groovy program is exactly the IR. Groovy's flow
+//! typing types a local by its initializer rather than its declared type (`Object r = 'x';
+//! r.length()` compiles, where Java rejects it), so where the declared type matters (the
+//! ill-typed oracle's broken receivers and arguments) the synthesizer writes the cast in the
+//! IR, `((java.lang.Object) r).length()`, and nowhere else: a well-typed program's flow types
+//! are subtypes of the declared ones, so a cast on every use would only hide the inference
+//! that the flow typing does (an earlier version of this translator cast every use).
+//!
+//! Statements: `T x = init;`, a local with `inferred` as `def x = init;` (flow-typed), and
+//! expression statements (below).
 //!
 //! Expressions:
 //! - `Bottom(T)` is `((T) null)`, or the default value if `T` is primitive.
-//! - Lambdas are closures, which Groovy coerces to functional interfaces: `{ a, b -> body }`,
-//!   `{ -> body }` without parameters (never the implicit `it`), `{ a -> }` for a `Unit` body,
-//!   typed parameters `{ java.lang.String a -> body }`; a closure nested in an expression is
-//!   parenthesized (`{ x -> ({ y -> y }) }`) so that it cannot read as a block. A closure whose
-//!   position does not convert it implicitly (an argument of an overloaded method or for a
-//!   type-variable parameter, a closure returned by a closure) is cast to its target
-//!   interface, `((java.util.concurrent.Callable<T>) { -> x })`: groovyc would prefer an
-//!   overload that `Closure` itself implements (`Runnable`), and does not coerce a returned
-//!   closure.
+//! - Lambdas of the usual form (and `AnonymousFunction`, Kotlin's) are closures, which Groovy
+//!   coerces to functional interfaces: `{ a, b -> body }`, `{ -> body }` without parameters
+//!   (never the implicit `it`), `{ a -> }` for a `Unit` body, typed parameters
+//!   `{ java.lang.String a -> body }` (typed and untyped may mix); a `block` comes before the
+//!   body, one line: `{ a -> T x = ..; def y = ..; body }`. A closure nested in an expression
+//!   is parenthesized (`{ x -> ({ y -> y }) }`) so that it cannot read as a block.
+//! - `form: Arrow` is Groovy 3+'s Java-style lambda: `(a, b) -> body`, `() -> body`,
+//!   `(java.lang.String a, b) -> body`, `(a) -> {}` for a `Unit` body, and with a block
+//!   `(a) -> { T x = ..; return body; }` (no `return` for `Unit`; the body of a `void`
+//!   function, `ret: Some(void)`, is a statement).
+//! - A lambda whose position does not convert it implicitly (`implicit: false` with a
+//!   `target`: an argument of an overloaded method or for a type-variable parameter, a lambda
+//!   returned by a lambda, a `def` initializer) is cast to its target interface,
+//!   `((java.util.concurrent.Callable<T>) { -> x })`: groovyc would prefer an overload that
+//!   `Closure` itself implements (`Runnable`), and does not coerce a returned closure. The
+//!   initializer of a local declared with the target type is not cast (assignment coerces).
+//! - Function references are Java's (`C::m`, `e::m`, `C::m` unbound, `C::new`, `T[]::new`),
+//!   cast to their target where the position does not convert them (as lambdas), with two
+//!   differences forced by groovyc's grammar, which has no type arguments before `::`: an
+//!   unbound reference names its receiver's class raw (`java.util.List::size` for
+//!   `List<String>::size`: groovyc then checks the receiver's type arguments against the
+//!   target alone), and an array constructor of a non-reifiable element type is its erasure
+//!   (`java.util.List[]::new`; a type variable's array `T[]::new` is fine: Groovy erases it).
+//!   With `method_pointer`, a static or bound reference is the method pointer `C.&m` /
+//!   `e.&m`, a `Closure`: as an argument it is coerced like a closure; where `implicit` is
+//!   false it is cast to its target, even as the initializer of a local of that type
+//!   (groovyc 4 does not coerce a method pointer to a generic interface on assignment). The
+//!   other kinds have no method-pointer form and keep `::`.
+//! - `Cast` of a lambda or reference: `((F) { x -> e })`, `((F) (x) -> e)`, `((F) C::m)`
+//!   (never cast twice).
+//! - `New { outer: Some(o) }` is `o.new a.b.Outer.Inner(args)`: groovyc resolves the simple
+//!   name after `new` against the imports only, so the inner class is fully qualified.
 //! - Literals: Groovy's `1.0` is a `BigDecimal` and `'a'` a `String`, so doubles are `1.0d`,
 //!   floats `1.5f`, chars `('a' as char)`, bytes `((byte) 1)`, shorts `((short) 1)`, longs `1L`;
 //!   `Integer.MIN_VALUE` and `Long.MIN_VALUE` are written as those constants (Groovy reads
@@ -51,7 +83,9 @@
 //!
 //! Rejected with a [`TranslateError`]: function types, calls and field reads without a
 //! receiver, wildcards outside type arguments, `void` anywhere but a call's result, `Unit`
-//! anywhere but as a lambda's body, `char` literals outside the BMP.
+//! anywhere but as a lambda's body, constructor references with explicit type arguments
+//! (`C<A>::new` is not Groovy; the inferred `C::new` is), unbound references to members of
+//! primitives, `char` literals outside the BMP.
 
 use std::cell::RefCell;
 

@@ -6,14 +6,16 @@
 //! package thalia.<id>;
 //!
 //! public final class Test_<id> {
-//!     public static void test() throws Throwable {
+//!     public static <T extends A & B, U> void test() throws Throwable {
 //!         ...statements...
 //!     }
 //! }
 //! ```
 //!
 //! Every class is written fully qualified and there are no imports. The output is pure ASCII
-//! (other characters become `\uXXXX` escapes), so it compiles under any `-encoding`.
+//! (other characters become `\uXXXX` escapes), so it compiles under any `-encoding`. The type
+//! parameters of the test method are the program's `type_params` (none: `static void
+//! test()`); `Ty::Var` is the variable's name.
 //!
 //! Mapping of the IR:
 //! - `New { type_args: None }` is the diamond `new C<>(..)`, `Some(vec![])` is `new C(..)` and
@@ -24,15 +26,38 @@
 //!   is `java.lang.Void`.
 //! - An expression statement that Java does not accept as a statement (anything but a call or
 //!   `new`) is assigned to a fresh `java.lang.Object` local; a literal statement is dropped.
-//! - A lambda whose body is `Unit` is `(x) -> {}` (for `void` functional interfaces).
+//! - `New { outer: Some(o) }` creates an inner class on its outer instance: `o.new
+//!   Inner<A>(args)`, with the inner class's simple name (type arguments as for `new`).
+//! - A local with `inferred` is `var x = init;`.
+//! - Lambdas are `(a, b) -> body` or `(T a, U b) -> body`, `(x) -> {}` for a `Unit` body
+//!   (`void` functional interfaces). A lambda with a `block` has a block body, one line:
+//!   `(a) -> { T x = ..; var y = ..; return body; }`; a `Unit` body writes no `return`, and
+//!   the body of a `void` function (`ret: Some(void)`) is its last statement (`l.clear();`).
+//!   Expression statements in blocks are written as at the top level, with fresh names unique
+//!   in the whole program. Java has one lambda form (`form` is ignored), and a lambda is never
+//!   cast: javac types it by its position.
+//! - Function references: static `java.lang.Integer::parseInt`; bound `e::m`, the receiver
+//!   parenthesized unless it is a name, call, field, `new`, string, cast or conditional
+//!   (`(1)::equals`); unbound `T::m` with the type's arguments
+//!   (`java.util.List<java.lang.String>::size`, a type variable `T::length`); constructor
+//!   `C::new` (`type_args` `None` or empty: inferred) or `C<A>::new`; array constructor
+//!   `T[]::new`, with a non-reifiable element type written as its erasure
+//!   (`java.util.List[]::new` for `IntFunction<List<String>[]>`: an unchecked conversion, as
+//!   `List<?>[]` would not convert). A reference whose position does not convert it
+//!   (`implicit: false` with a `target`) is cast, `((F) C::m)`, except as the initializer of a
+//!   local declared with that type. `method_pointer` is Groovy's and ignored.
+//! - `Cast` of a lambda or reference is `((F) (x) -> e)`, `((F) C::m)` (never cast twice).
 //! - `NewArray` of a non-reifiable element type `E` (e.g. `List<String>`) is written as an
 //!   unchecked cast of an array of `E`'s wildcard form: `((List<String>[]) new List<?>[] {..})`.
 //!
 //! Rejected with a [`TranslateError`]: function types, calls and field reads without a receiver
 //! (Java has no top-level functions), wildcards outside type arguments, `void` anywhere but a
 //! call's result, `Unit` anywhere but as a lambda's body, lambdas mixing typed and untyped
-//! parameters, `char` literals outside the BMP, and names that are not Java identifiers or are
-//! reserved words.
+//! parameters, `var` with an initializer that has no type of its own (a lambda, a reference,
+//! `null`, or a conditional of them: javac cannot infer it), an array constructor reference
+//! with a type-variable element (`T[]::new` is a generic array creation), an unbound
+//! reference to a member of a primitive, `char` literals outside the BMP, and names that are
+//! not Java identifiers or are reserved words.
 
 use std::cell::RefCell;
 

@@ -230,9 +230,11 @@ pub(crate) trait JavaFamily: Dialect {
     /// method and in lambda blocks alike.
     fn java_stmt(&self, s: &Stmt, w: &mut CodeWriter) -> Result<(), TranslateError> {
         match s {
-            Stmt::Local { name, ty, .. } if matches!(ty, Ty::Prim(PrimTy::Void)) => {
-                return Err(TranslateError::VoidLocal { name: name.clone() })
-            }
+            Stmt::Local {
+                name,
+                ty: Ty::Prim(PrimTy::Void),
+                ..
+            } => return Err(TranslateError::VoidLocal { name: name.clone() }),
             Stmt::Local {
                 name,
                 init,
@@ -314,7 +316,12 @@ pub(crate) trait JavaFamily: Dialect {
         args: &[Expr],
     ) -> Result<String, TranslateError> {
         self.check_qualified_name(class)?;
-        let outer = self.receiver(&Receiver::Expr(Box::new(outer.clone())), "`new`", class)?;
+        let written = self.expr(outer)?;
+        let outer = if self.parenthesize_receiver(outer, &written) {
+            format!("({written})")
+        } else {
+            written
+        };
         let targs = match type_args {
             None => "<>".to_owned(),
             Some(ts) => bracketed(ts, "<", ">", |a| self.ty(a, TyPos::Arg))?,
