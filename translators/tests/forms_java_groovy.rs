@@ -624,6 +624,19 @@ fn java_only() -> Program {
             ),
         ],
     );
+    p.stmts.push(Stmt::local(
+        "tlists",
+        int_function(Ty::array(list(Ty::var("T")))),
+        reference(
+            RefKind::ArrayConstructor {
+                elem: list(Ty::var("T")),
+            },
+            vec![Ty::INT],
+            Ty::array(list(Ty::var("T"))),
+            int_function(Ty::array(list(Ty::var("T")))),
+            false,
+        ),
+    ));
     p.type_params = vec![TypeParam {
         name: "T".into(),
         bounds: vec![class("java.lang.CharSequence", vec![])],
@@ -815,6 +828,18 @@ fn reference_spellings() {
     assert_eq!(
         line(Language::Groovy, as_object(size)).as_deref(),
         Ok("java.lang.Object o = java.util.List::size;")
+    );
+    // Groovy erases a type variable's array (Java rejects it, see below)
+    let t_array = reference(
+        RefKind::ArrayConstructor { elem: Ty::var("T") },
+        vec![Ty::INT],
+        Ty::array(Ty::var("T")),
+        int_function(Ty::array(Ty::var("T"))),
+        true,
+    );
+    assert_eq!(
+        line(Language::Groovy, as_object(t_array)).as_deref(),
+        Ok("java.lang.Object o = T[]::new;")
     );
 }
 

@@ -372,10 +372,7 @@ pub(crate) trait JavaFamily: Dialect {
                             self.unsupported("an unbound reference to a member of a primitive")
                         )
                     }
-                    Ty::Class { name, .. } if !Self::REFERENCE_TYPE_ARGS => {
-                        self.check_qualified_name(name)?;
-                        name.clone()
-                    }
+                    ty if !Self::REFERENCE_TYPE_ARGS => self.ty(&raw(ty), TyPos::Value)?,
                     ty => self.ty(ty, TyPos::Value)?,
                 };
                 format!("{ty}::{}", self.member(name)?)
@@ -420,20 +417,23 @@ pub(crate) trait JavaFamily: Dialect {
     }
 
     /// The erasure of `t` as a type whose arrays can be created: type arguments dropped
-    /// (`java.util.List<String>[]` → `java.util.List[]`); an error for a type variable.
+    /// (`java.util.List<T>[]` → `java.util.List[]`); an error for a type variable (`T[]`)
+    /// unless [`JavaFamily::TYPE_VARIABLE_ARRAYS`].
     fn erasure(&self, t: &Ty) -> Result<Ty, TranslateError> {
-        Ok(match t {
-            Ty::Class { name, .. } => Ty::class(name.clone(), vec![]),
-            Ty::Array(elem) => Ty::array(self.erasure(elem)?),
-            Ty::Nullable(inner) => self.erasure(inner)?,
-            Ty::Var(name) => {
-                return Err(self.unsupported(format!(
-                    "an array constructor reference with element type variable `{name}` \
-                     (a generic array creation)"
-                )))
+        let erased = raw(t);
+        let mut var = None;
+        erased.walk(&mut |t| {
+            if let Ty::Var(name) = t {
+                var.get_or_insert(name.clone());
             }
-            t => t.clone(),
-        })
+        });
+        match var {
+            Some(name) if !Self::TYPE_VARIABLE_ARRAYS => Err(self.unsupported(format!(
+                "an array constructor reference with element type variable `{name}` (a \
+                 generic array creation)"
+            ))),
+            _ => Ok(erased),
+        }
     }
 
     /// `new C<A>(args)`; no type arguments (`None`) is the diamond `new C<>(..)`, an empty
@@ -591,6 +591,17 @@ fn java_like_expr_stmt(
         }
     }
     Ok(())
+}
+
+/// `t` without type arguments (`java.util.List<String>[]` → `java.util.List[]`), a
+/// nullable type as its inner type.
+fn raw(t: &Ty) -> Ty {
+    match t {
+        Ty::Class { name, .. } => Ty::class(name.clone(), vec![]),
+        Ty::Array(elem) => Ty::array(raw(elem)),
+        Ty::Nullable(inner) => raw(inner),
+        t => t.clone(),
+    }
 }
 
 /// The type a lambda or reference `e` is cast to: its target, when its position does not
