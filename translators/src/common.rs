@@ -335,7 +335,7 @@ pub(crate) struct BodyCx {
 }
 
 impl BodyCx {
-    /// The walk state of program `p`: every variable it declares (locals, lambda parameters,
+    /// The walk state of program `p`: every name it declares (locals, lambda parameters,
     /// the locals of lambda blocks) is taken.
     pub(crate) fn new(p: &Program) -> Self {
         let mut taken = HashSet::new();
@@ -347,11 +347,10 @@ impl BodyCx {
         p.walk_exprs(&mut |e| {
             if let Expr::Lambda { params, block, .. } = e {
                 taken.extend(params.iter().map(|(n, _)| n.clone()));
-                for s in block {
-                    if let Stmt::Local { name, .. } = s {
-                        taken.insert(name.clone());
-                    }
-                }
+                taken.extend(block.iter().filter_map(|s| match s {
+                    Stmt::Local { name, .. } => Some(name.clone()),
+                    Stmt::Expr(_) => None,
+                }));
             }
         });
         BodyCx {

@@ -8,7 +8,7 @@
 //!
 //! @groovy.transform.CompileStatic
 //! final class Test_<id> {
-//!     static void test() {
+//!     static <T extends A & B, U> void test() {
 //!         ...statements...
 //!     }
 //! }
@@ -19,23 +19,55 @@
 //! arguments are boxed, `Nullable(T)` is `T` (boxed if primitive), `Top` is `java.lang.Object`
 //! and the bottom type `java.lang.Void`. String literals are pure ASCII (`\uXXXX` escapes);
 //! unlike Java, Groovy reads such escapes only inside literals, so non-ASCII identifiers are
-//! written as they are (UTF-8: compile with `--encoding=UTF-8`).
+//! written as they are (UTF-8: compile with `--encoding=UTF-8`). The test method's type
+//! parameters are the program's `type_params` (none: `static void test()`); `Ty::Var` is the
+//! variable's name.
 //!
-//! Groovy's flow typing types a local by its initializer rather than its declared type
-//! (`Object r = 'x'; r.length()` compiles), so every use of a local is cast to its declared
-//! type: `((java.lang.Object) r).length()` is rejected, as in Java.
+//! Locals are used by name, never cast: the Groovy program is exactly the IR. Groovy's flow
+//! typing types a local by its initializer rather than its declared type (`Object r = 'x';
+//! r.length()` compiles, where Java rejects it), so where the declared type matters (the
+//! ill-typed oracle's broken receivers and arguments) the synthesizer writes the cast in the
+//! IR, `((java.lang.Object) r).length()`, and nowhere else: a well-typed program's flow types
+//! are subtypes of the declared ones, so a cast on every use would only hide the inference
+//! that the flow typing does (an earlier version of this translator cast every use).
+//!
+//! Statements: `T x = init;`, a local with `inferred` as `def x = init;` (flow-typed), and
+//! expression statements (below).
 //!
 //! Expressions:
 //! - `Bottom(T)` is `((T) null)`, or the default value if `T` is primitive.
-//! - Lambdas are closures, which Groovy coerces to functional interfaces: `{ a, b -> body }`,
-//!   `{ -> body }` without parameters (never the implicit `it`), `{ a -> }` for a `Unit` body,
-//!   typed parameters `{ java.lang.String a -> body }`; a closure nested in an expression is
-//!   parenthesized (`{ x -> ({ y -> y }) }`) so that it cannot read as a block. A closure whose
-//!   position does not convert it implicitly (an argument of an overloaded method or for a
-//!   type-variable parameter, a closure returned by a closure) is cast to its target
-//!   interface, `((java.util.concurrent.Callable<T>) { -> x })`: groovyc would prefer an
-//!   overload that `Closure` itself implements (`Runnable`), and does not coerce a returned
-//!   closure.
+//! - Lambdas of the usual form (and `AnonymousFunction`, Kotlin's) are closures, which Groovy
+//!   coerces to functional interfaces: `{ a, b -> body }`, `{ -> body }` without parameters
+//!   (never the implicit `it`), `{ a -> }` for a `Unit` body, typed parameters
+//!   `{ java.lang.String a -> body }` (typed and untyped may mix); a `block` comes before the
+//!   body, one line: `{ a -> T x = ..; def y = ..; body }`. A closure nested in an expression
+//!   is parenthesized (`{ x -> ({ y -> y }) }`) so that it cannot read as a block.
+//! - `form: Arrow` is Groovy 3+'s Java-style lambda: `(a, b) -> body`, `() -> body`,
+//!   `(java.lang.String a, b) -> body`, `(a) -> {}` for a `Unit` body, and with a block
+//!   `(a) -> { T x = ..; return body; }` (no `return` for `Unit`; the body of a `void`
+//!   function, `ret: Some(void)`, is a statement).
+//! - A lambda whose position does not convert it implicitly (`implicit: false` with a
+//!   `target`: an argument of an overloaded method or for a type-variable parameter, a lambda
+//!   returned by a lambda, a `def` initializer) is cast to its target interface,
+//!   `((java.util.concurrent.Callable<T>) { -> x })`: groovyc would prefer an overload that
+//!   `Closure` itself implements (`Runnable`), and does not coerce a returned closure. The
+//!   initializer of a local declared with the target type is not cast (assignment coerces).
+//! - Function references are Java's (`C::m`, `e::m`, `C::m` unbound, `C::new`, `T[]::new`),
+//!   cast to their target where the position does not convert them (as lambdas), with two
+//!   differences forced by groovyc's grammar, which has no type arguments before `::`: an
+//!   unbound reference names its receiver's class raw (`java.util.List::size` for
+//!   `List<String>::size`: groovyc then checks the receiver's type arguments against the
+//!   target alone), and an array constructor of a non-reifiable element type is its erasure
+//!   (`java.util.List[]::new`; a type variable's array `T[]::new` is fine: Groovy erases it).
+//!   With `method_pointer`, a static or bound reference is the method pointer `C.&m` /
+//!   `e.&m`, a `Closure`: as an argument it is coerced like a closure; where `implicit` is
+//!   false it is cast to its target, even as the initializer of a local of that type
+//!   (groovyc 4 does not coerce a method pointer to a generic interface on assignment). The
+//!   other kinds have no method-pointer form and keep `::`.
+//! - `Cast` of a lambda or reference: `((F) { x -> e })`, `((F) (x) -> e)`, `((F) C::m)`
+//!   (never cast twice).
+//! - `New { outer: Some(o) }` is `o.new a.b.Outer.Inner(args)`: groovyc resolves the simple
+//!   name after `new` against the imports only, so the inner class is fully qualified.
 //! - Literals: Groovy's `1.0` is a `BigDecimal` and `'a'` a `String`, so doubles are `1.0d`,
 //!   floats `1.5f`, chars `('a' as char)`, bytes `((byte) 1)`, shorts `((short) 1)`, longs `1L`;
 //!   `Integer.MIN_VALUE` and `Long.MIN_VALUE` are written as those constants (Groovy reads
@@ -51,15 +83,16 @@
 //!
 //! Rejected with a [`TranslateError`]: function types, calls and field reads without a
 //! receiver, wildcards outside type arguments, `void` anywhere but a call's result, `Unit`
-//! anywhere but as a lambda's body, `char` literals outside the BMP.
+//! anywhere but as a lambda's body, constructor references with explicit type arguments
+//! (`C<A>::new` is not Groovy; the inferred `C::new` is), unbound references to members of
+//! primitives, `char` literals outside the BMP.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
-use crate::common::java_family::{JavaFamily, JAVA_RESERVED};
+use crate::common::java_family::{cast_target, JavaFamily, JAVA_RESERVED};
 use crate::common::literal::{ControlEscape, Escapes, LiteralSyntax, Narrowing};
-use crate::common::{self, open_test, BodyCx, CodeWriter, Dialect, ProgramNames, TyPos};
-use crate::ir::{Expr, Lit, Program, Receiver, Stmt, Ty};
+use crate::common::{self, open_test, BodyCx, CodeWriter, Dialect, ProgramNames, UNUSED_STEM};
+use crate::ir::{Expr, LambdaForm, Lit, Program, Receiver, RefKind, Stmt, Ty};
 use crate::{Language, TranslateError, Translator};
 
 /// How Groovy type-checks the generated class.
@@ -95,20 +128,24 @@ impl Translator for GroovyTranslator {
     }
 
     fn translate(&self, p: &Program) -> Result<String, TranslateError> {
-        let emitter = Emitter {
+        let mut emitter = Emitter {
             mode: self.mode,
-            locals: RefCell::default(),
+            type_params_decl: String::new(),
+            names: RefCell::new(BodyCx::new(p)),
         };
+        emitter.type_params_decl = emitter.type_params(&p.type_params)?;
         common::translate(&emitter, p)
     }
 }
 
-/// The translation of one program: the mode plus the declared types of the locals declared so
-/// far.
+/// The translation of one program: the mode, the test method's type parameters and the
+/// names taken so far.
 struct Emitter {
     mode: GroovyMode,
-    /// Local (not lambda parameter) → declared type.
-    locals: RefCell<HashMap<String, Ty>>,
+    /// `<T extends A, U> ` (with a trailing space), or nothing.
+    type_params_decl: String,
+    /// Fresh names for expression statements, unique across the program and its closures.
+    names: RefCell<BodyCx>,
 }
 
 /// Groovy's keywords beyond Java's ([`JAVA_RESERVED`]).
@@ -150,16 +187,12 @@ impl Dialect for Emitter {
         open_test(
             w,
             &[&package, "", self.mode.annotation(), &class],
-            "static void test() {",
+            &format!("static {}void test() {{", self.type_params_decl),
         );
     }
 
-    fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
-        self.java_stmt(s, cx, w)?;
-        if let Stmt::Local { name, ty, .. } = s {
-            self.locals.borrow_mut().insert(name.clone(), ty.clone());
-        }
-        Ok(())
+    fn stmt(&self, s: &Stmt, _: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
+        self.java_stmt(s, w)
     }
 }
 
@@ -167,15 +200,27 @@ impl JavaFamily for Emitter {
     const LITERALS: LiteralSyntax = LITERALS;
     const TYPE_VARIABLE_ARRAYS: bool = true;
     const NO_RECEIVER_HINT: &'static str = "give a static receiver";
+    const REFERENCE_TYPE_ARGS: bool = false;
 
-    /// Groovy's flow typing gives a local the type of its initializer, not the declared one
-    /// (`Object r = 'x'; r.length()` compiles); a cast to the declared type restores Java's
-    /// view.
+    fn fresh_unused(&self) -> String {
+        self.names.borrow_mut().fresh(UNUSED_STEM)
+    }
+
+    /// `def x = init;`: flow typing gives `x` the initializer's type. A lambda or reference
+    /// whose position does not convert it is cast to its target, as anywhere else.
+    fn inferred_local(&self, name: &str, init: &Expr) -> Result<String, TranslateError> {
+        Ok(format!("def {name} = {};", self.expr(init)?))
+    }
+
+    /// The qualified name: groovyc resolves `outer.new Inner()` against the imports only.
+    fn inner_class_name(&self, class: &str) -> Result<String, TranslateError> {
+        Ok(class.to_owned())
+    }
+
+    /// A use of a local by its name alone: where the declared type matters the IR holds a
+    /// cast (see the module documentation).
     fn local(&self, name: &str) -> Result<String, TranslateError> {
-        Ok(match self.locals.borrow().get(name) {
-            Some(t) => format!("(({}) {name})", self.ty(t, TyPos::Value)?),
-            None => name.to_owned(),
-        })
+        Ok(name.to_owned())
     }
 
     /// `recv.f` reads the property, i.e. calls `getF()` if there is one (a `java.awt.Point`'s
@@ -190,35 +235,80 @@ impl JavaFamily for Emitter {
         })
     }
 
-    /// A closure; one passed to an overloaded method, or for a parameter of a type
-    /// variable's type, or returned by another closure, is cast to its interface: groovyc
-    /// prefers an overload that `Closure` implements (`Runnable`) and does not coerce a
-    /// returned closure.
+    /// A closure or Java-style lambda; one passed to an overloaded method, or for a
+    /// parameter of a type variable's type, or returned by another lambda, is cast to its
+    /// interface: groovyc prefers an overload that `Closure` implements (`Runnable`) and does
+    /// not coerce a returned closure.
     fn lambda(&self, e: &Expr) -> Result<String, TranslateError> {
-        Ok(match e {
-            Expr::Lambda {
-                target: Some(t),
-                implicit: false,
-                ..
-            } => format!("(({}) {})", self.ty(t, TyPos::Value)?, self.closure(e)?),
-            e => self.closure(e)?,
+        Ok(match cast_target(e) {
+            Some(t) => format!(
+                "(({}) {})",
+                self.ty(t, common::TyPos::Value)?,
+                self.bare_lambda(e)?
+            ),
+            None => self.bare_lambda(e)?,
         })
     }
 
-    /// `e` inside another expression: a closure is parenthesized, so that it cannot be read as
-    /// a block or as a trailing closure argument.
+    /// A function reference: `::` as in Java, or the method pointer `recv.&m` / `C.&m`.
+    fn reference_text(&self, e: &Expr) -> Result<String, TranslateError> {
+        match e {
+            Expr::Ref {
+                kind: RefKind::Static { class, name },
+                method_pointer: true,
+                ..
+            } => {
+                self.check_qualified_name(class)?;
+                Ok(format!("{class}.&{}", self.member(name)?))
+            }
+            Expr::Ref {
+                kind: RefKind::Bound { receiver, name },
+                method_pointer: true,
+                ..
+            } => Ok(format!(
+                "{}.&{}",
+                self.ref_receiver(receiver)?,
+                self.member(name)?
+            )),
+            Expr::Ref { kind, .. } => self.double_colon(kind),
+            e => self.expr(e),
+        }
+    }
+
+    /// `e` inside another expression: a closure not cast is parenthesized, so that it cannot
+    /// be read as a block or as a trailing closure argument.
     fn operand(&self, e: &Expr) -> Result<String, TranslateError> {
         let s = self.expr(e)?;
-        Ok(if matches!(e, Expr::Lambda { .. }) && !s.starts_with('(') {
+        Ok(if is_closure(e) && cast_target(e).is_none() {
             format!("({s})")
         } else {
             s
         })
     }
 
-    /// The declared type is the closure's target: coerced on assignment.
-    fn initializer(&self, e: &Expr) -> Result<String, TranslateError> {
-        self.closure(e)
+    /// A lambda, as a closure or Java-style, and a reference, written bare after the cast
+    /// to their target: `((F) { -> x })`, `((F) () -> x)`, `((F) C::m)`.
+    fn uncast(&self, e: &Expr) -> Result<String, TranslateError> {
+        match e {
+            Expr::Lambda { .. } => self.bare_lambda(e),
+            Expr::Ref { .. } => self.reference_text(e),
+            e => self.operand(e),
+        }
+    }
+
+    /// A closure, lambda or `::` reference whose target is the declared type is written
+    /// bare: coerced on assignment. A method pointer is a `Closure` that groovyc 4 does not
+    /// coerce to a generic interface there, so it is cast as anywhere else.
+    fn initializer(&self, e: &Expr, declared: &Ty) -> Result<String, TranslateError> {
+        let converted = cast_target(e).is_none_or(|t| t == declared);
+        match e {
+            Expr::Lambda { .. } if converted => self.bare_lambda(e),
+            Expr::Ref {
+                method_pointer: false,
+                ..
+            } if converted => self.reference_text(e),
+            e => self.expr(e),
+        }
     }
 
     /// A member name after `.`: quoted if it is a keyword.
@@ -236,10 +326,11 @@ impl JavaFamily for Emitter {
         })
     }
 
-    fn parenthesize_receiver(&self, e: &Expr, s: &str) -> bool {
+    fn parenthesize_receiver(&self, e: &Expr, _: &str) -> bool {
         match e {
             Expr::Lit(Lit::Str(_) | Lit::Null | Lit::Bool(_)) => false,
-            Expr::Lit(_) | Expr::Lambda { .. } => !s.starts_with('('),
+            Expr::Lit(_) => true,
+            Expr::Lambda { .. } | Expr::Ref { .. } => cast_target(e).is_none(),
             _ => false,
         }
     }
@@ -250,22 +341,56 @@ impl JavaFamily for Emitter {
     }
 }
 
+/// Whether `e` is a lambda written as a closure (not Java-style).
+fn is_closure(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Lambda {
+            form: LambdaForm::Usual | LambdaForm::AnonymousFunction,
+            ..
+        }
+    )
+}
+
 impl Emitter {
-    /// Lambda `e` as a closure: `{ a, b -> body }`.
-    fn closure(&self, e: &Expr) -> Result<String, TranslateError> {
-        let Expr::Lambda { params, body, .. } = e else {
+    /// Lambda `e` uncast: a closure `{ a, b -> body }` / `{ a -> T x = ..; body }`, or for
+    /// [`LambdaForm::Arrow`] a Java-style lambda `(a, b) -> body` /
+    /// `(a) -> { T x = ..; return body; }`.
+    fn bare_lambda(&self, e: &Expr) -> Result<String, TranslateError> {
+        let Expr::Lambda {
+            params,
+            body,
+            block,
+            form,
+            ret,
+            ..
+        } = e
+        else {
             return self.expr(e);
         };
         let params = self.params(params)?;
+        if *form == LambdaForm::Arrow {
+            let body = match body.as_ref() {
+                body if !block.is_empty() => self.block_body(block, body, ret.as_ref())?,
+                Expr::Unit => "{}".to_owned(),
+                body => self.operand(body)?,
+            };
+            return Ok(format!("({params}) -> {body}"));
+        }
         let arrow = if params.is_empty() {
             "->".to_owned()
         } else {
             format!("{params} ->")
         };
-        Ok(match body.as_ref() {
-            Expr::Unit => format!("{{ {arrow} }}"),
-            body => format!("{{ {arrow} {} }}", self.operand(body)?),
-        })
+        let stmts = self.block_stmts(block)?;
+        let mut parts: Vec<String> = vec![arrow];
+        if !stmts.is_empty() {
+            parts.push(stmts);
+        }
+        if !matches!(body.as_ref(), Expr::Unit) {
+            parts.push(self.operand(body)?);
+        }
+        Ok(format!("{{ {} }}", parts.join(" ")))
     }
 }
 
@@ -344,6 +469,12 @@ mod tests {
                     Ty::string(),
                     Expr::local("o").method("toString", vec![])
                 ),
+                // a cast where the IR has one, none elsewhere
+                Stmt::local(
+                    "h",
+                    Ty::INT,
+                    Expr::cast(Ty::object(), Expr::local("o")).method("hashCode", vec![])
+                ),
                 Stmt::local(
                     "p",
                     Ty::class("java.awt.Point", vec![]),
@@ -367,11 +498,12 @@ mod tests {
                 Stmt::expr(Expr::static_field("java.lang.System", "in")),
             ]),
             "java.lang.Object o = 'x';\n\
-             java.lang.String s = ((java.lang.Object) o).toString();\n\
+             java.lang.String s = o.toString();\n\
+             int h = ((java.lang.Object) o).hashCode();\n\
              java.awt.Point p = new java.awt.Point();\n\
-             int x = ((java.awt.Point) p).@x;\n\
+             int x = p.@x;\n\
              int[] a = new int[] {1};\n\
-             int n = ((int[]) a).length;\n\
+             int n = a.length;\n\
              java.lang.Object __unused_0 = java.lang.System.'in';"
         );
         assert!(matches!(

@@ -6,14 +6,16 @@
 //! package thalia.<id>;
 //!
 //! public final class Test_<id> {
-//!     public static void test() throws Throwable {
+//!     public static <T extends A & B, U> void test() throws Throwable {
 //!         ...statements...
 //!     }
 //! }
 //! ```
 //!
 //! Every class is written fully qualified and there are no imports. The output is pure ASCII
-//! (other characters become `\uXXXX` escapes), so it compiles under any `-encoding`.
+//! (other characters become `\uXXXX` escapes), so it compiles under any `-encoding`. The type
+//! parameters of the test method are the program's `type_params` (none: `static void
+//! test()`); `Ty::Var` is the variable's name.
 //!
 //! Mapping of the IR:
 //! - `New { type_args: None }` is the diamond `new C<>(..)`, `Some(vec![])` is `new C(..)` and
@@ -24,19 +26,44 @@
 //!   is `java.lang.Void`.
 //! - An expression statement that Java does not accept as a statement (anything but a call or
 //!   `new`) is assigned to a fresh `java.lang.Object` local; a literal statement is dropped.
-//! - A lambda whose body is `Unit` is `(x) -> {}` (for `void` functional interfaces).
+//! - `New { outer: Some(o) }` creates an inner class on its outer instance: `o.new
+//!   Inner<A>(args)`, with the inner class's simple name (type arguments as for `new`).
+//! - A local with `inferred` is `var x = init;`.
+//! - Lambdas are `(a, b) -> body` or `(T a, U b) -> body`, `(x) -> {}` for a `Unit` body
+//!   (`void` functional interfaces). A lambda with a `block` has a block body, one line:
+//!   `(a) -> { T x = ..; var y = ..; return body; }`; a `Unit` body writes no `return`, and
+//!   the body of a `void` function (`ret: Some(void)`) is its last statement (`l.clear();`).
+//!   Expression statements in blocks are written as at the top level, with fresh names unique
+//!   in the whole program. Java has one lambda form (`form` is ignored), and a lambda is never
+//!   cast: javac types it by its position.
+//! - Function references: static `java.lang.Integer::parseInt`; bound `e::m`, the receiver
+//!   parenthesized unless it is a name, call, field, `new`, string, cast or conditional
+//!   (`(1)::equals`); unbound `T::m` with the type's arguments
+//!   (`java.util.List<java.lang.String>::size`, a type variable `T::length`); constructor
+//!   `C::new` (`type_args` `None` or empty: inferred) or `C<A>::new`; array constructor
+//!   `T[]::new`, with a non-reifiable element type written as its erasure
+//!   (`java.util.List[]::new` for `IntFunction<List<String>[]>`: an unchecked conversion, as
+//!   `List<?>[]` would not convert). A reference whose position does not convert it
+//!   (`implicit: false` with a `target`) is cast, `((F) C::m)`, except as the initializer of a
+//!   local declared with that type. `method_pointer` is Groovy's and ignored.
+//! - `Cast` of a lambda or reference is `((F) (x) -> e)`, `((F) C::m)` (never cast twice).
 //! - `NewArray` of a non-reifiable element type `E` (e.g. `List<String>`) is written as an
 //!   unchecked cast of an array of `E`'s wildcard form: `((List<String>[]) new List<?>[] {..})`.
 //!
 //! Rejected with a [`TranslateError`]: function types, calls and field reads without a receiver
 //! (Java has no top-level functions), wildcards outside type arguments, `void` anywhere but a
 //! call's result, `Unit` anywhere but as a lambda's body, lambdas mixing typed and untyped
-//! parameters, `char` literals outside the BMP, and names that are not Java identifiers or are
-//! reserved words.
+//! parameters, `var` with an initializer that has no type of its own (a lambda, a reference,
+//! `null`, or a conditional of them: javac cannot infer it), an array constructor reference
+//! with a type-variable element (`T[]::new` is a generic array creation), an unbound
+//! reference to a member of a primitive, `char` literals outside the BMP, and names that are
+//! not Java identifiers or are reserved words.
 
-use crate::common::java_family::{JavaFamily, JAVA_RESERVED};
+use std::cell::RefCell;
+
+use crate::common::java_family::{needs_target_type, JavaFamily, JAVA_RESERVED};
 use crate::common::literal::{utf16_escape, ControlEscape, Escapes, LiteralSyntax, Narrowing};
-use crate::common::{self, open_test, BodyCx, CodeWriter, Dialect, ProgramNames};
+use crate::common::{self, open_test, BodyCx, CodeWriter, Dialect, ProgramNames, UNUSED_STEM};
 use crate::ir::{Expr, Lit, Program, Receiver, Stmt};
 use crate::{Language, TranslateError, Translator};
 
@@ -50,7 +77,28 @@ impl Translator for JavaTranslator {
     }
 
     fn translate(&self, p: &Program) -> Result<String, TranslateError> {
-        common::translate(self, p).map(|src| ascii_only(&src))
+        common::translate(&Emitter::new(p)?, p).map(|src| ascii_only(&src))
+    }
+}
+
+/// The translation of one program: its test method's type parameters and the names taken
+/// so far.
+struct Emitter {
+    /// `<T extends A, U> ` (with a trailing space), or nothing.
+    type_params_decl: String,
+    /// Fresh names for expression statements, unique across the program and its lambdas.
+    names: RefCell<BodyCx>,
+}
+
+impl Emitter {
+    /// The emitter of `p`; an error if its type parameters cannot be written.
+    fn new(p: &Program) -> Result<Self, TranslateError> {
+        let mut e = Emitter {
+            type_params_decl: String::new(),
+            names: RefCell::new(BodyCx::new(p)),
+        };
+        e.type_params_decl = e.type_params(&p.type_params)?;
+        Ok(e)
     }
 }
 
@@ -72,7 +120,7 @@ pub(crate) const LITERALS: LiteralSyntax = LiteralSyntax {
     char_as_string: false,
 };
 
-impl Dialect for JavaTranslator {
+impl Dialect for Emitter {
     fn language(&self) -> Language {
         Language::Java
     }
@@ -87,20 +135,44 @@ impl Dialect for JavaTranslator {
         open_test(
             w,
             &[&package, "", &class],
-            "public static void test() throws Throwable {",
+            &format!(
+                "public static {}void test() throws Throwable {{",
+                self.type_params_decl
+            ),
         );
     }
 
-    fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
-        self.java_stmt(s, cx, w)
+    fn stmt(&self, s: &Stmt, _: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
+        self.java_stmt(s, w)
     }
 }
 
-impl JavaFamily for JavaTranslator {
+impl JavaFamily for Emitter {
     const LITERALS: LiteralSyntax = LITERALS;
     const TYPE_VARIABLE_ARRAYS: bool = false;
     const NO_RECEIVER_HINT: &'static str =
         "Java has no top-level functions or fields; give a static receiver";
+    const REFERENCE_TYPE_ARGS: bool = true;
+
+    fn fresh_unused(&self) -> String {
+        self.names.borrow_mut().fresh(UNUSED_STEM)
+    }
+
+    /// `var x = init;`; javac cannot infer a type from a lambda, a reference or `null`.
+    fn inferred_local(&self, name: &str, init: &Expr) -> Result<String, TranslateError> {
+        if needs_target_type(init) {
+            return Err(self.unsupported(
+                "`var` with a lambda, function reference or `null` initializer (it has no \
+                 type of its own)",
+            ));
+        }
+        Ok(format!("var {name} = {};", self.expr(init)?))
+    }
+
+    /// The simple name: `outer.new Inner(..)`.
+    fn inner_class_name(&self, class: &str) -> Result<String, TranslateError> {
+        Ok(class.rsplit('.').next().unwrap_or(class).to_owned())
+    }
 
     fn local(&self, name: &str) -> Result<String, TranslateError> {
         Ok(name.to_owned())
@@ -114,25 +186,36 @@ impl JavaFamily for JavaTranslator {
         ))
     }
 
-    /// `(a, b) -> body`, `(T a) -> body`; `(a) -> {}` for a `Unit` body.
+    /// `(a, b) -> body`, `(T a) -> body`; `(a) -> {}` for a `Unit` body; with a block
+    /// `(a) -> { T x = ..; return body; }`.
     fn lambda(&self, e: &Expr) -> Result<String, TranslateError> {
-        let Expr::Lambda { params, body, .. } = e else {
+        let Expr::Lambda {
+            params,
+            body,
+            block,
+            ret,
+            ..
+        } = e
+        else {
             return self.expr(e);
         };
         self.check_uniform_params(params)?;
         let params = self.params(params)?;
         let body = match body.as_ref() {
+            body if !block.is_empty() => self.block_body(block, body, ret.as_ref())?,
             Expr::Unit => "{}".to_owned(),
             body => self.expr(body)?,
         };
         Ok(format!("({params}) -> {body}"))
     }
 
-    /// `1.m()` lexes as `1.` then `m`; a lambda is not a primary expression.
+    /// `1.m()` lexes as `1.` then `m`; a lambda or an uncast reference is not a primary
+    /// expression.
     fn parenthesize_receiver(&self, e: &Expr, _: &str) -> bool {
         match e {
             Expr::Lit(Lit::Str(_) | Lit::Null) => false,
             Expr::Lit(_) | Expr::Lambda { .. } => true,
+            Expr::Ref { .. } => common::java_family::cast_target(e).is_none(),
             _ => false,
         }
     }
@@ -319,7 +402,8 @@ mod tests {
 
     #[test]
     fn types() {
-        let t = |ty: Ty| JavaTranslator.ty(&ty, TyPos::Value).expect("expressible");
+        let e = Emitter::new(&Program::new("t", vec![])).expect("no type parameters");
+        let t = |ty: Ty| e.ty(&ty, TyPos::Value).expect("expressible");
         assert_eq!(
             t(Ty::class("java.util.List", vec![Ty::INT])),
             "java.util.List<java.lang.Integer>"

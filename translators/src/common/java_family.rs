@@ -1,11 +1,13 @@
 //! What Java and Groovy write alike: Java's reserved words, Java's type syntax (fully
-//! qualified, wildcards, boxed primitive type arguments), and the expression forms Groovy
-//! spells as Java does (`new C<>(..)`, `recv.<A>m(..)`, `new T[] {..}`, casts, `?:`, bottom
-//! constants). A language of the family implements [`JavaFamily`]'s hooks for what differs.
+//! qualified, wildcards, boxed primitive type arguments), the generic test method's type
+//! parameters, and the expression forms Groovy spells as Java does (`new C<>(..)`,
+//! `outer.new Inner(..)`, `recv.<A>m(..)`, `new T[] {..}`, casts, `?:`, bottom constants,
+//! `C::m` function references, block bodies `{ T x = ..; return e; }`). A language of the
+//! family implements [`JavaFamily`]'s hooks for what differs.
 
 use super::literal::LiteralSyntax;
-use super::{bracketed, comma_separated, BodyCx, CodeWriter, Dialect, TyPos, UNUSED_STEM};
-use crate::ir::{Expr, Lit, PrimTy, Receiver, Stmt, Ty};
+use super::{bracketed, comma_separated, CodeWriter, Dialect, TyPos};
+use crate::ir::{Expr, Lit, PrimTy, Receiver, RefKind, Stmt, Ty, TypeParam};
 use crate::TranslateError;
 
 /// Java's reserved keywords, the literals `true`/`false`/`null`, and `_` (none can name a
@@ -80,6 +82,21 @@ pub(crate) trait JavaFamily: Dialect {
     /// The advice at the end of the error for a member access without receiver.
     const NO_RECEIVER_HINT: &'static str;
 
+    /// Whether type arguments may be written before `::` (`java.util.List<T>::size`,
+    /// `C<A>::new`, `List<String>[]::new`): Java's grammar has them, Groovy's does not.
+    const REFERENCE_TYPE_ARGS: bool;
+
+    /// A fresh variable name for an expression statement's value (`__unused_N`), unique in
+    /// the whole program, lambda blocks included.
+    fn fresh_unused(&self) -> String;
+
+    /// A local declared without a type, `var x = init;` (Java) or `def x = init;` (Groovy).
+    fn inferred_local(&self, name: &str, init: &Expr) -> Result<String, TranslateError>;
+
+    /// How the inner class `class` (fully qualified) is named after `outer.new`: Java the
+    /// simple name, Groovy the qualified one.
+    fn inner_class_name(&self, class: &str) -> Result<String, TranslateError>;
+
     /// A use of local or lambda parameter `name`.
     fn local(&self, name: &str) -> Result<String, TranslateError>;
 
@@ -105,10 +122,13 @@ pub(crate) trait JavaFamily: Dialect {
                 args,
                 outer: None,
             } => self.new_instance(class, type_args.as_deref(), args)?,
-            Expr::New { outer: Some(_), .. } => {
-                return Err(self.unsupported("the creation of an inner class on its outer instance"))
-            }
-            Expr::Ref { .. } => return Err(self.unsupported("function references")),
+            Expr::New {
+                class,
+                type_args,
+                args,
+                outer: Some(outer),
+            } => self.inner_instance(outer, class, type_args.as_deref(), args)?,
+            Expr::Ref { .. } => self.reference(e)?,
             Expr::Call {
                 receiver,
                 name,
@@ -132,9 +152,16 @@ pub(crate) trait JavaFamily: Dialect {
         self.expr(e)
     }
 
-    /// A local's initializer `e` (Groovy writes a lambda as a bare closure there).
-    fn initializer(&self, e: &Expr) -> Result<String, TranslateError> {
-        self.expr(e)
+    /// The initializer `e` of a local declared with type `declared`. A function reference
+    /// whose target is the declared type is not cast to it: the declaration converts it
+    /// (Groovy also writes its lambdas bare there).
+    fn initializer(&self, e: &Expr, declared: &Ty) -> Result<String, TranslateError> {
+        match e {
+            Expr::Ref { .. } if cast_target(e).is_none_or(|t| t == declared) => {
+                self.reference_text(e)
+            }
+            e => self.expr(e),
+        }
     }
 
     /// Member name `name` as written after `.` (checked; Groovy quotes its keywords).
@@ -198,24 +225,215 @@ pub(crate) trait JavaFamily: Dialect {
         Self::LITERALS.literal(self, lit)
     }
 
-    /// A statement: `T x = init;`, or an expression statement (see [`java_like_expr_stmt`]).
-    fn java_stmt(
-        &self,
-        s: &Stmt,
-        cx: &mut BodyCx,
-        w: &mut CodeWriter,
-    ) -> Result<(), TranslateError> {
+    /// A statement: `T x = init;`, a local without a type ([`JavaFamily::inferred_local`]),
+    /// or an expression statement (see [`java_like_expr_stmt`]); at the top of the test
+    /// method and in lambda blocks alike.
+    fn java_stmt(&self, s: &Stmt, w: &mut CodeWriter) -> Result<(), TranslateError> {
         match s {
-            Stmt::Local { inferred: true, .. } => {
-                return Err(self.unsupported("locals declared without a type"))
-            }
+            Stmt::Local {
+                name,
+                ty: Ty::Prim(PrimTy::Void),
+                ..
+            } => return Err(TranslateError::VoidLocal { name: name.clone() }),
+            Stmt::Local {
+                name,
+                init,
+                inferred: true,
+                ..
+            } => w.line(&self.inferred_local(name, init)?),
             Stmt::Local { name, ty, init, .. } => {
-                let ty = self.ty(ty, TyPos::Value)?;
-                w.line(&format!("{ty} {name} = {};", self.initializer(init)?));
+                let init = self.initializer(init, ty)?;
+                w.line(&format!("{} {name} = {init};", self.ty(ty, TyPos::Value)?));
             }
-            Stmt::Expr(e) => java_like_expr_stmt(self, e, cx, w)?,
+            Stmt::Expr(e) => java_like_expr_stmt(self, e, w)?,
         }
         Ok(())
+    }
+
+    /// The statements of a lambda block, each ending with `;`, joined by spaces on one line.
+    fn block_stmts(&self, block: &[Stmt]) -> Result<String, TranslateError> {
+        let mut w = CodeWriter::default();
+        for s in block {
+            self.java_stmt(s, &mut w)?;
+        }
+        Ok(w.finish().lines().collect::<Vec<_>>().join(" "))
+    }
+
+    /// A lambda's block body `{ stmts return body; }`: no `return` for a `Unit` body, and
+    /// `body;` as a statement when the function returns `void` (`ret`).
+    fn block_body(
+        &self,
+        block: &[Stmt],
+        body: &Expr,
+        ret: Option<&Ty>,
+    ) -> Result<String, TranslateError> {
+        let mut parts = vec![self.block_stmts(block)?];
+        match body {
+            Expr::Unit => {}
+            body if matches!(ret, Some(Ty::Prim(PrimTy::Void))) => {
+                let mut w = CodeWriter::default();
+                java_like_expr_stmt(self, body, &mut w)?;
+                parts.push(w.finish().trim_end().to_owned());
+            }
+            body => parts.push(format!("return {};", self.expr(body)?)),
+        }
+        parts.retain(|p| !p.is_empty());
+        Ok(if parts.is_empty() {
+            "{}".to_owned()
+        } else {
+            format!("{{ {} }}", parts.join(" "))
+        })
+    }
+
+    /// The test method's type parameters `<T extends A & B, U> ` (with the trailing space),
+    /// nothing without any.
+    fn type_params(&self, params: &[TypeParam]) -> Result<String, TranslateError> {
+        if params.is_empty() {
+            return Ok(String::new());
+        }
+        let list = comma_separated(params, |p| {
+            self.check_name(&p.name)?;
+            if p.bounds.is_empty() {
+                return Ok(p.name.clone());
+            }
+            let bounds: Vec<String> = p
+                .bounds
+                .iter()
+                .map(|b| self.ty(b, TyPos::Value))
+                .collect::<Result<_, _>>()?;
+            Ok(format!("{} extends {}", p.name, bounds.join(" & ")))
+        })?;
+        Ok(format!("<{list}> "))
+    }
+
+    /// `outer.new Inner<A>(args)` ([`JavaFamily::inner_class_name`] names `Inner`; type
+    /// arguments as for [`JavaFamily::new_instance`]).
+    fn inner_instance(
+        &self,
+        outer: &Expr,
+        class: &str,
+        type_args: Option<&[Ty]>,
+        args: &[Expr],
+    ) -> Result<String, TranslateError> {
+        self.check_qualified_name(class)?;
+        let written = self.expr(outer)?;
+        let outer = if self.parenthesize_receiver(outer, &written) {
+            format!("({written})")
+        } else {
+            written
+        };
+        let targs = match type_args {
+            None => "<>".to_owned(),
+            Some(ts) => bracketed(ts, "<", ">", |a| self.ty(a, TyPos::Arg))?,
+        };
+        Ok(format!(
+            "{outer}.new {}{targs}({})",
+            self.inner_class_name(class)?,
+            self.args(args)?
+        ))
+    }
+
+    /// A function reference `e` (an [`Expr::Ref`]): [`JavaFamily::reference_text`], cast to
+    /// its target `((F) C::m)` where the position does not convert it (`implicit` false).
+    fn reference(&self, e: &Expr) -> Result<String, TranslateError> {
+        let text = self.reference_text(e)?;
+        Ok(match cast_target(e) {
+            Some(t) => format!("(({}) {text})", self.ty(t, TyPos::Value)?),
+            None => text,
+        })
+    }
+
+    /// The reference `e` itself, never cast: `C::m`, `recv::m`, `T::m`, `C<A>::new`,
+    /// `T[]::new` (Groovy overrides it for its method pointers `recv.&m`).
+    fn reference_text(&self, e: &Expr) -> Result<String, TranslateError> {
+        match e {
+            Expr::Ref { kind, .. } => self.double_colon(kind),
+            e => self.expr(e),
+        }
+    }
+
+    /// `kind` written with `::`. Arrays of a non-reifiable element type are created with
+    /// the element's erasure (`java.util.List[]::new`, an unchecked conversion); without
+    /// [`JavaFamily::REFERENCE_TYPE_ARGS`] an unbound reference names its receiver's class
+    /// without type arguments, and explicit constructor type arguments are an error.
+    fn double_colon(&self, kind: &RefKind) -> Result<String, TranslateError> {
+        Ok(match kind {
+            RefKind::Static { class, name } => {
+                self.check_qualified_name(class)?;
+                format!("{class}::{}", self.member(name)?)
+            }
+            RefKind::Bound { receiver, name } => {
+                format!("{}::{}", self.ref_receiver(receiver)?, self.member(name)?)
+            }
+            RefKind::Unbound { ty, name } => {
+                let ty = match ty {
+                    Ty::Prim(_) | Ty::Bottom => {
+                        return Err(
+                            self.unsupported("an unbound reference to a member of a primitive")
+                        )
+                    }
+                    ty if !Self::REFERENCE_TYPE_ARGS => self.ty(&raw(ty), TyPos::Value)?,
+                    ty => self.ty(ty, TyPos::Value)?,
+                };
+                format!("{ty}::{}", self.member(name)?)
+            }
+            RefKind::Constructor { class, type_args } => {
+                self.check_qualified_name(class)?;
+                let targs =
+                    match type_args.as_deref() {
+                        None | Some([]) => String::new(),
+                        Some(_) if !Self::REFERENCE_TYPE_ARGS => return Err(self.unsupported(
+                            "a constructor reference with explicit type arguments (`C<A>::new` \
+                             is not in the grammar; use the inferred `C::new`)",
+                        )),
+                        Some(ts) => bracketed(ts, "<", ">", |a| self.ty(a, TyPos::Arg))?,
+                    };
+                format!("{class}{targs}::new")
+            }
+            RefKind::ArrayConstructor { elem } => {
+                let written = if is_reifiable(elem, Self::TYPE_VARIABLE_ARRAYS) {
+                    elem.clone()
+                } else {
+                    self.erasure(elem)?
+                };
+                format!("{}[]::new", self.ty(&written, TyPos::Value)?)
+            }
+        })
+    }
+
+    /// A bound reference's receiver, parenthesized unless it is a name, a call, a field, a
+    /// string or already parenthesized.
+    fn ref_receiver(&self, receiver: &Expr) -> Result<String, TranslateError> {
+        let s = self.expr(receiver)?;
+        let bare = match receiver {
+            Expr::Local(_) | Expr::Call { .. } | Expr::Field { .. } | Expr::New { .. } => true,
+            Expr::Lit(Lit::Str(_)) => true,
+            Expr::Bottom(t) => !matches!(t, Ty::Prim(_)),
+            Expr::Cast { .. } | Expr::Cond { .. } => true,
+            Expr::Ref { .. } | Expr::Lambda { .. } => cast_target(receiver).is_some(),
+            _ => false,
+        };
+        Ok(if bare { s } else { format!("({s})") })
+    }
+
+    /// The erasure of `t` as a type whose arrays can be created: type arguments dropped
+    /// (`java.util.List<T>[]` → `java.util.List[]`); an error for a type variable (`T[]`)
+    /// unless [`JavaFamily::TYPE_VARIABLE_ARRAYS`].
+    fn erasure(&self, t: &Ty) -> Result<Ty, TranslateError> {
+        let erased = raw(t);
+        let mut var = None;
+        erased.walk(&mut |t| {
+            if let Ty::Var(name) = t {
+                var.get_or_insert(name.clone());
+            }
+        });
+        match var {
+            Some(name) if !Self::TYPE_VARIABLE_ARRAYS => Err(self.unsupported(format!(
+                "an array constructor reference with element type variable `{name}` (a \
+                 generic array creation)"
+            ))),
+            _ => Ok(erased),
+        }
     }
 
     /// `new C<A>(args)`; no type arguments (`None`) is the diamond `new C<>(..)`, an empty
@@ -309,13 +527,23 @@ pub(crate) trait JavaFamily: Dialect {
         })
     }
 
-    /// A cast `((T) e)`.
+    /// A cast `((T) e)`; a lambda or reference cast to its own target is not cast twice.
     fn cast(&self, ty: &Ty, e: &Expr) -> Result<String, TranslateError> {
-        Ok(format!(
-            "(({}) {})",
-            self.ty(ty, TyPos::Value)?,
+        let inner = if cast_target(e) == Some(ty) {
+            self.uncast(e)?
+        } else {
             self.operand(e)?
-        ))
+        };
+        Ok(format!("(({}) {inner})", self.ty(ty, TyPos::Value)?))
+    }
+
+    /// A lambda or reference `e` without the cast to its target that its position would
+    /// otherwise get (as the operand of a cast to that target).
+    fn uncast(&self, e: &Expr) -> Result<String, TranslateError> {
+        match e {
+            Expr::Ref { .. } => self.reference_text(e),
+            e => self.operand(e),
+        }
     }
 
     /// A conditional `(c ? a : b)`.
@@ -350,7 +578,6 @@ pub(crate) trait JavaFamily: Dialect {
 fn java_like_expr_stmt(
     d: &(impl JavaFamily + ?Sized),
     e: &Expr,
-    cx: &mut BodyCx,
     w: &mut CodeWriter,
 ) -> Result<(), TranslateError> {
     match e {
@@ -360,13 +587,58 @@ fn java_like_expr_stmt(
         }
         _ => {
             let e = d.expr(e)?;
-            w.line(&format!(
-                "java.lang.Object {} = {e};",
-                cx.fresh(UNUSED_STEM)
-            ));
+            w.line(&format!("java.lang.Object {} = {e};", d.fresh_unused()));
         }
     }
     Ok(())
+}
+
+/// `t` without type arguments (`java.util.List<String>[]` → `java.util.List[]`), a
+/// nullable type as its inner type.
+fn raw(t: &Ty) -> Ty {
+    match t {
+        Ty::Class { name, .. } => Ty::class(name.clone(), vec![]),
+        Ty::Array(elem) => Ty::array(raw(elem)),
+        Ty::Nullable(inner) => raw(inner),
+        t => t.clone(),
+    }
+}
+
+/// The type a lambda or reference `e` is cast to: its target, when its position does not
+/// convert it (`implicit` false); `None` for any other expression.
+pub(crate) fn cast_target(e: &Expr) -> Option<&Ty> {
+    match e {
+        Expr::Lambda {
+            target: Some(t),
+            implicit: false,
+            ..
+        }
+        | Expr::Ref {
+            target: Some(t),
+            implicit: false,
+            ..
+        } => Some(t),
+        _ => None,
+    }
+}
+
+/// Whether `e` has no type of its own, so that `var x = e` cannot infer one: `null`, a
+/// lambda, a function reference, or a conditional with such a branch or two `null`s.
+pub(crate) fn needs_target_type(e: &Expr) -> bool {
+    let null = |e: &Expr| matches!(e, Expr::Lit(Lit::Null));
+    null(e)
+        || is_function_literal(e)
+        || matches!(e, Expr::Cond { then, els, .. } if null(then) && null(els))
+}
+
+/// Whether `e` is a lambda or reference, or a conditional with one as a branch (a poly
+/// expression that only a target type gives a type).
+fn is_function_literal(e: &Expr) -> bool {
+    match e {
+        Expr::Lambda { .. } | Expr::Ref { .. } => true,
+        Expr::Cond { then, els, .. } => is_function_literal(then) || is_function_literal(els),
+        _ => false,
+    }
 }
 
 /// Whether arrays of `t` can be created with `new t[]` (JLS 4.7: no type arguments other than

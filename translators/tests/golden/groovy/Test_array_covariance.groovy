@@ -5,8 +5,8 @@ package thalia.array_covariance
 final class Test_array_covariance {
     static void test() {
         java.lang.String[] strs = new java.lang.String[] {'a'};
-        java.lang.Object[] objs = ((java.lang.String[]) strs).clone();
-        java.util.Arrays.sort(((java.lang.String[]) strs));
-        java.lang.String shown = java.util.Arrays.toString(((java.lang.Object[]) objs));
+        java.lang.Object[] objs = strs.clone();
+        java.util.Arrays.sort(strs);
+        java.lang.String shown = java.util.Arrays.toString(objs);
     }
 }

@@ -6,7 +6,7 @@ final class Test_arrays {
     static void test() {
         int[] ints = new int[] {1, (-2), 3};
         char[] cs = 'abc'.toCharArray();
-        int n = ((int[]) ints).length;
+        int n = ints.length;
         byte[][] bytes = new byte[][] {new byte[] {((byte) 1), ((byte) -1)}, new byte[] {}};
         long[] longs = new long[] {7L};
         boolean[] flags = new boolean[] {true};
@@ -14,9 +14,9 @@ final class Test_arrays {
         java.lang.Integer[] boxes = new java.lang.Integer[] {1};
         java.util.List<java.lang.String>[] lists = ((java.util.List<java.lang.String>[]) new java.util.List<?>[] {java.util.List.of('x')});
         java.util.List<?>[] wild = new java.util.List<?>[] {};
-        java.util.Arrays.sort(((int[]) ints));
-        java.lang.String[] copy = ((java.lang.String[]) strs).clone();
+        java.util.Arrays.sort(ints);
+        java.lang.String[] copy = strs.clone();
         double[] ds = ((double[]) null);
-        java.util.List<java.lang.String[]> nested = java.util.Arrays.<java.lang.String[]>asList(((java.lang.String[]) strs));
+        java.util.List<java.lang.String[]> nested = java.util.Arrays.<java.lang.String[]>asList(strs);
     }
 }

@@ -22,6 +22,6 @@ final class Test_bottoms {
         java.lang.String chars = java.lang.String.valueOf(((char[]) null));
         int sum = java.lang.Integer.sum(0, 0);
         java.lang.Object __unused_0 = ((java.lang.Thread) null);
-        java.lang.String after = ((java.lang.String) str);
+        java.lang.String after = str;
     }
 }

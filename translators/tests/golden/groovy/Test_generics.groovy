@@ -6,10 +6,10 @@ final class Test_generics {
     static void test() {
         java.util.Map<java.lang.String, java.util.List<java.lang.Integer>> m = new java.util.HashMap<>();
         java.util.List<java.lang.Integer> l = new java.util.ArrayList<java.lang.Integer>();
-        ((java.util.Map<java.lang.String, java.util.List<java.lang.Integer>>) m).put('a', ((java.util.List<java.lang.Integer>) l));
-        java.util.List<java.lang.Integer> got = ((java.util.Map<java.lang.String, java.util.List<java.lang.Integer>>) m).get('a');
+        m.put('a', l);
+        java.util.List<java.lang.Integer> got = m.get('a');
         java.util.Optional<java.lang.Integer> boxed = java.util.Optional.empty();
-        java.util.Iterator<java.lang.Integer> it = ((java.util.List<java.lang.Integer>) l).iterator();
+        java.util.Iterator<java.lang.Integer> it = l.iterator();
         java.lang.Comparable<java.lang.String> cmp = 'x';
     }
 }

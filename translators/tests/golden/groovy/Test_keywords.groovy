@@ -9,10 +9,10 @@ final class Test_keywords {
         java.lang.invoke.MethodType type = ((java.lang.invoke.MethodHandle) null).type();
         java.lang.Thread.yield();
         int fun = 1;
-        int when = ((int) fun);
-        int match = ((int) when);
-        int given = ((int) match);
+        int when = fun;
+        int match = when;
+        int given = match;
         java.util.function.IntUnaryOperator then = { is -> is };
-        int dollar$ = ((java.util.function.IntUnaryOperator) then).applyAsInt(((int) given));
+        int dollar$ = then.applyAsInt(given);
     }
 }

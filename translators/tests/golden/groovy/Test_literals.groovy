@@ -25,10 +25,10 @@ final class Test_literals {
         java.lang.Integer noInt = null;
         java.lang.Integer neg = ((java.lang.Integer) (-1));
         long wide = ((long) 3);
-        int code = ((int) ((char) euro));
-        char ch = ((char) ((int) code));
-        byte narrow = ((byte) ((int) imax));
-        int pick = (((boolean) t) ? 1 : 2);
+        int code = ((int) euro);
+        char ch = ((char) code);
+        byte narrow = ((byte) imax);
+        int pick = (t ? 1 : 2);
         int len = 'abc'.length();
         java.lang.String text = (3).toString();
         java.lang.Object __unused_0 = ((java.lang.Object) 's');

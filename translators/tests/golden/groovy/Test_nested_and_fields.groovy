@@ -5,14 +5,14 @@ package thalia.nested_and_fields
 final class Test_nested_and_fields {
     static void test() {
         java.util.Map.Entry<java.lang.String, java.lang.Integer> entry = new java.util.AbstractMap.SimpleEntry<>('k', 1);
-        java.lang.String key = ((java.util.Map.Entry<java.lang.String, java.lang.Integer>) entry).getKey();
+        java.lang.String key = entry.getKey();
         java.lang.Thread.State state = java.lang.Thread.State.NEW;
         int max = java.lang.Integer.MAX_VALUE;
         java.awt.Point point = new java.awt.Point(1, 2);
-        int px = ((java.awt.Point) point).@x;
-        java.lang.Object __unused_0 = ((java.awt.Point) point).@y;
+        int px = point.@x;
+        java.lang.Object __unused_0 = point.@y;
         java.util.Map<java.lang.String, java.lang.Integer> small = java.util.Map.<java.lang.String, java.lang.Integer>of('a', 1);
-        java.util.Set<? extends java.util.Map.Entry<java.lang.String, ? extends java.lang.Integer>> entries = ((java.util.Map<java.lang.String, java.lang.Integer>) small).entrySet();
+        java.util.Set<? extends java.util.Map.Entry<java.lang.String, ? extends java.lang.Integer>> entries = small.entrySet();
         java.util.AbstractMap.SimpleImmutableEntry<java.lang.String, java.lang.String> simple = new java.util.AbstractMap.SimpleImmutableEntry<java.lang.String, java.lang.String>('a', 'b');
     }
 }

@@ -5,7 +5,7 @@ package thalia.type_checked
 final class Test_type_checked {
     static void test() {
         java.util.List<java.lang.String> l = new java.util.ArrayList<>();
-        ((java.util.List<java.lang.String>) l).add('x');
+        l.add('x');
         java.util.function.Function<java.lang.String, java.lang.Integer> f = { s -> 1 };
     }
 }

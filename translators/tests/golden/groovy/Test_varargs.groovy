@@ -10,8 +10,8 @@ final class Test_varargs {
         java.util.Collections.addAll(new java.util.ArrayList<java.lang.String>(), 'd', 'e');
         java.util.List<java.lang.String> none = java.util.Arrays.<java.lang.String>asList();
         java.lang.String[] strs = new java.lang.String[] {'a', 'b'};
-        java.util.List<java.lang.String> spread = java.util.Arrays.asList(((java.lang.String[]) strs));
-        java.lang.String joined = java.lang.String.join(',', ((java.lang.String[]) strs));
+        java.util.List<java.lang.String> spread = java.util.Arrays.asList(strs);
+        java.lang.String joined = java.lang.String.join(',', strs);
         java.util.stream.IntStream ints = java.util.stream.IntStream.of(new int[] {1, 2});
     }
 }

@@ -6,10 +6,10 @@ final class Test_void_lambdas {
     static void test() {
         java.util.function.Consumer<java.lang.String> ignore = { s -> };
         java.util.ArrayList<java.lang.String> names = new java.util.ArrayList<>();
-        ((java.util.ArrayList<java.lang.String>) names).forEach(({ n -> }));
-        ((java.util.ArrayList<java.lang.String>) names).forEach(((java.util.function.Consumer<java.lang.String>) ignore));
+        names.forEach(({ n -> }));
+        names.forEach(ignore);
         java.util.function.BiConsumer<java.lang.String, java.lang.Integer> both = { java.lang.String k, java.lang.Integer v -> };
         java.lang.Runnable noop = { -> };
-        java.util.function.Consumer<java.lang.String> add = { s -> ((java.util.ArrayList<java.lang.String>) names).add(s) };
+        java.util.function.Consumer<java.lang.String> add = { s -> names.add(s) };
     }
 }

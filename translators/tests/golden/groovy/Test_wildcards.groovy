@@ -6,10 +6,10 @@ final class Test_wildcards {
     static void test() {
         java.util.List<? extends java.lang.Number> nums = java.util.List.of(1, 2L);
         java.util.List<? super java.lang.Integer> sink = new java.util.ArrayList<java.lang.Number>();
-        ((java.util.List<? super java.lang.Integer>) sink).add(3);
+        sink.add(3);
         java.util.Map<?, ?> any = java.util.Collections.<java.lang.String, java.lang.Number>emptyMap();
-        java.lang.Class<? extends java.lang.Object> c = ((java.util.List<? extends java.lang.Number>) nums).getClass();
+        java.lang.Class<? extends java.lang.Object> c = nums.getClass();
         java.lang.Comparable<? extends java.lang.String> cmp = 'x';
-        java.lang.Iterable<? super java.lang.Integer> iter = ((java.util.List<? super java.lang.Integer>) sink);
+        java.lang.Iterable<? super java.lang.Integer> iter = sink;
     }
 }
