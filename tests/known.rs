@@ -40,7 +40,14 @@ fn findings_of_known_bugs_are_labelled_kept_apart_and_counted_apart() {
     thalia(&toolchains)
         .arg("check")
         .arg(&programs)
-        .args(["--compiler", "groovy@fake", "--no-twin", "-j", "1", "--known"])
+        .args([
+            "--compiler",
+            "groovy@fake",
+            "--no-twin",
+            "-j",
+            "1",
+            "--known",
+        ])
         .arg(&known)
         .arg("--out")
         .arg(&store)
@@ -102,7 +109,9 @@ fn findings_of_known_bugs_are_labelled_kept_apart_and_counted_apart() {
         .expect("runs");
     let table = String::from_utf8_lossy(&table.stdout);
     assert!(
-        table.contains(&format!("{fresh} new without a twin, {old} known (MINE-1 ×{old})")),
+        table.contains(&format!(
+            "{fresh} new without a twin, {old} known (MINE-1 ×{old})"
+        )),
         "{table}"
     );
 }
