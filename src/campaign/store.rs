@@ -373,6 +373,9 @@ pub enum StoreError {
         /// What is wrong.
         message: String,
     },
+    /// A known-findings file cannot be used.
+    #[error(transparent)]
+    Known(#[from] super::known::KnownError),
     /// The directory holds a different run.
     #[error("{dir} holds a different run ({field} was {was}, now {now}); give another output directory to start a new run")]
     Mismatch {
@@ -516,10 +519,7 @@ impl Store {
             counts,
             session_start: Instant::now(),
             recovered_lines,
-            known: super::known::KnownSet::embedded().map_err(|e| StoreError::Manifest {
-                path: PathBuf::from("known-findings.toml"),
-                message: e.to_string(),
-            })?,
+            known: super::known::KnownSet::embedded()?,
         };
         store.checkpoint()?;
         Ok(store)

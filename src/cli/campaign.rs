@@ -243,8 +243,9 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
     identity.against = opts.against.iter().map(setup::compiler_label).collect();
     let mut manifest = setup::manifest(RunIdentity::Check(identity), info, &settings, &opts);
     manifest.against = against_info;
+    let known = args.compile.known()?;
     let mut store = Store::open(&out, manifest)?;
-    store.set_known(args.compile.known()?);
+    store.set_known(known);
     note_recovery(&store);
     eprintln!(
         "checking {} programs of {} with {} ({}), results in {}",
@@ -300,8 +301,9 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
     });
     let mut manifest = setup::manifest(identity, info, &settings, &opts);
     manifest.against = against_info;
+    let known = args.compile.known()?;
     let mut store = Store::open(&args.out, manifest)?;
-    store.set_known(args.compile.known()?);
+    store.set_known(known);
     note_recovery(&store);
     let (api_source, api) = load_api(args.api.as_ref())?;
     let translator = translator_with(args.lang, groovy_mode(args.groovy_type_checked));
