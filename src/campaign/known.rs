@@ -299,9 +299,10 @@ fn split_top(s: &str) -> Vec<&str> {
     out
 }
 
-/// The identifiers of a printed type.
+/// The identifiers of a printed type (qualified names whole; a varargs `T...` is `T`).
 fn idents(t: &str) -> impl Iterator<Item = &str> {
     t.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '.'))
+        .map(|w| w.trim_end_matches('.'))
         .filter(|w| !w.is_empty())
 }
 
@@ -550,6 +551,10 @@ mod tests {
         assert_eq!(generic_position(&r(m, "arg2")), Some(true));
         assert_eq!(generic_position(&r(m, "result")), Some(true));
         assert_eq!(generic_position(&r(m, "arg3")), None);
+        // varargs
+        let v = "static <T> T[] a.B.insert(int, T[], T...)";
+        assert_eq!(generic_position(&r(v, "arg2")), Some(true));
+        assert_eq!(generic_position(&r(v, "arg0")), Some(false));
         let plain = "java.util.List<E> a.B.m(E)";
         assert_eq!(generic_position(&r(plain, "arg0")), Some(false));
     }
