@@ -9,11 +9,15 @@
 //! - [`setup`] turns a user's settings into a run's identity, manifest and options;
 //! - [`report`] summarizes a run directory;
 //! - [`reduce`] shrinks a finding's program while it keeps its signature;
-//! - [`bugreport`] writes a finding's ready-to-file `report.md`.
+//! - [`bugreport`] writes a finding's ready-to-file `report.md`;
+//! - [`known`] recognizes findings of known bugs (`known-findings/`);
+//! - [`bisect`] finds the releases that introduced and fixed a finding.
 
 pub mod autoreduce;
+pub mod bisect;
 pub mod bugreport;
 pub mod driver;
+pub mod known;
 pub mod reduce;
 pub mod report;
 pub mod setup;

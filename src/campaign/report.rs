@@ -51,6 +51,25 @@ pub struct SignatureCount {
     pub text: String,
     /// The first program that hit it.
     pub first_program: String,
+    /// The known bug (`known-findings/`) it is a finding of, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub known: Option<String>,
+}
+
+/// Findings (occurrences) by what they are: the summary line of a run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Standing {
+    /// New findings (in `bugs/`) their Java twin confirmed.
+    pub confirmed_new: u64,
+    /// New findings (in `bugs/`) without a twin's verdict (Java programs, crashes, timeouts,
+    /// runs without twins).
+    pub new_without_twin: u64,
+    /// Findings of known bugs (in `known/`), not reported as new.
+    pub known: u64,
+    /// Generator suspects (in `suspects/`).
+    pub generator_suspect: u64,
+    /// Programs on which another compiler (`--against`) disagrees.
+    pub differential: u64,
 }
 
 /// The summary of a run directory.
@@ -82,6 +101,10 @@ pub struct Report {
     /// Findings (occurrences) by what their Java twin says: `confirmed`,
     /// `generator-suspect`, `no-twin`.
     pub twin: BTreeMap<String, u64>,
+    /// Findings (occurrences) of known bugs, by the known entry's id.
+    pub known: BTreeMap<String, u64>,
+    /// Findings by standing: confirmed new, known, generator-suspect, differential.
+    pub standing: Standing,
     /// Distinct findings, most frequent first.
     pub signatures: Vec<SignatureCount>,
     /// Sessions (a resumed run has several).
@@ -135,6 +158,8 @@ impl Report {
         let mut sigs: HashMap<String, SignatureCount> = HashMap::new();
         let mut twin: BTreeMap<String, u64> = BTreeMap::new();
         let mut differential: BTreeMap<String, u64> = BTreeMap::new();
+        let mut known: BTreeMap<String, u64> = BTreeMap::new();
+        let mut standing = Standing::default();
         let mut sorted: Vec<&ResultLine> = lines.values().collect();
         sorted.sort_by(|a, b| a.at.total_cmp(&b.at).then_with(|| a.key.cmp(&b.key)));
         for r in &sorted {
@@ -153,6 +178,7 @@ impl Report {
             };
             rate.0 += u64::from(r.matches);
             rate.1 += 1;
+            standing.differential += u64::from(!r.differential.is_empty());
             for d in &r.differential {
                 *differential
                     .entry(format!("{} vs {}", d.kind.as_str(), d.against))
@@ -164,6 +190,17 @@ impl Report {
             // the line's own finding and the other compilers' findings on its program
             let others = r.differential.iter().filter_map(|d| d.finding.as_ref());
             for f in r.finding.iter().chain(others) {
+                match (&f.known, f.folder()) {
+                    (Some(id), _) => {
+                        standing.known += 1;
+                        *known.entry(id.clone()).or_default() += 1;
+                    }
+                    (None, super::store::SUSPECTS) => standing.generator_suspect += 1,
+                    (None, _) if f.twin == super::TwinStatus::Confirmed => {
+                        standing.confirmed_new += 1
+                    }
+                    (None, _) => standing.new_without_twin += 1,
+                }
                 sigs.entry(f.path())
                     .or_insert_with(|| SignatureCount {
                         signature: f.path(),
@@ -171,6 +208,7 @@ impl Report {
                         count: 0,
                         text: signature_text(dir, f),
                         first_program: r.key.clone(),
+                        known: f.known.clone(),
                     })
                     .count += 1;
             }
@@ -212,6 +250,8 @@ impl Report {
             findings,
             differential,
             twin,
+            known,
+            standing,
             signatures,
             sessions: manifest.sessions.len(),
             seconds,
@@ -309,13 +349,42 @@ impl Report {
                 n("no-twin")
             );
         }
+        let st = &self.standing;
+        let _ = writeln!(
+            out,
+            "\n  findings: {} confirmed new, {} new without a twin, {} known{}, {} generator-suspect; {} programs differential",
+            st.confirmed_new,
+            st.new_without_twin,
+            st.known,
+            if self.known.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " ({})",
+                    self.known
+                        .iter()
+                        .map(|(id, n)| format!("{id} ×{n}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            },
+            st.generator_suspect,
+            st.differential
+        );
         if !self.signatures.is_empty() {
             let _ = writeln!(out, "\n  distinct findings:");
             for s in &self.signatures {
                 let _ = writeln!(
                     out,
-                    "  {:>6}×  {}  (first: {})\n          {}",
-                    s.count, s.signature, s.first_program, s.text
+                    "  {:>6}×  {}{}  (first: {})\n          {}",
+                    s.count,
+                    s.signature,
+                    s.known
+                        .as_ref()
+                        .map(|k| format!("  [known {k}]"))
+                        .unwrap_or_default(),
+                    s.first_program,
+                    s.text
                 );
             }
         }

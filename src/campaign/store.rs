@@ -8,6 +8,8 @@
 //!   results.jsonl    one line per judged program, appended and flushed as it goes
 //!   bugs/<signature>/  one directory per distinct finding: the program, finding.json
 //!                    (expected vs actual verdict), compiler-output.txt and repro.sh
+//!   known/<signature>/ the same for findings of known bugs (`known-findings/`), labelled
+//!                    with the known entry's id and counted apart
 //! ```
 //!
 //! A bug directory is built under a temporary name and renamed into place before the
@@ -51,6 +53,7 @@ pub const BUGS: &str = "bugs";
 /// The parent of the directories of generator-suspect findings (their Java twin got the same
 /// unexpected verdict from javac, or an ill-typed program was rejected away from its call).
 pub const SUSPECTS: &str = "suspects";
+pub use super::known::KNOWN;
 /// The file that keeps the raw bytes of corrupt `results.jsonl` lines (see the module docs).
 pub const QUARANTINE: &str = "results.quarantine.jsonl";
 /// Verdict labels a results line may carry.
@@ -186,6 +189,32 @@ pub struct FindingFile {
     pub exit: Option<i32>,
     /// The program's Java twin and what javac said of it.
     pub twin: Option<FindingTwin>,
+    /// The known bug it is a finding of (`known-findings/`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known: Option<KnownLabel>,
+}
+
+/// The known bug a finding matches.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KnownLabel {
+    /// The known entry's id (`RB9`).
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// Its tracker issue, when filed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tracker: Option<String>,
+}
+
+impl KnownLabel {
+    /// The label of a known entry.
+    pub fn of(e: &super::known::KnownEntry) -> KnownLabel {
+        KnownLabel {
+            id: e.id.clone(),
+            title: e.title.clone(),
+            tracker: e.tracker.clone(),
+        }
+    }
 }
 
 /// The compiler of a finding.
@@ -270,6 +299,10 @@ pub struct FindingRef {
     /// What the program's Java twin says (absent in runs without twins).
     #[serde(default, skip_serializing_if = "is_no_twin")]
     pub twin: TwinStatus,
+    /// The id of the known bug (`known-findings/`) the finding matches: it is stored under
+    /// `known/`, counted apart, and not reported as new.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known: Option<String>,
 }
 
 /// For serde: a finding without twin information.
@@ -278,10 +311,14 @@ fn is_no_twin(t: &TwinStatus) -> bool {
 }
 
 impl FindingRef {
-    /// The folder of the finding's directory: `suspects` for a generator-suspect finding
-    /// (kept apart from the bugs), `bugs` otherwise.
+    /// The folder of the finding's directory: `known` for a known bug's, `suspects` for a
+    /// generator-suspect finding (kept apart from the bugs), `bugs` otherwise.
     pub fn folder(&self) -> &'static str {
-        folder(self.twin, self.kind)
+        if self.known.is_some() {
+            KNOWN
+        } else {
+            folder(self.twin, self.kind)
+        }
     }
 
     /// The finding's directory relative to the run directory (`bugs/<signature>`); also the
@@ -356,6 +393,9 @@ pub enum StoreError {
         /// What is wrong.
         message: String,
     },
+    /// A known-findings file cannot be used.
+    #[error(transparent)]
+    Known(#[from] super::known::KnownError),
     /// The directory holds a different run.
     #[error("{dir} holds a different run ({field} was {was}, now {now}); give another output directory to start a new run")]
     Mismatch {
@@ -394,6 +434,7 @@ pub struct Store {
     counts: HashMap<String, u64>,
     session_start: Instant,
     recovered_lines: usize,
+    known: super::known::KnownSet,
 }
 
 impl Store {
@@ -422,7 +463,7 @@ impl Store {
             manifest.sessions = sessions;
         }
         // leftovers of a bug directory that was being written when the run was killed
-        for folder in [BUGS, SUSPECTS] {
+        for folder in [BUGS, SUSPECTS, KNOWN] {
             for e in fs::read_dir(dir.join(folder))
                 .into_iter()
                 .flatten()
@@ -498,9 +539,49 @@ impl Store {
             counts,
             session_start: Instant::now(),
             recovered_lines,
+            known: super::known::KnownSet::embedded()?,
         };
         store.checkpoint()?;
         Ok(store)
+    }
+
+    /// Replaces the known findings findings are labelled with (by default the embedded
+    /// list; `--known FILE` adds to it).
+    pub fn set_known(&mut self, known: super::known::KnownSet) {
+        self.known = known;
+    }
+
+    /// The known findings findings are labelled with.
+    pub fn known(&self) -> &super::known::KnownSet {
+        &self.known
+    }
+
+    /// The known entry a finding of `kind` with signature `sig` by compiler `c` on `cand`
+    /// matches, if any.
+    fn known_entry(
+        &self,
+        c: &CompilerInfo,
+        kind: FindingKind,
+        sig: &Signature,
+        cand: &Candidate,
+        verdict: &Verdict,
+    ) -> Option<KnownLabel> {
+        let diagnostic = match verdict {
+            Verdict::Rejected { diagnostics } => diagnostics.first().map(String::as_str),
+            Verdict::Crash { output, .. } => Some(output.as_str()),
+            _ => None,
+        };
+        self.known
+            .find(&super::known::FindingFacts {
+                compiler: c.tool.name(),
+                version: &c.version,
+                kind,
+                signature: &sig.text,
+                diagnostic,
+                source: &cand.source,
+                record: &cand.record,
+            })
+            .map(KnownLabel::of)
     }
 
     /// Starts this session's clock now (setting up the programs' source is not judging).
@@ -566,7 +647,19 @@ impl Store {
                         Some(t) if twin_applies(kind) => TwinStatus::of(cand.expected, t),
                         _ => TwinStatus::NoTwin,
                     };
-                    let key = format!("{}/{}", folder(status, kind), sig.dir);
+                    // a generator suspect stays one: the expectation, not the compiler, is
+                    // in doubt
+                    let compiler = self.manifest.compiler.clone();
+                    let known = match folder(status, kind) {
+                        BUGS => self.known_entry(&compiler, kind, &sig, cand, verdict),
+                        _ => None,
+                    };
+                    let dest = if known.is_some() {
+                        KNOWN
+                    } else {
+                        folder(status, kind)
+                    };
+                    let key = format!("{dest}/{}", sig.dir);
                     let bug = self.dir.join(&key);
                     let first = if self.counts.contains_key(&key) {
                         self.keep_variant(&bug, cand, verdict)?;
@@ -575,7 +668,6 @@ impl Store {
                         // written just before a kill, for this program (judged again now)?
                         FindingFile::read(&bug).is_ok_and(|f| f.program.key == cand.key)
                     } else {
-                        let compiler = self.manifest.compiler.clone();
                         self.write_bug(
                             &bug,
                             &sig,
@@ -585,6 +677,7 @@ impl Store {
                             twin,
                             &compiler,
                             &differential,
+                            known.as_ref(),
                         )?;
                         true
                     };
@@ -594,6 +687,7 @@ impl Store {
                         signature: sig.dir,
                         first,
                         twin: status,
+                        known: known.map(|k| k.id),
                     })
                 }
                 None => None,
@@ -743,7 +837,9 @@ impl Store {
         let finding = match judge(cand.expected, other).filter(|_| other_wrong) {
             Some(fk) => {
                 let sig = signature(info.tool, fk, other, &cand.record);
-                let key = format!("{BUGS}/{label}/{}", sig.dir);
+                let known = self.known_entry(info, fk, &sig, cand, other);
+                let dest = if known.is_some() { KNOWN } else { BUGS };
+                let key = format!("{dest}/{label}/{}", sig.dir);
                 let bug = self.dir.join(&key);
                 let first = !self.counts.contains_key(&key) && !bug.exists();
                 if first {
@@ -755,7 +851,17 @@ impl Store {
                         },
                         None => cand.clone(),
                     };
-                    self.write_bug(&bug, &sig, fk, &seen, other, None, info, &[])?;
+                    self.write_bug(
+                        &bug,
+                        &sig,
+                        fk,
+                        &seen,
+                        other,
+                        None,
+                        info,
+                        &[],
+                        known.as_ref(),
+                    )?;
                 }
                 *self.counts.entry(key).or_default() += 1;
                 Some(FindingRef {
@@ -763,6 +869,7 @@ impl Store {
                     signature: format!("{label}/{}", sig.dir),
                     first,
                     twin: TwinStatus::NoTwin,
+                    known: known.map(|k| k.id),
                 })
             }
             None => None,
@@ -786,6 +893,7 @@ impl Store {
         twin: Option<&Verdict>,
         c: &CompilerInfo,
         differential: &[DiffRef],
+        known: Option<&KnownLabel>,
     ) -> Result<(), StoreError> {
         let parent = bug.parent().unwrap_or(&self.dir);
         fs::create_dir_all(parent).map_err(io(parent))?;
@@ -805,10 +913,12 @@ impl Store {
             ),
         };
         write("compiler-output.txt", &output)?;
-        write(
-            "report.md",
-            &super::bugreport::report_md(c, kind, &sig.text, cand, &output, twin, differential),
-        )?;
+        let mut report =
+            super::bugreport::report_md(c, kind, &sig.text, cand, &output, twin, differential);
+        if let Some(k) = known {
+            report.push_str(&known_note(k));
+        }
+        write("report.md", &report)?;
         let finding = FindingFile {
             signature: sig.dir.clone(),
             signature_text: sig.text.clone(),
@@ -841,6 +951,7 @@ impl Store {
                     .filter(|_| super::twin_applies(kind))
                     .map(|t| TwinStatus::of(cand.expected, t)),
             }),
+            known: known.cloned(),
         };
         if let Some(p) = &cand.program {
             let ir =
@@ -866,6 +977,19 @@ impl Store {
         }
         publish(&tmp, bug)
     }
+}
+
+/// The paragraph `report.md` of a known bug's finding ends with.
+pub fn known_note(k: &KnownLabel) -> String {
+    format!(
+        "\n## Known bug\n\nThis is {} in thalia's known findings (`known-findings/`): {}{}. It is counted apart and not reported as new.\n",
+        k.id,
+        k.title,
+        k.tracker
+            .as_ref()
+            .map(|t| format!(" (tracker: {t})"))
+            .unwrap_or_default()
+    )
 }
 
 /// Renames the finished directory `tmp` into place as `dest`; when another worker stored

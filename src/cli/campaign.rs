@@ -60,6 +60,22 @@ pub(super) struct CompileArgs {
     /// non-Java program is confirmed, or kept apart as generator-suspect, by its twin).
     #[arg(long)]
     no_twin: bool,
+    /// A known-findings file (the format of the repository's `known-findings/`) whose
+    /// entries are added to the embedded ones (repeatable): matching findings are labelled
+    /// `known`, kept in `known/` and counted apart.
+    #[arg(long = "known", value_name = "FILE")]
+    known: Vec<PathBuf>,
+}
+
+impl CompileArgs {
+    /// The embedded known findings and those of `--known` files.
+    fn known(&self) -> Result<thalia::campaign::known::KnownSet> {
+        let mut set = thalia::campaign::known::KnownSet::embedded()?;
+        for f in &self.known {
+            set.add_file(f)?;
+        }
+        Ok(set)
+    }
 }
 
 impl CompileArgs {
@@ -237,7 +253,9 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
     identity.against = opts.against.iter().map(setup::Against::label).collect();
     let mut manifest = setup::manifest(RunIdentity::Check(identity), info, &settings, &opts);
     manifest.against = against_info;
-    let store = Store::open(&out, manifest)?;
+    let known = args.compile.known()?;
+    let mut store = Store::open(&out, manifest)?;
+    store.set_known(known);
     note_recovery(&store);
     eprintln!(
         "checking {} programs of {} with {} ({}), results in {}",
@@ -294,7 +312,9 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
     }));
     let mut manifest = setup::manifest(identity, info, &settings, &opts);
     manifest.against = against_info;
-    let store = Store::open(&args.out, manifest)?;
+    let known = args.compile.known()?;
+    let mut store = Store::open(&args.out, manifest)?;
+    store.set_known(known);
     note_recovery(&store);
     let (api_source, api) = load_api(args.api.as_ref())?;
     let translator = translator_with(args.lang, groovy_mode(args.groovy_type_checked));

@@ -3,6 +3,7 @@
 
 mod api;
 mod bench;
+mod bisect;
 mod campaign;
 mod extract;
 mod synth;
@@ -62,6 +63,11 @@ enum Command {
     /// giving each its signature; writes `reduced/` with the program, its Java twin and a
     /// `report.md` into each finding's directory.
     Reduce(campaign::ReduceArgs),
+    /// Find the releases of a finding's compiler that show it: lists the published versions
+    /// through the Maven resolver, installs releases as needed, compiles the finding's program
+    /// as the campaign did, and binary-searches the first release that shows the finding and
+    /// the first that no longer does; writes `bisect.json` and the range into `report.md`.
+    Bisect(bisect::BisectArgs),
     /// Install, list and run the compilers under test (kotlinc, scalac 3 and 2.13, groovyc from
     /// Maven artifacts through thalia's resolver; javac from the running JDK).
     #[command(subcommand)]
@@ -138,6 +144,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Check(args) => campaign::check(args),
         Command::Report(args) => campaign::report(args),
         Command::Reduce(args) => campaign::reduce(args),
+        Command::Bisect(args) => bisect::run(args),
         Command::Toolchain(cmd) => toolchain::run(cmd),
         Command::Bench(cmd) => bench::run(cmd),
     }

@@ -369,10 +369,10 @@ impl Worker<'_> {
     /// True when the target language's checker accepts any type at position `pos` of a call
     /// of `m`, so that the position cannot be broken: an argument when an extension method of
     /// the same name and arity applies to the receiver ([`LanguageRules::has_extension_methods`];
-    /// its parameters are not checked here), or when the parameter's declared type mentions
-    /// one of the method's type variables; the result when its declared type mentions a type
-    /// variable of the method that no parameter fixes
-    /// ([`LanguageRules::ignores_explicit_type_arguments`]; checked with groovyc 4 and 5).
+    /// its parameters are not checked here). A checker's known bug is no reason to avoid a
+    /// position: groovyc's acceptance of arguments that contradict explicit type arguments
+    /// ([`LanguageRules::ignores_explicit_type_arguments`], RB9 in `known-findings/`) is
+    /// generated and labelled `known` by the campaign.
     pub(crate) fn checker_accepts_any(
         &mut self,
         m: MemberId,
@@ -381,50 +381,21 @@ impl Worker<'_> {
         owner: TypeId,
     ) -> bool {
         let rules = self.rules;
-        if !rules.has_extension_methods() && !rules.ignores_explicit_type_arguments() {
+        let Position::Arg(_) = pos else {
+            return false;
+        };
+        if !rules.has_extension_methods() {
             return false;
         }
         let mem = self.api.member(m).clone();
-        let mentions_var = |w: &Worker<'_>, t: TypeId| {
-            w.api
-                .ts
-                .arena
-                .free_vars(t)
-                .iter()
-                .any(|v| mem.type_params.contains(v))
-        };
-        match pos {
-            Position::Receiver => false,
-            Position::Arg(i) => {
-                let extension =
-                    rules.has_extension_methods() && mem.kind == MemberKind::Method && {
-                        let (recv, static_call) = match f.receiver {
-                            Some(r) => (r, false),
-                            None => (owner, true),
-                        };
-                        self.groovy_extension_applies(recv, static_call, &mem.name, f.params.len())
-                    };
-                extension
-                    || rules.ignores_explicit_type_arguments()
-                        && mem.params.get(i).is_some_and(|p| mentions_var(self, p.ty))
-            }
-            Position::Result => {
-                if !rules.ignores_explicit_type_arguments() {
-                    return false;
-                }
-                let fixed: Vec<_> = mem
-                    .params
-                    .iter()
-                    .flat_map(|p| self.api.ts.arena.free_vars(p.ty))
-                    .collect();
-                self.api
-                    .ts
-                    .arena
-                    .free_vars(mem.ret)
-                    .iter()
-                    .any(|v| mem.type_params.contains(v) && !fixed.contains(v))
-            }
+        if mem.kind != MemberKind::Method {
+            return false;
         }
+        let (recv, static_call) = match f.receiver {
+            Some(r) => (r, false),
+            None => (owner, true),
+        };
+        self.groovy_extension_applies(recv, static_call, &mem.name, f.params.len())
     }
 }
 
