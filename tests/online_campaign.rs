@@ -257,7 +257,10 @@ fn campaign(case: &Case, server: bool, out: &str) -> Campaign {
             Some(kind) => {
                 let f = &l["finding"];
                 assert_eq!(f["kind"], kind, "{what}: {l}");
-                let sig = f["signature"].as_str().expect("signature").to_string();
+                // the finding's directory: bugs/, suspects/ (generator suspects) or known/
+                let fref: thalia::campaign::store::FindingRef =
+                    serde_json::from_value(f.clone()).expect("a finding reference");
+                let sig = fref.path();
                 let e = sigs.entry(sig).or_insert((kind.to_string(), 0, Vec::new()));
                 assert_eq!(e.0, kind, "{what}: one kind per signature: {l}");
                 e.1 += 1;
@@ -273,13 +276,15 @@ fn campaign(case: &Case, server: bool, out: &str) -> Campaign {
         "{what}: both modes ran"
     );
 
-    // the bug directories: exactly one per signature, complete, and reproducing
-    let bugs = dir.join("bugs");
-    let on_disk: BTreeSet<String> = std::fs::read_dir(&bugs)
-        .expect("bugs/")
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
+    // the finding directories: exactly one per signature, complete, and reproducing
+    let mut on_disk = BTreeSet::new();
+    for folder in ["bugs", "suspects", "known"] {
+        if let Ok(rd) = std::fs::read_dir(dir.join(folder)) {
+            for e in rd.flatten() {
+                on_disk.insert(format!("{folder}/{}", e.file_name().to_string_lossy()));
+            }
+        }
+    }
     assert_eq!(
         on_disk,
         sigs.keys().cloned().collect::<BTreeSet<_>>(),
@@ -293,9 +298,10 @@ fn campaign(case: &Case, server: bool, out: &str) -> Campaign {
             1,
             "{what}: {sig} created by one program: {first:?}"
         );
-        let bug = bugs.join(sig);
+        let bug = dir.join(sig);
         let finding = read_json(&bug.join("finding.json"));
-        assert_eq!(finding["signature"], sig.as_str(), "{what}: {finding:#}");
+        let bare = sig.rsplit('/').next().unwrap_or(sig);
+        assert_eq!(finding["signature"], bare, "{what}: {finding:#}");
         assert_eq!(finding["kind"], kind.as_str(), "{what}: {finding:#}");
         assert_eq!(finding["program"]["key"], first[0].as_str(), "{what}");
         let file = finding["program"]["file"].as_str().expect("program file");
