@@ -368,13 +368,29 @@ fn kotlin_programs_declare_nullable_locals_where_null_safety_allows() {
         .broken
         .as_ref()
         .is_some_and(|b| b.position == "receiver")));
-    kotlinc_verdicts(&well, true);
-    kotlinc_verdicts(&by_null.into_iter().cloned().collect::<Vec<_>>(), false);
+    // one kotlinc run: the well-typed programs with nullable locals must compile, the
+    // programs broken by nullability must not
+    let mut batch: Vec<(&Synthesized, bool)> = well
+        .iter()
+        .filter(|s| nullable_locals(&s.program) > 0)
+        .take(KOTLINC_PER_KIND)
+        .map(|s| (s, true))
+        .collect();
+    batch.extend(
+        by_null
+            .into_iter()
+            .take(KOTLINC_PER_KIND)
+            .map(|s| (s, false)),
+    );
+    kotlinc_verdicts(&batch);
 }
 
-/// Compiles Kotlin programs one file each in one kotlinc run per file group and checks the
-/// verdicts, when `THALIA_KOTLINC_CP` is set.
-fn kotlinc_verdicts(programs: &[Synthesized], accept: bool) {
+/// Programs of each expectation compiled by kotlinc (one run takes all of them).
+const KOTLINC_PER_KIND: usize = 40;
+
+/// Compiles Kotlin programs in one kotlinc run and checks each file's verdict (`true`:
+/// must compile), when `THALIA_KOTLINC_CP` is set.
+fn kotlinc_verdicts(programs: &[(&Synthesized, bool)]) {
     let Ok(cp) = std::env::var("THALIA_KOTLINC_CP") else {
         require::missing_tool("kotlinc", "THALIA_KOTLINC_CP is not set");
         return;
@@ -386,20 +402,15 @@ fn kotlinc_verdicts(programs: &[Synthesized], accept: bool) {
         .to_string();
     let tr = translator(Language::Kotlin).expect("Kotlin translator");
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut wrong = Vec::new();
-    // well-typed: one batch must compile; ill-typed: every file must fail on its own, so
-    // they are compiled in one batch and each file must have an error
     let mut files = Vec::new();
-    for s in programs {
-        let Ok(src) = tr.translate(&s.program) else {
-            continue;
-        };
-        let f = dir.path().join(format!("Test_{}.kt", s.program.id));
+    for (s, accept) in programs {
+        // the two runs number their programs alike: one package per expectation
+        let mut p = s.program.clone();
+        p.id = format!("{}{}", if *accept { "w" } else { "i" }, p.id);
+        let src = tr.translate(&p).expect("Kotlin writes nullable locals");
+        let f = dir.path().join(format!("Test_{}.kt", p.id));
         fs::write(&f, src).expect("write");
-        files.push((s.program.id.clone(), f));
-    }
-    if files.is_empty() {
-        return;
+        files.push((p.id, f, *accept));
     }
     let out = std::process::Command::new("java")
         .arg("-cp")
@@ -414,24 +425,29 @@ fn kotlinc_verdicts(programs: &[Synthesized], accept: bool) {
         ])
         .arg("-d")
         .arg(dir.path().join("out"))
-        .args(files.iter().map(|(_, f)| f))
+        .args(files.iter().map(|(_, f, _)| f))
         .output()
         .expect("kotlinc runs");
     let err = String::from_utf8_lossy(&out.stderr).to_string();
-    for (id, f) in &files {
-        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        let rejected = err
-            .lines()
-            .any(|l| l.contains(name) && l.contains("error:"));
-        if rejected == accept {
-            wrong.push(id.clone());
-        }
-    }
+    let wrong: Vec<String> = files
+        .iter()
+        .filter(|(_, f, accept)| {
+            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let rejected = err
+                .lines()
+                .any(|l| l.contains(name) && l.contains("error:"));
+            rejected == *accept
+        })
+        .map(|(id, _, accept)| {
+            format!(
+                "{id} (expected {})",
+                if *accept { "accept" } else { "reject" }
+            )
+        })
+        .collect();
     assert!(
         wrong.is_empty(),
-        "kotlinc {} {:?}:\n{err}",
-        if accept { "rejected" } else { "accepted" },
-        wrong
+        "kotlinc verdicts wrong for {wrong:?}:\n{err}"
     );
 }
 
@@ -448,5 +464,146 @@ fn the_forms_are_deterministic() {
     for (x, y) in a.iter().zip(&b) {
         assert_eq!(x.program, y.program);
         assert_eq!(x.record, y.record);
+    }
+}
+
+/// `n` programs of the embedded API (`java.base` alone with `java_base`, which needs no
+/// library classpath).
+fn synth_embedded(
+    java_base: bool,
+    lang: Language,
+    mode: Mode,
+    swarm: SwarmConfig,
+    n: usize,
+) -> Vec<Synthesized> {
+    synth_embedded_with(java_base, lang, mode, false, swarm, n)
+}
+
+/// [`synth_embedded`] with or without erasure of type arguments.
+fn synth_embedded_with(
+    java_base: bool,
+    lang: Language,
+    mode: Mode,
+    erase: bool,
+    swarm: SwarmConfig,
+    n: usize,
+) -> Vec<Synthesized> {
+    let mut api = if java_base {
+        thalia::embedded::embedded_corpus("java.base").expect("embedded java.base")
+    } else {
+        thalia::embedded::embedded_api()
+    };
+    let ctx = SynthContext::new(&mut api);
+    let cfg = SynthConfig {
+        lang,
+        mode,
+        erase,
+        swarm,
+        ..SynthConfig::default()
+    };
+    let run = Run {
+        api: &api,
+        ctx: &ctx,
+        cfg: &cfg,
+        seed: SEED,
+        jobs: 2,
+    };
+    let plan = run.plan();
+    run.build(&plan, &Selection::First(n), &|| {})
+}
+
+/// The share of programs using each form in a default 2,000-program run of the embedded API
+/// (`cargo test --test synth_forms_program -- --ignored census --nocapture`).
+#[test]
+#[ignore = "a measurement: 2,000 programs per language and mode"]
+fn census_of_the_forms_in_a_default_run() {
+    for lang in [Language::Java, Language::Groovy, Language::Kotlin] {
+        for mode in [Mode::WellTyped, Mode::IllTyped] {
+            let built = synth_embedded(false, lang, mode, SwarmConfig::default(), 2000);
+            let n = built.len().max(1) as f64;
+            let pct = |k: usize| 100.0 * k as f64 / n;
+            let generic = built.iter().filter(|s| is_generic(&s.program)).count();
+            let inner = built.iter().filter(|s| has_outer_new(&s.program)).count();
+            let nullable = built
+                .iter()
+                .filter(|s| nullable_locals(&s.program) > 0)
+                .count();
+            let by_null = built
+                .iter()
+                .filter(|s| {
+                    s.record
+                        .broken
+                        .as_ref()
+                        .is_some_and(|b| b.actual.ends_with('?'))
+                })
+                .count();
+            println!(
+                "{lang:?} {mode:?}: {} programs; generic test method {:.1} %, outer.new {:.2} %, \
+                 nullable locals {:.1} %, broken by nullability {:.1} %",
+                built.len(),
+                pct(generic),
+                pct(inner),
+                pct(nullable),
+                pct(by_null)
+            );
+        }
+    }
+}
+
+/// javac on embedded-API programs with the generic test method forced on
+/// (`cargo test --test synth_forms_program -- --ignored embedded --nocapture`).
+#[test]
+#[ignore = "a measurement: javac on 3 × 600 programs of the embedded API"]
+fn embedded_generic_programs_get_the_expected_javac_verdicts() {
+    for (mode, erase) in [
+        (Mode::WellTyped, false),
+        (Mode::WellTyped, true),
+        (Mode::IllTyped, false),
+    ] {
+        let built = synth_embedded_with(
+            true,
+            Language::Java,
+            mode,
+            erase,
+            swarm(|s| s.generic_test_method = 1.0),
+            600,
+        );
+        let generic: Vec<&Synthesized> = built.iter().filter(|s| is_generic(&s.program)).collect();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut files = Vec::new();
+        for s in &generic {
+            if let Some(src) = java_source(&s.program) {
+                let f = dir.path().join(format!("Test_{}.java", s.program.id));
+                fs::write(&f, src).expect("write");
+                files.push((s, f));
+            }
+        }
+        let paths: Vec<PathBuf> = files.iter().map(|(_, f)| f.clone()).collect();
+        let res = javac::compile_batch(&paths, None).expect("javac");
+        let mut wrong = Vec::new();
+        for (s, f) in &files {
+            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let ok = res
+                .verdicts
+                .get(name)
+                .is_some_and(|v| v.is_accepted() == (mode == Mode::WellTyped));
+            if !ok {
+                wrong.push(format!(
+                    "{} {}: {:?}",
+                    s.program.id,
+                    s.record.member,
+                    res.verdicts.get(name)
+                ));
+            }
+        }
+        println!(
+            "{mode:?} (erase: {erase}): {} generic of {}, {} wrong javac verdicts",
+            files.len(),
+            built.len(),
+            wrong.len()
+        );
+        for w in wrong.iter().take(15) {
+            println!("  {w}");
+        }
     }
 }

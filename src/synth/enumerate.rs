@@ -595,6 +595,66 @@ impl Worker<'_> {
                 return Some((t, tp));
             }
         }
+        self.generalize_position(rng, task)
+    }
+
+    /// The task with the type `X` of its receiver or of one argument (a class type) replaced
+    /// by the program's variable `T extends X` (a subtype of `X`, inhabited by `(T) null`),
+    /// kept when the call still resolves the same way (or stays broken).
+    fn generalize_position(
+        &mut self,
+        rng: &mut SynthRng,
+        task: &Task,
+    ) -> Option<(Task, TypeParam)> {
+        let broken = task.broken.map(|b| b.position);
+        let mut positions: Vec<Position> = Vec::new();
+        if task.seq.receiver.is_some() {
+            positions.push(Position::Receiver);
+        }
+        positions.extend((0..task.seq.args.len()).map(Position::Arg));
+        positions.retain(|&p| Some(p) != broken);
+        positions.shuffle(rng);
+        let m = task.member;
+        for pos in positions.into_iter().take(GENERALIZE_ATTEMPTS) {
+            let x = match pos {
+                Position::Receiver => task.seq.receiver,
+                Position::Arg(i) => task.seq.args.get(i).copied(),
+                Position::Result => None,
+            }?;
+            if !self.generalizable(x) || self.generic_array(x) {
+                continue;
+            }
+            let v = self.program_var(x);
+            let tv = self.api.ts.arena.var_type(v);
+            let mut seq = task.seq.clone();
+            match pos {
+                Position::Receiver => seq.receiver = Some(tv),
+                Position::Arg(i) => seq.args[i] = tv,
+                Position::Result => {}
+            }
+            // `r.new Inner()` on a type-variable-typed `r` is left out
+            if pos == Position::Receiver && self.api.member(m).kind == MemberKind::Constructor {
+                continue;
+            }
+            let want = match broken {
+                None | Some(Position::Result) => Some(Resolution::Unique(m)),
+                Some(Position::Arg(_)) => Some(Resolution::NoneApplicable),
+                // the receiver lacks the member: no resolution to compare
+                Some(Position::Receiver) => None,
+            };
+            if want.is_some_and(|w| self.resolve_call(m, &task.formal, &seq) != w) {
+                continue;
+            }
+            let tp = TypeParam {
+                name: PROGRAM_TYPE_VAR.to_string(),
+                bounds: vec![super::program::to_ir(&self.api, x)],
+            };
+            let t = Task {
+                seq,
+                ..task.clone()
+            };
+            return Some((t, tp));
+        }
         None
     }
 
