@@ -607,3 +607,88 @@ fn embedded_generic_programs_get_the_expected_javac_verdicts() {
         }
     }
 }
+
+/// kotlinc on embedded `java.base` programs with nullable declarations forced on: the errors
+/// of well-typed programs that mention a nullable type, and the programs broken by
+/// nullability that kotlinc accepts
+/// (`cargo test --test synth_forms_program -- --ignored kotlin_embedded --nocapture`).
+#[test]
+#[ignore = "a measurement: kotlinc on programs of the embedded java.base"]
+fn kotlin_embedded_nullable_programs_get_the_expected_verdicts() {
+    let Ok(cp) = std::env::var("THALIA_KOTLINC_CP") else {
+        require::missing_tool("kotlinc", "THALIA_KOTLINC_CP is not set");
+        return;
+    };
+    let stdlib = cp
+        .split(':')
+        .find(|j| j.contains("kotlin-stdlib-") && !j.contains("jdk"))
+        .expect("kotlin-stdlib")
+        .to_string();
+    let tr = translator(Language::Kotlin).expect("Kotlin translator");
+    for mode in [Mode::WellTyped, Mode::IllTyped] {
+        let built = synth_embedded(
+            true,
+            Language::Kotlin,
+            mode,
+            swarm(|s| s.nullable_types = 1.0),
+            400,
+        );
+        let chosen: Vec<&Synthesized> = built
+            .iter()
+            .filter(|s| match mode {
+                Mode::WellTyped => nullable_locals(&s.program) > 0,
+                Mode::IllTyped => s
+                    .record
+                    .broken
+                    .as_ref()
+                    .is_some_and(|b| b.actual.ends_with('?')),
+            })
+            .collect();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut files = Vec::new();
+        for s in &chosen {
+            if let Ok(src) = tr.translate(&s.program) {
+                let f = dir.path().join(format!("Test_{}.kt", s.program.id));
+                fs::write(&f, src).expect("write");
+                files.push(f);
+            }
+        }
+        let out = std::process::Command::new("java")
+            .arg("-cp")
+            .arg(&cp)
+            .arg("org.jetbrains.kotlin.cli.jvm.K2JVMCompiler")
+            .args(["-no-stdlib", "-no-reflect", "-nowarn", "-classpath", &stdlib])
+            .arg("-d")
+            .arg(dir.path().join("out"))
+            .args(&files)
+            .output()
+            .expect("kotlinc runs");
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        let rejected: Vec<&PathBuf> = files
+            .iter()
+            .filter(|f| {
+                let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                err.lines().any(|l| l.contains(name) && l.contains("error:"))
+            })
+            .collect();
+        println!(
+            "{mode:?}: {} programs with the form of {}, {} rejected by kotlinc",
+            files.len(),
+            built.len(),
+            rejected.len()
+        );
+        let shown: Vec<&str> = err
+            .lines()
+            .filter(|l| l.contains("error:") && (mode == Mode::WellTyped))
+            .take(30)
+            .collect();
+        for l in shown {
+            println!("  {l}");
+        }
+        if mode == Mode::IllTyped {
+            for f in files.iter().filter(|f| !rejected.contains(f)).take(10) {
+                println!("  accepted: {}", fs::read_to_string(f).unwrap_or_default());
+            }
+        }
+    }
+}
