@@ -657,7 +657,13 @@ fn kotlin_embedded_nullable_programs_get_the_expected_verdicts() {
             .arg("-cp")
             .arg(&cp)
             .arg("org.jetbrains.kotlin.cli.jvm.K2JVMCompiler")
-            .args(["-no-stdlib", "-no-reflect", "-nowarn", "-classpath", &stdlib])
+            .args([
+                "-no-stdlib",
+                "-no-reflect",
+                "-nowarn",
+                "-classpath",
+                &stdlib,
+            ])
             .arg("-d")
             .arg(dir.path().join("out"))
             .args(&files)
@@ -668,7 +674,8 @@ fn kotlin_embedded_nullable_programs_get_the_expected_verdicts() {
             .iter()
             .filter(|f| {
                 let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-                err.lines().any(|l| l.contains(name) && l.contains("error:"))
+                err.lines()
+                    .any(|l| l.contains(name) && l.contains("error:"))
             })
             .collect();
         println!(

@@ -819,6 +819,22 @@ mod tests {
         assert!(!java.ignores_explicit_type_arguments());
         assert!(!java.types_overloaded_arguments_untargeted());
         assert!(!java.infers_from_arguments_first());
+        assert!(!java.has_nullable_types());
+        assert!(!java.java_reference_parameters_accept_null());
+    }
+
+    #[test]
+    fn only_kotlin_declares_nullable_types() {
+        let with: Vec<Language> = Language::ALL
+            .into_iter()
+            .filter(|&l| LanguageRules::new(l).has_nullable_types())
+            .collect();
+        assert_eq!(with, [Language::Kotlin]);
+        let mut a = crate::types::TypeArena::new();
+        let int = a.class_named("java.lang.Integer", &[]);
+        let n = a.nullable(int);
+        assert_eq!(print_actual(&a, n), "java.lang.Integer?");
+        assert_eq!(print_actual(&a, int), "java.lang.Integer");
     }
 
     #[test]
