@@ -16,7 +16,8 @@ pub enum SkipReason {
     NotPublic,
     /// A constructor of an abstract class, interface or enum.
     AbstractConstructor,
-    /// A constructor of a nested class (needs an enclosing instance or is not reachable).
+    /// A constructor of a static nested class, or of an inner class whose enclosing class is
+    /// generic or not usable (or inner-class creation is off in the configuration).
     NestedConstructor,
     /// A constructor with its own type parameters (`new <T> C()`).
     GenericConstructor,
@@ -143,6 +144,23 @@ pub fn java_expressible(api: &Api, t: TypeId) -> bool {
     }
 }
 
+/// The enclosing class of an inner (non-static member) class whose constructor `m` is, when
+/// that class is in the API and not generic: the class of the enclosing instance that
+/// `outer.new Inner()` needs (the call's receiver).
+pub fn outer_class(api: &Api, m: MemberId) -> Option<ClassId> {
+    let mem = api.member(m);
+    if mem.kind != MemberKind::Constructor {
+        return None;
+    }
+    let owner = api.class(mem.owner);
+    if owner.doc.is_inner != Some(true) {
+        return None;
+    }
+    let outer = api.class_by_name(owner.parent.as_deref()?)?;
+    let oc = api.class(outer);
+    (oc.is_class && oc.kind != ClassKind::Interface && !oc.is_generic()).then_some(outer)
+}
+
 fn is_public(access: Option<&str>) -> bool {
     access.is_none_or(|a| a == "public")
 }
@@ -220,7 +238,11 @@ impl SynthContext {
             match Self::member_problem(api, m, &class_ids, &preview) {
                 None => {
                     testable.push(m);
-                    path_usable.insert(m);
+                    // an inner class's constructor needs its enclosing instance, which the
+                    // steps of an inhabitant path do not provide
+                    if outer_class(api, m).is_none() {
+                        path_usable.insert(m);
+                    }
                 }
                 Some(r) => skipped.push((m, r)),
             }
@@ -290,7 +312,10 @@ impl SynthContext {
                 return Some(SkipReason::AbstractConstructor);
             }
             if owner.parent.is_some() {
-                return Some(SkipReason::NestedConstructor);
+                let usable_outer = outer_class(api, m).is_some_and(|o| usable.contains(&o));
+                if !usable_outer {
+                    return Some(SkipReason::NestedConstructor);
+                }
             }
             if !mem.type_params.is_empty() {
                 return Some(SkipReason::GenericConstructor);

@@ -6,13 +6,15 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::Serialize;
 
+use thalia_translators::ir::TypeParam;
+
 use super::config::Mode;
-use super::context::{java_expressible, SkipReason};
+use super::context::{java_expressible, outer_class, SkipReason};
 pub use super::overload::Resolution;
 use super::rules::ConversionSite;
 use super::worker::{RngStream, SynthRng, Worker};
 use crate::api::{MemberId, MemberKind};
-use crate::types::{Prim, Subst, Type, TypeId, VarId};
+use crate::types::{print_type, Prim, Subst, Syntax, Type, TypeId, VarId, Wildcard};
 
 /// Methods every class has (a receiver can never lack them).
 const OBJECT_METHODS: [&str; 9] = [
@@ -111,6 +113,10 @@ impl Worker<'_> {
         if self.cfg.mode == Mode::IllTyped && self.api.is_signature_polymorphic(m) {
             return Err(SkipReason::SignaturePolymorphic);
         }
+        // an inner class is created on its outer instance only when the form may be drawn
+        if outer_class(&self.api, m).is_some() && self.cfg.swarm.inner_classes <= 0.0 {
+            return Err(SkipReason::NestedConstructor);
+        }
         let mut rng = RngStream::Enumerate.rng(seed, u64::from(m.0));
         let mut tasks = Vec::new();
         let mut any_subst = false;
@@ -157,9 +163,20 @@ impl Worker<'_> {
             .collect();
         let depth = self.cfg.max_type_depth;
         let subst = self.draw_subst(rng, &vars, depth, &Subst::new())?;
+        Some(self.formal_under(m, subst))
+    }
+
+    /// The member's signature under `subst`; the receiver of an inner class's constructor is
+    /// its enclosing instance (`outer.new Inner()`).
+    pub fn formal_under(&mut self, m: MemberId, subst: Subst) -> Formal {
+        let mem = self.api.member(m).clone();
+        let owner_sym = self.api.class(mem.owner).sym;
         let receiver = if mem.needs_receiver() {
-            let self_ty = self.api.ts.self_type(owner.sym);
+            let self_ty = self.api.ts.self_type(owner_sym);
             Some(self.api.ts.arena.subst(self_ty, &subst))
+        } else if let Some(outer) = outer_class(&self.api, m) {
+            let outer_sym = self.api.class(outer).sym;
+            Some(self.api.ts.self_type(outer_sym))
         } else {
             None
         };
@@ -173,12 +190,30 @@ impl Worker<'_> {
         } else {
             Some(self.api.ts.arena.subst(mem.ret, &subst))
         };
-        Some(Formal {
+        Formal {
             subst,
             receiver,
             params,
             ret,
-        })
+        }
+    }
+
+    /// Java overload resolution of the call in `seq`; a constructor's receiver (an inner
+    /// class's enclosing instance) takes no part in it.
+    pub(crate) fn resolve_call(
+        &mut self,
+        m: MemberId,
+        f: &Formal,
+        seq: &TypingSequence,
+    ) -> Resolution {
+        if seq.receiver.is_some() && self.api.member(m).kind == MemberKind::Constructor {
+            let plain = TypingSequence {
+                receiver: None,
+                ..seq.clone()
+            };
+            return self.resolve(m, f, &plain);
+        }
+        self.resolve(m, f, seq)
     }
 
     fn well_typed(&mut self, rng: &mut SynthRng, m: MemberId, f: &Formal, out: &mut Vec<Task>) {
@@ -235,7 +270,7 @@ impl Worker<'_> {
                     .collect(),
                 result: res_set[idx[n - 1]],
             };
-            if self.resolve(m, f, &seq) == Resolution::Unique(m) {
+            if self.resolve_call(m, f, &seq) == Resolution::Unique(m) {
                 out.push(Task {
                     member: m,
                     formal: f.clone(),
@@ -252,11 +287,12 @@ impl Worker<'_> {
             args: f.params.clone(),
             result: f.ret,
         };
-        if self.resolve(m, f, &formal_seq) != Resolution::Unique(m) {
+        if self.resolve_call(m, f, &formal_seq) != Resolution::Unique(m) {
             return;
         }
         let mut positions = Vec::new();
         let name = self.api.member(m).name.clone();
+        let is_constructor = self.api.member(m).kind == MemberKind::Constructor;
         if f.receiver.is_some() && !OBJECT_METHODS.contains(&name.as_str()) {
             positions.push(Position::Receiver);
         }
@@ -306,6 +342,12 @@ impl Worker<'_> {
                 }
                 let mut seq = formal_seq.clone();
                 let ok = match pos {
+                    // a wrong enclosing instance: `x.new Inner()` finds no member class
+                    // `Inner` in `x`'s type
+                    Position::Receiver if is_constructor => {
+                        seq.receiver = Some(x);
+                        self.lacks_member_class(x, &name) && !self.enriched(x)
+                    }
                     Position::Receiver => {
                         seq.receiver = Some(x);
                         self.lacks_member(x, &name)
@@ -321,7 +363,7 @@ impl Worker<'_> {
                     Position::Arg(i) => {
                         seq.args[i] = x;
                         // overloads may hide in supertypes outside the API
-                        owner_known && self.resolve(m, f, &seq) == Resolution::NoneApplicable
+                        owner_known && self.resolve_call(m, f, &seq) == Resolution::NoneApplicable
                     }
                     Position::Result
                         if self.lenient_conversion(formal, x, ConversionSite::Assignment) =>
@@ -440,6 +482,31 @@ impl Worker<'_> {
     }
 }
 
+impl Worker<'_> {
+    /// True when neither the class of `x` nor any of its supertypes has a member class named
+    /// `simple` (all of them known to the API), so that `x.new simple()` cannot resolve.
+    fn lacks_member_class(&mut self, x: TypeId, simple: &str) -> bool {
+        match self.api.ts.arena.get(x) {
+            // a primitive or an array has no member classes
+            Type::Prim(_) | Type::Array(_) => return true,
+            Type::Class { .. } => {}
+            _ => return false,
+        }
+        if !self.hierarchy_known(x) {
+            return false;
+        }
+        for s in self.api.ts.all_supertypes(x) {
+            if let Some((n, _)) = self.api.ts.arena.as_class(s) {
+                let nested = format!("{}.{simple}", self.api.ts.arena.name(n));
+                if self.api.class_by_name(&nested).is_some() {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
 /// True for `void` and Unit result types.
 pub fn is_void(a: &crate::types::TypeArena, t: TypeId) -> bool {
     match a.get(t) {
@@ -448,5 +515,351 @@ pub fn is_void(a: &crate::types::TypeArena, t: TypeId) -> bool {
             matches!(a.name(*name), "kotlin.Unit" | "scala.Unit")
         }
         _ => false,
+    }
+}
+
+/// The name of the generic test method's type variable (`static <T extends B> void test()`).
+pub const PROGRAM_TYPE_VAR: &str = "T";
+
+/// How many type arguments of a substitution [`Worker::generalize`] tries to replace by the
+/// test method's type variable before it gives up.
+pub const GENERALIZE_ATTEMPTS: usize = 3;
+
+/// A task as a program builds it: possibly generalized over the test method's type
+/// variables, with the positions whose locals Kotlin declares nullable (`T?`).
+#[derive(Clone, Debug)]
+pub struct Shaped {
+    /// The task (generalized or re-broken at build time, else the enumerated one).
+    pub task: Task,
+    /// The type parameters of the test method.
+    pub type_params: Vec<TypeParam>,
+    /// The positions whose locals are declared with a nullable type.
+    pub nullable: Vec<Position>,
+}
+
+impl Worker<'_> {
+    /// The shape of program `index` for `task` under the program's swarm features (drawn
+    /// before): a generic test method ([`Worker::generalize`]) and Kotlin's nullable locals
+    /// ([`Worker::nullable_positions`]). Creating an inner class needs its enclosing
+    /// instance, so the form is on for a program whose member is an inner class's constructor.
+    pub fn shape_task(&mut self, task: &Task, seed: u64, index: u64) -> Shaped {
+        let mut rng = RngStream::Shape.rng(seed, index);
+        let p = self.cfg.swarm.use_probability.clamp(0.0, 1.0);
+        if outer_class(&self.api, task.member).is_some() {
+            self.building.features.inner_classes = true;
+        }
+        let mut task = task.clone();
+        let mut type_params = Vec::new();
+        if self.building.features.generic_test_method && rng.gen_bool(p) {
+            if let Some((t, tp)) = self.generalize(&mut rng, &task) {
+                task = t;
+                type_params.push(tp);
+            }
+        }
+        let nullable = self.nullable_positions(&mut rng, &mut task);
+        Shaped {
+            task,
+            type_params,
+            nullable,
+        }
+    }
+
+    /// The task generalized over a type variable of the test method: a type argument `X` of
+    /// the member's substitution is replaced, there and in the typing sequence, by the
+    /// program's variable `T` bounded by `X` or by a supertype of `X`. Kept only when the
+    /// substitution stays valid (Def. 3.1) and the sequence well-typed in Java's rules (or,
+    /// for an ill-typed task, still broken at its position).
+    pub fn generalize(&mut self, rng: &mut SynthRng, task: &Task) -> Option<(Task, TypeParam)> {
+        let mut cands: Vec<(String, TypeId)> = Vec::new();
+        let values: Vec<TypeId> = task.formal.subst.iter().map(|(_, t)| t).collect();
+        for t in values {
+            if self.generalizable(t) {
+                let key = print_type(&self.api.ts.arena, Syntax::Java, t);
+                if !cands.iter().any(|(k, _)| *k == key) {
+                    cands.push((key, t));
+                }
+            }
+        }
+        // printed order, not id order: ids depend on what the worker interned before
+        cands.sort();
+        cands.shuffle(rng);
+        for (_, x) in cands.into_iter().take(GENERALIZE_ATTEMPTS) {
+            let bound = self.bound_for(rng, x);
+            let v = self.program_var(bound);
+            let tv = self.api.ts.arena.var_type(v);
+            if let Some(t) = self.generalized(task, x, tv) {
+                let tp = TypeParam {
+                    name: PROGRAM_TYPE_VAR.to_string(),
+                    bounds: vec![super::program::to_ir(&self.api, bound)],
+                };
+                return Some((t, tp));
+            }
+        }
+        self.generalize_position(rng, task)
+    }
+
+    /// The task with the type `X` of its receiver or of one argument (a class type) replaced
+    /// by the program's variable `T extends X` (a subtype of `X`, inhabited by `(T) null`),
+    /// kept when the call still resolves the same way (or stays broken).
+    fn generalize_position(
+        &mut self,
+        rng: &mut SynthRng,
+        task: &Task,
+    ) -> Option<(Task, TypeParam)> {
+        let broken = task.broken.map(|b| b.position);
+        let mut positions: Vec<Position> = Vec::new();
+        if task.seq.receiver.is_some() {
+            positions.push(Position::Receiver);
+        }
+        positions.extend((0..task.seq.args.len()).map(Position::Arg));
+        positions.retain(|&p| Some(p) != broken);
+        positions.shuffle(rng);
+        let m = task.member;
+        for pos in positions.into_iter().take(GENERALIZE_ATTEMPTS) {
+            let x = match pos {
+                Position::Receiver => task.seq.receiver,
+                Position::Arg(i) => task.seq.args.get(i).copied(),
+                Position::Result => None,
+            }?;
+            if !self.generalizable(x) || self.generic_array(x) {
+                continue;
+            }
+            let v = self.program_var(x);
+            let tv = self.api.ts.arena.var_type(v);
+            let mut seq = task.seq.clone();
+            match pos {
+                Position::Receiver => seq.receiver = Some(tv),
+                Position::Arg(i) => seq.args[i] = tv,
+                Position::Result => {}
+            }
+            // `r.new Inner()` on a type-variable-typed `r` is left out
+            if pos == Position::Receiver && self.api.member(m).kind == MemberKind::Constructor {
+                continue;
+            }
+            let want = match broken {
+                None | Some(Position::Result) => Some(Resolution::Unique(m)),
+                Some(Position::Arg(_)) => Some(Resolution::NoneApplicable),
+                // the receiver lacks the member: no resolution to compare
+                Some(Position::Receiver) => None,
+            };
+            if want.is_some_and(|w| self.resolve_call(m, &task.formal, &seq) != w) {
+                continue;
+            }
+            let tp = TypeParam {
+                name: PROGRAM_TYPE_VAR.to_string(),
+                bounds: vec![super::program::to_ir(&self.api, x)],
+            };
+            let t = Task {
+                seq,
+                ..task.clone()
+            };
+            return Some((t, tp));
+        }
+        None
+    }
+
+    /// True when a type argument can become the bound of the test method's type variable:
+    /// a class type Java can write, not a box (unboxing a type variable differs between the
+    /// languages).
+    fn generalizable(&self, t: TypeId) -> bool {
+        let a = &self.api.ts.arena;
+        match a.as_class(t) {
+            Some((sym, _)) => {
+                self.ctx.unbox_of(sym).is_none()
+                    && java_expressible(&self.api, t)
+                    && !a.name(sym).starts_with("java.lang.Void")
+            }
+            None => false,
+        }
+    }
+
+    /// The bound of the type variable that replaces `x`: `x` itself, or one of its
+    /// supertypes that Java can write.
+    fn bound_for(&mut self, rng: &mut SynthRng, x: TypeId) -> TypeId {
+        if rng.gen_bool(0.5) {
+            return x;
+        }
+        let mut sups: Vec<(String, TypeId)> = self
+            .api
+            .ts
+            .all_supertypes(x)
+            .into_iter()
+            .filter(|&s| self.api.ts.arena.as_class(s).is_some() && java_expressible(&self.api, s))
+            .map(|s| (print_type(&self.api.ts.arena, Syntax::Java, s), s))
+            .collect();
+        sups.sort();
+        sups.dedup();
+        sups.choose(rng).map_or(x, |&(_, s)| s)
+    }
+
+    /// The test method's type variable with upper bound `bound` (declared once per worker).
+    fn program_var(&mut self, bound: TypeId) -> VarId {
+        if let Some(&v) = self.caches.program_vars.get(&bound) {
+            return v;
+        }
+        let v = self.api.ts.arena.new_var(PROGRAM_TYPE_VAR, "test");
+        self.api.ts.arena.var_mut(v).upper = vec![bound];
+        self.caches.program_vars.insert(bound, v);
+        v
+    }
+
+    /// `task` with `x` replaced by `tv` in its substitution, formal and typing sequence, if
+    /// the result is valid and keeps the task's verdict.
+    fn generalized(&mut self, task: &Task, x: TypeId, tv: TypeId) -> Option<Task> {
+        let m = task.member;
+        let pairs: Vec<(VarId, TypeId)> = task.formal.subst.iter().collect();
+        let mut subst = Subst::new();
+        for (v, t) in pairs {
+            let t = self.replace_type(t, x, tv);
+            subst.insert(v, t);
+        }
+        if !self.api.ts.is_valid_subst(&subst) {
+            return None;
+        }
+        let f = self.formal_under(m, subst);
+        // `new T[]{..}` is a generic array creation, which Java forbids
+        let arrays = f
+            .receiver
+            .into_iter()
+            .chain(f.params.iter().copied())
+            .chain(f.ret);
+        if arrays.into_iter().any(|t| self.generic_array(t)) {
+            return None;
+        }
+        match task.broken {
+            None => {
+                let seq = TypingSequence {
+                    receiver: task.seq.receiver.map(|t| self.replace_type(t, x, tv)),
+                    args: task
+                        .seq
+                        .args
+                        .iter()
+                        .map(|&t| self.replace_type(t, x, tv))
+                        .collect(),
+                    result: task.seq.result.map(|t| self.replace_type(t, x, tv)),
+                };
+                let seq_types = seq.receiver.into_iter().chain(seq.args.iter().copied());
+                if seq_types.chain(seq.result).any(|t| self.generic_array(t)) {
+                    return None;
+                }
+                let receiver_ok = match (seq.receiver, f.receiver) {
+                    (Some(a), Some(b)) => self.api.ts.is_subtype(a, b),
+                    (None, None) => true,
+                    _ => false,
+                };
+                let result_ok = match (f.ret, seq.result) {
+                    (Some(r), Some(e)) => self.assignable(r, e),
+                    (None, None) => true,
+                    _ => false,
+                };
+                let ok = receiver_ok
+                    && result_ok
+                    && self.resolve_call(m, &f, &seq) == Resolution::Unique(m);
+                ok.then(|| Task {
+                    member: m,
+                    formal: f,
+                    seq,
+                    broken: None,
+                })
+            }
+            Some(b) => {
+                let mut seq = TypingSequence {
+                    receiver: f.receiver,
+                    args: f.params.clone(),
+                    result: f.ret,
+                };
+                let formal = match b.position {
+                    Position::Receiver => f.receiver,
+                    Position::Arg(i) => f.params.get(i).copied(),
+                    Position::Result => f.ret,
+                }?;
+                let x = b.actual;
+                if !self.incompatible(x, formal) {
+                    return None;
+                }
+                let still = match b.position {
+                    Position::Receiver => {
+                        seq.receiver = Some(x);
+                        true
+                    }
+                    Position::Arg(i) => {
+                        seq.args[i] = x;
+                        !self.lenient_conversion(x, formal, ConversionSite::Argument)
+                            && self.resolve_call(m, &f, &seq) == Resolution::NoneApplicable
+                    }
+                    Position::Result => {
+                        seq.result = Some(x);
+                        !self.lenient_conversion(formal, x, ConversionSite::Assignment)
+                            && !self.assignable(formal, x)
+                    }
+                };
+                // the other positions must still resolve to the member
+                let mut plain = seq.clone();
+                match b.position {
+                    Position::Receiver => plain.receiver = f.receiver,
+                    Position::Arg(i) => plain.args[i] = formal,
+                    Position::Result => plain.result = f.ret,
+                }
+                let resolves = self.resolve_call(m, &f, &plain) == Resolution::Unique(m);
+                (still && resolves).then(|| Task {
+                    member: m,
+                    formal: f,
+                    seq,
+                    broken: Some(Broken {
+                        position: b.position,
+                        formal,
+                        actual: x,
+                    }),
+                })
+            }
+        }
+    }
+
+    /// True when `t` is or contains an array whose element type mentions a type variable.
+    fn generic_array(&self, t: TypeId) -> bool {
+        let a = &self.api.ts.arena;
+        let mut todo = vec![t];
+        while let Some(u) = todo.pop() {
+            if let Type::Array(e) = a.get(u) {
+                if !a.free_vars(*e).is_empty() {
+                    return true;
+                }
+            }
+            a.for_each_child(u, |c| todo.push(c));
+        }
+        false
+    }
+
+    /// `t` with every occurrence of the type `from` replaced by `to`.
+    fn replace_type(&mut self, t: TypeId, from: TypeId, to: TypeId) -> TypeId {
+        if t == from {
+            return to;
+        }
+        match self.api.ts.arena.get(t).clone() {
+            Type::Class { name, args } => {
+                let args: Vec<TypeId> = args
+                    .iter()
+                    .map(|&a| self.replace_type(a, from, to))
+                    .collect();
+                self.api.ts.arena.class(name, &args)
+            }
+            Type::Array(e) => {
+                let e = self.replace_type(e, from, to);
+                self.api.ts.arena.array(e)
+            }
+            Type::Nullable(e) => {
+                let e = self.replace_type(e, from, to);
+                self.api.ts.arena.nullable(e)
+            }
+            Type::Wildcard(Wildcard::Extends(b)) => {
+                let b = self.replace_type(b, from, to);
+                self.api.ts.arena.wildcard(Wildcard::Extends(b))
+            }
+            Type::Wildcard(Wildcard::Super(b)) => {
+                let b = self.replace_type(b, from, to);
+                self.api.ts.arena.wildcard(Wildcard::Super(b))
+            }
+            _ => t,
+        }
     }
 }

@@ -246,7 +246,8 @@ impl Worker<'_> {
                 class: owner.name.clone(),
                 type_args: if erased { None } else { Some(ir_args) },
                 args: arg_exprs,
-                outer: None,
+                // an inner class's enclosing instance (see `Worker::formal_under`)
+                outer: receiver.as_ref().map(|e| Box::new(e.clone())),
             },
             MemberKind::Method => Expr::Call {
                 receiver: if mem.is_static {
@@ -395,6 +396,8 @@ impl Worker<'_> {
         self.building.fresh = 0;
         self.building.features =
             super::swarm::Features::draw(&self.cfg.swarm, self.cfg.lang, seed, index);
+        let shaped = self.shape_task(task, seed, index);
+        let task = &shaped.task;
         let depth = self.cfg.max_inhabitant_depth;
         let mut stmts = Vec::new();
         let mut receiver = None;
@@ -446,6 +449,8 @@ impl Worker<'_> {
             None => stmts.push(Stmt::Expr(call.expr)),
         }
         let mut program = Program::new(id, stmts);
+        program.type_params = shaped.type_params;
+        self.declare_nullable(&mut program, &shaped.nullable, task.broken);
         program.inner_classes = self.inner_classes_of(&program);
         let record = self.record(task, id, erased);
         (program, record, erased)
@@ -491,7 +496,7 @@ impl Worker<'_> {
             broken: task.broken.map(|b| BrokenRecord {
                 position: b.position.label(),
                 formal: p(b.formal),
-                actual: p(b.actual),
+                actual: super::rules::print_actual(a, b.actual),
             }),
             erased,
             twin: None,

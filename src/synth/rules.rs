@@ -7,11 +7,16 @@
 
 use thalia_translators::Language;
 
+use rand::seq::SliceRandom;
+use rand::Rng;
+use thalia_translators::ir::{Expr, Program, Receiver, Stmt, Ty};
+
 use super::context::SkipReason;
-use super::enumerate::{Formal, Position};
-use super::worker::{wider_prims, Worker};
+use super::enumerate::{Broken, Formal, Position, Task, TypingSequence};
+use super::program::to_ir;
+use super::worker::{wider_prims, SynthRng, Worker};
 use crate::api::{ClassKind, MemberId, MemberKind};
-use crate::types::{Prim, Type, TypeId};
+use crate::types::{print_type, Prim, Syntax, Type, TypeArena, TypeId};
 
 /// Where a value is converted to a variable's type.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -170,9 +175,341 @@ impl LanguageRules {
     pub fn infers_from_arguments_first(self) -> bool {
         self.lang == Language::Scala2
     }
+
+    /// True when locals may be declared with a nullable type `T?` and the null-safety rules
+    /// apply (Kotlin): a member cannot be called with `.` on a nullable receiver, and a
+    /// nullable value cannot be passed where a non-null type is expected.
+    pub fn has_nullable_types(self) -> bool {
+        self.lang == Language::Kotlin
+    }
+
+    /// True when a parameter of a reference type declared in Java is seen with a platform
+    /// type (`T!`) that accepts a nullable argument, while a primitive one (`int` → `Int`)
+    /// does not (Kotlin; the API has no nullability annotations to say otherwise).
+    pub fn java_reference_parameters_accept_null(self) -> bool {
+        self.lang == Language::Kotlin
+    }
 }
 
+/// The type put at a broken position, as the manifest records it: in Java syntax, with a
+/// trailing `?` for a Kotlin nullable type (`java.lang.Integer?` for an `int` parameter).
+pub fn print_actual(a: &TypeArena, t: TypeId) -> String {
+    match *a.get(t) {
+        Type::Nullable(inner) => format!("{}?", print_type(a, Syntax::Java, inner)),
+        _ => print_type(a, Syntax::Java, t),
+    }
+}
+
+/// Classes (with their subtypes) whose members Kotlin shows with its own signatures or
+/// names (its mapped types: collections, maps, strings, numbers, throwables, enums), or on
+/// which the Kotlin translator rewrites calls (casts to the Java class, properties): no
+/// nullable declaration is made around their members.
+const KOTLIN_MAPPED_ROOTS: [&str; 13] = [
+    "java.lang.CharSequence",
+    "java.lang.Number",
+    "java.lang.Throwable",
+    "java.lang.Enum",
+    "java.lang.Boolean",
+    "java.lang.Character",
+    "java.lang.Comparable",
+    "java.lang.Iterable",
+    "java.util.Iterator",
+    "java.util.Map",
+    "java.util.Map.Entry",
+    "java.lang.annotation.Annotation",
+    "java.lang.Cloneable",
+];
+
+/// Packages and classes of the JDK whose signatures Kotlin enhances with built-in
+/// nullability information (its predefined enhancements: `Optional.ifPresent` takes a
+/// non-null `Consumer`), or that it maps: no nullable argument is passed to their members.
+const KOTLIN_ENHANCED_PREFIXES: [&str; 7] = [
+    "java.util.function.",
+    "java.util.stream.",
+    "java.util.Optional",
+    "java.lang.ref.",
+    "java.util.Spliterator",
+    "java.util.PrimitiveIterator",
+    "java.lang.Iterable",
+];
+
+/// Packages whose classes carry no nullability annotations Kotlin reads as errors (libraries
+/// annotated with JSpecify make a nullable argument an error, and the API does not record
+/// annotations): nullable arguments are passed to members of these packages only.
+const KOTLIN_UNANNOTATED_PACKAGES: [&str; 2] = ["java.", "javax."];
+
+/// Methods that the Kotlin translator writes differently on any receiver (properties, a cast
+/// to `java.lang.Object`, `!!`): a nullable receiver could be hidden by the rewrite.
+const KOTLIN_REWRITTEN_METHODS: [&str; 20] = [
+    "equals",
+    "hashCode",
+    "toString",
+    "getClass",
+    "notify",
+    "notifyAll",
+    "wait",
+    "clone",
+    "finalize",
+    "getMessage",
+    "getLocalizedMessage",
+    "getCause",
+    "get",
+    "put",
+    "remove",
+    "merge",
+    "compute",
+    "computeIfPresent",
+    "putIfAbsent",
+    "replace",
+];
+
 impl Worker<'_> {
+    /// The positions of `task` whose locals Kotlin declares nullable (`T?`) when the program
+    /// has the form on ([`LanguageRules::has_nullable_types`]), each with
+    /// `cfg.swarm.use_probability`: the result local always may be; an argument local where
+    /// the parameter is a Java reference parameter ([`LanguageRules::java_reference_parameters_accept_null`])
+    /// of a member Kotlin does not retype. In ill-typed mode the task may instead be broken
+    /// by nullability: a nullable receiver of a call with `.`, or a nullable argument for a
+    /// primitive parameter of a static method or constructor that is not overloaded.
+    pub(crate) fn nullable_positions(
+        &mut self,
+        rng: &mut SynthRng,
+        task: &mut Task,
+    ) -> Vec<Position> {
+        if !self.rules.has_nullable_types() || !self.building.features.nullable_types {
+            return Vec::new();
+        }
+        let p = self.cfg.swarm.use_probability.clamp(0.0, 1.0);
+        let mut out = Vec::new();
+        if task.broken.is_some() && rng.gen_bool(p) {
+            let cands = self.nullable_breaks(task);
+            if let Some(&(pos, formal)) = cands.choose(rng) {
+                let base = match *self.api.ts.arena.get(formal) {
+                    Type::Prim(q) => self.ctx.box_of(q).map(|b| self.api.ts.arena.class(b, &[])),
+                    _ => Some(formal),
+                };
+                if let Some(base) = base {
+                    let actual = self.api.ts.arena.nullable(base);
+                    task.seq = TypingSequence {
+                        receiver: task.formal.receiver,
+                        args: task.formal.params.clone(),
+                        result: task.formal.ret,
+                    };
+                    task.broken = Some(Broken {
+                        position: pos,
+                        formal,
+                        actual,
+                    });
+                    out.push(pos);
+                }
+            }
+        }
+        let broken = task.broken.map(|b| b.position);
+        if task.seq.result.is_some() && rng.gen_bool(p) {
+            out.push(Position::Result);
+        }
+        if !self.rules.java_reference_parameters_accept_null()
+            || !self.kotlin_accepts_null_arguments(task)
+        {
+            return out;
+        }
+        let m = task.member;
+        for i in 0..task.seq.args.len() {
+            if broken == Some(Position::Arg(i)) || !rng.gen_bool(p) {
+                continue;
+            }
+            let mem = self.api.member(m);
+            let Some(param) = mem.params.get(i) else {
+                continue;
+            };
+            let vararg = param.vararg;
+            let prim = |w: &Self, t: TypeId| matches!(w.api.ts.arena.get(t), Type::Prim(_));
+            if vararg || prim(self, param.ty) || prim(self, task.seq.args[i]) {
+                continue;
+            }
+            if task.formal.params.get(i).is_some_and(|&t| prim(self, t)) {
+                continue;
+            }
+            out.push(Position::Arg(i));
+        }
+        out
+    }
+
+    /// The positions of `task`'s member that a nullable local breaks in Kotlin, with the
+    /// formal type there.
+    fn nullable_breaks(&mut self, task: &Task) -> Vec<(Position, TypeId)> {
+        let m = task.member;
+        let mem = self.api.member(m).clone();
+        let mut out = Vec::new();
+        if mem.kind == MemberKind::Method && !mem.is_static {
+            if let Some(r) = task.formal.receiver {
+                let plain_class = self.api.ts.arena.as_class(r).is_some();
+                if plain_class
+                    && !KOTLIN_REWRITTEN_METHODS.contains(&mem.name.as_str())
+                    && !self.kotlin_retypes_member(task, false)
+                {
+                    out.push((Position::Receiver, r));
+                }
+            }
+        }
+        let static_like =
+            mem.kind == MemberKind::Constructor || mem.kind == MemberKind::Method && mem.is_static;
+        if static_like && !self.is_overloaded(m) {
+            for (i, p) in mem.params.iter().enumerate() {
+                if p.vararg {
+                    continue;
+                }
+                if let Some(&f) = task.formal.params.get(i) {
+                    if matches!(self.api.ts.arena.get(f), Type::Prim(q) if *q != Prim::Void) {
+                        out.push((Position::Arg(i), f));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// True when Kotlin may see the member of `task` with its own signature or the Kotlin
+    /// translator rewrites its calls: its class, its receiver's class or a class that
+    /// declares it is one of Kotlin's mapped types (or a subtype), or with `enhanced` one
+    /// whose signatures Kotlin enhances ([`KOTLIN_ENHANCED_PREFIXES`]).
+    fn kotlin_retypes_member(&mut self, task: &Task, enhanced: bool) -> bool {
+        let m = task.member;
+        let mem = self.api.member(m).clone();
+        let owner_sym = self.api.class(mem.owner).sym;
+        let owner = self.api.ts.self_type(owner_sym);
+        let mut types = vec![owner];
+        types.extend(task.seq.receiver);
+        if mem.kind == MemberKind::Method && !mem.is_static {
+            for c in self.declarers(owner, &mem.name, mem.params.len()) {
+                let root = self
+                    .api
+                    .ts
+                    .arena
+                    .find_sym(&c)
+                    .is_some_and(|s| self.api.ts.is_root_class(s));
+                if root {
+                    continue;
+                }
+                if let Some(id) = self.api.class_by_name(&c) {
+                    let sym = self.api.class(id).sym;
+                    types.push(self.api.ts.self_type(sym));
+                } else {
+                    // a declaring class outside the API: its signatures are unknown
+                    return true;
+                }
+            }
+        }
+        types.into_iter().any(|t| self.kotlin_mapped(t, enhanced))
+    }
+
+    /// True when a nullable argument may be passed to the member of `task` in Kotlin: it is
+    /// declared in a package without nullability annotations
+    /// ([`KOTLIN_UNANNOTATED_PACKAGES`]) and Kotlin does not enhance or map its signature.
+    fn kotlin_accepts_null_arguments(&mut self, task: &Task) -> bool {
+        let mem = self.api.member(task.member);
+        let owner = self.api.class(mem.owner).name.clone();
+        KOTLIN_UNANNOTATED_PACKAGES
+            .iter()
+            .any(|p| owner.starts_with(p))
+            && !self.kotlin_retypes_member(task, true)
+    }
+
+    /// True when `t` is a subtype of one of [`KOTLIN_MAPPED_ROOTS`], of `String` or of a
+    /// class of [`KOTLIN_ENHANCED_PREFIXES`].
+    fn kotlin_mapped(&mut self, t: TypeId, enhanced: bool) -> bool {
+        let t = match *self.api.ts.arena.get(t) {
+            Type::Nullable(i) => i,
+            _ => t,
+        };
+        let sups = self.api.ts.all_supertypes(t);
+        sups.iter().any(|&s| {
+            self.api.ts.arena.as_class(s).is_some_and(|(n, _)| {
+                let name = self.api.ts.arena.name(n);
+                name == "java.lang.String"
+                    || KOTLIN_MAPPED_ROOTS.contains(&name)
+                    || enhanced && KOTLIN_ENHANCED_PREFIXES.iter().any(|p| name.starts_with(p))
+            })
+        })
+    }
+
+    /// Declares the locals at `positions` of the call under test (the program's last
+    /// statement) with a nullable type: `val a0: A? = ..`. A broken position whose value is
+    /// not a local is cast to the nullable type instead (`(e as R?).m()`).
+    pub fn declare_nullable(
+        &self,
+        program: &mut Program,
+        positions: &[Position],
+        broken: Option<Broken>,
+    ) {
+        if positions.is_empty() {
+            return;
+        }
+        let Some(last) = program.stmts.last_mut() else {
+            return;
+        };
+        let mut locals: Vec<String> = Vec::new();
+        if positions.contains(&Position::Result) {
+            if let Stmt::Local { name, .. } = last {
+                locals.push(name.clone());
+            }
+        }
+        let call = match last {
+            Stmt::Local { init, .. } => init,
+            Stmt::Expr(e) => e,
+        };
+        let broken_ty = broken
+            .filter(|b| positions.contains(&b.position))
+            .map(|b| (b.position, to_ir(&self.api, b.actual)));
+        let mut visit = |pos: Position, e: &mut Expr| match e {
+            Expr::Local(n) => locals.push(n.clone()),
+            other => {
+                if let Some((bp, ty)) = &broken_ty {
+                    if *bp == pos {
+                        let inner = std::mem::replace(other, Expr::Unit);
+                        *other = Expr::Cast {
+                            ty: ty.clone(),
+                            expr: Box::new(inner),
+                        };
+                    }
+                }
+            }
+        };
+        match call {
+            Expr::Call { receiver, args, .. } => {
+                if positions.contains(&Position::Receiver) {
+                    if let Receiver::Expr(r) = receiver {
+                        visit(Position::Receiver, r);
+                    }
+                }
+                for (i, a) in args.iter_mut().enumerate() {
+                    if positions.contains(&Position::Arg(i)) {
+                        visit(Position::Arg(i), a);
+                    }
+                }
+            }
+            Expr::New { args, .. } => {
+                for (i, a) in args.iter_mut().enumerate() {
+                    if positions.contains(&Position::Arg(i)) {
+                        visit(Position::Arg(i), a);
+                    }
+                }
+            }
+            _ => {}
+        }
+        for s in &mut program.stmts {
+            if let Stmt::Local {
+                name, ty, inferred, ..
+            } = s
+            {
+                if locals.contains(name) && !matches!(ty, Ty::Nullable(_)) {
+                    *ty = Ty::Nullable(Box::new(ty.clone()));
+                    *inferred = false;
+                }
+            }
+        }
+    }
+
     /// Why the target language cannot use member `m` the way Java does, if it cannot (for
     /// the member under test and for the members on inhabitant paths alike).
     pub(crate) fn language_problem(&mut self, m: MemberId) -> Option<SkipReason> {
@@ -467,6 +804,22 @@ mod tests {
         assert!(!java.ignores_explicit_type_arguments());
         assert!(!java.types_overloaded_arguments_untargeted());
         assert!(!java.infers_from_arguments_first());
+        assert!(!java.has_nullable_types());
+        assert!(!java.java_reference_parameters_accept_null());
+    }
+
+    #[test]
+    fn only_kotlin_declares_nullable_types() {
+        let with: Vec<Language> = Language::ALL
+            .into_iter()
+            .filter(|&l| LanguageRules::new(l).has_nullable_types())
+            .collect();
+        assert_eq!(with, [Language::Kotlin]);
+        let mut a = crate::types::TypeArena::new();
+        let int = a.class_named("java.lang.Integer", &[]);
+        let n = a.nullable(int);
+        assert_eq!(print_actual(&a, n), "java.lang.Integer?");
+        assert_eq!(print_actual(&a, int), "java.lang.Integer");
     }
 
     #[test]

@@ -32,6 +32,9 @@ pub enum RngStream {
     PlanOrder = 3,
     /// A program's swarm draw: which expression forms it uses (index: the program's index).
     Swarm = 4,
+    /// A program's shape drawn at build time: its generic test method's type variable and
+    /// Kotlin's nullable declarations (index: the program's index).
+    Shape = 5,
     /// The seed of a campaign's synthesis round after the first (index: the round;
     /// `campaign::driver::round_seed` passes this value to [`mix_seed`]).
     Round = 0x7275_6e64,
@@ -89,6 +92,9 @@ pub(crate) struct Caches {
     pub(crate) language_problems: FxHashMap<MemberId, Option<SkipReason>>,
     /// Per instance method, the classes that may declare it (see `Expr::Call::declared_in`).
     pub(crate) declared_in: FxHashMap<MemberId, Rc<[String]>>,
+    /// The type variable of a generic test method per bound (`T extends B`), declared once in
+    /// this worker's arena.
+    pub(crate) program_vars: FxHashMap<TypeId, VarId>,
 }
 
 /// The counters of the program being built: where inhabitants are being written, so that
@@ -439,10 +445,14 @@ mod tests {
         assert_eq!(RngStream::Program as u64, 2);
         assert_eq!(RngStream::PlanOrder as u64, 3);
         assert_eq!(RngStream::Round.seed(5, 1), mix_seed(5, 0x7275_6e64, 1));
+        assert_eq!(RngStream::Swarm as u64, 4);
+        assert_eq!(RngStream::Shape as u64, 5);
         let streams = [
             RngStream::Enumerate,
             RngStream::Program,
             RngStream::PlanOrder,
+            RngStream::Swarm,
+            RngStream::Shape,
             RngStream::Round,
         ];
         let mut seeds: Vec<u64> = streams.iter().map(|s| s.seed(5, 0)).collect();
