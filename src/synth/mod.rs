@@ -12,6 +12,7 @@
 //!    seeded by `(seed, i)`.
 
 pub mod bench;
+pub mod conditional;
 pub mod config;
 pub mod context;
 pub mod enumerate;
@@ -21,6 +22,7 @@ pub mod inhabit;
 pub mod output;
 pub mod overload;
 pub mod program;
+pub mod reference;
 pub mod rules;
 pub mod swarm;
 pub mod worker;

@@ -101,6 +101,12 @@ impl LanguageRules {
         self.lang == Language::Java || !matches!(sam, "clone" | "finalize")
     }
 
+    /// True when the language can reference an array constructor (`T[]::new`); Kotlin has
+    /// no callable reference to one.
+    pub fn references_array_constructors(self) -> bool {
+        self.lang != Language::Kotlin
+    }
+
     /// True when the language hides static members that the extractor copied into a class
     /// from a non-public supertype (Scala sees statics only on the class declaring them).
     pub fn hides_inherited_statics(self) -> bool {

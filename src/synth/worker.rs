@@ -89,6 +89,8 @@ pub(crate) struct Caches {
     pub(crate) language_problems: FxHashMap<MemberId, Option<SkipReason>>,
     /// Per instance method, the classes that may declare it (see `Expr::Call::declared_in`).
     pub(crate) declared_in: FxHashMap<MemberId, Rc<[String]>>,
+    /// The members usable in function references, by arity (built on first use).
+    pub(crate) refs: Option<Rc<super::reference::RefIndex>>,
 }
 
 /// The counters of the program being built: where inhabitants are being written, so that
@@ -104,6 +106,12 @@ pub(crate) struct Building {
     pub(crate) keep_type_args: usize,
     /// The expression forms the program being built may use (its swarm draw).
     pub(crate) features: super::swarm::Features,
+    /// Lambda parameters and block locals in scope with their types (sources for the
+    /// inhabitants of a lambda body).
+    pub(crate) scope: Vec<(String, TypeId)>,
+    /// Nesting of positions where a conditional must not be written (arguments of
+    /// overloaded calls, receivers of bound references).
+    pub(crate) no_conditionals: usize,
 }
 
 /// Java's widening primitive conversions (JLS 5.1.2): each primitive with those wider.
