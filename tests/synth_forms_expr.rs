@@ -471,3 +471,30 @@ fn census_of_default_runs() {
         );
     }
 }
+
+#[test]
+#[ignore = "temporary"]
+fn dump_programs() {
+    let dir = PathBuf::from(std::env::var("DUMP_DIR").expect("DUMP_DIR"));
+    let lang = match std::env::var("DUMP_LANG").as_deref() {
+        Ok("kotlin") => Language::Kotlin,
+        Ok("java") => Language::Java,
+        _ => Language::Groovy,
+    };
+    let mut api = java_base();
+    let ctx = SynthContext::new(&mut api);
+    let swarm = SwarmConfig {
+        lambda_bodies: 1.0,
+        conditionals: std::env::var("DUMP_COND").map_or(0.0, |_| 1.0),
+        use_probability: 1.0,
+        ..SwarmConfig::none()
+    };
+    let built = synthesize_functional(&api, &ctx, lang, swarm, 300);
+    let t = translator(lang).expect("t");
+    fs::create_dir_all(&dir).unwrap();
+    for s in &built {
+        if let Ok(src) = t.translate(&s.program) {
+            fs::write(dir.join(t.file_name(&s.program)), src).unwrap();
+        }
+    }
+}

@@ -47,7 +47,13 @@ impl Worker<'_> {
             (Some(p), Some(q)) if is_num(p) && is_num(q) => {
                 let r = promoted(p, q);
                 let rt = self.api.ts.arena.prim(r);
-                if !self.java_converts(rt, t) {
+                // a lambda's result may be this conditional: keep to what its language widens
+                let fits = if self.building.in_lambda > 0 {
+                    self.function_result_converts(rt, t)
+                } else {
+                    self.java_converts(rt, t)
+                };
+                if !fits {
                     return None;
                 }
                 InferInfo::Standalone(rt)

@@ -60,6 +60,9 @@ enum Want {
     Exactly(TypeId),
 }
 
+/// Members of a lambda parameter's class drawn when looking for a call on it.
+pub const MAX_CALL_CANDIDATES: usize = 16;
+
 /// The most local declarations of a block lambda body.
 pub const MAX_BLOCK_LOCALS: usize = 2;
 
@@ -186,6 +189,16 @@ impl Worker<'_> {
     /// The function type (JLS 9.9) of a functional interface type `t`, or `None` when `t`
     /// is not one the target language converts a lambda to.
     pub(crate) fn function_type(&mut self, t: TypeId) -> Option<FnType> {
+        if let Some(f) = self.caches.fn_types.get(&t) {
+            return f.clone();
+        }
+        let f = self.compute_function_type(t);
+        self.caches.fn_types.insert(t, f.clone());
+        f
+    }
+
+    /// [`Self::function_type`], not cached.
+    fn compute_function_type(&mut self, t: TypeId) -> Option<FnType> {
         let t = match *self.api.ts.arena.get(t) {
             Type::Nullable(i) => i,
             _ => t,
@@ -416,17 +429,16 @@ impl Worker<'_> {
                 continue;
             }
             let recv = Subst::from_pairs(&params, &args);
-            let Some(by) = self.ctx.members_by_name.get(&cid) else {
+            let ctx = self.ctx;
+            let Some(by) = ctx.members_by_name.get(&cid) else {
                 continue;
             };
-            let mut names: Vec<&String> = by.keys().collect();
-            names.sort();
-            let mut cands: Vec<crate::api::ResolvedMember> = names
-                .into_iter()
-                .flat_map(|n| by[n].iter().cloned())
+            // the context's maps iterate in the same order in every worker and run
+            let all: Vec<&crate::api::ResolvedMember> = by.values().flatten().collect();
+            let picks: Vec<&crate::api::ResolvedMember> = (0..MAX_CALL_CANDIDATES)
+                .filter_map(|_| all.choose(rng).copied())
                 .collect();
-            cands.shuffle(rng);
-            for r in cands.into_iter().take(super::reference::MAX_REF_CANDIDATES) {
+            for r in picks {
                 let m = r.member;
                 let mem = self.api.member(m);
                 if mem.kind != MemberKind::Method
@@ -468,7 +480,9 @@ impl Worker<'_> {
                             && !self.mentions_wildcard(ret)
                     }
                     Want::Exactly(w) => {
-                        !void && self.api.ts.arena.is_ground(ret) && self.java_converts(ret, w)
+                        !void
+                            && self.api.ts.arena.is_ground(ret)
+                            && self.function_result_converts(ret, w)
                     }
                 };
                 if !ok_params || !ok_ret {

@@ -133,7 +133,7 @@ impl Worker<'_> {
                 Kind::Bound => self.bound_ref(rng, f, depth),
                 Kind::Unbound => self.unbound_ref(rng, f),
                 Kind::Constructor => self.constructor_ref(rng, f),
-                Kind::Array => self.array_ref(f),
+                Kind::Array => self.array_ref(rng, f),
             };
             if let Some((kind, declared_in)) = found {
                 let p = self.cfg.swarm.use_probability;
@@ -193,7 +193,20 @@ impl Worker<'_> {
         if f.void {
             return true;
         }
-        self.api.ts.arena.is_ground(ret) && self.java_converts(ret, f.ret)
+        self.api.ts.arena.is_ground(ret) && self.function_result_converts(ret, f.ret)
+    }
+
+    /// True when a function's result of type `ret` converts to the function type's result
+    /// `want` ([`Self::java_converts`], without widening a primitive where the language
+    /// does not, [`super::rules::LanguageRules::widens_function_results`]).
+    pub(crate) fn function_result_converts(&mut self, ret: TypeId, want: TypeId) -> bool {
+        if !self.rules.widens_function_results()
+            && matches!(self.api.ts.arena.get(want), Type::Prim(_))
+            && self.prim_of(ret) != self.prim_of(want)
+        {
+            return false;
+        }
+        self.java_converts(ret, want)
     }
 
     /// True when arguments of types `args` convert to parameters `params`.
@@ -374,21 +387,17 @@ impl Worker<'_> {
             return None;
         }
         let recv = Subst::from_pairs(&cl.type_params, &args);
-        let by = self.ctx.members_by_name.get(&cid)?;
-        let mut names: Vec<&String> = by.keys().collect();
-        names.sort();
-        let mut cands: Vec<crate::api::ResolvedMember> = Vec::new();
-        for name in names {
-            for r in &by[name] {
+        let ctx = self.ctx;
+        let by = ctx.members_by_name.get(&cid)?;
+        // the context's maps iterate in the same order in every worker and run
+        let mut cands: Vec<&crate::api::ResolvedMember> = by
+            .values()
+            .flatten()
+            .filter(|r| {
                 let mem = self.api.member(r.member);
-                if mem.kind == MemberKind::Method
-                    && !mem.is_static
-                    && mem.params.len() == rest.len()
-                {
-                    cands.push(r.clone());
-                }
-            }
-        }
+                mem.kind == MemberKind::Method && !mem.is_static && mem.params.len() == rest.len()
+            })
+            .collect();
         cands.shuffle(rng);
         for r in cands.into_iter().take(MAX_REF_CANDIDATES) {
             let m = r.member;
@@ -588,8 +597,9 @@ impl Worker<'_> {
         None
     }
 
-    /// `T[]::new` for a function from `int` to an array of a reifiable type.
-    fn array_ref(&mut self, f: &FnType) -> Option<(RefKind, Vec<String>)> {
+    /// `T[]::new` for a function from `int` to an array of a reifiable type (to any array
+    /// type for a result that is a supertype of arrays).
+    fn array_ref(&mut self, rng: &mut SynthRng, f: &FnType) -> Option<(RefKind, Vec<String>)> {
         if !self.rules.references_array_constructors() || f.void || f.params.len() != 1 {
             return None;
         }
@@ -597,8 +607,17 @@ impl Worker<'_> {
         if !self.java_converts(f.params[0], int) {
             return None;
         }
-        let Type::Array(elem) = *self.api.ts.arena.get(f.ret) else {
-            return None;
+        let elem = match *self.api.ts.arena.get(f.ret) {
+            Type::Array(e) => e,
+            // a supertype of arrays (`Object`, `Cloneable`, `Serializable`): any array
+            _ => {
+                let e = *self.ctx.concrete.choose(rng)?;
+                let arr = self.api.ts.arena.array(e);
+                if !self.api.ts.is_subtype(arr, f.ret) {
+                    return None;
+                }
+                e
+            }
         };
         if !self.reifiable(elem) || !java_expressible(&self.api, elem) {
             return None;

@@ -107,6 +107,13 @@ impl LanguageRules {
         self.lang != Language::Kotlin
     }
 
+    /// True when a function's result of a primitive type (or its box) converts to the
+    /// function type's wider primitive result (`int` for a `ToLongFunction`); groovyc's
+    /// static checker does not widen a closure's or a reference's result.
+    pub fn widens_function_results(self) -> bool {
+        self.lang != Language::Groovy
+    }
+
     /// True when the language hides static members that the extractor copied into a class
     /// from a non-public supertype (Scala sees statics only on the class declaring them).
     pub fn hides_inherited_statics(self) -> bool {

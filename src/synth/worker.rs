@@ -91,6 +91,8 @@ pub(crate) struct Caches {
     pub(crate) declared_in: FxHashMap<MemberId, Rc<[String]>>,
     /// The members usable in function references, by arity (built on first use).
     pub(crate) refs: Option<Rc<super::reference::RefIndex>>,
+    /// Per type, its function type when it is a functional interface.
+    pub(crate) fn_types: FxHashMap<TypeId, Option<super::inhabit::FnType>>,
 }
 
 /// The counters of the program being built: where inhabitants are being written, so that
