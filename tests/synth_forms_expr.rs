@@ -54,6 +54,23 @@ fn forced() -> SwarmConfig {
     }
 }
 
+/// [`forced`] without conditionals, which at probability 1.0 take every position first.
+fn forced_functions() -> SwarmConfig {
+    SwarmConfig {
+        conditionals: 0.0,
+        ..forced()
+    }
+}
+
+/// Every form on, each used at half the places it fits (so that a conditional's branches are
+/// not all conditionals again).
+fn half() -> SwarmConfig {
+    SwarmConfig {
+        use_probability: 0.5,
+        ..forced()
+    }
+}
+
 fn config(lang: Language, swarm: SwarmConfig, mode: Mode) -> SynthConfig {
     SynthConfig {
         lang,
@@ -277,7 +294,7 @@ fn forms_of(p: &Program) -> std::collections::BTreeSet<&'static str> {
 fn forced_forms_appear_in_java_programs() {
     let mut api = java_base();
     let ctx = SynthContext::new(&mut api);
-    let built = synthesize_functional(&api, &ctx, Language::Java, forced(), COUNT);
+    let built = synthesize_functional(&api, &ctx, Language::Java, forced_functions(), COUNT);
     let c = Census::of(&built);
     println!("{}", c.table(built.len()));
     for f in [
@@ -286,8 +303,6 @@ fn forced_forms_appear_in_java_programs() {
         "ref unbound",
         "ref constructor",
         "ref array constructor",
-        "conditional joining",
-        "conditional nested",
         "lambda uses param",
         "lambda block feeds",
         "lambda typed params",
@@ -299,20 +314,35 @@ fn forced_forms_appear_in_java_programs() {
             c.table(built.len())
         );
     }
+    assert_eq!(c.get("conditional"), 0);
     // Java has one lambda form and no method pointers
     assert_eq!(c.get("lambda arrow") + c.get("anonymous function"), 0);
     assert_eq!(c.get("method pointer"), 0);
+    let built = synthesize_functional(&api, &ctx, Language::Java, half(), COUNT);
+    let c = Census::of(&built);
+    println!("{}", c.table(built.len()));
+    for f in [
+        "conditional joining",
+        "conditional nested",
+        "conditional function",
+    ] {
+        assert!(
+            c.get(f) > 0,
+            "no program with `{f}`:\n{}",
+            c.table(built.len())
+        );
+    }
 }
 
 #[test]
 fn each_language_gets_its_own_forms() {
     let mut api = java_base();
     let ctx = SynthContext::new(&mut api);
-    let groovy = synthesize_functional(&api, &ctx, Language::Groovy, forced(), 150);
+    let groovy = synthesize_functional(&api, &ctx, Language::Groovy, forced_functions(), 150);
     let g = Census::of(&groovy);
     assert!(g.get("lambda arrow") > 0, "{}", g.table(groovy.len()));
     assert!(g.get("method pointer") > 0, "{}", g.table(groovy.len()));
-    let kotlin = synthesize_functional(&api, &ctx, Language::Kotlin, forced(), 150);
+    let kotlin = synthesize_functional(&api, &ctx, Language::Kotlin, forced_functions(), 150);
     let k = Census::of(&kotlin);
     assert!(k.get("anonymous function") > 0, "{}", k.table(kotlin.len()));
     // Kotlin has no reference to an array constructor
@@ -428,7 +458,16 @@ fn javac_accepts_the_well_typed_java_programs_with_the_forms() {
     }
     let mut api = java_base();
     let ctx = SynthContext::new(&mut api);
-    let built = synthesize_functional(&api, &ctx, Language::Java, forced(), COUNT);
+    let mut built = synthesize_functional(&api, &ctx, Language::Java, forced_functions(), COUNT);
+    built.extend(
+        synthesize_functional(&api, &ctx, Language::Java, half(), COUNT / 2)
+            .into_iter()
+            .map(|mut s| {
+                s.index += COUNT;
+                s.program.id = program_id(s.index);
+                s
+            }),
+    );
     let (translated, untranslatable, rejected) = compile_java(&built);
     println!(
         "{translated} of {} programs translated; untranslatable: {untranslatable:?}; {} rejected",
@@ -469,32 +508,5 @@ fn census_of_default_runs() {
             built.len(),
             c.table(built.len())
         );
-    }
-}
-
-#[test]
-#[ignore = "temporary"]
-fn dump_programs() {
-    let dir = PathBuf::from(std::env::var("DUMP_DIR").expect("DUMP_DIR"));
-    let lang = match std::env::var("DUMP_LANG").as_deref() {
-        Ok("kotlin") => Language::Kotlin,
-        Ok("java") => Language::Java,
-        _ => Language::Groovy,
-    };
-    let mut api = java_base();
-    let ctx = SynthContext::new(&mut api);
-    let swarm = SwarmConfig {
-        lambda_bodies: 1.0,
-        conditionals: std::env::var("DUMP_COND").map_or(0.0, |_| 1.0),
-        use_probability: 1.0,
-        ..SwarmConfig::none()
-    };
-    let built = synthesize_functional(&api, &ctx, lang, swarm, 300);
-    let t = translator(lang).expect("t");
-    fs::create_dir_all(&dir).unwrap();
-    for s in &built {
-        if let Ok(src) = t.translate(&s.program) {
-            fs::write(dir.join(t.file_name(&s.program)), src).unwrap();
-        }
     }
 }

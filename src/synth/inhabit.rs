@@ -66,10 +66,6 @@ pub const MAX_CALL_CANDIDATES: usize = 16;
 /// The most local declarations of a block lambda body.
 pub const MAX_BLOCK_LOCALS: usize = 2;
 
-/// The share of the swarm's use probability with which a position becomes a conditional
-/// (conditionals nest through their branches, so a full share would crowd out the rest).
-pub const CONDITIONAL_SHARE: f64 = 0.5;
-
 /// The string literals drawn for `String` (the empty string among them).
 const STRINGS: [&str; 6] = ["a", "thalia", "x1", "", "Hello", "42"];
 
@@ -98,7 +94,7 @@ impl Worker<'_> {
                 return e;
             }
         }
-        if feats.conditionals && depth > 0 && rng.gen_bool(p * CONDITIONAL_SHARE) {
+        if feats.conditionals && depth > 0 && rng.gen_bool(p) {
             if let Some(c) = self.conditional(rng, t, depth) {
                 return c;
             }
