@@ -304,6 +304,8 @@ impl Worker<'_> {
             }
         }
         self.building.in_lambda += 1;
+        // the block's locals come after the parameters: the body prefers them
+        let locals_from = self.building.scope.len();
         let mut block = Vec::new();
         if with_block && depth > 1 {
             let locals = rng.gen_range(1..=MAX_BLOCK_LOCALS);
@@ -315,18 +317,24 @@ impl Worker<'_> {
         }
         let body = if f.void {
             let call = if with_calls {
-                self.call_on_scope(rng, Want::Any, depth)
+                self.call_on_scope(rng, Want::Any, depth, locals_from)
             } else {
                 None
             };
             call.map_or(Expr::Unit, |(e, _)| e)
         } else {
             let call = if with_calls {
-                self.call_on_scope(rng, Want::Exactly(f.ret), depth)
+                self.call_on_scope(rng, Want::Exactly(f.ret), depth, locals_from)
             } else {
                 None
             };
-            match call {
+            // a block's local of the result type is the result
+            let local = self.building.scope[locals_from..]
+                .iter()
+                .rev()
+                .find(|(_, t)| *t == f.ret)
+                .map(|(n, _)| Expr::Local(n.clone()));
+            match call.or_else(|| local.map(|e| (e, f.ret))) {
                 Some((e, _)) => e,
                 None => {
                     let mut b = self.inhabit(rng, f.ret, depth - 1).expr;
@@ -403,16 +411,22 @@ impl Worker<'_> {
 
     /// A call of an instance method on a lambda parameter or block local whose result is
     /// what `want` asks for, its arguments inhabited one level deeper (the scope's
-    /// variables among the sources); the call and its result type.
+    /// variables among the sources); the call and its result type. The variables from
+    /// `prefer_from` on (a block's locals) are tried first.
     fn call_on_scope(
         &mut self,
         rng: &mut SynthRng,
         want: Want,
         depth: usize,
+        prefer_from: usize,
     ) -> Option<(Expr, TypeId)> {
-        let mut scope = self.building.scope.clone();
-        scope.shuffle(rng);
-        for (name, vt) in scope {
+        let scope = self.building.scope.clone();
+        let cut = prefer_from.min(scope.len());
+        let (earlier, preferred) = scope.split_at(cut);
+        let (mut earlier, mut preferred) = (earlier.to_vec(), preferred.to_vec());
+        preferred.shuffle(rng);
+        earlier.shuffle(rng);
+        for (name, vt) in preferred.into_iter().chain(earlier) {
             let Some((sym, args)) = self.api.ts.arena.as_class(vt).map(|(s, a)| (s, a.to_vec()))
             else {
                 continue;
@@ -506,7 +520,8 @@ impl Worker<'_> {
     /// One local declaration of a block lambda body (`T lN = ...;`), added to the scope: a
     /// call on a parameter or earlier local, or else an inhabitant of the lambda's result.
     fn block_local(&mut self, rng: &mut SynthRng, f: &FnType, depth: usize) -> Option<Stmt> {
-        let (init, ty) = match self.call_on_scope(rng, Want::Value, depth) {
+        let newest = self.building.scope.len().saturating_sub(1);
+        let (init, ty) = match self.call_on_scope(rng, Want::Value, depth, newest) {
             Some(c) => c,
             None if !f.void => (self.inhabit(rng, f.ret, depth - 1).expr, f.ret),
             None => return None,
