@@ -45,6 +45,10 @@ impl Worker<'_> {
         };
         let info = match (self.prim_of(a), self.prim_of(b)) {
             (Some(p), Some(q)) if is_num(p) && is_num(q) => {
+                let with_char = p != q && (p == Prim::Char || q == Prim::Char);
+                if with_char && !self.rules.promotes_char_in_conditionals() {
+                    return None;
+                }
                 let r = promoted(p, q);
                 let rt = self.api.ts.arena.prim(r);
                 // a lambda's result may be this conditional: keep to what its language widens

@@ -114,6 +114,13 @@ impl LanguageRules {
         self.lang != Language::Groovy
     }
 
+    /// True when a conditional joining a `char` (or `Character`) with another numeric type
+    /// has the promoted numeric type, as in Java (JLS 15.25.2); groovyc joins the boxes
+    /// (`Serializable & Comparable & Constable`), which no numeric variable accepts.
+    pub fn promotes_char_in_conditionals(self) -> bool {
+        self.lang != Language::Groovy
+    }
+
     /// True when the language hides static members that the extractor copied into a class
     /// from a non-public supertype (Scala sees statics only on the class declaring them).
     pub fn hides_inherited_statics(self) -> bool {
