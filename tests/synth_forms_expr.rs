@@ -127,7 +127,17 @@ fn synthesize_functional(
     n: usize,
 ) -> Vec<Synthesized> {
     let cfg = config(lang, swarm, Mode::WellTyped);
-    let mut w = Worker::new(api.clone(), ctx, &cfg);
+    synthesize_functional_with(api, ctx, &cfg, n)
+}
+
+/// [`synthesize_functional`] with a whole configuration.
+fn synthesize_functional_with(
+    api: &Api,
+    ctx: &SynthContext,
+    cfg: &SynthConfig,
+    n: usize,
+) -> Vec<Synthesized> {
+    let mut w = Worker::new(api.clone(), ctx, cfg);
     let mut out = Vec::new();
     let all = functional_members(api, ctx);
     // spread over the whole API (members are ordered by class name)
@@ -487,13 +497,22 @@ fn javac_accepts_the_well_typed_java_programs_with_the_forms() {
     let ctx = SynthContext::new(&mut api);
     let mut built = synthesize_functional(&api, &ctx, Language::Java, forced_functions(), COUNT);
     built.extend(
-        synthesize_functional(&api, &ctx, Language::Java, half(), COUNT / 2)
-            .into_iter()
-            .map(|mut s| {
-                s.index += COUNT;
-                s.program.id = program_id(s.index);
-                s
-            }),
+        // with erasure: a receiver or cast gives no target type to an erased call
+        synthesize_functional_with(
+            &api,
+            &ctx,
+            &SynthConfig {
+                erase: true,
+                ..config(Language::Java, half(), Mode::WellTyped)
+            },
+            COUNT / 2,
+        )
+        .into_iter()
+        .map(|mut s| {
+            s.index += COUNT;
+            s.program.id = program_id(s.index);
+            s
+        }),
     );
     let (translated, untranslatable, rejected) = compile_java(&built);
     println!(

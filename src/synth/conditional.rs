@@ -36,6 +36,20 @@ impl Worker<'_> {
         }
         let functional = self.is_functional_class_type(t);
         let mut subs = self.subtypes(rng, t, COND_SUBTYPES);
+        if !self.rules.sees_java_supertypes_of_builtins() {
+            // a box or `String` below another type may be below it only in Java's view
+            let string = self.ctx.string_sym;
+            subs.retain(|&s| {
+                s == t
+                    || self.prim_of(s).is_none()
+                        && self
+                            .api
+                            .ts
+                            .arena
+                            .as_class(s)
+                            .is_none_or(|(n, _)| n != string)
+            });
+        }
         subs.shuffle(rng);
         let (a, b) = match subs.as_slice() {
             [a, b, ..] => (*a, *b),

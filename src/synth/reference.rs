@@ -345,9 +345,12 @@ impl Worker<'_> {
             if !self.only_applicable(m, &s, &f.params, None) {
                 continue;
             }
-            // the receiver, seen exactly as `rt` (a subclass could add overloads)
+            // the receiver, seen exactly as `rt` (a subclass could add overloads); a cast gives
+            // no target type to infer a generic call's type arguments from, so keep them
             self.building.no_conditionals += 1;
+            self.building.keep_type_args += 1;
             let recv = self.inhabit(rng, rt, depth - 1);
+            self.building.keep_type_args -= 1;
             self.building.no_conditionals -= 1;
             let exact = recv.info == InferInfo::Standalone(rt)
                 && !matches!(

@@ -121,6 +121,13 @@ impl LanguageRules {
         self.lang != Language::Groovy
     }
 
+    /// True when the language sees the Java supertypes of the boxed primitives and `String`
+    /// (`Constable`, `ConstantDesc`, …); Kotlin sees them as its own `Int`, `String`, …,
+    /// whose supertypes are only Kotlin's (`Number`, `Comparable`, `CharSequence`).
+    pub fn sees_java_supertypes_of_builtins(self) -> bool {
+        self.lang != Language::Kotlin
+    }
+
     /// True when the language hides static members that the extractor copied into a class
     /// from a non-public supertype (Scala sees statics only on the class declaring them).
     pub fn hides_inherited_statics(self) -> bool {
