@@ -246,7 +246,11 @@ fn an_inner_class_is_created_on_its_outer_instance() {
             .copied()
             .filter(|s| java_source(&s.program).is_some())
             .collect();
-        assert_eq!(writable.len(), inner.len(), "Java writes `outer.new Inner()`");
+        assert_eq!(
+            writable.len(),
+            inner.len(),
+            "Java writes `outer.new Inner()`"
+        );
         assert_verdicts(&writable, mode);
     }
     // with the form off in the configuration, the constructor is skipped as before

@@ -8,7 +8,7 @@ use pathfinding::directed::yen::yen;
 use petgraph::graph::NodeIndex;
 use rand::seq::SliceRandom;
 use rand::Rng;
-use thalia_translators::ir::{Expr, Lit};
+use thalia_translators::ir::{Expr, LambdaForm, Lit, Stmt, Ty};
 
 use super::context::java_expressible;
 use super::erase::InferInfo;
@@ -26,6 +26,45 @@ pub struct Inhabitant {
     /// type arguments); `None` for poly expressions such as lambdas and erased generic calls.
     pub info: InferInfo,
 }
+
+/// The function type of a functional interface (JLS 9.9): what a lambda or a function
+/// reference for it must implement.
+#[derive(Clone, Debug)]
+pub struct FnType {
+    /// The parameter types (the single abstract method's, substituted).
+    pub params: Vec<TypeId>,
+    /// The result type (`void` for none).
+    pub ret: TypeId,
+    /// True when the result is `void`.
+    pub void: bool,
+    /// True when the parameter and result types are ground types Java can write (needed to
+    /// type parameters, match references and call methods on parameters).
+    pub ground: bool,
+    /// The interface as the function type sees it (`Function<A, B>` for
+    /// `Function<? super A, ? extends B>`), when Java can write it.
+    pub target: Option<TypeId>,
+    /// [`FnType::target`] as an IR type.
+    pub target_ir: Option<Ty>,
+    /// The single abstract method's declared result type (before substitution).
+    pub declared_ret: TypeId,
+}
+
+/// What a call on a lambda's parameters must return.
+#[derive(Clone, Copy, Debug)]
+enum Want {
+    /// Anything, `void` included (an expression statement).
+    Any,
+    /// A value of any type Java can write.
+    Value,
+    /// A value convertible to this type.
+    Exactly(TypeId),
+}
+
+/// Members of a lambda parameter's class drawn when looking for a call on it.
+pub const MAX_CALL_CANDIDATES: usize = 16;
+
+/// The most local declarations of a block lambda body.
+pub const MAX_BLOCK_LOCALS: usize = 2;
 
 /// The string literals drawn for `String` (the empty string among them).
 const STRINGS: [&str; 6] = ["a", "thalia", "x1", "", "Hello", "42"];
@@ -47,6 +86,19 @@ impl Worker<'_> {
             Type::Nullable(i) => i,
             _ => t,
         };
+        let feats = self.building.features;
+        let p = self.cfg.swarm.use_probability;
+        // inside a lambda body, its parameters and block locals are sources too
+        if !self.building.scope.is_empty() && feats.lambda_bodies && rng.gen_bool(p) {
+            if let Some(e) = self.scope_source(rng, t) {
+                return e;
+            }
+        }
+        if feats.conditionals && depth > 0 && rng.gen_bool(p) {
+            if let Some(c) = self.conditional(rng, t, depth) {
+                return c;
+            }
+        }
         if let Some(lit) = self.literal(rng, t) {
             return Inhabitant {
                 expr: lit,
@@ -69,6 +121,13 @@ impl Worker<'_> {
         }
         if depth == 0 {
             return self.bottom(t);
+        }
+        if feats.references && rng.gen_bool(p) {
+            if let Some(f) = self.function_type(t) {
+                if let Some(r) = self.reference(rng, &f, depth) {
+                    return self.maybe_cast(rng, r, &f);
+                }
+            }
         }
         let sam_first = rng.gen_bool(self.cfg.lambda_first_probability);
         if sam_first {
@@ -123,9 +182,23 @@ impl Worker<'_> {
         }))
     }
 
-    /// A lambda for a functional interface type: untyped parameters, and a body that
-    /// inhabits the single abstract method's result type (an empty block for `void`).
-    fn lambda(&mut self, rng: &mut SynthRng, t: TypeId, depth: usize) -> Option<Inhabitant> {
+    /// The function type (JLS 9.9) of a functional interface type `t`, or `None` when `t`
+    /// is not one the target language converts a lambda to.
+    pub(crate) fn function_type(&mut self, t: TypeId) -> Option<FnType> {
+        if let Some(f) = self.caches.fn_types.get(&t) {
+            return f.clone();
+        }
+        let f = self.compute_function_type(t);
+        self.caches.fn_types.insert(t, f.clone());
+        f
+    }
+
+    /// [`Self::function_type`], not cached.
+    fn compute_function_type(&mut self, t: TypeId) -> Option<FnType> {
+        let t = match *self.api.ts.arena.get(t) {
+            Type::Nullable(i) => i,
+            _ => t,
+        };
         let (sym, args) = {
             let (s, a) = self.api.ts.arena.as_class(t)?;
             (s, a.to_vec())
@@ -170,26 +243,19 @@ impl Worker<'_> {
         if !self.api.ts.arena.is_ground(ret) {
             return None;
         }
-        let names: Vec<(String, Option<thalia_translators::ir::Ty>)> = sm
+        let fparams: Vec<TypeId> = sm
             .params
             .iter()
-            .map(|_| {
-                self.building.fresh += 1;
-                (format!("l{}", self.building.fresh), None)
+            .map(|p| {
+                let t = self.api.ts.arena.subst(p.ty, &sam.1);
+                self.api.ts.arena.subst(t, &s)
             })
             .collect();
-        let body = if super::enumerate::is_void(&self.api.ts.arena, ret) {
-            Expr::Unit
-        } else {
-            self.building.in_lambda += 1;
-            let mut b = self.inhabit(rng, ret, depth - 1).expr;
-            self.building.in_lambda -= 1;
-            // a lambda returned where the method declares a type variable (`R apply(T)`)
-            if let Expr::Lambda { implicit, .. } = &mut b {
-                *implicit = self.is_functional_class_type(sm.ret);
-            }
-            b
-        };
+        let ground = fparams.iter().all(|&p| {
+            self.api.ts.arena.is_ground(p)
+                && java_expressible(&self.api, p)
+                && !matches!(self.api.ts.arena.get(p), Type::Wildcard(_))
+        });
         // the interface as the function type sees it: `Function<A, B>` for
         // `Function<? super A, ? extends B>` (JLS 9.9)
         let target_args: Vec<TypeId> = params
@@ -197,21 +263,277 @@ impl Worker<'_> {
             .map(|&p| s.get(p).unwrap_or_else(|| self.api.ts.arena.var_type(p)))
             .collect();
         let target = self.api.ts.arena.class(sym, &target_args);
-        let target = (self.api.ts.arena.is_ground(target) && java_expressible(&self.api, target))
-            .then(|| super::program::to_ir(&self.api, target));
-        Some(Inhabitant {
+        let expressible =
+            self.api.ts.arena.is_ground(target) && java_expressible(&self.api, target);
+        let target_ir = expressible.then(|| super::program::to_ir(&self.api, target));
+        Some(FnType {
+            params: fparams,
+            ret,
+            void: super::enumerate::is_void(&self.api.ts.arena, ret),
+            ground: ground && java_expressible(&self.api, ret),
+            target: expressible.then_some(target),
+            target_ir,
+            declared_ret: sm.ret,
+        })
+    }
+
+    /// A lambda for a functional interface type: parameters (typed or not), and a body that
+    /// inhabits the single abstract method's result type (an empty block for `void`), from
+    /// API calls on the parameters when the program's forms allow, possibly after local
+    /// declarations.
+    fn lambda(&mut self, rng: &mut SynthRng, t: TypeId, depth: usize) -> Option<Inhabitant> {
+        let f = self.function_type(t)?;
+        let feats = self.building.features;
+        let p = self.cfg.swarm.use_probability;
+        let typed = feats.typed_lambda_params && f.ground && rng.gen_bool(p);
+        let names: Vec<(String, Option<Ty>)> = f
+            .params
+            .iter()
+            .map(|&pt| {
+                self.building.fresh += 1;
+                let ty = typed.then(|| super::program::to_ir(&self.api, pt));
+                (format!("l{}", self.building.fresh), ty)
+            })
+            .collect();
+        let with_calls = feats.lambda_bodies && f.ground && rng.gen_bool(p);
+        let with_block = feats.block_lambdas && f.ground && rng.gen_bool(p);
+        let scope_len = self.building.scope.len();
+        if with_calls || with_block {
+            for ((n, _), &pt) in names.iter().zip(&f.params) {
+                self.building.scope.push((n.clone(), pt));
+            }
+        }
+        self.building.in_lambda += 1;
+        // the block's locals come after the parameters: the body prefers them
+        let locals_from = self.building.scope.len();
+        let mut block = Vec::new();
+        if with_block && depth > 1 {
+            let locals = rng.gen_range(1..=MAX_BLOCK_LOCALS);
+            for _ in 0..locals {
+                if let Some(st) = self.block_local(rng, &f, depth) {
+                    block.push(st);
+                }
+            }
+        }
+        let body = if f.void {
+            let call = if with_calls {
+                self.call_on_scope(rng, Want::Any, depth, locals_from)
+            } else {
+                None
+            };
+            call.map_or(Expr::Unit, |(e, _)| e)
+        } else {
+            let call = if with_calls {
+                self.call_on_scope(rng, Want::Exactly(f.ret), depth, locals_from)
+            } else {
+                None
+            };
+            // a block's local of the result type is the result
+            let local = self.building.scope[locals_from..]
+                .iter()
+                .rev()
+                .find(|(_, t)| *t == f.ret)
+                .map(|(n, _)| Expr::Local(n.clone()));
+            match call.or_else(|| local.map(|e| (e, f.ret))) {
+                Some((e, _)) => e,
+                None => {
+                    let mut b = self.inhabit(rng, f.ret, depth - 1).expr;
+                    // a lambda returned where the method declares a type variable
+                    // (`R apply(T)`)
+                    if let Expr::Lambda { implicit, .. } | Expr::Ref { implicit, .. } = &mut b {
+                        *implicit = self.is_functional_class_type(f.declared_ret);
+                    }
+                    b
+                }
+            }
+        };
+        self.building.in_lambda -= 1;
+        self.building.scope.truncate(scope_len);
+        let form = if feats.arrow_lambdas && rng.gen_bool(p) {
+            LambdaForm::Arrow
+        } else if feats.anonymous_functions && f.ground && rng.gen_bool(p) {
+            LambdaForm::AnonymousFunction
+        } else {
+            LambdaForm::Usual
+        };
+        let ret = (f.ground && java_expressible(&self.api, f.ret))
+            .then(|| super::program::to_ir(&self.api, f.ret));
+        let lambda = Inhabitant {
             expr: Expr::Lambda {
                 params: names,
                 body: Box::new(body),
-                target,
+                target: f.target_ir.clone(),
                 // decided by the position the lambda ends up in
                 implicit: false,
-                block: Vec::new(),
-                form: thalia_translators::ir::LambdaForm::Usual,
-                ret: None,
+                block,
+                form,
+                ret,
             },
             info: InferInfo::Poly,
+        };
+        Some(self.maybe_cast(rng, lambda, &f))
+    }
+
+    /// A lambda or reference, sometimes cast to its interface (`features.function_casts`).
+    fn maybe_cast(&mut self, rng: &mut SynthRng, e: Inhabitant, f: &FnType) -> Inhabitant {
+        let (Some(ty), Some(target)) = (f.target_ir.clone(), f.target) else {
+            return e;
+        };
+        if !self.building.features.function_casts || !rng.gen_bool(self.cfg.swarm.use_probability) {
+            return e;
+        }
+        Inhabitant {
+            expr: Expr::cast(ty, e.expr),
+            info: InferInfo::Standalone(target),
+        }
+    }
+
+    /// A lambda parameter or block local of the wanted type (a subtype; a primitive only of
+    /// the same type), chosen at random among those in scope.
+    fn scope_source(&mut self, rng: &mut SynthRng, t: TypeId) -> Option<Inhabitant> {
+        let prim = matches!(self.api.ts.arena.get(t), Type::Prim(_));
+        let scope = self.building.scope.clone();
+        let fits: Vec<&(String, TypeId)> = scope
+            .iter()
+            .filter(|(_, v)| {
+                *v == t
+                    || !prim
+                        && !matches!(self.api.ts.arena.get(*v), Type::Prim(_))
+                        && self.api.ts.is_subtype(*v, t)
+            })
+            .collect();
+        let (name, vt) = fits.choose(rng)?;
+        Some(Inhabitant {
+            expr: Expr::Local(name.clone()),
+            info: InferInfo::Standalone(*vt),
         })
+    }
+
+    /// A call of an instance method on a lambda parameter or block local whose result is
+    /// what `want` asks for, its arguments inhabited one level deeper (the scope's
+    /// variables among the sources); the call and its result type. The variables from
+    /// `prefer_from` on (a block's locals) are tried first.
+    fn call_on_scope(
+        &mut self,
+        rng: &mut SynthRng,
+        want: Want,
+        depth: usize,
+        prefer_from: usize,
+    ) -> Option<(Expr, TypeId)> {
+        let scope = self.building.scope.clone();
+        let cut = prefer_from.min(scope.len());
+        let (earlier, preferred) = scope.split_at(cut);
+        let (mut earlier, mut preferred) = (earlier.to_vec(), preferred.to_vec());
+        preferred.shuffle(rng);
+        earlier.shuffle(rng);
+        for (name, vt) in preferred.into_iter().chain(earlier) {
+            let Some((sym, args)) = self.api.ts.arena.as_class(vt).map(|(s, a)| (s, a.to_vec()))
+            else {
+                continue;
+            };
+            let Some(cid) = self.api.class_by_sym(sym) else {
+                continue;
+            };
+            let params = self.api.class(cid).type_params.clone();
+            if params.len() != args.len() {
+                continue;
+            }
+            let recv = Subst::from_pairs(&params, &args);
+            let ctx = self.ctx;
+            let Some(by) = ctx.members_by_name.get(&cid) else {
+                continue;
+            };
+            // the context's maps iterate in the same order in every worker and run
+            let all: Vec<&crate::api::ResolvedMember> = by.values().flatten().collect();
+            let picks: Vec<&crate::api::ResolvedMember> = (0..MAX_CALL_CANDIDATES)
+                .filter_map(|_| all.choose(rng).copied())
+                .collect();
+            for r in picks {
+                let m = r.member;
+                let mem = self.api.member(m);
+                if mem.kind != MemberKind::Method
+                    || mem.is_static
+                    || !mem.type_params.is_empty()
+                    || !self.ctx.path_usable.contains(&m)
+                    || self.ctx.throws_checked.contains(&m)
+                {
+                    continue;
+                }
+                if self.language_problem(m).is_some() {
+                    continue;
+                }
+                // the declaring class's variables as the receiver's type sees them
+                let mut s = recv.clone();
+                for (v, ty) in r.subst.iter() {
+                    let ty = self.api.ts.arena.subst(ty, &recv);
+                    s.insert(v, ty);
+                }
+                let mem = self.api.member(m).clone();
+                let ret = self.api.ts.arena.subst(mem.ret, &s);
+                let ps: Vec<TypeId> = mem
+                    .params
+                    .iter()
+                    .map(|p| self.api.ts.arena.subst(p.ty, &s))
+                    .collect();
+                let ok_params = ps.iter().all(|&p| {
+                    self.api.ts.arena.is_ground(p)
+                        && java_expressible(&self.api, p)
+                        && !self.mentions_wildcard(p)
+                });
+                let void = super::enumerate::is_void(&self.api.ts.arena, ret);
+                let ok_ret = match want {
+                    Want::Any => true,
+                    Want::Value => {
+                        !void
+                            && self.api.ts.arena.is_ground(ret)
+                            && java_expressible(&self.api, ret)
+                            && !self.mentions_wildcard(ret)
+                    }
+                    Want::Exactly(w) => {
+                        !void
+                            && self.api.ts.arena.is_ground(ret)
+                            && self.function_result_converts(ret, w)
+                    }
+                };
+                if !ok_params || !ok_ret {
+                    continue;
+                }
+                let overloaded = self.is_overloaded(m);
+                self.building.no_conditionals += usize::from(overloaded);
+                let args: Vec<Inhabitant> = ps
+                    .iter()
+                    .map(|&t| self.inhabit(rng, t, depth.saturating_sub(1)))
+                    .collect();
+                self.building.no_conditionals -= usize::from(overloaded);
+                let goal = match want {
+                    Want::Exactly(w) => Some(w),
+                    _ => None,
+                };
+                let call =
+                    self.build_call(m, &s, Some(Expr::Local(name.clone())), &args, goal, false);
+                return Some((call.expr, ret));
+            }
+        }
+        None
+    }
+
+    /// One local declaration of a block lambda body (`T lN = ...;`), added to the scope: a
+    /// call on a parameter or earlier local, or else an inhabitant of the lambda's result.
+    fn block_local(&mut self, rng: &mut SynthRng, f: &FnType, depth: usize) -> Option<Stmt> {
+        let newest = self.building.scope.len().saturating_sub(1);
+        let (init, ty) = match self.call_on_scope(rng, Want::Value, depth, newest) {
+            Some(c) => c,
+            None if !f.void => (self.inhabit(rng, f.ret, depth - 1).expr, f.ret),
+            None => return None,
+        };
+        self.building.fresh += 1;
+        let name = format!("l{}", self.building.fresh);
+        self.building.scope.push((name.clone(), ty));
+        Some(Stmt::local(
+            name,
+            super::program::to_ir(&self.api, ty),
+            init,
+        ))
     }
 
     /// The single abstract method of a functional interface, with the substitution from its
@@ -422,12 +744,16 @@ impl Worker<'_> {
             .collect();
         // Scala 2 types the arguments of an overloaded method before it picks the overload,
         // without an expected type: a generic call there needs its type arguments
-        let keep = self.rules.types_overloaded_arguments_untargeted() && self.is_overloaded(m);
+        let overloaded = self.is_overloaded(m);
+        let keep = self.rules.types_overloaded_arguments_untargeted() && overloaded;
         self.building.keep_type_args += usize::from(keep);
+        // a joined type may make another overload applicable or more specific
+        self.building.no_conditionals += usize::from(overloaded);
         let args: Vec<Inhabitant> = arg_tys
             .iter()
             .map(|&t| self.inhabit(rng, t, depth.saturating_sub(1)))
             .collect();
+        self.building.no_conditionals -= usize::from(overloaded);
         self.building.keep_type_args -= usize::from(keep);
         self.build_call(m, s, receiver, &args, goal, true)
     }

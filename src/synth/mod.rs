@@ -13,6 +13,7 @@
 
 pub mod bench;
 pub mod census;
+pub mod conditional;
 pub mod config;
 pub mod context;
 pub mod enumerate;
@@ -22,6 +23,7 @@ pub mod inhabit;
 pub mod output;
 pub mod overload;
 pub mod program;
+pub mod reference;
 pub mod rules;
 pub mod swarm;
 pub mod worker;

@@ -223,7 +223,7 @@ impl Worker<'_> {
         // in every language (Kotlin, Scala 2)
         let overloaded = self.is_overloaded(m);
         for (e, p) in arg_exprs.iter_mut().zip(&mem.params) {
-            if let Expr::Lambda { implicit, .. } = e {
+            if let Expr::Lambda { implicit, .. } | Expr::Ref { implicit, .. } = e {
                 *implicit = !overloaded && !p.vararg && self.is_functional_class_type(p.ty);
             }
         }

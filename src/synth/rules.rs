@@ -110,6 +110,33 @@ impl LanguageRules {
         self.lang == Language::Java || !matches!(sam, "clone" | "finalize")
     }
 
+    /// True when the language can reference an array constructor (`T[]::new`); Kotlin has
+    /// no callable reference to one.
+    pub fn references_array_constructors(self) -> bool {
+        self.lang != Language::Kotlin
+    }
+
+    /// True when a function's result of a primitive type (or its box) converts to the
+    /// function type's wider primitive result (`int` for a `ToLongFunction`); groovyc's
+    /// static checker does not widen a closure's or a reference's result.
+    pub fn widens_function_results(self) -> bool {
+        self.lang != Language::Groovy
+    }
+
+    /// True when a conditional joining a `char` (or `Character`) with another numeric type
+    /// has the promoted numeric type, as in Java (JLS 15.25.2); groovyc joins the boxes
+    /// (`Serializable & Comparable & Constable`), which no numeric variable accepts.
+    pub fn promotes_char_in_conditionals(self) -> bool {
+        self.lang != Language::Groovy
+    }
+
+    /// True when the language sees the Java supertypes of the boxed primitives and `String`
+    /// (`Constable`, `ConstantDesc`, …); Kotlin sees them as its own `Int`, `String`, …,
+    /// whose supertypes are only Kotlin's (`Number`, `Comparable`, `CharSequence`).
+    pub fn sees_java_supertypes_of_builtins(self) -> bool {
+        self.lang != Language::Kotlin
+    }
+
     /// True when the language hides static members that the extractor copied into a class
     /// from a non-public supertype (Scala sees statics only on the class declaring them).
     pub fn hides_inherited_statics(self) -> bool {

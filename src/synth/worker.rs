@@ -95,6 +95,10 @@ pub(crate) struct Caches {
     /// The type variable of a generic test method per bound (`T extends B`), declared once in
     /// this worker's arena.
     pub(crate) program_vars: FxHashMap<TypeId, VarId>,
+    /// The members usable in function references, by arity (built on first use).
+    pub(crate) refs: Option<Rc<super::reference::RefIndex>>,
+    /// Per type, its function type when it is a functional interface.
+    pub(crate) fn_types: FxHashMap<TypeId, Option<super::inhabit::FnType>>,
 }
 
 /// The counters of the program being built: where inhabitants are being written, so that
@@ -110,6 +114,12 @@ pub(crate) struct Building {
     pub(crate) keep_type_args: usize,
     /// The expression forms the program being built may use (its swarm draw).
     pub(crate) features: super::swarm::Features,
+    /// Lambda parameters and block locals in scope with their types (sources for the
+    /// inhabitants of a lambda body).
+    pub(crate) scope: Vec<(String, TypeId)>,
+    /// Nesting of positions where a conditional must not be written (arguments of
+    /// overloaded calls, receivers of bound references).
+    pub(crate) no_conditionals: usize,
 }
 
 /// Java's widening primitive conversions (JLS 5.1.2): each primitive with those wider.
