@@ -166,6 +166,13 @@ impl LanguageRules {
     pub fn infers_from_arguments_first(self) -> bool {
         self.lang == Language::Scala2
     }
+
+    /// True when the checker types a local by its initializer rather than by its declared
+    /// type (Groovy's flow typing: `Object r = 'x'; r.length()` compiles), so that a use
+    /// must be cast to the declared type where a narrower type would change the verdict.
+    pub fn flow_types_locals(self) -> bool {
+        self.lang == Language::Groovy
+    }
 }
 
 impl Worker<'_> {
@@ -482,6 +489,7 @@ mod tests {
         assert!(!java.ignores_explicit_type_arguments());
         assert!(!java.types_overloaded_arguments_untargeted());
         assert!(!java.infers_from_arguments_first());
+        assert!(!java.flow_types_locals());
     }
 
     #[test]
