@@ -54,10 +54,8 @@ fn swarm(set: impl FnOnce(&mut SwarmConfig)) -> SwarmConfig {
 fn plan(cfg: &SynthConfig) -> Arc<Plan> {
     static PLANS: OnceLock<Mutex<HashMap<(Language, Mode, bool), Arc<Plan>>>> = OnceLock::new();
     let key = (cfg.lang, cfg.mode, cfg.erase);
-    let plans = PLANS.get_or_init(Mutex::default);
-    if let Some(p) = plans.lock().expect("plans").get(&key) {
-        return Arc::clone(p);
-    }
+    // held while planning: tests that want the same plan wait for it instead of making it too
+    let mut plans = PLANS.get_or_init(Mutex::default).lock().expect("plans");
     let (api, ctx) = java_base();
     let run = Run {
         api,
@@ -66,9 +64,7 @@ fn plan(cfg: &SynthConfig) -> Arc<Plan> {
         seed: SEED,
         jobs: 2,
     };
-    let p = Arc::new(run.plan());
-    plans.lock().expect("plans").insert(key, Arc::clone(&p));
-    p
+    Arc::clone(plans.entry(key).or_insert_with(|| Arc::new(run.plan())))
 }
 
 /// The programs of a run (seed [`SEED`]) that `pick` selects from its plan.
@@ -228,7 +224,9 @@ fn call_chains_put_a_call_result_in_the_receiver() {
                 } => Some(r.as_ref()),
                 _ => None,
             };
-            let inlined = recv.is_some_and(|r| matches!(r, Expr::Call { .. } | Expr::Field { .. }));
+            let inlined = recv.is_some_and(|r| {
+                matches!(r, Expr::Call { .. } | Expr::Field { .. } | Expr::New { .. })
+            });
             assert_eq!(inlined, s.record.shape.call_chain, "{}", s.record.id);
             if inlined {
                 chains += 1;
@@ -387,13 +385,21 @@ fn operand_casts(p: &Program) -> Vec<&Expr> {
 }
 
 /// True when a local declared `ty` and initialized with `init` has exactly its declared type
-/// in Groovy: a literal of a primitive or `String`, a reference type's bottom constant.
+/// in Groovy: a literal of a primitive or `String`, a reference type's bottom constant, a
+/// constructor call or an array creation of exactly that type.
 fn exact_init(ty: &Ty, init: &Expr) -> bool {
     let prim = matches!(ty, Ty::Prim(_));
     match init {
         Expr::Lit(Lit::Null) => false,
         Expr::Lit(_) => prim || *ty == Ty::string(),
         Expr::Bottom(t) | Expr::Cast { ty: t, .. } => !prim && t == ty,
+        Expr::New {
+            class,
+            type_args: Some(args),
+            outer: None,
+            ..
+        } => *ty == Ty::class(class.clone(), args.clone()),
+        Expr::NewArray { elem, .. } => *ty == Ty::array(elem.clone()),
         _ => false,
     }
 }
@@ -520,7 +526,7 @@ fn groovy_casts_an_operand_only_where_its_flow_type_matters() {
 
 #[test]
 fn no_language_but_groovy_casts_its_locals() {
-    for lang in [Language::Java, Language::Kotlin, Language::Scala3] {
+    for lang in [Language::Java, Language::Kotlin] {
         let built = build(lang, Mode::IllTyped, false, SwarmConfig::default(), 200);
         for s in &built {
             assert_eq!(s.record.shape.casts, 0, "{lang}: {}", s.record.id);
@@ -705,4 +711,123 @@ fn census_of_default_runs() {
             );
         }
     }
+}
+
+/// Builds a call of the static method `class.name` with `arity` parameters under type
+/// arguments `targs` (Java syntax), arguments `args` (a Java type: a standalone local of that
+/// type; `None`: a lambda) and target type `goal`; returns whether its type arguments were
+/// erased.
+fn erased(
+    class: &str,
+    name: &str,
+    targs: &[&str],
+    args: &[Option<&str>],
+    goal: Option<&str>,
+) -> bool {
+    use thalia::synth::erase::InferInfo;
+    use thalia::synth::inhabit::Inhabitant;
+    use thalia::synth::worker::Worker;
+    use thalia::types::{parse_type, Subst, Syntax};
+    let (api, ctx) = java_base();
+    let cfg = SynthConfig {
+        erase: true,
+        ..SynthConfig::default()
+    };
+    let m = api
+        .member_ids()
+        .find(|&m| {
+            let mem = api.member(m);
+            api.owner(m).name == class && mem.name == name && mem.params.len() == args.len()
+        })
+        .unwrap_or_else(|| panic!("{class}.{name}/{}", args.len()));
+    let mut w = Worker::new(api.clone(), ctx, &cfg);
+    let ty = |w: &mut Worker<'_>, t: &str| {
+        parse_type(&mut w.api.ts.arena, Syntax::Java, t, &[]).expect("a type")
+    };
+    let vars = w.api.member(m).type_params.clone();
+    let mut s = Subst::new();
+    for (&v, t) in vars.iter().zip(targs) {
+        let t = ty(&mut w, t);
+        s.insert(v, t);
+    }
+    let inhs: Vec<Inhabitant> = args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| match a {
+            Some(t) => Inhabitant {
+                expr: Expr::local(format!("a{i}")),
+                info: InferInfo::Standalone(ty(&mut w, t)),
+            },
+            None => Inhabitant {
+                expr: Expr::lambda(vec![], Expr::str("x")),
+                info: InferInfo::Poly,
+            },
+        })
+        .collect();
+    let goal = goal.map(|g| ty(&mut w, g));
+    let call = w.build_call(m, &s, None, &inhs, goal, true);
+    match call.expr {
+        Expr::Call { type_args, .. } => type_args.is_empty(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn erasure_goes_around_poly_arguments_that_something_else_fixes() {
+    let string = "java.lang.String";
+    // `requireNonNullElseGet(T, Supplier<? extends T>)`: the first argument fixes T
+    assert!(erased(
+        "java.util.Objects",
+        "requireNonNullElseGet",
+        &[string],
+        &[Some(string), None],
+        None
+    ));
+    // `supplyAsync(Supplier<U>)`: nothing but the target fixes U
+    let future = "java.util.concurrent.CompletableFuture<java.lang.String>";
+    assert!(!erased(
+        "java.util.concurrent.CompletableFuture",
+        "supplyAsync",
+        &[string],
+        &[None],
+        None
+    ));
+    assert!(erased(
+        "java.util.concurrent.CompletableFuture",
+        "supplyAsync",
+        &[string],
+        &[None],
+        Some(future)
+    ));
+}
+
+#[test]
+fn erasure_goes_around_a_wildcard_typed_argument_where_the_capture_stays_hidden() {
+    let integer = "java.lang.Integer";
+    let wild = "java.util.List<? extends java.lang.Integer>";
+    // `max(Collection<? extends T>)` returns the bare T: a capture below Integer fits
+    assert!(erased(
+        "java.util.Collections",
+        "max",
+        &[integer],
+        &[Some(wild)],
+        Some(integer)
+    ));
+    // `unmodifiableList(List<? extends T>)` returns `List<T>`: a target `List<Integer>` fixes
+    // T as written, and without one the capture is harmless
+    assert!(erased(
+        "java.util.Collections",
+        "unmodifiableList",
+        &[integer],
+        &[Some(wild)],
+        None
+    ));
+    // `nCopies(int, T)`-like inference from a plain argument still needs the written type
+    assert!(!erased(
+        "java.util.Collections",
+        "nCopies",
+        &["java.lang.Object"],
+        &[Some("int"), Some("java.lang.String")],
+        None
+    ));
 }

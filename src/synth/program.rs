@@ -606,17 +606,35 @@ impl Worker<'_> {
         let mut stmts = Vec::new();
         let mut operands: Vec<Operand> = Vec::new();
 
-        let mut receiver = None;
         if let Some(r) = task.seq.receiver {
             let inh = self.inhabit(&mut rng, r, depth);
             let init = self.init_kind(&inh, r);
             let broken_here = broken_at == Some(Position::Receiver);
-            // the call under test on a call result: the receiver's expression keeps exactly
-            // the receiver type (the broken one too)
+            // the call under test on a call result (or a constructor call): the receiver's
+            // expression has exactly the receiver type (the broken one too), or in a
+            // well-typed program a subtype whose class offers no other overload
             let chain = feats.call_chains
                 && rng.gen_bool(use_p)
-                && matches!(inh.expr, Expr::Call { .. } | Expr::Field { .. })
-                && inh.info == InferInfo::Standalone(r);
+                && matches!(
+                    inh.expr,
+                    Expr::Call { .. }
+                        | Expr::Field { .. }
+                        | Expr::New {
+                            type_args: Some(_),
+                            outer: None,
+                            ..
+                        }
+                )
+                && match inh.info {
+                    InferInfo::Standalone(t) if t == r => true,
+                    InferInfo::Standalone(t) => {
+                        !ill && !overloaded
+                            && matches!(init, Init::Sub(_) | Init::Standalone)
+                            && self.api.ts.is_subtype(t, r)
+                            && !self.overloaded_call(m, Some(t))
+                    }
+                    InferInfo::Poly => false,
+                };
             if chain {
                 shape.call_chain = true;
                 operands.push(Operand {
@@ -636,7 +654,6 @@ impl Worker<'_> {
                     position: Some(Position::Receiver),
                 });
             }
-            receiver = Some(());
         }
         let n_args = task.seq.args.len();
         let varargs_n = self.varargs_shape(&mut rng, task, feats.varargs_elements, use_p);
@@ -707,7 +724,11 @@ impl Worker<'_> {
             && rng.gen_bool(use_p);
         let goal = if res_inferred { None } else { task.seq.result };
         let keep_explicit = feats.explicit_type_args && rng.gen_bool(use_p);
-        let recv_expr = receiver.and_then(|()| operands.first().map(|o| o.expr.clone()));
+        let receiver = task.seq.receiver.is_some();
+        let recv_expr = operands
+            .first()
+            .filter(|_| receiver)
+            .map(|o| o.expr.clone());
         let (call, kept) = self.build_call_shaped(
             m,
             &task.formal.subst,
@@ -753,7 +774,7 @@ impl Worker<'_> {
                 casts.push(needed.then(|| to_ir(&self.api, t)));
             }
             shape.casts = casts.iter().filter(|c| c.is_some()).count();
-            cast_operands(&mut call.expr, receiver.is_some(), &casts);
+            cast_operands(&mut call.expr, receiver, &casts);
         }
         match task.seq.result {
             Some(t) => {
