@@ -74,12 +74,22 @@ impl Worker<'_> {
                     InferInfo::Poly => poly = true,
                     InferInfo::Standalone(a) if self.has_wildcard(a) => {
                         blocked = true;
-                        let up = self.upper_projection(a);
-                        let up = self.boxed_type(up);
-                        let u =
-                            self.api
-                                .ts
-                                .unify_with(p, up, vars, UnifyMode::Subtype, &Subst::new());
+                        // wildcard against wildcard (`List<? extends T>` for
+                        // `List<? extends X>`), else the upper projection
+                        let u = self
+                            .api
+                            .ts
+                            .unify_with(p, a, vars, UnifyMode::Subtype, &Subst::new())
+                            .or_else(|| {
+                                let up = self.upper_projection(a);
+                                self.api.ts.unify_with(
+                                    p,
+                                    up,
+                                    vars,
+                                    UnifyMode::Subtype,
+                                    &Subst::new(),
+                                )
+                            });
                         if u.and_then(|u| u.get(v)) == Some(want) {
                             by_capture = true;
                         }
