@@ -49,10 +49,13 @@ fn swarm(set: impl FnOnce(&mut SwarmConfig)) -> SwarmConfig {
     s
 }
 
+/// Plans by language, mode and erasure.
+type Plans = HashMap<(Language, Mode, bool), Arc<Plan>>;
+
 /// The plan of a run over `java.base` (it does not depend on the swarm draw), made once per
 /// language, mode and erasure.
 fn plan(cfg: &SynthConfig) -> Arc<Plan> {
-    static PLANS: OnceLock<Mutex<HashMap<(Language, Mode, bool), Arc<Plan>>>> = OnceLock::new();
+    static PLANS: OnceLock<Mutex<Plans>> = OnceLock::new();
     let key = (cfg.lang, cfg.mode, cfg.erase);
     // held while planning: tests that want the same plan wait for it instead of making it too
     let mut plans = PLANS.get_or_init(Mutex::default).lock().expect("plans");
