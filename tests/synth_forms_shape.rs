@@ -834,3 +834,72 @@ fn erasure_goes_around_a_wildcard_typed_argument_where_the_capture_stays_hidden(
         None
     ));
 }
+
+/// Kotlin programs with call chains and varargs elements (the shapes the Kotlin translator of
+/// this branch writes) compiled by kotlinc in one batch: the files it reports errors in.
+#[test]
+#[ignore = "needs THALIA_KOTLINC_CP and a minute of kotlinc: run with --ignored"]
+fn kotlin_programs_with_call_chains_and_varargs_elements_compile() {
+    let Ok(cp) = std::env::var("THALIA_KOTLINC_CP") else {
+        require::missing_tool(
+            "kotlin_programs_with_call_chains_and_varargs_elements_compile",
+            "THALIA_KOTLINC_CP is not set",
+        );
+        return;
+    };
+    let shapes = swarm(|s| {
+        s.call_chains = 1.0;
+        s.varargs_elements = 1.0;
+        s.explicit_type_args = 0.5;
+        s.use_probability = 0.5;
+    });
+    let built = build(Language::Kotlin, Mode::WellTyped, true, shapes, 300);
+    let kotlin = translator(Language::Kotlin).expect("a Kotlin translator");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut files = Vec::new();
+    let mut shaped = 0;
+    for s in &built {
+        let Ok(src) = kotlin.translate(&s.program) else {
+            continue;
+        };
+        shaped += usize::from(
+            s.record.shape.call_chain || s.record.typing_sequence.varargs_elements.is_some(),
+        );
+        let path = dir.path().join(kotlin.file_name(&s.program));
+        fs::write(&path, src).expect("write a program");
+        files.push(path);
+    }
+    let stdlib = std::env::split_paths(&cp)
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("kotlin-stdlib-"))
+        })
+        .expect("THALIA_KOTLINC_CP holds kotlin-stdlib");
+    let out = std::process::Command::new("java")
+        .args(["-Xss8m", "-cp"])
+        .arg(&cp)
+        .arg("org.jetbrains.kotlin.cli.jvm.K2JVMCompiler")
+        .arg("-classpath")
+        .arg(stdlib)
+        .args(["-nowarn", "-d"])
+        .arg(dir.path().join("classes"))
+        .args(&files)
+        .output()
+        .expect("kotlinc runs");
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    let bad: BTreeSet<&str> = text
+        .lines()
+        .filter(|l| l.contains(": error:"))
+        .filter_map(|l| l.split(".kt:").next())
+        .collect();
+    println!(
+        "\nkotlinc: {} of {} programs ({shaped} with a call chain or varargs elements) without \
+         errors",
+        files.len() - bad.len(),
+        files.len()
+    );
+    assert!(
+        bad.is_empty() && out.status.success(),
+        "kotlinc errors:\n{text}"
+    );
+}
