@@ -1,9 +1,17 @@
 //! Type erasure (Section 3.5, Definition 3.14): explicit type arguments of a polymorphic call
 //! are dropped only when every one of them is inferable, from an argument or from the target
 //! type, as exactly the type that was written.
+//!
+//! Inference pressure (issue #13): erasure also goes around poly arguments (lambdas, erased
+//! calls) once the variables their parameters mention are fixed by a standalone argument or
+//! by the target (Java resolves a lambda's input variables from those bounds first, JLS
+//! 18.5.2), and around wildcard-typed arguments whose upper projection infers the written
+//! type where the result cannot expose the capture variable. Where Java's rules say
+//! inference fails (a poly argument whose variables nothing else fixes) the type arguments
+//! stay; where they are uncertain the shape is generated and the Java twin decides.
 
 use super::worker::Worker;
-use crate::types::{Subst, Type, TypeId, UnifyMode, VarId};
+use crate::types::{Subst, Type, TypeId, UnifyMode, VarId, Wildcard};
 
 /// What an argument expression tells type inference.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -40,22 +48,52 @@ impl Worker<'_> {
                 .ts
                 .unify_with(ret, k, vars, UnifyMode::Subtype, &Subst::new())
         });
+        // Scala 2 solves a variable from the arguments before it looks at the target type (a
+        // capture variable from a wildcard-typed argument wins) and types a lambda's
+        // parameters before it solves the variables of the same argument list
+        let args_first = self.rules.infers_from_arguments_first();
         for &v in vars {
             let Some(want) = s.get(v) else { return false };
             let mut by_args = false;
             let mut blocked = false;
-            // a poly argument (lambda, erased call) whose parameter mentions the variable needs
-            // the variable to type it: inference would have to solve both at once
+            // a poly argument (lambda, erased call) whose parameter mentions the variable
+            // needs the variable to type it: fine once something else fixes the variable
             let mut poly = false;
+            // a wildcard-typed argument whose upper projection infers the written type: Java
+            // infers a capture variable below it
+            let mut by_capture = false;
+            // arguments whose parameters mention the variable: a capture variable must be
+            // its only source (another lower bound would conflict with it)
+            let mut sources = 0usize;
             for (&p, info) in params.iter().zip(args) {
                 if !self.api.ts.arena.free_vars(p).contains(&v) {
                     continue;
                 }
+                sources += 1;
                 match *info {
                     InferInfo::Poly => poly = true,
-                    // inference through a wildcard-typed argument yields a capture
-                    // variable, never the written type
-                    InferInfo::Standalone(a) if self.has_wildcard(a) => blocked = true,
+                    InferInfo::Standalone(a) if self.has_wildcard(a) => {
+                        blocked = true;
+                        // wildcard against wildcard (`List<? extends T>` for
+                        // `List<? extends X>`), else the upper projection
+                        let u = self
+                            .api
+                            .ts
+                            .unify_with(p, a, vars, UnifyMode::Subtype, &Subst::new())
+                            .or_else(|| {
+                                let up = self.upper_projection(a);
+                                self.api.ts.unify_with(
+                                    p,
+                                    up,
+                                    vars,
+                                    UnifyMode::Subtype,
+                                    &Subst::new(),
+                                )
+                            });
+                        if u.and_then(|u| u.get(v)) == Some(want) {
+                            by_capture = true;
+                        }
+                    }
                     InferInfo::Standalone(a) => {
                         let a = self.boxed_type(a);
                         let u =
@@ -70,14 +108,42 @@ impl Worker<'_> {
                 }
             }
             let by_goal = from_goal.as_ref().and_then(|u| u.get(v)) == Some(want);
-            // Scala 2 solves a variable from the arguments before it looks at the target
-            // type: a capture variable from a wildcard-typed argument wins
-            let args_first = self.rules.infers_from_arguments_first();
-            if poly || blocked && args_first || !(by_goal || (by_args && !blocked)) {
+            let fixed = by_goal || (by_args && !blocked);
+            // a capture variable is harmless where the result cannot show it: no target, or
+            // the result is the bare variable (below the written type, hence below the goal)
+            let capture_ok = by_capture
+                && sources == 1
+                && !args_first
+                && (goal.is_none()
+                    || !self.api.ts.arena.free_vars(ret).contains(&v)
+                    || matches!(self.api.ts.arena.get(ret), Type::Var(w) if *w == v));
+            if poly && (args_first || !fixed && !capture_ok) {
+                return false;
+            }
+            if blocked && args_first || !(fixed || capture_ok) {
                 return false;
             }
         }
         true
+    }
+
+    /// `C<.., X, ..>` for `C<.., ? extends X, ..>` (the upper bound of every wildcard type
+    /// argument, `?` and `? super` as the top type): the type a capture variable stands below.
+    fn upper_projection(&mut self, t: TypeId) -> TypeId {
+        let Some((name, args)) = self.api.ts.arena.as_class(t).map(|(n, a)| (n, a.to_vec())) else {
+            return t;
+        };
+        let o = self.ctx.object_sym;
+        let top = self.api.ts.arena.class(o, &[]);
+        let args: Vec<TypeId> = args
+            .into_iter()
+            .map(|a| match *self.api.ts.arena.get(a) {
+                Type::Wildcard(Wildcard::Extends(b)) => b,
+                Type::Wildcard(_) => top,
+                _ => a,
+            })
+            .collect();
+        self.api.ts.arena.class(name, &args)
     }
 
     /// True when a wildcard occurs anywhere in the type.

@@ -2,11 +2,13 @@
 
 use std::rc::Rc;
 
+use rand::seq::SliceRandom;
+use rand::Rng;
 use serde::{Deserialize, Serialize};
-use thalia_translators::ir::{Expr, PrimTy, Program, Receiver, Stmt, Ty};
+use thalia_translators::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
 
 use super::config::Mode;
-use super::enumerate::{Broken, Position, Task};
+use super::enumerate::{Broken, Position, Resolution, Task};
 use super::erase::InferInfo;
 use super::inhabit::Inhabitant;
 use super::worker::{RngStream, Worker};
@@ -63,6 +65,42 @@ pub struct SequenceRecord {
     pub args: Vec<String>,
     /// Expected result type, if any.
     pub result: Option<String>,
+    /// How many elements the variable-arity argument was written with (`m()`, `m(a)`,
+    /// `m(a, b, c)`), each of the last argument's component type; `None` when it is passed as
+    /// one array (or the member has no variable arity).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub varargs_elements: Option<usize>,
+}
+
+/// How a program departs from the plain shape (one call on locals with declared types), for
+/// the feature census.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShapeRecord {
+    /// Casts of an operand of the call under test to its declared type, where the language
+    /// types locals by their initializer (Groovy).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub casts: usize,
+    /// Locals declared without a type (`var`, `def`, `val x =`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub inferred_locals: usize,
+    /// The call under test is made on a call result (`a.b().m(..)`) instead of a local.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub call_chain: bool,
+    /// The call under test keeps type arguments that inference would recover (and a
+    /// constructor call its type arguments instead of the diamond).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub explicit_type_args: bool,
+}
+
+impl ShapeRecord {
+    /// True for the plain shape (nothing to record).
+    pub fn is_plain(&self) -> bool {
+        *self == ShapeRecord::default()
+    }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The broken position of an ill-typed program.
@@ -169,6 +207,59 @@ pub struct ProgramRecord {
     /// ill-typed program must be rejected there, not elsewhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_lines: Option<thalia_translators::LineSpan>,
+    /// The program's shape beyond one call on typed locals (casts, inferred locals, call
+    /// chains, explicit type arguments).
+    #[serde(default, skip_serializing_if = "ShapeRecord::is_plain")]
+    pub shape: ShapeRecord,
+}
+
+/// How the call under test is written beyond its receiver and arguments.
+#[derive(Clone, Debug, Default)]
+pub struct CallShape {
+    /// Keep the type arguments even when inference would recover them
+    /// ([`super::swarm::Features::explicit_type_args`]).
+    pub keep_explicit: bool,
+    /// The elements of the variable-arity argument, written in place of the array (the last
+    /// of `args`, which still decides erasure when there is at least one element).
+    pub varargs: Option<Vec<Inhabitant>>,
+}
+
+/// What the compiler sees as the type of an initializer, compared with the local's declared
+/// type.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Init {
+    /// Exactly the declared type, in the target language.
+    Exact,
+    /// A standalone expression of this proper subtype of the declared type.
+    Sub(TypeId),
+    /// A standalone expression whose type the language may see narrower than declared
+    /// (a call in a language that types locals by their initializer).
+    Standalone,
+    /// A poly expression, `null`, a conditional, or a constant whose written form has another
+    /// type (a primitive's default value): never a local without a declared type.
+    Other,
+}
+
+impl Init {
+    /// True when a local with this initializer may go without its declared type in every
+    /// use: the language infers exactly the declared type, or (`flow`: it types locals by
+    /// their initializer anyway) any standalone type.
+    fn inferable(self, flow: bool) -> bool {
+        match self {
+            Init::Exact => true,
+            Init::Sub(_) | Init::Standalone => flow,
+            Init::Other => false,
+        }
+    }
+}
+
+/// One operand of the call under test: its expression (a local or an inlined receiver), its
+/// declared type and how its initializer relates to it.
+struct Operand {
+    expr: Expr,
+    init: Init,
+    /// The operand's position in the typing sequence (`None`: a varargs element).
+    position: Option<Position>,
 }
 
 impl Worker<'_> {
@@ -183,6 +274,31 @@ impl Worker<'_> {
         goal: Option<TypeId>,
         allow_erase: bool,
     ) -> Inhabitant {
+        self.build_call_shaped(
+            m,
+            s,
+            receiver,
+            args,
+            goal,
+            allow_erase,
+            &CallShape::default(),
+        )
+        .0
+    }
+
+    /// [`Worker::build_call`] written with a [`CallShape`]; also says whether type arguments
+    /// that could have been erased were kept.
+    #[allow(clippy::too_many_arguments)]
+    pub fn build_call_shaped(
+        &mut self,
+        m: MemberId,
+        s: &Subst,
+        receiver: Option<Expr>,
+        args: &[Inhabitant],
+        goal: Option<TypeId>,
+        allow_erase: bool,
+        shape: &CallShape,
+    ) -> (Inhabitant, bool) {
         let mem = self.api.member(m).clone();
         let owner = self.api.class(mem.owner).clone();
         let ret = self.api.ts.arena.subst(mem.ret, s);
@@ -203,12 +319,22 @@ impl Worker<'_> {
                 .map(|p| self.api.ts.arena.subst(p.ty, &outer))
                 .collect();
             let fret = self.api.ts.arena.subst(mem.ret, &outer);
-            let infos: Vec<InferInfo> = args.iter().map(|a| a.info).collect();
+            let mut params = params;
+            let mut infos: Vec<InferInfo> = args.iter().map(|a| a.info).collect();
+            // no element for the variable-arity parameter: nothing to infer from there
+            if shape.varargs.as_ref().is_some_and(Vec::is_empty) {
+                params.pop();
+                infos.pop();
+            }
             // a poly argument of an overloaded call makes Java infer through overload
-            // resolution, where it may fail even though each candidate alone would work
-            let poly_overloaded =
-                infos.contains(&InferInfo::Poly) && self.has_same_arity_overload(m);
+            // resolution, where another candidate may accept it too
+            let poly_overloaded = infos.contains(&InferInfo::Poly)
+                && self.poly_competitor(m, args, shape.varargs.as_ref().map(Vec::len));
             erased = !poly_overloaded && self.erasable(&vars, s, &params, &infos, fret, goal);
+        }
+        let kept = erased && shape.keep_explicit;
+        if kept {
+            erased = false;
         }
         let ir_args: Vec<Ty> = vars
             .iter()
@@ -229,7 +355,10 @@ impl Worker<'_> {
         }
         // an array passed to a varargs parameter is spread (`*a` in Kotlin, `a*` in Scala),
         // except for a signature-polymorphic method, which takes it as one argument
-        if mem.params.last().is_some_and(|p| p.vararg)
+        if let Some(elems) = &shape.varargs {
+            arg_exprs.pop();
+            arg_exprs.extend(elems.iter().map(|e| e.expr.clone()));
+        } else if mem.params.last().is_some_and(|p| p.vararg)
             && arg_exprs.len() == mem.params.len()
             && !self.api.is_signature_polymorphic(m)
         {
@@ -273,14 +402,79 @@ impl Worker<'_> {
                 name: mem.name.clone(),
             },
         };
-        Inhabitant {
-            expr,
-            info: if erased {
-                InferInfo::Poly
-            } else {
-                InferInfo::Standalone(ret)
+        (
+            Inhabitant {
+                expr,
+                info: if erased {
+                    InferInfo::Poly
+                } else {
+                    InferInfo::Standalone(ret)
+                },
             },
+            kept,
+        )
+    }
+
+    /// True when another member of `m`'s name, kind and arity (counting `varargs` elements
+    /// for the variable-arity argument when given) could take the call's arguments once
+    /// its poly arguments (lambdas, references, erased calls) no longer pin the choice:
+    /// every standalone argument converts to the other member's (erased) parameter and every
+    /// poly argument meets a reference type that could take it.
+    fn poly_competitor(
+        &mut self,
+        m: MemberId,
+        args: &[Inhabitant],
+        varargs: Option<usize>,
+    ) -> bool {
+        let mem = self.api.member(m).clone();
+        let Some(by) = self.ctx.members_by_name.get(&mem.owner) else {
+            return false;
+        };
+        let Some(rs) = by.get(&mem.name).cloned() else {
+            return false;
+        };
+        let arity = match varargs {
+            Some(n) => mem.params.len() - 1 + n,
+            None => mem.params.len(),
+        };
+        for r in rs {
+            let o = self.api.member(r.member).clone();
+            if r.member == m || o.kind != mem.kind {
+                continue;
+            }
+            let o_varargs = o.params.last().is_some_and(|p| p.vararg);
+            if o.params.len() != arity && !o_varargs {
+                continue;
+            }
+            let mut fits = true;
+            for (i, a) in args.iter().enumerate() {
+                let Some(p) = o
+                    .params
+                    .get(i)
+                    .or_else(|| o.params.last().filter(|_| o_varargs))
+                else {
+                    fits = false;
+                    break;
+                };
+                let pt = self.api.ts.erase(p.ty);
+                let ok = match a.info {
+                    InferInfo::Poly => !matches!(self.api.ts.arena.get(pt), Type::Prim(_)),
+                    InferInfo::Standalone(t) => {
+                        let t = self.api.ts.erase(t);
+                        self.assignable(t, pt)
+                            || matches!(self.api.ts.arena.get(pt), Type::Array(_)) && o_varargs
+                    }
+                };
+                if !ok {
+                    fits = false;
+                    break;
+                }
+            }
+            if fits {
+                return true;
+            }
         }
+        false
     }
 
     /// The inner (non-static member) classes that `p`'s types name, sorted.
@@ -385,6 +579,11 @@ impl Worker<'_> {
     }
 
     /// Builds program `id` for a task; `seed` and `index` fix every random choice.
+    ///
+    /// The program's swarm draw decides its shape: locals without a declared type, the call
+    /// under test on a call result, varargs elements instead of an array, explicit type
+    /// arguments kept; in a language that types locals by their initializer, an operand is
+    /// cast to its declared type where a narrower type could change the verdict.
     pub fn build_program(
         &mut self,
         task: &Task,
@@ -398,32 +597,154 @@ impl Worker<'_> {
             super::swarm::Features::draw(&self.cfg.swarm, self.cfg.lang, seed, index);
         let shaped = self.shape_task(task, seed, index);
         let task = &shaped.task;
+        let feats = self.building.features;
+        let use_p = self.cfg.swarm.use_probability.clamp(0.0, 1.0);
+        let flow = self.rules.flow_types_locals();
         let depth = self.cfg.max_inhabitant_depth;
+        let broken_at = task.broken.map(|b| b.position);
+        let ill = task.broken.is_some();
+        let m = task.member;
+        let overloaded = self.overloaded_call(m, task.seq.receiver);
+        let mut shape = ShapeRecord::default();
         let mut stmts = Vec::new();
-        let mut receiver = None;
+        let mut operands: Vec<Operand> = Vec::new();
+
         if let Some(r) = task.seq.receiver {
             let inh = self.inhabit(&mut rng, r, depth);
-            stmts.push(Stmt::local("r", to_ir(&self.api, r), inh.expr));
-            receiver = Some(Expr::Local("r".into()));
+            let init = self.init_kind(&inh, r);
+            let broken_here = broken_at == Some(Position::Receiver);
+            // the call under test on a call result (or a constructor call): the receiver's
+            // expression has exactly the receiver type (the broken one too), or in a
+            // well-typed program a subtype whose class offers no other overload
+            let chain = feats.call_chains
+                && rng.gen_bool(use_p)
+                && matches!(
+                    inh.expr,
+                    Expr::Call { .. }
+                        | Expr::Field { .. }
+                        | Expr::New {
+                            type_args: Some(_),
+                            outer: None,
+                            ..
+                        }
+                )
+                && match inh.info {
+                    InferInfo::Standalone(t) if t == r => true,
+                    InferInfo::Standalone(t) => {
+                        !ill && !overloaded
+                            && matches!(init, Init::Sub(_) | Init::Standalone)
+                            && self.api.ts.is_subtype(t, r)
+                            && !self.overloaded_call(m, Some(t))
+                    }
+                    InferInfo::Poly => false,
+                };
+            if chain {
+                shape.call_chain = true;
+                operands.push(Operand {
+                    expr: inh.expr,
+                    init,
+                    position: Some(Position::Receiver),
+                });
+            } else {
+                let inferred = feats.inferred_locals
+                    && !broken_here
+                    && init.inferable(flow)
+                    && rng.gen_bool(use_p);
+                stmts.push(self.local("r", r, inh.expr, inferred, &mut shape));
+                operands.push(Operand {
+                    expr: Expr::Local("r".into()),
+                    init,
+                    position: Some(Position::Receiver),
+                });
+            }
         }
+        let n_args = task.seq.args.len();
+        let varargs_n = self.varargs_shape(&mut rng, task, feats.varargs_elements, use_p);
         let mut args = Vec::new();
+        let mut elems: Option<Vec<Inhabitant>> = None;
         for (i, &a) in task.seq.args.iter().enumerate() {
+            let broken_here = broken_at == Some(Position::Arg(i));
+            if let (Some(n), true) = (varargs_n, i + 1 == n_args) {
+                // the variable-arity argument as elements of its component type
+                let comp = match *self.api.ts.arena.get(a) {
+                    Type::Array(e) => e,
+                    _ => a,
+                };
+                let mut es = Vec::new();
+                for k in 0..n {
+                    let inh = self.inhabit(&mut rng, comp, depth);
+                    let init = self.init_kind(&inh, comp);
+                    let name = format!("a{i}_{k}");
+                    let inferred =
+                        feats.inferred_locals && init.inferable(flow) && rng.gen_bool(use_p);
+                    stmts.push(self.local(&name, comp, inh.expr, inferred, &mut shape));
+                    operands.push(Operand {
+                        expr: Expr::Local(name.clone()),
+                        init,
+                        position: None,
+                    });
+                    es.push(Inhabitant {
+                        expr: Expr::Local(name),
+                        info: InferInfo::Standalone(comp),
+                    });
+                }
+                elems = Some(es);
+                // the array's type still decides erasure (elements of exactly its component)
+                args.push(Inhabitant {
+                    expr: Expr::Unit,
+                    info: InferInfo::Standalone(a),
+                });
+                continue;
+            }
             let inh = self.inhabit(&mut rng, a, depth);
+            let init = self.init_kind(&inh, a);
             let name = format!("a{i}");
-            stmts.push(Stmt::local(name.clone(), to_ir(&self.api, a), inh.expr));
+            // a narrower type for an argument leaves the call well-typed unless another
+            // overload could take it
+            let inferred = feats.inferred_locals
+                && !broken_here
+                && (init.inferable(flow) || matches!(init, Init::Sub(_)) && !ill && !overloaded)
+                && rng.gen_bool(use_p);
+            stmts.push(self.local(&name, a, inh.expr, inferred, &mut shape));
+            operands.push(Operand {
+                expr: Expr::Local(name.clone()),
+                init,
+                position: Some(Position::Arg(i)),
+            });
+            let seen = match init {
+                Init::Sub(t) if inferred && !flow => t,
+                _ => a,
+            };
             args.push(Inhabitant {
                 expr: Expr::Local(name),
-                info: InferInfo::Standalone(a),
+                info: InferInfo::Standalone(seen),
             });
         }
-        let call = self.build_call(
-            task.member,
+        // a result local without a declared type gives the call no target type
+        let res_inferred = task.seq.result.is_some()
+            && feats.inferred_locals
+            && broken_at != Some(Position::Result)
+            && rng.gen_bool(use_p);
+        let goal = if res_inferred { None } else { task.seq.result };
+        let keep_explicit = feats.explicit_type_args && rng.gen_bool(use_p);
+        let receiver = task.seq.receiver.is_some();
+        let recv_expr = operands
+            .first()
+            .filter(|_| receiver)
+            .map(|o| o.expr.clone());
+        let (call, kept) = self.build_call_shaped(
+            m,
             &task.formal.subst,
-            receiver,
+            recv_expr,
             &args,
-            task.seq.result,
+            goal,
             task.broken.is_none(),
+            &CallShape {
+                keep_explicit,
+                varargs: elems,
+            },
         );
+        shape.explicit_type_args = kept;
         let erased = matches!(call.info, InferInfo::Poly);
         let mut call = call;
         // a broken receiver is seen through its own type: a translator must not treat it as
@@ -444,16 +765,222 @@ impl Worker<'_> {
         {
             *declared_in = self.declarers(actual, name, args.len());
         }
+        if flow {
+            let broken_result = broken_at == Some(Position::Result);
+            let types: Vec<TypeId> = self.operand_types(task, varargs_n);
+            let mut casts: Vec<Option<Ty>> = Vec::new();
+            for (op, &t) in operands.iter().zip(&types) {
+                let broken_here = op.position.is_some() && op.position == broken_at;
+                let needed = feats.cast_locals
+                    || op.init != Init::Exact
+                        && (overloaded || erased || broken_here || ill && broken_result);
+                casts.push(needed.then(|| to_ir(&self.api, t)));
+            }
+            shape.casts = casts.iter().filter(|c| c.is_some()).count();
+            cast_operands(&mut call.expr, receiver, &casts);
+        }
         match task.seq.result {
-            Some(t) => stmts.push(Stmt::local("res", to_ir(&self.api, t), call.expr)),
+            Some(t) => {
+                let stmt = self.local("res", t, call.expr, res_inferred, &mut shape);
+                stmts.push(stmt);
+            }
             None => stmts.push(Stmt::Expr(call.expr)),
         }
         let mut program = Program::new(id, stmts);
         program.type_params = shaped.type_params;
         self.declare_nullable(&mut program, &shaped.nullable, task.broken);
         program.inner_classes = self.inner_classes_of(&program);
-        let record = self.record(task, id, erased);
+        let mut record = self.record(task, id, erased);
+        record.typing_sequence.varargs_elements = varargs_n;
+        record.shape = shape;
         (program, record, erased)
+    }
+
+    /// A local declaration, without its type when `inferred` (counted in `shape`).
+    fn local(
+        &self,
+        name: &str,
+        t: TypeId,
+        init: Expr,
+        inferred: bool,
+        shape: &mut ShapeRecord,
+    ) -> Stmt {
+        let ty = to_ir(&self.api, t);
+        if inferred {
+            shape.inferred_locals += 1;
+            Stmt::inferred_local(name, ty, init)
+        } else {
+            Stmt::local(name, ty, init)
+        }
+    }
+
+    /// The declared types of the call's operands, in [`Operand`] order: the receiver, then
+    /// the arguments, the last one as `n` elements of its component type when `varargs` is
+    /// `Some(n)`.
+    fn operand_types(&self, task: &Task, varargs: Option<usize>) -> Vec<TypeId> {
+        let mut out: Vec<TypeId> = task.seq.receiver.into_iter().collect();
+        let n = task.seq.args.len();
+        for (i, &a) in task.seq.args.iter().enumerate() {
+            match varargs {
+                Some(k) if i + 1 == n => {
+                    let comp = match *self.api.ts.arena.get(a) {
+                        Type::Array(e) => e,
+                        _ => a,
+                    };
+                    out.extend(std::iter::repeat_n(comp, k));
+                }
+                _ => out.push(a),
+            }
+        }
+        out
+    }
+
+    /// How the language sees the type of an initializer against the declared type `decl`.
+    fn init_kind(&mut self, inh: &Inhabitant, decl: TypeId) -> Init {
+        let prim = matches!(self.api.ts.arena.get(decl), Type::Prim(_));
+        let string = self
+            .api
+            .ts
+            .arena
+            .as_class(decl)
+            .is_some_and(|(n, a)| n == self.ctx.string_sym && a.is_empty());
+        match &inh.expr {
+            Expr::Lit(Lit::Null) => Init::Other,
+            // a literal is written in the declared primitive's form (`1L`, `(byte) 1`)
+            Expr::Lit(_) if prim || string => Init::Exact,
+            Expr::Lit(_) => Init::Other,
+            // a primitive's bottom constant is its default value, of another type (`0`)
+            Expr::Bottom(_) if prim => Init::Other,
+            Expr::Bottom(t) | Expr::Cast { ty: t, .. } if *t == to_ir(&self.api, decl) => {
+                Init::Exact
+            }
+            Expr::Call { .. } | Expr::Field { .. } | Expr::New { .. } | Expr::NewArray { .. } => {
+                let InferInfo::Standalone(t) = inh.info else {
+                    return Init::Other;
+                };
+                // a language that types locals by their initializer may see a call's type
+                // otherwise than Java (Groovy's explicit type arguments)
+                let call_like = matches!(inh.expr, Expr::Call { .. } | Expr::Field { .. });
+                if self.rules.flow_types_locals() && call_like {
+                    Init::Standalone
+                } else if t == decl {
+                    Init::Exact
+                } else if self.api.ts.arena.is_ground(t)
+                    && super::context::java_expressible(&self.api, t)
+                    && self.api.ts.is_subtype(t, decl)
+                {
+                    Init::Sub(t)
+                } else {
+                    Init::Other
+                }
+            }
+            _ => Init::Other,
+        }
+    }
+
+    /// True when a call of `m` on a receiver of type `recv` (its class when static) may
+    /// select another member of the same name and arity: `m`'s class or the receiver's class
+    /// has one with other (erased) parameter types.
+    fn overloaded_call(&mut self, m: MemberId, recv: Option<TypeId>) -> bool {
+        if self.has_same_arity_overload(m) {
+            return true;
+        }
+        let Some(r) = recv else { return false };
+        let Some(cid) = self
+            .api
+            .ts
+            .arena
+            .as_class(r)
+            .and_then(|(sym, _)| self.api.class_by_sym(sym))
+        else {
+            return false;
+        };
+        let mem = self.api.member(m).clone();
+        let Some(rs) = self
+            .ctx
+            .members_by_name
+            .get(&cid)
+            .and_then(|by| by.get(&mem.name))
+            .cloned()
+        else {
+            return false;
+        };
+        let mine: Vec<TypeId> = mem.params.iter().map(|p| p.ty).collect();
+        let mine: Vec<TypeId> = mine.into_iter().map(|t| self.api.ts.erase(t)).collect();
+        for r in rs {
+            let o = self.api.member(r.member).clone();
+            if r.member == m || o.kind != mem.kind || o.params.len() != mem.params.len() {
+                continue;
+            }
+            let theirs: Vec<TypeId> = o.params.iter().map(|p| self.api.ts.erase(p.ty)).collect();
+            if theirs != mine {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The number of elements to write the task's variable-arity argument with (`None`: one
+    /// array), when the swarm draw allows it and Java's overload resolution still selects
+    /// the member (or, in ill-typed mode, still finds none applicable for a broken argument).
+    fn varargs_shape(
+        &mut self,
+        rng: &mut super::worker::SynthRng,
+        task: &Task,
+        on: bool,
+        use_p: f64,
+    ) -> Option<usize> {
+        let m = task.member;
+        let mem = self.api.member(m).clone();
+        let last = mem.params.len().checked_sub(1)?;
+        if !on
+            || !mem.params[last].vararg
+            || mem.kind == MemberKind::Field
+            || self.api.is_signature_polymorphic(m)
+            || task.seq.args.len() != mem.params.len()
+        {
+            return None;
+        }
+        let broken_at = task.broken.map(|b| b.position);
+        // the broken position stays as it is; Groovy's extension methods of another arity
+        // could answer a broken call
+        if matches!(broken_at, Some(Position::Receiver)) || broken_at == Some(Position::Arg(last)) {
+            return None;
+        }
+        if task.broken.is_some() && self.rules.has_extension_methods() {
+            return None;
+        }
+        if !rng.gen_bool(use_p) {
+            return None;
+        }
+        let comp = match *self.api.ts.arena.get(task.seq.args[last]) {
+            Type::Array(e) => e,
+            _ => return None,
+        };
+        let n = *VARARGS_ELEMENT_COUNTS.choose(rng)?;
+        let mut seq = task.seq.clone();
+        seq.args.pop();
+        seq.args.extend(std::iter::repeat_n(comp, n));
+        let want = match broken_at {
+            Some(Position::Arg(_)) => Resolution::NoneApplicable,
+            _ => Resolution::Unique(m),
+        };
+        if self.resolve(m, &task.formal, &seq) != want {
+            return None;
+        }
+        if self.rules.has_extension_methods() && mem.kind == MemberKind::Method {
+            let (recv, static_call) = match task.seq.receiver {
+                Some(r) => (r, false),
+                None => {
+                    let sym = self.api.class(mem.owner).sym;
+                    (self.api.ts.self_type(sym), true)
+                }
+            };
+            if self.groovy_extension_applies(recv, static_call, &mem.name, seq.args.len()) {
+                return None;
+            }
+        }
+        Some(n)
     }
 
     fn record(&mut self, task: &Task, id: &str, erased: bool) -> ProgramRecord {
@@ -481,6 +1008,7 @@ impl Worker<'_> {
                 receiver: task.seq.receiver.map(p),
                 args: task.seq.args.iter().map(|&t| p(t)).collect(),
                 result: task.seq.result.map(p),
+                varargs_elements: None,
             },
             substitution,
             mode: if task.broken.is_some() {
@@ -501,6 +1029,55 @@ impl Worker<'_> {
             erased,
             twin: None,
             call_lines: None,
+            shape: ShapeRecord::default(),
         }
+    }
+}
+
+/// The element counts a variable-arity argument is written with: none, one, several.
+pub const VARARGS_ELEMENT_COUNTS: [usize; 4] = [0, 1, 2, 3];
+
+/// Wraps the operands of a call, constructor call or field read in the given casts: the
+/// receiver first when `has_receiver`, then the arguments in order (inside a spread).
+fn cast_operands(e: &mut Expr, has_receiver: bool, casts: &[Option<Ty>]) {
+    fn wrap(x: &mut Expr, ty: &Option<Ty>) {
+        let Some(ty) = ty else { return };
+        let target = match x {
+            Expr::Spread(inner) => inner.as_mut(),
+            other => other,
+        };
+        let inner = std::mem::replace(target, Expr::Unit);
+        *target = Expr::cast(ty.clone(), inner);
+    }
+    let mut casts = casts.iter();
+    match e {
+        Expr::Call { receiver, args, .. } => {
+            if has_receiver {
+                let c = casts.next();
+                if let (Receiver::Expr(r), Some(c)) = (receiver, c) {
+                    wrap(r, c);
+                }
+            }
+            for (a, c) in args.iter_mut().zip(casts) {
+                wrap(a, c);
+            }
+        }
+        Expr::New { args, outer, .. } => {
+            if has_receiver {
+                let c = casts.next();
+                if let (Some(o), Some(c)) = (outer, c) {
+                    wrap(o, c);
+                }
+            }
+            for (a, c) in args.iter_mut().zip(casts) {
+                wrap(a, c);
+            }
+        }
+        Expr::Field { receiver, .. } => {
+            if let (true, Receiver::Expr(r), Some(c)) = (has_receiver, receiver, casts.next()) {
+                wrap(r, c);
+            }
+        }
+        _ => {}
     }
 }

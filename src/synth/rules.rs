@@ -216,6 +216,13 @@ impl LanguageRules {
     pub fn java_reference_parameters_accept_null(self) -> bool {
         self.lang == Language::Kotlin
     }
+
+    /// True when the checker types a local by its initializer rather than by its declared
+    /// type (Groovy's flow typing: `Object r = 'x'; r.length()` compiles), so that a use
+    /// must be cast to the declared type where a narrower type would change the verdict.
+    pub fn flow_types_locals(self) -> bool {
+        self.lang == Language::Groovy
+    }
 }
 
 /// The type put at a broken position, as the manifest records it: in Java syntax, with a
@@ -831,6 +838,7 @@ mod tests {
         assert!(!java.ignores_explicit_type_arguments());
         assert!(!java.types_overloaded_arguments_untargeted());
         assert!(!java.infers_from_arguments_first());
+        assert!(!java.flow_types_locals());
         assert!(!java.has_nullable_types());
         assert!(!java.java_reference_parameters_accept_null());
     }
