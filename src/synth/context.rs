@@ -45,6 +45,10 @@ pub enum SkipReason {
     /// A method whose parameter Kotlin's view of the JDK makes nullable where the typing
     /// sequence has a non-null type (`Map.compute`).
     KotlinNullableParameter,
+    /// A member of a JDK collection or map whose `Object` parameter Kotlin's mapped type
+    /// declares with the element, key or value type (`Map.get(key: K)`,
+    /// `Collection.contains(element: E)`).
+    KotlinMappedParameter,
     /// An element of an annotation type, which Kotlin reads as a property (`r.value`).
     AnnotationElement,
     /// Ill-typed mode: a signature-polymorphic method (`MethodHandle.invoke`), whose argument
@@ -72,6 +76,9 @@ impl SkipReason {
             SkipReason::AnnotationElement => "annotation element (Kotlin)",
             SkipReason::InterfaceClone => "clone() declared by an interface (Scala 2)",
             SkipReason::KotlinNullableParameter => "parameter Kotlin types nullable (Map.compute)",
+            SkipReason::KotlinMappedParameter => {
+                "Object parameter Kotlin types with the element type (Map.get, Collection.contains)"
+            }
         }
     }
 }

@@ -154,6 +154,13 @@ impl LanguageRules {
         self.lang == Language::Kotlin
     }
 
+    /// True when the language's mapped collection types declare the `Object` parameters of
+    /// `Collection.contains`, `Map.get`, ... with the element, key or value type (Kotlin:
+    /// `map.get(x)` with an `x` that is no `K` is "type inference failed").
+    pub fn retypes_collection_object_parameters(self) -> bool {
+        self.lang == Language::Kotlin
+    }
+
     /// True when the language types `Map.compute`'s function with nullable value types
     /// (Kotlin's view of the JDK: `BiFunction<in K, in V?, out V?>`), which a `BiFunction`
     /// consuming a non-null `V` does not satisfy.
@@ -561,11 +568,56 @@ impl Worker<'_> {
             Some(SkipReason::AnnotationElement)
         } else if rules.nullable_map_compute() && self.is_map_compute(m) {
             Some(SkipReason::KotlinNullableParameter)
+        } else if rules.retypes_collection_object_parameters()
+            && self.is_retyped_collection_member(m)
+        {
+            Some(SkipReason::KotlinMappedParameter)
         } else {
             None
         };
         self.caches.language_problems.insert(m, p);
         p
+    }
+
+    /// True for a method of `java.util.Collection`, `List` or `Map` (or an override) taking
+    /// an `Object` or `Collection<?>` that Kotlin's mapped type declares with its element, key
+    /// or value type (`contains(element: E)`, `get(key: K)`, `remove(key: K, value: V)`, ...).
+    fn is_retyped_collection_member(&mut self, m: MemberId) -> bool {
+        const RETYPED: [(&str, &str, usize); 13] = [
+            ("java.util.Collection", "contains", 1),
+            ("java.util.Collection", "remove", 1),
+            ("java.util.Collection", "containsAll", 1),
+            ("java.util.Collection", "removeAll", 1),
+            ("java.util.Collection", "retainAll", 1),
+            ("java.util.List", "indexOf", 1),
+            ("java.util.List", "lastIndexOf", 1),
+            ("java.util.Map", "get", 1),
+            ("java.util.Map", "containsKey", 1),
+            ("java.util.Map", "containsValue", 1),
+            ("java.util.Map", "remove", 1),
+            ("java.util.Map", "remove", 2),
+            ("java.util.Map", "getOrDefault", 2),
+        ];
+        let mem = self.api.member(m);
+        if mem.kind != MemberKind::Method || mem.is_static {
+            return false;
+        }
+        let (name, arity) = (mem.name.clone(), mem.params.len());
+        let a = &self.api.ts.arena;
+        let takes_any = mem.params.iter().any(|p| {
+            a.as_class(p.ty).is_some_and(|(n, _)| {
+                matches!(a.name(n), "java.lang.Object" | "java.util.Collection")
+            })
+        });
+        if !takes_any || !RETYPED.iter().any(|(_, n, k)| *n == name && *k == arity) {
+            return false;
+        }
+        let sym = self.api.class(mem.owner).sym;
+        let owner = self.api.ts.self_type(sym);
+        let declarers = self.declarers(owner, &name, arity);
+        RETYPED
+            .iter()
+            .any(|(c, n, k)| *n == name && *k == arity && declarers.iter().any(|d| d == c))
     }
 
     /// True for `Map.compute(K, BiFunction)` or an override.

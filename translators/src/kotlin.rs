@@ -19,8 +19,9 @@
 //! (below); the only imports are the aliases of constructor references (below).
 //!
 //! The test function's type parameters (`Program::type_params`) are `<T : A>` with one bound
-//! and go to a `where` clause with several (`where T : A, T : B`); a bound `java.lang.Object`
-//! is left out (Kotlin's default bound `Any?` is Java's `Object`).
+//! and go to a `where` clause with several (`where T : A, T : B`); a type parameter without
+//! bounds (or bounded by `java.lang.Object`) is `<T : Any>`: Java's `Object` is `Any` here
+//! (`? extends Object` is `out Any`), and `C<T>` must be a `C<out Any>` as in Java.
 //!
 //! Mapping of the IR's (Java) types to Kotlin's view of them:
 //! - primitives → `Int`, `Boolean`, ...; the wrappers `java.lang.Integer`, ... → `Int`, ... (the
@@ -798,9 +799,9 @@ impl Emitter {
         Ok(e)
     }
 
-    /// `fun <T : A, U> test() {`, or with a `where` clause for a type parameter with several
-    /// bounds: `fun <T> test() where T : A, T : B {`. A bound `java.lang.Object` is left out
-    /// (Kotlin's default bound `Any?` is Java's `Object`).
+    /// `fun <T : A, U : Any> test() {`, or with a `where` clause for a type parameter with
+    /// several bounds: `fun <T> test() where T : A, T : B {`. No bound (or `java.lang.Object`)
+    /// is `Any`, the type Java's `Object` is written as.
     fn function_header(&self, type_params: &[TypeParam]) -> Result<String, TranslateError> {
         if type_params.is_empty() {
             return Ok("fun test() {".to_owned());
@@ -817,7 +818,7 @@ impl Emitter {
                 .map(|b| self.ty(b, TyPos::Value))
                 .collect::<Result<Vec<_>, _>>()?;
             match bounds.as_slice() {
-                [] => params.push(n),
+                [] => params.push(format!("{n} : Any")),
                 [b] => params.push(format!("{n} : {b}")),
                 bs => {
                     wheres.extend(bs.iter().map(|b| format!("{n} : {b}")));

@@ -2,7 +2,7 @@
 package thalia.generic_test
 
 object Test_generic_test {
-    fun <T, U, V : Number> test() where T : CharSequence, T : Comparable<T> {
+    fun <T, U : Any, V : Number> test() where T : CharSequence, T : Comparable<T> {
         val t: T = (null as T)
         val n: Int = t.length
         val c: Int = t.compareTo(t)
