@@ -129,6 +129,13 @@ impl Worker<'_> {
                 }
             }
         }
+        // where no functional interface is wanted (an `Object`, a `Serializable`), a lambda
+        // or reference cast to a functional interface below the wanted type
+        if feats.function_casts && rng.gen_bool(p) && self.function_type(t).is_none() {
+            if let Some(c) = self.function_cast_below(rng, t, depth) {
+                return c;
+            }
+        }
         let sam_first = rng.gen_bool(self.cfg.lambda_first_probability);
         if sam_first {
             if let Some(l) = self.lambda(rng, t, depth) {
@@ -263,8 +270,7 @@ impl Worker<'_> {
             .map(|&p| s.get(p).unwrap_or_else(|| self.api.ts.arena.var_type(p)))
             .collect();
         let target = self.api.ts.arena.class(sym, &target_args);
-        let expressible =
-            self.api.ts.arena.is_ground(target) && java_expressible(&self.api, target);
+        let expressible = self.ground_in_program(target) && java_expressible(&self.api, target);
         let target_ir = expressible.then(|| super::program::to_ir(&self.api, target));
         Some(FnType {
             params: fparams,
@@ -386,6 +392,61 @@ impl Worker<'_> {
             expr: Expr::cast(ty, e.expr),
             info: InferInfo::Standalone(target),
         }
+    }
+
+    /// A lambda or function reference cast to a functional interface that is a subtype of
+    /// `t` (`(java.util.function.Supplier<String>) String::new` for an `Object`), or `None`
+    /// when no functional interface lies below `t`.
+    fn function_cast_below(
+        &mut self,
+        rng: &mut SynthRng,
+        t: TypeId,
+        depth: usize,
+    ) -> Option<Inhabitant> {
+        let (sym, _) = self.api.ts.arena.as_class(t)?;
+        let below = match self.caches.functional_below.get(&sym) {
+            Some(v) => Rc::clone(v),
+            None => {
+                // every interface is below `Object`, though its supertypes do not say so
+                let v: Vec<crate::api::ClassId> = if sym == self.ctx.object_sym {
+                    self.api
+                        .class_ids()
+                        .filter(|&c| self.api.class(c).functional)
+                        .collect()
+                } else {
+                    self.ctx
+                        .subclasses
+                        .get(&sym)
+                        .map(|cs| {
+                            cs.iter()
+                                .copied()
+                                .filter(|&c| self.api.class(c).functional)
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                };
+                let rc = Rc::new(v);
+                self.caches.functional_below.insert(sym, Rc::clone(&rc));
+                rc
+            }
+        };
+        let c = *below.get(rng.gen_range(0..below.len().max(1)))?;
+        let f = self.instance_below(rng, c, t, self.cfg.max_type_depth)?;
+        let ft = self.function_type(f)?;
+        let (ty, target) = (ft.target_ir.clone()?, ft.target?);
+        let inner = if self.building.features.references && rng.gen_bool(0.5) {
+            self.reference(rng, &ft, depth)
+        } else {
+            None
+        };
+        let inner = match inner {
+            Some(r) => r,
+            None => self.lambda(rng, f, depth)?,
+        };
+        Some(Inhabitant {
+            expr: Expr::cast(ty, inner.expr),
+            info: InferInfo::Standalone(target),
+        })
     }
 
     /// A lambda parameter or block local of the wanted type (a subtype; a primitive only of

@@ -206,6 +206,14 @@ impl Worker<'_> {
         {
             return false;
         }
+        // Scala: an `Int` result converts to `java.lang.Integer` only, not to its supertypes
+        if !self.rules.boxes_function_results_to_supertypes()
+            && matches!(self.api.ts.arena.get(ret), Type::Prim(_))
+            && !matches!(self.api.ts.arena.get(want), Type::Prim(_))
+            && self.prim_of(want).is_none()
+        {
+            return false;
+        }
         self.java_converts(ret, want)
     }
 

@@ -123,6 +123,15 @@ impl LanguageRules {
         self.lang != Language::Groovy
     }
 
+    /// True when a function's primitive result converts to any reference type of the function
+    /// type's result that its box converts to (`Function<String, Object>` from
+    /// `Integer::parseInt`, or a lambda whose body is an `int`); Scala converts a function's
+    /// `Int` result only to `java.lang.Integer` itself (the `int2Integer` conversion), and
+    /// rejects it for `Object`, `Number` or a type variable's `Object` instance.
+    pub fn boxes_function_results_to_supertypes(self) -> bool {
+        !self.is_scala()
+    }
+
     /// True when a conditional joining a `char` (or `Character`) with another numeric type
     /// has the promoted numeric type, as in Java (JLS 15.25.2); groovyc joins the boxes
     /// (`Serializable & Comparable & Constable`), which no numeric variable accepts.
@@ -645,13 +654,19 @@ impl Worker<'_> {
     }
 
     /// True for an element of an annotation type (an instance method of an interface that
-    /// extends `java.lang.annotation.Annotation`).
+    /// extends `java.lang.annotation.Annotation`), or `Annotation.annotationType()` itself
+    /// (Kotlin shows it as the `annotationClass` extension).
     fn is_annotation_element(&self, m: MemberId) -> bool {
         let mem = self.api.member(m);
         if mem.kind != MemberKind::Method || mem.is_static {
             return false;
         }
         let a = &self.api.ts.arena;
+        if self.api.class(mem.owner).name == "java.lang.annotation.Annotation"
+            && mem.name == "annotationType"
+        {
+            return true;
+        }
         self.api.class(mem.owner).supertypes().iter().any(|&t| {
             a.as_class(t)
                 .is_some_and(|(n, _)| a.name(n) == "java.lang.annotation.Annotation")

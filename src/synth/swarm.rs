@@ -59,7 +59,9 @@ pub struct SwarmConfig {
     /// Default 0.4.
     pub nullable_types: f64,
     /// Casts of lambdas and function references to their interface (`(F) x -> e`,
-    /// `x::m as F`). Default 0.2.
+    /// `x::m as F`), also where no functional interface is wanted (`(Supplier<T>) C::new`
+    /// for an `Object`). Default 0.5: most positions want no functional interface, and
+    /// this is where references and lambdas reach them.
     pub function_casts: f64,
     /// Creation of inner-class instances on an outer instance (`outer.new Inner()`).
     /// Default 0.5.
@@ -87,7 +89,7 @@ impl Default for SwarmConfig {
             call_chains: 0.4,
             varargs_elements: 0.6,
             nullable_types: 0.4,
-            function_casts: 0.2,
+            function_casts: 0.5,
             inner_classes: 0.5,
             use_probability: 0.5,
         }

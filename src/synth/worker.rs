@@ -95,6 +95,9 @@ pub(crate) struct Caches {
     /// The type variable of a generic test method per bound (`T extends B`), declared once in
     /// this worker's arena.
     pub(crate) program_vars: FxHashMap<TypeId, VarId>,
+    /// Per class, the functional interfaces among its subclasses (for casts of lambdas and
+    /// references where no functional interface is wanted).
+    pub(crate) functional_below: FxHashMap<crate::types::Sym, Rc<Vec<crate::api::ClassId>>>,
     /// The members usable in function references, by arity (built on first use).
     pub(crate) refs: Option<Rc<super::reference::RefIndex>>,
     /// Per type, its function type when it is a functional interface.
@@ -172,6 +175,16 @@ impl<'c> Worker<'c> {
             caches: Caches::default(),
             building: Building::default(),
         }
+    }
+
+    /// True when `t` mentions no type variable but those of a generic test method (which the
+    /// program declares, so they can be written).
+    pub(crate) fn ground_in_program(&self, t: TypeId) -> bool {
+        let a = &self.api.ts.arena;
+        a.is_ground(t)
+            || a.free_vars(t)
+                .iter()
+                .all(|v| self.caches.program_vars.values().any(|p| p == v))
     }
 
     /// A random ground class type of nesting depth at most `depth`.

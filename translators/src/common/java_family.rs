@@ -499,11 +499,21 @@ pub(crate) trait JavaFamily: Dialect {
     /// `new E[] {elems}`; for a non-reifiable `E` (e.g. `List<String>`) an unchecked cast of
     /// an array of its reifiable form: `((List<String>[]) new List<?>[] {..})`.
     fn new_array(&self, elem: &Ty, elems: &[Expr]) -> Result<String, TranslateError> {
-        let elems = self.args(elems)?;
         let elem_ty = self.ty(elem, TyPos::Value)?;
         Ok(if is_reifiable(elem, Self::TYPE_VARIABLE_ARRAYS) {
+            let elems = self.args(elems)?;
             format!("new {elem_ty}[] {{{elems}}}")
         } else {
+            // a lambda or reference in an array of the wildcard form would implement that
+            // form (`Diffable<?>`), not the element type: it is cast to the element type
+            let elems: Vec<Expr> = elems
+                .iter()
+                .map(|e| match e {
+                    Expr::Lambda { .. } | Expr::Ref { .. } => Expr::cast(elem.clone(), e.clone()),
+                    e => e.clone(),
+                })
+                .collect();
+            let elems = self.args(&elems)?;
             let erased = self.ty(&self.reifiable_form(elem)?, TyPos::Value)?;
             format!("(({elem_ty}[]) new {erased}[] {{{elems}}})")
         })
