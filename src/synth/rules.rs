@@ -163,6 +163,13 @@ impl LanguageRules {
         self.lang == Language::Kotlin
     }
 
+    /// True when a use-site projection's bound must lie within the type parameter's bounds
+    /// (Kotlin: `C<out X>` with `X` outside `C`'s bound is an error; Java accepts
+    /// `C<? extends X>` and intersects).
+    pub fn checks_projection_bounds(self) -> bool {
+        self.lang == Language::Kotlin
+    }
+
     /// True when the language's mapped collection types declare the `Object` parameters of
     /// `Collection.contains`, `Map.get`, ... with the element, key or value type (Kotlin:
     /// `map.get(x)` with an `x` that is no `K` is "type inference failed").

@@ -443,12 +443,35 @@ impl<'c> Worker<'c> {
                 if !super::context::java_expressible(&self.api, s) {
                     return None;
                 }
+                // Kotlin checks a projection's bound against the type parameter's bounds
+                // (`FailableLongPredicate<out Serializable>` for `E : Throwable` is an
+                // error); Java accepts `? extends Serializable` there
+                if self.rules.checks_projection_bounds() && !self.within_bounds(name, i, s) {
+                    return None;
+                }
                 Wildcard::Extends(s)
             }
         };
         let mut new_args = args;
         new_args[i] = self.api.ts.arena.wildcard(w);
         Some(self.api.ts.arena.class(name, &new_args))
+    }
+}
+
+impl Worker<'_> {
+    /// True when `t` is within the ground upper bounds of type parameter `i` of class `name`
+    /// (a bound that mentions type variables is not checked: `false`).
+    fn within_bounds(&mut self, name: crate::types::Sym, i: usize, t: TypeId) -> bool {
+        let Some(c) = self.api.class_by_sym(name) else {
+            return false;
+        };
+        let Some(&p) = self.api.class(c).type_params.get(i) else {
+            return false;
+        };
+        let bounds = self.api.ts.arena.var(p).upper.clone();
+        bounds
+            .iter()
+            .all(|&b| self.api.ts.arena.is_ground(b) && self.api.ts.is_subtype(t, b))
     }
 }
 

@@ -480,17 +480,19 @@ fn kotlin_member(
     // Throwable's getters are Kotlin properties (of nullable types); on a known throwable
     // they are called on the Java class, which keeps Java's (platform) result types; on an
     // unknown receiver the property syntax works for throwables and any Java getter alike.
+    // A receiver known to be a throwable by the method's declaring classes (a lambda
+    // parameter, a type variable) is one too: a property would be `String?`/`Throwable?`.
     if arity == 0 && matches!(name, "getMessage" | "getLocalizedMessage" | "getCause") {
-        match (recv, class) {
-            (None, _) => {
+        let throwable = class.is_some_and(is_throwable_name)
+            || declared_in.iter().any(|d| d == "java.lang.Throwable");
+        match (recv, throwable) {
+            (_, true) => return Some(Member::OnJavaClass("java.lang.Throwable")),
+            (None, false) => {
                 return Some(Member::Property(match name {
                     "getMessage" => "message",
                     "getLocalizedMessage" => "localizedMessage",
                     _ => "cause",
                 }))
-            }
-            (Some(_), Some(c)) if is_throwable_name(c) => {
-                return Some(Member::OnJavaClass("java.lang.Throwable"))
             }
             _ => {}
         }
