@@ -332,9 +332,31 @@ impl<'c> Worker<'c> {
         }
     }
 
+    /// True when `t` mentions `Constable` or `ConstantDesc`, Java interfaces of `String`, the
+    /// boxes and enums that Kotlin's own `String`, `Int`, `Enum` do not implement.
+    fn mentions_java_only_supertype(&self, t: TypeId) -> bool {
+        let a = &self.api.ts.arena;
+        match a.get(t) {
+            Type::Class { name, args } => {
+                matches!(
+                    a.name(*name),
+                    "java.lang.constant.Constable" | "java.lang.constant.ConstantDesc"
+                ) || args.iter().any(|&x| self.mentions_java_only_supertype(x))
+            }
+            Type::Wildcard(Wildcard::Extends(b) | Wildcard::Super(b))
+            | Type::Array(b)
+            | Type::Nullable(b) => self.mentions_java_only_supertype(*b),
+            _ => false,
+        }
+    }
+
     /// Up to `cap` distinct subtypes of `t` (itself first).
     pub fn subtypes(&mut self, rng: &mut SynthRng, t: TypeId, cap: usize) -> Vec<TypeId> {
         let mut out = vec![t];
+        // Kotlin's `String` is no `Constable`: a type mentioning one keeps only itself
+        if !self.rules.sees_java_supertypes_of_builtins() && self.mentions_java_only_supertype(t) {
+            return out;
+        }
         match self.api.ts.arena.get(t).clone() {
             Type::Prim(p) => {
                 // the narrower primitives that widen to `p` (none in Kotlin)
@@ -412,6 +434,9 @@ impl<'c> Worker<'c> {
             _ => Vec::new(),
         };
         cands.shuffle(rng);
+        if !self.rules.sees_java_supertypes_of_builtins() {
+            cands.retain(|&c| !self.mentions_java_only_supertype(c));
+        }
         for c in cands {
             if out.len() >= cap {
                 break;
