@@ -154,7 +154,7 @@ pub struct SynthConfig {
     /// well-typed or ill-typed beyond Java's rules (Kotlin has no implicit primitive
     /// widening; Groovy converts anything to `boolean` and `String` on assignment).
     pub lang: thalia_translators::Language,
-    /// Which expression forms each program draws (swarm testing); see [`SwarmConfig`].
+    /// Which expression forms each program draws (swarm testing); see [`SwarmConfig`](super::swarm::SwarmConfig).
     pub swarm: super::swarm::SwarmConfig,
 }
 

@@ -540,7 +540,7 @@ pub struct Shaped {
 impl Worker<'_> {
     /// The shape of program `index` for `task` under the program's swarm features (drawn
     /// before): a generic test method ([`Worker::generalize`]) and Kotlin's nullable locals
-    /// ([`Worker::nullable_positions`]). Creating an inner class needs its enclosing
+    /// (`Worker::nullable_positions`). Creating an inner class needs its enclosing
     /// instance, so the form is on for a program whose member is an inner class's constructor.
     pub fn shape_task(&mut self, task: &Task, seed: u64, index: u64) -> Shaped {
         let mut rng = RngStream::Shape.rng(seed, index);

@@ -7,7 +7,7 @@
 //! declaration unambiguous: among the methods of the searched class with the referenced name,
 //! exactly the chosen one is applicable in both of the searches Java makes, none is generic
 //! or of variable arity, and the chosen one throws no checked exception. Candidates come
-//! from an index of the API's usable members by arity ([`RefIndex`]), built once per worker.
+//! from an index of the API's usable members by arity (`RefIndex`), built once per worker.
 
 use std::rc::Rc;
 
