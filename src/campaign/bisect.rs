@@ -7,14 +7,14 @@
 //! once between tested bounds; every verdict seen is recorded in `BUGDIR/bisect.json`, and the
 //! range is added to the finding's `report.md`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use thalia_extractors::maven::{compare_versions, RepoConfig, Resolver, ResolverOptions};
 
 use super::signature::signature;
-use super::store::{CompilerInfo, FindingFile, Manifest, StoreError, MANIFEST};
+use super::store::{CompilerInfo, FindingFile, StoreError};
 use super::{judge_with_reason, FindingKind};
 use crate::compile::{CompileOptions, Compiler, Mode, Verdict};
 use crate::profile::Install;
@@ -118,14 +118,6 @@ pub enum BisectError {
     NotReproduced(String),
 }
 
-/// Where a finding's run directory is: the nearest ancestor with a manifest.
-fn run_dir(bug: &Path) -> Option<PathBuf> {
-    bug.ancestors()
-        .skip(1)
-        .find(|d| d.join(MANIFEST).is_file())
-        .map(Path::to_path_buf)
-}
-
 /// Whether `v` lies within the optional bounds.
 fn within(v: &str, from: Option<&str>, to: Option<&str>) -> bool {
     from.is_none_or(|f| compare_versions(v, f) != std::cmp::Ordering::Less)
@@ -204,16 +196,7 @@ fn first_clean(
 pub fn bisect(bug: &Path, opts: &BisectOptions) -> Result<Bisection, BisectError> {
     let start = Instant::now();
     let finding = FindingFile::read(bug)?;
-    let run = run_dir(bug).ok_or_else(|| {
-        BisectError::NotAFinding(format!("{}: no run directory above it", bug.display()))
-    })?;
-    let manifest: Manifest = {
-        let path = run.join(MANIFEST);
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| BisectError::NotAFinding(format!("{}: {e}", path.display())))?;
-        serde_json::from_str(&text)
-            .map_err(|e| BisectError::NotAFinding(format!("{}: {e}", path.display())))?
-    };
+    let (run, manifest) = super::store::finding_run(bug).map_err(BisectError::NotAFinding)?;
     let info: CompilerInfo = std::iter::once(&manifest.compiler)
         .chain(&manifest.against)
         .find(|c| c.tool == finding.compiler.tool && c.version == finding.compiler.version)

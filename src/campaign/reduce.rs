@@ -18,7 +18,7 @@ use thalia_translators::ir::{Expr, Program, Receiver, RefKind, Stmt, Ty};
 use thalia_translators::{translator_with, GroovyMode, JavaTranslator, Language, Translator};
 
 use super::setup::RunIdentity;
-use super::store::{CompilerInfo, FindingFile, Manifest, StoreError, MANIFEST, PROGRAM_IR};
+use super::store::{CompilerInfo, FindingFile, Manifest, StoreError, PROGRAM_IR};
 use super::{judge, judge_with_reason, Expected, FindingKind};
 use crate::compile::{CompileOptions, Compiler, Mode, Verdict};
 use crate::toolchain::{self, Toolchain};
@@ -88,14 +88,6 @@ pub fn size(p: &Program) -> usize {
     let mut n = p.stmts.len();
     p.walk_exprs(&mut |_| n += 1);
     n
-}
-
-/// Where a finding's run directory is: the nearest ancestor with a manifest.
-fn run_dir(bug: &Path) -> Option<PathBuf> {
-    bug.ancestors()
-        .skip(1)
-        .find(|d| d.join(MANIFEST).is_file())
-        .map(Path::to_path_buf)
 }
 
 /// The finding's compiler (the run's, or an `--against` one) as the manifest records it.
@@ -431,16 +423,7 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
     let mut program: Program = serde_json::from_str(&text).map_err(|e| {
         ReduceError::NotAFinding(format!("{}: not a program: {e}", ir_path.display()))
     })?;
-    let run = run_dir(bug).ok_or_else(|| {
-        ReduceError::NotAFinding(format!("{}: no run directory above it", bug.display()))
-    })?;
-    let manifest: Manifest = {
-        let path = run.join(MANIFEST);
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| ReduceError::NotAFinding(format!("{}: {e}", path.display())))?;
-        serde_json::from_str(&text)
-            .map_err(|e| ReduceError::NotAFinding(format!("{}: {e}", path.display())))?
-    };
+    let (run, manifest) = super::store::finding_run(bug).map_err(ReduceError::NotAFinding)?;
     let info = compiler_info(&manifest, &finding).ok_or_else(|| {
         ReduceError::NotAFinding(format!(
             "{}: the run has no compiler {}@{}",

@@ -1273,6 +1273,21 @@ fn repro_script(
     )
 }
 
+/// The run directory above a finding's directory `bug` (the nearest with a manifest) and its
+/// manifest, or what is wrong with them.
+pub fn finding_run(bug: &Path) -> Result<(PathBuf, Manifest), String> {
+    let run = bug
+        .ancestors()
+        .skip(1)
+        .find(|d| d.join(MANIFEST).is_file())
+        .map(Path::to_path_buf)
+        .ok_or_else(|| format!("{}: no run directory above it", bug.display()))?;
+    let path = run.join(MANIFEST);
+    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let manifest = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((run, manifest))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,8 +16,9 @@ use super::worker::{RngStream, SynthRng, Worker};
 use crate::api::{MemberId, MemberKind};
 use crate::types::{print_type, Prim, Subst, Syntax, Type, TypeId, VarId, Wildcard};
 
-/// Methods every class has (a receiver can never lack them).
-const OBJECT_METHODS: [&str; 9] = [
+/// Methods every class has (a receiver can never lack them; references never name them:
+/// an interface's members in the API leave them out, so their overloads cannot be checked).
+pub(crate) const OBJECT_METHODS: [&str; 9] = [
     "equals",
     "hashCode",
     "toString",

@@ -30,20 +30,6 @@ pub const MAX_REF_CANDIDATES: usize = 24;
 /// The largest function arity indexed for references.
 pub const MAX_REF_ARITY: usize = 4;
 
-/// `Object`'s methods: never referenced (an interface's members in the API leave them out,
-/// so their overloads cannot be checked).
-const OBJECT_METHODS: [&str; 9] = [
-    "equals",
-    "hashCode",
-    "toString",
-    "getClass",
-    "notify",
-    "notifyAll",
-    "wait",
-    "clone",
-    "finalize",
-];
-
 /// The API's members usable in function references, by parameter count, in the stable
 /// order of `SynthContext::testable` (facts about the API only).
 #[derive(Debug, Default)]
@@ -105,7 +91,7 @@ impl Worker<'_> {
             && mem.type_params.is_empty()
             && !mem.params.iter().any(|p| p.vararg)
             && !self.ctx.throws_checked.contains(&m)
-            && !OBJECT_METHODS.contains(&mem.name.as_str())
+            && !super::enumerate::OBJECT_METHODS.contains(&mem.name.as_str())
             && !self.api.is_signature_polymorphic(m)
     }
 
