@@ -18,13 +18,16 @@
 //! for every file of its typing phase). Without them the compile tests are skipped with a
 //! message (they fail under `THALIA_REQUIRE_TOOLS=1`).
 
+#[path = "support/compilers.rs"]
+mod compilers;
 #[path = "../../tests/support/require.rs"]
 mod require;
+use compilers::{compile, scratch_dir};
 
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use thalia_translators::ir::{
     Expr, LambdaForm, Lit, Program, Receiver, RefKind, Stmt, Ty, TypeParam,
@@ -1053,92 +1056,6 @@ fn kotlin_constructor_aliases_are_unique() {
         "{src}"
     );
     assert_eq!(KotlinTranslator.translate(&p).expect("translates"), src);
-}
-
-/// A fresh, empty scratch directory under cargo's per-target temp dir.
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    if dir.exists() {
-        fs::remove_dir_all(&dir).expect("can clear the scratch dir");
-    }
-    fs::create_dir_all(&dir).expect("can create the scratch dir");
-    dir
-}
-
-/// The environment variable holding `lang`'s compiler classpath, its main class and its
-/// arguments before `-d OUT FILES...`.
-fn compiler(lang: &str) -> (&'static str, &'static str, &'static [&'static str]) {
-    match lang {
-        "kotlin" => (
-            "THALIA_KOTLINC_CP",
-            "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",
-            &["-no-stdlib", "-no-reflect", "-nowarn"],
-        ),
-        "scala" => (
-            "THALIA_SCALA3_CP",
-            "dotty.tools.dotc.Main",
-            &["-usejavacp", "-nowarn", "-color:never"],
-        ),
-        _ => (
-            "THALIA_SCALA2_CP",
-            "scala.tools.nsc.Main",
-            &["-usejavacp", "-nowarn"],
-        ),
-    }
-}
-
-/// The jar files of a classpath with `dir/*` wildcards expanded.
-fn expand_classpath(cp: &str) -> Vec<PathBuf> {
-    let mut jars = Vec::new();
-    for entry in std::env::split_paths(cp) {
-        if entry.file_name().is_some_and(|n| n == "*") {
-            let dir = entry.parent().unwrap_or(Path::new("."));
-            let mut found: Vec<PathBuf> = fs::read_dir(dir)
-                .map(|rd| {
-                    rd.filter_map(|e| e.ok().map(|e| e.path()))
-                        .filter(|p| p.extension().is_some_and(|e| e == "jar"))
-                        .collect()
-                })
-                .unwrap_or_default();
-            found.sort();
-            jars.extend(found);
-        } else {
-            jars.push(entry);
-        }
-    }
-    jars
-}
-
-/// Compiles `files` for `lang` into `out`, or `None` (after saying why) if the compiler is
-/// not configured.
-fn compile(lang: &str, files: &[PathBuf], out: &Path) -> Option<Output> {
-    let (env, main, args) = compiler(lang);
-    let Some(cp) = std::env::var_os(env) else {
-        require::missing_tool(lang, &format!("set {env} to the compiler's classpath"));
-        return None;
-    };
-    let cp = cp.to_string_lossy().into_owned();
-    let mut cmd = Command::new("java");
-    cmd.arg("-Xss8m").arg("-cp").arg(&cp).arg(main).args(args);
-    if lang == "kotlin" {
-        let stdlib = expand_classpath(&cp)
-            .into_iter()
-            .find(|p| {
-                p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with("kotlin-stdlib-"))
-            })
-            .expect("THALIA_KOTLINC_CP holds kotlin-stdlib");
-        cmd.arg("-classpath").arg(stdlib);
-    }
-    cmd.arg("-d").arg(out).args(files);
-    match cmd.output() {
-        Ok(o) => Some(o),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            require::missing_tool(lang, "java not found on PATH");
-            None
-        }
-        Err(e) => panic!("cannot run java: {e}"),
-    }
 }
 
 /// The golden files of `dir` for `lang`, sorted.

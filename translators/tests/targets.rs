@@ -27,8 +27,11 @@
 //! written by this test, see [`checked_with`]: update it when checking with other versions).
 //! Groovy needs `--encoding=UTF-8` (non-ASCII identifiers are written as they are).
 
+#[path = "support/compilers.rs"]
+mod compilers;
 #[path = "../../tests/support/require.rs"]
 mod require;
+use compilers::{compile, compiler, expand_classpath, scratch_dir};
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -1159,114 +1162,6 @@ fn shared_cases_are_java_programs() {
     for p in cases() {
         java.translate(&p)
             .unwrap_or_else(|e| panic!("{} is not a Java program: {e}", p.id));
-    }
-}
-
-/// A fresh, empty scratch directory under cargo's per-target temp dir.
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    if dir.exists() {
-        fs::remove_dir_all(&dir).expect("can clear the scratch dir");
-    }
-    fs::create_dir_all(&dir).expect("can create the scratch dir");
-    dir
-}
-
-/// How to run one compiler in process mode.
-struct Compiler {
-    env: &'static str,
-    main: &'static str,
-    /// Arguments before `-d OUT FILES...`.
-    args: &'static [&'static str],
-}
-
-fn compiler(lang: &str) -> Compiler {
-    match lang {
-        "kotlin" => Compiler {
-            env: "THALIA_KOTLINC_CP",
-            main: "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",
-            // kotlin-stdlib is on the compiler's own classpath; hand it to the program too.
-            args: &["-no-stdlib", "-no-reflect", "-nowarn"],
-        },
-        "scala" => Compiler {
-            env: "THALIA_SCALA3_CP",
-            main: "dotty.tools.dotc.Main",
-            args: &["-usejavacp", "-nowarn", "-color:never"],
-        },
-        "scala2" => Compiler {
-            env: "THALIA_SCALA2_CP",
-            main: "scala.tools.nsc.Main",
-            args: &["-usejavacp", "-nowarn"],
-        },
-        "groovy" => Compiler {
-            env: "THALIA_GROOVY_CP",
-            main: "org.codehaus.groovy.tools.FileSystemCompiler",
-            args: &["--encoding=UTF-8"],
-        },
-        _ => unreachable!("no compiler for {lang}"),
-    }
-}
-
-/// The jar files of a classpath with `dir/*` wildcards expanded.
-fn expand_classpath(cp: &str) -> Vec<PathBuf> {
-    let mut jars = Vec::new();
-    for entry in std::env::split_paths(cp) {
-        if entry.file_name().is_some_and(|n| n == "*") {
-            let dir = entry.parent().unwrap_or(Path::new("."));
-            let mut found: Vec<PathBuf> = fs::read_dir(dir)
-                .map(|rd| {
-                    rd.filter_map(|e| e.ok().map(|e| e.path()))
-                        .filter(|p| p.extension().is_some_and(|e| e == "jar"))
-                        .collect()
-                })
-                .unwrap_or_default();
-            found.sort();
-            jars.extend(found);
-        } else {
-            jars.push(entry);
-        }
-    }
-    jars
-}
-
-/// Compiles `files` for `lang` into `out`, or `None` if the compiler is not configured.
-fn compile(lang: &str, files: &[PathBuf], out: &Path) -> Option<Output> {
-    let c = compiler(lang);
-    let Some(cp) = std::env::var_os(c.env) else {
-        require::missing_tool(lang, &format!("set {} to the compiler's classpath", c.env));
-        return None;
-    };
-    let cp = cp.to_string_lossy().into_owned();
-    let mut cmd = Command::new("java");
-    cmd.arg("-Xss8m")
-        .arg("-cp")
-        .arg(&cp)
-        .arg(c.main)
-        .args(c.args);
-    if lang == "kotlin" {
-        let stdlib = expand_classpath(&cp)
-            .into_iter()
-            .find(|p| {
-                p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with("kotlin-stdlib-"))
-            })
-            .expect("THALIA_KOTLINC_CP holds kotlin-stdlib");
-        cmd.arg("-classpath").arg(stdlib);
-    }
-    // groovyc's options take `-d=DIR`; the others a separate argument.
-    if lang == "groovy" {
-        cmd.arg(format!("-d={}", out.display()));
-    } else {
-        cmd.arg("-d").arg(out);
-    }
-    cmd.args(files);
-    match cmd.output() {
-        Ok(o) => Some(o),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            require::missing_tool(lang, "java not found on PATH");
-            None
-        }
-        Err(e) => panic!("cannot run java: {e}"),
     }
 }
 
