@@ -27,6 +27,8 @@ fn online_a_real_groovyc_finding_is_bisected_over_maven_releases() {
             "well-typed",
             "-n",
             "1",
+            "--seed",
+            "1",
             "--api",
         ])
         .arg(sample_api())
@@ -38,7 +40,9 @@ fn online_a_real_groovyc_finding_is_bisected_over_maven_releases() {
     let record = lines(&programs.join("programs.jsonl")).remove(0);
     let file = programs.join(record["file"].as_str().expect("file"));
     let source = std::fs::read_to_string(&file).expect("source");
-    let open = source.find("static void test() {").expect("a test method") + 20;
+    // the test method may be generic (`static <T> void test()`): its body opens after `test(`
+    let head = source.find(" void test(").expect("a test method");
+    let open = head + source[head..].find("{\n").expect("its body") + 1;
     let close = open + source[open..].find("\n    }").expect("its end");
     let patched = format!("{}\n        {RB4}{}", &source[..open], &source[close..]);
     std::fs::write(&file, patched).expect("write");
