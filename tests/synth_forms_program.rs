@@ -652,3 +652,120 @@ fn kotlin_embedded_nullable_programs_get_the_expected_verdicts() {
         }
     }
 }
+
+/// How the program holds its call under test (`shape.wrapped` of its record).
+fn wrapped(s: &Synthesized) -> Option<&str> {
+    s.record.shape.wrapped.as_deref()
+}
+
+#[test]
+fn the_member_under_test_is_written_as_a_function_reference() {
+    for mode in [Mode::WellTyped, Mode::IllTyped] {
+        let built = synth_embedded(
+            true,
+            Language::Java,
+            mode,
+            swarm(|s| s.call_as_reference = 1.0),
+            300,
+        );
+        let refs: Vec<&Synthesized> = built
+            .iter()
+            .filter(|s| wrapped(s) == Some("reference"))
+            .collect();
+        assert!(
+            refs.len() * 5 >= built.len(),
+            "{mode:?}: {} of {} programs hold the member as a reference",
+            refs.len(),
+            built.len()
+        );
+        // the reference is the last statement's initializer, typed by a functional interface
+        for s in &refs {
+            let Some(Stmt::Local { init, .. }) = s.program.stmts.last() else {
+                panic!("{}: no result local", s.program.id);
+            };
+            assert!(matches!(init, Expr::Ref { .. }), "{}", s.program.id);
+        }
+        if mode == Mode::WellTyped {
+            // every kind the member's kind allows
+            let kinds: std::collections::BTreeSet<&str> = refs
+                .iter()
+                .filter_map(|s| match s.program.stmts.last() {
+                    Some(Stmt::Local {
+                        init: Expr::Ref { kind, .. },
+                        ..
+                    }) => Some(match kind {
+                        thalia_translators::ir::RefKind::Static { .. } => "static",
+                        thalia_translators::ir::RefKind::Bound { .. } => "bound",
+                        thalia_translators::ir::RefKind::Unbound { .. } => "unbound",
+                        thalia_translators::ir::RefKind::Constructor { .. } => "constructor",
+                        thalia_translators::ir::RefKind::ArrayConstructor { .. } => "array",
+                    }),
+                    _ => None,
+                })
+                .collect();
+            for k in ["static", "bound", "unbound", "constructor"] {
+                assert!(kinds.contains(k), "no {k} reference to a member under test");
+            }
+        }
+        assert_verdicts(&refs, mode);
+    }
+}
+
+#[test]
+fn the_call_under_test_is_made_inside_a_lambda() {
+    for mode in [Mode::WellTyped, Mode::IllTyped] {
+        let built = synth_embedded(
+            true,
+            Language::Java,
+            mode,
+            swarm(|s| {
+                s.call_in_lambda = 1.0;
+                s.block_lambdas = 0.5;
+                s.typed_lambda_params = 0.5;
+            }),
+            300,
+        );
+        let wrapped_calls: Vec<&Synthesized> = built
+            .iter()
+            .filter(|s| {
+                matches!(
+                    wrapped(s),
+                    Some("closure" | "receiver-lambda" | "argument-lambda")
+                )
+            })
+            .collect();
+        assert!(
+            wrapped_calls.len() * 2 >= built.len(),
+            "{mode:?}: {} of {} calls inside a lambda",
+            wrapped_calls.len(),
+            built.len()
+        );
+        let lambda_of = |s: &Synthesized| match s.program.stmts.last() {
+            Some(Stmt::Local {
+                init: Expr::Lambda { params, block, .. },
+                ..
+            }) => Some((params.len(), block.len())),
+            _ => None,
+        };
+        for s in &wrapped_calls {
+            assert!(lambda_of(s).is_some(), "{}: no lambda", s.program.id);
+        }
+        if mode == Mode::WellTyped {
+            // operands as the lambda's parameters (the receiver, arguments, two at once), and
+            // blocks that declare the other operands
+            for how in ["receiver-lambda", "argument-lambda"] {
+                assert!(
+                    wrapped_calls.iter().any(|s| wrapped(s) == Some(how)),
+                    "no {how}"
+                );
+            }
+            assert!(wrapped_calls
+                .iter()
+                .any(|s| lambda_of(s).is_some_and(|(n, _)| n == 2)));
+            assert!(wrapped_calls
+                .iter()
+                .any(|s| lambda_of(s).is_some_and(|(_, b)| b > 0)));
+        }
+        assert_verdicts(&wrapped_calls, mode);
+    }
+}

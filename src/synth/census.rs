@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use thalia_translators::ir::{Expr, LambdaForm, Program, Receiver, RefKind, Stmt, Ty};
 
 /// Every form the census counts, with what it means (in report order).
-pub const FORMS: [(&str, &str); 24] = [
+pub const FORMS: [(&str, &str); 26] = [
     ("reference", "a function reference of any kind"),
     ("reference:static", "a static method reference `C::m`"),
     ("reference:bound", "a bound method reference `e::m`"),
@@ -63,6 +63,14 @@ pub const FORMS: [(&str, &str); 24] = [
         "inner-class-creation",
         "an inner class created on its outer instance",
     ),
+    (
+        "call-as-reference",
+        "the member under test as a function reference (`F res = C::m;`)",
+    ),
+    (
+        "call-in-lambda",
+        "the call under test inside a lambda (`F res = () -> r.m(a0);`)",
+    ),
 ];
 
 /// The forms one program uses (names of [`FORMS`]) and its number of casts.
@@ -87,6 +95,23 @@ pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
         }
     };
     local_types(&p.stmts, &mut seen);
+    // the call under test held by a function: the last statement's initializer
+    if let Some(Stmt::Local { init, .. }) = p.stmts.last() {
+        match init {
+            Expr::Ref { .. } => {
+                seen.insert("call-as-reference");
+            }
+            Expr::Lambda { body, .. }
+                if matches!(
+                    **body,
+                    Expr::Call { .. } | Expr::New { .. } | Expr::Field { .. }
+                ) =>
+            {
+                seen.insert("call-in-lambda");
+            }
+            _ => {}
+        }
+    }
     p.walk_exprs(&mut |e| match e {
         Expr::Ref {
             kind,

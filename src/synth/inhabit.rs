@@ -355,13 +355,7 @@ impl Worker<'_> {
         };
         self.building.in_lambda -= 1;
         self.building.scope.truncate(scope_len);
-        let form = if feats.arrow_lambdas && rng.gen_bool(p) {
-            LambdaForm::Arrow
-        } else if feats.anonymous_functions && f.ground && rng.gen_bool(p) {
-            LambdaForm::AnonymousFunction
-        } else {
-            LambdaForm::Usual
-        };
+        let form = self.lambda_form(rng, f.ground);
         let ret = (f.ground && java_expressible(&self.api, f.ret))
             .then(|| super::program::to_ir(&self.api, f.ret));
         let lambda = Inhabitant {
@@ -378,6 +372,21 @@ impl Worker<'_> {
             info: InferInfo::Poly,
         };
         Some(self.maybe_cast(rng, lambda, &f))
+    }
+
+    /// How a lambda is spelled, drawn from the program's forms: Groovy's `(x) -> e`,
+    /// Kotlin's anonymous function (only for a `ground` function type, whose types it
+    /// writes), or the usual lambda.
+    pub(crate) fn lambda_form(&self, rng: &mut SynthRng, ground: bool) -> LambdaForm {
+        let feats = self.building.features;
+        let p = self.cfg.swarm.use_probability;
+        if feats.arrow_lambdas && rng.gen_bool(p) {
+            LambdaForm::Arrow
+        } else if feats.anonymous_functions && ground && rng.gen_bool(p) {
+            LambdaForm::AnonymousFunction
+        } else {
+            LambdaForm::Usual
+        }
     }
 
     /// A lambda or reference, sometimes cast to its interface (`features.function_casts`).
@@ -599,7 +608,7 @@ impl Worker<'_> {
 
     /// The single abstract method of a functional interface, with the substitution from its
     /// declaring interface to the class.
-    fn sam_method(&mut self, cid: crate::api::ClassId) -> Option<(MemberId, Subst)> {
+    pub(crate) fn sam_method(&mut self, cid: crate::api::ClassId) -> Option<(MemberId, Subst)> {
         const OBJ: [&str; 3] = ["equals", "hashCode", "toString"];
         let by = self.ctx.members_by_name.get(&cid)?;
         let mut found = None;

@@ -27,6 +27,7 @@ pub mod reference;
 pub mod rules;
 pub mod swarm;
 pub mod worker;
+pub mod wrap;
 
 use std::collections::BTreeMap;
 

@@ -90,6 +90,11 @@ pub struct ShapeRecord {
     /// constructor call its type arguments instead of the diamond).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub explicit_type_args: bool,
+    /// How the call under test is held when not as a plain call: `reference` (the member
+    /// as a function reference), `closure` (inside a lambda) or `receiver-lambda` (inside a
+    /// lambda whose parameter is the receiver); see `synth::wrap`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wrapped: Option<String>,
 }
 
 impl ShapeRecord {
@@ -608,6 +613,11 @@ impl Worker<'_> {
         let mut shape = ShapeRecord::default();
         let mut stmts = Vec::new();
         let mut operands: Vec<Operand> = Vec::new();
+        // a call under test that may end up in a lambda (`synth::wrap`) takes operands whose
+        // calls throw no checked exception: a block lambda declares them, and a call chain's
+        // receiver is part of the call
+        let lambda_operands = feats.call_in_lambda && !self.ctx.throws_checked.contains(&m);
+        self.building.in_lambda += usize::from(lambda_operands);
 
         if let Some(r) = task.seq.receiver {
             let inh = self.inhabit(&mut rng, r, depth);
@@ -720,6 +730,7 @@ impl Worker<'_> {
                 info: InferInfo::Standalone(seen),
             });
         }
+        self.building.in_lambda -= usize::from(lambda_operands);
         // a result local without a declared type gives the call no target type
         let res_inferred = task.seq.result.is_some()
             && feats.inferred_locals
@@ -779,12 +790,23 @@ impl Worker<'_> {
             shape.casts = casts.iter().filter(|c| c.is_some()).count();
             cast_operands(&mut call.expr, receiver, &casts);
         }
-        match task.seq.result {
-            Some(t) => {
+        // the call under test as a function (a reference or inside a lambda); not where
+        // Kotlin's nullable declarations rewrite the last statement's call
+        let wrapped = if shaped.nullable.is_empty() {
+            self.wrap_call(&mut rng, task, &call.expr, &mut stmts)
+        } else {
+            None
+        };
+        match (wrapped, task.seq.result) {
+            (Some((stmt, how)), _) => {
+                shape.wrapped = Some(how.as_str().to_string());
+                stmts.push(stmt);
+            }
+            (None, Some(t)) => {
                 let stmt = self.local("res", t, call.expr, res_inferred, &mut shape);
                 stmts.push(stmt);
             }
-            None => stmts.push(Stmt::Expr(call.expr)),
+            (None, None) => stmts.push(Stmt::Expr(call.expr)),
         }
         let mut program = Program::new(id, stmts);
         program.type_params = shaped.type_params;

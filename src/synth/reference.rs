@@ -219,7 +219,7 @@ impl Worker<'_> {
 
     /// JLS 15.13.1 for the methods named like `m` in its declaring class (seen through
     /// `recv`): see [`Self::only_applicable_in`].
-    fn only_applicable(
+    pub(crate) fn only_applicable(
         &mut self,
         m: MemberId,
         recv: &Subst,
@@ -438,7 +438,7 @@ impl Worker<'_> {
     /// `args.len()` parameters, and no namesake with `other_arity` parameters exists (the
     /// other search). A generic or variable-arity namesake, or one whose parameters the
     /// receiver does not fix, makes the reference unsafe.
-    fn only_applicable_in(
+    pub(crate) fn only_applicable_in(
         &mut self,
         cid: crate::api::ClassId,
         m: MemberId,

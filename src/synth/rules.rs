@@ -430,7 +430,7 @@ impl Worker<'_> {
     /// translator rewrites its calls: its class, its receiver's class or a class that
     /// declares it is one of Kotlin's mapped types (or a subtype), or with `enhanced` one
     /// whose signatures Kotlin enhances ([`KOTLIN_ENHANCED_PREFIXES`]).
-    fn kotlin_retypes_member(&mut self, task: &Task, enhanced: bool) -> bool {
+    pub(crate) fn kotlin_retypes_member(&mut self, task: &Task, enhanced: bool) -> bool {
         let m = task.member;
         let mem = self.api.member(m).clone();
         let owner_sym = self.api.class(mem.owner).sym;

@@ -30,9 +30,9 @@ pub struct SwarmConfig {
     /// Lambda bodies computed by API calls that use the lambda's parameters (otherwise
     /// constants or typed bottom values). Default 0.7.
     pub lambda_bodies: f64,
-    /// Lambda block bodies with local declarations (`{ T x = ..; return ..; }`). Default 0.4.
+    /// Lambda block bodies with local declarations (`{ T x = ..; return ..; }`). Default 0.65.
     pub block_lambdas: f64,
-    /// Lambda parameters with declared types (otherwise untyped). Default 0.4.
+    /// Lambda parameters with declared types (otherwise untyped). Default 0.6.
     pub typed_lambda_params: f64,
     /// Groovy's Java-style lambdas `(x) -> e` instead of closures. Default 0.5.
     pub arrow_lambdas: f64,
@@ -48,10 +48,10 @@ pub struct SwarmConfig {
     /// constructor calls with explicit type arguments instead of the diamond). Default 0.3.
     pub explicit_type_args: f64,
     /// A generic test method (`static <T extends B> void test()`) whose type variables appear
-    /// in the typing sequence and the locals. Default 0.3.
+    /// in the typing sequence and the locals. Default 0.45.
     pub generic_test_method: f64,
     /// The call under test made on a call result (`a.b().m(..)`, call chains) instead of a
-    /// local. Default 0.4.
+    /// local. Default 0.7 (it fits only where the receiver's inhabitant is a call).
     pub call_chains: f64,
     /// Varargs calls with zero, one or several elements instead of an array. Default 0.6.
     pub varargs_elements: f64,
@@ -66,6 +66,17 @@ pub struct SwarmConfig {
     /// Creation of inner-class instances on an outer instance (`outer.new Inner()`).
     /// Default 0.5.
     pub inner_classes: f64,
+    /// The member under test written as a function reference assigned to a functional
+    /// interface of the API whose function type is the typing sequence
+    /// (`BiFunction<R, A, T> res = R::m;`, `Supplier<C> res = C::new;`) instead of a call.
+    /// Default 0.3: where reference resolution and its inference live, for every member
+    /// (only about 6 % of the typing sequences want a functional interface anywhere).
+    pub call_as_reference: f64,
+    /// The call under test inside a lambda whose target type carries the typing sequence
+    /// (`Supplier<T> res = () -> r.m(a0);`, `Function<R, T> res = p -> p.m(a0);`, a block
+    /// declaring the operands' locals). Default 0.35: lambda bodies, block lambdas and
+    /// lambda-parameter inference for every member.
+    pub call_in_lambda: f64,
     /// How often a form that is on is used at a place where it fits. Default 0.5: a program
     /// mixes the form with the plain one, which is where inference has to reconcile them.
     pub use_probability: f64,
@@ -78,19 +89,21 @@ impl Default for SwarmConfig {
             method_pointers: 0.3,
             conditionals: 0.5,
             lambda_bodies: 0.7,
-            block_lambdas: 0.4,
-            typed_lambda_params: 0.4,
+            block_lambdas: 0.65,
+            typed_lambda_params: 0.6,
             arrow_lambdas: 0.5,
             anonymous_functions: 0.3,
             inferred_locals: 0.4,
             cast_locals: 0.15,
             explicit_type_args: 0.3,
-            generic_test_method: 0.3,
-            call_chains: 0.4,
+            generic_test_method: 0.45,
+            call_chains: 0.7,
             varargs_elements: 0.6,
             nullable_types: 0.4,
             function_casts: 0.5,
             inner_classes: 0.5,
+            call_as_reference: 0.3,
+            call_in_lambda: 0.35,
             use_probability: 0.5,
         }
     }
@@ -117,12 +130,14 @@ impl SwarmConfig {
             nullable_types: 0.0,
             function_casts: 0.0,
             inner_classes: 0.0,
+            call_as_reference: 0.0,
+            call_in_lambda: 0.0,
             use_probability: 0.5,
         }
     }
 
     /// The fields and their values, in declaration order (for validation and messages).
-    pub fn fields(&self) -> [(&'static str, f64); 18] {
+    pub fn fields(&self) -> [(&'static str, f64); 20] {
         [
             ("references", self.references),
             ("method_pointers", self.method_pointers),
@@ -141,6 +156,8 @@ impl SwarmConfig {
             ("nullable_types", self.nullable_types),
             ("function_casts", self.function_casts),
             ("inner_classes", self.inner_classes),
+            ("call_as_reference", self.call_as_reference),
+            ("call_in_lambda", self.call_in_lambda),
             ("use_probability", self.use_probability),
         ]
     }
@@ -195,6 +212,10 @@ pub struct Features {
     pub function_casts: bool,
     /// See [`SwarmConfig::inner_classes`].
     pub inner_classes: bool,
+    /// See [`SwarmConfig::call_as_reference`].
+    pub call_as_reference: bool,
+    /// See [`SwarmConfig::call_in_lambda`].
+    pub call_in_lambda: bool,
 }
 
 impl Features {
@@ -228,6 +249,8 @@ impl Features {
             nullable_types: on(cfg.nullable_types),
             function_casts: on(cfg.function_casts),
             inner_classes: on(cfg.inner_classes),
+            call_as_reference: on(cfg.call_as_reference),
+            call_in_lambda: on(cfg.call_in_lambda),
         };
         if lang != Language::Groovy {
             f.method_pointers = false;
@@ -261,6 +284,8 @@ impl Features {
             nullable_types: true,
             function_casts: true,
             inner_classes: true,
+            call_as_reference: true,
+            call_in_lambda: true,
         }
     }
 }

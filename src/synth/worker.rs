@@ -100,6 +100,9 @@ pub(crate) struct Caches {
     pub(crate) functional_below: FxHashMap<crate::types::Sym, Rc<Vec<crate::api::ClassId>>>,
     /// The members usable in function references, by arity (built on first use).
     pub(crate) refs: Option<Rc<super::reference::RefIndex>>,
+    /// The API's functional interfaces by the arity of their abstract method (built on
+    /// first use; empty before).
+    pub(crate) functional: Vec<Rc<Vec<crate::api::ClassId>>>,
     /// Per type, its function type when it is a functional interface.
     pub(crate) fn_types: FxHashMap<TypeId, Option<super::inhabit::FnType>>,
 }
@@ -486,7 +489,7 @@ impl<'c> Worker<'c> {
 impl Worker<'_> {
     /// True when `t` is within the ground upper bounds of type parameter `i` of class `name`
     /// (a bound that mentions type variables is not checked: `false`).
-    fn within_bounds(&mut self, name: crate::types::Sym, i: usize, t: TypeId) -> bool {
+    pub(crate) fn within_bounds(&mut self, name: crate::types::Sym, i: usize, t: TypeId) -> bool {
         let Some(c) = self.api.class_by_sym(name) else {
             return false;
         };
