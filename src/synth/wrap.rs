@@ -101,20 +101,28 @@ impl Worker<'_> {
 
     /// A functional interface type whose function type is `(params) -> ret` (`ret` `None`
     /// for `void`), with that function type; a primitive parameter or result is boxed where
-    /// the interface has a type variable. `None` when the API has none that fits.
+    /// the interface has a type variable. A function whose result is of type `actual`
+    /// (`None`: do not check) must convert to the interface's result in a lambda's return
+    /// or a reference's result (an `int` does not box to a `Double`). `None` when the API
+    /// has none that fits.
     pub(crate) fn functional_for(
         &mut self,
         rng: &mut SynthRng,
         params: &[TypeId],
         ret: Option<TypeId>,
+        actual: Option<TypeId>,
     ) -> Option<FnType> {
         let all = self.functional_by_arity(params.len());
         let mut picks: Vec<ClassId> = all.to_vec();
         picks.shuffle(rng);
         picks.truncate(MAX_WRAP_CANDIDATES);
         for cid in picks {
-            if let Some(f) = self.fits_function(cid, params, ret) {
-                return Some(f);
+            let Some(f) = self.fits_function(cid, params, ret) else {
+                continue;
+            };
+            match actual {
+                Some(a) if !f.void && !self.function_result_converts(a, f.ret) => continue,
+                _ => return Some(f),
             }
         }
         None
@@ -330,10 +338,11 @@ impl Worker<'_> {
             }
             _ => return None,
         };
-        let f = self.functional_for(rng, &params, task.seq.result)?;
+        let f = self.functional_for(rng, &params, task.seq.result, actual_result(task))?;
+        // the program's one reference to the member under test: a pointer whenever the form
+        // is on
         let pointer = matches!(kind, RefKind::Bound { .. } | RefKind::Static { .. })
-            && self.building.features.method_pointers
-            && rng.gen_bool(self.cfg.swarm.use_probability);
+            && self.building.features.method_pointers;
         let target = f.target_ir.clone()?;
         let bound_recv = matches!(kind, RefKind::Bound { .. });
         let r = Expr::Ref {
@@ -403,9 +412,10 @@ impl Worker<'_> {
         cands.shuffle(rng);
         cands.truncate(k);
         let types: Vec<TypeId> = cands.iter().map(|(_, t)| *t).collect();
-        let (cands, f) = match self.functional_for(rng, &types, task.seq.result) {
+        let (want, actual) = (task.seq.result, actual_result(task));
+        let (cands, f) = match self.functional_for(rng, &types, want, actual) {
             Some(f) => (cands, f),
-            None => (Vec::new(), self.functional_for(rng, &[], task.seq.result)?),
+            None => (Vec::new(), self.functional_for(rng, &[], want, actual)?),
         };
         let typed = feats.typed_lambda_params && rng.gen_bool(TYPED_WRAP_PARAMS);
         let mut params = Vec::new();
@@ -455,6 +465,14 @@ impl Worker<'_> {
             return None;
         }
         Some((cid, Subst::from_pairs(&cl.type_params, &args)))
+    }
+}
+
+/// The type the call under test gives, when its result position is not the broken one.
+fn actual_result(task: &Task) -> Option<TypeId> {
+    match task.broken {
+        Some(b) if b.position == Position::Result => None,
+        _ => task.formal.ret,
     }
 }
 
