@@ -769,3 +769,75 @@ fn the_call_under_test_is_made_inside_a_lambda() {
         assert_verdicts(&wrapped_calls, mode);
     }
 }
+
+/// The reference that holds the member under test (the last statement's initializer).
+fn test_reference(s: &Synthesized) -> Option<(&thalia_translators::ir::RefKind, bool)> {
+    match s.program.stmts.last() {
+        Some(Stmt::Local {
+            init:
+                Expr::Ref {
+                    kind,
+                    method_pointer,
+                    ..
+                },
+            ..
+        }) => Some((kind, *method_pointer)),
+        _ => None,
+    }
+}
+
+#[test]
+fn groovy_writes_method_pointers_to_the_member_under_test_only_in_well_typed_programs() {
+    let forced = || {
+        swarm(|s| {
+            s.call_as_reference = 1.0;
+            s.method_pointers = 1.0;
+        })
+    };
+    let well = synth_embedded(true, Language::Groovy, Mode::WellTyped, forced(), 200);
+    assert!(
+        well.iter()
+            .filter_map(test_reference)
+            .any(|(_, pointer)| pointer),
+        "no method pointer in well-typed Groovy programs"
+    );
+    // groovyc resolves `r.&m` when it is called: no static checker judges a broken one
+    let ill = synth_embedded(true, Language::Groovy, Mode::IllTyped, forced(), 200);
+    let refs: Vec<_> = ill.iter().filter_map(test_reference).collect();
+    assert!(
+        !refs.is_empty(),
+        "no reference in ill-typed Groovy programs"
+    );
+    assert!(refs.iter().all(|(_, pointer)| !pointer));
+}
+
+#[test]
+fn kotlin_references_no_static_method_of_a_generic_class() {
+    let api = thalia::embedded::embedded_api();
+    let built = synth_embedded(
+        false,
+        Language::Kotlin,
+        Mode::WellTyped,
+        swarm(|s| s.call_as_reference = 1.0),
+        300,
+    );
+    let statics: Vec<&str> = built
+        .iter()
+        .filter_map(test_reference)
+        .filter_map(|(k, _)| match k {
+            thalia_translators::ir::RefKind::Static { class, .. } => Some(class.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !statics.is_empty(),
+        "no static reference in Kotlin programs"
+    );
+    for c in statics {
+        let id = api.class_by_name(c).expect("an API class");
+        assert!(
+            api.class(id).type_params.is_empty(),
+            "Kotlin cannot write `{c}::m` for a generic class"
+        );
+    }
+}

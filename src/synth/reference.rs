@@ -260,6 +260,11 @@ impl Worker<'_> {
                 continue;
             }
             let mem = self.api.member(m).clone();
+            if !self.rules.references_statics_of_generic_classes()
+                && !self.api.class(mem.owner).type_params.is_empty()
+            {
+                continue;
+            }
             let ps: Vec<TypeId> = mem.params.iter().map(|p| p.ty).collect();
             if !self.args_fit(&f.params, &ps) || !self.result_fits(mem.ret, f) {
                 continue;

@@ -110,6 +110,13 @@ impl LanguageRules {
         self.lang == Language::Java || !matches!(sam, "clone" | "finalize")
     }
 
+    /// True when the language can reference a static method of a generic class by the bare
+    /// class name (`C::m`); Kotlin asks for the class's type arguments there ("3 type
+    /// arguments expected") and has no syntax for them on a Java static.
+    pub fn references_statics_of_generic_classes(self) -> bool {
+        self.lang != Language::Kotlin
+    }
+
     /// True when the language can reference an array constructor (`T[]::new`); Kotlin has
     /// no callable reference to one.
     pub fn references_array_constructors(self) -> bool {

@@ -221,8 +221,12 @@ impl Worker<'_> {
             || self.ctx.throws_checked.contains(&m)
             || super::enumerate::OBJECT_METHODS.contains(&mem.name.as_str())
             || self.api.is_signature_polymorphic(m)
+            // a generic method's type arguments are inferred from the interface alone: its
+            // result exactly (Kotlin infers no type argument from a supertype's `Object`)
             || !mem.type_params.is_empty()
-                && (ill || task.seq.args.iter().any(|&a| self.mentions_wildcard(a)))
+                && (ill
+                    || task.seq.result != task.formal.ret
+                    || task.seq.args.iter().any(|&a| self.mentions_wildcard(a)))
             || self.cfg.lang == thalia_translators::Language::Kotlin
                 && self.kotlin_retypes_member(task, false)
         {
@@ -282,6 +286,11 @@ impl Worker<'_> {
                     ..
                 },
             ) if mem.is_static => {
+                if !owner.type_params.is_empty()
+                    && !self.rules.references_statics_of_generic_classes()
+                {
+                    return None;
+                }
                 if ill && namesakes != 1
                     || !ill && !self.only_applicable(m, &Subst::new(), &args, n.checked_sub(1))
                 {
@@ -340,9 +349,12 @@ impl Worker<'_> {
         };
         let f = self.functional_for(rng, &params, task.seq.result, actual_result(task))?;
         // the program's one reference to the member under test: a pointer whenever the form
-        // is on
+        // is on, but not in an ill-typed program: Groovy resolves a method pointer `r.&m`
+        // when it is called (a `MethodClosure` over every `m`), so no static checker judges
+        // its types and the program has no expectation
         let pointer = matches!(kind, RefKind::Bound { .. } | RefKind::Static { .. })
-            && self.building.features.method_pointers;
+            && self.building.features.method_pointers
+            && !ill;
         let target = f.target_ir.clone()?;
         let bound_recv = matches!(kind, RefKind::Bound { .. });
         let r = Expr::Ref {
