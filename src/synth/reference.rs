@@ -203,13 +203,18 @@ impl Worker<'_> {
         self.java_converts(ret, want)
     }
 
-    /// True when arguments of types `args` convert to parameters `params`.
+    /// True when arguments of types `args` convert to parameters `params` (a boxed argument
+    /// to a wider primitive only where the language widens after unboxing).
     fn args_fit(&mut self, args: &[TypeId], params: &[TypeId]) -> bool {
+        let widens = self.rules.widens_unboxed_reference_args();
         args.len() == params.len()
-            && args
-                .iter()
-                .zip(params)
-                .all(|(&a, &p)| self.api.ts.arena.is_ground(p) && self.java_converts(a, p))
+            && args.iter().zip(params).all(|(&a, &p)| {
+                self.api.ts.arena.is_ground(p)
+                    && self.java_converts(a, p)
+                    && (widens
+                        || !matches!(self.api.ts.arena.get(p), Type::Prim(_))
+                        || self.prim_of(a) == self.prim_of(p))
+            })
     }
 
     /// True when a member is usable here: referencable and the language sees it.

@@ -110,6 +110,14 @@ impl LanguageRules {
         self.lang == Language::Java || !matches!(sam, "clone" | "finalize")
     }
 
+    /// True when a function reference's boxed parameter converts to a wider primitive
+    /// parameter of the referenced method (Java's unboxing then widening: a
+    /// `Function<Byte, R>` from `m(int)`); Scala converts a `java.lang.Byte` to `Byte` only
+    /// (one implicit conversion, no widening after it) and Kotlin widens no primitive.
+    pub fn widens_unboxed_reference_args(self) -> bool {
+        matches!(self.lang, Language::Java | Language::Groovy)
+    }
+
     /// True when the language can reference a static method of a generic class by the bare
     /// class name (`C::m`); Kotlin asks for the class's type arguments there ("3 type
     /// arguments expected") and has no syntax for them on a Java static.

@@ -236,6 +236,20 @@ impl Worker<'_> {
         if owner.parent.is_some() {
             return None;
         }
+        // a primitive argument wider than its box would convert to, where the language
+        // does not widen after unboxing
+        if !self.rules.widens_unboxed_reference_args()
+            && task
+                .seq
+                .args
+                .iter()
+                .zip(&task.formal.params)
+                .any(|(&a, &p)| {
+                    matches!(self.api.ts.arena.get(a), Type::Prim(_)) && a != p
+                })
+        {
+            return None;
+        }
         let args = task.seq.args.clone();
         let n = args.len();
         // a broken position must leave no method applicable: no namesake may take it
