@@ -75,6 +75,9 @@ impl Worker<'_> {
     /// The API's functional interfaces by the arity of their single abstract method (up to
     /// [`MAX_REF_ARITY`]), in class order (built on first use).
     fn functional_by_arity(&mut self, n: usize) -> Rc<Vec<ClassId>> {
+        if n > MAX_REF_ARITY {
+            return Rc::new(Vec::new());
+        }
         if let Some(v) = self.caches.functional.get(n) {
             return Rc::clone(v);
         }
@@ -244,9 +247,7 @@ impl Worker<'_> {
                 .args
                 .iter()
                 .zip(&task.formal.params)
-                .any(|(&a, &p)| {
-                    matches!(self.api.ts.arena.get(a), Type::Prim(_)) && a != p
-                })
+                .any(|(&a, &p)| matches!(self.api.ts.arena.get(a), Type::Prim(_)) && a != p)
         {
             return None;
         }
