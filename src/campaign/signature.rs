@@ -11,8 +11,9 @@
 //!   without line numbers, JDK and reflection frames skipped); without a stack trace, the
 //!   normalized crash line;
 //! - an unexpected acceptance (no diagnostic to go by): the shape of the injected fault (the
-//!   broken position, the member's kind, whether the call is polymorphic and erased, and the
-//!   kinds of the formal and the incompatible type);
+//!   broken position, the member's kind, whether the call is polymorphic and erased, the
+//!   kinds of the formal and the incompatible type, and whether the member is written as a
+//!   reference or called inside a lambda);
 //! - a performance finding: the member's declaring class and name.
 
 use crate::synth::ProgramRecord;
@@ -311,8 +312,16 @@ fn acceptance_detail(record: &ProgramRecord) -> String {
         position
     };
     let poly = !record.substitution.is_empty();
+    // the member written as a reference, or called inside a lambda, is checked by other
+    // parts of a compiler than a plain call (`synth::wrap`)
+    let held = match record.shape.wrapped.as_deref() {
+        Some("reference") => ", as a reference",
+        Some("closure") => ", inside a lambda",
+        Some(_) => ", inside a lambda on its parameters",
+        None => "",
+    };
     format!(
-        "{position} of a {}{} {}, {} given {}",
+        "{position} of a {}{} {}, {} given {}{held}",
         if poly { "polymorphic " } else { "" },
         record.kind.as_str(),
         if record.erased {
@@ -544,5 +553,15 @@ mod tests {
             "{}",
             a.text
         );
+        // the same fault in the member written as a reference is another cause
+        let mut as_ref = rec(
+            "result",
+            "java.util.Set<java.lang.Long>",
+            "java.lang.Object",
+        );
+        as_ref.shape.wrapped = Some("reference".into());
+        let d = signature(Tool::Groovy, k, &Verdict::Accepted, &as_ref);
+        assert_ne!(c, d);
+        assert!(d.text.ends_with(", as a reference"), "{}", d.text);
     }
 }
