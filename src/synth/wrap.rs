@@ -230,8 +230,10 @@ impl Worker<'_> {
                 && (ill
                     || task.seq.result != task.formal.ret
                     || task.seq.args.iter().any(|&a| self.mentions_wildcard(a)))
+            // Kotlin shows the member with its own signature or nullability (`Reference.get()`
+            // is `T?`: no `() -> T`), which a reference cannot adapt
             || self.cfg.lang == thalia_translators::Language::Kotlin
-                && self.kotlin_retypes_member(task, false)
+                && self.kotlin_retypes_member(task, true)
         {
             return None;
         }

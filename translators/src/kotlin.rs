@@ -128,8 +128,9 @@
 //!   On any receiver: `x.get(k)` → `x.get(k)!!` (likewise `get()`, `put`, `remove`, `merge`,
 //!   `compute`, ...: Kotlin's `Map` types them `V?` where Java has `V`, as it does
 //!   `Reference.get()`, and on other receivers `!!` is a mere warning), `x.getClass()` → `x.javaClass`, `x.wait()`/`notify()`/`notifyAll()` →
-//!   `(x as java.lang.Object).wait()`; on a receiver of unknown type `t.getMessage()` →
-//!   `t.message` (Kotlin's synthetic properties make this valid for any Java getter); the
+//!   `(x as java.lang.Object).wait()`; on a receiver of unknown type and declaring class
+//!   `t.getMessage()` → `t.message` (Kotlin's synthetic properties make this valid for any
+//!   Java getter; a reference to one needs Kotlin 1.9, so a known class keeps the call); the
 //!   field `a.length` of an array (or of an unknown receiver) → `a.size`.
 //! - `new` of a class that Kotlin maps: `Any()`, `Throwable(..)`, else the Java constructor cast
 //!   to the Kotlin type (`(java.lang.String("x") as String)`), since the Java class's type is
@@ -487,7 +488,9 @@ fn kotlin_member(
             || declared_in.iter().any(|d| d == "java.lang.Throwable");
         match (recv, throwable) {
             (_, true) => return Some(Member::OnJavaClass("java.lang.Throwable")),
-            (None, false) => {
+            // a getter of a known non-throwable class stays a call: a reference to a Java
+            // getter's synthetic property needs Kotlin 1.9
+            (None, false) if declared_in.is_empty() => {
                 return Some(Member::Property(match name {
                     "getMessage" => "message",
                     "getLocalizedMessage" => "localizedMessage",
