@@ -371,6 +371,21 @@ fn steps(p: &Program, may_check_twin: bool) -> Vec<Step> {
             }
         }
     }
+    // the result local of the call under test (the last statement) goes, the call stays as
+    // a statement: what the result is assigned to is part of the finding only when the
+    // finding then changes (an ill-typed program broken at its result keeps it)
+    if let Some(Stmt::Local { name, init, .. }) = p.stmts.last() {
+        if uses(&p.stmts, name) == 0 {
+            let mut stmts = p.stmts.clone();
+            if let Some(last) = stmts.last_mut() {
+                *last = Stmt::Expr(init.clone());
+            }
+            out.push(Step {
+                program: with(stmts),
+                needs_twin: false,
+            });
+        }
+    }
     // casts of locals to their own declared type go
     let declared: Vec<(String, Ty)> = p
         .stmts
