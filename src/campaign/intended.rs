@@ -337,7 +337,7 @@ reason = "the new frontend resolves this call differently, by design"
         }
     }
 
-    fn side(version: &str, variant: Option<&'static str>) -> Side<'_> {
+    fn side<'a>(version: &'a str, variant: Option<&'static str>) -> Side<'a> {
         Side { version, variant }
     }
 

@@ -445,14 +445,14 @@ impl Report {
         let st = &self.standing;
         let _ = writeln!(
             out,
-            "\n  findings: {} confirmed new, {} new without a twin, {} new whose twin does not apply, {} known{}, {} intended{}, {} generator-suspect; {} programs differential",
+            "\n  findings: {} confirmed new, {} new without a twin, {} known{}, {} intended{}, {} new whose twin does not apply, {} generator-suspect; {} programs differential",
             st.confirmed_new,
             st.new_without_twin,
-            st.twin_not_applicable,
             st.known,
             by_id(&self.known),
             st.intended,
             by_id(&self.intended),
+            st.twin_not_applicable,
             st.generator_suspect,
             st.differential
         );
