@@ -118,6 +118,8 @@ fn a_nullability_broken_kotlin_finding_is_not_judged_by_its_twin() {
                 .expect("JSON");
                 assert_eq!(finding["twin"]["status"], "not-applicable", "{finding}");
                 assert_eq!(finding["twin"]["not_applicable"], REASON, "{finding}");
+                let md = std::fs::read_to_string(dir.join("report.md")).expect("report.md");
+                assert!(md.contains(&format!("Does not apply ({REASON})")), "{md}");
             }
         } else {
             assert_ne!(f["twin"], "not-applicable", "{r}");

@@ -350,6 +350,34 @@ reason = "the new frontend resolves this call differently, by design"
     }
 
     #[test]
+    fn the_embedded_k2_entry_needs_k1_against_k2_and_its_member() {
+        let set = IntendedSet::embedded().expect("the embedded list parses");
+        let sig =
+            "kotlin unexpected-rejection: Overload resolution ambiguity between candidates: T";
+        let cme = "new java.util.ConcurrentModificationException(java.lang.String)";
+        let facts = |p, o, member| DisagreementFacts {
+            member,
+            ..facts(p, o, sig)
+        };
+        let hit = |f: DisagreementFacts<'_>| set.find(&f).map(|e| e.id.clone());
+        let k2 = side("2.1.0", None);
+        assert_eq!(
+            hit(facts(k2, side("2.1.0", Some("k1")), cme)).as_deref(),
+            Some("K2-AMBIGUITY-CME")
+        );
+        assert_eq!(
+            hit(facts(side("1.9.24", None), side("1.9.24", Some("k2")), cme)).as_deref(),
+            Some("K2-AMBIGUITY-CME")
+        );
+        // another member, or two K2 releases: not this change
+        assert_eq!(
+            hit(facts(k2, side("2.1.0", Some("k1")), "int a.B.m()")),
+            None
+        );
+        assert_eq!(hit(facts(k2, side("2.2.0", None), cme)), None);
+    }
+
+    #[test]
     fn a_pair_matches_in_either_order_and_only_across_the_change() {
         let mut set = IntendedSet::default();
         set.add_text(ENTRY, "t.toml").expect("parses");
