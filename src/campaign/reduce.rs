@@ -320,7 +320,7 @@ fn map_stmts(stmts: &[Stmt], f: impl Fn(&Expr) -> Expr) -> Vec<Stmt> {
 }
 
 /// The candidate steps from `p`, most promising first.
-fn steps(p: &Program, may_check_twin: bool) -> Vec<Step> {
+fn steps(p: &Program, may_check_twin: bool, keep_result: bool) -> Vec<Step> {
     let mut out = Vec::new();
     let n = p.stmts.len();
     let with = |stmts: Vec<Stmt>| {
@@ -373,8 +373,9 @@ fn steps(p: &Program, may_check_twin: bool) -> Vec<Step> {
     }
     // the result local of the call under test (the last statement) goes, the call stays as
     // a statement: what the result is assigned to is part of the finding only when the
-    // finding then changes (an ill-typed program broken at its result keeps it)
-    if let Some(Stmt::Local { name, init, .. }) = p.stmts.last() {
+    // finding then changes; an ill-typed program broken at its result keeps it (without it
+    // the program would be well-typed, and an acceptance would still look like the finding)
+    if let Some(Stmt::Local { name, init, .. }) = p.stmts.last().filter(|_| !keep_result) {
         if uses(&p.stmts, name) == 0 {
             let mut stmts = p.stmts.clone();
             if let Some(last) = stmts.last_mut() {
@@ -503,7 +504,13 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
     let (lines_before, size_before) = (source.lines().count(), size(&program));
     let mut kept = 0;
     'outer: while judge_.compiles < opts.max_compiles {
-        for step in steps(&program, judge_.javac.is_some()) {
+        let keep_result = finding
+            .program
+            .record
+            .broken
+            .as_ref()
+            .is_some_and(|b| b.position == "result");
+        for step in steps(&program, judge_.javac.is_some(), keep_result) {
             if judge_.compiles >= opts.max_compiles {
                 break 'outer;
             }
