@@ -85,9 +85,26 @@ pub fn report_md(
         "## {compiler} says\n\n```\n{}\n```\n",
         quoted.join("\n")
     );
+    let not_applicable = cand
+        .record
+        .twin_not_applicable
+        .as_deref()
+        .filter(|_| twin_applies(kind));
+    if let (None, Some(reason)) = (&cand.twin, not_applicable) {
+        let _ = writeln!(
+            md,
+            "## Java twin\n\nDoes not apply ({reason}): the finding is not judged by javac.\n"
+        );
+    }
     if let Some(t) = &cand.twin {
         let _ = writeln!(md, "## Java twin (`{}`)\n", t.file);
-        match twin.filter(|_| twin_applies(kind)) {
+        if let Some(reason) = not_applicable {
+            let _ = writeln!(
+                md,
+                "Does not apply ({reason}): javac's verdict on it would say nothing of this finding, so it was not asked.\n"
+            );
+        }
+        match twin.filter(|_| twin_applies(kind) && not_applicable.is_none()) {
             Some(v) => {
                 let status = TwinStatus::of(cand.expected, v);
                 let _ = writeln!(
@@ -101,6 +118,7 @@ pub fn report_md(
                     }
                 );
             }
+            None if not_applicable.is_some() => {}
             None => {
                 let _ = writeln!(md, "Not compiled for this kind of finding.\n");
             }

@@ -362,8 +362,10 @@ fn compile_and_record(
     // the Java twins of the findings a twin can confirm, judged by javac
     let mut twins = Vec::new();
     for c in batch {
-        let twin_wanted =
-            judge(c.expected, verdict_of(c)?).is_some_and(super::twin_applies) && c.twin.is_some();
+        // a twin the language model says cannot judge the program is not compiled
+        let twin_wanted = judge(c.expected, verdict_of(c)?).is_some_and(super::twin_applies)
+            && c.twin.is_some()
+            && c.record.twin_not_applicable.is_none();
         if twin_wanted {
             twins.push(c);
         }
@@ -851,6 +853,9 @@ impl Source for SynthSource {
                         }
                         Err(e) => {
                             let reason = format!("Java twin: {}", e.reason());
+                            p.record
+                                .twin_not_applicable
+                                .get_or_insert_with(|| reason.clone());
                             *self.untwinned.entry(reason).or_default() += 1;
                             None
                         }

@@ -150,8 +150,9 @@ pub struct KnownSet {
     entries: Vec<Compiled>,
 }
 
-/// A glob (`*` = any text) as an anchored regular expression.
-fn glob(pattern: &str, origin: &str, id: &str) -> Result<Regex, KnownError> {
+/// A glob (`*` = any text) as an anchored regular expression (`origin` and `id` name the
+/// file and entry in errors).
+pub(crate) fn glob(pattern: &str, origin: &str, id: &str) -> Result<Regex, KnownError> {
     if pattern.chars().count() > MAX_PATTERN_CHARS {
         return Err(KnownError::Malformed {
             origin: origin.into(),
@@ -166,7 +167,7 @@ fn glob(pattern: &str, origin: &str, id: &str) -> Result<Regex, KnownError> {
 }
 
 /// True when no pattern is given or one matches.
-fn any(patterns: &[Regex], text: &str) -> bool {
+pub(crate) fn any(patterns: &[Regex], text: &str) -> bool {
     patterns.is_empty() || patterns.iter().any(|p| p.is_match(text))
 }
 

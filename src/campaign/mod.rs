@@ -11,12 +11,16 @@
 //! - [`reduce`] shrinks a finding's program while it keeps its signature;
 //! - [`bugreport`] writes a finding's ready-to-file `report.md`;
 //! - [`known`] recognizes findings of known bugs (`known-findings/`);
+//! - [`intended`] recognizes differential findings of intended language changes;
+//! - [`cluster`] groups findings whose reduced programs are the same up to renaming;
 //! - [`bisect`] finds the releases that introduced and fixed a finding.
 
 pub mod autoreduce;
 pub mod bisect;
 pub mod bugreport;
+pub mod cluster;
 pub mod driver;
+pub mod intended;
 pub mod known;
 pub mod reduce;
 pub mod report;
@@ -105,6 +109,10 @@ pub enum TwinStatus {
     /// javac gave the twin the same unexpected verdict: the expectation itself is suspect
     /// (a generator or language-model mistake); kept apart from the bugs.
     GeneratorSuspect,
+    /// The language model says the twin cannot judge the program (a Kotlin program broken
+    /// by nullability: Java has no nullable types); the reason is recorded with the finding,
+    /// and javac's verdict, if any, is not used.
+    NotApplicable,
     /// No twin applies: a Java program, a crash or timeout, a program without a twin, or a
     /// campaign without twins.
     #[default]
@@ -117,6 +125,7 @@ impl TwinStatus {
         match self {
             TwinStatus::Confirmed => "confirmed",
             TwinStatus::GeneratorSuspect => "generator-suspect",
+            TwinStatus::NotApplicable => "not-applicable",
             TwinStatus::NoTwin => "no-twin",
         }
     }

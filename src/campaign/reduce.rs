@@ -64,6 +64,9 @@ pub struct Reduced {
     pub seconds: f64,
     /// Where the reduced program is.
     pub dir: PathBuf,
+    /// The cluster of findings whose reduced programs are the same up to renaming
+    /// ([`super::cluster`]).
+    pub cluster: String,
 }
 
 /// A reduction that could not be made.
@@ -317,7 +320,7 @@ fn map_stmts(stmts: &[Stmt], f: impl Fn(&Expr) -> Expr) -> Vec<Stmt> {
 }
 
 /// The candidate steps from `p`, most promising first.
-fn steps(p: &Program, may_check_twin: bool) -> Vec<Step> {
+fn steps(p: &Program, may_check_twin: bool, keep_result: bool) -> Vec<Step> {
     let mut out = Vec::new();
     let n = p.stmts.len();
     let with = |stmts: Vec<Stmt>| {
@@ -366,6 +369,22 @@ fn steps(p: &Program, may_check_twin: bool) -> Vec<Step> {
                     needs_twin: false,
                 });
             }
+        }
+    }
+    // the result local of the call under test (the last statement) goes, the call stays as
+    // a statement: what the result is assigned to is part of the finding only when the
+    // finding then changes; an ill-typed program broken at its result keeps it (without it
+    // the program would be well-typed, and an acceptance would still look like the finding)
+    if let Some(Stmt::Local { name, init, .. }) = p.stmts.last().filter(|_| !keep_result) {
+        if uses(&p.stmts, name) == 0 {
+            let mut stmts = p.stmts.clone();
+            if let Some(last) = stmts.last_mut() {
+                *last = Stmt::Expr(init.clone());
+            }
+            out.push(Step {
+                program: with(stmts),
+                needs_twin: false,
+            });
         }
     }
     // casts of locals to their own declared type go
@@ -485,7 +504,13 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
     let (lines_before, size_before) = (source.lines().count(), size(&program));
     let mut kept = 0;
     'outer: while judge_.compiles < opts.max_compiles {
-        for step in steps(&program, judge_.javac.is_some()) {
+        let keep_result = finding
+            .program
+            .record
+            .broken
+            .as_ref()
+            .is_some_and(|b| b.position == "result");
+        for step in steps(&program, judge_.javac.is_some(), keep_result) {
             if judge_.compiles >= opts.max_compiles {
                 break 'outer;
             }
@@ -503,6 +528,8 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
         break;
     }
     write_reduced(bug, &finding, &judge_, &program, &source, &verdict, info)?;
+    let cluster = super::cluster::cluster_id(info.tool, &program);
+    record_cluster(bug, &finding, &cluster)?;
     let out = Reduced {
         lines_before,
         lines_after: source.lines().count(),
@@ -512,12 +539,39 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
         compiles: judge_.compiles,
         seconds: start.elapsed().as_secs_f64(),
         dir: bug.join(REDUCED),
+        cluster,
     };
     let summary =
         serde_json::to_string_pretty(&out).map_err(|e| ReduceError::Compiler(e.to_string()))?;
     let path = bug.join(REDUCED).join("reduction.json");
     std::fs::write(&path, summary + "\n").map_err(|source| StoreError::Io { path, source })?;
     Ok(out)
+}
+
+/// Records the finding's cluster in its `finding.json` (rewritten through a temporary file)
+/// and at the end of its `report.md` and the reduced one's.
+fn record_cluster(bug: &Path, finding: &FindingFile, cluster: &str) -> Result<(), ReduceError> {
+    let io = |path: PathBuf| move |source| StoreError::Io { path, source };
+    let mut f = finding.clone();
+    f.cluster = Some(cluster.to_string());
+    let text =
+        serde_json::to_string_pretty(&f).map_err(|e| ReduceError::Compiler(e.to_string()))?;
+    let tmp = bug.join(".finding.json.tmp");
+    std::fs::write(&tmp, text + "\n").map_err(io(tmp.clone()))?;
+    let dest = bug.join("finding.json");
+    std::fs::rename(&tmp, &dest).map_err(io(dest))?;
+    let note = format!(
+        "\n## Cluster\n\n{cluster}: the findings whose reduced programs are this one up to the names of locals are one cause (`thalia report` lists them together).\n"
+    );
+    for path in [bug.join("report.md"), bug.join(REDUCED).join("report.md")] {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        // a finding reduced again gets one cluster note, the latest
+        let kept = text.split("\n## Cluster\n").next().unwrap_or(&text);
+        std::fs::write(&path, format!("{kept}{note}")).map_err(io(path.clone()))?;
+    }
+    Ok(())
 }
 
 /// The folder of a finding's reduced program.

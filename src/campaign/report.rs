@@ -54,6 +54,24 @@ pub struct SignatureCount {
     /// The known bug (`known-findings/`) it is a finding of, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub known: Option<String>,
+    /// The intended language change (`intended-changes.toml`) it is, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intended: Option<String>,
+    /// Its cluster (findings whose reduced programs are the same up to renaming), once
+    /// reduced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<String>,
+}
+
+/// Findings whose reduced programs are the same up to renaming: one cause.
+#[derive(Clone, Debug, Serialize)]
+pub struct Cluster {
+    /// The cluster id (`c-` and 16 hex digits).
+    pub id: String,
+    /// Its findings' directories (`bugs/<signature>`), most frequent first.
+    pub findings: Vec<String>,
+    /// Programs that hit its findings.
+    pub programs: u64,
 }
 
 /// Findings (occurrences) by what they are: the summary line of a run.
@@ -66,6 +84,11 @@ pub struct Standing {
     pub new_without_twin: u64,
     /// Findings of known bugs (in `known/`), not reported as new.
     pub known: u64,
+    /// Differential findings of intended language changes (in `intended/`), not bugs.
+    pub intended: u64,
+    /// New findings (in `bugs/`) whose Java twin cannot judge them (the language model says
+    /// so, or the twin could not be written), whatever javac said.
+    pub twin_not_applicable: u64,
     /// Generator suspects (in `suspects/`).
     pub generator_suspect: u64,
     /// Programs on which another compiler (`--against`) disagrees.
@@ -103,10 +126,18 @@ pub struct Report {
     pub twin: BTreeMap<String, u64>,
     /// Findings (occurrences) of known bugs, by the known entry's id.
     pub known: BTreeMap<String, u64>,
+    /// Findings (occurrences) of intended language changes, by the entry's id.
+    pub intended: BTreeMap<String, u64>,
+    /// Findings whose Java twin cannot judge them, by reason.
+    pub twin_not_applicable: BTreeMap<String, u64>,
     /// Findings by standing: confirmed new, known, generator-suspect, differential.
     pub standing: Standing,
     /// Distinct findings, most frequent first.
     pub signatures: Vec<SignatureCount>,
+    /// Clusters of the reduced distinct findings (one cause each), largest first.
+    pub clusters: Vec<Cluster>,
+    /// Distinct findings not reduced (yet): each its own cluster until it is.
+    pub unreduced: u64,
     /// Sessions (a resumed run has several).
     pub sessions: usize,
     /// Seconds spent over all sessions.
@@ -120,6 +151,21 @@ pub struct Report {
     /// Which expression forms the synthesized programs use (`census.json` of `thalia run`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub census: Option<crate::synth::census::Census>,
+}
+
+/// ` (ID ×N, ...)` for counts by id, empty when there are none.
+fn by_id(counts: &BTreeMap<String, u64>) -> String {
+    if counts.is_empty() {
+        return String::new();
+    }
+    format!(
+        " ({})",
+        counts
+            .iter()
+            .map(|(id, n)| format!("{id} ×{n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// The readable signature of a finding, from its `finding.json` (empty when unreadable).
@@ -159,6 +205,8 @@ impl Report {
         let mut twin: BTreeMap<String, u64> = BTreeMap::new();
         let mut differential: BTreeMap<String, u64> = BTreeMap::new();
         let mut known: BTreeMap<String, u64> = BTreeMap::new();
+        let mut intended: BTreeMap<String, u64> = BTreeMap::new();
+        let mut not_applicable: BTreeMap<String, u64> = BTreeMap::new();
         let mut standing = Standing::default();
         let mut sorted: Vec<&ResultLine> = lines.values().collect();
         sorted.sort_by(|a, b| a.at.total_cmp(&b.at).then_with(|| a.key.cmp(&b.key)));
@@ -180,8 +228,13 @@ impl Report {
             rate.1 += 1;
             standing.differential += u64::from(!r.differential.is_empty());
             for d in &r.differential {
+                let intended = d
+                    .intended
+                    .as_ref()
+                    .map(|i| format!(" (intended {i})"))
+                    .unwrap_or_default();
                 *differential
-                    .entry(format!("{} vs {}", d.kind.as_str(), d.against))
+                    .entry(format!("{} vs {}{intended}", d.kind.as_str(), d.against))
                     .or_default() += 1;
             }
             if let Some(f) = &r.finding {
@@ -190,16 +243,25 @@ impl Report {
             // the line's own finding and the other compilers' findings on its program
             let others = r.differential.iter().filter_map(|d| d.finding.as_ref());
             for f in r.finding.iter().chain(others) {
-                match (&f.known, f.folder()) {
-                    (Some(id), _) => {
+                match (&f.intended, &f.known, f.folder()) {
+                    (Some(id), _, _) => {
+                        standing.intended += 1;
+                        *intended.entry(id.clone()).or_default() += 1;
+                    }
+                    (None, Some(id), _) => {
                         standing.known += 1;
                         *known.entry(id.clone()).or_default() += 1;
                     }
-                    (None, super::store::SUSPECTS) => standing.generator_suspect += 1,
-                    (None, _) if f.twin == super::TwinStatus::Confirmed => {
+                    (None, None, super::store::SUSPECTS) => standing.generator_suspect += 1,
+                    (None, None, _) if f.twin == super::TwinStatus::Confirmed => {
                         standing.confirmed_new += 1
                     }
-                    (None, _) => standing.new_without_twin += 1,
+                    (None, None, _) if f.twin == super::TwinStatus::NotApplicable => {
+                        standing.twin_not_applicable += 1;
+                        let reason = f.twin_reason.clone().unwrap_or_default();
+                        *not_applicable.entry(reason).or_default() += 1;
+                    }
+                    (None, None, _) => standing.new_without_twin += 1,
                 }
                 sigs.entry(f.path())
                     .or_insert_with(|| SignatureCount {
@@ -209,6 +271,8 @@ impl Report {
                         text: signature_text(dir, f),
                         first_program: r.key.clone(),
                         known: f.known.clone(),
+                        intended: f.intended.clone(),
+                        cluster: super::cluster::cluster_of(&dir.join(f.path())),
                     })
                     .count += 1;
             }
@@ -219,6 +283,27 @@ impl Report {
                 .cmp(&a.count)
                 .then_with(|| a.signature.cmp(&b.signature))
         });
+        let mut groups: BTreeMap<String, Cluster> = BTreeMap::new();
+        for s in &signatures {
+            if let Some(c) = &s.cluster {
+                let g = groups.entry(c.clone()).or_insert_with(|| Cluster {
+                    id: c.clone(),
+                    findings: Vec::new(),
+                    programs: 0,
+                });
+                g.findings.push(s.signature.clone());
+                g.programs += s.count;
+            }
+        }
+        let mut clusters: Vec<Cluster> = groups.into_values().collect();
+        clusters.sort_by(|a, b| {
+            b.findings
+                .len()
+                .cmp(&a.findings.len())
+                .then_with(|| b.programs.cmp(&a.programs))
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        let unreduced = signatures.iter().filter(|s| s.cluster.is_none()).count() as u64;
         let findings = FindingKind::ALL
             .iter()
             .map(|&kind| {
@@ -251,8 +336,12 @@ impl Report {
             differential,
             twin,
             known,
+            intended,
+            twin_not_applicable: not_applicable,
             standing,
             signatures,
+            clusters,
+            unreduced,
             sessions: manifest.sessions.len(),
             seconds,
             programs_per_second: if seconds > 0.0 {
@@ -343,31 +432,27 @@ impl Report {
             let n = |k: &str| self.twin.get(k).copied().unwrap_or(0);
             let _ = writeln!(
                 out,
-                "\n  Java twins (javac): {} findings confirmed (bugs/), {} generator-suspect (suspects/), {} without a twin",
+                "\n  Java twins (javac): {} findings confirmed (bugs/), {} generator-suspect (suspects/), {} not applicable, {} without a twin",
                 n("confirmed"),
                 n("generator-suspect"),
+                n("not-applicable"),
                 n("no-twin")
             );
+            for (reason, n) in &self.twin_not_applicable {
+                let _ = writeln!(out, "  {n:>9}  twin not applicable: {reason}");
+            }
         }
         let st = &self.standing;
         let _ = writeln!(
             out,
-            "\n  findings: {} confirmed new, {} new without a twin, {} known{}, {} generator-suspect; {} programs differential",
+            "\n  findings: {} confirmed new, {} new without a twin, {} known{}, {} intended{}, {} new whose twin does not apply, {} generator-suspect; {} programs differential",
             st.confirmed_new,
             st.new_without_twin,
             st.known,
-            if self.known.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    " ({})",
-                    self.known
-                        .iter()
-                        .map(|(id, n)| format!("{id} ×{n}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            },
+            by_id(&self.known),
+            st.intended,
+            by_id(&self.intended),
+            st.twin_not_applicable,
             st.generator_suspect,
             st.differential
         );
@@ -376,16 +461,43 @@ impl Report {
             for s in &self.signatures {
                 let _ = writeln!(
                     out,
-                    "  {:>6}×  {}{}  (first: {})\n          {}",
+                    "  {:>6}×  {}{}{}{}  (first: {})\n          {}",
                     s.count,
                     s.signature,
                     s.known
                         .as_ref()
                         .map(|k| format!("  [known {k}]"))
                         .unwrap_or_default(),
+                    s.intended
+                        .as_ref()
+                        .map(|k| format!("  [intended {k}]"))
+                        .unwrap_or_default(),
+                    s.cluster
+                        .as_ref()
+                        .map(|c| format!("  [{c}]"))
+                        .unwrap_or_default(),
                     s.first_program,
                     s.text
                 );
+            }
+            let reduced: usize = self.clusters.iter().map(|c| c.findings.len()).sum();
+            let _ = writeln!(
+                out,
+                "\n  clusters (by reduced program): {} among {reduced} reduced distinct finding(s); {} not reduced",
+                self.clusters.len(),
+                self.unreduced
+            );
+            for c in &self.clusters {
+                let _ = writeln!(
+                    out,
+                    "  {}  {} finding(s), {} program(s)",
+                    c.id,
+                    c.findings.len(),
+                    c.programs
+                );
+                for f in &c.findings {
+                    let _ = writeln!(out, "          {f}");
+                }
             }
         }
         if let Some(c) = &self.census {

@@ -10,6 +10,8 @@
 //!                    (expected vs actual verdict), compiler-output.txt and repro.sh
 //!   known/<signature>/ the same for findings of known bugs (`known-findings/`), labelled
 //!                    with the known entry's id and counted apart
+//!   intended/<signature>/ the same for differential findings of intended language changes
+//!                    (`known-findings/intended-changes.toml`), counted apart
 //! ```
 //!
 //! A bug directory is built under a temporary name and renamed into place before the
@@ -53,6 +55,7 @@ pub const BUGS: &str = "bugs";
 /// The parent of the directories of generator-suspect findings (their Java twin got the same
 /// unexpected verdict from javac, or an ill-typed program was rejected away from its call).
 pub const SUSPECTS: &str = "suspects";
+pub use super::intended::INTENDED;
 pub use super::known::KNOWN;
 /// The file that keeps the raw bytes of corrupt `results.jsonl` lines (see the module docs).
 pub const QUARANTINE: &str = "results.quarantine.jsonl";
@@ -192,6 +195,36 @@ pub struct FindingFile {
     /// The known bug it is a finding of (`known-findings/`), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub known: Option<KnownLabel>,
+    /// The intended language change it is a finding of (`intended-changes.toml`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intended: Option<IntendedLabel>,
+    /// The cluster of findings whose reduced programs are the same up to renaming (set by
+    /// reduction; see [`super::cluster`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<String>,
+}
+
+/// The intended language change a differential finding matches.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IntendedLabel {
+    /// The entry's id.
+    pub id: String,
+    /// Why the change is intended.
+    pub reason: String,
+    /// Where it is documented.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+}
+
+impl IntendedLabel {
+    /// The label of an intended-change entry.
+    pub fn of(e: &super::intended::IntendedEntry) -> IntendedLabel {
+        IntendedLabel {
+            id: e.id.clone(),
+            reason: e.reason.clone(),
+            link: e.link.clone(),
+        }
+    }
 }
 
 /// The known bug a finding matches.
@@ -258,6 +291,9 @@ pub struct FindingTwin {
     pub verdict: Option<String>,
     /// What it says of the finding.
     pub status: Option<TwinStatus>,
+    /// Why the twin cannot judge the program, when it cannot (status `not-applicable`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_applicable: Option<String>,
 }
 
 impl FindingFile {
@@ -285,6 +321,10 @@ pub struct DiffRef {
     /// `bugs/<compiler>@<version>/`). When the compiler under test is wrong, its finding is
     /// the line's own.
     pub finding: Option<FindingRef>,
+    /// The id of the intended language change (`intended-changes.toml`) the disagreement
+    /// is, if any: the wrong side's finding is then stored under `intended/`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intended: Option<String>,
 }
 
 /// A finding as recorded on a results line.
@@ -303,6 +343,13 @@ pub struct FindingRef {
     /// `known/`, counted apart, and not reported as new.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub known: Option<String>,
+    /// The id of the intended language change (`intended-changes.toml`) the finding is: it
+    /// is stored under `intended/` and counted apart from the bugs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intended: Option<String>,
+    /// Why the program's Java twin cannot judge it (status `not-applicable`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub twin_reason: Option<String>,
 }
 
 /// For serde: a finding without twin information.
@@ -311,10 +358,13 @@ fn is_no_twin(t: &TwinStatus) -> bool {
 }
 
 impl FindingRef {
-    /// The folder of the finding's directory: `known` for a known bug's, `suspects` for a
-    /// generator-suspect finding (kept apart from the bugs), `bugs` otherwise.
+    /// The folder of the finding's directory: `intended` for an intended language change's,
+    /// `known` for a known bug's, `suspects` for a generator-suspect finding (kept apart from
+    /// the bugs), `bugs` otherwise.
     pub fn folder(&self) -> &'static str {
-        if self.known.is_some() {
+        if self.intended.is_some() {
+            INTENDED
+        } else if self.known.is_some() {
             KNOWN
         } else {
             folder(self.twin, self.kind)
@@ -396,6 +446,9 @@ pub enum StoreError {
     /// A known-findings file cannot be used.
     #[error(transparent)]
     Known(#[from] super::known::KnownError),
+    /// An intended-changes file cannot be used.
+    #[error(transparent)]
+    Intended(#[from] super::intended::IntendedError),
     /// The directory holds a different run.
     #[error("{dir} holds a different run ({field} was {was}, now {now}); give another output directory to start a new run")]
     Mismatch {
@@ -435,6 +488,7 @@ pub struct Store {
     session_start: Instant,
     recovered_lines: usize,
     known: super::known::KnownSet,
+    intended: super::intended::IntendedSet,
 }
 
 impl Store {
@@ -463,7 +517,7 @@ impl Store {
             manifest.sessions = sessions;
         }
         // leftovers of a bug directory that was being written when the run was killed
-        for folder in [BUGS, SUSPECTS, KNOWN] {
+        for folder in [BUGS, SUSPECTS, KNOWN, INTENDED] {
             for e in fs::read_dir(dir.join(folder))
                 .into_iter()
                 .flatten()
@@ -540,6 +594,7 @@ impl Store {
             session_start: Instant::now(),
             recovered_lines,
             known: super::known::KnownSet::embedded()?,
+            intended: super::intended::IntendedSet::embedded()?,
         };
         store.checkpoint()?;
         Ok(store)
@@ -554,6 +609,17 @@ impl Store {
     /// The known findings findings are labelled with.
     pub fn known(&self) -> &super::known::KnownSet {
         &self.known
+    }
+
+    /// Replaces the intended language changes differential findings are labelled with (by
+    /// default the embedded list; `--intended FILE` adds to it).
+    pub fn set_intended(&mut self, intended: super::intended::IntendedSet) {
+        self.intended = intended;
+    }
+
+    /// The intended language changes differential findings are labelled with.
+    pub fn intended(&self) -> &super::intended::IntendedSet {
+        &self.intended
     }
 
     /// The known entry a finding of `kind` with signature `sig` by compiler `c` on `cand`
@@ -637,24 +703,33 @@ impl Store {
             differential.push(self.differential(cand, verdict, info, other)?);
         }
         let differential: Vec<DiffRef> = differential.into_iter().flatten().collect();
+        // the compiler under test is the wrong side of an intended change
+        let intended = differential
+            .iter()
+            .filter(|d| d.finding.is_none())
+            .find_map(|d| d.intended.as_deref())
+            .and_then(|id| self.intended.entries().find(|e| e.id == id))
+            .map(IntendedLabel::of);
         let tool = self.manifest.compiler.tool;
         let format = tool.profile().diagnostics;
         let finding =
             match judge_with_reason(cand.expected, verdict, format, cand.record.call_lines) {
                 Some(kind) => {
                     let sig = signature(tool, kind, verdict, &cand.record);
-                    let status = match twin {
-                        Some(t) if twin_applies(kind) => TwinStatus::of(cand.expected, t),
-                        _ => TwinStatus::NoTwin,
-                    };
+                    let status = twin_status(cand, kind, twin);
                     // a generator suspect stays one: the expectation, not the compiler, is
                     // in doubt
                     let compiler = self.manifest.compiler.clone();
+                    let intended = intended.filter(|_| folder(status, kind) == BUGS);
                     let known = match folder(status, kind) {
-                        BUGS => self.known_entry(&compiler, kind, &sig, cand, verdict),
+                        BUGS if intended.is_none() => {
+                            self.known_entry(&compiler, kind, &sig, cand, verdict)
+                        }
                         _ => None,
                     };
-                    let dest = if known.is_some() {
+                    let dest = if intended.is_some() {
+                        INTENDED
+                    } else if known.is_some() {
                         KNOWN
                     } else {
                         folder(status, kind)
@@ -678,6 +753,7 @@ impl Store {
                             &compiler,
                             &differential,
                             known.as_ref(),
+                            intended.as_ref(),
                         )?;
                         true
                     };
@@ -688,6 +764,10 @@ impl Store {
                         first,
                         twin: status,
                         known: known.map(|k| k.id),
+                        intended: intended.map(|i| i.id),
+                        twin_reason: (status == TwinStatus::NotApplicable)
+                            .then(|| cand.record.twin_not_applicable.clone())
+                            .flatten(),
                     })
                 }
                 None => None,
@@ -823,7 +903,7 @@ impl Store {
         info: &CompilerInfo,
         other: &Verdict,
     ) -> Result<Option<DiffRef>, StoreError> {
-        let primary = &self.manifest.compiler;
+        let primary = self.manifest.compiler.clone();
         // a variant of a release is not older or newer than the release
         let newer = (primary.tool == info.tool && info.variant.is_none()).then(|| {
             thalia_extractors::maven::version::compare_versions(&primary.version, &info.version)
@@ -834,11 +914,30 @@ impl Store {
             return Ok(None);
         };
         let label = info.label();
+        // the side that got the program wrong, and whether that is an intended change
+        let (wrong, wrong_verdict) = if other_wrong {
+            (info, other)
+        } else {
+            (&primary, verdict)
+        };
+        let intended = judge(cand.expected, wrong_verdict).and_then(|fk| {
+            let sig = signature(wrong.tool, fk, wrong_verdict, &cand.record);
+            self.intended_entry(&primary, info, fk, &sig, cand, wrong_verdict)
+        });
         let finding = match judge(cand.expected, other).filter(|_| other_wrong) {
             Some(fk) => {
                 let sig = signature(info.tool, fk, other, &cand.record);
-                let known = self.known_entry(info, fk, &sig, cand, other);
-                let dest = if known.is_some() { KNOWN } else { BUGS };
+                let known = match intended {
+                    Some(_) => None,
+                    None => self.known_entry(info, fk, &sig, cand, other),
+                };
+                let dest = if intended.is_some() {
+                    INTENDED
+                } else if known.is_some() {
+                    KNOWN
+                } else {
+                    BUGS
+                };
                 let key = format!("{dest}/{label}/{}", sig.dir);
                 let bug = self.dir.join(&key);
                 let first = !self.counts.contains_key(&key) && !bug.exists();
@@ -861,6 +960,7 @@ impl Store {
                         info,
                         &[],
                         known.as_ref(),
+                        intended.as_ref(),
                     )?;
                 }
                 *self.counts.entry(key).or_default() += 1;
@@ -870,6 +970,8 @@ impl Store {
                     first,
                     twin: TwinStatus::NoTwin,
                     known: known.map(|k| k.id),
+                    intended: intended.as_ref().map(|i| i.id.clone()),
+                    twin_reason: None,
                 })
             }
             None => None,
@@ -879,7 +981,46 @@ impl Store {
             verdict: other.label().into(),
             kind,
             finding,
+            intended: intended.map(|i| i.id),
         }))
+    }
+
+    /// The intended change a disagreement between the compiler under test (`primary`) and
+    /// `other` on `cand` is, given the wrong side's finding (`kind`, `sig`, `verdict`).
+    fn intended_entry(
+        &self,
+        primary: &CompilerInfo,
+        other: &CompilerInfo,
+        kind: FindingKind,
+        sig: &Signature,
+        cand: &Candidate,
+        verdict: &Verdict,
+    ) -> Option<IntendedLabel> {
+        if primary.tool != other.tool {
+            return None;
+        }
+        let diagnostic = match verdict {
+            Verdict::Rejected { diagnostics } => diagnostics.first().map(String::as_str),
+            Verdict::Crash { output, .. } => Some(output.as_str()),
+            _ => None,
+        };
+        fn side(c: &CompilerInfo) -> super::intended::Side<'_> {
+            super::intended::Side {
+                version: &c.version,
+                variant: c.variant.as_deref(),
+            }
+        }
+        self.intended
+            .find(&super::intended::DisagreementFacts {
+                compiler: primary.tool.name(),
+                primary: side(primary),
+                other: side(other),
+                kind,
+                signature: &sig.text,
+                member: &cand.record.member,
+                diagnostic,
+            })
+            .map(IntendedLabel::of)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -894,6 +1035,7 @@ impl Store {
         c: &CompilerInfo,
         differential: &[DiffRef],
         known: Option<&KnownLabel>,
+        intended: Option<&IntendedLabel>,
     ) -> Result<(), StoreError> {
         let parent = bug.parent().unwrap_or(&self.dir);
         fs::create_dir_all(parent).map_err(io(parent))?;
@@ -917,6 +1059,9 @@ impl Store {
             super::bugreport::report_md(c, kind, &sig.text, cand, &output, twin, differential);
         if let Some(k) = known {
             report.push_str(&known_note(k));
+        }
+        if let Some(i) = intended {
+            report.push_str(&intended_note(i));
         }
         write("report.md", &report)?;
         let finding = FindingFile {
@@ -947,11 +1092,19 @@ impl Store {
                 file: t.file.clone(),
                 compiler: "javac".into(),
                 verdict: twin.map(|v| v.label().to_string()),
-                status: twin
-                    .filter(|_| super::twin_applies(kind))
-                    .map(|t| TwinStatus::of(cand.expected, t)),
+                status: match twin_status(cand, kind, twin) {
+                    TwinStatus::NoTwin => None,
+                    s => Some(s),
+                },
+                not_applicable: cand
+                    .record
+                    .twin_not_applicable
+                    .clone()
+                    .filter(|_| super::twin_applies(kind)),
             }),
             known: known.cloned(),
+            intended: intended.cloned(),
+            cluster: None,
         };
         if let Some(p) = &cand.program {
             let ir =
@@ -990,6 +1143,35 @@ pub fn known_note(k: &KnownLabel) -> String {
             .map(|t| format!(" (tracker: {t})"))
             .unwrap_or_default()
     )
+}
+
+/// The paragraph `report.md` of an intended change's finding ends with.
+pub fn intended_note(i: &IntendedLabel) -> String {
+    format!(
+        "\n## Intended language change\n\nThis disagreement is {} in thalia's intended changes (`known-findings/intended-changes.toml`): {}{}. It is counted apart and not reported as a bug.\n",
+        i.id,
+        i.reason.trim(),
+        i.link
+            .as_ref()
+            .map(|l| format!(" ({l})"))
+            .unwrap_or_default()
+    )
+}
+
+/// What the Java twin says of a finding of `kind` on `cand` whose twin got `twin` from javac:
+/// not applicable when the program's language model says the twin cannot judge it (whatever
+/// javac said), the twin's verdict otherwise, no twin without one.
+pub fn twin_status(cand: &Candidate, kind: FindingKind, twin: Option<&Verdict>) -> TwinStatus {
+    if !twin_applies(kind) {
+        return TwinStatus::NoTwin;
+    }
+    if cand.record.twin_not_applicable.is_some() {
+        return TwinStatus::NotApplicable;
+    }
+    match twin {
+        Some(t) => TwinStatus::of(cand.expected, t),
+        None => TwinStatus::NoTwin,
+    }
 }
 
 /// Renames the finished directory `tmp` into place as `dest`; when another worker stored

@@ -65,9 +65,24 @@ pub(super) struct CompileArgs {
     /// `known`, kept in `known/` and counted apart.
     #[arg(long = "known", value_name = "FILE")]
     known: Vec<PathBuf>,
+    /// An intended-changes file (the format of the repository's
+    /// `known-findings/intended-changes.toml`) whose entries are added to the embedded ones
+    /// (repeatable): a differential finding that matches is labelled `intended`, kept in
+    /// `intended/` and counted apart from the bugs.
+    #[arg(long = "intended", value_name = "FILE")]
+    intended: Vec<PathBuf>,
 }
 
 impl CompileArgs {
+    /// The embedded intended changes and those of `--intended` files.
+    fn intended(&self) -> Result<thalia::campaign::intended::IntendedSet> {
+        let mut set = thalia::campaign::intended::IntendedSet::embedded()?;
+        for f in &self.intended {
+            set.add_file(f)?;
+        }
+        Ok(set)
+    }
+
     /// The embedded known findings and those of `--known` files.
     fn known(&self) -> Result<thalia::campaign::known::KnownSet> {
         let mut set = thalia::campaign::known::KnownSet::embedded()?;
@@ -254,8 +269,10 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
     let mut manifest = setup::manifest(RunIdentity::Check(identity), info, &settings, &opts);
     manifest.against = against_info;
     let known = args.compile.known()?;
+    let intended = args.compile.intended()?;
     let mut store = Store::open(&out, manifest)?;
     store.set_known(known);
+    store.set_intended(intended);
     note_recovery(&store);
     eprintln!(
         "checking {} programs of {} with {} ({}), results in {}",
@@ -313,8 +330,10 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
     let mut manifest = setup::manifest(identity, info, &settings, &opts);
     manifest.against = against_info;
     let known = args.compile.known()?;
+    let intended = args.compile.intended()?;
     let mut store = Store::open(&args.out, manifest)?;
     store.set_known(known);
+    store.set_intended(intended);
     note_recovery(&store);
     let (api_source, api) = load_api(args.api.as_ref())?;
     let translator = translator_with(args.lang, groovy_mode(args.groovy_type_checked));

@@ -213,7 +213,13 @@ pub fn write_run_with(
                             fs::write(&path, java).map_err(io(&path))?;
                             s.record.twin = Some(name);
                         }
-                        Err(e) => untwinned.push((s.record.id.clone(), e.to_string())),
+                        Err(e) => {
+                            // recorded: a campaign must not judge the finding by a twin
+                            s.record
+                                .twin_not_applicable
+                                .get_or_insert_with(|| format!("Java twin: {}", e.reason()));
+                            untwinned.push((s.record.id.clone(), e.to_string()))
+                        }
                     }
                 }
                 let line = serde_json::to_string(&s.record).map_err(|e| OutputError::Io {

@@ -208,6 +208,10 @@ pub struct ProgramRecord {
     /// another language.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub twin: Option<String>,
+    /// Why the program's Java twin cannot judge it, when the language model says so
+    /// (`kotlin nullability: Java has no nullable types`) or the twin could not be written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub twin_not_applicable: Option<String>,
     /// The lines of the statement of the call under test in the program's file: an
     /// ill-typed program must be rejected there, not elsewhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1050,11 +1054,20 @@ impl Worker<'_> {
             }),
             erased,
             twin: None,
+            twin_not_applicable: task
+                .broken
+                .filter(|b| matches!(a.get(b.actual), crate::types::Type::Nullable(_)))
+                .map(|_| NO_NULLABLE_TWIN.to_string()),
             call_lines: None,
             shape: ShapeRecord::default(),
         }
     }
 }
+
+/// Why the Java twin of a program broken by nullability (a Kotlin `T?` value where `T` is
+/// required) cannot judge it: Java has no nullable types, so javac accepts the twin whatever
+/// the Kotlin compiler must do.
+pub const NO_NULLABLE_TWIN: &str = "kotlin nullability: Java has no nullable types";
 
 /// The element counts a variable-arity argument is written with: none, one, several.
 pub const VARARGS_ELEMENT_COUNTS: [usize; 4] = [0, 1, 2, 3];
