@@ -126,7 +126,7 @@ impl Worker<'_> {
             let Some(formal) = self.draw_formal(&mut rng, m) else {
                 continue;
             };
-            if seen.contains(&formal.subst) {
+            if seen.contains(&formal.subst) || self.captured_array_result(m, &formal) {
                 continue;
             }
             seen.push(formal.subst.clone());
@@ -146,6 +146,25 @@ impl Worker<'_> {
             });
         }
         Ok(tasks)
+    }
+
+    /// True when the language's arrays are invariant and the member's result is an array
+    /// whose element type mentions a type variable that the substitution maps to a wildcard:
+    /// the compiler sees the element with a captured type that no written type names.
+    fn captured_array_result(&mut self, m: MemberId, f: &Formal) -> bool {
+        if !self.rules.arrays_are_invariant() {
+            return false;
+        }
+        let ret = self.api.member(m).ret;
+        let a = &self.api.ts.arena;
+        let Type::Array(elem) = *a.get(ret) else {
+            return false;
+        };
+        a.free_vars(elem).iter().any(|&v| {
+            f.subst
+                .get(v)
+                .is_some_and(|t| matches!(a.get(t), Type::Wildcard(_)))
+        })
     }
 
     /// Draws a valid substitution and applies it to the member's signature.

@@ -118,6 +118,13 @@ impl LanguageRules {
         matches!(self.lang, Language::Java | Language::Groovy)
     }
 
+    /// True when the language's arrays are invariant (Scala's `Array[T]`): a method result
+    /// `X<C<?>>[]` captured from a wildcard receiver (`Array[X[C[c.T]]]`) is no
+    /// `Array[X[?]]`, where Java's covariant arrays make it one.
+    pub fn arrays_are_invariant(self) -> bool {
+        matches!(self.lang, Language::Scala3 | Language::Scala2)
+    }
+
     /// True when the language can reference a static method of a generic class by the bare
     /// class name (`C::m`); Kotlin asks for the class's type arguments there ("3 type
     /// arguments expected") and has no syntax for them on a Java static.
