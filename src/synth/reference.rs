@@ -217,9 +217,15 @@ impl Worker<'_> {
             })
     }
 
-    /// True when a member is usable here: referencable and the language sees it.
+    /// True when a member is usable here: referencable and the language sees it; in Kotlin,
+    /// not a member that Kotlin shows with its own signature, name or nullability (its
+    /// mapped types' `Map.Entry::getValue` is the property `value`, `WeakHashMap::values`
+    /// names a field), which a callable reference cannot adapt.
     fn usable_ref(&mut self, m: MemberId) -> bool {
-        self.referencable(m) && self.language_problem(m).is_none()
+        self.referencable(m)
+            && self.language_problem(m).is_none()
+            && !(self.cfg.lang == thalia_translators::Language::Kotlin
+                && self.kotlin_retypes(m, None, true))
     }
 
     /// JLS 15.13.1 for the methods named like `m` in its declaring class (seen through

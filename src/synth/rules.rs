@@ -453,12 +453,21 @@ impl Worker<'_> {
     /// declares it is one of Kotlin's mapped types (or a subtype), or with `enhanced` one
     /// whose signatures Kotlin enhances ([`KOTLIN_ENHANCED_PREFIXES`]).
     pub(crate) fn kotlin_retypes_member(&mut self, task: &Task, enhanced: bool) -> bool {
-        let m = task.member;
+        self.kotlin_retypes(task.member, task.seq.receiver, enhanced)
+    }
+
+    /// [`Self::kotlin_retypes_member`] for member `m` on a receiver of type `receiver`.
+    pub(crate) fn kotlin_retypes(
+        &mut self,
+        m: MemberId,
+        receiver: Option<TypeId>,
+        enhanced: bool,
+    ) -> bool {
         let mem = self.api.member(m).clone();
         let owner_sym = self.api.class(mem.owner).sym;
         let owner = self.api.ts.self_type(owner_sym);
         let mut types = vec![owner];
-        types.extend(task.seq.receiver);
+        types.extend(receiver);
         if mem.kind == MemberKind::Method && !mem.is_static {
             for c in self.declarers(owner, &mem.name, mem.params.len()) {
                 let root = self
