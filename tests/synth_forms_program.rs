@@ -841,3 +841,49 @@ fn kotlin_references_no_static_method_of_a_generic_class() {
         );
     }
 }
+
+#[test]
+fn the_function_holding_the_call_under_test_is_cast_to_its_interface() {
+    for mode in [Mode::WellTyped, Mode::IllTyped] {
+        let built = synth_embedded(
+            true,
+            Language::Java,
+            mode,
+            swarm(|s| {
+                s.call_as_reference = 0.5;
+                s.call_in_lambda = 1.0;
+                s.function_casts = 1.0;
+                s.inferred_locals = 0.5;
+            }),
+            300,
+        );
+        // `F res = (F) <reference or lambda>;`, or `var res = (F) ..;`
+        let cast_of = |s: &Synthesized| match s.program.stmts.last() {
+            Some(Stmt::Local {
+                init: Expr::Cast { expr, ty },
+                ty: declared,
+                inferred,
+                ..
+            }) if ty == declared && matches!(**expr, Expr::Ref { .. } | Expr::Lambda { .. }) => {
+                Some((matches!(**expr, Expr::Ref { .. }), *inferred))
+            }
+            _ => None,
+        };
+        let cast: Vec<&Synthesized> = built.iter().filter(|s| cast_of(s).is_some()).collect();
+        let held = built.iter().filter(|s| wrapped(s).is_some()).count();
+        assert!(
+            cast.len() * 10 >= held * 9 && !cast.is_empty(),
+            "{mode:?}: {} of {held} functions holding the call under test are cast",
+            cast.len()
+        );
+        for (reference, inferred) in [(true, false), (false, false), (false, true)] {
+            assert!(
+                cast.iter()
+                    .any(|s| cast_of(s) == Some((reference, inferred))),
+                "{mode:?}: no cast {} with inferred local {inferred}",
+                if reference { "reference" } else { "lambda" }
+            );
+        }
+        assert_verdicts(&cast, mode);
+    }
+}

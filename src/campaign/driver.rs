@@ -840,7 +840,8 @@ impl Source for SynthSource {
                         continue;
                     }
                 };
-                self.census.add(&p.program);
+                self.census
+                    .add(&p.program, p.record.typing_sequence.varargs_elements);
                 let file = self.translator.file_name(&p.program);
                 p.record.file = file.clone();
                 p.record.call_lines = self.translator.call_lines(&source);

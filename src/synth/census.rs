@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use thalia_translators::ir::{Expr, LambdaForm, Program, Receiver, RefKind, Stmt, Ty};
 
 /// Every form the census counts, with what it means (in report order).
-pub const FORMS: [(&str, &str); 26] = [
+pub const FORMS: [(&str, &str); 27] = [
     ("reference", "a function reference of any kind"),
     ("reference:static", "a static method reference `C::m`"),
     ("reference:bound", "a bound method reference `e::m`"),
@@ -58,6 +58,10 @@ pub const FORMS: [(&str, &str); 26] = [
         "varargs-spread",
         "an array passed as a whole varargs argument",
     ),
+    (
+        "varargs-elements",
+        "a varargs call under test with its elements (none, one or several)",
+    ),
     ("nullable-type", "a declared nullable type `T?`"),
     (
         "inner-class-creation",
@@ -97,6 +101,10 @@ pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
     local_types(&p.stmts, &mut seen);
     // the call under test held by a function: the last statement's initializer
     if let Some(Stmt::Local { init, .. }) = p.stmts.last() {
+        let init = match init {
+            Expr::Cast { expr, .. } => &**expr,
+            e => e,
+        };
         match init {
             Expr::Ref { .. } => {
                 seen.insert("call-as-reference");
@@ -226,9 +234,13 @@ pub struct Census {
 }
 
 impl Census {
-    /// Counts one more program.
-    pub fn add(&mut self, p: &Program) {
-        let (forms, casts) = forms_of(p);
+    /// Counts one more program; `varargs_elements` is the number of elements its variable-arity
+    /// call under test is written with (`None`: not a varargs call, or one array).
+    pub fn add(&mut self, p: &Program, varargs_elements: Option<usize>) {
+        let (mut forms, casts) = forms_of(p);
+        if varargs_elements.is_some() {
+            forms.push("varargs-elements");
+        }
         self.programs += 1;
         self.casts += casts as u64;
         for f in forms {
@@ -333,10 +345,11 @@ mod tests {
         assert!(!forms.contains(&"reference"), "{forms:?}");
         assert_eq!(casts, 1);
         let mut c = Census::default();
-        c.add(&p);
-        c.add(&Program::new("p2", vec![]));
+        c.add(&p, Some(2));
+        c.add(&Program::new("p2", vec![]), None);
         assert_eq!(c.programs, 2);
         assert!((c.share("lambda") - 0.5).abs() < 1e-9);
+        assert!((c.share("varargs-elements") - 0.5).abs() < 1e-9);
         assert!(
             c.table().contains("| conditional | 1 | 50.0% |"),
             "{}",

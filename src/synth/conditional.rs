@@ -50,6 +50,17 @@ impl Worker<'_> {
                             .is_none_or(|(n, _)| n != string)
             });
         }
+        let object = self.ctx.object_sym;
+        if !self.rules.boxes_primitives_to_object()
+            && self
+                .api
+                .ts
+                .arena
+                .as_class(t)
+                .is_some_and(|(n, _)| n == object)
+        {
+            subs.retain(|&s| self.prim_of(s).is_none());
+        }
         subs.shuffle(rng);
         let (a, b) = match subs.as_slice() {
             [a, b, ..] => (*a, *b),

@@ -86,6 +86,18 @@ impl Worker<'_> {
             Type::Nullable(i) => i,
             _ => t,
         };
+        // a call chain's receiver: a path that ends in a call, if any is feasible
+        if std::mem::take(&mut self.building.prefer_call)
+            && depth > 0
+            && matches!(self.api.ts.arena.get(t), Type::Class { .. })
+        {
+            self.building.prefer_call = true;
+            let found = self.path_inhabitant(rng, t, depth);
+            self.building.prefer_call = false;
+            if let Some(e) = found {
+                return e;
+            }
+        }
         let feats = self.building.features;
         let p = self.cfg.swarm.use_probability;
         // inside a lambda body, its parameters and block locals are sources too
@@ -687,6 +699,17 @@ impl Worker<'_> {
         let paths = self.paths_to(node);
         let mut order: Vec<usize> = (0..paths.len()).collect();
         order.shuffle(rng);
+        // a call chain's receiver: the paths whose last member is no constructor first
+        if std::mem::take(&mut self.building.prefer_call) {
+            let g = &self.ctx.graph;
+            let api = &self.api;
+            order.sort_by_key(|&i| {
+                paths[i].iter().rev().find_map(|&n| match g.graph[n] {
+                    Node::Member(m) => Some(api.member(m).kind == MemberKind::Constructor),
+                    Node::Type(_) => None,
+                })
+            });
+        }
         for i in order {
             let path = &paths[i];
             if self.building.in_lambda > 0 && self.throws_in_path(path) {

@@ -320,7 +320,9 @@ pub fn summarize(api: &Api, plan: &Plan, built: &[Synthesized]) -> SynthSummary 
         })
         .count();
     let mut census = census::Census::default();
-    built.iter().for_each(|s| census.add(&s.program));
+    built
+        .iter()
+        .for_each(|s| census.add(&s.program, s.record.typing_sequence.varargs_elements));
     SynthSummary {
         census,
         members: api.members.len(),

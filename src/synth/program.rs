@@ -624,14 +624,17 @@ impl Worker<'_> {
         self.building.in_lambda += usize::from(lambda_operands);
 
         if let Some(r) = task.seq.receiver {
-            let inh = self.inhabit(&mut rng, r, depth);
-            let init = self.init_kind(&inh, r);
-            let broken_here = broken_at == Some(Position::Receiver);
             // the call under test on a call result (or a constructor call): the receiver's
             // expression has exactly the receiver type (the broken one too), or in a
-            // well-typed program a subtype whose class offers no other overload
-            let chain = feats.call_chains
-                && rng.gen_bool(use_p)
+            // well-typed program a subtype whose class offers no other overload; its
+            // inhabitant is then sought among the paths that end in a call first
+            let try_chain = feats.call_chains && rng.gen_bool(CHAIN_PROBABILITY);
+            self.building.prefer_call = try_chain;
+            let inh = self.inhabit(&mut rng, r, depth);
+            self.building.prefer_call = false;
+            let init = self.init_kind(&inh, r);
+            let broken_here = broken_at == Some(Position::Receiver);
+            let chain = try_chain
                 && matches!(
                     inh.expr,
                     Expr::Call { .. }
@@ -673,7 +676,7 @@ impl Worker<'_> {
             }
         }
         let n_args = task.seq.args.len();
-        let varargs_n = self.varargs_shape(&mut rng, task, feats.varargs_elements, use_p);
+        let varargs_n = self.varargs_shape(&mut rng, task, feats.varargs_elements);
         let mut args = Vec::new();
         let mut elems: Option<Vec<Inhabitant>> = None;
         for (i, &a) in task.seq.args.iter().enumerate() {
@@ -954,7 +957,6 @@ impl Worker<'_> {
         rng: &mut super::worker::SynthRng,
         task: &Task,
         on: bool,
-        use_p: f64,
     ) -> Option<usize> {
         let m = task.member;
         let mem = self.api.member(m).clone();
@@ -976,7 +978,7 @@ impl Worker<'_> {
         if task.broken.is_some() && self.rules.has_extension_methods() {
             return None;
         }
-        if !rng.gen_bool(use_p) {
+        if !rng.gen_bool(VARARGS_ELEMENTS_PROBABILITY) {
             return None;
         }
         let comp = match *self.api.ts.arena.get(task.seq.args[last]) {
@@ -1068,6 +1070,17 @@ impl Worker<'_> {
 /// required) cannot judge it: Java has no nullable types, so javac accepts the twin whatever
 /// the Kotlin compiler must do.
 pub const NO_NULLABLE_TWIN: &str = "kotlin nullability: Java has no nullable types";
+
+/// The probability that a program whose `call_chains` form is on makes its call under test
+/// on a call result (where the receiver's inhabitant is a call): higher than the use
+/// probability, since the form has one place to go.
+pub const CHAIN_PROBABILITY: f64 = 0.8;
+
+/// The probability that a program whose `varargs_elements` form is on writes the
+/// variable-arity argument of its call under test as elements: higher than the use
+/// probability, since the form has one place to go (about 2 % of the embedded API's typing
+/// sequences are of variable arity).
+pub const VARARGS_ELEMENTS_PROBABILITY: f64 = 0.8;
 
 /// The element counts a variable-arity argument is written with: none, one, several.
 pub const VARARGS_ELEMENT_COUNTS: [usize; 4] = [0, 1, 2, 3];

@@ -161,6 +161,22 @@ impl LanguageRules {
         self.lang != Language::Groovy
     }
 
+    /// True when the checker checks a type argument against a bound that mentions another
+    /// parameter whose argument is a wildcard, with the wildcard in the bound (Scala 3:
+    /// `BaseStream[? <: Long, LongStream]` does not conform to `S <: BaseStream[T, S]`); Java
+    /// captures the wildcard first.
+    pub fn checks_bounds_through_wildcards(self) -> bool {
+        self.lang == Language::Scala3
+    }
+
+    /// True when a primitive value converts to `java.lang.Object` where a conditional's
+    /// branch (or any expression) expects one; Scala 2 refuses the boxing view ("the result
+    /// type of an implicit conversion must be more specific than Object": `val o: Object =
+    /// if (c) 29.toShort else null`).
+    pub fn boxes_primitives_to_object(self) -> bool {
+        self.lang != Language::Scala2
+    }
+
     /// True when the language sees the Java supertypes of the boxed primitives and `String`
     /// (`Constable`, `ConstantDesc`, …); Kotlin sees them as its own `Int`, `String`, …,
     /// whose supertypes are only Kotlin's (`Number`, `Comparable`, `CharSequence`).

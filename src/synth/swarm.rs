@@ -22,23 +22,26 @@ pub struct SwarmConfig {
     /// functional interface is needed. Default 0.6: references are a large family of bugs
     /// (15 of the original tool's 62 Groovy bug programs) and fit few positions.
     pub references: f64,
-    /// Groovy's method pointer `e.&m` instead of `e::m` for a bound reference. Default 0.3.
+    /// Groovy's method pointer `e.&m` instead of `e::m` for a bound reference. Default 0.5.
     pub method_pointers: f64,
     /// Conditional expressions whose branches are inhabitants of different subtypes of the
-    /// wanted type (least-upper-bound inference), nested, with function branches. Default 0.5.
+    /// wanted type (least-upper-bound inference), nested, with function branches. Default 0.75:
+    /// the form fits only where an inhabitant has two subtypes to join.
     pub conditionals: f64,
     /// Lambda bodies computed by API calls that use the lambda's parameters (otherwise
     /// constants or typed bottom values). Default 0.7.
     pub lambda_bodies: f64,
-    /// Lambda block bodies with local declarations (`{ T x = ..; return ..; }`). Default 0.65.
+    /// Lambda block bodies with local declarations (`{ T x = ..; return ..; }`). Default 0.8:
+    /// only lambdas with operands to declare can have one.
     pub block_lambdas: f64,
-    /// Lambda parameters with declared types (otherwise untyped). Default 0.8: typed
+    /// Lambda parameters with declared types (otherwise untyped). Default 0.9: typed
     /// parameters change how a compiler infers the lambda (4 of the original tool's 62 Groovy
     /// bug programs), and most programs have one lambda at most.
     pub typed_lambda_params: f64,
-    /// Groovy's Java-style lambdas `(x) -> e` instead of closures. Default 0.5.
+    /// Groovy's Java-style lambdas `(x) -> e` instead of closures. Default 0.7.
     pub arrow_lambdas: f64,
-    /// Kotlin's anonymous functions `fun(x: A): R { .. }` instead of lambdas. Default 0.3.
+    /// Kotlin's anonymous functions `fun(x: A): R { .. }` instead of lambdas. Default 0.6:
+    /// only lambdas whose types Kotlin can write down can be one.
     pub anonymous_functions: f64,
     /// Locals declared without a type (`var`, `def`, `val x =`): the compiler infers it.
     /// Default 0.4.
@@ -62,7 +65,8 @@ pub struct SwarmConfig {
     pub nullable_types: f64,
     /// Casts of lambdas and function references to their interface (`(F) x -> e`,
     /// `x::m as F`), also where no functional interface is wanted (`(Supplier<T>) C::new`
-    /// for an `Object`). Default 0.5: most positions want no functional interface, and
+    /// for an `Object`), and of the member under test's own reference or lambda
+    /// (`F res = (F) R::m;`). Default 0.6: most positions want no functional interface, and
     /// this is where references and lambdas reach them.
     pub function_casts: f64,
     /// Creation of inner-class instances on an outer instance (`outer.new Inner()`).
@@ -88,13 +92,13 @@ impl Default for SwarmConfig {
     fn default() -> Self {
         SwarmConfig {
             references: 0.6,
-            method_pointers: 0.3,
-            conditionals: 0.5,
+            method_pointers: 0.5,
+            conditionals: 0.75,
             lambda_bodies: 0.7,
-            block_lambdas: 0.65,
-            typed_lambda_params: 0.8,
-            arrow_lambdas: 0.5,
-            anonymous_functions: 0.3,
+            block_lambdas: 0.8,
+            typed_lambda_params: 0.9,
+            arrow_lambdas: 0.7,
+            anonymous_functions: 0.6,
             inferred_locals: 0.4,
             cast_locals: 0.15,
             explicit_type_args: 0.3,
@@ -102,7 +106,7 @@ impl Default for SwarmConfig {
             call_chains: 0.7,
             varargs_elements: 0.6,
             nullable_types: 0.4,
-            function_casts: 0.5,
+            function_casts: 0.6,
             inner_classes: 0.5,
             call_as_reference: 0.3,
             call_in_lambda: 0.35,

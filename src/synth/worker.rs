@@ -118,6 +118,10 @@ pub(crate) struct Building {
     pub(crate) in_lambda: usize,
     /// Nesting of arguments being built whose calls must keep their type arguments.
     pub(crate) keep_type_args: usize,
+    /// The next path inhabitant should end in a method call or field access rather than a
+    /// constructor call, where the API offers one (the receiver of a call chain); taken by
+    /// the first path inhabitant built.
+    pub(crate) prefer_call: bool,
     /// The expression forms the program being built may use (its swarm draw).
     pub(crate) features: super::swarm::Features,
     /// Lambda parameters and block locals in scope with their types (sources for the
@@ -462,6 +466,11 @@ impl<'c> Worker<'c> {
         if matches!(self.api.ts.arena.get(args[i]), Type::Wildcard(_)) {
             return None;
         }
+        // Scala 3 checks another parameter's F-bound with the wildcard in it
+        // (`BaseStream[? <: Long, LongStream]` for `S <: BaseStream[T, S]` is an error)
+        if self.rules.checks_bounds_through_wildcards() && self.bound_mentions_param(name, i) {
+            return None;
+        }
         let w = match rng.gen_range(0..3) {
             0 => Wildcard::Star,
             1 => Wildcard::Extends(args[i]),
@@ -487,6 +496,23 @@ impl<'c> Worker<'c> {
 }
 
 impl Worker<'_> {
+    /// True when the bound of another type parameter of class `name` mentions its type
+    /// parameter `i` (`S extends BaseStream<T, S>` mentions `T`).
+    pub(crate) fn bound_mentions_param(&self, name: crate::types::Sym, i: usize) -> bool {
+        let Some(c) = self.api.class_by_sym(name) else {
+            return false;
+        };
+        let params = &self.api.class(c).type_params;
+        let Some(&p) = params.get(i) else {
+            return false;
+        };
+        let a = &self.api.ts.arena;
+        params
+            .iter()
+            .enumerate()
+            .any(|(j, &q)| j != i && a.var(q).upper.iter().any(|&b| a.free_vars(b).contains(&p)))
+    }
+
     /// True when `t` is within the ground upper bounds of type parameter `i` of class `name`
     /// (a bound that mentions type variables is not checked: `false`).
     pub(crate) fn within_bounds(&mut self, name: crate::types::Sym, i: usize, t: TypeId) -> bool {

@@ -43,7 +43,7 @@ pub const TYPED_WRAP_PARAMS: f64 = 0.85;
 /// The probability that a wrapping lambda takes some of the call's operands as parameters
 /// when any can be (otherwise it captures them all): parameters typed by the interface are
 /// where lambda-parameter inference lives.
-pub const OPERAND_PARAMS: f64 = 0.8;
+pub const OPERAND_PARAMS: f64 = 0.9;
 
 /// How a program holds its call under test, as `programs.jsonl` records it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,15 +198,42 @@ impl Worker<'_> {
         stmts: &mut Vec<Stmt>,
     ) -> Option<(Stmt, Wrap)> {
         let feats = self.building.features;
+        let mut wrapped = None;
         if feats.call_as_reference {
-            if let Some(st) = self.reference_wrap(rng, task, call, stmts) {
-                return Some((st, Wrap::Reference));
-            }
+            wrapped = self
+                .reference_wrap(rng, task, call, stmts)
+                .map(|st| (st, Wrap::Reference));
         }
-        if feats.call_in_lambda {
-            return self.lambda_wrap(rng, task, call, stmts);
+        if wrapped.is_none() && feats.call_in_lambda {
+            wrapped = self.lambda_wrap(rng, task, call, stmts);
         }
-        None
+        let (mut stmt, how) = wrapped?;
+        self.maybe_cast_wrap(rng, task, &mut stmt);
+        Some((stmt, how))
+    }
+
+    /// Casts the function that holds the call under test to its interface
+    /// (`F res = (F) R::m;`, Kotlin `(R::m as F)`, Scala `(r.m: F)`), sometimes with the local
+    /// left to be inferred from the cast (`var res = (F) () -> r.m(a0);`), when the program's
+    /// `function_casts` form is on. Not in an ill-typed Groovy program: a cast of a closure is
+    /// a coercion, which may leave a broken interface result unchecked.
+    fn maybe_cast_wrap(&mut self, rng: &mut SynthRng, task: &Task, stmt: &mut Stmt) {
+        let feats = self.building.features;
+        let use_p = self.cfg.swarm.use_probability.clamp(0.0, 1.0);
+        if !feats.function_casts
+            || task.broken.is_some() && self.cfg.lang == thalia_translators::Language::Groovy
+            || !rng.gen_bool(use_p)
+        {
+            return;
+        }
+        if let Stmt::Local {
+            ty, init, inferred, ..
+        } = stmt
+        {
+            let e = std::mem::replace(init, Expr::Unit);
+            *init = Expr::cast(ty.clone(), e);
+            *inferred = feats.inferred_locals && rng.gen_bool(use_p);
+        }
     }
 
     /// `F res = <reference to the member under test>;`
