@@ -603,6 +603,7 @@ fn manifest() -> Manifest {
             variant: None,
         },
         against: Vec::new(),
+        merged: Vec::new(),
         sessions: vec![Session {
             started: 0.0,
             seconds: 0.0,

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use thalia_translators::{JavaTranslator, Language, Translator};
 
+use super::shard::{Cap, Shard};
 use super::store::{Store, StoreError};
 use super::variant::Variant;
 use super::{judge, Candidate, Expected, Twin};
@@ -618,6 +619,9 @@ pub struct SynthSource {
     config_file: Option<PathBuf>,
     census: Census,
     census_file: Option<PathBuf>,
+    shard: Option<Shard>,
+    cap: Option<Cap>,
+    future: std::collections::BTreeMap<u64, Vec<Plan>>,
 }
 
 /// The file of a run directory that holds the census of the programs `thalia run` wrote.
@@ -677,6 +681,75 @@ impl SynthSource {
             config_file: None,
             census: Census::default(),
             census_file: None,
+            shard: None,
+            cap: None,
+            future: Default::default(),
+        }
+    }
+
+    /// Makes this source shard `shard` of its campaign: it yields only the programs whose
+    /// index the shard owns (numbered as in the unsharded run). With `budget`, a program
+    /// count, it stops where the unsharded run with that budget and batch size `chunk` would
+    /// (see [`Cap`]) and returns how many programs are the shard's share.
+    pub fn set_shard(&mut self, shard: Shard, budget: Option<u64>, chunk: usize) -> Option<u64> {
+        self.shard = Some(shard);
+        let budget = budget?;
+        let cap = Cap::of_budget(budget, chunk.max(1), &mut |round| self.plan_lens(round));
+        let mut share = 0u64;
+        for r in 0..=cap.round {
+            let lens = if r == cap.round {
+                cap.lens.clone()
+            } else {
+                self.plan_lens(r)
+            };
+            share += lens
+                .iter()
+                .map(|&l| shard.owned_below(l) as u64)
+                .sum::<u64>();
+        }
+        self.cap = Some(cap);
+        Some(share)
+    }
+
+    /// The number of programs of each stream in round `round` (its plans are kept for when
+    /// the source gets there).
+    fn plan_lens(&mut self, round: u64) -> Vec<usize> {
+        if round == self.round {
+            return (0..self.streams.len())
+                .map(|s| self.plan_of(s).order.len())
+                .collect();
+        }
+        if let Some(plans) = self.future.get(&round) {
+            return plans.iter().map(|p| p.order.len()).collect();
+        }
+        let seed = round_seed(self.seed, round);
+        let plans: Vec<Plan> = self
+            .streams
+            .iter()
+            .map(|st| {
+                synth::Run {
+                    api: &self.api,
+                    ctx: &self.ctx,
+                    cfg: &st.cfg,
+                    seed,
+                    jobs: self.jobs,
+                }
+                .plan()
+            })
+            .collect();
+        let lens = plans.iter().map(|p| p.order.len()).collect();
+        self.future.insert(round, plans);
+        lens
+    }
+
+    /// Programs of stream `s` in the current round this source may take (the plan's, cut by
+    /// a count budget's cap).
+    fn stream_len(&mut self, s: usize) -> usize {
+        let len = self.plan_of(s).order.len();
+        match &self.cap {
+            Some(cap) if cap.round == self.round => len.min(cap.lens.get(s).copied().unwrap_or(0)),
+            Some(cap) if cap.round < self.round => 0,
+            _ => len,
         }
     }
 
@@ -772,8 +845,12 @@ impl Source for SynthSource {
             let mut pick = None;
             for k in 0..n {
                 let s = (self.turn + k) % n;
-                let len = self.plan_of(s).order.len();
-                if self.streams[s].next < len {
+                let len = self.stream_len(s);
+                let next = match self.shard {
+                    Some(sh) => sh.first_at(self.streams[s].next),
+                    None => self.streams[s].next,
+                };
+                if next < len {
                     pick = Some((s, len));
                     break;
                 }
@@ -783,12 +860,15 @@ impl Source for SynthSource {
                     .streams
                     .iter()
                     .all(|st| st.plan.as_ref().is_none_or(|p| p.order.is_empty()));
-                if !self.rounds || empty {
+                let capped = self.cap.as_ref().is_some_and(|c| c.round <= self.round);
+                if !self.rounds || empty || capped {
                     return Ok(None);
                 }
                 self.round += 1;
+                let future = self.future.remove(&self.round);
+                let mut future = future.into_iter().flatten();
                 for st in &mut self.streams {
-                    st.plan = None;
+                    st.plan = future.next();
                     st.next = 0;
                 }
                 continue;
@@ -797,14 +877,26 @@ impl Source for SynthSource {
             let seed = round_seed(self.seed, self.round);
             let round = self.round;
             let start = self.streams[s].next;
-            let end = (start + max).min(len);
+            // the positions of this batch: `max` programs of the stream, or of the shard's
+            let indices: Vec<usize> = match self.shard {
+                None => (start..(start + max).min(len)).collect(),
+                Some(sh) => (sh.first_at(start)..len)
+                    .step_by(sh.count as usize)
+                    .take(max)
+                    .collect(),
+            };
+            let end = indices.last().map_or(len, |&i| i + 1);
             self.streams[s].next = end;
             let label = self.streams[s].label.clone();
             let key = |i: usize| format!("{label}/r{round}/{}", synth::program_id(i));
-            let todo: Vec<usize> = (start..end).filter(|&i| !done(&key(i))).collect();
+            let todo: Vec<usize> = indices
+                .iter()
+                .copied()
+                .filter(|&i| !done(&key(i)))
+                .collect();
             let mut batch = Batch {
                 candidates: Vec::new(),
-                positions: (end - start) as u64,
+                positions: indices.len() as u64,
             };
             if todo.is_empty() {
                 return Ok(Some(batch));
@@ -889,7 +981,11 @@ impl Source for SynthSource {
             .iter()
             .map(|s| s.plan.as_ref().map(|p| p.order.len()))
             .collect();
-        lens.map(|v| v.iter().sum::<usize>() as u64)
+        let lens = lens?;
+        Some(match self.shard {
+            Some(sh) => lens.iter().map(|&l| sh.owned_below(l) as u64).sum(),
+            None => lens.iter().sum::<usize>() as u64,
+        })
     }
 }
 

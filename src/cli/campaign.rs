@@ -11,6 +11,7 @@ use thalia::campaign::driver::{self, Budget, DirSource, Outcome, SynthSource};
 use thalia::campaign::reduce::ReduceOptions;
 use thalia::campaign::report::Report;
 use thalia::campaign::setup::{self, CheckIdentity, CompileSettings, RunIdentity, SynthIdentity};
+use thalia::campaign::shard::Shard;
 use thalia::campaign::store::Store;
 use thalia::synth::Mode;
 use thalia_translators::{translator_with, Language};
@@ -159,6 +160,17 @@ pub(super) struct RunArgs {
     /// Do not reduce new findings while the campaign runs (`thalia reduce` does it later).
     #[arg(long)]
     no_reduce: bool,
+    /// Run shard I of N of the campaign (0-based: `0/4` .. `3/4`): only the programs whose
+    /// index is I modulo N, numbered as in the unsharded run; a count budget is the whole
+    /// campaign's (the shards together do it), `round` every shard's part of the round.
+    /// `thalia merge` joins the shards' run directories.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<thalia::campaign::shard::Shard>,
+    /// Split the campaign into N shards, this process's index taken from
+    /// `SLURM_ARRAY_TASK_ID` (minus `SLURM_ARRAY_TASK_MIN`) or `JOB_COMPLETION_INDEX`;
+    /// `auto` takes N from `SLURM_ARRAY_TASK_COUNT`.
+    #[arg(long, value_name = "N|auto")]
+    shards: Option<String>,
     #[command(flatten)]
     knobs: super::synth::KnobArgs,
     #[command(flatten)]
@@ -175,6 +187,18 @@ pub(super) struct ReduceArgs {
     /// Compile in a warm compile server.
     #[arg(long)]
     server: bool,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct MergeArgs {
+    /// The run directories of the shards (`thalia run --shard I/N`), or earlier merges.
+    runs: Vec<PathBuf>,
+    /// The merged run directory (an earlier merge there is replaced).
+    #[arg(long, short)]
+    out: PathBuf,
+    /// Print what was merged as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -288,7 +312,10 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
-    let settings = args.compile.settings()?;
+    let shard = Shard::resolve(args.shard, args.shards.as_deref(), &|k| {
+        std::env::var(k).ok()
+    })?;
+    let mut settings = args.compile.settings()?;
     let spec = args
         .compiler
         .clone()
@@ -326,6 +353,7 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
         synth_config: setup::recorded_synth_config(args.lang, &base),
         compiler: setup::compiler_label(&tc),
         against: opts.against.iter().map(setup::Against::label).collect(),
+        shard,
     }));
     let mut manifest = setup::manifest(identity, info, &settings, &opts);
     manifest.against = against_info;
@@ -354,9 +382,21 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
     source.write_config(&args.out)?;
     source.keep_census(&args.out, store.done_count() > 0)?;
     source.prepare();
+    if let Some(sh) = shard {
+        let count = match settings.budget {
+            Budget::Programs(n) => Some(n),
+            _ => None,
+        };
+        // a count budget is the campaign's: this shard does its share of it
+        if let Some(share) = source.set_shard(sh, count, settings.batch_size) {
+            opts.budget = Budget::Programs(share);
+            settings.budget = Budget::Programs(share);
+        }
+    }
     eprintln!(
-        "run {} (seed {seed}): {} {} programs with {} ({}), budget {}{}",
+        "run {}{} (seed {seed}): {} {} programs with {} ({}), budget {}{}",
         args.out.display(),
+        shard.map(|s| format!(", shard {s}")).unwrap_or_default(),
         modes
             .iter()
             .map(|m| m.as_str())
@@ -399,6 +439,32 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
         eprintln!("{n} programs could not be translated ({reason}): skipped");
     }
     finish(&outcome, &store)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn merge(args: MergeArgs) -> Result<ExitCode> {
+    let outcome = thalia::campaign::merge::merge(&args.runs, &args.out)?;
+    for w in &outcome.warnings {
+        eprintln!("warning: {w}");
+    }
+    if args.json {
+        print_json(&outcome)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let shards: Vec<String> = outcome
+        .parts
+        .iter()
+        .map(|p| p.shard.map_or("whole".to_string(), |s| s.to_string()))
+        .collect();
+    eprintln!(
+        "merged {} part(s) (shards {}) into {}: {} programs, {} findings ({} distinct)",
+        outcome.parts.len(),
+        shards.join(", "),
+        outcome.dir.display(),
+        outcome.programs,
+        outcome.findings,
+        outcome.distinct
+    );
     Ok(ExitCode::SUCCESS)
 }
 
