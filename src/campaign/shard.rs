@@ -86,7 +86,7 @@ impl std::str::FromStr for Shard {
 impl Shard {
     /// Shard `index` of `count`, when `index < count ≤ MAX_SHARDS`.
     pub fn new(index: u64, count: u64) -> Option<Shard> {
-        (count >= 1 && count <= MAX_SHARDS && index < count).then_some(Shard { index, count })
+        ((1..=MAX_SHARDS).contains(&count) && index < count).then_some(Shard { index, count })
     }
 
     /// True when the program with index `i` belongs to this shard.
