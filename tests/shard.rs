@@ -424,6 +424,18 @@ fn the_shard_index_comes_from_the_cluster_engine() {
         assert_eq!(m["identity"]["shard"]["index"], index, "{}", dir.display());
         assert_eq!(results(dir).len(), 2, "{}", dir.display());
     }
+    // a shard without the campaign's seed
+    let o = thalia(&f.toolchains)
+        .args(["run", "--shard", "0/4", "--budget", "4", "--out"])
+        .arg(f.root.join("no-seed"))
+        .output()
+        .expect("runs");
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--seed"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     // without an index in the environment
     let o = thalia(&f.toolchains)
         .env_remove("SLURM_ARRAY_TASK_ID")

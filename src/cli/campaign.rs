@@ -329,10 +329,12 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
     modes.dedup();
     let base = args.knobs.config()?;
     // the seed: given, the run directory's, or random
-    let seed = args
-        .seed
-        .or_else(|| setup::recorded_seed(&args.out))
-        .unwrap_or_else(rand::random);
+    let seed = args.seed.or_else(|| setup::recorded_seed(&args.out));
+    // the shards of one campaign share its seed: a random one each would make N campaigns
+    if let (Some(sh), None) = (shard, seed) {
+        anyhow::bail!("shard {sh} needs the campaign's --seed (every shard must use the same one)");
+    }
+    let seed = seed.unwrap_or_else(rand::random);
     let api_source = ApiSource::from_arg(args.api.as_deref());
     let classpath = match &settings.classpath {
         Some(cp) => Some(cp.clone()),
