@@ -103,16 +103,24 @@ fn run_args(out: &Path, seed: &str, extra: &[&str]) -> Vec<String> {
 /// Runs the `SHARDS` shards of the campaign with `seed` as separate processes at once, into
 /// `<root>/<name>-<i>`; returns their directories.
 fn run_shards(name: &str, seed: &str) -> Vec<PathBuf> {
+    run_shards_with(name, seed, SHARDS, &[])
+}
+
+/// Runs `count` shards of the campaign with `seed` (and `extra` flags) as separate processes
+/// at once, into `<root>/<name>-<i>`; returns their directories.
+fn run_shards_with(name: &str, seed: &str, count: u64, extra: &[&str]) -> Vec<PathBuf> {
     let f = fixture();
     let bin = assert_cmd::cargo::cargo_bin("thalia");
     let mut children = Vec::new();
     let mut dirs = Vec::new();
-    for i in 0..SHARDS {
+    for i in 0..count {
         let dir = f.root.join(format!("{name}-{i}"));
-        let shard = format!("{i}/{SHARDS}");
+        let shard = format!("{i}/{count}");
+        let mut flags = vec!["--shard", shard.as_str()];
+        flags.extend_from_slice(extra);
         let child = std::process::Command::new(&bin)
             .env("THALIA_TOOLCHAINS", &f.toolchains)
-            .args(run_args(&dir, seed, &["--shard", &shard]))
+            .args(run_args(&dir, seed, &flags))
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -449,4 +457,77 @@ fn the_shard_index_comes_from_the_cluster_engine() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
+}
+
+#[test]
+fn three_shards_of_a_round_merged_equal_the_round() {
+    if !have_javac("three_shards_of_a_round_merged_equal_the_round") {
+        return;
+    }
+    let f = fixture();
+    // one small class: a round of a few dozen programs
+    let api = f.root.join("api-function");
+    std::fs::create_dir_all(&api).expect("mkdir");
+    let class = "java.util.function.Function.json";
+    std::fs::copy(sample_api().join(class), api.join(class)).expect("copy");
+    let api = api.display().to_string();
+    let args = |out: &Path, shard: Option<String>| {
+        let mut v: Vec<String> = [
+            "run",
+            "--lang",
+            "java",
+            "--budget",
+            "round",
+            "--batch-size",
+            "4",
+            "--jobs",
+            "1",
+            "--seed",
+            "8",
+            "--no-reduce",
+            "--compiler",
+            "javac@crash",
+            "--api",
+        ]
+        .map(String::from)
+        .to_vec();
+        v.push(api.clone());
+        if let Some(s) = shard {
+            v.push("--shard".into());
+            v.push(s);
+        }
+        v.push("--out".into());
+        v.push(out.display().to_string());
+        v
+    };
+    let whole = f.root.join("round-whole");
+    thalia(&f.toolchains)
+        .args(args(&whole, None))
+        .assert()
+        .success();
+    let expected = results(&whole);
+    assert!(expected.len() > 10, "{}", expected.len());
+    let bin = assert_cmd::cargo::cargo_bin("thalia");
+    let dirs: Vec<PathBuf> = (0..3).map(|i| f.root.join(format!("round-{i}"))).collect();
+    let children: Vec<_> = dirs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            std::process::Command::new(&bin)
+                .env("THALIA_TOOLCHAINS", &f.toolchains)
+                .args(args(d, Some(format!("{i}/3"))))
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("starts")
+        })
+        .collect();
+    for c in children {
+        assert!(c.wait_with_output().expect("ends").status.success());
+    }
+    let merged = f.root.join("round-merged");
+    let (ok, err) = merge(&dirs, &merged);
+    assert!(ok, "{err}");
+    assert_eq!(results(&merged), expected);
+    assert_eq!(finding_counts(&merged), finding_counts(&whole));
 }

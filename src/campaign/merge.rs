@@ -15,7 +15,9 @@
 //! The merged directory is built under a temporary name beside `MERGED` and renamed into
 //! place, so an interrupted merge leaves the old `MERGED` (or none) and rerunning it is safe;
 //! the output depends only on the parts, so a rerun gives the same bytes. An existing
-//! `MERGED` is replaced only when it is an earlier merge (or an empty directory).
+//! `MERGED` is replaced only when it is an earlier merge (or an empty directory). One merge
+//! into a given `MERGED` at a time: a merge removes the temporary directories it finds
+//! beside `MERGED` (left by killed merges).
 
 use std::collections::BTreeMap;
 use std::fs;
