@@ -591,6 +591,7 @@ fn manifest() -> Manifest {
             language: thalia_translators::Language::Java,
             compiler: "javac@17".into(),
             against: Vec::new(),
+            shard: None,
         }),
         compiler: CompilerInfo {
             tool: Tool::Javac,

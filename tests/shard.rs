@@ -531,3 +531,47 @@ fn three_shards_of_a_round_merged_equal_the_round() {
     assert_eq!(results(&merged), expected);
     assert_eq!(finding_counts(&merged), finding_counts(&whole));
 }
+
+#[test]
+fn shards_of_a_check_merged_equal_the_whole_check() {
+    if !have_javac("shards_of_a_check_merged_equal_the_whole_check") {
+        return;
+    }
+    let f = fixture();
+    let programs = f.root.join("check-programs");
+    fake::synth(&f.toolchains, "java", "ill-typed", 3, 20, &programs);
+    let check = |out: &Path, extra: &[&str]| {
+        thalia(&f.toolchains)
+            .arg("check")
+            .arg(&programs)
+            .args([
+                "--compiler",
+                "javac@crash",
+                "--batch-size",
+                "4",
+                "--jobs",
+                "1",
+            ])
+            .args(extra)
+            .arg("--out")
+            .arg(out)
+            .assert()
+            .success();
+    };
+    let whole = f.root.join("check-whole");
+    check(&whole, &[]);
+    let expected = results(&whole);
+    assert_eq!(expected.len(), 20);
+    let dirs: Vec<PathBuf> = (0..2)
+        .map(|i| f.root.join(format!("check-shard-{i}")))
+        .collect();
+    for (i, d) in dirs.iter().enumerate() {
+        check(d, &["--shard", &format!("{i}/2")]);
+        assert_eq!(results(d).len(), 10);
+    }
+    let merged = f.root.join("check-merged");
+    let (ok, err) = merge(&dirs, &merged);
+    assert!(ok, "{err}");
+    assert_eq!(results(&merged), expected);
+    assert_eq!(finding_counts(&merged), finding_counts(&whole));
+}

@@ -503,6 +503,21 @@ impl DirSource {
         })
     }
 
+    /// Keeps only shard `shard`'s programs: those at positions of `programs.jsonl` it owns
+    /// (below `budget`, a program count, when given: the programs the unsharded check with
+    /// that budget judges); returns the shard's share of a count budget.
+    pub fn set_shard(&mut self, shard: Shard, budget: Option<u64>) -> Option<u64> {
+        let limit = budget.map_or(usize::MAX, |b| usize::try_from(b).unwrap_or(usize::MAX));
+        let records = std::mem::take(&mut self.records);
+        self.records = records
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| *i < limit && shard.owns(*i))
+            .map(|(_, r)| r)
+            .collect();
+        budget.map(|_| self.records.len() as u64)
+    }
+
     /// The programs' language, from `summary.json`.
     pub fn language(&self) -> Language {
         self.summary.language

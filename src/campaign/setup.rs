@@ -135,6 +135,9 @@ pub struct CheckIdentity {
     /// `NAME@VERSION` of the other compilers (`--against`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub against: Vec<String>,
+    /// The shard of the check this store is (`thalia check --shard I/N`), if it is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<super::shard::Shard>,
 }
 
 /// A run's identity, as `manifest.json` records it.
@@ -168,7 +171,7 @@ impl RunIdentity {
     pub fn shard(&self) -> Option<super::shard::Shard> {
         match self {
             RunIdentity::Run(r) => r.shard,
-            RunIdentity::Check(_) => None,
+            RunIdentity::Check(c) => c.shard,
         }
     }
 
@@ -179,7 +182,10 @@ impl RunIdentity {
                 shard: None,
                 ..(**r).clone()
             })),
-            RunIdentity::Check(c) => RunIdentity::Check(c.clone()),
+            RunIdentity::Check(c) => RunIdentity::Check(CheckIdentity {
+                shard: None,
+                ..c.clone()
+            }),
         }
     }
 }
@@ -403,6 +409,7 @@ pub fn check_identity(
         language,
         compiler,
         against: Vec::new(),
+        shard: None,
     })
 }
 
@@ -448,6 +455,7 @@ mod tests {
             language: Language::Java,
             compiler: "javac@17".into(),
             against: Vec::new(),
+            shard: None,
         });
         let back: RunIdentity =
             serde_json::from_value(serde_json::to_value(&check).expect("serializes"))

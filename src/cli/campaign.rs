@@ -112,6 +112,31 @@ impl CompileArgs {
     }
 }
 
+/// Which shard of a campaign this process is (`run` and `check`).
+#[derive(Args, Debug)]
+pub(super) struct ShardArgs {
+    /// Run shard I of N of the campaign (0-based: `0/4` .. `3/4`): only the programs whose
+    /// index (`run`; `check`: position in `programs.jsonl`) is I modulo N, numbered as
+    /// unsharded; a count budget is the whole campaign's (the shards together do it),
+    /// `round` every shard's part. `thalia merge` joins the shards' run directories.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
+    /// Split the campaign into N shards, this process's index taken from
+    /// `SLURM_ARRAY_TASK_ID` (minus `SLURM_ARRAY_TASK_MIN`) or `JOB_COMPLETION_INDEX`;
+    /// `auto` takes N from `SLURM_ARRAY_TASK_COUNT`.
+    #[arg(long, value_name = "N|auto")]
+    shards: Option<String>,
+}
+
+impl ShardArgs {
+    /// The shard from the flags and the environment.
+    fn resolve(&self) -> Result<Option<Shard>> {
+        Ok(Shard::resolve(self.shard, self.shards.as_deref(), &|k| {
+            std::env::var(k).ok()
+        })?)
+    }
+}
+
 #[derive(Args, Debug)]
 pub(super) struct CheckArgs {
     /// A directory written by `thalia synth`.
@@ -124,6 +149,8 @@ pub(super) struct CheckArgs {
     /// resumed.
     #[arg(long, short)]
     out: Option<PathBuf>,
+    #[command(flatten)]
+    shard: ShardArgs,
     #[command(flatten)]
     compile: CompileArgs,
 }
@@ -160,17 +187,8 @@ pub(super) struct RunArgs {
     /// Do not reduce new findings while the campaign runs (`thalia reduce` does it later).
     #[arg(long)]
     no_reduce: bool,
-    /// Run shard I of N of the campaign (0-based: `0/4` .. `3/4`): only the programs whose
-    /// index is I modulo N, numbered as in the unsharded run; a count budget is the whole
-    /// campaign's (the shards together do it), `round` every shard's part of the round.
-    /// `thalia merge` joins the shards' run directories.
-    #[arg(long, value_name = "I/N")]
-    shard: Option<thalia::campaign::shard::Shard>,
-    /// Split the campaign into N shards, this process's index taken from
-    /// `SLURM_ARRAY_TASK_ID` (minus `SLURM_ARRAY_TASK_MIN`) or `JOB_COMPLETION_INDEX`;
-    /// `auto` takes N from `SLURM_ARRAY_TASK_COUNT`.
-    #[arg(long, value_name = "N|auto")]
-    shards: Option<String>,
+    #[command(flatten)]
+    shard: ShardArgs,
     #[command(flatten)]
     knobs: super::synth::KnobArgs,
     #[command(flatten)]
@@ -263,7 +281,8 @@ fn finish(outcome: &Outcome, store: &Store) -> Result<()> {
 }
 
 pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
-    let settings = args.compile.settings()?;
+    let shard = args.shard.resolve()?;
+    let mut settings = args.compile.settings()?;
     let mut source = DirSource::open(&args.dir)?;
     let lang = source.language();
     let spec = args
@@ -283,13 +302,29 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
     let (against, against_info) =
         setup::against(&args.compile.against, &tc, &settings, classpath.as_deref())?;
     opts.against = against;
+    // each shard its own store by default
     let out = args.out.clone().unwrap_or_else(|| {
+        let suffix = shard
+            .map(|s| format!("-shard-{}-of-{}", s.index, s.count))
+            .unwrap_or_default();
         args.dir
-            .join(format!("check-{}-{}", tc.tool.name(), tc.version))
+            .join(format!("check-{}-{}{suffix}", tc.tool.name(), tc.version))
     });
     let mut identity: CheckIdentity =
         setup::check_identity(&args.dir, lang, setup::compiler_label(&tc))?;
     identity.against = opts.against.iter().map(setup::Against::label).collect();
+    identity.shard = shard;
+    if let Some(sh) = shard {
+        let count = match settings.budget {
+            Budget::Programs(n) => Some(n),
+            _ => None,
+        };
+        // a count budget is the check's: this shard judges its share of it
+        if let Some(share) = source.set_shard(sh, count) {
+            opts.budget = Budget::Programs(share);
+            settings.budget = Budget::Programs(share);
+        }
+    }
     let mut manifest = setup::manifest(RunIdentity::Check(identity), info, &settings, &opts);
     manifest.against = against_info;
     let known = args.compile.known()?;
@@ -312,9 +347,7 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
-    let shard = Shard::resolve(args.shard, args.shards.as_deref(), &|k| {
-        std::env::var(k).ok()
-    })?;
+    let shard = args.shard.resolve()?;
     let mut settings = args.compile.settings()?;
     let spec = args
         .compiler
