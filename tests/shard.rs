@@ -459,63 +459,70 @@ fn the_shard_index_comes_from_the_cluster_engine() {
     );
 }
 
-#[test]
-fn three_shards_of_a_round_merged_equal_the_round() {
-    if !have_javac("three_shards_of_a_round_merged_equal_the_round") {
-        return;
-    }
+/// `thalia run` arguments over the API of `java.util.function.Function` alone (a round of a
+/// few dozen programs) with `budget`, into `out`, as shard `shard` when given.
+fn small_api_args(budget: &str, out: &Path, shard: Option<String>) -> Vec<String> {
     let f = fixture();
-    // one small class: a round of a few dozen programs
     let api = f.root.join("api-function");
-    std::fs::create_dir_all(&api).expect("mkdir");
     let class = "java.util.function.Function.json";
-    std::fs::copy(sample_api().join(class), api.join(class)).expect("copy");
-    let api = api.display().to_string();
-    let args = |out: &Path, shard: Option<String>| {
-        let mut v: Vec<String> = [
-            "run",
-            "--lang",
-            "java",
-            "--budget",
-            "round",
-            "--batch-size",
-            "4",
-            "--jobs",
-            "1",
-            "--seed",
-            "8",
-            "--no-reduce",
-            "--compiler",
-            "javac@crash",
-            "--api",
-        ]
-        .map(String::from)
-        .to_vec();
-        v.push(api.clone());
-        if let Some(s) = shard {
-            v.push("--shard".into());
-            v.push(s);
-        }
-        v.push("--out".into());
-        v.push(out.display().to_string());
-        v
-    };
-    let whole = f.root.join("round-whole");
+    if !api.join(class).exists() {
+        std::fs::create_dir_all(&api).expect("mkdir");
+        std::fs::copy(sample_api().join(class), api.join(class)).expect("copy");
+    }
+    let mut v: Vec<String> = [
+        "run",
+        "--lang",
+        "java",
+        "--budget",
+        budget,
+        "--batch-size",
+        "4",
+        "--jobs",
+        "1",
+        "--seed",
+        "8",
+        "--no-reduce",
+        "--compiler",
+        "javac@crash",
+        "--api",
+    ]
+    .map(String::from)
+    .to_vec();
+    v.push(api.display().to_string());
+    if let Some(s) = shard {
+        v.push("--shard".into());
+        v.push(s);
+    }
+    v.push("--out".into());
+    v.push(out.display().to_string());
+    v
+}
+
+/// The unsharded run and `count` shards (processes at once) over the small API with
+/// `budget`, merged: asserts the merge equals the unsharded run; returns its results.
+fn shards_equal_whole(
+    name: &str,
+    budget: &str,
+    count: u64,
+) -> BTreeMap<String, (String, Option<String>)> {
+    let f = fixture();
+    let whole = f.root.join(format!("{name}-whole"));
     thalia(&f.toolchains)
-        .args(args(&whole, None))
+        .args(small_api_args(budget, &whole, None))
         .assert()
         .success();
     let expected = results(&whole);
-    assert!(expected.len() > 10, "{}", expected.len());
     let bin = assert_cmd::cargo::cargo_bin("thalia");
-    let dirs: Vec<PathBuf> = (0..3).map(|i| f.root.join(format!("round-{i}"))).collect();
+    let dirs: Vec<PathBuf> = (0..count)
+        .map(|i| f.root.join(format!("{name}-{i}")))
+        .collect();
     let children: Vec<_> = dirs
         .iter()
         .enumerate()
         .map(|(i, d)| {
             std::process::Command::new(&bin)
                 .env("THALIA_TOOLCHAINS", &f.toolchains)
-                .args(args(d, Some(format!("{i}/3"))))
+                .args(small_api_args(budget, d, Some(format!("{i}/{count}"))))
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::null())
                 .spawn()
@@ -525,11 +532,35 @@ fn three_shards_of_a_round_merged_equal_the_round() {
     for c in children {
         assert!(c.wait_with_output().expect("ends").status.success());
     }
-    let merged = f.root.join("round-merged");
+    let merged = f.root.join(format!("{name}-merged"));
     let (ok, err) = merge(&dirs, &merged);
     assert!(ok, "{err}");
     assert_eq!(results(&merged), expected);
     assert_eq!(finding_counts(&merged), finding_counts(&whole));
+    expected
+}
+
+#[test]
+fn three_shards_of_a_round_merged_equal_the_round() {
+    if !have_javac("three_shards_of_a_round_merged_equal_the_round") {
+        return;
+    }
+    let expected = shards_equal_whole("round", "round", 3);
+    assert!(expected.len() > 10, "{}", expected.len());
+}
+
+#[test]
+fn a_count_budget_over_several_rounds_splits_exactly() {
+    if !have_javac("a_count_budget_over_several_rounds_splits_exactly") {
+        return;
+    }
+    let round = shards_equal_whole("rounds", "75", 2);
+    assert_eq!(round.len(), 75);
+    assert!(
+        round.keys().any(|k| k.contains("/r2/")),
+        "the budget reaches a third round: {:?}",
+        round.keys().collect::<Vec<_>>()
+    );
 }
 
 #[test]

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use thalia_translators::{JavaTranslator, Language, Translator};
 
-use super::shard::{Cap, Shard};
+use super::shard::{schedule_round, Shard};
 use super::store::{Store, StoreError};
 use super::variant::Variant;
 use super::{judge, Candidate, Expected, Twin};
@@ -635,8 +635,22 @@ pub struct SynthSource {
     census: Census,
     census_file: Option<PathBuf>,
     shard: Option<Shard>,
-    cap: Option<Cap>,
-    future: std::collections::BTreeMap<u64, Vec<Plan>>,
+    cap: Option<RoundCap>,
+}
+
+/// Where a sharded source stands in the unsharded schedule of a count budget.
+#[derive(Clone, Debug)]
+struct RoundCap {
+    /// The batch size, the unsharded schedule's turns.
+    chunk: usize,
+    /// Budget left after the current round.
+    left: u64,
+    /// The unsharded schedule's next stream after the current round.
+    turn: usize,
+    /// Programs of each stream the current round may take.
+    lens: Vec<usize>,
+    /// The budget ends in (or with) the current round.
+    last: bool,
 }
 
 /// The file of a run directory that holds the census of the programs `thalia run` wrote.
@@ -698,63 +712,41 @@ impl SynthSource {
             census_file: None,
             shard: None,
             cap: None,
-            future: Default::default(),
         }
     }
 
     /// Makes this source shard `shard` of its campaign: it yields only the programs whose
     /// index the shard owns (numbered as in the unsharded run). With `budget`, a program
     /// count, it stops where the unsharded run with that budget and batch size `chunk` would
-    /// (see [`Cap`]) and returns how many programs are the shard's share.
-    pub fn set_shard(&mut self, shard: Shard, budget: Option<u64>, chunk: usize) -> Option<u64> {
+    /// (see [`schedule_round`]), round by round, and then ends.
+    pub fn set_shard(&mut self, shard: Shard, budget: Option<u64>, chunk: usize) {
         self.shard = Some(shard);
-        let budget = budget?;
-        let cap = Cap::of_budget(budget, chunk.max(1), &mut |round| self.plan_lens(round));
-        let mut share = 0u64;
-        for r in 0..=cap.round {
-            let lens = if r == cap.round {
-                cap.lens.clone()
-            } else {
-                self.plan_lens(r)
-            };
-            share += lens
-                .iter()
-                .map(|&l| shard.owned_below(l) as u64)
-                .sum::<u64>();
+        if let Some(b) = budget {
+            self.cap = Some(RoundCap {
+                chunk: chunk.max(1),
+                left: b,
+                turn: self.turn,
+                lens: Vec::new(),
+                last: false,
+            });
+            self.cap_round();
         }
-        self.cap = Some(cap);
-        Some(share)
     }
 
-    /// The number of programs of each stream in round `round` (its plans are kept for when
-    /// the source gets there).
-    fn plan_lens(&mut self, round: u64) -> Vec<usize> {
-        if round == self.round {
-            return (0..self.streams.len())
-                .map(|s| self.plan_of(s).order.len())
-                .collect();
-        }
-        if let Some(plans) = self.future.get(&round) {
-            return plans.iter().map(|p| p.order.len()).collect();
-        }
-        let seed = round_seed(self.seed, round);
-        let plans: Vec<Plan> = self
-            .streams
-            .iter()
-            .map(|st| {
-                synth::Run {
-                    api: &self.api,
-                    ctx: &self.ctx,
-                    cfg: &st.cfg,
-                    seed,
-                    jobs: self.jobs,
-                }
-                .plan()
-            })
+    /// Caps the current round by the unsharded schedule of the budget left.
+    fn cap_round(&mut self) {
+        let Some(mut cap) = self.cap.take() else {
+            return;
+        };
+        let lens: Vec<usize> = (0..self.streams.len())
+            .map(|s| self.plan_of(s).order.len())
             .collect();
-        let lens = plans.iter().map(|p| p.order.len()).collect();
-        self.future.insert(round, plans);
-        lens
+        let r = schedule_round(&lens, cap.chunk, cap.turn, cap.left);
+        cap.last = r.used >= cap.left;
+        cap.left -= r.used.min(cap.left);
+        cap.turn = r.turn;
+        cap.lens = r.taken;
+        self.cap = Some(cap);
     }
 
     /// Programs of stream `s` in the current round this source may take (the plan's, cut by
@@ -762,9 +754,8 @@ impl SynthSource {
     fn stream_len(&mut self, s: usize) -> usize {
         let len = self.plan_of(s).order.len();
         match &self.cap {
-            Some(cap) if cap.round == self.round => len.min(cap.lens.get(s).copied().unwrap_or(0)),
-            Some(cap) if cap.round < self.round => 0,
-            _ => len,
+            Some(cap) => len.min(cap.lens.get(s).copied().unwrap_or(0)),
+            None => len,
         }
     }
 
@@ -875,17 +866,16 @@ impl Source for SynthSource {
                     .streams
                     .iter()
                     .all(|st| st.plan.as_ref().is_none_or(|p| p.order.is_empty()));
-                let capped = self.cap.as_ref().is_some_and(|c| c.round <= self.round);
+                let capped = self.cap.as_ref().is_some_and(|c| c.last);
                 if !self.rounds || empty || capped {
                     return Ok(None);
                 }
                 self.round += 1;
-                let future = self.future.remove(&self.round);
-                let mut future = future.into_iter().flatten();
                 for st in &mut self.streams {
-                    st.plan = future.next();
+                    st.plan = None;
                     st.next = 0;
                 }
+                self.cap_round();
                 continue;
             };
             self.turn = (s + 1) % n;
@@ -996,7 +986,12 @@ impl Source for SynthSource {
             .iter()
             .map(|s| s.plan.as_ref().map(|p| p.order.len()))
             .collect();
-        let lens = lens?;
+        let mut lens = lens?;
+        if let Some(cap) = &self.cap {
+            for (l, c) in lens.iter_mut().zip(&cap.lens) {
+                *l = (*l).min(*c);
+            }
+        }
         Some(match self.shard {
             Some(sh) => lens.iter().map(|&l| sh.owned_below(l) as u64).sum(),
             None => lens.iter().sum::<usize>() as u64,

@@ -164,47 +164,39 @@ impl Shard {
     }
 }
 
-/// How far a count budget takes the unsharded campaign: the rounds before `round` whole, and
-/// in `round` the first `lens[s]` programs of each mode's stream `s`. A shard takes its own
-/// programs within these bounds, so that the shards of a count budget `N` together do the
-/// `N` programs the unsharded run would (every program translated).
+/// The unsharded campaign's schedule within one round under a count budget: what
+/// [`schedule_round`] gives.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cap {
-    /// The last round the budget reaches.
-    pub round: u64,
-    /// Programs of each stream in that round.
-    pub lens: Vec<usize>,
+pub struct RoundSchedule {
+    /// Programs taken from each mode's stream, from its start.
+    pub taken: Vec<usize>,
+    /// Programs taken in all (positions of the budget used).
+    pub used: u64,
+    /// The stream whose turn comes next.
+    pub turn: usize,
 }
 
-impl Cap {
-    /// Replays the unsharded campaign's schedule on program counts alone: streams of
-    /// `len_of(round)` programs each, interleaved in turns of at most `chunk` programs (the
-    /// batch size), until `budget` programs. `len_of` is asked for each round reached.
-    pub fn of_budget(budget: u64, chunk: usize, len_of: &mut dyn FnMut(u64) -> Vec<usize>) -> Cap {
-        let mut round = 0;
-        let mut lens = len_of(0);
-        let mut next = vec![0usize; lens.len()];
-        let mut turn = 0;
-        let mut positions: u64 = 0;
-        while positions < budget && !lens.is_empty() {
-            let max = ((budget - positions).min(chunk as u64) as usize).max(1);
-            let n = lens.len();
-            let Some(s) = (0..n).map(|k| (turn + k) % n).find(|&s| next[s] < lens[s]) else {
-                if lens.iter().all(|&l| l == 0) {
-                    break;
-                }
-                round += 1;
-                lens = len_of(round);
-                next = vec![0; lens.len()];
-                continue;
-            };
-            turn = (s + 1) % n;
-            let take = max.min(lens[s] - next[s]);
-            next[s] += take;
-            positions += take as u64;
-        }
-        Cap { round, lens: next }
+/// Replays, on program counts alone, one round of the unsharded campaign's schedule: streams
+/// of `lens` programs, interleaved in turns of at most `chunk` programs (the batch size),
+/// starting with stream `turn`, until `budget` programs. A shard takes its own programs
+/// within `taken`, so that the shards of a count budget together do the programs the
+/// unsharded run would (every program translated); the rounds before are whole.
+pub fn schedule_round(lens: &[usize], chunk: usize, turn: usize, budget: u64) -> RoundSchedule {
+    let n = lens.len();
+    let mut taken = vec![0usize; n];
+    let mut turn = turn;
+    let mut used: u64 = 0;
+    while used < budget && n > 0 {
+        let max = ((budget - used).min(chunk.max(1) as u64) as usize).max(1);
+        let Some(s) = (0..n).map(|k| (turn + k) % n).find(|&s| taken[s] < lens[s]) else {
+            break;
+        };
+        turn = (s + 1) % n;
+        let take = max.min(lens[s] - taken[s]);
+        taken[s] += take;
+        used += take as u64;
     }
+    RoundSchedule { taken, used, turn }
 }
 
 #[cfg(test)]
@@ -280,34 +272,18 @@ mod tests {
 
     #[test]
     fn a_count_budget_caps_the_streams_as_the_unsharded_schedule_does() {
-        // two streams of 10, turns of 4: 4 + 4 + 4 + 4 + 2 + 2 = 20 in round 0
-        let mut lens = |_r: u64| vec![10, 10];
-        let cap = Cap::of_budget(9, 4, &mut lens);
-        assert_eq!(
-            cap,
-            Cap {
-                round: 0,
-                lens: vec![5, 4]
-            }
-        );
-        let cap = Cap::of_budget(20, 4, &mut lens);
-        assert_eq!(
-            cap,
-            Cap {
-                round: 0,
-                lens: vec![10, 10]
-            }
-        );
-        let cap = Cap::of_budget(23, 4, &mut lens);
-        assert_eq!(
-            cap,
-            Cap {
-                round: 1,
-                lens: vec![3, 0]
-            }
-        );
-        // an empty API never loops
-        let cap = Cap::of_budget(5, 4, &mut |_| vec![0, 0]);
-        assert_eq!(cap.lens, vec![0, 0]);
+        // two streams of 10, turns of 4: 4 + 4 + 4 + 4 + 2 + 2 = 20 in a round
+        let r = schedule_round(&[10, 10], 4, 0, 9);
+        assert_eq!((r.taken, r.used), (vec![5, 4], 9));
+        let r = schedule_round(&[10, 10], 4, 0, 23);
+        assert_eq!((r.taken, r.used, r.turn), (vec![10, 10], 20, 0));
+        let next = schedule_round(&[10, 10], 4, r.turn, 23 - r.used);
+        assert_eq!((next.taken, next.used), (vec![3, 0], 3));
+        // the turn carries over: the second stream starts
+        let r = schedule_round(&[10, 10], 4, 1, 3);
+        assert_eq!(r.taken, vec![0, 3]);
+        // empty streams and no budget never loop
+        assert_eq!(schedule_round(&[0, 0], 4, 0, 5).used, 0);
+        assert_eq!(schedule_round(&[10], 4, 0, 0).taken, vec![0]);
     }
 }

@@ -282,7 +282,7 @@ fn finish(outcome: &Outcome, store: &Store) -> Result<()> {
 
 pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
     let shard = args.shard.resolve()?;
-    let mut settings = args.compile.settings()?;
+    let settings = args.compile.settings()?;
     let mut source = DirSource::open(&args.dir)?;
     let lang = source.language();
     let spec = args
@@ -322,7 +322,6 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
         // a count budget is the check's: this shard judges its share of it
         if let Some(share) = source.set_shard(sh, count) {
             opts.budget = Budget::Programs(share);
-            settings.budget = Budget::Programs(share);
         }
     }
     let mut manifest = setup::manifest(RunIdentity::Check(identity), info, &settings, &opts);
@@ -348,7 +347,7 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
 
 pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
     let shard = args.shard.resolve()?;
-    let mut settings = args.compile.settings()?;
+    let settings = args.compile.settings()?;
     let spec = args
         .compiler
         .clone()
@@ -418,14 +417,13 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
     source.keep_census(&args.out, store.done_count() > 0)?;
     source.prepare();
     if let Some(sh) = shard {
-        let count = match settings.budget {
-            Budget::Programs(n) => Some(n),
-            _ => None,
-        };
-        // a count budget is the campaign's: this shard does its share of it
-        if let Some(share) = source.set_shard(sh, count, settings.batch_size) {
-            opts.budget = Budget::Programs(share);
-            settings.budget = Budget::Programs(share);
+        // a count budget is the campaign's: the source stops where the unsharded run would,
+        // and this shard does its own programs up to there
+        if let Budget::Programs(n) = settings.budget {
+            source.set_shard(sh, Some(n), settings.batch_size);
+            opts.budget = Budget::OneRound;
+        } else {
+            source.set_shard(sh, None, settings.batch_size);
         }
     }
     eprintln!(
