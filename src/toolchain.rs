@@ -74,6 +74,16 @@ pub enum ToolchainError {
     /// No JDK was found.
     #[error("cannot find a JDK (`java`/`javac`): set JAVA_HOME")]
     NoJdk,
+    /// An offline install misses something in the Maven cache.
+    #[error("cannot install {tool} offline from the Maven cache {cache}: {what}; install it once with network access into this cache (THALIA_MAVEN_CACHE), then again with --offline")]
+    Offline {
+        /// The compiler.
+        tool: String,
+        /// The Maven cache.
+        cache: PathBuf,
+        /// What is missing.
+        what: String,
+    },
 }
 
 /// The directory holding installed toolchains: `THALIA_TOOLCHAINS`, else
@@ -131,6 +141,62 @@ pub fn install(
     repos: &[String],
     progress: bool,
 ) -> Result<Toolchain, ToolchainError> {
+    install_with(tool, version, repos, progress, false)
+}
+
+/// The lock file, in a tool's directory of the toolchains directory, that serializes its
+/// installs across processes (and machines sharing the directory).
+pub const INSTALL_LOCK: &str = ".install.lock";
+
+/// An exclusive advisory lock (`flock`) on a file, released when dropped.
+#[derive(Debug)]
+pub struct FileLock {
+    _file: std::fs::File,
+}
+
+impl FileLock {
+    /// Waits for the exclusive lock on `path` (created when missing).
+    pub fn acquire(path: &Path) -> Result<FileLock, ToolchainError> {
+        use std::os::unix::io::AsRawFd;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .map_err(|e| io_err(path, e))?;
+        loop {
+            // SAFETY: flock on a file descriptor this function owns for the call's duration
+            let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+            if rc == 0 {
+                return Ok(FileLock { _file: file });
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(io_err(path, format!("cannot lock: {e}")));
+            }
+        }
+    }
+}
+
+/// [`install`], or with `offline` from the Maven cache alone: no repository is asked, the
+/// version is picked among the releases in the cache, and anything missing is an error
+/// naming the cache (javac, the running JDK's, needs no network either way).
+///
+/// Installs of one tool are serialized by a lock file in its directory ([`INSTALL_LOCK`]),
+/// and `toolchain.json` is written to a temporary file and renamed into place, so processes
+/// on one machine or several sharing the toolchains directory (and the Maven cache, whose
+/// downloads are renamed into place complete) leave one valid install.
+pub fn install_with(
+    tool: Tool,
+    version: Option<&str>,
+    repos: &[String],
+    progress: bool,
+    offline: bool,
+) -> Result<Toolchain, ToolchainError> {
+    let _lock = FileLock::acquire(&toolchains_dir().join(tool.name()).join(INSTALL_LOCK))?;
     let profile = tool.profile();
     let launcher = match profile.install {
         Install::Jdk { executable } => executable,
@@ -138,6 +204,7 @@ pub fn install(
     };
     let java = jdk_tool(launcher).ok_or(ToolchainError::NoJdk)?;
     let tc = match profile.install {
+        Install::Maven(maven) if offline => install_offline(profile, &maven, version, java)?,
         Install::Maven(maven) => install_maven(profile, &maven, version, repos, progress, java)?,
         Install::Jdk { .. } => {
             let out = Command::new(&java)
@@ -165,11 +232,97 @@ pub fn install(
     let dir = toolchains_dir().join(tool.name()).join(&tc.version);
     std::fs::create_dir_all(&dir).map_err(|e| io_err(&dir, e))?;
     let file = dir.join("toolchain.json");
-    let tmp = dir.join(".toolchain.json.tmp");
     let text = serde_json::to_string_pretty(&tc).unwrap_or_default();
-    std::fs::write(&tmp, text).map_err(|e| io_err(&tmp, e))?;
-    std::fs::rename(&tmp, &file).map_err(|e| io_err(&file, e))?;
+    // a temporary file of this process's own, renamed into place complete
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".toolchain.json.")
+        .tempfile_in(&dir)
+        .map_err(|e| io_err(&dir, e))?;
+    std::io::Write::write_all(&mut tmp, text.as_bytes())
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|e| io_err(tmp.path(), e))?;
+    tmp.persist(&file).map_err(|e| io_err(&file, e.error))?;
     Ok(tc)
+}
+
+/// A compiler from the Maven cache alone (`thalia toolchain install --offline`): the version
+/// picked among the releases whose POM is in the cache, resolved and "downloaded" with the
+/// cache as the only repository, so that anything missing is an error.
+fn install_offline(
+    profile: &CompilerProfile,
+    compiler: &MavenCompiler,
+    version: Option<&str>,
+    java: PathBuf,
+) -> Result<Toolchain, ToolchainError> {
+    let maven = |error| ToolchainError::Maven {
+        tool: profile.name.into(),
+        error: Box::new(error),
+    };
+    let cache = RepoConfig::discover_cache_dir().map_err(maven)?;
+    let (group, artifact) = (compiler.group, compiler.artifact);
+    let dir = cache.join(Coordinate::new(group, artifact, None).artifact_dir());
+    let offline_miss = |what: String| ToolchainError::Offline {
+        tool: profile.name.into(),
+        cache: cache.clone(),
+        what,
+    };
+    let cached: Vec<String> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|v| dir.join(v).join(format!("{artifact}-{v}.pom")).is_file())
+        .collect();
+    if cached.is_empty() {
+        return Err(offline_miss(format!(
+            "no release of {group}:{artifact} is in the cache"
+        )));
+    }
+    let chosen = profile
+        .versions
+        .pick(&cached, version)
+        .map_err(|miss| match miss {
+            VersionMiss::Prefix { want, nearest } => ToolchainError::NoSuchVersion {
+                tool: profile.name.into(),
+                want: format!("{want} (offline: releases in the cache only)"),
+                available: nearest.join(", "),
+            },
+            VersionMiss::NoStable => offline_miss(format!(
+                "no stable release of {group}:{artifact} is in the cache ({})",
+                cached.join(", ")
+            )),
+        })?;
+    std::fs::create_dir_all(&cache).map_err(|e| io_err(&cache, e))?;
+    let repo = thalia_extractors::maven::Repository::from_spec(
+        "offline-cache",
+        &cache.display().to_string(),
+        None,
+    )
+    .map_err(maven)?;
+    let resolver = Resolver::new(
+        RepoConfig::new(vec![repo], cache.clone()),
+        ResolverOptions::default(),
+    )
+    .map_err(maven)?;
+    let coord = Coordinate::new(group, artifact, Some(&chosen));
+    let missing = |e: MavenError| offline_miss(e.to_string());
+    let resolution = resolver
+        .resolve(std::slice::from_ref(&coord))
+        .map_err(missing)?;
+    let fetched = resolver.fetch(&resolution, false).map_err(missing)?;
+    Ok(Toolchain {
+        tool: profile.tool,
+        version: chosen,
+        classpath: fetched.iter().map(|f| f.jar.clone()).collect(),
+        runtime: fetched
+            .iter()
+            .filter(|f| compiler.runtime.contains(&f.coordinate.artifact.as_str()))
+            .map(|f| f.jar.clone())
+            .collect(),
+        main_class: profile.main_class.into(),
+        java,
+        coordinate: Some(coord.gav()),
+    })
 }
 
 /// Resolves and downloads a compiler published on Maven, the version picked by the profile's

@@ -591,6 +591,7 @@ fn manifest() -> Manifest {
             language: thalia_translators::Language::Java,
             compiler: "javac@17".into(),
             against: Vec::new(),
+            shard: None,
         }),
         compiler: CompilerInfo {
             tool: Tool::Javac,
@@ -603,6 +604,7 @@ fn manifest() -> Manifest {
             variant: None,
         },
         against: Vec::new(),
+        merged: Vec::new(),
         sessions: vec![Session {
             started: 0.0,
             seconds: 0.0,

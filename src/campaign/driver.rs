@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use thalia_translators::{JavaTranslator, Language, Translator};
 
+use super::shard::{schedule_round, Shard};
 use super::store::{Store, StoreError};
 use super::variant::Variant;
 use super::{judge, Candidate, Expected, Twin};
@@ -502,6 +503,21 @@ impl DirSource {
         })
     }
 
+    /// Keeps only shard `shard`'s programs: those at positions of `programs.jsonl` it owns
+    /// (below `budget`, a program count, when given: the programs the unsharded check with
+    /// that budget judges); returns the shard's share of a count budget.
+    pub fn set_shard(&mut self, shard: Shard, budget: Option<u64>) -> Option<u64> {
+        let limit = budget.map_or(usize::MAX, |b| usize::try_from(b).unwrap_or(usize::MAX));
+        let records = std::mem::take(&mut self.records);
+        self.records = records
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| *i < limit && shard.owns(*i))
+            .map(|(_, r)| r)
+            .collect();
+        budget.map(|_| self.records.len() as u64)
+    }
+
     /// The programs' language, from `summary.json`.
     pub fn language(&self) -> Language {
         self.summary.language
@@ -618,6 +634,23 @@ pub struct SynthSource {
     config_file: Option<PathBuf>,
     census: Census,
     census_file: Option<PathBuf>,
+    shard: Option<Shard>,
+    cap: Option<RoundCap>,
+}
+
+/// Where a sharded source stands in the unsharded schedule of a count budget.
+#[derive(Clone, Debug)]
+struct RoundCap {
+    /// The batch size, the unsharded schedule's turns.
+    chunk: usize,
+    /// Budget left after the current round.
+    left: u64,
+    /// The unsharded schedule's next stream after the current round.
+    turn: usize,
+    /// Programs of each stream the current round may take.
+    lens: Vec<usize>,
+    /// The budget ends in (or with) the current round.
+    last: bool,
 }
 
 /// The file of a run directory that holds the census of the programs `thalia run` wrote.
@@ -677,6 +710,52 @@ impl SynthSource {
             config_file: None,
             census: Census::default(),
             census_file: None,
+            shard: None,
+            cap: None,
+        }
+    }
+
+    /// Makes this source shard `shard` of its campaign: it yields only the programs whose
+    /// index the shard owns (numbered as in the unsharded run). With `budget`, a program
+    /// count, it stops where the unsharded run with that budget and batch size `chunk` would
+    /// (see [`schedule_round`]), round by round, and then ends.
+    pub fn set_shard(&mut self, shard: Shard, budget: Option<u64>, chunk: usize) {
+        self.shard = Some(shard);
+        if let Some(b) = budget {
+            self.cap = Some(RoundCap {
+                chunk: chunk.max(1),
+                left: b,
+                turn: self.turn,
+                lens: Vec::new(),
+                last: false,
+            });
+            self.cap_round();
+        }
+    }
+
+    /// Caps the current round by the unsharded schedule of the budget left.
+    fn cap_round(&mut self) {
+        let Some(mut cap) = self.cap.take() else {
+            return;
+        };
+        let lens: Vec<usize> = (0..self.streams.len())
+            .map(|s| self.plan_of(s).order.len())
+            .collect();
+        let r = schedule_round(&lens, cap.chunk, cap.turn, cap.left);
+        cap.last = r.used >= cap.left;
+        cap.left -= r.used.min(cap.left);
+        cap.turn = r.turn;
+        cap.lens = r.taken;
+        self.cap = Some(cap);
+    }
+
+    /// Programs of stream `s` in the current round this source may take (the plan's, cut by
+    /// a count budget's cap).
+    fn stream_len(&mut self, s: usize) -> usize {
+        let len = self.plan_of(s).order.len();
+        match &self.cap {
+            Some(cap) => len.min(cap.lens.get(s).copied().unwrap_or(0)),
+            None => len,
         }
     }
 
@@ -772,8 +851,12 @@ impl Source for SynthSource {
             let mut pick = None;
             for k in 0..n {
                 let s = (self.turn + k) % n;
-                let len = self.plan_of(s).order.len();
-                if self.streams[s].next < len {
+                let len = self.stream_len(s);
+                let next = match self.shard {
+                    Some(sh) => sh.first_at(self.streams[s].next),
+                    None => self.streams[s].next,
+                };
+                if next < len {
                     pick = Some((s, len));
                     break;
                 }
@@ -783,7 +866,8 @@ impl Source for SynthSource {
                     .streams
                     .iter()
                     .all(|st| st.plan.as_ref().is_none_or(|p| p.order.is_empty()));
-                if !self.rounds || empty {
+                let capped = self.cap.as_ref().is_some_and(|c| c.last);
+                if !self.rounds || empty || capped {
                     return Ok(None);
                 }
                 self.round += 1;
@@ -791,20 +875,33 @@ impl Source for SynthSource {
                     st.plan = None;
                     st.next = 0;
                 }
+                self.cap_round();
                 continue;
             };
             self.turn = (s + 1) % n;
             let seed = round_seed(self.seed, self.round);
             let round = self.round;
             let start = self.streams[s].next;
-            let end = (start + max).min(len);
+            // the positions of this batch: `max` programs of the stream, or of the shard's
+            let indices: Vec<usize> = match self.shard {
+                None => (start..(start + max).min(len)).collect(),
+                Some(sh) => (sh.first_at(start)..len)
+                    .step_by(sh.count as usize)
+                    .take(max)
+                    .collect(),
+            };
+            let end = indices.last().map_or(len, |&i| i + 1);
             self.streams[s].next = end;
             let label = self.streams[s].label.clone();
             let key = |i: usize| format!("{label}/r{round}/{}", synth::program_id(i));
-            let todo: Vec<usize> = (start..end).filter(|&i| !done(&key(i))).collect();
+            let todo: Vec<usize> = indices
+                .iter()
+                .copied()
+                .filter(|&i| !done(&key(i)))
+                .collect();
             let mut batch = Batch {
                 candidates: Vec::new(),
-                positions: (end - start) as u64,
+                positions: indices.len() as u64,
             };
             if todo.is_empty() {
                 return Ok(Some(batch));
@@ -890,7 +987,16 @@ impl Source for SynthSource {
             .iter()
             .map(|s| s.plan.as_ref().map(|p| p.order.len()))
             .collect();
-        lens.map(|v| v.iter().sum::<usize>() as u64)
+        let mut lens = lens?;
+        if let Some(cap) = &self.cap {
+            for (l, c) in lens.iter_mut().zip(&cap.lens) {
+                *l = (*l).min(*c);
+            }
+        }
+        Some(match self.shard {
+            Some(sh) => lens.iter().map(|&l| sh.owned_below(l) as u64).sum(),
+            None => lens.iter().sum::<usize>() as u64,
+        })
     }
 }
 

@@ -7,6 +7,8 @@
 //! - [`store`] owns the run directory (`manifest.json`, `results.jsonl`, `bugs/`);
 //! - [`driver`] feeds batches from a [`driver::Source`] to compiler workers;
 //! - [`setup`] turns a user's settings into a run's identity, manifest and options;
+//! - [`shard`] splits a campaign into disjoint shards (`--shard I/N`), and [`merge`] joins
+//!   their run directories into one;
 //! - [`report`] summarizes a run directory;
 //! - [`reduce`] shrinks a finding's program while it keeps its signature;
 //! - [`bugreport`] writes a finding's ready-to-file `report.md`;
@@ -22,9 +24,11 @@ pub mod cluster;
 pub mod driver;
 pub mod intended;
 pub mod known;
+pub mod merge;
 pub mod reduce;
 pub mod report;
 pub mod setup;
+pub mod shard;
 pub mod signature;
 pub mod store;
 pub mod variant;

@@ -108,6 +108,9 @@ pub struct Report {
     pub compiler_mode: String,
     /// Seed, language, API, modes... as recorded.
     pub identity: super::setup::RunIdentity,
+    /// The run directories `thalia merge` joined into this one, with their shards.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub merged: Vec<super::merge::MergedPart>,
     /// Programs judged.
     pub programs: u64,
     /// Verdicts per mode.
@@ -328,6 +331,7 @@ impl Report {
             ),
             compiler_mode: manifest.compiler.mode.clone(),
             identity: manifest.identity.clone(),
+            merged: manifest.merged.clone(),
             programs,
             modes,
             well_typed_accepted: wt,
@@ -380,6 +384,25 @@ impl Report {
             if self.sessions == 1 { "" } else { "s" },
             self.programs_per_second
         );
+        if let Some(shard) = self.identity.shard() {
+            let _ = writeln!(
+                out,
+                "  shard {shard} of its campaign (`thalia merge` joins the shards)"
+            );
+        }
+        if !self.merged.is_empty() {
+            let shards: Vec<String> = self
+                .merged
+                .iter()
+                .map(|p| p.shard.map_or("whole".to_string(), |s| s.to_string()))
+                .collect();
+            let _ = writeln!(
+                out,
+                "  merged from {} part(s): shards {}",
+                self.merged.len(),
+                shards.join(", ")
+            );
+        }
         if self.well_typed_accepted.1 > 0 {
             let (a, n) = self.well_typed_accepted;
             let _ = writeln!(

@@ -113,6 +113,10 @@ pub struct SynthIdentity {
     /// `NAME@VERSION` of the other compilers (`--against`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub against: Vec<String>,
+    /// The shard of the campaign this run is (`--shard I/N`), if it is one: a resumed shard
+    /// stays the same shard.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<super::shard::Shard>,
 }
 
 /// What a check of a synthesized directory (`thalia check`) must agree on when resumed.
@@ -131,6 +135,9 @@ pub struct CheckIdentity {
     /// `NAME@VERSION` of the other compilers (`--against`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub against: Vec<String>,
+    /// The shard of the check this store is (`thalia check --shard I/N`), if it is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<super::shard::Shard>,
 }
 
 /// A run's identity, as `manifest.json` records it.
@@ -157,6 +164,28 @@ impl RunIdentity {
         match self {
             RunIdentity::Run(r) => Some(r.seed),
             RunIdentity::Check(_) => None,
+        }
+    }
+
+    /// The shard of a sharded run.
+    pub fn shard(&self) -> Option<super::shard::Shard> {
+        match self {
+            RunIdentity::Run(r) => r.shard,
+            RunIdentity::Check(c) => c.shard,
+        }
+    }
+
+    /// The identity of the whole campaign this run is part of (without its shard).
+    pub fn campaign(&self) -> RunIdentity {
+        match self {
+            RunIdentity::Run(r) => RunIdentity::Run(Box::new(SynthIdentity {
+                shard: None,
+                ..(**r).clone()
+            })),
+            RunIdentity::Check(c) => RunIdentity::Check(CheckIdentity {
+                shard: None,
+                ..c.clone()
+            }),
         }
     }
 }
@@ -336,6 +365,7 @@ pub fn manifest(
         identity,
         compiler,
         against: Vec::new(),
+        merged: Vec::new(),
         sessions: vec![Session {
             started: super::store::now(),
             seconds: 0.0,
@@ -379,6 +409,7 @@ pub fn check_identity(
         language,
         compiler,
         against: Vec::new(),
+        shard: None,
     })
 }
 
@@ -409,6 +440,7 @@ mod tests {
             synth_config: recorded_synth_config(Language::Kotlin, &SynthConfig::default()),
             compiler: "kotlin@2.4.21".into(),
             against: vec!["kotlin@1.8.21".into()],
+            shard: None,
         }));
         let v = serde_json::to_value(&run).expect("serializes");
         assert_eq!(v["seed"], 3);
@@ -423,6 +455,7 @@ mod tests {
             language: Language::Java,
             compiler: "javac@17".into(),
             against: Vec::new(),
+            shard: None,
         });
         let back: RunIdentity =
             serde_json::from_value(serde_json::to_value(&check).expect("serializes"))

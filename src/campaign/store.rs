@@ -164,7 +164,11 @@ pub struct Manifest {
     /// with the compiler under test is a differential finding.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub against: Vec<CompilerInfo>,
-    /// The sessions, oldest first.
+    /// The run directories `thalia merge` joined into this one (empty for a run of its
+    /// own): each with its shard and programs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged: Vec<super::merge::MergedPart>,
+    /// The sessions, oldest first (a merged run: those of every part, in the parts' order).
     pub sessions: Vec<Session>,
 }
 
@@ -1318,7 +1322,10 @@ pub fn scan_results(bytes: &[u8]) -> ResultsScan {
 }
 
 /// The first top-level field in which two identities differ.
-fn first_difference(old: &RunIdentity, new: &RunIdentity) -> Option<(String, String, String)> {
+pub(crate) fn first_difference(
+    old: &RunIdentity,
+    new: &RunIdentity,
+) -> Option<(String, String, String)> {
     if old == new {
         return None;
     }
@@ -1499,6 +1506,7 @@ mod tests {
                 ),
                 compiler: "kotlin@2.4.21".into(),
                 against: Vec::new(),
+                shard: None,
             }))
         };
         let (a, b) = (run(1), run(2));

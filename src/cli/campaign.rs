@@ -11,6 +11,7 @@ use thalia::campaign::driver::{self, Budget, DirSource, Outcome, SynthSource};
 use thalia::campaign::reduce::ReduceOptions;
 use thalia::campaign::report::Report;
 use thalia::campaign::setup::{self, CheckIdentity, CompileSettings, RunIdentity, SynthIdentity};
+use thalia::campaign::shard::Shard;
 use thalia::campaign::store::Store;
 use thalia::synth::Mode;
 use thalia_translators::{translator_with, Language};
@@ -111,6 +112,31 @@ impl CompileArgs {
     }
 }
 
+/// Which shard of a campaign this process is (`run` and `check`).
+#[derive(Args, Debug)]
+pub(super) struct ShardArgs {
+    /// Run shard I of N of the campaign (0-based: `0/4` .. `3/4`): only the programs whose
+    /// index (`run`; `check`: position in `programs.jsonl`) is I modulo N, numbered as
+    /// unsharded; a count budget is the whole campaign's (the shards together do it),
+    /// `round` every shard's part. `thalia merge` joins the shards' run directories.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
+    /// Split the campaign into N shards, this process's index taken from
+    /// `SLURM_ARRAY_TASK_ID` (minus `SLURM_ARRAY_TASK_MIN`) or `JOB_COMPLETION_INDEX`;
+    /// `auto` takes N from `SLURM_ARRAY_TASK_COUNT`.
+    #[arg(long, value_name = "N|auto")]
+    shards: Option<String>,
+}
+
+impl ShardArgs {
+    /// The shard from the flags and the environment.
+    fn resolve(&self) -> Result<Option<Shard>> {
+        Ok(Shard::resolve(self.shard, self.shards.as_deref(), &|k| {
+            std::env::var(k).ok()
+        })?)
+    }
+}
+
 #[derive(Args, Debug)]
 pub(super) struct CheckArgs {
     /// A directory written by `thalia synth`.
@@ -123,6 +149,8 @@ pub(super) struct CheckArgs {
     /// resumed.
     #[arg(long, short)]
     out: Option<PathBuf>,
+    #[command(flatten)]
+    shard: ShardArgs,
     #[command(flatten)]
     compile: CompileArgs,
 }
@@ -160,6 +188,8 @@ pub(super) struct RunArgs {
     #[arg(long)]
     no_reduce: bool,
     #[command(flatten)]
+    shard: ShardArgs,
+    #[command(flatten)]
     knobs: super::synth::KnobArgs,
     #[command(flatten)]
     compile: CompileArgs,
@@ -175,6 +205,18 @@ pub(super) struct ReduceArgs {
     /// Compile in a warm compile server.
     #[arg(long)]
     server: bool,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct MergeArgs {
+    /// The run directories of the shards (`thalia run --shard I/N`), or earlier merges.
+    runs: Vec<PathBuf>,
+    /// The merged run directory (an earlier merge there is replaced).
+    #[arg(long, short)]
+    out: PathBuf,
+    /// Print what was merged as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -239,6 +281,7 @@ fn finish(outcome: &Outcome, store: &Store) -> Result<()> {
 }
 
 pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
+    let shard = args.shard.resolve()?;
     let settings = args.compile.settings()?;
     let mut source = DirSource::open(&args.dir)?;
     let lang = source.language();
@@ -259,13 +302,28 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
     let (against, against_info) =
         setup::against(&args.compile.against, &tc, &settings, classpath.as_deref())?;
     opts.against = against;
+    // each shard its own store by default
     let out = args.out.clone().unwrap_or_else(|| {
+        let suffix = shard
+            .map(|s| format!("-shard-{}-of-{}", s.index, s.count))
+            .unwrap_or_default();
         args.dir
-            .join(format!("check-{}-{}", tc.tool.name(), tc.version))
+            .join(format!("check-{}-{}{suffix}", tc.tool.name(), tc.version))
     });
     let mut identity: CheckIdentity =
         setup::check_identity(&args.dir, lang, setup::compiler_label(&tc))?;
     identity.against = opts.against.iter().map(setup::Against::label).collect();
+    identity.shard = shard;
+    if let Some(sh) = shard {
+        let count = match settings.budget {
+            Budget::Programs(n) => Some(n),
+            _ => None,
+        };
+        // a count budget is the check's: this shard judges its share of it
+        if let Some(share) = source.set_shard(sh, count) {
+            opts.budget = Budget::Programs(share);
+        }
+    }
     let mut manifest = setup::manifest(RunIdentity::Check(identity), info, &settings, &opts);
     manifest.against = against_info;
     let known = args.compile.known()?;
@@ -288,6 +346,7 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
+    let shard = args.shard.resolve()?;
     let settings = args.compile.settings()?;
     let spec = args
         .compiler
@@ -302,10 +361,12 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
     modes.dedup();
     let base = args.knobs.config()?;
     // the seed: given, the run directory's, or random
-    let seed = args
-        .seed
-        .or_else(|| setup::recorded_seed(&args.out))
-        .unwrap_or_else(rand::random);
+    let seed = args.seed.or_else(|| setup::recorded_seed(&args.out));
+    // the shards of one campaign share its seed: a random one each would make N campaigns
+    if let (Some(sh), None) = (shard, seed) {
+        anyhow::bail!("shard {sh} needs the campaign's --seed (every shard must use the same one)");
+    }
+    let seed = seed.unwrap_or_else(rand::random);
     let api_source = ApiSource::from_arg(args.api.as_deref());
     let classpath = match &settings.classpath {
         Some(cp) => Some(cp.clone()),
@@ -326,6 +387,7 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
         synth_config: setup::recorded_synth_config(args.lang, &base),
         compiler: setup::compiler_label(&tc),
         against: opts.against.iter().map(setup::Against::label).collect(),
+        shard,
     }));
     let mut manifest = setup::manifest(identity, info, &settings, &opts);
     manifest.against = against_info;
@@ -354,9 +416,20 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
     source.write_config(&args.out)?;
     source.keep_census(&args.out, store.done_count() > 0)?;
     source.prepare();
+    if let Some(sh) = shard {
+        // a count budget is the campaign's: the source stops where the unsharded run would,
+        // and this shard does its own programs up to there
+        if let Budget::Programs(n) = settings.budget {
+            source.set_shard(sh, Some(n), settings.batch_size);
+            opts.budget = Budget::OneRound;
+        } else {
+            source.set_shard(sh, None, settings.batch_size);
+        }
+    }
     eprintln!(
-        "run {} (seed {seed}): {} {} programs with {} ({}), budget {}{}",
+        "run {}{} (seed {seed}): {} {} programs with {} ({}), budget {}{}",
         args.out.display(),
+        shard.map(|s| format!(", shard {s}")).unwrap_or_default(),
         modes
             .iter()
             .map(|m| m.as_str())
@@ -399,6 +472,32 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
         eprintln!("{n} programs could not be translated ({reason}): skipped");
     }
     finish(&outcome, &store)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn merge(args: MergeArgs) -> Result<ExitCode> {
+    let outcome = thalia::campaign::merge::merge(&args.runs, &args.out)?;
+    for w in &outcome.warnings {
+        eprintln!("warning: {w}");
+    }
+    if args.json {
+        print_json(&outcome)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let shards: Vec<String> = outcome
+        .parts
+        .iter()
+        .map(|p| p.shard.map_or("whole".to_string(), |s| s.to_string()))
+        .collect();
+    eprintln!(
+        "merged {} part(s) (shards {}) into {}: {} programs, {} findings ({} distinct)",
+        outcome.parts.len(),
+        shards.join(", "),
+        outcome.dir.display(),
+        outcome.programs,
+        outcome.findings,
+        outcome.distinct
+    );
     Ok(ExitCode::SUCCESS)
 }
 

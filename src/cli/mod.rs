@@ -55,6 +55,11 @@ enum Command {
     /// compare each verdict with the expectation in its `programs.jsonl`; keeps a results
     /// store like `thalia run` (resumable) and prints the rates and the distinct findings.
     Check(campaign::CheckArgs),
+    /// Merge the run directories of a campaign's shards (`thalia run --shard I/N`) into one
+    /// run directory: every program once, findings deduplicated by signature with their
+    /// counts summed, manifests combined; refuses runs of different campaigns and the same
+    /// shard twice; safe to rerun.
+    Merge(campaign::MergeArgs),
     /// Summarize a run directory: programs, verdicts per mode, expectation rates, findings by
     /// kind and signature, throughput.
     Report(campaign::ReportArgs),
@@ -142,6 +147,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Extract(args) => extract::extract(args),
         Command::Run(args) => campaign::run(args),
         Command::Check(args) => campaign::check(args),
+        Command::Merge(args) => campaign::merge(args),
         Command::Report(args) => campaign::report(args),
         Command::Reduce(args) => campaign::reduce(args),
         Command::Bisect(args) => bisect::run(args),

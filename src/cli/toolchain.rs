@@ -19,6 +19,11 @@ pub(super) enum ToolchainCommand {
         /// A Maven repository to use (repeatable; default: the user's configuration).
         #[arg(long = "repo", value_name = "URL")]
         repos: Vec<String>,
+        /// Use the Maven cache alone (no network): the version is picked among the releases
+        /// in the cache, and anything missing is an error (for compute nodes without network
+        /// sharing a prepared cache).
+        #[arg(long, conflicts_with = "repos")]
+        offline: bool,
     },
     /// List installed toolchains with their versions.
     List,
@@ -51,10 +56,15 @@ fn join(paths: &[std::path::PathBuf]) -> Result<String> {
 
 pub(super) fn run(cmd: ToolchainCommand) -> Result<ExitCode> {
     match cmd {
-        ToolchainCommand::Install { specs, repos } => {
+        ToolchainCommand::Install {
+            specs,
+            repos,
+            offline,
+        } => {
             for spec in specs {
                 let (tool, version) = toolchain::parse_spec(&spec)?;
-                let tc = toolchain::install(tool, version.as_deref(), &repos, progress())?;
+                let tc =
+                    toolchain::install_with(tool, version.as_deref(), &repos, progress(), offline)?;
                 eprintln!(
                     "installed {}@{} ({} jars) in {}",
                     tc.tool.name(),

@@ -598,6 +598,29 @@ impl RepoConfig {
         })
     }
 
+    /// The local cache alone, found as [`RepoConfig::discover`] finds it
+    /// (`THALIA_MAVEN_CACHE`, the settings' `localRepository`, `~/.m2/repository`, the user
+    /// cache directory), without needing any repository (offline installs).
+    pub fn discover_cache_dir() -> Result<PathBuf> {
+        let opts = DiscoverOptions::from_process(&[]);
+        let user_settings_path = match opts.var("THALIA_MAVEN_SETTINGS") {
+            Some(p) => Some(PathBuf::from(p)),
+            None => opts
+                .home
+                .as_ref()
+                .map(|h| h.join(".m2").join("settings.xml")),
+        };
+        let user = match &user_settings_path {
+            Some(p) => read_settings(p, &opts)?,
+            None => None,
+        };
+        let global = match &find_maven_home(&opts) {
+            Some(h) => read_settings(&h.join("conf").join("settings.xml"), &opts)?,
+            None => None,
+        };
+        Self::discover_cache(&opts, user.as_ref(), global.as_ref())
+    }
+
     fn discover_cache(
         opts: &DiscoverOptions,
         user: Option<&Settings>,
