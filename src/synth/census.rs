@@ -53,7 +53,10 @@ pub const FORMS: [(&str, &str); 27] = [
     ),
     ("diamond", "a constructor call with the diamond `<>`"),
     ("generic-test-method", "a test method with type parameters"),
-    ("call-chain", "a call on the result of another call"),
+    (
+        "call-chain",
+        "a call on the result of another call or of a constructor call",
+    ),
     (
         "varargs-spread",
         "an array passed as a whole varargs argument",
@@ -193,7 +196,12 @@ pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
                 seen.insert("explicit-type-args");
             }
             if let Receiver::Expr(r) = receiver {
-                if matches!(**r, Expr::Call { .. }) {
+                // through the cast a Groovy program puts on a broken or overloaded receiver
+                let r = match &**r {
+                    Expr::Cast { expr, .. } => &**expr,
+                    r => r,
+                };
+                if matches!(r, Expr::Call { .. } | Expr::New { .. }) {
                     seen.insert("call-chain");
                 }
             }

@@ -208,22 +208,20 @@ impl Worker<'_> {
             wrapped = self.lambda_wrap(rng, task, call, stmts);
         }
         let (mut stmt, how) = wrapped?;
-        self.maybe_cast_wrap(rng, task, &mut stmt);
+        self.maybe_cast_wrap(rng, &mut stmt);
         Some((stmt, how))
     }
 
     /// Casts the function that holds the call under test to its interface
     /// (`F res = (F) R::m;`, Kotlin `(R::m as F)`, Scala `(r.m: F)`), sometimes with the local
     /// left to be inferred from the cast (`var res = (F) () -> r.m(a0);`), when the program's
-    /// `function_casts` form is on. Not in an ill-typed Groovy program: a cast of a closure is
-    /// a coercion, which may leave a broken interface result unchecked.
-    fn maybe_cast_wrap(&mut self, rng: &mut SynthRng, task: &Task, stmt: &mut Stmt) {
+    /// `function_casts` form is on. A cast gives the function its target type as the
+    /// declaration did, so an ill-typed program stays ill-typed (groovyc checks a closure or
+    /// reference cast to an interface as it checks one assigned to it).
+    fn maybe_cast_wrap(&mut self, rng: &mut SynthRng, stmt: &mut Stmt) {
         let feats = self.building.features;
         let use_p = self.cfg.swarm.use_probability.clamp(0.0, 1.0);
-        if !feats.function_casts
-            || task.broken.is_some() && self.cfg.lang == thalia_translators::Language::Groovy
-            || !rng.gen_bool(use_p)
-        {
+        if !feats.function_casts || !rng.gen_bool(use_p) {
             return;
         }
         if let Stmt::Local {
