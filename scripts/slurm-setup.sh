@@ -29,9 +29,15 @@ else
     fail "needs root (or sudo without a password) to install and start Slurm; not set up"
 fi
 
-# a working Slurm: a job step runs on a node within seconds
+# a working Slurm: the controller answers and a job step runs on a node within seconds (a
+# check that times out is cancelled, so that it holds no CPU)
+CHECK=thalia-setup-check
 works() {
-    command -v srun >/dev/null && timeout 20 srun --quiet -N1 -n1 -t 1 hostname >/dev/null 2>&1
+    command -v srun >/dev/null || return 1
+    timeout 10 scontrol ping 2>/dev/null | grep -q ' is UP' || return 1
+    timeout 20 srun --quiet -J "$CHECK" -N1 -n1 -t 1 hostname >/dev/null 2>&1 && return 0
+    scancel -n "$CHECK" 2>/dev/null || true
+    return 1
 }
 
 if works; then
@@ -123,8 +129,10 @@ fi
 # 4. the daemons
 running() { [ -s "/run/$1.pid" ] && as_root kill -0 "$(cat "/run/$1.pid")" 2>/dev/null; }
 if ! running slurmctld; then
+    # -c: without the jobs of an earlier controller (killed with its jobs, they would hold
+    # the node until their time limit)
     say "starting slurmctld"
-    as_root slurmctld || fail "slurmctld did not start (see $LOG_DIR/slurmctld.log)"
+    as_root slurmctld -c || fail "slurmctld did not start (see $LOG_DIR/slurmctld.log)"
 fi
 if ! running slurmd; then
     say "starting slurmd"
