@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README; CI runs it through .ci/run): the habits CI enforces, then every
 # test with every tool required. Needs cargo, a JDK (javac, jar) and Maven's configuration
-# (thalia's resolver reads it to find Maven Central); it installs the pinned compilers itself.
+# (thalia's resolver reads it to find Maven Central); it installs the pinned compilers itself,
+# and a single-node Slurm (scripts/slurm-setup.sh: root or sudo, Debian's packages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +27,10 @@ for spec in "${pinned[@]}"; do
         groovy) export THALIA_GROOVY_CP="$("$thalia" toolchain classpath "$spec")" ;;
     esac
 done
+
+echo "== a single-node Slurm for tests/online_slurm.rs"
+bash scripts/slurm-setup.sh ||
+    echo "warning: no Slurm here (the reason is above); tests/online_slurm.rs fails under THALIA_REQUIRE_TOOLS=1"
 
 echo "== tests"
 cargo test --workspace

@@ -18,8 +18,11 @@ use serde_json::Value;
 mod fake;
 #[path = "support/require.rs"]
 mod require;
+#[path = "support/runs.rs"]
+mod runs;
 
 use fake::{install_script, lines, real_javac, sample_api, thalia};
+use runs::{finding_counts, results};
 
 const SHARDS: u64 = 4;
 const BUDGET: &str = "40";
@@ -137,45 +140,6 @@ fn run_shards_with(name: &str, seed: &str, count: u64, extra: &[&str]) -> Vec<Pa
         );
     }
     dirs
-}
-
-/// A store's results: key → (verdict, finding signature).
-fn results(dir: &Path) -> BTreeMap<String, (String, Option<String>)> {
-    let mut m = BTreeMap::new();
-    for v in lines(&dir.join("results.jsonl")) {
-        let key = v["key"].as_str().expect("key").to_string();
-        let prev = m.insert(
-            key.clone(),
-            (
-                v["verdict"].as_str().expect("verdict").to_string(),
-                v["finding"]["signature"].as_str().map(str::to_string),
-            ),
-        );
-        assert!(prev.is_none(), "{key} judged twice in {}", dir.display());
-    }
-    m
-}
-
-/// `thalia report --json` of a run: finding directory → count.
-fn finding_counts(dir: &Path) -> BTreeMap<String, u64> {
-    let o = thalia(&fixture().toolchains)
-        .args(["report", "--json"])
-        .arg(dir)
-        .output()
-        .expect("report runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    v["signatures"]
-        .as_array()
-        .expect("signatures")
-        .iter()
-        .map(|s| {
-            (
-                s["signature"].as_str().expect("signature").to_string(),
-                s["count"].as_u64().expect("count"),
-            )
-        })
-        .collect()
 }
 
 /// Every file under `dir` (relative path → bytes).

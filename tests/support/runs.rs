@@ -1,0 +1,56 @@
+//! Comparing run directories program by program: the results of a store (verdict and finding
+//! signature per program key) and the findings' counts as `thalia report --json` gives them.
+//! Shared by `tests/shard.rs` and `tests/online_slurm.rs` (included with `#[path]`).
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+/// A program's verdict and its finding's signature, if any.
+pub type Judged = (String, Option<String>);
+
+/// A store's results: program key → (verdict, finding signature); a key judged twice fails.
+pub fn results(dir: &Path) -> BTreeMap<String, Judged> {
+    let text = std::fs::read_to_string(dir.join("results.jsonl"))
+        .unwrap_or_else(|e| panic!("{}/results.jsonl: {e}", dir.display()));
+    let mut m = BTreeMap::new();
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).expect("a JSON line");
+        let key = v["key"].as_str().expect("key").to_string();
+        let prev = m.insert(
+            key.clone(),
+            (
+                v["verdict"].as_str().expect("verdict").to_string(),
+                v["finding"]["signature"].as_str().map(str::to_string),
+            ),
+        );
+        assert!(prev.is_none(), "{key} judged twice in {}", dir.display());
+    }
+    m
+}
+
+/// `thalia report --json` of a run: finding signature → count.
+pub fn finding_counts(dir: &Path) -> BTreeMap<String, u64> {
+    let o = assert_cmd::Command::cargo_bin("thalia")
+        .expect("the thalia binary")
+        .args(["report", "--json"])
+        .arg(dir)
+        .output()
+        .expect("report runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    v["signatures"]
+        .as_array()
+        .expect("signatures")
+        .iter()
+        .map(|s| {
+            (
+                s["signature"].as_str().expect("signature").to_string(),
+                s["count"].as_u64().expect("count"),
+            )
+        })
+        .collect()
+}
