@@ -315,6 +315,25 @@ const KOTLIN_MAPPED_ROOTS: [&str; 13] = [
     "java.lang.Cloneable",
 ];
 
+/// Java classes Kotlin maps to its own besides [`KOTLIN_MAPPED_ROOTS`] (the boxes, which
+/// are its primitives, and the collection interfaces): a reference through one of them names
+/// Kotlin's member, not Java's.
+const KOTLIN_MAPPED_CLASSES: [&str; 13] = [
+    "java.lang.Integer",
+    "java.lang.Long",
+    "java.lang.Short",
+    "java.lang.Byte",
+    "java.lang.Double",
+    "java.lang.Float",
+    "java.util.Collection",
+    "java.util.List",
+    "java.util.Set",
+    "java.util.ListIterator",
+    "java.lang.Class",
+    "java.lang.Object",
+    "java.lang.String",
+];
+
 /// Packages and classes of the JDK whose signatures Kotlin enhances with built-in
 /// nullability information (its predefined enhancements: `Optional.ifPresent` takes a
 /// non-null `Consumer`), or that it maps: no nullable argument is passed to their members.
@@ -470,6 +489,57 @@ impl Worker<'_> {
     /// whose signatures Kotlin enhances ([`KOTLIN_ENHANCED_PREFIXES`]).
     pub(crate) fn kotlin_retypes_member(&mut self, task: &Task, enhanced: bool) -> bool {
         self.kotlin_retypes(task.member, task.seq.receiver, enhanced)
+    }
+
+    /// True when a Kotlin callable reference to member `m` (on a receiver of type
+    /// `receiver`) may not name the Java member as Java declares it: its class or the
+    /// receiver's is itself one of Kotlin's mapped classes (`String`, a box, `Number`, a
+    /// collection interface, ...), or a class that declares the method (its override chain)
+    /// is mapped or has signatures Kotlin enhances. Narrower than [`Self::kotlin_retypes`]:
+    /// a member declared only by a Java class below a mapped type (`ArrayList.trimToSize`,
+    /// `LocalDate.plusDays`) keeps its Java signature in Kotlin.
+    pub(crate) fn kotlin_reference_retypes(
+        &mut self,
+        m: MemberId,
+        receiver: Option<TypeId>,
+    ) -> bool {
+        let mem = self.api.member(m).clone();
+        let owner_sym = self.api.class(mem.owner).sym;
+        let owner = self.api.ts.self_type(owner_sym);
+        let exactly_mapped = |w: &Self, t: TypeId| {
+            let t = match *w.api.ts.arena.get(t) {
+                Type::Nullable(i) => i,
+                _ => t,
+            };
+            w.api.ts.arena.as_class(t).is_some_and(|(n, _)| {
+                let name = w.api.ts.arena.name(n);
+                name == "java.lang.String"
+                    || name == "java.lang.Object"
+                    || KOTLIN_MAPPED_ROOTS.contains(&name)
+                    || KOTLIN_MAPPED_CLASSES.contains(&name)
+            })
+        };
+        if std::iter::once(owner)
+            .chain(receiver)
+            .any(|t| exactly_mapped(self, t))
+        {
+            return true;
+        }
+        if mem.kind != MemberKind::Method || mem.is_static {
+            return false;
+        }
+        for c in self.declarers(owner, &mem.name, mem.params.len()) {
+            let Some(id) = self.api.class_by_name(&c) else {
+                // a declaring class outside the API: its signatures are unknown
+                return true;
+            };
+            let sym = self.api.class(id).sym;
+            let t = self.api.ts.self_type(sym);
+            if exactly_mapped(self, t) || self.kotlin_mapped(t, true) {
+                return true;
+            }
+        }
+        false
     }
 
     /// [`Self::kotlin_retypes_member`] for member `m` on a receiver of type `receiver`.

@@ -258,7 +258,7 @@ impl Worker<'_> {
             // Kotlin shows the member with its own signature or nullability (`Reference.get()`
             // is `T?`: no `() -> T`), which a reference cannot adapt
             || self.cfg.lang == thalia_translators::Language::Kotlin
-                && self.kotlin_retypes_member(task, true)
+                && self.kotlin_reference_retypes(task.member, task.seq.receiver)
         {
             return None;
         }
@@ -357,6 +357,13 @@ impl Worker<'_> {
                     .is_some_and(|b| b.position == Position::Receiver);
                 let (cid, rs) = self.receiver_class_subst(r)?;
                 if self.api.class(cid).functional {
+                    return None;
+                }
+                // Kotlin resolves `e::m` on the static type of `e`, which for a call chain may
+                // be a subclass that Kotlin maps (`Hashtable(59)::remove` is `MutableMap`'s)
+                if self.cfg.lang == thalia_translators::Language::Kotlin
+                    && receiver_local(recv).is_none()
+                {
                     return None;
                 }
                 if ill && namesakes != 1 && !broken_recv
