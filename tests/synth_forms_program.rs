@@ -887,3 +887,71 @@ fn the_function_holding_the_call_under_test_is_cast_to_its_interface() {
         assert_verdicts(&cast, mode);
     }
 }
+
+#[test]
+fn kotlin_references_reach_java_members_below_mapped_types_and_kotlinc_agrees() {
+    let mut api = thalia::embedded::embedded_corpus("java.base").expect("embedded java.base");
+    let mut checked: Vec<(&Synthesized, bool)> = Vec::new();
+    let mut built_all = Vec::new();
+    for mode in [Mode::WellTyped, Mode::IllTyped] {
+        let built = synth_embedded(
+            true,
+            Language::Kotlin,
+            mode,
+            swarm(|s| s.call_as_reference = 1.0),
+            400,
+        );
+        built_all.push((mode, built));
+    }
+    // a member whose class is below one of Kotlin's mapped types (a `Comparable`, an
+    // `Iterable`, a `Throwable`, ...) but that no mapped class declares
+    let mapped = [
+        "java.lang.Comparable",
+        "java.lang.Iterable",
+        "java.lang.Throwable",
+        "java.lang.Enum",
+        "java.lang.CharSequence",
+        "java.util.Map",
+    ];
+    let mut below_mapped = 0;
+    for (mode, built) in &built_all {
+        let refs: Vec<&Synthesized> = built
+            .iter()
+            .filter(|s| wrapped(s) == Some("reference"))
+            .collect();
+        assert!(
+            refs.len() >= 10,
+            "{mode:?}: {} Kotlin references",
+            refs.len()
+        );
+        for s in &refs {
+            let Some(id) = api.class_by_name(&s.record.class) else {
+                continue;
+            };
+            let sym = api.class(id).sym;
+            let t = api.ts.self_type(sym);
+            let sups = api.ts.all_supertypes(t);
+            if sups.iter().any(|&u| {
+                api.ts
+                    .arena
+                    .as_class(u)
+                    .is_some_and(|(n, _)| mapped.contains(&api.ts.arena.name(n)))
+            }) {
+                below_mapped += 1;
+            }
+        }
+        // programs Kotlin cannot write (a reference for a mapped interface) are not written
+        let tr = translator(Language::Kotlin).expect("Kotlin translator");
+        checked.extend(
+            refs.into_iter()
+                .filter(|s| tr.translate(&s.program).is_ok())
+                .take(KOTLINC_PER_KIND)
+                .map(|s| (s, *mode == Mode::WellTyped)),
+        );
+    }
+    assert!(
+        below_mapped > 0,
+        "no reference to a member below a mapped type"
+    );
+    kotlinc_verdicts(&checked);
+}

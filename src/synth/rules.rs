@@ -1080,6 +1080,71 @@ mod tests {
     }
 
     #[test]
+    fn scala2_conditionals_joining_into_object_take_no_primitive_branch() {
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        for (lang, primitive_allowed) in [(Language::Java, true), (Language::Scala2, false)] {
+            let mut cfg = SynthConfig {
+                lang,
+                ..SynthConfig::default()
+            };
+            cfg.swarm.use_probability = 1.0;
+            let mut w = Worker::new(api.clone(), &ctx, &cfg);
+            w.building.features.conditionals = true;
+            let object = w.api.ts.arena.class_named("java.lang.Object", &[]);
+            let mut rng = crate::synth::worker::SynthRng::seed_from_u64(11);
+            let mut literal_branches = 0;
+            for _ in 0..400 {
+                if let Some(c) = w.conditional(&mut rng, object, 2) {
+                    c.expr.walk(&mut |e| {
+                        if let Expr::Cond { then, els, .. } = e {
+                            for b in [then, els] {
+                                if matches!(**b, Expr::Lit(_)) {
+                                    literal_branches += 1;
+                                }
+                            }
+                        }
+                    });
+                }
+            }
+            assert_eq!(literal_branches > 0, primitive_allowed, "{lang}");
+        }
+    }
+
+    #[test]
+    fn scala3_puts_no_wildcard_where_another_parameters_bound_mentions_it() {
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        for (lang, wildcard_at_t) in [(Language::Java, true), (Language::Scala3, false)] {
+            let cfg = SynthConfig {
+                lang,
+                ..SynthConfig::default()
+            };
+            let mut w = Worker::new(api.clone(), &ctx, &cfg);
+            let base = w.api.ts.arena.sym("java.util.stream.BaseStream");
+            assert!(w.bound_mentions_param(base, 0), "S's bound mentions T");
+            assert!(!w.bound_mentions_param(base, 1));
+            let long_stream = w
+                .api
+                .ts
+                .arena
+                .class_named("java.util.stream.LongStream", &[]);
+            let mut rng = crate::synth::worker::SynthRng::seed_from_u64(3);
+            let mut seen = false;
+            for _ in 0..300 {
+                for t in w.supertypes(&mut rng, long_stream, 12) {
+                    if let Some((n, args)) = w.api.ts.arena.as_class(t) {
+                        if n == base && matches!(w.api.ts.arena.get(args[0]), Type::Wildcard(_)) {
+                            seen = true;
+                        }
+                    }
+                }
+            }
+            assert_eq!(seen, wildcard_at_t, "{lang}: BaseStream<?.., LongStream>");
+        }
+    }
+
+    #[test]
     fn a_primitive_stands_for_its_narrower_ones_only_where_they_widen() {
         let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
         let ctx = SynthContext::new(&mut api);
