@@ -1,5 +1,6 @@
 //! `online_*`: the compiler bugs this tool found (`TH*` entries of `known-findings/`) are real.
-//! Each entry's minimal program is compiled with every groovyc release the entry names
+//! Each entry's minimal program is compiled with every release of its compiler (groovyc,
+//! kotlinc) that the entry names
 //! (`affected`: the bug shows; `unaffected`: it does not) and its Java reading with javac,
 //! which must judge it the other way. A rejection must also carry the entry's diagnostic, so
 //! that a campaign's finding of it is labelled with the entry.
@@ -56,7 +57,7 @@ fn wild(pattern: &str, text: &str) -> bool {
 }
 
 #[test]
-fn online_the_groovyc_bugs_found_by_this_tool_reproduce_and_javac_judges_them_otherwise() {
+fn online_the_compiler_bugs_found_by_this_tool_reproduce_and_javac_judges_them_otherwise() {
     if Command::new("javac").arg("-version").output().is_err() {
         require::missing_tool("online_known", "javac not found on PATH");
         return;
@@ -64,7 +65,7 @@ fn online_the_groovyc_bugs_found_by_this_tool_reproduce_and_javac_judges_them_ot
     let known = KnownSet::embedded().expect("the embedded known findings");
     let ours: Vec<_> = known
         .entries()
-        .filter(|e| e.id.starts_with("TH") && e.compiler == "groovy")
+        .filter(|e| e.id.starts_with("TH"))
         .cloned()
         .collect();
     assert!(ours.len() >= 5, "{} TH entries", ours.len());
@@ -72,8 +73,12 @@ fn online_the_groovyc_bugs_found_by_this_tool_reproduce_and_javac_judges_them_ot
     let tc = tmp.path().join("toolchains");
     let mut releases: Vec<String> = ours
         .iter()
-        .flat_map(|e| e.affected.iter().chain(&e.unaffected))
-        .map(|v| format!("groovy@{v}"))
+        .flat_map(|e| {
+            e.affected
+                .iter()
+                .chain(&e.unaffected)
+                .map(move |v| format!("{}@{v}", e.compiler))
+        })
         .collect();
     releases.sort();
     releases.dedup();
@@ -87,16 +92,21 @@ fn online_the_groovyc_bugs_found_by_this_tool_reproduce_and_javac_judges_them_ot
     for e in &ours {
         let dir = tmp.path().join(&e.id);
         std::fs::create_dir_all(dir.join("out")).expect("mkdir");
-        let (groovy, java) = (dir.join("Main.groovy"), dir.join("Main.java"));
-        std::fs::write(&groovy, &e.program).expect("write");
+        let ext = if e.compiler == "kotlin" {
+            "kt"
+        } else {
+            "groovy"
+        };
+        let (source, java) = (dir.join(format!("Main.{ext}")), dir.join("Main.java"));
+        std::fs::write(&source, &e.program).expect("write");
         std::fs::write(&java, e.java.as_deref().expect("a Java reading")).expect("write");
         let accepts = e.kind == Some(FindingKind::UnexpectedAcceptance);
         let (javac_ok, javac_out) = compile(&tc, "javac", &java, &classpath, &dir.join("out"));
         assert_eq!(javac_ok, !accepts, "{}: javac\n{javac_out}", e.id);
         for (versions, shows) in [(&e.affected, true), (&e.unaffected, false)] {
             for v in versions {
-                let tool = format!("groovy@{v}");
-                let (ok, text) = compile(&tc, &tool, &groovy, &classpath, &dir.join("out"));
+                let tool = format!("{}@{v}", e.compiler);
+                let (ok, text) = compile(&tc, &tool, &source, &classpath, &dir.join("out"));
                 let buggy = ok == accepts;
                 assert_eq!(buggy, shows, "{} on {tool}:\n{text}", e.id);
                 if shows && !accepts && !e.diagnostics.is_empty() {

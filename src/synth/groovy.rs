@@ -1,5 +1,8 @@
-//! What Groovy's static type checker (`@CompileStatic`, `@TypeChecked`) accepts beyond Java's
-//! rules, for the ill-typed oracle: its extension methods. `DefaultGroovyMethods` and its
+//! What Groovy's static type checker (`@CompileStatic`, `@TypeChecked`) and kotlinc accept
+//! beyond Java's rules, for the ill-typed oracle: their extension methods. Kotlin's come from
+//! `kotlin-extension-functions.tsv` (kotlin-stdlib's extension functions on Java types, and the
+//! members of Kotlin's own `String` and number classes that Java's lack), written by
+//! `kotlin-extension-functions.java`. Groovy's are described below. `DefaultGroovyMethods` and its
 //! siblings add methods to JDK types (`Object.print(Object)`, `Object.iterator()`,
 //! `Number.compareTo(Number)`, `Collection.retainAll(Object[])`, ...), so a call Java rejects
 //! may resolve to one of them. The table (`groovy-extension-methods.tsv`) is what groovyc's
@@ -13,8 +16,13 @@ use rustc_hash::FxHashMap;
 use super::worker::Worker;
 use crate::types::{parse_type, Syntax, Type, TypeId};
 
-/// The embedded table.
+/// The embedded table of Groovy's extension methods.
 const TABLE: &str = include_str!("groovy-extension-methods.tsv");
+
+/// The embedded table of Kotlin's extension functions on Java types (kotlin-stdlib), in the
+/// same format: a call Java rejects may resolve to one of them in Kotlin
+/// (`aLinkedList.minus(aPeriod)` is `Iterable<T>.minus(element: T)`).
+const KOTLIN_TABLE: &str = include_str!("kotlin-extension-functions.tsv");
 
 /// One extension method `name(self, p1, ..., pk)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,11 +44,20 @@ impl Extension {
     }
 }
 
-/// The extension methods named `name`.
+/// The extension methods named `name` (Groovy's).
 pub fn extensions(name: &str) -> &'static [Extension] {
     static BY_NAME: OnceLock<FxHashMap<&'static str, Vec<Extension>>> = OnceLock::new();
     BY_NAME
         .get_or_init(|| parse_table(TABLE))
+        .get(name)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// Kotlin's extension functions named `name`.
+pub fn kotlin_extensions(name: &str) -> &'static [Extension] {
+    static BY_NAME: OnceLock<FxHashMap<&'static str, Vec<Extension>>> = OnceLock::new();
+    BY_NAME
+        .get_or_init(|| parse_table(KOTLIN_TABLE))
         .get(name)
         .map_or(&[], Vec::as_slice)
 }
@@ -59,7 +76,7 @@ fn parse_table(text: &'static str) -> FxHashMap<&'static str, Vec<Extension>> {
             cols.get(1),
             cols.get(2).and_then(|p| p.parse().ok()),
         ) else {
-            debug_assert!(false, "bad line in groovy-extension-methods.tsv: {line}");
+            debug_assert!(false, "bad line in an extension table: {line}");
             continue;
         };
         out.entry(name).or_default().push(Extension {
@@ -77,6 +94,8 @@ impl Worker<'_> {
     /// a receiver of type `recv` (a primitive is boxed), or, for a static call
     /// (`static_call`), on the class `recv`: then the instance extensions of `Class` (that is,
     /// of `Object`) and the static extensions of `recv` apply.
+    /// In Kotlin, an extension function (or a member of Kotlin's own class) named `name`
+    /// taking `n` arguments on a receiver of type `recv`; none on a static call.
     pub fn groovy_extension_applies(
         &mut self,
         recv: TypeId,
@@ -84,6 +103,23 @@ impl Worker<'_> {
         name: &str,
         n: usize,
     ) -> bool {
+        if self.cfg.lang == thalia_translators::Language::Kotlin {
+            if static_call {
+                return false;
+            }
+            let recv = self.boxed_type(recv);
+            for e in kotlin_extensions(name) {
+                if !e.takes(n) {
+                    continue;
+                }
+                if let Some(s) = self.groovy_self_type(e.self_type) {
+                    if self.api.ts.is_subtype(recv, s) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
         let recv = self.boxed_type(recv);
         let class_ty = static_call.then(|| {
             let class = self.api.ts.arena.sym("java.lang.Class");
@@ -126,6 +162,47 @@ impl Worker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kotlins_table_knows_the_stdlib_extensions_on_java_types() {
+        let has = |name: &str, recv: &str, n: usize| {
+            kotlin_extensions(name)
+                .iter()
+                .any(|e| e.self_type == recv && e.takes(n))
+        };
+        assert!(has("minus", "java.lang.Iterable", 1));
+        assert!(has("first", "java.lang.Iterable", 0));
+        assert!(has("isNotEmpty", "java.util.Map", 0));
+        assert!(has("getValue", "java.util.Map", 1));
+        assert!(has("append", "java.lang.StringBuilder", 1));
+        assert!(has("clear", "java.lang.StringBuilder", 0));
+        assert!(has("compareTo", "java.lang.Float", 1));
+        assert!(!has("trimToSize", "java.util.ArrayList", 0));
+    }
+
+    #[test]
+    fn a_kotlin_extension_applies_to_the_receivers_below_its_receiver_type() {
+        use crate::synth::{SynthConfig, SynthContext};
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        let cfg = SynthConfig {
+            lang: thalia_translators::Language::Kotlin,
+            ..SynthConfig::default()
+        };
+        let mut w = Worker::new(api.clone(), &ctx, &cfg);
+        let string = w.api.ts.arena.class_named("java.lang.String", &[]);
+        let list = w
+            .api
+            .ts
+            .arena
+            .class_named("java.util.LinkedList", &[string]);
+        let breaks = w.api.ts.arena.class_named("java.text.BreakIterator", &[]);
+        assert!(w.groovy_extension_applies(list, false, "minus", 1));
+        assert!(w.groovy_extension_applies(list, false, "first", 0));
+        assert!(!w.groovy_extension_applies(breaks, false, "first", 0));
+        // no extension on a static call
+        assert!(!w.groovy_extension_applies(list, true, "minus", 1));
+    }
 
     #[test]
     fn the_table_parses_and_knows_the_usual_suspects() {

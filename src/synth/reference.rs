@@ -200,6 +200,21 @@ impl Worker<'_> {
         {
             return false;
         }
+        // Kotlin: its `Int`, `String`, ... implement no `Constable` or `ConstantDesc`
+        // (`FailableDoubleFunction<ConstantDesc, ..>(System::identityHashCode)` is an error)
+        if !self.rules.sees_java_supertypes_of_builtins()
+            && (matches!(self.api.ts.arena.get(ret), Type::Prim(_))
+                || self.prim_of(ret).is_some()
+                || self
+                    .api
+                    .ts
+                    .arena
+                    .as_class(ret)
+                    .is_some_and(|(n, _)| n == self.ctx.string_sym))
+            && self.mentions_java_only_supertype(want)
+        {
+            return false;
+        }
         self.java_converts(ret, want)
     }
 

@@ -238,9 +238,10 @@ impl LanguageRules {
     }
 
     /// True when the language has extension methods the ill-typed oracle must consult
-    /// (Groovy's `DefaultGroovyMethods` and siblings, see [`super::groovy`]).
+    /// (Groovy's `DefaultGroovyMethods` and siblings, Kotlin's extension functions of its
+    /// standard library; see [`super::groovy`]).
     pub fn has_extension_methods(self) -> bool {
-        self.lang == Language::Groovy
+        matches!(self.lang, Language::Groovy | Language::Kotlin)
     }
 
     /// True when the checker checks an argument whose parameter mentions a method type

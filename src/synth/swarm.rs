@@ -40,7 +40,7 @@ pub struct SwarmConfig {
     pub typed_lambda_params: f64,
     /// Groovy's Java-style lambdas `(x) -> e` instead of closures. Default 0.7.
     pub arrow_lambdas: f64,
-    /// Kotlin's anonymous functions `fun(x: A): R { .. }` instead of lambdas. Default 0.6:
+    /// Kotlin's anonymous functions `fun(x: A): R { .. }` instead of lambdas. Default 0.7:
     /// only lambdas whose types Kotlin can write down can be one.
     pub anonymous_functions: f64,
     /// Locals declared without a type (`var`, `def`, `val x =`): the compiler infers it.
@@ -98,7 +98,7 @@ impl Default for SwarmConfig {
             block_lambdas: 0.8,
             typed_lambda_params: 0.9,
             arrow_lambdas: 0.7,
-            anonymous_functions: 0.6,
+            anonymous_functions: 0.7,
             inferred_locals: 0.4,
             cast_locals: 0.15,
             explicit_type_args: 0.3,

@@ -341,7 +341,7 @@ impl<'c> Worker<'c> {
 
     /// True when `t` mentions `Constable` or `ConstantDesc`, Java interfaces of `String`, the
     /// boxes and enums that Kotlin's own `String`, `Int`, `Enum` do not implement.
-    fn mentions_java_only_supertype(&self, t: TypeId) -> bool {
+    pub(crate) fn mentions_java_only_supertype(&self, t: TypeId) -> bool {
         let a = &self.api.ts.arena;
         match a.get(t) {
             Type::Class { name, args } => {

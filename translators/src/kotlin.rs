@@ -582,10 +582,13 @@ fn member_form(
         Some(Ty::Class { name, .. }) => name.as_str(),
         _ => "",
     };
-    if method == "sort" && arity == 1 && is_list_class(class) {
+    // a receiver of unknown static type (an untyped lambda parameter) is a list when a list
+    // class declares the member
+    let list = is_list_class(class) || declared_in.iter().any(|c| is_list_class(c));
+    if method == "sort" && arity == 1 && list {
         // Kotlin hides `List.sort(Comparator)` behind its `sortWith`.
         Some(Member::Call("sortWith"))
-    } else if method == "remove" && arity == 1 && is_list_class(class) && first_is_int {
+    } else if method == "remove" && arity == 1 && list && first_is_int {
         // `List.remove(int)`; `remove(Object)` keeps its name.
         Some(Member::Call("removeAt"))
     } else {
@@ -2143,5 +2146,41 @@ mod tests {
             KotlinTranslator.translate(&p),
             Err(TranslateError::Unsupported { .. })
         ));
+    }
+    #[test]
+    fn a_list_member_on_an_untyped_lambda_parameter_keeps_kotlins_name() {
+        // `p0` has no declared type; the member's declaring classes say it is a list's
+        let call = |name: &str, arg: Expr| Expr::Call {
+            receiver: Receiver::Expr(Box::new(Expr::local("p0"))),
+            name: name.into(),
+            type_args: vec![],
+            args: vec![arg],
+            declared_in: vec![
+                "java.util.Vector".into(),
+                "java.util.AbstractList".into(),
+                "java.util.List".into(),
+            ],
+        };
+        let f = Ty::class(
+            "java.util.function.Function",
+            vec![
+                Ty::class("java.util.Vector", vec![Ty::string()]),
+                Ty::string(),
+            ],
+        );
+        let lambda = |body: Expr| {
+            Stmt::local(
+                "f",
+                f.clone(),
+                Expr::lambda(vec![("p0".into(), None)], body),
+            )
+        };
+        let removed = last(vec![
+            Stmt::local("i", Ty::INT, Expr::int(1)),
+            lambda(call("remove", Expr::local("i"))),
+        ]);
+        assert!(removed.contains("p0.removeAt(i)"), "{removed}");
+        let sorted = last(vec![lambda(call("sort", Expr::Lit(Lit::Null)))]);
+        assert!(sorted.contains("p0.sortWith("), "{sorted}");
     }
 }
