@@ -426,14 +426,7 @@ fn add_variants(src: &Path, dest: &Path) -> Result<(), StoreError> {
         .collect();
     names.sort();
     for n in names {
-        let kept = fs::read_dir(dest)
-            .map(|rd| {
-                rd.flatten()
-                    .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-                    .count()
-            })
-            .unwrap_or(0);
-        if kept >= KEPT_VARIANTS {
+        if super::store::kept_variants(dest) >= KEPT_VARIANTS {
             break;
         }
         let to = dest.join(&n);

@@ -881,14 +881,7 @@ impl Store {
         if this.exists() || !bug.exists() {
             return Ok(());
         }
-        let kept = fs::read_dir(&dir)
-            .map(|rd| {
-                rd.flatten()
-                    .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-                    .count()
-            })
-            .unwrap_or(0);
-        if kept >= KEPT_VARIANTS {
+        if kept_variants(&dir) >= KEPT_VARIANTS {
             return Ok(());
         }
         let tmp = fresh_tmp(&dir, "variant")?;
@@ -1475,6 +1468,18 @@ pub fn finding_run(bug: &Path) -> Result<(PathBuf, Manifest), String> {
     let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let manifest = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok((run, manifest))
+}
+
+/// The variants kept in a finding's `variants/` directory (hidden temporary entries not
+/// counted).
+pub(crate) fn kept_variants(dir: &Path) -> usize {
+    fs::read_dir(dir)
+        .map(|rd| {
+            rd.flatten()
+                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                .count()
+        })
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -530,13 +530,7 @@ impl RepoConfig {
             }
         }
 
-        let user_settings_path = match opts.var("THALIA_MAVEN_SETTINGS") {
-            Some(p) => Some(PathBuf::from(p)),
-            None => opts
-                .home
-                .as_ref()
-                .map(|h| h.join(".m2").join("settings.xml")),
-        };
+        let user_settings_path = user_settings_path(opts);
         let user = match &user_settings_path {
             Some(p) => read_settings(p, opts)?,
             None => None,
@@ -603,13 +597,7 @@ impl RepoConfig {
     /// cache directory), without needing any repository (offline installs).
     pub fn discover_cache_dir() -> Result<PathBuf> {
         let opts = DiscoverOptions::from_process(&[]);
-        let user_settings_path = match opts.var("THALIA_MAVEN_SETTINGS") {
-            Some(p) => Some(PathBuf::from(p)),
-            None => opts
-                .home
-                .as_ref()
-                .map(|h| h.join(".m2").join("settings.xml")),
-        };
+        let user_settings_path = user_settings_path(&opts);
         let user = match &user_settings_path {
             Some(p) => read_settings(p, &opts)?,
             None => None,
@@ -646,6 +634,17 @@ impl RepoConfig {
             .ok_or_else(|| MavenError::Config {
                 reason: "no cache directory: set THALIA_MAVEN_CACHE".into(),
             })
+    }
+}
+
+/// The user's Maven settings file: `THALIA_MAVEN_SETTINGS`, else `~/.m2/settings.xml`.
+fn user_settings_path(opts: &DiscoverOptions) -> Option<PathBuf> {
+    match opts.var("THALIA_MAVEN_SETTINGS") {
+        Some(p) => Some(PathBuf::from(p)),
+        None => opts
+            .home
+            .as_ref()
+            .map(|h| h.join(".m2").join("settings.xml")),
     }
 }
 
