@@ -116,7 +116,26 @@ fn findings_whose_programs_reduce_alike_form_one_cluster() {
     );
     assert_ne!(a["program"]["id"], b["program"]["id"], "two programs");
     assert_ne!(a["signature"], b["signature"], "two signatures");
-    assert_eq!(a["cluster"], b["cluster"], "one cause");
+    let reduced = |f: &Value| {
+        let dir = run
+            .join("bugs")
+            .join(f["signature"].as_str().unwrap_or_default());
+        std::fs::read_dir(dir.join("reduced"))
+            .map(|rd| {
+                rd.flatten()
+                    .filter(|e| e.path().extension().is_some_and(|x| x == "java"))
+                    .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+                    .collect::<String>()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        a["cluster"],
+        b["cluster"],
+        "one cause; reduced programs:\n{}\n{}",
+        reduced(a),
+        reduced(b)
+    );
     assert_ne!(a["cluster"], g["cluster"], "another cause");
     // `thalia report` groups them
     let out = thalia(&toolchains)

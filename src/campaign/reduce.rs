@@ -277,6 +277,48 @@ fn drop_own_casts(e: &Expr, declared: &[(String, Ty)]) -> Expr {
     }
 }
 
+/// `e` with the receivers of calls that are constructor calls with explicit type arguments
+/// (the call chains of synthesis: `new C<A>(..).m()`) or casts of other expressions
+/// (`((T) r.b()).m()`) made typed bottom constants of their type.
+fn bottom_receivers(e: &Expr) -> Expr {
+    let e = match e {
+        Expr::Call {
+            receiver: Receiver::Expr(r),
+            name,
+            type_args,
+            args,
+            declared_in,
+        } => {
+            let bottom = match r.as_ref() {
+                Expr::New {
+                    class,
+                    type_args: Some(targs),
+                    outer: None,
+                    ..
+                } => Some(Ty::class(class.clone(), targs.clone())),
+                Expr::Cast { ty, expr }
+                    if !matches!(expr.as_ref(), Expr::Local(_) | Expr::Bottom(_)) =>
+                {
+                    Some(ty.clone())
+                }
+                _ => None,
+            };
+            match bottom {
+                Some(t) => Expr::Call {
+                    receiver: Receiver::Expr(Box::new(Expr::Bottom(t))),
+                    name: name.clone(),
+                    type_args: type_args.clone(),
+                    args: args.clone(),
+                    declared_in: declared_in.clone(),
+                },
+                None => e.clone(),
+            }
+        }
+        other => other.clone(),
+    };
+    map_children(&e, &mut bottom_receivers, "", &e)
+}
+
 /// `e` with every call's and constructor's explicit type arguments dropped.
 fn drop_type_args(e: &Expr) -> Expr {
     let e = match e {
@@ -386,6 +428,15 @@ fn steps(p: &Program, may_check_twin: bool, keep_result: bool) -> Vec<Step> {
                 needs_twin: false,
             });
         }
+    }
+    // a call's receiver that is a constructor call (a call chain) or a cast expression
+    // becomes a typed bottom constant of its type
+    let bottomed = map_stmts(&p.stmts, bottom_receivers);
+    if bottomed != p.stmts {
+        out.push(Step {
+            program: with(bottomed),
+            needs_twin: false,
+        });
     }
     // casts of locals to their own declared type go
     let declared: Vec<(String, Ty)> = p
