@@ -372,7 +372,7 @@ impl Worker<'_> {
                         seq.receiver = Some(x);
                         self.lacks_member(x, &name)
                             && !(self.rules.has_extension_methods()
-                                && self.groovy_extension_applies(x, false, &name, f.params.len()))
+                                && self.extension_applies(x, false, &name, f.params.len()))
                             && !self.enriched(x)
                     }
                     Position::Arg(_)

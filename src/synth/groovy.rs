@@ -47,17 +47,22 @@ impl Extension {
 /// The extension methods named `name` (Groovy's).
 pub fn extensions(name: &str) -> &'static [Extension] {
     static BY_NAME: OnceLock<FxHashMap<&'static str, Vec<Extension>>> = OnceLock::new();
-    BY_NAME
-        .get_or_init(|| parse_table(TABLE))
-        .get(name)
-        .map_or(&[], Vec::as_slice)
+    lookup(&BY_NAME, TABLE, name)
 }
 
 /// Kotlin's extension functions named `name`.
 pub fn kotlin_extensions(name: &str) -> &'static [Extension] {
     static BY_NAME: OnceLock<FxHashMap<&'static str, Vec<Extension>>> = OnceLock::new();
-    BY_NAME
-        .get_or_init(|| parse_table(KOTLIN_TABLE))
+    lookup(&BY_NAME, KOTLIN_TABLE, name)
+}
+
+/// The entries named `name` of the table `text`, parsed once into `cell`.
+fn lookup(
+    cell: &'static OnceLock<FxHashMap<&'static str, Vec<Extension>>>,
+    text: &'static str,
+    name: &str,
+) -> &'static [Extension] {
+    cell.get_or_init(|| parse_table(text))
         .get(name)
         .map_or(&[], Vec::as_slice)
 }
@@ -90,46 +95,38 @@ fn parse_table(text: &'static str) -> FxHashMap<&'static str, Vec<Extension>> {
 }
 
 impl Worker<'_> {
-    /// True when a Groovy extension method `name` taking `n` arguments applies to a call on
-    /// a receiver of type `recv` (a primitive is boxed), or, for a static call
-    /// (`static_call`), on the class `recv`: then the instance extensions of `Class` (that is,
-    /// of `Object`) and the static extensions of `recv` apply.
-    /// In Kotlin, an extension function (or a member of Kotlin's own class) named `name`
-    /// taking `n` arguments on a receiver of type `recv`; none on a static call.
-    pub fn groovy_extension_applies(
+    /// True when an extension method of the target language named `name` taking `n`
+    /// arguments applies to a call on a receiver of type `recv` (a primitive is boxed).
+    /// Groovy: for a static call (`static_call`), on the class `recv`, the instance extensions
+    /// of `Class` (that is, of `Object`) and the static extensions of `recv` apply. Kotlin: its
+    /// standard library's extension functions and the members of its own classes; none on a
+    /// static call.
+    pub fn extension_applies(
         &mut self,
         recv: TypeId,
         static_call: bool,
         name: &str,
         n: usize,
     ) -> bool {
-        if self.cfg.lang == thalia_translators::Language::Kotlin {
-            if static_call {
-                return false;
-            }
-            let recv = self.boxed_type(recv);
-            for e in kotlin_extensions(name) {
-                if !e.takes(n) {
-                    continue;
-                }
-                if let Some(s) = self.groovy_self_type(e.self_type) {
-                    if self.api.ts.is_subtype(recv, s) {
-                        return true;
-                    }
-                }
-            }
+        let kotlin = self.cfg.lang == thalia_translators::Language::Kotlin;
+        if kotlin && static_call {
             return false;
         }
+        let table = if kotlin {
+            kotlin_extensions(name)
+        } else {
+            extensions(name)
+        };
         let recv = self.boxed_type(recv);
         let class_ty = static_call.then(|| {
             let class = self.api.ts.arena.sym("java.lang.Class");
             self.api.ts.arena.class(class, &[recv])
         });
-        for e in extensions(name) {
+        for e in table {
             if !e.takes(n) {
                 continue;
             }
-            let Some(s) = self.groovy_self_type(e.self_type) else {
+            let Some(s) = self.extension_self_type(e.self_type) else {
                 continue;
             };
             let receiver = match class_ty {
@@ -144,8 +141,8 @@ impl Worker<'_> {
     }
 
     /// An extension's self type in this worker's arena (`None` if it does not parse).
-    fn groovy_self_type(&mut self, name: &'static str) -> Option<TypeId> {
-        if let Some(&t) = self.caches.groovy_self_types.get(name) {
+    fn extension_self_type(&mut self, name: &'static str) -> Option<TypeId> {
+        if let Some(&t) = self.caches.extension_self_types.get(name) {
             return t;
         }
         let t = parse_type(&mut self.api.ts.arena, Syntax::Java, name, &[]).ok();
@@ -154,7 +151,7 @@ impl Worker<'_> {
             Type::Class { .. } => self.api.ts.erase(t),
             _ => t,
         });
-        self.caches.groovy_self_types.insert(name, t);
+        self.caches.extension_self_types.insert(name, t);
         t
     }
 }
@@ -197,11 +194,11 @@ mod tests {
             .arena
             .class_named("java.util.LinkedList", &[string]);
         let breaks = w.api.ts.arena.class_named("java.text.BreakIterator", &[]);
-        assert!(w.groovy_extension_applies(list, false, "minus", 1));
-        assert!(w.groovy_extension_applies(list, false, "first", 0));
-        assert!(!w.groovy_extension_applies(breaks, false, "first", 0));
+        assert!(w.extension_applies(list, false, "minus", 1));
+        assert!(w.extension_applies(list, false, "first", 0));
+        assert!(!w.extension_applies(breaks, false, "first", 0));
         // no extension on a static call
-        assert!(!w.groovy_extension_applies(list, true, "minus", 1));
+        assert!(!w.extension_applies(list, true, "minus", 1));
     }
 
     #[test]

@@ -91,10 +91,7 @@ impl Worker<'_> {
             && depth > 0
             && matches!(self.api.ts.arena.get(t), Type::Class { .. })
         {
-            self.building.prefer_call = true;
-            let found = self.path_inhabitant(rng, t, depth);
-            self.building.prefer_call = false;
-            if let Some(e) = found {
+            if let Some(e) = self.path_inhabitant(rng, t, depth, true) {
                 return e;
             }
         }
@@ -154,7 +151,7 @@ impl Worker<'_> {
                 return l;
             }
         }
-        if let Some(e) = self.path_inhabitant(rng, t, depth) {
+        if let Some(e) = self.path_inhabitant(rng, t, depth, false) {
             return e;
         }
         if !sam_first {
@@ -686,13 +683,15 @@ impl Worker<'_> {
         rc
     }
 
-    /// Algorithm 1 and 2: the first feasible path (in random order) to the target's type
-    /// constructor, turned into a chain of calls.
+    /// Algorithm 1 and 2: the first feasible path (in random order; with `prefer_call` the
+    /// paths that end in no constructor call first) to the target's type constructor, turned
+    /// into a chain of calls.
     fn path_inhabitant(
         &mut self,
         rng: &mut SynthRng,
         t: TypeId,
         depth: usize,
+        prefer_call: bool,
     ) -> Option<Inhabitant> {
         let (ctor, _) = ApiGraph::key(&mut self.api, t);
         let node = self.ctx.graph.node_of_type(ctor)?;
@@ -700,7 +699,7 @@ impl Worker<'_> {
         let mut order: Vec<usize> = (0..paths.len()).collect();
         order.shuffle(rng);
         // a call chain's receiver: the paths whose last member is no constructor first
-        if std::mem::take(&mut self.building.prefer_call) {
+        if prefer_call {
             let g = &self.ctx.graph;
             let api = &self.api;
             order.sort_by_key(|&i| {

@@ -1004,7 +1004,7 @@ impl Worker<'_> {
                     (self.api.ts.self_type(sym), true)
                 }
             };
-            if self.groovy_extension_applies(recv, static_call, &mem.name, seq.args.len()) {
+            if self.extension_applies(recv, static_call, &mem.name, seq.args.len()) {
                 return None;
             }
         }

@@ -514,10 +514,7 @@ impl Worker<'_> {
             };
             w.api.ts.arena.as_class(t).is_some_and(|(n, _)| {
                 let name = w.api.ts.arena.name(n);
-                name == "java.lang.String"
-                    || name == "java.lang.Object"
-                    || KOTLIN_MAPPED_ROOTS.contains(&name)
-                    || KOTLIN_MAPPED_CLASSES.contains(&name)
+                KOTLIN_MAPPED_ROOTS.contains(&name) || KOTLIN_MAPPED_CLASSES.contains(&name)
             })
         };
         if std::iter::once(owner)
@@ -529,18 +526,41 @@ impl Worker<'_> {
         if mem.kind != MemberKind::Method || mem.is_static {
             return false;
         }
-        for c in self.declarers(owner, &mem.name, mem.params.len()) {
-            let Some(id) = self.api.class_by_name(&c) else {
-                // a declaring class outside the API: its signatures are unknown
-                return true;
-            };
-            let sym = self.api.class(id).sym;
-            let t = self.api.ts.self_type(sym);
-            if exactly_mapped(self, t) || self.kotlin_mapped(t, true) {
-                return true;
+        let Some(declaring) = self.declaring_types(owner, &mem.name, mem.params.len(), false)
+        else {
+            return true;
+        };
+        declaring
+            .into_iter()
+            .any(|t| exactly_mapped(self, t) || self.kotlin_mapped(t, true))
+    }
+
+    /// The self types of the classes that declare an instance method `name` of `arity`
+    /// parameters seen from `owner` ([`Worker::declarers`]), the root class left out with
+    /// `skip_root`; `None` when one of them lies outside the API (its signatures unknown).
+    fn declaring_types(
+        &mut self,
+        owner: TypeId,
+        name: &str,
+        arity: usize,
+        skip_root: bool,
+    ) -> Option<Vec<TypeId>> {
+        let mut out = Vec::new();
+        for c in self.declarers(owner, name, arity) {
+            let root = self
+                .api
+                .ts
+                .arena
+                .find_sym(&c)
+                .is_some_and(|s| self.api.ts.is_root_class(s));
+            if skip_root && root {
+                continue;
             }
+            let id = self.api.class_by_name(&c)?;
+            let sym = self.api.class(id).sym;
+            out.push(self.api.ts.self_type(sym));
         }
-        false
+        Some(out)
     }
 
     /// [`Self::kotlin_retypes_member`] for member `m` on a receiver of type `receiver`.
@@ -556,23 +576,9 @@ impl Worker<'_> {
         let mut types = vec![owner];
         types.extend(receiver);
         if mem.kind == MemberKind::Method && !mem.is_static {
-            for c in self.declarers(owner, &mem.name, mem.params.len()) {
-                let root = self
-                    .api
-                    .ts
-                    .arena
-                    .find_sym(&c)
-                    .is_some_and(|s| self.api.ts.is_root_class(s));
-                if root {
-                    continue;
-                }
-                if let Some(id) = self.api.class_by_name(&c) {
-                    let sym = self.api.class(id).sym;
-                    types.push(self.api.ts.self_type(sym));
-                } else {
-                    // a declaring class outside the API: its signatures are unknown
-                    return true;
-                }
+            match self.declaring_types(owner, &mem.name, mem.params.len(), true) {
+                Some(ts) => types.extend(ts),
+                None => return true,
             }
         }
         types.into_iter().any(|t| self.kotlin_mapped(t, enhanced))
@@ -958,7 +964,7 @@ impl Worker<'_> {
             Some(r) => (r, false),
             None => (owner, true),
         };
-        self.groovy_extension_applies(recv, static_call, &mem.name, f.params.len())
+        self.extension_applies(recv, static_call, &mem.name, f.params.len())
     }
 }
 

@@ -86,8 +86,9 @@ pub struct Worker<'c> {
 pub(crate) struct Caches {
     /// Yen paths per target type node, source first.
     pub(crate) paths: FxHashMap<NodeIndex, Rc<Vec<Vec<NodeIndex>>>>,
-    /// Self types of Groovy's extension methods, parsed into this worker's arena.
-    pub(crate) groovy_self_types: FxHashMap<&'static str, Option<TypeId>>,
+    /// Self types of the language's extension methods (Groovy's, Kotlin's), parsed into this
+    /// worker's arena.
+    pub(crate) extension_self_types: FxHashMap<&'static str, Option<TypeId>>,
     /// Per member, why the target language cannot use it (`None`: it can).
     pub(crate) language_problems: FxHashMap<MemberId, Option<SkipReason>>,
     /// Per instance method, the classes that may declare it (see `Expr::Call::declared_in`).
@@ -118,9 +119,9 @@ pub(crate) struct Building {
     pub(crate) in_lambda: usize,
     /// Nesting of arguments being built whose calls must keep their type arguments.
     pub(crate) keep_type_args: usize,
-    /// The next path inhabitant should end in a method call or field access rather than a
-    /// constructor call, where the API offers one (the receiver of a call chain); taken by
-    /// the first path inhabitant built.
+    /// The next inhabitant should be a path that ends in a method call or field access
+    /// rather than a constructor call, where the API offers one (the receiver of a call
+    /// chain); taken by the next [`Worker::inhabit`].
     pub(crate) prefer_call: bool,
     /// The expression forms the program being built may use (its swarm draw).
     pub(crate) features: super::swarm::Features,
