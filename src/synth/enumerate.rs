@@ -759,7 +759,11 @@ impl Worker<'_> {
                     result: task.seq.result.map(|t| self.replace_type(t, x, tv)),
                 };
                 let seq_types = seq.receiver.into_iter().chain(seq.args.iter().copied());
-                if seq_types.chain(seq.result).any(|t| self.generic_array(t)) {
+                // a type variable in a class type must meet its parameter's bound
+                if seq_types
+                    .chain(seq.result)
+                    .any(|t| self.generic_array(t) || !self.api.ts.is_well_formed(t))
+                {
                     return None;
                 }
                 let receiver_ok = match (seq.receiver, f.receiver) {
@@ -811,6 +815,8 @@ impl Worker<'_> {
                         seq.result = Some(x);
                         !self.lenient_conversion(formal, x, ConversionSite::Assignment)
                             && !self.assignable(formal, x)
+                            && !(self.rules.overloads_by_expected_type()
+                                && self.overload_returns(m, x))
                     }
                 };
                 // the other positions must still resolve to the member
@@ -833,6 +839,29 @@ impl Worker<'_> {
                 })
             }
         }
+    }
+
+    /// True when another overload of `m` with as many parameters returns a type assignable
+    /// to `x`: a language that resolves overloads by the expected type may choose it.
+    pub(crate) fn overload_returns(&mut self, m: MemberId, x: TypeId) -> bool {
+        let mem = self.api.member(m);
+        let (kind, arity) = (mem.kind, mem.params.len());
+        let Some(rs) = self
+            .ctx
+            .members_by_name
+            .get(&mem.owner)
+            .and_then(|by| by.get(&mem.name))
+        else {
+            return false;
+        };
+        let rets: Vec<TypeId> = rs
+            .iter()
+            .filter(|r| r.member != m)
+            .map(|r| self.api.member(r.member))
+            .filter(|o| o.kind == kind && o.params.len() == arity)
+            .map(|o| o.ret)
+            .collect();
+        rets.into_iter().any(|r| self.assignable(r, x))
     }
 
     /// True when `t` is or contains an array whose element type mentions a type variable.

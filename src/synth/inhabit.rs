@@ -415,7 +415,7 @@ impl Worker<'_> {
     /// A lambda or function reference cast to a functional interface that is a subtype of
     /// `t` (`(java.util.function.Supplier<String>) String::new` for an `Object`), or `None`
     /// when no functional interface lies below `t`.
-    fn function_cast_below(
+    pub(crate) fn function_cast_below(
         &mut self,
         rng: &mut SynthRng,
         t: TypeId,
@@ -426,10 +426,14 @@ impl Worker<'_> {
             Some(v) => Rc::clone(v),
             None => {
                 // every interface is below `Object`, though its supertypes do not say so
+                // (but for Scala 2's universal traits)
                 let v: Vec<crate::api::ClassId> = if sym == self.ctx.object_sym {
                     self.api
                         .class_ids()
-                        .filter(|&c| self.api.class(c).functional)
+                        .filter(|&c| {
+                            let class = self.api.class(c);
+                            class.functional && !self.rules.extends_any_only(&class.name)
+                        })
                         .collect()
                 } else {
                     self.ctx

@@ -316,13 +316,22 @@ impl Worker<'_> {
             Type::Array(e) => *e,
             _ => return false,
         };
-        for (i, &a) in args.iter().enumerate() {
-            let p = if i + 1 < n { ps[i] } else { elem };
-            if !self.convertible(a, p, true) {
-                return false;
-            }
+        let as_elements = |w: &mut Self, args: &[TypeId]| {
+            args.iter().enumerate().all(|(i, &a)| {
+                let p = if i + 1 < n { ps[i] } else { elem };
+                w.convertible(a, p, true)
+            })
+        };
+        if as_elements(self, args) {
+            return true;
         }
-        true
+        // Kotlin: elements, then the array spread (`f(a, b, *arr)`)
+        match args.split_last() {
+            Some((&last, init)) if self.rules.spread_follows_elements() && init.len() >= n => {
+                self.convertible(last, ps[n - 1], true) && as_elements(self, init)
+            }
+            _ => false,
+        }
     }
 
     /// The most specific of the applicable candidates (JLS 15.12.2.5, by subtyping of the

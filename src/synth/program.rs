@@ -573,6 +573,17 @@ impl Worker<'_> {
         })
     }
 
+    /// True when the language's arrays are invariant and member `m` returns an array: on a
+    /// receiver of a narrower type, an override's narrower array type is no subtype of it
+    /// (`Class<?>.getTypeParameters()` against `GenericDeclaration`'s in Scala).
+    pub(crate) fn covariant_array_risk(&self, m: MemberId) -> bool {
+        self.rules.arrays_are_invariant()
+            && matches!(
+                self.api.ts.arena.get(self.api.member(m).ret),
+                Type::Array(_)
+            )
+    }
+
     /// True when the member's class has another member of the same name, kind and arity.
     fn has_same_arity_overload(&self, m: MemberId) -> bool {
         let mem = self.api.member(m);
@@ -617,6 +628,9 @@ impl Worker<'_> {
         let mut shape = ShapeRecord::default();
         let mut stmts = Vec::new();
         let mut operands: Vec<Operand> = Vec::new();
+        // the type of the receiver's expression: the receiver type, or a chained receiver's
+        // narrower type
+        let mut receiver_ty = task.seq.receiver;
         // a call under test that may end up in a lambda (`synth::wrap`) takes operands whose
         // calls throw no checked exception: a block lambda declares them, and a call chain's
         // receiver is part of the call
@@ -652,11 +666,15 @@ impl Worker<'_> {
                             && matches!(init, Init::Sub(_) | Init::Standalone)
                             && self.api.ts.is_subtype(t, r)
                             && !self.overloaded_call(m, Some(t))
+                            && !self.covariant_array_risk(m)
                     }
                     InferInfo::Poly => false,
                 };
             if chain {
                 shape.call_chain = true;
+                if let InferInfo::Standalone(t) = inh.info {
+                    receiver_ty = Some(t);
+                }
                 operands.push(Operand {
                     expr: inh.expr,
                     init,
@@ -782,6 +800,20 @@ impl Worker<'_> {
         ) = (task.broken, &mut call.expr)
         {
             *declared_in = self.declarers(actual, name, args.len());
+        } else if let (
+            Some(t),
+            Expr::Call {
+                name,
+                args,
+                declared_in,
+                receiver: Receiver::Expr(_),
+                ..
+            },
+        ) = (receiver_ty, &mut call.expr)
+        {
+            // the classes that declare the member seen from the receiver's own type (a box's
+            // or an enum's override, which Kotlin writes its own way)
+            *declared_in = self.declarers(t, name, args.len());
         }
         if flow {
             let broken_result = broken_at == Some(Position::Result);

@@ -96,6 +96,27 @@ impl LanguageRules {
         self.lang == Language::Groovy
     }
 
+    /// True when `class` is a universal trait of the language, a supertype of its value
+    /// classes that extends `Any`, not `AnyRef`, so that its values are no `Object`
+    /// (Scala 2's `java.lang.Comparable` and `java.io.Serializable`).
+    pub fn extends_any_only(self, class: &str) -> bool {
+        self.lang == Language::Scala2
+            && matches!(class, "java.lang.Comparable" | "java.io.Serializable")
+    }
+
+    /// True when overload resolution prefers an alternative whose result conforms to the
+    /// expected type (Scala: `l.remove(i)` assigned to a `Boolean` picks `remove(Object)`).
+    pub fn overloads_by_expected_type(self) -> bool {
+        self.is_scala()
+    }
+
+    /// True when a call may pass elements before a spread array to a variable-arity
+    /// parameter (Kotlin's `f(a, b, *arr)`), so an array argument after an element still
+    /// fills the parameter.
+    pub fn spread_follows_elements(self) -> bool {
+        self.lang == Language::Kotlin
+    }
+
     /// True when the language writes raw types (a generic class without type arguments):
     /// Java and Groovy do; Kotlin and Scala have no syntax for them.
     pub fn has_raw_types(self) -> bool {
@@ -971,6 +992,8 @@ impl Worker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::synth::inhabit::Inhabitant as Inh;
+    use crate::synth::overload::Resolution;
     use crate::synth::{SynthConfig, SynthContext};
     use rand::SeedableRng;
 
@@ -1167,6 +1190,148 @@ mod tests {
             let want = if lang == Language::Kotlin { 1 } else { 4 };
             assert_eq!(subs.len(), want, "{lang}: subtypes of int");
             assert_eq!(subs[0], int);
+        }
+    }
+
+    /// The member of the embedded `java.base` whose signature is `sig`.
+    fn member_by_signature(w: &Worker<'_>, sig: &str) -> MemberId {
+        w.api
+            .member_ids()
+            .find(|&m| w.api.signature(m) == sig)
+            .unwrap_or_else(|| panic!("no member {sig}"))
+    }
+
+    #[test]
+    fn scala2_casts_no_function_to_a_universal_trait_for_an_object() {
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        for (lang, comparable_allowed) in [(Language::Java, true), (Language::Scala2, false)] {
+            let mut cfg = SynthConfig {
+                lang,
+                ..SynthConfig::default()
+            };
+            cfg.swarm.use_probability = 1.0;
+            let mut w = Worker::new(api.clone(), &ctx, &cfg);
+            w.building.features.function_casts = true;
+            let object = w.api.ts.arena.class_named("java.lang.Object", &[]);
+            let mut rng = crate::synth::worker::SynthRng::seed_from_u64(5);
+            let mut comparable = 0;
+            for _ in 0..3000 {
+                if let Some(Inh {
+                    expr:
+                        Expr::Cast {
+                            ty: Ty::Class { name, .. },
+                            ..
+                        },
+                    ..
+                }) = w.function_cast_below(&mut rng, object, 2)
+                {
+                    comparable += usize::from(name == "java.lang.Comparable");
+                }
+            }
+            assert_eq!(
+                comparable > 0,
+                comparable_allowed,
+                "{lang}: (Comparable) x as an Object"
+            );
+        }
+    }
+
+    #[test]
+    fn scala_result_is_not_broken_where_another_overload_returns_the_type() {
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        for (lang, picks_by_result) in [(Language::Java, false), (Language::Scala2, true)] {
+            let cfg = SynthConfig {
+                lang,
+                ..SynthConfig::default()
+            };
+            let mut w = Worker::new(api.clone(), &ctx, &cfg);
+            let remove = member_by_signature(
+                &w,
+                "E java.util.concurrent.CopyOnWriteArrayList.remove(int)",
+            );
+            let boolean = w.api.ts.arena.class_named("java.lang.Boolean", &[]);
+            let string = w.api.ts.arena.class_named("java.lang.String", &[]);
+            assert!(
+                w.overload_returns(remove, boolean),
+                "remove(Object) returns boolean"
+            );
+            assert!(!w.overload_returns(remove, string));
+            assert_eq!(
+                w.rules.overloads_by_expected_type(),
+                picks_by_result,
+                "{lang}"
+            );
+        }
+    }
+
+    #[test]
+    fn kotlin_passes_elements_before_a_spread_array() {
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        for (lang, applies) in [(Language::Java, false), (Language::Kotlin, true)] {
+            let cfg = SynthConfig {
+                lang,
+                ..SynthConfig::default()
+            };
+            let mut w = Worker::new(api.clone(), &ctx, &cfg);
+            let of = member_by_signature(
+                &w,
+                "static java.nio.file.Path java.nio.file.Paths.get(java.lang.String, java.lang.String...)",
+            );
+            let f = w.formal_under(of, crate::types::Subst::new());
+            let string = w.api.ts.arena.class_named("java.lang.String", &[]);
+            let strings = w.api.ts.arena.array(string);
+            // `Paths.get(a, b, *rest)`
+            let seq = TypingSequence {
+                receiver: None,
+                args: vec![string, string, strings],
+                result: None,
+            };
+            let got = w.resolve(of, &f, &seq);
+            assert_eq!(got == Resolution::Unique(of), applies, "{lang}: {got:?}");
+        }
+    }
+
+    #[test]
+    fn a_test_method_variable_meets_the_bound_of_the_class_it_instantiates() {
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        let cfg = SynthConfig::default();
+        let mut w = Worker::new(api.clone(), &ctx, &cfg);
+        let a = &mut w.api.ts.arena;
+        let serializable = a.class_named("java.io.Serializable", &[]);
+        let unit = a.class_named("java.util.concurrent.TimeUnit", &[]);
+        let v = a.new_var("T", "test");
+        a.var_mut(v).upper = vec![serializable];
+        let t = a.var_type(v);
+        let desc_t = a.class_named("java.lang.Enum.EnumDesc", &[t]);
+        let desc_unit = a.class_named("java.lang.Enum.EnumDesc", &[unit]);
+        let list_t = a.class_named("java.util.List", &[desc_t]);
+        assert!(
+            !w.api.ts.is_well_formed(desc_t),
+            "EnumDesc<T extends Serializable>"
+        );
+        assert!(!w.api.ts.is_well_formed(list_t), "List<EnumDesc<T>>");
+        assert!(w.api.ts.is_well_formed(desc_unit), "EnumDesc<TimeUnit>");
+    }
+
+    #[test]
+    fn invariant_arrays_keep_a_narrower_receiver_away_from_array_results() {
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        for (lang, risk) in [(Language::Java, false), (Language::Scala2, true)] {
+            let cfg = SynthConfig {
+                lang,
+                ..SynthConfig::default()
+            };
+            let w = Worker::new(api.clone(), &ctx, &cfg);
+            let m = member_by_signature(
+                &w,
+                "java.lang.reflect.TypeVariable<?>[] java.lang.reflect.GenericDeclaration.getTypeParameters()",
+            );
+            assert_eq!(w.covariant_array_risk(m), risk, "{lang}");
         }
     }
 }

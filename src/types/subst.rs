@@ -228,6 +228,28 @@ impl TypeSystem {
         true
     }
 
+    /// True when every class type in `t` without wildcard arguments gives its type
+    /// parameters arguments within their bounds (`Enum.EnumDesc<T>` needs `T <: Enum<T>`).
+    pub fn is_well_formed(&mut self, t: TypeId) -> bool {
+        match self.arena.get(t).clone() {
+            Type::Nullable(i) | Type::Array(i) => self.is_well_formed(i),
+            Type::Class { args, .. } => {
+                if !args.iter().all(|&a| self.is_well_formed(a)) {
+                    return false;
+                }
+                if args
+                    .iter()
+                    .any(|&a| matches!(self.arena.get(a), Type::Wildcard(_)))
+                {
+                    return true;
+                }
+                let (_, s) = self.decompose(t);
+                self.is_valid_subst(&s)
+            }
+            _ => true,
+        }
+    }
+
     /// Definition 3.3: splits a type instance `C<A, B>` into its type constructor `C<X, Y>`
     /// and the substitution `[X ↦ A, Y ↦ B]` (identity mappings left out); other types
     /// decompose into themselves and the empty substitution. Nullability is kept outside.

@@ -121,6 +121,8 @@
 //!   (Kotlin hides them or offers extension functions with other types, e.g. `split` returning
 //!   a `List`), and so are `getMessage()`, `getLocalizedMessage()` and `getCause()` of a
 //!   throwable (`(e as java.lang.Throwable).getMessage()`: Kotlin's `message` is a `String?`)
+//!   unless a subclass redeclares the getter with a covariant type, which only Kotlin's
+//!   property keeps (`e.cause!!` is the `IOException` of an `UncheckedIOException`),
 //!   and the wrappers' members that Kotlin's `Int`, `Char`, ... lack
 //!   (`(i as java.lang.Integer).describeConstable()`); `java.lang.Enum`'s `name()`,
 //!   `ordinal()` and `getDeclaringClass()` are the properties `name`, `ordinal` and
@@ -421,6 +423,9 @@ enum Member {
     Call(&'static str),
     /// A property read `recv.name` (the Java method takes no arguments).
     Property(&'static str),
+    /// A property read asserted non-null, `recv.name!!`: a Java subclass's covariant override
+    /// of a getter that Kotlin shows as a nullable property of its mapped type.
+    PropertyNonNull(&'static str),
     /// A chain of calls without arguments, `recv.toInt().toByte()`.
     Chain(&'static str),
     /// A call on the receiver cast to the Java class: `(recv as java.lang.String).m(args)`.
@@ -486,23 +491,30 @@ fn kotlin_member(
     if arity == 0 && matches!(name, "getMessage" | "getLocalizedMessage" | "getCause") {
         let throwable = class.is_some_and(is_throwable_name)
             || declared_in.iter().any(|d| d == "java.lang.Throwable");
+        let property = match name {
+            "getMessage" => "message",
+            "getLocalizedMessage" => "localizedMessage",
+            _ => "cause",
+        };
+        // A subclass that redeclares the getter (`UncheckedIOException.getCause()` returns an
+        // `IOException`) keeps its covariant type only as Kotlin's property, typed `T?`; the
+        // cast to `java.lang.Throwable` would lose it.
+        let overridden = declared_in
+            .first()
+            .is_some_and(|d| d != "java.lang.Throwable");
         match (recv, throwable) {
+            (_, true) if overridden => return Some(Member::PropertyNonNull(property)),
             (_, true) => return Some(Member::OnJavaClass("java.lang.Throwable")),
             // a getter of a known non-throwable class stays a call: a reference to a Java
             // getter's synthetic property needs Kotlin 1.9
-            (None, false) if declared_in.is_empty() => {
-                return Some(Member::Property(match name {
-                    "getMessage" => "message",
-                    "getLocalizedMessage" => "localizedMessage",
-                    _ => "cause",
-                }))
-            }
+            (None, false) if declared_in.is_empty() => return Some(Member::Property(property)),
             _ => {}
         }
     }
     let declaring = declared_in.first().map(String::as_str).or(class);
-    // java.lang.Enum's members are Kotlin properties or hidden.
-    if declaring == Some("java.lang.Enum") {
+    // java.lang.Enum's members are Kotlin properties or hidden (an interface of the enum
+    // that declares one too does not make it callable).
+    if declaring == Some("java.lang.Enum") || declared_in.iter().any(|d| d == "java.lang.Enum") {
         return match (name, arity) {
             ("name", 0) => Some(Member::Property("name")),
             ("ordinal", 0) => Some(Member::Property("ordinal")),
@@ -1173,6 +1185,7 @@ impl Emitter {
                             None => format!("{recv}.{}{targs}({args_s})", name(method)),
                             Some(Member::Call(m)) => format!("{recv}.{m}{targs}({args_s})"),
                             Some(Member::Property(p)) => format!("{recv}.{p}"),
+                            Some(Member::PropertyNonNull(p)) => format!("{recv}.{p}!!"),
                             Some(Member::NonNull) => {
                                 format!("{recv}.{}{targs}({args_s})!!", name(method))
                             }
@@ -1400,6 +1413,9 @@ impl Emitter {
                         format!("({} as {c})::{}", self.expr(receiver)?, name(m))
                     }
                     Some(Member::Chain(calls)) => return Err(self.chain_ref(m, calls)),
+                    Some(Member::PropertyNonNull(p)) => {
+                        return Err(self.nullable_property_ref(m, p))
+                    }
                     Some(Member::Unsupported(why)) => return Err(self.unsupported(why)),
                 }
             }
@@ -1429,6 +1445,9 @@ impl Emitter {
                         )))
                     }
                     Some(Member::Chain(calls)) => return Err(self.chain_ref(m, calls)),
+                    Some(Member::PropertyNonNull(p)) => {
+                        return Err(self.nullable_property_ref(m, p))
+                    }
                     Some(Member::Unsupported(why)) => return Err(self.unsupported(why)),
                 }
             }
@@ -1462,6 +1481,14 @@ impl Emitter {
     fn chain_ref(&self, method: &str, calls: &str) -> TranslateError {
         self.unsupported(format!(
             "a reference to `{method}`, which Kotlin writes as the calls `{calls}`"
+        ))
+    }
+
+    /// Why a reference to a getter that Kotlin shows only as a nullable property is not written.
+    fn nullable_property_ref(&self, method: &str, property: &str) -> TranslateError {
+        self.unsupported(format!(
+            "a reference to `{method}`, an override that Kotlin shows only as the nullable \
+             property `{property}`"
         ))
     }
 
@@ -1784,6 +1811,30 @@ mod tests {
         let ex = Ty::class("java.io.IOException", vec![]);
         assert_eq!(
             kotlin_member(Some(&ex), "getCause", 0, &[]),
+            Some(Member::OnJavaClass("java.lang.Throwable"))
+        );
+        // An enum's `name()` is Kotlin's property, even when an interface declares it first.
+        let family = [
+            "java.net.ProtocolFamily".to_owned(),
+            "java.lang.Enum".to_owned(),
+        ];
+        assert_eq!(
+            kotlin_member(None, "name", 0, &family),
+            Some(Member::Property("name"))
+        );
+        assert_eq!(kotlin_member(None, "name", 0, &family[..1]), None);
+        // A covariant override keeps its type only as Kotlin's (nullable) property.
+        let unchecked = Ty::class("java.io.UncheckedIOException", vec![]);
+        let declared = [
+            "java.io.UncheckedIOException".to_owned(),
+            "java.lang.Throwable".to_owned(),
+        ];
+        assert_eq!(
+            kotlin_member(Some(&unchecked), "getCause", 0, &declared),
+            Some(Member::PropertyNonNull("cause"))
+        );
+        assert_eq!(
+            kotlin_member(Some(&unchecked), "getMessage", 0, &declared[1..]),
             Some(Member::OnJavaClass("java.lang.Throwable"))
         );
         assert_eq!(
