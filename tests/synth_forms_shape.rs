@@ -310,6 +310,32 @@ fn varargs_calls_take_zero_one_or_several_elements() {
 }
 
 #[test]
+fn calls_in_operands_write_their_varargs_elements_too() {
+    let forced = swarm(|s| {
+        s.varargs_elements = 1.0;
+        s.use_probability = 1.0;
+    });
+    let built = build(Language::Java, Mode::WellTyped, true, forced, 1500);
+    let with = built
+        .iter()
+        .filter(|s| s.record.shape.varargs_element_calls > 0)
+        .count();
+    assert!(
+        with > 0,
+        "no operand call written with its varargs elements"
+    );
+    // off in the swarm draw, no call is
+    let off = build(
+        Language::Java,
+        Mode::WellTyped,
+        true,
+        swarm(|s| s.varargs_elements = 0.0),
+        1500,
+    );
+    assert!(off.iter().all(|s| !s.record.uses_varargs_elements()));
+}
+
+#[test]
 fn explicit_type_arguments_are_kept_where_erasure_was_allowed() {
     let keep = swarm(|s| {
         s.explicit_type_args = 1.0;
@@ -639,7 +665,7 @@ fn java_programs_with_every_shape_get_the_expected_javac_verdicts() {
             .filter(|s| {
                 s.record.shape.inferred_locals > 0
                     || s.record.shape.call_chain
-                    || s.record.typing_sequence.varargs_elements.is_some()
+                    || s.record.uses_varargs_elements()
             })
             .count()
     };
@@ -681,7 +707,7 @@ fn census(built: &[Synthesized]) -> String {
     let count = |f: &dyn Fn(&Synthesized) -> bool| built.iter().filter(|s| f(s)).count();
     let inferred = count(&|s| s.record.shape.inferred_locals > 0);
     let chains = count(&|s| s.record.shape.call_chain);
-    let varargs = count(&|s| s.record.typing_sequence.varargs_elements.is_some());
+    let varargs = count(&|s| s.record.uses_varargs_elements());
     let kept = count(&|s| s.record.shape.explicit_type_args);
     let erased = count(&|s| s.record.erased);
     let casts: usize = built.iter().map(|s| s.record.shape.casts).sum();

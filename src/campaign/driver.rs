@@ -938,7 +938,7 @@ impl Source for SynthSource {
                     }
                 };
                 self.census
-                    .add(&p.program, p.record.typing_sequence.varargs_elements);
+                    .add(&p.program, p.record.uses_varargs_elements());
                 let file = self.translator.file_name(&p.program);
                 p.record.file = file.clone();
                 p.record.call_lines = self.translator.call_lines(&source);

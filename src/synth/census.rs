@@ -63,7 +63,7 @@ pub const FORMS: [(&str, &str); 27] = [
     ),
     (
         "varargs-elements",
-        "a varargs call under test with its elements (none, one or several)",
+        "a varargs call (under test or in an operand) with its elements (none, one or several)",
     ),
     ("nullable-type", "a declared nullable type `T?`"),
     (
@@ -242,11 +242,11 @@ pub struct Census {
 }
 
 impl Census {
-    /// Counts one more program; `varargs_elements` is the number of elements its variable-arity
-    /// call under test is written with (`None`: not a varargs call, or one array).
-    pub fn add(&mut self, p: &Program, varargs_elements: Option<usize>) {
+    /// Counts one more program; `varargs_elements` says whether one of its variable-arity
+    /// calls is written with its elements (none, one or several) instead of an array.
+    pub fn add(&mut self, p: &Program, varargs_elements: bool) {
         let (mut forms, casts) = forms_of(p);
-        if varargs_elements.is_some() {
+        if varargs_elements {
             forms.push("varargs-elements");
         }
         self.programs += 1;
@@ -353,8 +353,8 @@ mod tests {
         assert!(!forms.contains(&"reference"), "{forms:?}");
         assert_eq!(casts, 1);
         let mut c = Census::default();
-        c.add(&p, Some(2));
-        c.add(&Program::new("p2", vec![]), None);
+        c.add(&p, true);
+        c.add(&Program::new("p2", vec![]), false);
         assert_eq!(c.programs, 2);
         assert!((c.share("lambda") - 0.5).abs() < 1e-9);
         assert!((c.share("varargs-elements") - 0.5).abs() < 1e-9);

@@ -12,6 +12,7 @@ use thalia_translators::ir::{Expr, LambdaForm, Lit, Stmt, Ty};
 
 use super::context::java_expressible;
 use super::erase::InferInfo;
+use super::program::CallShape;
 use super::worker::{SynthRng, Worker};
 use crate::api::{MemberId, MemberKind};
 use crate::graph::{ApiGraph, Node};
@@ -845,12 +846,31 @@ impl Worker<'_> {
         self.building.keep_type_args += usize::from(keep);
         // a joined type may make another overload applicable or more specific
         self.building.no_conditionals += usize::from(overloaded);
-        let args: Vec<Inhabitant> = arg_tys
+        // the variable-arity argument as elements of its component type: the array's type
+        // still decides erasure
+        let varargs = self.operand_varargs(rng, m, s, &arg_tys);
+        let fixed = arg_tys.len() - usize::from(varargs.is_some());
+        let mut args: Vec<Inhabitant> = arg_tys[..fixed]
             .iter()
             .map(|&t| self.inhabit(rng, t, depth.saturating_sub(1)))
             .collect();
+        let elems = varargs.map(|(comp, n)| {
+            args.extend(arg_tys.last().map(|&t| Inhabitant {
+                expr: Expr::Unit,
+                info: InferInfo::Standalone(t),
+            }));
+            (0..n)
+                .map(|_| self.inhabit(rng, comp, depth.saturating_sub(1)))
+                .collect::<Vec<_>>()
+        });
         self.building.no_conditionals -= usize::from(overloaded);
         self.building.keep_type_args -= usize::from(keep);
-        self.build_call(m, s, receiver, &args, goal, true)
+        self.building.varargs_element_calls += usize::from(elems.is_some());
+        let shape = CallShape {
+            keep_explicit: false,
+            varargs: elems,
+        };
+        self.build_call_shaped(m, s, receiver, &args, goal, true, &shape)
+            .0
     }
 }

@@ -322,7 +322,7 @@ pub fn summarize(api: &Api, plan: &Plan, built: &[Synthesized]) -> SynthSummary 
     let mut census = census::Census::default();
     built
         .iter()
-        .for_each(|s| census.add(&s.program, s.record.typing_sequence.varargs_elements));
+        .for_each(|s| census.add(&s.program, s.record.uses_varargs_elements()));
     SynthSummary {
         census,
         members: api.members.len(),

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use thalia_translators::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
 
 use super::config::Mode;
-use super::enumerate::{Broken, Position, Resolution, Task};
+use super::enumerate::{Broken, Position, Resolution, Task, TypingSequence};
 use super::erase::InferInfo;
 use super::inhabit::Inhabitant;
 use super::worker::{RngStream, Worker};
@@ -95,6 +95,18 @@ pub struct ShapeRecord {
     /// lambda whose parameter is the receiver); see `synth::wrap`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wrapped: Option<String>,
+    /// Calls besides the call under test (in its operands) written with their varargs
+    /// elements instead of an array (`Paths.get(a, b, c)`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub varargs_element_calls: usize,
+}
+
+impl ProgramRecord {
+    /// True when one of the program's variable-arity calls (the call under test or one in
+    /// its operands) is written with its elements instead of an array.
+    pub fn uses_varargs_elements(&self) -> bool {
+        self.typing_sequence.varargs_elements.is_some() || self.shape.varargs_element_calls > 0
+    }
 }
 
 impl ShapeRecord {
@@ -573,6 +585,58 @@ impl Worker<'_> {
         })
     }
 
+    /// The component type and number of elements with which a call of method or constructor
+    /// `m` in an operand (not the call under test) passes its variable-arity
+    /// argument, when the program's swarm draw has varargs elements and the elements leave
+    /// the call resolving to `m` (in Java's rules, and with no extension method answering
+    /// the other arity).
+    pub(crate) fn operand_varargs(
+        &mut self,
+        rng: &mut super::worker::SynthRng,
+        m: MemberId,
+        s: &Subst,
+        arg_tys: &[TypeId],
+    ) -> Option<(TypeId, usize)> {
+        let mem = self.api.member(m);
+        let static_call = mem.is_static && mem.kind == MemberKind::Method;
+        if !self.building.features.varargs_elements
+            || mem.kind == MemberKind::Field
+            || !mem.params.last().is_some_and(|p| p.vararg)
+            || mem.params.len() != arg_tys.len()
+            || self.api.is_signature_polymorphic(m)
+            || !rng.gen_bool(VARARGS_ELEMENTS_PROBABILITY)
+        {
+            return None;
+        }
+        let (name, owner, kind) = (mem.name.clone(), mem.owner, mem.kind);
+        let (&last, fixed) = arg_tys.split_last()?;
+        let comp = match *self.api.ts.arena.get(last) {
+            Type::Array(e) => e,
+            _ => return None,
+        };
+        let n = *VARARGS_ELEMENT_COUNTS.choose(rng)?;
+        let mut args = fixed.to_vec();
+        args.extend(std::iter::repeat_n(comp, n));
+        let sym = self.api.class(owner).sym;
+        let self_ty = self.api.ts.self_type(sym);
+        // an instance method's receiver as the path's substitution sees it
+        let receiver = (!static_call && kind == MemberKind::Method)
+            .then(|| self.api.ts.arena.subst(self_ty, s));
+        if kind == MemberKind::Method && self.rules.has_extension_methods() {
+            let recv = receiver.unwrap_or(self_ty);
+            if self.extension_applies(recv, static_call, &name, args.len()) {
+                return None;
+            }
+        }
+        let formal = self.formal_under(m, s.clone());
+        let seq = TypingSequence {
+            receiver,
+            args,
+            result: None,
+        };
+        (self.resolve(m, &formal, &seq) == Resolution::Unique(m)).then_some((comp, n))
+    }
+
     /// True when the language's arrays are invariant and member `m` returns an array: on a
     /// receiver of a narrower type, an override's narrower array type is no subtype of it
     /// (`Class<?>.getTypeParameters()` against `GenericDeclaration`'s in Scala).
@@ -613,6 +677,7 @@ impl Worker<'_> {
     ) -> (Program, ProgramRecord, bool) {
         let mut rng = RngStream::Program.rng(seed, index);
         self.building.fresh = 0;
+        self.building.varargs_element_calls = 0;
         self.building.features =
             super::swarm::Features::draw(&self.cfg.swarm, self.cfg.lang, seed, index);
         let shaped = self.shape_task(task, seed, index);
@@ -853,6 +918,7 @@ impl Worker<'_> {
         program.inner_classes = self.inner_classes_of(&program);
         let mut record = self.record(task, id, erased);
         record.typing_sequence.varargs_elements = varargs_n;
+        shape.varargs_element_calls = self.building.varargs_element_calls;
         record.shape = shape;
         (program, record, erased)
     }

@@ -131,6 +131,9 @@ pub(crate) struct Building {
     /// Nesting of positions where a conditional must not be written (arguments of
     /// overloaded calls, receivers of bound references).
     pub(crate) no_conditionals: usize,
+    /// Calls of the program besides the call under test written with their varargs
+    /// elements instead of an array.
+    pub(crate) varargs_element_calls: usize,
 }
 
 /// Java's widening primitive conversions (JLS 5.1.2): each primitive with those wider.
