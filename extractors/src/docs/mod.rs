@@ -254,6 +254,39 @@ fn is_candidate(name: &str) -> bool {
             .all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.')
 }
 
+/// The pages that list every class: a class page they link to that is not there is a problem.
+const INDEX_PAGES: &[&str] = &[
+    "allclasses-index.html",
+    "allclasses-noframe.html",
+    "allclasses.html",
+];
+
+/// The class pages an index page links to (`href`s relative to the root, whose `title` says
+/// `class in p`, `interface in p`, ...).
+fn listed_pages(bytes: &[u8]) -> Vec<String> {
+    let doc = Html::parse_document(&String::from_utf8_lossy(bytes));
+    let Ok(a) = scraper::Selector::parse("a[href][title]") else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = doc
+        .select(&a)
+        .filter(|e| {
+            e.value().attr("title").is_some_and(|t| {
+                t.contains(" in ") && !t.starts_with("type parameter") && !t.contains("link")
+            })
+        })
+        .filter_map(|e| e.value().attr("href"))
+        .filter(|h| {
+            !h.contains(':') && !h.contains('#') && !h.starts_with("..") && !h.starts_with('/')
+        })
+        .map(|h| h.split('?').next().unwrap_or(h).to_string())
+        .filter(|h| is_candidate(h))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// One page's outcome.
 enum PageResult {
     Class(Layout, Box<ClassDoc>),
@@ -526,8 +559,25 @@ fn read_bounded(r: impl Read) -> std::io::Result<Vec<u8>> {
     Ok(buf)
 }
 
-/// Extracts pages already read: `(name, bytes or the reason they could not be read)`.
-pub fn extract_pages(pages: Vec<(String, Result<Vec<u8>, String>)>) -> DocsExtraction {
+/// Pages read from a folder or jar: `(name, bytes or the reason they could not be read)`.
+pub type Pages = Vec<(String, Result<Vec<u8>, String>)>;
+
+/// Extracts pages already read. `index` is the page that lists every class
+/// (`allclasses-index.html`), if any: a class page it links to that is not among `pages` is a
+/// problem naming that page.
+pub fn extract_pages(pages: Pages, index: Option<(String, Vec<u8>)>) -> DocsExtraction {
+    let mut missing = Vec::new();
+    if let Some((index_name, bytes)) = &index {
+        let have: std::collections::HashSet<&str> = pages.iter().map(|(n, _)| n.as_str()).collect();
+        for p in listed_pages(bytes) {
+            if !have.contains(p.as_str()) {
+                missing.push(DocProblem {
+                    page: p,
+                    reason: format!("listed in {index_name} but missing"),
+                });
+            }
+        }
+    }
     let start = Instant::now();
     let parsers = Parsers {
         modern: modern::Modern::new(),
@@ -556,7 +606,7 @@ pub fn extract_pages(pages: Vec<(String, Result<Vec<u8>, String>)>) -> DocsExtra
         })
         .collect();
     let mut docs: Vec<ClassDoc> = Vec::new();
-    let mut problems = Vec::new();
+    let mut problems = missing;
     for (page, r) in results {
         match r {
             PageResult::Class(layout, doc) => {
@@ -589,7 +639,7 @@ pub fn extract_pages(pages: Vec<(String, Result<Vec<u8>, String>)>) -> DocsExtra
 }
 
 /// Reads the candidate pages of a javadoc jar (zip).
-fn read_zip(path: &Path) -> Result<Vec<(String, Result<Vec<u8>, String>)>, DocsError> {
+fn read_zip(path: &Path) -> Result<(Pages, Option<(String, Vec<u8>)>), DocsError> {
     let data = crate::bytecode::read_container(path).map_err(|e| match e {
         crate::bytecode::ExtractError::Io { path, source } => DocsError::Io { path, source },
         other => DocsError::NotDocs {
@@ -602,12 +652,23 @@ fn read_zip(path: &Path) -> Result<Vec<(String, Result<Vec<u8>, String>)>, DocsE
         reason: e.to_string(),
     })?;
     let mut pages = Vec::new();
+    let mut index: Option<(String, Vec<u8>)> = None;
     let mut total = 0u64;
     for i in 0..ar.len() {
         let name = match ar.name_for_index(i) {
             Some(n) => n.to_string(),
             None => continue,
         };
+        if INDEX_PAGES.contains(&name.as_str()) && better_index(&index, &name) {
+            if let Ok(b) = ar
+                .by_index(i)
+                .map_err(std::io::Error::other)
+                .and_then(read_bounded)
+            {
+                index = Some((name, b));
+            }
+            continue;
+        }
         if !is_candidate(&name) {
             continue;
         }
@@ -633,12 +694,25 @@ fn read_zip(path: &Path) -> Result<Vec<(String, Result<Vec<u8>, String>)>, DocsE
         }
         pages.push((name, bytes));
     }
-    Ok(pages)
+    Ok((pages, index))
+}
+
+/// Whether `name` is a better list of classes than the one kept (the order of
+/// [`INDEX_PAGES`]).
+fn better_index(kept: &Option<(String, Vec<u8>)>, name: &str) -> bool {
+    let rank = |n: &str| {
+        INDEX_PAGES
+            .iter()
+            .position(|p| *p == n)
+            .unwrap_or(usize::MAX)
+    };
+    kept.as_ref().is_none_or(|(k, _)| rank(name) < rank(k))
 }
 
 /// Reads the candidate pages of a folder (regular files only; symbolic links not followed).
-fn read_folder(dir: &Path) -> Result<Vec<(String, Result<Vec<u8>, String>)>, DocsError> {
+fn read_folder(dir: &Path) -> Result<(Pages, Option<(String, Vec<u8>)>), DocsError> {
     let mut pages = Vec::new();
+    let mut index: Option<(String, Vec<u8>)> = None;
     let mut total = 0u64;
     for e in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let e = e.map_err(|e| DocsError::Io {
@@ -652,6 +726,12 @@ fn read_folder(dir: &Path) -> Result<Vec<(String, Result<Vec<u8>, String>)>, Doc
             continue;
         };
         let name = rel.to_string_lossy().replace('\\', "/");
+        if INDEX_PAGES.contains(&name.as_str()) && better_index(&index, &name) {
+            if let Ok(b) = std::fs::File::open(e.path()).and_then(read_bounded) {
+                index = Some((name, b));
+            }
+            continue;
+        }
         if !is_candidate(&name) {
             continue;
         }
@@ -676,7 +756,7 @@ fn read_folder(dir: &Path) -> Result<Vec<(String, Result<Vec<u8>, String>)>, Doc
         }
         pages.push((name, bytes));
     }
-    Ok(pages)
+    Ok((pages, index))
 }
 
 /// Extracts the API documented in a folder of javadoc HTML or a `-javadoc.jar`. Pages that
@@ -687,12 +767,12 @@ pub fn extract_docs(path: &Path) -> Result<DocsExtraction, DocsError> {
         path: path.to_path_buf(),
         source: e,
     })?;
-    let pages = if meta.is_dir() {
+    let (pages, index) = if meta.is_dir() {
         read_folder(path)?
     } else {
         read_zip(path)?
     };
-    let mut x = extract_pages(pages);
+    let mut x = extract_pages(pages, index);
     x.stats.elapsed = start.elapsed();
     Ok(x)
 }

@@ -352,6 +352,14 @@ pub(crate) fn render(toks: &[Tok], decl: bool, tvars: &[String]) -> String {
         kept.push(t);
         i += 1;
     }
+    // `T extends @Nullable Object` is `T` once the annotation is dropped, as bytecode says
+    if decl && kept.len() == 3 {
+        if let (Tok::Word(e), Tok::Word(o)) = (kept[1], kept[2]) {
+            if e == "extends" && (o == "Object" || o == "java.lang.Object") {
+                kept.truncate(1);
+            }
+        }
+    }
     let mut out = String::new();
     let mut prev: Option<&Tok> = None;
     for t in kept {
