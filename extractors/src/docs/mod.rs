@@ -562,10 +562,13 @@ fn read_bounded(r: impl Read) -> std::io::Result<Vec<u8>> {
 /// Pages read from a folder or jar: `(name, bytes or the reason they could not be read)`.
 pub type Pages = Vec<(String, Result<Vec<u8>, String>)>;
 
+/// The page that lists every class, by name, with its bytes.
+pub type IndexPage = Option<(String, Vec<u8>)>;
+
 /// Extracts pages already read. `index` is the page that lists every class
 /// (`allclasses-index.html`), if any: a class page it links to that is not among `pages` is a
 /// problem naming that page.
-pub fn extract_pages(pages: Pages, index: Option<(String, Vec<u8>)>) -> DocsExtraction {
+pub fn extract_pages(pages: Pages, index: IndexPage) -> DocsExtraction {
     let mut missing = Vec::new();
     if let Some((index_name, bytes)) = &index {
         let have: std::collections::HashSet<&str> = pages.iter().map(|(n, _)| n.as_str()).collect();
@@ -639,7 +642,7 @@ pub fn extract_pages(pages: Pages, index: Option<(String, Vec<u8>)>) -> DocsExtr
 }
 
 /// Reads the candidate pages of a javadoc jar (zip).
-fn read_zip(path: &Path) -> Result<(Pages, Option<(String, Vec<u8>)>), DocsError> {
+fn read_zip(path: &Path) -> Result<(Pages, IndexPage), DocsError> {
     let data = crate::bytecode::read_container(path).map_err(|e| match e {
         crate::bytecode::ExtractError::Io { path, source } => DocsError::Io { path, source },
         other => DocsError::NotDocs {
@@ -652,7 +655,7 @@ fn read_zip(path: &Path) -> Result<(Pages, Option<(String, Vec<u8>)>), DocsError
         reason: e.to_string(),
     })?;
     let mut pages = Vec::new();
-    let mut index: Option<(String, Vec<u8>)> = None;
+    let mut index: IndexPage = None;
     let mut total = 0u64;
     for i in 0..ar.len() {
         let name = match ar.name_for_index(i) {
@@ -699,7 +702,7 @@ fn read_zip(path: &Path) -> Result<(Pages, Option<(String, Vec<u8>)>), DocsError
 
 /// Whether `name` is a better list of classes than the one kept (the order of
 /// [`INDEX_PAGES`]).
-fn better_index(kept: &Option<(String, Vec<u8>)>, name: &str) -> bool {
+fn better_index(kept: &IndexPage, name: &str) -> bool {
     let rank = |n: &str| {
         INDEX_PAGES
             .iter()
@@ -710,9 +713,9 @@ fn better_index(kept: &Option<(String, Vec<u8>)>, name: &str) -> bool {
 }
 
 /// Reads the candidate pages of a folder (regular files only; symbolic links not followed).
-fn read_folder(dir: &Path) -> Result<(Pages, Option<(String, Vec<u8>)>), DocsError> {
+fn read_folder(dir: &Path) -> Result<(Pages, IndexPage), DocsError> {
     let mut pages = Vec::new();
-    let mut index: Option<(String, Vec<u8>)> = None;
+    let mut index: IndexPage = None;
     let mut total = 0u64;
     for e in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let e = e.map_err(|e| DocsError::Io {
