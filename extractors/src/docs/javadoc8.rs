@@ -22,6 +22,7 @@ pub(crate) struct Old {
     class_deprecated: Selector,
     notes_dt: Selector,
     anchors: Selector,
+    details: Selector,
     items: Selector,
     deprecated: Selector,
 }
@@ -63,6 +64,7 @@ impl Old {
             ),
             notes_dt: sel("div.description dt"),
             anchors: sel("div.details a[id], div.details a[name]"),
+            details: sel("div.details"),
             items: sel("li.blockList, li.blockListLast"),
             deprecated: sel("div.deprecationBlock, span.deprecatedLabel"),
         }
@@ -107,6 +109,20 @@ impl Old {
                 .contains("Functional Interface")
         });
         let mut members = Vec::new();
+        // JDK 11 puts an annotation type's optional elements in a section of their own with
+        // no section anchor: every member of an annotation type's page is an element
+        if title.trim_start().starts_with("Annotation") {
+            for details in doc.select(&self.details) {
+                self.items(details, MemberKind::Element, &mut members);
+            }
+            return Ok(Some(RawPage {
+                package,
+                class_decl,
+                class_deprecated,
+                functional_note,
+                members,
+            }));
+        }
         for a in doc.select(&self.anchors) {
             let id = a
                 .value()
@@ -126,21 +142,7 @@ impl Old {
             let Some(section) = a.parent().and_then(ElementRef::wrap) else {
                 continue;
             };
-            for item in section.select(&self.items) {
-                // the member's own `pre`, not a code sample inside its description
-                let Some(pre) = item
-                    .children()
-                    .filter_map(ElementRef::wrap)
-                    .find(|c| c.value().name() == "pre")
-                else {
-                    continue;
-                };
-                members.push(RawMember {
-                    kind,
-                    decl: flatten(pre, &[]),
-                    deprecation_block: item.select(&self.deprecated).next().is_some(),
-                });
-            }
+            self.items(section, kind, &mut members);
         }
         Ok(Some(RawPage {
             package,
@@ -149,5 +151,24 @@ impl Old {
             functional_note,
             members,
         }))
+    }
+
+    /// The members documented under `section`: each `li.blockList` with a `pre` child.
+    fn items(&self, section: ElementRef<'_>, kind: MemberKind, out: &mut Vec<RawMember>) {
+        for item in section.select(&self.items) {
+            // the member's own `pre`, not a code sample inside its description
+            let Some(pre) = item
+                .children()
+                .filter_map(ElementRef::wrap)
+                .find(|c| c.value().name() == "pre")
+            else {
+                continue;
+            };
+            out.push(RawMember {
+                kind,
+                decl: flatten(pre, &[]),
+                deprecation_block: item.select(&self.deprecated).next().is_some(),
+            });
+        }
     }
 }
