@@ -21,6 +21,7 @@ pub(crate) struct Old {
     class_pre: Selector,
     class_deprecated: Selector,
     notes_dt: Selector,
+    code: Selector,
     anchors: Selector,
     details: Selector,
     items: Selector,
@@ -62,6 +63,7 @@ impl Old {
             class_deprecated: sel(
                 "div.description div.deprecationBlock, div.description div.block > span.deprecatedLabel",
             ),
+            code: sel("code"),
             notes_dt: sel("div.description dt"),
             anchors: sel("div.details a[id], div.details a[name]"),
             details: sel("div.details"),
@@ -108,6 +110,20 @@ impl Old {
                 .collect::<String>()
                 .contains("Functional Interface")
         });
+        let mut all_interfaces = Vec::new();
+        for dt in doc.select(&self.notes_dt) {
+            let t: String = dt.text().collect();
+            if !(t.contains("All Implemented Interfaces") || t.contains("All Superinterfaces")) {
+                continue;
+            }
+            let dd = dt
+                .next_siblings()
+                .filter_map(ElementRef::wrap)
+                .find(|e| e.value().name() == "dd");
+            if let Some(dd) = dd {
+                all_interfaces.extend(dd.select(&self.code).map(|c| flatten(c, &[])));
+            }
+        }
         let mut members = Vec::new();
         // JDK 11 puts an annotation type's optional elements in a section of their own with
         // no section anchor: every member of an annotation type's page is an element
@@ -120,6 +136,7 @@ impl Old {
                 class_decl,
                 class_deprecated,
                 functional_note,
+                all_interfaces,
                 members,
             }));
         }
@@ -149,6 +166,7 @@ impl Old {
             class_decl,
             class_deprecated,
             functional_note,
+            all_interfaces,
             members,
         }))
     }

@@ -207,7 +207,76 @@ pub(crate) struct RawPage {
     pub class_deprecated: bool,
     /// The page says "Functional Interface".
     pub functional_note: bool,
+    /// The flattened entries of "All Implemented Interfaces" / "All Superinterfaces".
+    pub all_interfaces: Vec<String>,
     pub members: Vec<RawMember>,
+}
+
+/// The key under which a document carries its "All Implemented Interfaces" until
+/// [`add_hidden_interfaces`] has used them.
+const ALL_INTERFACES: &str = "_all_interfaces";
+
+fn erased(t: &str) -> &str {
+    t.split('<').next().unwrap_or(t).trim()
+}
+
+/// Adds to each class the interfaces it gets through a non-public superclass (or
+/// superinterface), as the bytecode view lists them: those of its "All Implemented
+/// Interfaces" that none of its declared supertypes explains. A declared supertype in the
+/// set explains itself and its own "All Implemented Interfaces"; one outside the set (the
+/// JDK's) may explain any interface outside the set, so then only interfaces of the set are
+/// added.
+fn add_hidden_interfaces(docs: &mut [ClassDoc]) {
+    let all_of = |d: &ClassDoc| -> Vec<String> {
+        d.extra
+            .get(ALL_INTERFACES)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let index: std::collections::HashMap<String, Vec<String>> =
+        docs.iter().map(|d| (d.name.clone(), all_of(d))).collect();
+    for d in docs.iter_mut() {
+        let all = all_of(d);
+        d.extra.remove(ALL_INTERFACES);
+        if all.is_empty() {
+            continue;
+        }
+        let declared: Vec<String> = d.supertypes().iter().map(|s| s.to_string()).collect();
+        let mut explained: std::collections::HashSet<String> = std::collections::HashSet::new();
+        let mut unknown = false;
+        for t in &declared {
+            let n = erased(t);
+            explained.insert(n.to_string());
+            if n == "java.lang.Object" {
+                continue;
+            }
+            match index.get(n) {
+                Some(up) => explained.extend(up.iter().map(|u| erased(u).to_string())),
+                None => unknown = true,
+            }
+        }
+        let add: Vec<String> = all
+            .into_iter()
+            .filter(|i| {
+                let n = erased(i);
+                !explained.contains(n) && (!unknown || index.contains_key(n))
+            })
+            .collect();
+        if add.is_empty() {
+            continue;
+        }
+        if d.class_type == Some(1) {
+            d.inherits.get_or_insert_with(Vec::new).extend(add);
+        } else {
+            d.implements.get_or_insert_with(Vec::new).extend(add);
+        }
+    }
 }
 
 /// Selectors of every layout, compiled once per extraction.
@@ -517,6 +586,18 @@ fn build_class(raw: &RawPage) -> Result<ClassDoc, String> {
     let functional = decl.kind == "interface"
         && !has("sealed")
         && (raw.functional_note || (own_abstract == 1 && inherits.is_empty()));
+    let mut extra = serde_json::Map::new();
+    if !raw.all_interfaces.is_empty() {
+        extra.insert(
+            ALL_INTERFACES.into(),
+            Value::Array(
+                raw.all_interfaces
+                    .iter()
+                    .map(|t| Value::String(render(&drop_annotations(tokenize(t)), false, &tvars)))
+                    .collect(),
+            ),
+        );
+    }
     Ok(ClassDoc {
         name: fqn,
         type_parameters: Some(
@@ -548,7 +629,7 @@ fn build_class(raw: &RawPage) -> Result<ClassDoc, String> {
             .then_some(true),
         is_sealed: has("sealed").then_some(true),
         preview: None,
-        extra: Default::default(),
+        extra,
     })
 }
 
@@ -622,6 +703,7 @@ pub fn extract_pages(pages: Pages, index: IndexPage) -> DocsExtraction {
     }
     docs.sort_by(|a, b| a.name.cmp(&b.name));
     docs.dedup_by(|a, b| a.name == b.name);
+    add_hidden_interfaces(&mut docs);
     stats.classes = docs.len();
     for d in &docs {
         for m in d.methods() {

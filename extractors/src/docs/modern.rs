@@ -18,6 +18,7 @@ pub(crate) struct Modern {
     type_signature: Selector,
     class_deprecated: Selector,
     notes_dt: Selector,
+    code: Selector,
     detail: Selector,
     member_signature: Selector,
     deprecation_block: Selector,
@@ -40,6 +41,7 @@ impl Modern {
             link: sel("a"),
             type_signature: sel("div.type-signature"),
             class_deprecated: sel("section.class-description div.deprecation-block"),
+            code: sel("code"),
             notes_dt: sel("section.class-description dl.notes dt"),
             detail: sel("section.details section.detail"),
             member_signature: sel("div.member-signature"),
@@ -102,6 +104,20 @@ impl Modern {
                 .collect::<String>()
                 .contains("Functional Interface")
         });
+        let mut all_interfaces = Vec::new();
+        for dt in doc.select(&self.notes_dt) {
+            let t: String = dt.text().collect();
+            if !(t.contains("All Implemented Interfaces") || t.contains("All Superinterfaces")) {
+                continue;
+            }
+            let dd = dt
+                .next_siblings()
+                .filter_map(ElementRef::wrap)
+                .find(|e| e.value().name() == "dd");
+            if let Some(dd) = dd {
+                all_interfaces.extend(dd.select(&self.code).map(|c| flatten(c, &[])));
+            }
+        }
         let mut members = Vec::new();
         for detail in doc.select(&self.detail) {
             let Some(kind) = section_kind(detail) else {
@@ -121,6 +137,7 @@ impl Modern {
             class_decl,
             class_deprecated,
             functional_note,
+            all_interfaces,
             members,
         })
     }
