@@ -64,8 +64,9 @@ fn java_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-fn run_javadoc(javadoc: &str, out: &Path) {
+fn run_javadoc(javadoc: &str, out: &Path, extra: &[&str]) {
     let o = Command::new(javadoc)
+        .args(extra)
         .args(["-quiet", "-d"])
         .arg(out)
         .arg("-sourcepath")
@@ -123,9 +124,9 @@ fn diff_json(a: &Path, b: &Path) -> Value {
     serde_json::from_slice(&o.stdout).expect("api diff --json prints JSON")
 }
 
-fn check_layout(javadoc: &str, layout: &str, dir: &Path) {
+fn check_layout(javadoc: &str, extra: &[&str], layout: &str, dir: &Path) {
     let html = dir.join("html");
-    run_javadoc(javadoc, &html);
+    run_javadoc(javadoc, &html, extra);
     let bytecode = bytecode_api(dir);
     let docs = dir.join("docs");
     let stderr = docs_api(&html, &docs);
@@ -221,7 +222,26 @@ fn javadoc_17_agrees_with_bytecode() {
         );
         return;
     }
-    check_layout("javadoc", "javadoc-17", &work("jdk17"));
+    check_layout("javadoc", &[], "javadoc-17", &work("jdk17"));
+}
+
+/// Without links to the JDK's documentation, javadoc prints the JDK's types unlinked:
+/// qualified, but for `java.lang`'s.
+#[test]
+fn javadoc_17_without_platform_links_agrees_with_bytecode() {
+    if !runs("javadoc") || !runs("javac") {
+        require::missing_tool(
+            "javadoc_17_without_platform_links_agrees_with_bytecode",
+            "javadoc/javac not on PATH",
+        );
+        return;
+    }
+    check_layout(
+        "javadoc",
+        &["--no-platform-links"],
+        "javadoc-17",
+        &work("jdk17-unlinked"),
+    );
 }
 
 #[test]
@@ -234,7 +254,7 @@ fn javadoc_21_plus_agrees_with_bytecode() {
         );
         return;
     }
-    check_layout(&javadoc, "javadoc-21+", &work("jdk21"));
+    check_layout(&javadoc, &[], "javadoc-21+", &work("jdk21"));
 }
 
 #[test]
@@ -248,7 +268,7 @@ fn broken_pages_are_named_and_skipped() {
     }
     let dir = work("broken");
     let html = dir.join("html");
-    run_javadoc("javadoc", &html);
+    run_javadoc("javadoc", &html, &[]);
     // a truncated page, a page of no known layout, a page missing
     let bx = html.join("dx/Box.html");
     let text = std::fs::read_to_string(&bx).unwrap();

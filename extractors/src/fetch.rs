@@ -175,10 +175,19 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
         let mut doc_problems = Vec::new();
         for f in fetched.iter().filter(|f| is_root(f)) {
             let Some(jar) = &f.javadoc else {
-                return Err(FetchError::Docs {
-                    coordinate: f.coordinate.gav(),
-                    reason: "no -javadoc.jar is published".into(),
+                // a requested artifact must have documentation; a dependency (`--with-deps`)
+                // without any is left out, with a problem that says so
+                if root_keys.contains(&f.coordinate.conflict_key()) {
+                    return Err(FetchError::Docs {
+                        coordinate: f.coordinate.gav(),
+                        reason: "no -javadoc.jar is published".into(),
+                    });
+                }
+                doc_problems.push(crate::docs::DocProblem {
+                    page: f.coordinate.gav(),
+                    reason: "no -javadoc.jar is published: its API is left out".into(),
                 });
+                continue;
             };
             let x = crate::docs::extract_docs(jar).map_err(|e| FetchError::Docs {
                 coordinate: f.coordinate.gav(),

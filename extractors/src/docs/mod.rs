@@ -386,7 +386,13 @@ fn read_page(parsers: &Parsers, bytes: &[u8]) -> PageResult {
     match raw {
         Ok(None) => PageResult::NotAClass,
         Ok(Some(raw)) => {
-            if !text.trim_end().to_ascii_lowercase().ends_with("</html>") {
+            let tail = text.trim_end();
+            let tail = tail
+                .char_indices()
+                .rev()
+                .nth(6)
+                .map_or(tail, |(i, _)| &tail[i..]);
+            if !tail.eq_ignore_ascii_case("</html>") {
                 return PageResult::Problem(format!(
                     "truncated {} class page (no closing </html>)",
                     layout.name()
