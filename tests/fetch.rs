@@ -1705,6 +1705,51 @@ fn fetch_reports_a_missing_dependency_with_its_path() {
 }
 
 #[test]
+fn fetch_docs_needs_documentation_it_can_read() {
+    let Some(w) = World::new("fetch_docs_needs_documentation_it_can_read") else {
+        return;
+    };
+    // no javadoc jar published
+    let out = w.out("api");
+    let mut cmd = w.thalia();
+    cmd.args(["fetch", "g:kept:1.0", "--docs", "--repo"])
+        .arg(&w.server.url)
+        .arg("--out")
+        .arg(&out);
+    let r = run(cmd);
+    assert_failed(
+        &w,
+        &r,
+        &out,
+        "fetch --docs without a javadoc jar",
+        &["g:kept:1.0", "no -javadoc.jar is published"],
+    );
+    // a "javadoc jar" with no page of a known layout (here: class files; published after the
+    // pristine snapshot, so the cache is not compared with it)
+    w.repo.put(
+        "g/kept/1.0/kept-1.0-javadoc.jar",
+        &w.repo.read(&rel("kept", "1.0", "jar")),
+    );
+    let mut cmd = w.thalia();
+    cmd.args(["fetch", "g:kept:1.0", "--docs", "--repo"])
+        .arg(&w.server.url)
+        .arg("--out")
+        .arg(&out);
+    let r = run(cmd);
+    assert!(!r.ok() && r.code == Some(2), "{r}");
+    for n in [
+        "error: ",
+        "g:kept:1.0",
+        "kept-1.0-javadoc.jar",
+        "no class page of a known documentation layout",
+    ] {
+        assert!(r.stderr.contains(n), "the message lacks `{n}`: {r}");
+    }
+    assert!(!r.stderr.contains("panicked"), "{r}");
+    assert!(!out.exists());
+}
+
+#[test]
 fn fetch_rejects_a_truncated_jar() {
     let Some(w) = World::new("fetch_rejects_a_truncated_jar") else {
         return;

@@ -193,6 +193,17 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
                 coordinate: f.coordinate.gav(),
                 reason: e.to_string(),
             })?;
+            if x.docs.is_empty() {
+                return Err(FetchError::Docs {
+                    coordinate: f.coordinate.gav(),
+                    reason: format!(
+                        "{}: no class page of a known documentation layout (javadoc of JDK \
+                         8-15, 16-20 or 21+; {} pages skipped)",
+                        jar.display(),
+                        x.problems.len()
+                    ),
+                });
+            }
             for mut p in x.problems {
                 p.page = format!("{}!{}", jar.display(), p.page);
                 doc_problems.push(p);
