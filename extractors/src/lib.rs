@@ -32,6 +32,7 @@
 //! | [`docs::MAX_PAGE_BYTES`] | 16 MiB | one documentation page (a larger one is skipped) |
 //! | [`docs::MAX_TOTAL_BYTES`] | 2 GiB | all pages read from one javadoc jar or folder |
 //! | [`docs::MAX_PAGES`] | 1,000,000 | class pages read from one javadoc jar or folder |
+//! | [`docs::BATCH_BYTES`] | 64 MiB | pages held at once (parsed a batch at a time) |
 //!
 //! Coordinates (from the command line, POMs or metadata) must be usable as path segments:
 //! not empty, not `.` or `..`, no `/`, `\`, `:`, whitespace, control characters or other

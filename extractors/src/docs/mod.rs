@@ -652,85 +652,135 @@ pub type Pages = Vec<(String, Result<Vec<u8>, String>)>;
 /// The page that lists every class, by name, with its bytes.
 pub type IndexPage = Option<(String, Vec<u8>)>;
 
+/// Pages are parsed in batches of about this many bytes (in parallel within a batch), so that
+/// the bytes of at most one batch are held at a time.
+pub const BATCH_BYTES: u64 = 64 << 20;
+
+/// Pages as they are read, parsed a batch at a time.
+struct Collector {
+    parsers: Parsers,
+    batch: Pages,
+    batch_bytes: u64,
+    names: std::collections::HashSet<String>,
+    results: Vec<(String, PageResult)>,
+    stats: DocsStats,
+    start: Instant,
+}
+
+impl Collector {
+    fn new() -> Self {
+        Collector {
+            parsers: Parsers {
+                modern: modern::Modern::new(),
+                old: javadoc8::Old::new(),
+            },
+            batch: Vec::new(),
+            batch_bytes: 0,
+            names: std::collections::HashSet::new(),
+            results: Vec::new(),
+            stats: DocsStats::default(),
+            start: Instant::now(),
+        }
+    }
+
+    /// Takes one page; parses the batch when it is full.
+    fn push(&mut self, name: String, bytes: Result<Vec<u8>, String>) {
+        self.stats.pages += 1;
+        if let Ok(b) = &bytes {
+            self.stats.bytes += b.len() as u64;
+            self.batch_bytes += b.len() as u64;
+        }
+        self.names.insert(name.clone());
+        self.batch.push((name, bytes));
+        if self.batch_bytes >= BATCH_BYTES {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        let batch = std::mem::take(&mut self.batch);
+        self.batch_bytes = 0;
+        let parsers = &self.parsers;
+        let results: Vec<(String, PageResult)> = batch
+            .into_par_iter()
+            .map(|(name, bytes)| {
+                let r = match bytes {
+                    Err(reason) => PageResult::Problem(reason),
+                    Ok(b) if b.len() as u64 > MAX_PAGE_BYTES => PageResult::Problem(format!(
+                        "larger than MAX_PAGE_BYTES = {MAX_PAGE_BYTES} bytes"
+                    )),
+                    Ok(b) => read_page(parsers, &b),
+                };
+                (name, r)
+            })
+            .collect();
+        self.results.extend(results);
+    }
+
+    /// Parses what is left and builds the extraction. `index` is the page that lists every
+    /// class (`allclasses-index.html`), if any: a class page it links to that was not pushed
+    /// is a problem naming that page.
+    fn finish(mut self, index: IndexPage) -> DocsExtraction {
+        self.flush();
+        let mut problems = Vec::new();
+        if let Some((index_name, bytes)) = &index {
+            for p in listed_pages(bytes) {
+                if !self.names.contains(&p) {
+                    problems.push(DocProblem {
+                        page: p,
+                        reason: format!("listed in {index_name} but missing"),
+                    });
+                }
+            }
+        }
+        let mut stats = self.stats;
+        let mut docs: Vec<ClassDoc> = Vec::new();
+        for (page, r) in self.results {
+            match r {
+                PageResult::Class(layout, doc) => {
+                    *stats.layouts.entry(layout.name().to_string()).or_default() += 1;
+                    docs.push(*doc);
+                }
+                PageResult::NotAClass => {}
+                PageResult::Problem(reason) => problems.push(DocProblem { page, reason }),
+            }
+        }
+        docs.sort_by(|a, b| a.name.cmp(&b.name));
+        docs.dedup_by(|a, b| a.name == b.name);
+        add_hidden_interfaces(&mut docs);
+        stats.classes = docs.len();
+        for d in &docs {
+            for m in d.methods() {
+                if m.is_constructor == Some(true) {
+                    stats.constructors += 1;
+                } else {
+                    stats.methods += 1;
+                }
+            }
+            stats.fields += d.fields().len();
+        }
+        stats.elapsed = self.start.elapsed();
+        DocsExtraction {
+            docs,
+            problems,
+            stats,
+        }
+    }
+}
+
 /// Extracts pages already read. `index` is the page that lists every class
 /// (`allclasses-index.html`), if any: a class page it links to that is not among `pages` is a
 /// problem naming that page.
 pub fn extract_pages(pages: Pages, index: IndexPage) -> DocsExtraction {
-    let mut missing = Vec::new();
-    if let Some((index_name, bytes)) = &index {
-        let have: std::collections::HashSet<&str> = pages.iter().map(|(n, _)| n.as_str()).collect();
-        for p in listed_pages(bytes) {
-            if !have.contains(p.as_str()) {
-                missing.push(DocProblem {
-                    page: p,
-                    reason: format!("listed in {index_name} but missing"),
-                });
-            }
-        }
+    let mut c = Collector::new();
+    for (name, bytes) in pages {
+        c.push(name, bytes);
     }
-    let start = Instant::now();
-    let parsers = Parsers {
-        modern: modern::Modern::new(),
-        old: javadoc8::Old::new(),
-    };
-    let mut stats = DocsStats {
-        pages: pages.len(),
-        ..DocsStats::default()
-    };
-    for (_, b) in &pages {
-        if let Ok(b) = b {
-            stats.bytes += b.len() as u64;
-        }
-    }
-    let results: Vec<(String, PageResult)> = pages
-        .into_par_iter()
-        .map(|(name, bytes)| {
-            let r = match bytes {
-                Err(reason) => PageResult::Problem(reason),
-                Ok(b) if b.len() as u64 > MAX_PAGE_BYTES => PageResult::Problem(format!(
-                    "larger than MAX_PAGE_BYTES = {MAX_PAGE_BYTES} bytes"
-                )),
-                Ok(b) => read_page(&parsers, &b),
-            };
-            (name, r)
-        })
-        .collect();
-    let mut docs: Vec<ClassDoc> = Vec::new();
-    let mut problems = missing;
-    for (page, r) in results {
-        match r {
-            PageResult::Class(layout, doc) => {
-                *stats.layouts.entry(layout.name().to_string()).or_default() += 1;
-                docs.push(*doc);
-            }
-            PageResult::NotAClass => {}
-            PageResult::Problem(reason) => problems.push(DocProblem { page, reason }),
-        }
-    }
-    docs.sort_by(|a, b| a.name.cmp(&b.name));
-    docs.dedup_by(|a, b| a.name == b.name);
-    add_hidden_interfaces(&mut docs);
-    stats.classes = docs.len();
-    for d in &docs {
-        for m in d.methods() {
-            if m.is_constructor == Some(true) {
-                stats.constructors += 1;
-            } else {
-                stats.methods += 1;
-            }
-        }
-        stats.fields += d.fields().len();
-    }
-    stats.elapsed = start.elapsed();
-    DocsExtraction {
-        docs,
-        problems,
-        stats,
-    }
+    c.finish(index)
 }
 
-/// Reads the candidate pages of a javadoc jar (zip).
-fn read_zip(path: &Path) -> Result<(Pages, IndexPage), DocsError> {
+/// Reads the candidate pages of a javadoc jar (zip) into `out`; returns the class index.
+fn read_zip(path: &Path, out: &mut Collector) -> Result<IndexPage, DocsError> {
     let data = crate::bytecode::read_container(path).map_err(|e| match e {
         crate::bytecode::ExtractError::Io { path, source } => DocsError::Io { path, source },
         other => DocsError::NotDocs {
@@ -742,7 +792,7 @@ fn read_zip(path: &Path) -> Result<(Pages, IndexPage), DocsError> {
         path: path.to_path_buf(),
         reason: e.to_string(),
     })?;
-    let mut pages = Vec::new();
+    let mut pages = 0usize;
     let mut index: IndexPage = None;
     let mut total = 0u64;
     for i in 0..ar.len() {
@@ -763,10 +813,11 @@ fn read_zip(path: &Path) -> Result<(Pages, IndexPage), DocsError> {
         if !is_candidate(&name) {
             continue;
         }
-        if pages.len() >= MAX_PAGES {
-            pages.push((name, Err(format!("past MAX_PAGES = {MAX_PAGES} pages"))));
+        if pages >= MAX_PAGES {
+            out.push(name, Err(format!("past MAX_PAGES = {MAX_PAGES} pages")));
             break;
         }
+        pages += 1;
         let bytes = ar
             .by_index(i)
             .map_err(|e| format!("cannot read entry: {e}"))
@@ -774,18 +825,18 @@ fn read_zip(path: &Path) -> Result<(Pages, IndexPage), DocsError> {
         if let Ok(b) = &bytes {
             total += b.len() as u64;
             if total > MAX_TOTAL_BYTES {
-                pages.push((
+                out.push(
                     name,
                     Err(format!(
                         "the jar's pages pass MAX_TOTAL_BYTES = {MAX_TOTAL_BYTES} bytes"
                     )),
-                ));
+                );
                 break;
             }
         }
-        pages.push((name, bytes));
+        out.push(name, bytes);
     }
-    Ok((pages, index))
+    Ok(index)
 }
 
 /// Whether `name` is a better list of classes than the one kept (the order of
@@ -800,9 +851,10 @@ fn better_index(kept: &IndexPage, name: &str) -> bool {
     kept.as_ref().is_none_or(|(k, _)| rank(name) < rank(k))
 }
 
-/// Reads the candidate pages of a folder (regular files only; symbolic links not followed).
-fn read_folder(dir: &Path) -> Result<(Pages, IndexPage), DocsError> {
-    let mut pages = Vec::new();
+/// Reads the candidate pages of a folder (regular files only; symbolic links not followed)
+/// into `out`; returns the class index.
+fn read_folder(dir: &Path, out: &mut Collector) -> Result<IndexPage, DocsError> {
+    let mut pages = 0usize;
     let mut index: IndexPage = None;
     let mut total = 0u64;
     for e in walkdir::WalkDir::new(dir).sort_by_file_name() {
@@ -826,28 +878,29 @@ fn read_folder(dir: &Path) -> Result<(Pages, IndexPage), DocsError> {
         if !is_candidate(&name) {
             continue;
         }
-        if pages.len() >= MAX_PAGES {
-            pages.push((name, Err(format!("past MAX_PAGES = {MAX_PAGES} pages"))));
+        if pages >= MAX_PAGES {
+            out.push(name, Err(format!("past MAX_PAGES = {MAX_PAGES} pages")));
             break;
         }
+        pages += 1;
         let bytes = std::fs::File::open(e.path())
             .and_then(read_bounded)
             .map_err(|err| format!("cannot read: {err}"));
         if let Ok(b) = &bytes {
             total += b.len() as u64;
             if total > MAX_TOTAL_BYTES {
-                pages.push((
+                out.push(
                     name,
                     Err(format!(
                         "the folder's pages pass MAX_TOTAL_BYTES = {MAX_TOTAL_BYTES} bytes"
                     )),
-                ));
+                );
                 break;
             }
         }
-        pages.push((name, bytes));
+        out.push(name, bytes);
     }
-    Ok((pages, index))
+    Ok(index)
 }
 
 /// Extracts the API documented in a folder of javadoc HTML or a `-javadoc.jar`. Pages that
@@ -858,12 +911,13 @@ pub fn extract_docs(path: &Path) -> Result<DocsExtraction, DocsError> {
         path: path.to_path_buf(),
         source: e,
     })?;
-    let (pages, index) = if meta.is_dir() {
-        read_folder(path)?
+    let mut c = Collector::new();
+    let index = if meta.is_dir() {
+        read_folder(path, &mut c)?
     } else {
-        read_zip(path)?
+        read_zip(path, &mut c)?
     };
-    let mut x = extract_pages(pages, index);
+    let mut x = c.finish(index);
     x.stats.elapsed = start.elapsed();
     Ok(x)
 }
