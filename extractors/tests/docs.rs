@@ -155,3 +155,26 @@ fn hostile_pages_are_named_and_skipped() {
     has("p/Gone.html", "cannot read entry");
     assert_eq!(problems.len(), 4, "{problems:#?}");
 }
+
+/// Elements nested 100,000 deep inside a signature (the reader walks them without recursion).
+#[test]
+fn deeply_nested_signatures_do_not_overflow_the_stack() {
+    let deep = format!(
+        "{}int{}",
+        "<span>".repeat(100_000),
+        "</span>".repeat(100_000)
+    );
+    let mut p = String::from_utf8(page("Deep", "")).unwrap();
+    p = p.replace(
+        "<span class=\"return-type\">void</span>",
+        &format!("<span class=\"return-type\">{deep}</span>"),
+    );
+    let handle = std::thread::Builder::new()
+        // a small stack: recursion over the depth would overflow it
+        .stack_size(256 << 10)
+        .spawn(move || extract_pages(vec![("p/Deep.html".to_string(), Ok(p.into_bytes()))], None))
+        .unwrap();
+    let x = handle.join().expect("no stack overflow");
+    assert_eq!(x.docs.len(), 1, "{:?}", x.problems);
+    assert_eq!(x.docs[0].methods()[0].return_type(), Some("int"));
+}

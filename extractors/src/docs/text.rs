@@ -144,40 +144,56 @@ fn link_target(a: &ElementRef<'_>) -> Option<String> {
 }
 
 /// Appends the text of an element, links to classes replaced by qualified names. Elements
-/// of the classes in `skip` (e.g. `annotations`) are left out.
+/// of the classes in `skip` (e.g. `annotations`) are left out. Iterative: a page may nest
+/// elements arbitrarily deep.
 pub(crate) fn flatten_into(el: ElementRef<'_>, skip: &[&str], out: &mut String) {
-    for child in el.children() {
-        match child.value() {
-            Node::Text(t) => out.push_str(t),
-            Node::Element(e) => {
-                let Some(c) = ElementRef::wrap(child) else {
-                    continue;
-                };
-                if skip
-                    .iter()
-                    .any(|s| e.has_class(s, scraper::CaseSensitivity::CaseSensitive))
-                {
+    use ego_tree::iter::Edge;
+    // the node whose subtree is being left out (a skipped element, a link already written)
+    let mut skipping: Option<ego_tree::NodeId> = None;
+    for edge in el.traverse() {
+        match edge {
+            Edge::Open(node) => {
+                if skipping.is_some() || node.id() == el.id() {
                     continue;
                 }
-                match e.name() {
-                    "wbr" => {}
-                    "br" => out.push(' '),
-                    "a" => match link_target(&c) {
-                        Some(fqn) => {
-                            let text: String = c.text().collect();
-                            if text.trim_start().starts_with('@') {
-                                out.push('@');
-                            }
-                            out.push(' ');
-                            out.push_str(&fqn);
-                            out.push(' ');
+                match node.value() {
+                    Node::Text(t) => out.push_str(t),
+                    Node::Element(e) => {
+                        if skip
+                            .iter()
+                            .any(|s| e.has_class(s, scraper::CaseSensitivity::CaseSensitive))
+                        {
+                            skipping = Some(node.id());
+                            continue;
                         }
-                        None => flatten_into(c, skip, out),
-                    },
-                    _ => flatten_into(c, skip, out),
+                        match e.name() {
+                            "br" => out.push(' '),
+                            "a" => {
+                                let Some(a) = ElementRef::wrap(node) else {
+                                    continue;
+                                };
+                                if let Some(fqn) = link_target(&a) {
+                                    let text: String = a.text().collect();
+                                    if text.trim_start().starts_with('@') {
+                                        out.push('@');
+                                    }
+                                    out.push(' ');
+                                    out.push_str(&fqn);
+                                    out.push(' ');
+                                    skipping = Some(node.id());
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    _ => {}
                 }
             }
-            _ => {}
+            Edge::Close(node) => {
+                if skipping == Some(node.id()) {
+                    skipping = None;
+                }
+            }
         }
     }
 }
