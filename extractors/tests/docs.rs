@@ -1,6 +1,7 @@
 //! The documentation extractor on pages it cannot get from a javadoc on this machine: a class
 //! page written by hand after JDK 8's layout (`tests/fixtures/docs/jdk8/`), and hostile pages
-//! (too large, entity-heavy, of an unknown layout) handed over as bytes.
+//! (too large, entity-heavy, of an unknown layout, cut, with a malformed signature, nested
+//! 100,000 deep) handed over as bytes.
 
 use std::path::Path;
 use std::time::Instant;
@@ -134,6 +135,16 @@ fn hostile_pages_are_named_and_skipped() {
             "p/Gone.html".to_string(),
             Err("cannot read entry: broken".into()),
         ),
+        (
+            "p/Malformed.html".to_string(),
+            Ok(String::from_utf8(page("Malformed", ""))
+                .unwrap()
+                .replace(
+                    "<span class=\"return-type\">void</span>",
+                    "<span class=\"return-type\">java.util.List&lt;&lt;</span>",
+                )
+                .into_bytes()),
+        ),
     ];
     let t = Instant::now();
     let x = extract_pages(pages, None);
@@ -153,7 +164,8 @@ fn hostile_pages_are_named_and_skipped() {
     has("p/Unknown.html", "unknown documentation layout");
     has("p/Cut.html", "truncated");
     has("p/Gone.html", "cannot read entry");
-    assert_eq!(problems.len(), 4, "{problems:#?}");
+    has("p/Malformed.html", "member `");
+    assert_eq!(problems.len(), 5, "{problems:#?}");
 }
 
 /// Elements nested 100,000 deep inside a signature (the reader walks them without recursion).
