@@ -377,7 +377,7 @@ fn make_jar(jar: &Path, dir: &Path, entries: &[&str]) -> process::Command {
 fn jars() -> Option<&'static Jars> {
     static JARS: OnceLock<Option<Jars>> = OnceLock::new();
     JARS.get_or_init(|| {
-        if !javac_available() || !tool_works("jar") {
+        if !javac_available() || !tool_works("jar") || !tool_works("javadoc") {
             return None;
         }
         let t0 = Instant::now();
@@ -412,6 +412,15 @@ fn jars() -> Option<&'static Jars> {
             s.spawn(|| {
                 javac_release_17(None, &d.join("cls-base2"), &base2);
                 javac_release_17(Some(&d.join("cls-base2")), &d.join("cls-lib"), &lib);
+                // the library's documentation, for `fetch --docs`
+                run_tool(
+                    process::Command::new("javadoc")
+                        .args(["-quiet", "-Xdoclint:none", "-d"])
+                        .arg(d.join("doc-lib"))
+                        .arg("-classpath")
+                        .arg(d.join("cls-base2"))
+                        .args(&lib),
+                );
             });
             s.spawn(|| javac_release_17(None, &d.join("cls-base1"), &base1));
             s.spawn(|| javac_release_17(None, &d.join("cls-deps"), &small));
@@ -419,6 +428,10 @@ fn jars() -> Option<&'static Jars> {
 
         let mut cmds: Vec<(String, process::Command)> = vec![
             ("lib".into(), make_jar(&d.join("lib.jar"), &d.join("cls-lib"), &["."])),
+            (
+                "lib-javadoc".into(),
+                make_jar(&d.join("lib-javadoc.jar"), &d.join("doc-lib"), &["."]),
+            ),
             (
                 "base-2.0".into(),
                 make_jar(&d.join("base-2.0.jar"), &d.join("cls-base2"), &["."]),
@@ -643,8 +656,8 @@ fn pristine() -> Option<&'static Pristine> {
             &format!("  <packaging>jar</packaging>\n{}", deps(&lib_deps)),
         );
         repo.put(&rel("lib", "1.0", "jar"), jars.get("lib"));
-        // Only the library publishes a javadoc jar (any valid jar will do).
-        repo.put("g/lib/1.0/lib-1.0-javadoc.jar", jars.get("kept"));
+        // Only the library publishes a javadoc jar (written by the JDK's javadoc).
+        repo.put("g/lib/1.0/lib-1.0-javadoc.jar", jars.get("lib-javadoc"));
         repo.lib("base", "2.0", &[], jars.get("base-2.0"));
         repo.lib("base", "1.0", &[], jars.get("base-1.0"));
         repo.lib("managed", "1.5", &[], jars.get("managed"));
@@ -1531,7 +1544,8 @@ fn fetch_resolves_downloads_extracts_and_the_classpath_compiles() {
     check_fetch_json(&w, &out2, Some(true));
     w.assert_cache_consistent("after the second fetch");
 
-    // --docs: the library's javadoc jar is fetched; the dependencies publish none.
+    // --docs: the library's javadoc jar is fetched (the dependencies publish none) and the API
+    // is written from it: member by member the bytecode's.
     let out3 = w.out("api-docs");
     let mut cmd = w.thalia();
     cmd.args(["fetch", "g:lib:1.0", "--docs", "--repo"])
@@ -1557,6 +1571,17 @@ fn fetch_resolves_downloads_extracts_and_the_classpath_compiles() {
         "javadoc jars are not on the classpath"
     );
     w.assert_cache_consistent("after the --docs fetch");
+    assert_eq!(f["api_source"], "javadoc", "{f}");
+    assert_eq!(read_json(&out.join("fetch.json"))["api_source"], "bytecode");
+    let mut diff = w.thalia();
+    diff.args(["api", "diff", "--json"]).arg(&out3).arg(&out);
+    let d = run(diff);
+    let report: Value = serde_json::from_str(&d.stdout).expect("api diff --json");
+    assert_eq!(report["differences"], serde_json::json!([]), "{report:#}");
+    assert!(
+        report["counts"]["members_equal"].as_u64() > Some(0),
+        "{report}"
+    );
 
     let record = read_json(&out.join("fetch.json"));
     println!(
@@ -1677,6 +1702,51 @@ fn fetch_reports_a_missing_dependency_with_its_path() {
         ],
     );
     assert!(!w.cached(&pom).exists());
+}
+
+#[test]
+fn fetch_docs_needs_documentation_it_can_read() {
+    let Some(w) = World::new("fetch_docs_needs_documentation_it_can_read") else {
+        return;
+    };
+    // no javadoc jar published
+    let out = w.out("api");
+    let mut cmd = w.thalia();
+    cmd.args(["fetch", "g:kept:1.0", "--docs", "--repo"])
+        .arg(&w.server.url)
+        .arg("--out")
+        .arg(&out);
+    let r = run(cmd);
+    assert_failed(
+        &w,
+        &r,
+        &out,
+        "fetch --docs without a javadoc jar",
+        &["g:kept:1.0", "no -javadoc.jar is published"],
+    );
+    // a "javadoc jar" with no page of a known layout (here: class files; published after the
+    // pristine snapshot, so the cache is not compared with it)
+    w.repo.put(
+        "g/kept/1.0/kept-1.0-javadoc.jar",
+        &w.repo.read(&rel("kept", "1.0", "jar")),
+    );
+    let mut cmd = w.thalia();
+    cmd.args(["fetch", "g:kept:1.0", "--docs", "--repo"])
+        .arg(&w.server.url)
+        .arg("--out")
+        .arg(&out);
+    let r = run(cmd);
+    assert!(!r.ok() && r.code == Some(2), "{r}");
+    for n in [
+        "error: ",
+        "g:kept:1.0",
+        "kept-1.0-javadoc.jar",
+        "no class page of a known documentation layout",
+    ] {
+        assert!(r.stderr.contains(n), "the message lacks `{n}`: {r}");
+    }
+    assert!(!r.stderr.contains("panicked"), "{r}");
+    assert!(!out.exists());
 }
 
 #[test]

@@ -20,6 +20,9 @@ pub struct FetchOptions {
     pub repos: Vec<String>,
     /// Download the `-javadoc.jar` of every artifact too.
     pub docs: bool,
+    /// Write the API of the requested artifacts from their `-javadoc.jar` (the documentation
+    /// extractor) instead of their bytecode; implies `docs`.
+    pub api_from_docs: bool,
     /// Show progress bars.
     pub progress: bool,
     /// The JDK whose classes serve as context (supertypes, functional interfaces); `None`
@@ -41,6 +44,14 @@ pub enum FetchError {
     /// Nothing to fetch.
     #[error("no coordinates given")]
     Empty,
+    /// The documentation of a requested artifact could not be used.
+    #[error("{coordinate}: {reason}")]
+    Docs {
+        /// The artifact.
+        coordinate: String,
+        /// Why.
+        reason: String,
+    },
 }
 
 /// One artifact of the resolution as recorded in `fetch.json`.
@@ -82,6 +93,8 @@ pub struct FetchRecord {
     pub repositories: Vec<String>,
     /// The Maven-layout cache used.
     pub cache: PathBuf,
+    /// Where the API was extracted from: `bytecode` or `javadoc`.
+    pub api_source: String,
     /// Classes extracted.
     pub classes: usize,
     /// Entries of the requested jars that could not be extracted.
@@ -105,6 +118,8 @@ pub struct Fetched {
     pub roots: Vec<Coordinate>,
     /// Extraction problems.
     pub problems: Vec<ExtractProblem>,
+    /// Documentation pages skipped (with `api_from_docs`).
+    pub doc_problems: Vec<crate::docs::DocProblem>,
 }
 
 impl Fetched {
@@ -143,7 +158,8 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
         },
     )?;
     let resolution = resolver.resolve(coords)?;
-    let fetched: Vec<FetchedArtifact> = resolver.fetch(&resolution, opts.docs)?;
+    let fetched: Vec<FetchedArtifact> =
+        resolver.fetch(&resolution, opts.docs || opts.api_from_docs)?;
     let resolve_seconds = t0.elapsed().as_secs_f64();
 
     let t1 = Instant::now();
@@ -154,6 +170,64 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
         .collect();
     let is_root =
         |f: &FetchedArtifact| opts.with_deps || root_keys.contains(&f.coordinate.conflict_key());
+    if opts.api_from_docs {
+        let mut docs = Vec::new();
+        let mut doc_problems = Vec::new();
+        for f in fetched.iter().filter(|f| is_root(f)) {
+            let Some(jar) = &f.javadoc else {
+                // a requested artifact must have documentation; a dependency (`--with-deps`)
+                // without any is left out, with a problem that says so
+                if root_keys.contains(&f.coordinate.conflict_key()) {
+                    return Err(FetchError::Docs {
+                        coordinate: f.coordinate.gav(),
+                        reason: "no -javadoc.jar is published".into(),
+                    });
+                }
+                doc_problems.push(crate::docs::DocProblem {
+                    page: f.coordinate.gav(),
+                    reason: "no -javadoc.jar is published: its API is left out".into(),
+                });
+                continue;
+            };
+            let x = crate::docs::extract_docs(jar).map_err(|e| FetchError::Docs {
+                coordinate: f.coordinate.gav(),
+                reason: e.to_string(),
+            })?;
+            if x.docs.is_empty() {
+                return Err(FetchError::Docs {
+                    coordinate: f.coordinate.gav(),
+                    reason: format!(
+                        "{}: no class page of a known documentation layout (javadoc of JDK \
+                         8-15, 16-20 or 21+; {} pages skipped)",
+                        jar.display(),
+                        x.problems.len()
+                    ),
+                });
+            }
+            for mut p in x.problems {
+                p.page = format!("{}!{}", jar.display(), p.page);
+                doc_problems.push(p);
+            }
+            docs.extend(x.docs);
+        }
+        docs.sort_by(|a, b| a.name.cmp(&b.name));
+        docs.dedup_by(|a, b| a.name == b.name);
+        let extraction = bytecode::Extraction {
+            docs,
+            ..bytecode::Extraction::default()
+        };
+        return Ok(finish(
+            coords,
+            &config,
+            &resolution,
+            &fetched,
+            extraction,
+            doc_problems,
+            "javadoc",
+            resolve_seconds,
+            t1,
+        ));
+    }
     let root_jars: Vec<&Path> = fetched
         .iter()
         .filter(|f| is_root(f))
@@ -188,6 +262,32 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
     } else {
         bytecode::extract_paths(&root_jars, &ext_opts)?
     };
+    Ok(finish(
+        coords,
+        &config,
+        &resolution,
+        &fetched,
+        extraction,
+        Vec::new(),
+        "bytecode",
+        resolve_seconds,
+        t1,
+    ))
+}
+
+/// The record and outcome of a fetch once its API is extracted.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    coords: &[Coordinate],
+    config: &RepoConfig,
+    resolution: &crate::maven::Resolution,
+    fetched: &[FetchedArtifact],
+    extraction: bytecode::Extraction,
+    doc_problems: Vec<crate::docs::DocProblem>,
+    api_source: &str,
+    resolve_seconds: f64,
+    t1: Instant,
+) -> Fetched {
     let extract_seconds = t1.elapsed().as_secs_f64();
 
     let by_key = |key: &str| {
@@ -230,6 +330,7 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
             .collect(),
         repositories: config.repositories.iter().map(|r| r.url.clone()).collect(),
         cache: config.cache.clone(),
+        api_source: api_source.into(),
         classes: extraction.docs.len(),
         problems: extraction
             .problems
@@ -239,7 +340,7 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
         resolve_seconds,
         extract_seconds,
     };
-    Ok(Fetched {
+    Fetched {
         docs: extraction.docs,
         classpath: fetched.iter().map(|f| f.jar.clone()).collect(),
         record,
@@ -249,7 +350,8 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
             .map(|r| r.coordinate.clone())
             .collect(),
         problems: extraction.problems,
-    })
+        doc_problems,
+    }
 }
 
 /// Writes a fetch into `dir`: one API JSON file per class, `classpath.txt` (the jars joined

@@ -170,3 +170,16 @@ pub fn maven_settings(data: &[u8]) {
     };
     let _ = parse_settings(&text, Path::new("settings.xml"), &opts);
 }
+
+/// Fuzz target `javadoc_page`: the bytes as one documentation page (layout detection, the
+/// layout's reader, the declaration parsers, the document built) and as the
+/// `allclasses-index.html` that lists pages ([`crate::docs::extract_pages`]).
+pub fn javadoc_page(data: &[u8]) {
+    let x = crate::docs::extract_pages(
+        vec![("p/Fuzz.html".to_string(), Ok(data.to_vec()))],
+        Some(("allclasses-index.html".to_string(), data.to_vec())),
+    );
+    for d in &x.docs {
+        let _ = crate::io::render_class_doc(d);
+    }
+}

@@ -1,5 +1,7 @@
 //! thalia's extractors: the API JSON schema (which this crate owns and writes), the Maven
-//! resolver that fetches libraries, and the bytecode extractor that turns jars into API JSON.
+//! resolver that fetches libraries, the bytecode extractor that turns jars into API JSON, the
+//! documentation extractor that turns javadoc HTML into the same, and the member-by-member
+//! comparison of two APIs.
 //!
 //! # Limits
 //!
@@ -27,6 +29,10 @@
 //! | [`bytecode::MAX_ARCHIVE_CLASS_BYTES`] | 2 GiB | all class files read from one jar, jmod or image |
 //! | [`bytecode::class::MAX_CLASS_NAME_LEN`] | 1024 bytes | a binary class name |
 //! | [`bytecode::signature::MAX_SIGNATURE_DEPTH`] | 256 | nesting of types in a generic signature |
+//! | [`docs::MAX_PAGE_BYTES`] | 16 MiB | one documentation page (a larger one is skipped) |
+//! | [`docs::MAX_TOTAL_BYTES`] | 2 GiB | all pages read from one javadoc jar or folder |
+//! | [`docs::MAX_PAGES`] | 1,000,000 | class pages read from one javadoc jar or folder |
+//! | [`docs::BATCH_BYTES`] | 64 MiB | pages held at once (parsed a batch at a time) |
 //!
 //! Coordinates (from the command line, POMs or metadata) must be usable as path segments:
 //! not empty, not `.` or `..`, no `/`, `\`, `:`, whitespace, control characters or other
@@ -36,6 +42,8 @@
 #![deny(missing_docs)]
 
 pub mod bytecode;
+pub mod diff;
+pub mod docs;
 pub mod fetch;
 pub mod fuzzing;
 pub mod io;

@@ -85,6 +85,11 @@ fn maven_settings_corpus_and_regressions_do_not_panic() {
 }
 
 #[test]
+fn javadoc_page_corpus_and_regressions_do_not_panic() {
+    replay("javadoc_page", thalia_extractors::fuzzing::javadoc_page);
+}
+
+#[test]
 fn skip_list_names_real_regressions() {
     for (name, reason) in SKIP {
         assert!(!reason.is_empty(), "{name}: skip without a reason");

@@ -46,6 +46,19 @@ pub(super) enum ApiCommand {
         #[command(flatten)]
         api: ApiArg,
     },
+    /// Compare two APIs member by member (e.g. the documentation and the bytecode extraction
+    /// of one library): counts, and the differences grouped by kind (missing class, missing
+    /// member, type differs, modifier differs, supertypes differ). Parameter names are not
+    /// compared. Exits with 1 when the APIs differ.
+    Diff {
+        /// API A: a directory of API JSON files (searched recursively).
+        a: PathBuf,
+        /// API B.
+        b: PathBuf,
+        /// Print the comparison as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Load an API and write it back out through the model (type strings re-printed in
     /// canonical form; unknown fields and entries that did not load kept as they were).
     Rewrite {
@@ -98,6 +111,31 @@ pub(super) fn run(cmd: ApiCommand) -> Result<ExitCode> {
             }
             eprintln!("{}: {}", source.label(), api.report.summary());
             if api.report.error_count() > 0 {
+                return Ok(ExitCode::from(1));
+            }
+        }
+        ApiCommand::Diff { a, b, json } => {
+            let read = |d: &PathBuf| -> Result<Vec<thalia_extractors::ClassDoc>> {
+                if !d.is_dir() {
+                    bail!("{}: not a directory of API JSON files", d.display());
+                }
+                let (docs, errors) = thalia_extractors::read_api_dir(d);
+                for e in &errors {
+                    eprintln!("warning: {e}");
+                }
+                Ok(docs.into_iter().map(|(_, doc)| doc).collect())
+            };
+            let (da, db) = (read(&a)?, read(&b)?);
+            let d = thalia_extractors::diff::diff(&da, &db);
+            if json {
+                print_json(&d)?;
+            } else {
+                print!(
+                    "{}",
+                    d.text(&a.display().to_string(), &b.display().to_string())
+                );
+            }
+            if !d.is_empty() {
                 return Ok(ExitCode::from(1));
             }
         }

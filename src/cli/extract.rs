@@ -23,7 +23,8 @@ pub(super) struct FetchArgs {
     /// only the given repositories are used.
     #[arg(long = "repo", value_name = "URL")]
     repos: Vec<String>,
-    /// Download the `-javadoc.jar` of every artifact too.
+    /// Write the API from the requested artifacts' `-javadoc.jar` (the documentation
+    /// extractor) instead of their jars' bytecode; the javadoc jars are downloaded too.
     #[arg(long)]
     docs: bool,
     /// Extract the dependencies' API too, so that members inherited from their classes are
@@ -36,6 +37,9 @@ pub(super) struct FetchArgs {
 pub(super) struct ExtractArgs {
     /// Jars, jmods or directories of class files to extract (together, as one set).
     inputs: Vec<PathBuf>,
+    /// Extract from documentation instead: a folder of javadoc HTML or a `-javadoc.jar`.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["inputs", "jdk", "context"])]
+    docs: Option<PathBuf>,
     /// Extract the JDK's public API instead (its exported packages).
     #[arg(long)]
     jdk: bool,
@@ -69,6 +73,7 @@ pub(super) fn fetch(args: FetchArgs) -> Result<ExitCode> {
     let opts = FetchOptions {
         repos: args.repos.clone(),
         docs: args.docs,
+        api_from_docs: args.docs,
         progress: progress(),
         java_home: None,
         with_deps: args.with_deps,
@@ -78,13 +83,17 @@ pub(super) fn fetch(args: FetchArgs) -> Result<ExitCode> {
     fetch::write_fetched(&out, &fetched)
         .with_context(|| format!("cannot write the API into {}", out.display()))?;
     warn(&fetched.problems);
+    for p in &fetched.doc_problems {
+        eprintln!("warning: {p}");
+    }
     let r = &fetched.record;
     eprintln!(
-        "fetched {} ({} artifacts on the classpath) in {:.2}s; extracted {} classes in {:.2}s into {}",
+        "fetched {} ({} artifacts on the classpath) in {:.2}s; extracted {} classes from {} in {:.2}s into {}",
         r.resolved.join(", "),
         r.artifacts.len(),
         r.resolve_seconds,
         r.classes,
+        r.api_source,
         r.extract_seconds,
         out.display()
     );
@@ -96,7 +105,41 @@ pub(super) fn fetch(args: FetchArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `thalia extract --docs PATH`: the documentation extractor.
+fn extract_docs(path: &Path, out: &Path) -> Result<ExitCode> {
+    let x = thalia_extractors::docs::extract_docs(path)
+        .with_context(|| format!("cannot extract the documentation {}", path.display()))?;
+    for p in &x.problems {
+        eprintln!("warning: {}: {p}", path.display());
+    }
+    let written = thalia_extractors::write_class_docs(out, &x.docs)?;
+    let s = &x.stats;
+    let layouts: Vec<String> = s.layouts.iter().map(|(k, v)| format!("{v} {k}")).collect();
+    eprintln!(
+        "extracted {} classes ({} methods, {} constructors, {} fields) from {} pages ({}) into {} in {:.2}s; {} problems",
+        written,
+        s.methods,
+        s.constructors,
+        s.fields,
+        s.pages,
+        if layouts.is_empty() { "no class pages".to_string() } else { layouts.join(", ") },
+        out.display(),
+        s.elapsed.as_secs_f64(),
+        x.problems.len()
+    );
+    if written == 0 {
+        bail!(
+            "{}: no class page of a known documentation layout",
+            path.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 pub(super) fn extract(args: ExtractArgs) -> Result<ExitCode> {
+    if let Some(docs) = &args.docs {
+        return extract_docs(docs, &args.out);
+    }
     let t0 = std::time::Instant::now();
     let mut opts = ExtractOptions::default();
     if !args.context.is_empty() {

@@ -74,7 +74,7 @@ fn io_err(path: &Path, source: std::io::Error) -> ExtractError {
 
 /// Reads a whole container file, which must be a regular file (a FIFO or a device would
 /// hang or never end).
-fn read_container(path: &Path) -> Result<Vec<u8>, ExtractError> {
+pub(crate) fn read_container(path: &Path) -> Result<Vec<u8>, ExtractError> {
     let meta = std::fs::metadata(path).map_err(|e| io_err(path, e))?;
     if !meta.is_file() {
         return Err(ExtractError::NotAnArchive {

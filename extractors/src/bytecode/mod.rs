@@ -39,6 +39,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub(crate) use archive::read_container;
 pub use archive::{
     ct_sym_release_letter, read_ct_sym, read_dir, read_jar, read_jimage, read_jmod, read_path,
     RawArchive, JMOD_MAGIC, MAX_ARCHIVE_CLASS_BYTES,
