@@ -394,7 +394,9 @@ impl Worker<'_> {
                         seq.result = Some(x);
                         !(self.assignable(formal, x)
                             || constant && self.narrows_constant(x)
-                            || constant && self.converts_constant(x))
+                            || constant && self.converts_constant(x)
+                            || self.rules.overloads_by_expected_type()
+                                && self.overload_returns(m, x))
                     }
                 };
                 if ok {
@@ -680,7 +682,7 @@ impl Worker<'_> {
 
     /// True when a type argument can become the bound of the test method's type variable:
     /// a class type Java can write, not a box (unboxing a type variable differs between the
-    /// languages).
+    /// languages), not a universal trait (a Scala `T <: Serializable` is no `Object`).
     fn generalizable(&self, t: TypeId) -> bool {
         let a = &self.api.ts.arena;
         match a.as_class(t) {
@@ -688,6 +690,7 @@ impl Worker<'_> {
                 self.ctx.unbox_of(sym).is_none()
                     && java_expressible(&self.api, t)
                     && !a.name(sym).starts_with("java.lang.Void")
+                    && !self.rules.extends_any_only(a.name(sym))
             }
             None => false,
         }
@@ -704,7 +707,12 @@ impl Worker<'_> {
             .ts
             .all_supertypes(x)
             .into_iter()
-            .filter(|&s| self.api.ts.arena.as_class(s).is_some() && java_expressible(&self.api, s))
+            .filter(|&s| {
+                // a universal trait bounds no type variable that stands for an `Object`
+                self.api.ts.arena.as_class(s).is_some_and(|(n, _)| {
+                    !self.rules.extends_any_only(self.api.ts.arena.name(n))
+                }) && java_expressible(&self.api, s)
+            })
             .map(|s| (print_type(&self.api.ts.arena, Syntax::Java, s), s))
             .collect();
         sups.sort();

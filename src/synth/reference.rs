@@ -146,8 +146,9 @@ impl Worker<'_> {
     }
 
     /// Java's conversion of a value of type `from` to `to` in an invocation or assignment
-    /// context, without the target language's extra coercions: subtyping, the language's
-    /// primitive widening, boxing then widening reference, unboxing then widening.
+    /// context, without the target language's extra coercions: subtyping (of invariant arrays
+    /// where the language's are), the language's primitive widening, boxing then widening
+    /// reference, unboxing then widening.
     pub(crate) fn java_converts(&mut self, from: TypeId, to: TypeId) -> bool {
         if from == to {
             return true;
@@ -155,6 +156,8 @@ impl Worker<'_> {
         let a = &self.api.ts.arena;
         match (a.get(from).clone(), a.get(to).clone()) {
             (Type::Prim(Prim::Void), _) | (_, Type::Prim(Prim::Void)) => false,
+            // Scala's arrays are invariant: `Array[Callback]` is no `Array[Object]`
+            (Type::Array(_), Type::Array(_)) if self.rules.arrays_are_invariant() => false,
             (Type::Prim(p), Type::Prim(q)) => self.rules.widens_primitive(p, q),
             (Type::Prim(p), _) => match self.ctx.box_of(p) {
                 Some(b) if self.api.class_by_sym(b).is_some() => {

@@ -98,10 +98,9 @@ impl LanguageRules {
 
     /// True when `class` is a universal trait of the language, a supertype of its value
     /// classes that extends `Any`, not `AnyRef`, so that its values are no `Object`
-    /// (Scala 2's `java.lang.Comparable` and `java.io.Serializable`).
+    /// (Scala's `java.lang.Comparable` and `java.io.Serializable`).
     pub fn extends_any_only(self, class: &str) -> bool {
-        self.lang == Language::Scala2
-            && matches!(class, "java.lang.Comparable" | "java.io.Serializable")
+        self.is_scala() && matches!(class, "java.lang.Comparable" | "java.io.Serializable")
     }
 
     /// True when overload resolution prefers an alternative whose result conforms to the
@@ -191,11 +190,11 @@ impl LanguageRules {
     }
 
     /// True when a primitive value converts to `java.lang.Object` where a conditional's
-    /// branch (or any expression) expects one; Scala 2 refuses the boxing view ("the result
+    /// branch (or any expression) expects one; Scala refuses the boxing view ("the result
     /// type of an implicit conversion must be more specific than Object": `val o: Object =
-    /// if (c) 29.toShort else null`).
+    /// if (c) 29.toShort else null`; Scala 3: "Found: (76.25d : Double), Required: Object").
     pub fn boxes_primitives_to_object(self) -> bool {
-        self.lang != Language::Scala2
+        !self.is_scala()
     }
 
     /// True when the language sees the Java supertypes of the boxed primitives and `String`
