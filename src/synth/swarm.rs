@@ -58,7 +58,10 @@ pub struct SwarmConfig {
     /// The call under test made on a call result (`a.b().m(..)`, call chains) instead of a
     /// local. Default 0.7 (it fits only where the receiver's inhabitant is a call).
     pub call_chains: f64,
-    /// Varargs calls with zero, one or several elements instead of an array. Default 0.6.
+    /// Varargs calls (the call under test, and calls in its operands) with zero, one or
+    /// several elements instead of an array, each with probability
+    /// `VARARGS_ELEMENTS_PROBABILITY` where Java's overload resolution still picks the member.
+    /// Default 0.6.
     pub varargs_elements: f64,
     /// Declared nullable types `T?` in Kotlin where the null-safety rules allow them.
     /// Default 0.4.
