@@ -702,19 +702,19 @@ impl Worker<'_> {
         if rng.gen_bool(0.5) {
             return x;
         }
-        let mut sups: Vec<(String, TypeId)> = self
-            .api
-            .ts
-            .all_supertypes(x)
-            .into_iter()
-            .filter(|&s| {
-                // a universal trait bounds no type variable that stands for an `Object`
-                self.api.ts.arena.as_class(s).is_some_and(|(n, _)| {
-                    !self.rules.extends_any_only(self.api.ts.arena.name(n))
-                }) && java_expressible(&self.api, s)
-            })
-            .map(|s| (print_type(&self.api.ts.arena, Syntax::Java, s), s))
-            .collect();
+        let mut sups: Vec<(String, TypeId)> =
+            self.api
+                .ts
+                .all_supertypes(x)
+                .into_iter()
+                .filter(|&s| {
+                    // a universal trait bounds no type variable that stands for an `Object`
+                    self.api.ts.arena.as_class(s).is_some_and(|(n, _)| {
+                        !self.rules.extends_any_only(self.api.ts.arena.name(n))
+                    }) && java_expressible(&self.api, s)
+                })
+                .map(|s| (print_type(&self.api.ts.arena, Syntax::Java, s), s))
+                .collect();
         sups.sort();
         sups.dedup();
         sups.choose(rng).map_or(x, |&(_, s)| s)

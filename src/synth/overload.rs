@@ -335,17 +335,28 @@ impl Worker<'_> {
     }
 
     /// The most specific of the applicable candidates (JLS 15.12.2.5, by subtyping of the
-    /// parameter types), or `Ambiguous`.
+    /// parameter types; in Scala by relative weight, SLS 6.26.3), or `Ambiguous`.
     fn most_specific(&mut self, app: &[(MemberId, Vec<TypeId>)]) -> Resolution {
+        let as_specific = |w: &mut Self, ps: &[TypeId], qs: &[TypeId]| {
+            ps.len() == qs.len() && ps.iter().zip(qs).all(|(&p, &q)| w.api.ts.is_subtype(p, q))
+        };
+        let weighs_owner = self.rules.weighs_overloads_by_owner();
         let mut maximal = Vec::new();
         for (i, (id, ps)) in app.iter().enumerate() {
-            let is_max = app.iter().enumerate().all(|(j, (_, qs))| {
-                i == j
-                    || (ps.len() == qs.len()
-                        && ps
-                            .iter()
-                            .zip(qs)
-                            .all(|(&p, &q)| self.api.ts.is_subtype(p, q)))
+            let is_max = app.iter().enumerate().all(|(j, (other, qs))| {
+                if i == j {
+                    return true;
+                }
+                if !weighs_owner {
+                    return as_specific(self, ps, qs);
+                }
+                // Scala's relative weight: a point for being as specific, a point for being
+                // declared in a subclass; the heavier wins
+                let weight =
+                    |w: &mut Self, a: MemberId, b: MemberId, x: &[TypeId], y: &[TypeId]| {
+                        usize::from(as_specific(w, x, y)) + usize::from(w.declared_below(a, b))
+                    };
+                weight(self, *id, *other, ps, qs) > weight(self, *other, *id, qs, ps)
             });
             if is_max {
                 maximal.push(*id);
@@ -355,6 +366,24 @@ impl Worker<'_> {
             [one] => Resolution::Unique(*one),
             _ => Resolution::Ambiguous,
         }
+    }
+}
+
+impl Worker<'_> {
+    /// True when member `a` is declared in a proper subclass of the class declaring `b`.
+    fn declared_below(&mut self, a: MemberId, b: MemberId) -> bool {
+        let (oa, ob) = (self.api.member(a).owner, self.api.member(b).owner);
+        if oa == ob {
+            return false;
+        }
+        let ta = self.api.ts.self_type(self.api.class(oa).sym);
+        let tb = self.api.ts.self_type(self.api.class(ob).sym);
+        let erased_b = self.api.ts.arena.as_class(tb).map(|(s, _)| s);
+        self.api
+            .ts
+            .all_supertypes(ta)
+            .into_iter()
+            .any(|s| self.api.ts.arena.as_class(s).map(|(n, _)| n) == erased_b)
     }
 }
 

@@ -109,6 +109,14 @@ impl LanguageRules {
         self.is_scala()
     }
 
+    /// True when overload resolution weighs a candidate declared in a subclass against a more
+    /// specific one declared above it (Scala's relative weight: `jumps(Double)` of
+    /// `ArbitrarilyJumpableGenerator` and the inherited `jumps(Long)` are ambiguous for a
+    /// `Long`).
+    pub fn weighs_overloads_by_owner(self) -> bool {
+        self.is_scala()
+    }
+
     /// True when a call may pass elements before a spread array to a variable-arity
     /// parameter (Kotlin's `f(a, b, *arr)`), so an array argument after an element still
     /// fills the parameter.
@@ -1290,6 +1298,43 @@ mod tests {
             };
             let got = w.resolve(of, &f, &seq);
             assert_eq!(got == Resolution::Unique(of), applies, "{lang}: {got:?}");
+        }
+    }
+
+    #[test]
+    fn scala_weighs_an_overload_declared_below_against_a_more_specific_one() {
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        for (lang, unique) in [(Language::Java, true), (Language::Scala3, false)] {
+            let cfg = SynthConfig {
+                lang,
+                ..SynthConfig::default()
+            };
+            let mut w = Worker::new(api.clone(), &ctx, &cfg);
+            let jumps = member_by_signature(
+                &w,
+                "default java.util.stream.Stream<java.util.random.RandomGenerator> \
+                 java.util.random.RandomGenerator.JumpableGenerator.jumps(long)",
+            );
+            let f = w.formal_under(jumps, crate::types::Subst::new());
+            let long = w.api.ts.arena.prim(Prim::Long);
+            let recv = w.api.ts.arena.class_named(
+                "java.util.random.RandomGenerator.ArbitrarilyJumpableGenerator",
+                &[],
+            );
+            // `jumps(double)` is declared below, `jumps(long)` is more specific
+            let seq = TypingSequence {
+                receiver: Some(recv),
+                args: vec![long],
+                result: None,
+            };
+            let got = w.resolve(jumps, &f, &seq);
+            let want = if unique {
+                Resolution::Unique(jumps)
+            } else {
+                Resolution::Ambiguous
+            };
+            assert_eq!(got, want, "{lang}");
         }
     }
 
