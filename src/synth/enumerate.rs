@@ -821,9 +821,9 @@ impl Worker<'_> {
                     }
                     Position::Result => {
                         seq.result = Some(x);
-                        !self.lenient_conversion(formal, x, ConversionSite::Assignment)
-                            && !self.assignable(formal, x)
-                            && !(self.rules.overloads_by_expected_type()
+                        !(self.lenient_conversion(formal, x, ConversionSite::Assignment)
+                            || self.assignable(formal, x)
+                            || self.rules.overloads_by_expected_type()
                                 && self.overload_returns(m, x))
                     }
                 };

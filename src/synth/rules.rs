@@ -558,9 +558,17 @@ impl Worker<'_> {
         else {
             return true;
         };
+        // only a declaration in a mapped class (the override chain reaches it from any
+        // subclass) or in a package whose signatures Kotlin enhances changes what Kotlin shows
+        let enhanced = |w: &Self, t: TypeId| {
+            w.api.ts.arena.as_class(t).is_some_and(|(n, _)| {
+                let name = w.api.ts.arena.name(n);
+                KOTLIN_ENHANCED_PREFIXES.iter().any(|p| name.starts_with(p))
+            })
+        };
         declaring
             .into_iter()
-            .any(|t| exactly_mapped(self, t) || self.kotlin_mapped(t, true))
+            .any(|t| exactly_mapped(self, t) || enhanced(self, t))
     }
 
     /// The self types of the classes that declare an instance method `name` of `arity`
@@ -1335,6 +1343,32 @@ mod tests {
                 Resolution::Ambiguous
             };
             assert_eq!(got, want, "{lang}");
+        }
+    }
+
+    #[test]
+    fn kotlin_references_name_members_that_only_java_classes_below_mapped_types_declare() {
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        let cfg = SynthConfig {
+            lang: Language::Kotlin,
+            ..SynthConfig::default()
+        };
+        let mut w = Worker::new(api.clone(), &ctx, &cfg);
+        for (sig, retyped) in [
+            // `LocalDate` is a `Comparable`, but Kotlin maps only `compareTo`
+            (
+                "java.time.LocalDate java.time.LocalDate.plusDays(long)",
+                false,
+            ),
+            ("void java.util.ArrayList.trimToSize()", false),
+            // `Collection.size()` is Kotlin's property `size`
+            ("int java.util.ArrayList.size()", true),
+            // `Optional`'s signatures carry Kotlin's nullability enhancements
+            ("T java.util.Optional.get()", true),
+        ] {
+            let m = member_by_signature(&w, sig);
+            assert_eq!(w.kotlin_reference_retypes(m, None), retyped, "{sig}");
         }
     }
 
