@@ -31,6 +31,9 @@ mod javadoc17;
 mod javadoc21;
 mod javadoc8;
 mod modern;
+mod scala_text;
+mod scaladoc2;
+mod scaladoc3;
 mod text;
 
 use std::collections::BTreeMap;
@@ -137,6 +140,10 @@ pub enum Layout {
     Javadoc17,
     /// javadoc of JDK 21 and later.
     Javadoc21,
+    /// Scaladoc of Scala 2 (2.13).
+    Scaladoc2,
+    /// Scaladoc of Scala 3.
+    Scaladoc3,
 }
 
 impl Layout {
@@ -146,6 +153,8 @@ impl Layout {
             Layout::Javadoc8 => "javadoc-8",
             Layout::Javadoc17 => "javadoc-17",
             Layout::Javadoc21 => "javadoc-21+",
+            Layout::Scaladoc2 => "scaladoc-2",
+            Layout::Scaladoc3 => "scaladoc-3",
         }
     }
 }
@@ -171,6 +180,10 @@ pub fn detect(head: &str) -> Option<Layout> {
         Some(Layout::Javadoc17)
     } else if javadoc8::detect(head) {
         Some(Layout::Javadoc8)
+    } else if scaladoc3::detect(head) {
+        Some(Layout::Scaladoc3)
+    } else if scaladoc2::detect(head) {
+        Some(Layout::Scaladoc2)
     } else {
         None
     }
@@ -283,6 +296,8 @@ fn add_hidden_interfaces(docs: &mut [ClassDoc]) {
 struct Parsers {
     modern: modern::Modern,
     old: javadoc8::Old,
+    scaladoc2: scaladoc2::Scaladoc2,
+    scaladoc3: scaladoc3::Scaladoc3,
 }
 
 /// Whether a page name can be a class page: `.html`, not in a folder of other pages, a name
@@ -358,9 +373,16 @@ fn listed_pages(bytes: &[u8]) -> Vec<String> {
 
 /// One page's outcome.
 enum PageResult {
-    Class(Layout, Box<ClassDoc>),
+    /// A class's document, with the problems of members left out.
+    Class(Layout, Box<ClassDoc>, Vec<String>),
     NotAClass,
     Problem(String),
+}
+
+/// A class page as read by its layout's module.
+enum Raw {
+    Java(RawPage),
+    Scala(scala_text::SPage),
 }
 
 /// Reads one page.
@@ -374,14 +396,17 @@ fn read_page(parsers: &Parsers, bytes: &[u8]) -> PageResult {
     let head = &text[..head_end];
     let Some(layout) = detect(head) else {
         return PageResult::Problem(
-            "unknown documentation layout (not javadoc 8-15, 16-20 or 21+)".into(),
+            "unknown documentation layout (not javadoc 8-15, 16-20 or 21+, nor Scaladoc 2 or 3)"
+                .into(),
         );
     };
     let doc = Html::parse_document(&text);
     let raw = match layout {
-        Layout::Javadoc21 => javadoc21::read(&parsers.modern, &doc),
-        Layout::Javadoc17 => javadoc17::read(&parsers.modern, &doc),
-        Layout::Javadoc8 => parsers.old.read(&doc),
+        Layout::Javadoc21 => javadoc21::read(&parsers.modern, &doc).map(|r| r.map(Raw::Java)),
+        Layout::Javadoc17 => javadoc17::read(&parsers.modern, &doc).map(|r| r.map(Raw::Java)),
+        Layout::Javadoc8 => parsers.old.read(&doc).map(|r| r.map(Raw::Java)),
+        Layout::Scaladoc2 => parsers.scaladoc2.read(&doc).map(|r| r.map(Raw::Scala)),
+        Layout::Scaladoc3 => parsers.scaladoc3.read(&doc).map(|r| r.map(Raw::Scala)),
     };
     match raw {
         Ok(None) => PageResult::NotAClass,
@@ -398,8 +423,12 @@ fn read_page(parsers: &Parsers, bytes: &[u8]) -> PageResult {
                     layout.name()
                 ));
             }
-            match build_class(&raw) {
-                Ok(doc) => PageResult::Class(layout, Box::new(doc)),
+            let built = match &raw {
+                Raw::Java(raw) => build_class(raw).map(|d| (d, Vec::new())),
+                Raw::Scala(page) => scala_text::build(page),
+            };
+            match built {
+                Ok((doc, skipped)) => PageResult::Class(layout, Box::new(doc), skipped),
                 Err(e) => PageResult::Problem(format!("{} class page: {e}", layout.name())),
             }
         }
@@ -673,6 +702,8 @@ impl Collector {
             parsers: Parsers {
                 modern: modern::Modern::new(),
                 old: javadoc8::Old::new(),
+                scaladoc2: scaladoc2::Scaladoc2::new(),
+                scaladoc3: scaladoc3::Scaladoc3::new(),
             },
             batch: Vec::new(),
             batch_bytes: 0,
@@ -737,8 +768,12 @@ impl Collector {
         let mut docs: Vec<ClassDoc> = Vec::new();
         for (page, r) in self.results {
             match r {
-                PageResult::Class(layout, doc) => {
+                PageResult::Class(layout, doc, skipped) => {
                     *stats.layouts.entry(layout.name().to_string()).or_default() += 1;
+                    problems.extend(skipped.into_iter().map(|reason| DocProblem {
+                        page: page.clone(),
+                        reason,
+                    }));
                     docs.push(*doc);
                 }
                 PageResult::NotAClass => {}
@@ -746,6 +781,7 @@ impl Collector {
             }
         }
         docs.sort_by(|a, b| a.name.cmp(&b.name));
+        scala_text::merge_companions(&mut docs);
         docs.dedup_by(|a, b| a.name == b.name);
         add_hidden_interfaces(&mut docs);
         stats.classes = docs.len();
