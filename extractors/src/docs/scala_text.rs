@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::schema::{ClassDoc, FieldDoc, MethodDoc};
 
 /// A token of a flattened Scala signature.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum STok {
     /// A name or keyword as printed.
     Word(String),
@@ -195,12 +195,17 @@ struct TParam {
     name: String,
     /// Higher-kinded parameters, as printed (`[_]`).
     hk: String,
+    /// The names of the higher-kinded parameters (in scope in the bounds).
+    inner: Vec<String>,
     lower: Option<Ty>,
     upper: Option<Ty>,
     context: Vec<Ty>,
 }
 
 fn render_tparam(t: &TParam, scope: &[String]) -> String {
+    let mut inner_scope = scope.to_vec();
+    inner_scope.extend(t.inner.iter().cloned());
+    let scope = &inner_scope[..];
     let mut s = format!("{}{}{}", t.variance, t.name, t.hk);
     if let Some(l) = &t.lower {
         s.push_str(&format!(" >: {}", render(l, scope)));
@@ -359,6 +364,29 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 Ty::Paren(self.types_until(')')?)
             }
+            Some(STok::P(q @ ('"' | '\''))) => {
+                // a literal type: kept as printed
+                self.pos += 1;
+                let mut s = q.to_string();
+                while let Some(tok) = self.peek().cloned() {
+                    self.pos += 1;
+                    if tok == STok::P(q) {
+                        break;
+                    }
+                    s.push_str(&tok_text(&tok));
+                }
+                s.push(q);
+                Ty::Other(s)
+            }
+            Some(STok::Op(o))
+                if o == "-"
+                    && matches!(self.toks.get(self.pos + 1),
+                        Some(STok::Word(w)) if w.starts_with(|c: char| c.is_ascii_digit())) =>
+            {
+                // a negative literal type
+                self.pos += 2;
+                Ty::Other(format!("-{}", tok_text(&self.toks[self.pos - 1])))
+            }
             Some(STok::Word(w)) if w == "_" => {
                 self.pos += 1;
                 self.wildcard()?
@@ -427,15 +455,21 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 let args = self.types_until(']')?;
                 t = Ty::Applied(Box::new(t), args);
-            } else if self.at_p('.') && matches!(self.toks.get(self.pos + 1), Some(STok::Word(_))) {
-                // a singleton type or a path (`Array.type`)
+            } else if self.at_p('.')
+                && matches!(
+                    self.toks.get(self.pos + 1),
+                    Some(STok::Word(_) | STok::Ref(..))
+                )
+            {
+                // a singleton type or a path (`Array.type`, `Enumeration.this.Value`): a
+                // link at its end names the type
                 self.pos += 1;
-                let w = match self.peek() {
-                    Some(STok::Word(w)) => w.clone(),
-                    _ => String::new(),
-                };
+                match self.peek().cloned() {
+                    Some(STok::Ref(fqn, text)) => t = Ty::Name(fqn, text),
+                    Some(STok::Word(w)) => t = Ty::Other(format!("{}.{w}", render(&t, &[]))),
+                    _ => {}
+                }
                 self.pos += 1;
-                t = Ty::Other(format!("{}.{w}", render(&t, &[])));
             } else if self.at_op("^") {
                 // a capture set (`C^`, `C^{f}`): dropped
                 self.pos += 1;
@@ -512,8 +546,10 @@ impl<'a> Parser<'a> {
             };
             self.pos += 1;
             let mut hk = String::new();
+            let mut inner_names = Vec::new();
             if self.at_p('[') {
                 let inner = self.tparams()?;
+                inner_names = inner.iter().map(|t| t.name.clone()).collect();
                 hk = format!(
                     "[{}]",
                     inner
@@ -527,6 +563,7 @@ impl<'a> Parser<'a> {
                 variance: variance.into(),
                 name,
                 hk,
+                inner: inner_names,
                 lower: None,
                 upper: None,
                 context: Vec::new(),
@@ -729,7 +766,12 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
     let mut methods = Vec::new();
     let mut fields = Vec::new();
     let mut skipped = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for m in &page.members {
+        // a member listed twice (Scaladoc 2 lists some in two sections) is read once
+        if !seen.insert((m.kind == SKind::Def, m.toks.clone())) {
+            continue;
+        }
         if let Err(e) = build_member(m, &scope, object, &simple, &mut methods, &mut fields) {
             let name = m.toks.first().map(tok_text).unwrap_or_default();
             skipped.push(format!("member `{name}` skipped: {e}"));
@@ -863,14 +905,30 @@ pub(crate) fn merge_companions(docs: &mut Vec<ClassDoc>) {
                     (d.clone(), std::mem::replace(prev, d))
                 };
                 class.extra.remove(SCALA_OBJECT);
-                class
-                    .methods
-                    .get_or_insert_with(Vec::new)
-                    .extend(object.methods.unwrap_or_default());
-                class
-                    .fields
-                    .get_or_insert_with(Vec::new)
-                    .extend(object.fields.unwrap_or_default());
+                // an object that extends its companion class (`object Random extends
+                // Random`) lists the class's members as its own: those are the class's
+                let methods = class.methods.get_or_insert_with(Vec::new);
+                let known: std::collections::HashSet<(String, Vec<String>)> = methods
+                    .iter()
+                    .map(|m| (m.name.clone(), m.parameters.clone()))
+                    .collect();
+                methods.extend(
+                    object
+                        .methods
+                        .unwrap_or_default()
+                        .into_iter()
+                        .filter(|m| !known.contains(&(m.name.clone(), m.parameters.clone()))),
+                );
+                let fields = class.fields.get_or_insert_with(Vec::new);
+                let known: std::collections::HashSet<String> =
+                    fields.iter().map(|f| f.name.clone()).collect();
+                fields.extend(
+                    object
+                        .fields
+                        .unwrap_or_default()
+                        .into_iter()
+                        .filter(|f| !known.contains(&f.name)),
+                );
                 *prev = class;
             }
             _ => out.push(d),
