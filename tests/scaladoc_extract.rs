@@ -192,6 +192,25 @@ fn scaladoc2_pages_generated_by_scaladoc_extract() {
     );
     assert_eq!(both["return_type"], "(K, scala.Predef.String)");
 
+    // the API loads (but `fx.Functor`: the loader takes no higher-kinded parameter) and
+    // programs are synthesized from it
+    let check = thalia().args(["api", "check"]).arg(&api).output().unwrap();
+    let report = String::from_utf8_lossy(&check.stdout).to_string()
+        + &String::from_utf8_lossy(&check.stderr);
+    assert!(report.contains("loaded 3 classes"), "{report}");
+    let synth = dir.join("synth");
+    let o = thalia()
+        .args(["synth", "--lang", "scala", "-n", "5", "--api"])
+        .arg(&api)
+        .arg("--out")
+        .arg(&synth)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(stderr.contains("wrote 5 scala programs"), "{stderr}");
+    assert!(synth.join("Test_p000000.scala").exists());
+
     let u = doc(&api, "fx.Util");
     assert_eq!(u["scala_object"], true);
     assert_eq!(method(&u, "twice", 1)["is_static"], true);
