@@ -270,6 +270,13 @@ fn scaladoc3_pages_cut_from_scala_library_extract() {
         ["scala.Integral[A]"]
     );
 
+    // no constructor for an abstract class or a trait
+    assert!(o["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["is_constructor"] != true));
+
     let c = doc(&api, "scala.Conversion");
     assert_eq!(strings(&c["type_parameters"]), ["-T", "+U"]);
     assert_eq!(strings(&c["inherits"]), ["(T) => U"]);

@@ -42,13 +42,9 @@ pub(crate) fn lex(s: &str, out: &mut Vec<STok>) {
             let start = i;
             while i < chars.len() {
                 let d = chars[i];
-                if d.is_alphanumeric() || d == '_' || d == '$' {
-                    i += 1;
-                } else if d == '.'
-                    && chars
-                        .get(i + 1)
-                        .is_some_and(|e| e.is_alphanumeric() || *e == '_' || *e == '$')
-                {
+                let word = |e: char| e.is_alphanumeric() || e == '_' || e == '$';
+                // a dot inside a qualified name (`scala.Int`, `this.type`)
+                if word(d) || (d == '.' && chars.get(i + 1).is_some_and(|e| word(*e))) {
                     i += 1;
                 } else {
                     break;
@@ -724,7 +720,16 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
     let mut p = Parser::new(&page.toks);
     skip_name(&mut p)?;
     let tparams = p.tparams()?;
-    let _ctor = p.param_lists()?;
+    // `class C private (…)`: a constructor clients cannot call
+    let mut ctor_public = true;
+    while p.at_word("private") || p.at_word("protected") {
+        ctor_public = false;
+        p.pos += 1;
+        if p.at_p('[') {
+            p.types_until(']').ok();
+        }
+    }
+    let ctor_lists = p.param_lists()?;
     let scope: Vec<String> = tparams.iter().map(|t| t.name.clone()).collect();
     let mut supers = Vec::new();
     if p.at_word("extends") {
@@ -775,6 +780,57 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
         if let Err(e) = build_member(m, &scope, object, &simple, &mut methods, &mut fields) {
             let name = m.toks.first().map(tok_text).unwrap_or_default();
             skipped.push(format!("member `{name}` skipped: {e}"));
+        }
+    }
+    // the primary constructor, from the class's signature (Scaladoc 3 prints it there only;
+    // Scaladoc 2 also lists it as a member, then it is there already)
+    if page.kind == "class" && !has("abstract") && ctor_public {
+        if let Some(first) = ctor_lists.first() {
+            let params: Vec<String> = first
+                .params
+                .iter()
+                .map(|(_, t)| render(t, &scope))
+                .collect();
+            let known = methods
+                .iter()
+                .any(|m| m.is_constructor == Some(true) && m.parameters == params);
+            if !known {
+                let mut extra = serde_json::Map::new();
+                if first.params.iter().any(|(n, _)| n.is_some()) {
+                    extra.insert(
+                        "parameter_names".into(),
+                        Value::Array(
+                            first
+                                .params
+                                .iter()
+                                .map(|(n, _)| Value::String(n.clone().unwrap_or_default()))
+                                .collect(),
+                        ),
+                    );
+                }
+                methods.push(MethodDoc {
+                    name: simple.clone(),
+                    parameters: params,
+                    type_parameters: Some(Vec::new()),
+                    return_type: Some(None),
+                    receiver: Some(None),
+                    is_static: Some(false),
+                    is_constructor: Some(true),
+                    access_mod: Some("public".into()),
+                    is_default: None,
+                    throws: None,
+                    other_metadata: None,
+                    deprecated: None,
+                    is_abstract: None,
+                    is_varargs: first
+                        .params
+                        .last()
+                        .is_some_and(|(_, t)| matches!(t, Ty::Repeated(_)))
+                        .then_some(true),
+                    preview: None,
+                    extra,
+                });
+            }
         }
     }
     doc.methods = Some(methods);
