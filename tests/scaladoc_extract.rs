@@ -281,3 +281,43 @@ fn scaladoc3_pages_cut_from_scala_library_extract() {
     assert_eq!(strings(&c["type_parameters"]), ["-T", "+U"]);
     assert_eq!(strings(&c["inherits"]), ["(T) => U"]);
 }
+
+#[test]
+fn scaladoc_pages_truncated_or_unparsable_are_named_and_skipped() {
+    let dir = work("bad");
+    let html = dir.join("html");
+    let scala = html.join("scala");
+    std::fs::create_dir_all(&scala).unwrap();
+    let src = fixtures().join("scaladoc3/scala");
+    let option = std::fs::read(src.join("Option.html")).unwrap();
+    // cut in the middle: no closing </html>
+    std::fs::write(scala.join("Option.html"), &option[..option.len() / 2]).unwrap();
+    std::fs::copy(src.join("Conversion.html"), scala.join("Conversion.html")).unwrap();
+    // a member whose signature does not parse: that member is skipped, the page is kept
+    let tuple = std::fs::read_to_string(src.join("Tuple.html")).unwrap();
+    let broken = tuple.replacen(
+        r#"class="documentableName ">head</a>"#,
+        r#"class="documentableName ">head</a>[[[["#,
+        1,
+    );
+    assert_ne!(broken, tuple);
+    std::fs::write(scala.join("Tuple.html"), broken).unwrap();
+    let api = dir.join("api");
+    let stderr = extract(&html, &api);
+    assert!(
+        stderr.contains("scala/Option.html: truncated scaladoc-3 class page"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("scala/Tuple.html: member `head` skipped"),
+        "{stderr}"
+    );
+    assert!(!api.join("scala.Option.json").exists());
+    assert!(api.join("scala.Conversion.json").exists());
+    let t = doc(&api, "scala.Tuple");
+    assert!(t["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["name"] == "tail"));
+}

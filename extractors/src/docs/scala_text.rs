@@ -275,14 +275,20 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn ty(&mut self) -> Result<Ty, String> {
+    /// Runs `f` one nesting level deeper; past [`MAX_DEPTH`] it is an error.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, String>) -> Result<T, String> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
+            self.depth -= 1;
             return Err("types nested too deeply".into());
         }
-        let r = self.ty_inner();
+        let r = f(self);
         self.depth -= 1;
         r
+    }
+
+    fn ty(&mut self) -> Result<Ty, String> {
+        self.nested(Self::ty_inner)
     }
 
     fn ty_inner(&mut self) -> Result<Ty, String> {
@@ -355,6 +361,10 @@ impl<'a> Parser<'a> {
     }
 
     fn simple(&mut self) -> Result<Ty, String> {
+        self.nested(Self::simple_inner)
+    }
+
+    fn simple_inner(&mut self) -> Result<Ty, String> {
         let mut t = match self.peek().cloned() {
             Some(STok::P('(')) => {
                 self.pos += 1;
@@ -524,6 +534,10 @@ impl<'a> Parser<'a> {
     }
 
     fn tparams(&mut self) -> Result<Vec<TParam>, String> {
+        self.nested(Self::tparams_inner)
+    }
+
+    fn tparams_inner(&mut self) -> Result<Vec<TParam>, String> {
         let mut out = Vec::new();
         if !self.eat_p('[') {
             return Ok(out);
@@ -1068,6 +1082,34 @@ mod tests {
     }
 
     #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        for text in [
+            "_ >: ".repeat(100_000),
+            format!("{}A{}", "F[".repeat(100_000), "]".repeat(100_000)),
+            format!("{}A", "(".repeat(100_000)),
+            format!("{}A", "=> ".repeat(100_000)),
+        ] {
+            let mut toks = Vec::new();
+            lex(&text, &mut toks);
+            assert!(Parser::new(&toks).ty().is_err());
+        }
+        let mut toks = Vec::new();
+        lex(
+            &format!("X{}_{}", "[F".repeat(100_000), "]".repeat(100_000)),
+            &mut toks,
+        );
+        let page = SPage {
+            fqn: "p.X".into(),
+            kind: "class".into(),
+            modifiers: Vec::new(),
+            toks,
+            deprecated: false,
+            members: Vec::new(),
+        };
+        assert!(build(&page).is_err());
+    }
+
+    #[test]
     fn types_render_in_the_files_syntax() {
         assert_eq!(ty("A => B"), "(A) => B");
         assert_eq!(ty("(A) => B"), "(A) => B");
@@ -1078,6 +1120,7 @@ mod tests {
         assert_eq!(ty("A =:= B"), "=:=[A, B]");
         assert_eq!(ty("List[_ <: T]"), "List[_ <: T]");
         assert_eq!(ty("C[A]^{f} -> B"), "(C[A]) => B");
+        assert_eq!(ty("Int => (Int => Int)"), "(Int) => (Int) => Int");
         assert_eq!(ty("[t] => t => F[t]"), "[t] => (t) => F[t]");
         assert_eq!(path_fqn("scala/$less$colon$less$.html"), "scala.<:<");
         assert_eq!(
