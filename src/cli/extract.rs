@@ -37,7 +37,8 @@ pub(super) struct FetchArgs {
 pub(super) struct ExtractArgs {
     /// Jars, jmods or directories of class files to extract (together, as one set).
     inputs: Vec<PathBuf>,
-    /// Extract from documentation instead: a folder of javadoc HTML or a `-javadoc.jar`.
+    /// Extract from documentation instead: a folder of javadoc or Scaladoc HTML, or a
+    /// `-javadoc.jar`.
     #[arg(long, value_name = "PATH", conflicts_with_all = ["inputs", "jdk", "context"])]
     docs: Option<PathBuf>,
     /// Extract the JDK's public API instead (its exported packages).
