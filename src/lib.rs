@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod batch;
 pub mod campaign;
 pub mod compile;
 pub mod compile_bench;

@@ -221,7 +221,8 @@ pub(super) struct MergeArgs {
 
 #[derive(Args, Debug)]
 pub(super) struct ReportArgs {
-    /// A run directory written by `thalia run` or `thalia check`.
+    /// A run directory written by `thalia run` or `thalia check`, or a batch directory
+    /// written by `thalia batch`.
     dir: PathBuf,
     /// Print JSON instead of a table.
     #[arg(long)]
@@ -502,6 +503,16 @@ pub(super) fn merge(args: MergeArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn report(args: ReportArgs) -> Result<ExitCode> {
+    if thalia::batch::is_batch(&args.dir) {
+        let summary = thalia::batch::BatchSummary::read(&args.dir)
+            .with_context(|| format!("cannot read the batch in {}", args.dir.display()))?;
+        if args.json {
+            print_json(&summary)?;
+        } else {
+            print!("{}", summary.table());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let report = Report::load(&args.dir)
         .with_context(|| format!("cannot read the run in {}", args.dir.display()))?;
     if args.json {

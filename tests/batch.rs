@@ -1,0 +1,378 @@
+//! `thalia batch` end to end, offline: libraries built with javac in the test and published on
+//! a Maven-layout repository served on 127.0.0.1, campaigns with the real javac, a library
+//! whose jar is not a jar and one that is not published recorded and skipped, and a batch
+//! killed with SIGKILL that resumes to the uninterrupted batch's cells.
+
+#[path = "support/fake.rs"]
+mod fake;
+#[path = "support/require.rs"]
+mod require;
+#[path = "support/runs.rs"]
+mod runs;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command as Process, Stdio};
+use std::time::{Duration, Instant};
+
+use fake::{real_javac, thalia};
+use serde_json::Value;
+
+/// The sources of the two good libraries: `g:alpha:1.0` and `g:beta:2.0`.
+const ALPHA: &[(&str, &str)] = &[
+    (
+        "alpha/Box.java",
+        "package alpha;\n\npublic class Box<T> {\n    private final T value;\n\n    \
+         public Box(T value) { this.value = value; }\n\n    public T get() { return value; }\n\n    \
+         public <R> Box<R> map(java.util.function.Function<? super T, ? extends R> f) { return new Box<>(f.apply(value)); }\n\n    \
+         public static <T> Box<T> of(T value) { return new Box<>(value); }\n\n    \
+         public boolean same(Box<? extends T> other) { return other.value == value; }\n}\n",
+    ),
+    (
+        "alpha/Pair.java",
+        "package alpha;\n\npublic class Pair<A, B> {\n    private final A a;\n    private final B b;\n\n    \
+         public Pair(A a, B b) { this.a = a; this.b = b; }\n\n    public A first() { return a; }\n\n    \
+         public B second() { return b; }\n\n    public Pair<B, A> swap() { return new Pair<>(b, a); }\n\n    \
+         public static <X> Pair<X, X> twice(X x) { return new Pair<>(x, x); }\n}\n",
+    ),
+];
+
+const BETA: &[(&str, &str)] = &[
+    ("beta/Node.java", "package beta;\n\npublic class Node {\n    public Node() {}\n\n    public Node link(Node other) { return other; }\n\n    public static Node root() { return new Node(); }\n\n    public Tree<Node> tree() { return new Tree<>(this); }\n}\n"),
+    ("beta/Tree.java", "package beta;\n\npublic class Tree<E> {\n    private final E top;\n\n    public Tree(E top) { this.top = top; }\n\n    public E top() { return top; }\n\n    public <F> Tree<F> graft(F f) { return new Tree<>(f); }\n\n    public Tree<E> with(Tree<? extends E> other) { return this; }\n}\n"),
+];
+
+/// The library list of the batch: two good libraries, one whose jar is garbage, one missing.
+const LIST: &str = "# the test's libraries\n\ng:alpha:1.0\ng:broken:1.0   # its jar is not a jar\n\
+                    g:missing:3.0\ng:beta:2.0\n";
+
+/// Whether javac and jar run.
+fn have_jdk(test: &str) -> bool {
+    let ok = Process::new(real_javac())
+        .arg("-version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        require::missing_tool(test, "javac not found");
+    }
+    ok
+}
+
+/// Compiles `sources` and publishes them as `g:artifact:version` (jar and POM) under `repo`.
+fn publish(work: &Path, repo: &Path, artifact: &str, version: &str, sources: &[(&str, &str)]) {
+    let src = work.join(format!("src-{artifact}"));
+    let cls = work.join(format!("cls-{artifact}"));
+    let mut files = Vec::new();
+    for (name, text) in sources {
+        let p = src.join(name);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&p, text).expect("write source");
+        files.push(p);
+    }
+    let ok = Process::new(real_javac())
+        .args(["--release", "17", "-d"])
+        .arg(&cls)
+        .args(&files)
+        .status()
+        .expect("javac runs");
+    assert!(ok.success(), "javac failed on {artifact}");
+    let vdir = repo.join("g").join(artifact).join(version);
+    std::fs::create_dir_all(&vdir).expect("mkdir");
+    let jar = real_javac().parent().expect("the JDK's bin").join("jar");
+    let ok = Process::new(jar)
+        .arg("--create")
+        .arg("--file")
+        .arg(vdir.join(format!("{artifact}-{version}.jar")))
+        .arg("-C")
+        .arg(&cls)
+        .arg(".")
+        .status()
+        .expect("jar runs");
+    assert!(ok.success(), "jar failed on {artifact}");
+    pom(repo, artifact, version);
+}
+
+/// Writes the POM of `g:artifact:version`.
+fn pom(repo: &Path, artifact: &str, version: &str) {
+    let vdir = repo.join("g").join(artifact).join(version);
+    std::fs::create_dir_all(&vdir).expect("mkdir");
+    std::fs::write(
+        vdir.join(format!("{artifact}-{version}.pom")),
+        format!(
+            "<?xml version=\"1.0\"?>\n<project>\n  <modelVersion>4.0.0</modelVersion>\n  \
+             <groupId>g</groupId>\n  <artifactId>{artifact}</artifactId>\n  \
+             <version>{version}</version>\n</project>\n"
+        ),
+    )
+    .expect("write pom");
+}
+
+/// Serves `root` over HTTP on 127.0.0.1; returns its URL.
+fn serve(root: PathBuf) -> String {
+    let server = tiny_http::Server::http("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}/", server.server_addr());
+    std::thread::spawn(move || {
+        for rq in server.incoming_requests() {
+            let rel = rq.url().trim_start_matches('/').to_string();
+            let path = root.join(&rel);
+            let _ = if rel.split('/').any(|c| c == "..") || !path.is_file() {
+                rq.respond(tiny_http::Response::empty(404))
+            } else {
+                let bytes = std::fs::read(&path).unwrap_or_default();
+                rq.respond(tiny_http::Response::from_data(bytes))
+            };
+        }
+    });
+    url
+}
+
+/// The test's world: the repository, its URL, the toolchains, the cache and the list.
+struct World {
+    root: tempfile::TempDir,
+    url: String,
+}
+
+impl World {
+    fn new() -> World {
+        let root = tempfile::Builder::new()
+            .prefix("thalia-batch-")
+            .tempdir()
+            .expect("tempdir");
+        let repo = root.path().join("repo");
+        publish(root.path(), &repo, "alpha", "1.0", ALPHA);
+        publish(root.path(), &repo, "beta", "2.0", BETA);
+        pom(&repo, "broken", "1.0");
+        std::fs::write(
+            repo.join("g/broken/1.0/broken-1.0.jar"),
+            b"this is not a zip archive\n",
+        )
+        .expect("write");
+        std::fs::write(root.path().join("libs.txt"), LIST).expect("write list");
+        let url = serve(repo);
+        World { root, url }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.root.path().join(name)
+    }
+
+    /// `thalia` with this world's toolchains, cache and no user settings.
+    fn command(&self) -> std::process::Command {
+        let mut c = Process::new(assert_cmd::cargo::cargo_bin("thalia"));
+        c.env("THALIA_TOOLCHAINS", self.path("toolchains"))
+            .env("THALIA_MAVEN_CACHE", self.path("cache"))
+            .env("THALIA_MAVEN_SETTINGS", self.path("no-settings.xml"))
+            .env_remove("THALIA_MAVEN_REPOS");
+        c
+    }
+
+    /// The `thalia batch` arguments of the test's batch into `out`.
+    fn batch_args(&self, out: &Path) -> Vec<String> {
+        let mut v: Vec<String> = [
+            "batch",
+            "--lang",
+            "java",
+            "--budget-per-lib",
+            "12",
+            "--batch-size",
+            "6",
+            "--jobs",
+            "1",
+            "--seed",
+            "5",
+            "--repo",
+            &self.url,
+            "--libs",
+        ]
+        .map(String::from)
+        .to_vec();
+        v.push(self.path("libs.txt").display().to_string());
+        v.push("--out".into());
+        v.push(out.display().to_string());
+        v
+    }
+}
+
+/// Runs a command to its end, asserting success; returns its stdout.
+fn succeed(mut cmd: std::process::Command) -> String {
+    let out = cmd.output().expect("thalia runs");
+    assert!(
+        out.status.success(),
+        "exit {:?}\n--- stderr ---\n{}--- stdout ---\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn summary(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).expect("summary"))
+        .expect("JSON")
+}
+
+/// Every cell's record (`cell.json`) by `library/mode`.
+fn cell_records(summary: &Value) -> Vec<(String, Value)> {
+    let mut v = Vec::new();
+    for lib in summary["libraries"].as_array().expect("libraries") {
+        for c in lib["cells"].as_array().expect("cells") {
+            v.push((
+                c["dir"].as_str().expect("dir").to_string(),
+                c["record"].clone(),
+            ));
+        }
+    }
+    v
+}
+
+#[test]
+fn a_batch_records_failing_libraries_and_resumes_after_sigkill_to_the_same_cells() {
+    let test = "a_batch_records_failing_libraries_and_resumes_after_sigkill_to_the_same_cells";
+    if !have_jdk(test) {
+        return;
+    }
+    let w = World::new();
+    // the javac toolchain first, so that both batches find it
+    let mut install = thalia(&w.path("toolchains"));
+    install
+        .args(["toolchain", "install", "javac"])
+        .assert()
+        .success();
+
+    let whole = w.path("whole");
+    let mut cmd = w.command();
+    cmd.args(w.batch_args(&whole));
+    let table = succeed(cmd);
+    let s = summary(&whole);
+    assert_eq!(s["libraries"].as_array().map(Vec::len), Some(4), "{s}");
+    assert_eq!(s["libraries_failed"], 2, "{s}");
+    assert_eq!(s["cells_done"], 8, "{s}");
+    let libs = s["libraries"].as_array().expect("libraries");
+    let by = |coord: &str| {
+        libs.iter()
+            .find(|l| l["coordinate"] == coord)
+            .unwrap_or_else(|| panic!("{coord} in {s}"))
+    };
+    for good in ["g:alpha:1.0", "g:beta:2.0"] {
+        let lib = by(good);
+        assert_eq!(lib["state"], "done", "{lib}");
+        for c in lib["cells"].as_array().expect("cells") {
+            assert_eq!(c["state"], "done", "{c}");
+            let programs = c["record"]["programs"].as_u64().expect("programs");
+            assert!(programs > 0 && programs <= 12, "{c}");
+            // a campaign's run directory, resumable by `thalia run`
+            let dir = whole.join(c["dir"].as_str().expect("dir"));
+            assert_eq!(
+                runs::results(&dir).len() as u64,
+                programs,
+                "{}",
+                dir.display()
+            );
+        }
+        let modes: Vec<&str> = lib["cells"]
+            .as_array()
+            .expect("cells")
+            .iter()
+            .filter_map(|c| c["mode"].as_str())
+            .collect();
+        assert_eq!(
+            modes,
+            [
+                "well-typed",
+                "well-typed-erased",
+                "ill-typed",
+                "ill-typed-erased"
+            ]
+        );
+    }
+    let broken = by("g:broken:1.0");
+    assert_eq!(broken["state"], "failed");
+    assert_eq!(broken["error"]["stage"], "fetch", "{broken}");
+    assert!(
+        broken["error"]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("not a valid jar")),
+        "{broken}"
+    );
+    let missing = by("g:missing:3.0");
+    assert_eq!(missing["state"], "failed");
+    assert_eq!(missing["error"]["stage"], "fetch", "{missing}");
+    assert!(
+        missing["error"]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("missing")),
+        "{missing}"
+    );
+    for needle in ["g:alpha:1.0", "ill-typed-erased", "g:missing:3.0", "failed"] {
+        assert!(table.contains(needle), "{needle} in\n{table}");
+    }
+    // `thalia report BATCH` prints the same table
+    let mut report = w.command();
+    report.arg("report").arg(&whole);
+    let printed = succeed(report);
+    assert!(
+        printed.contains("g:beta:2.0") && printed.contains("well-typed-erased"),
+        "{printed}"
+    );
+
+    // killed with SIGKILL in the middle, then resumed
+    let cut = w.path("cut");
+    let mut child = w
+        .command()
+        .args(w.batch_args(&cut))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("thalia starts");
+    let deadline = Instant::now() + Duration::from_secs(600);
+    // once the second cell of alpha has judged programs
+    let second = cut.join("g_alpha_1.0/well-typed-erased/results.jsonl");
+    while std::fs::read_to_string(&second).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "the batch ended before it could be killed"
+        );
+        assert!(Instant::now() < deadline, "no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+    let at_kill = summary(&cut);
+    assert!(
+        at_kill["cells_done"].as_u64().is_some_and(|n| n < 8),
+        "killed after the end: {at_kill}"
+    );
+    let mut resume = w.command();
+    resume.args(w.batch_args(&cut));
+    succeed(resume);
+    let resumed = summary(&cut);
+    assert_eq!(cell_records(&resumed), cell_records(&s));
+    assert_eq!(resumed["cells_done"], 8);
+    assert_eq!(resumed["libraries_failed"], 2);
+    for lib in ["g_alpha_1.0", "g_beta_2.0"] {
+        for mode in [
+            "well-typed",
+            "well-typed-erased",
+            "ill-typed",
+            "ill-typed-erased",
+        ] {
+            let rel = format!("{lib}/{mode}");
+            assert_eq!(
+                runs::results(&cut.join(&rel)),
+                runs::results(&whole.join(&rel)),
+                "{rel}"
+            );
+        }
+    }
+    // a different batch in the same directory is refused
+    let mut other = w.command();
+    let mut args = w.batch_args(&cut);
+    let seed = args.iter().position(|a| a == "--seed").expect("seed") + 1;
+    args[seed] = "6".into();
+    let out = other.args(args).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("different batch"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
