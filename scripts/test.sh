@@ -28,6 +28,12 @@ for spec in "${pinned[@]}"; do
     esac
 done
 
+echo "== the JaCoCo agent and CLI in the Maven cache, for tests/batch.rs (served to it on 127.0.0.1)"
+jacoco_out="$(mktemp -d)"
+"$thalia" fetch org.jacoco:org.jacoco.agent:jar:runtime:0.8.15 org.jacoco:org.jacoco.cli:jar:nodeps:0.8.15 \
+    --out "$jacoco_out" >/dev/null
+rm -rf "$jacoco_out"
+
 echo "== a single-node Slurm for tests/online_slurm.rs"
 bash scripts/slurm-setup.sh ||
     echo "warning: no Slurm here (the reason is above); tests/online_slurm.rs fails under THALIA_REQUIRE_TOOLS=1"

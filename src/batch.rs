@@ -9,6 +9,7 @@
 //! whose campaign failed an `error.json`. Everything is written through a temporary file and a
 //! rename, so a kill at any moment leaves either the old or the new file.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::campaign::report::Report;
 use crate::campaign::shard::Shard;
+use crate::coverage::{Counts, ALL};
 use crate::synth::Mode;
 
 /// `batch.json`: what the batch is.
@@ -27,6 +29,10 @@ pub const SUMMARY: &str = "summary.json";
 pub const CELL: &str = "cell.json";
 /// A failed library's (or cell's) error, in its directory.
 pub const ERROR: &str = "error.json";
+/// The union coverage of all libraries per mode (with `--coverage`).
+pub const UNION: &str = "coverage-union.json";
+/// The coverage table (with `--coverage`).
+pub const COVERAGE_CSV: &str = "coverage.csv";
 /// The fetched API of a library, under its directory.
 pub const API_DIR: &str = "api";
 
@@ -279,6 +285,9 @@ pub struct BatchManifest {
     pub modes: Vec<BatchMode>,
     /// Each cell's campaign budget (as given).
     pub budget: String,
+    /// With `--coverage`: the filters coverage is counted on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<Vec<String>>,
 }
 
 impl BatchManifest {
@@ -310,6 +319,13 @@ impl BatchManifest {
                 differs("compiler", old.compiler.clone(), self.compiler.clone()),
                 differs("modes", modes(&old.modes), modes(&self.modes)),
                 differs("budget", old.budget.clone(), self.budget.clone()),
+                differs(
+                    "coverage filters",
+                    old.coverage.as_ref().map_or("none".into(), |f| f.join(",")),
+                    self.coverage
+                        .as_ref()
+                        .map_or("none".into(), |f| f.join(",")),
+                ),
             ];
             if let Some(e) = checks.into_iter().flatten().next() {
                 return Err(e);
@@ -348,6 +364,9 @@ pub struct CellRecord {
     pub distinct: u64,
     /// The distinct findings, linked to their directories.
     pub links: Vec<FindingLink>,
+    /// With `--coverage`: the compiler's coverage per filter (and `all`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub coverage: BTreeMap<String, Counts>,
 }
 
 impl CellRecord {
@@ -369,6 +388,7 @@ impl CellRecord {
                     path: format!("{rel}/{}", s.signature),
                 })
                 .collect(),
+            coverage: BTreeMap::new(),
         }
     }
 }
@@ -440,6 +460,10 @@ pub struct BatchSummary {
     pub cells_failed: usize,
     /// Libraries that could not be fetched or have no API.
     pub libraries_failed: usize,
+    /// With `--coverage`: the union coverage of all libraries, per mode and over all modes
+    /// (`all`), per filter (`coverage-union.json`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub union: BTreeMap<String, BTreeMap<String, Counts>>,
 }
 
 impl BatchSummary {
@@ -495,7 +519,9 @@ impl BatchSummary {
                 .filter(|c| c.state == s)
                 .count()
         };
+        let union = read_opt(&dir.join(UNION))?.unwrap_or_default();
         Ok(BatchSummary {
+            union,
             manifest: manifest.clone(),
             cells_done: count(State::Done),
             cells_failed: count(State::Failed),
@@ -534,6 +560,7 @@ impl BatchSummary {
             "as expected".to_string(),
             "findings".to_string(),
             "distinct".to_string(),
+            "checker lines".to_string(),
         ]];
         for lib in &self.libraries {
             if let (State::Failed, Some(e)) = (lib.state, &lib.error) {
@@ -545,10 +572,17 @@ impl BatchSummary {
                     String::new(),
                     String::new(),
                     format!("{}: {}", e.stage, first_line(&e.error)),
+                    String::new(),
                 ]);
                 continue;
             }
             for c in &lib.cells {
+                let lines = c
+                    .record
+                    .as_ref()
+                    .and_then(|r| r.coverage.get(ALL))
+                    .map(coverage_cell)
+                    .unwrap_or_default();
                 let (programs, rate, findings, distinct) = match &c.record {
                     Some(r) => (
                         r.programs.to_string(),
@@ -578,10 +612,11 @@ impl BatchSummary {
                     rate,
                     findings,
                     distinct,
+                    lines,
                 ]);
             }
         }
-        let widths: Vec<usize> = (0..7)
+        let widths: Vec<usize> = (0..8)
             .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
             .collect();
         let mut out = format!(
@@ -605,8 +640,134 @@ impl BatchSummary {
             out.push_str(line.join("  ").trim_end());
             out.push('\n');
         }
+        if let Some(filters) = &self.manifest.coverage {
+            out.push_str(&format!(
+                "coverage counted on {} (`checker lines`: classes matching any)\n",
+                filters.join(", ")
+            ));
+            for inc in self.increments() {
+                out.push_str(&format!(
+                    "  {} over well-typed ({} libraries): lines +{:.2} min, +{:.2} max, +{:.2} median, +{:.2} mean (points)\n",
+                    inc.mode, inc.libraries, inc.min, inc.max, inc.median, inc.mean
+                ));
+            }
+            for (mode, counts) in &self.union {
+                if let Some(c) = counts.get(ALL) {
+                    out.push_str(&format!(
+                        "  union of all libraries, {mode}: {}\n",
+                        coverage_cell(c)
+                    ));
+                }
+            }
+        }
         out
     }
+
+    /// The increment of each mode's checker line coverage (classes matching any filter) over
+    /// the well-typed base of the same library, in percentage points, over the libraries that
+    /// have both cells: min, max, median, mean.
+    pub fn increments(&self) -> Vec<Increment> {
+        let mut out = Vec::new();
+        for &mode in self
+            .manifest
+            .modes
+            .iter()
+            .filter(|m| **m != BatchMode::WellTyped)
+        {
+            let mut d: Vec<f64> = Vec::new();
+            for lib in &self.libraries {
+                let pct = |m: BatchMode| {
+                    lib.cells
+                        .iter()
+                        .find(|c| c.mode == m)
+                        .and_then(|c| c.record.as_ref())
+                        .and_then(|r| r.coverage.get(ALL))
+                        .map(Counts::line_percent)
+                };
+                if let (Some(base), Some(x)) = (pct(BatchMode::WellTyped), pct(mode)) {
+                    d.push(x - base);
+                }
+            }
+            if d.is_empty() {
+                continue;
+            }
+            d.sort_by(f64::total_cmp);
+            let n = d.len();
+            let median = if n % 2 == 1 {
+                d[n / 2]
+            } else {
+                (d[n / 2 - 1] + d[n / 2]) / 2.0
+            };
+            out.push(Increment {
+                mode,
+                libraries: n,
+                min: d[0],
+                max: d[n - 1],
+                median,
+                mean: d.iter().sum::<f64>() / n as f64,
+                per_library: d,
+            });
+        }
+        out
+    }
+
+    /// `coverage.csv`: one row per finished cell and filter (and `all`), then the union rows
+    /// (library `union`).
+    pub fn coverage_csv(&self) -> String {
+        let mut out = String::from(
+            "library,mode,filter,lines_covered,lines_total,branches_covered,branches_total\n",
+        );
+        let mut row = |lib: &str, mode: &str, filter: &str, c: &Counts| {
+            out.push_str(&format!(
+                "{lib},{mode},{filter},{},{},{},{}\n",
+                c.lines_covered, c.lines_total, c.branches_covered, c.branches_total
+            ));
+        };
+        for lib in &self.libraries {
+            for c in &lib.cells {
+                if let Some(r) = &c.record {
+                    for (f, counts) in &r.coverage {
+                        row(&lib.coordinate, c.mode.as_str(), f, counts);
+                    }
+                }
+            }
+        }
+        for (mode, counts) in &self.union {
+            for (f, c) in counts {
+                row("union", mode, f, c);
+            }
+        }
+        out
+    }
+}
+
+/// A mode's coverage increment over the well-typed base.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Increment {
+    /// The mode.
+    pub mode: BatchMode,
+    /// Libraries with both cells measured.
+    pub libraries: usize,
+    /// The smallest increment (percentage points of checker lines).
+    pub min: f64,
+    /// The largest.
+    pub max: f64,
+    /// The median.
+    pub median: f64,
+    /// The mean.
+    pub mean: f64,
+    /// Every library's increment, sorted.
+    pub per_library: Vec<f64>,
+}
+
+/// `covered/total (p%)` of lines.
+fn coverage_cell(c: &Counts) -> String {
+    format!(
+        "{}/{} ({:.2}%)",
+        c.lines_covered,
+        c.lines_total,
+        c.line_percent()
+    )
 }
 
 /// A state's name in tables.

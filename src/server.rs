@@ -487,6 +487,7 @@ mod tests {
             main_class: main_class.into(),
             java: java.into(),
             coordinate: None,
+            jvm_options: Vec::new(),
         }
     }
 

@@ -1,7 +1,9 @@
 //! `thalia batch` end to end, offline: libraries built with javac in the test and published on
-//! a Maven-layout repository served on 127.0.0.1, campaigns with the real javac, a library
-//! whose jar is not a jar and one that is not published recorded and skipped, and a batch
-//! killed with SIGKILL that resumes to the uninterrupted batch's cells.
+//! a Maven-layout repository served on 127.0.0.1 (with the JaCoCo jars taken from the local
+//! Maven cache: `scripts/test.sh` fetches them), campaigns with the real javac and its coverage
+//! measured, a library whose jar is not a jar and one that is not published recorded and
+//! skipped, and a batch killed with SIGKILL that resumes to the uninterrupted batch's cells and
+//! `coverage.csv`.
 
 #[path = "support/fake.rs"]
 mod fake;
@@ -44,6 +46,38 @@ const BETA: &[(&str, &str)] = &[
 /// The library list of the batch: two good libraries, one whose jar is garbage, one missing.
 const LIST: &str = "# the test's libraries\n\ng:alpha:1.0\ng:broken:1.0   # its jar is not a jar\n\
                     g:missing:3.0\ng:beta:2.0\n";
+
+/// The JaCoCo jars the batch installs, as repository paths.
+const JACOCO: &[&str] = &[
+    "org/jacoco/org.jacoco.agent/0.8.15/org.jacoco.agent-0.8.15-runtime.jar",
+    "org/jacoco/org.jacoco.cli/0.8.15/org.jacoco.cli-0.8.15-nodeps.jar",
+];
+
+/// Copies the JaCoCo jars from the user's Maven cache into `repo`; `false` (after saying why)
+/// when they are not there.
+fn publish_jacoco(repo: &Path, test: &str) -> bool {
+    let Ok(cache) = thalia_extractors::maven::RepoConfig::discover_cache_dir() else {
+        require::missing_tool(test, "no Maven cache");
+        return false;
+    };
+    for rel in JACOCO {
+        let from = cache.join(rel);
+        if !from.is_file() {
+            require::missing_tool(
+                test,
+                &format!(
+                    "{} is not in the Maven cache (`thalia fetch org.jacoco:org.jacoco.agent:jar:runtime:0.8.15 org.jacoco:org.jacoco.cli:jar:nodeps:0.8.15 --out DIR` puts it there)",
+                    from.display()
+                ),
+            );
+            return false;
+        }
+        let to = repo.join(rel);
+        std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
+        std::fs::copy(&from, &to).expect("copy");
+    }
+    true
+}
 
 /// Whether javac and jar run.
 fn have_jdk(test: &str) -> bool {
@@ -132,12 +166,16 @@ struct World {
 }
 
 impl World {
-    fn new() -> World {
+    /// `None` when the JaCoCo jars are not at hand.
+    fn new(test: &str) -> Option<World> {
         let root = tempfile::Builder::new()
             .prefix("thalia-batch-")
             .tempdir()
             .expect("tempdir");
         let repo = root.path().join("repo");
+        if !publish_jacoco(&repo, test) {
+            return None;
+        }
         publish(root.path(), &repo, "alpha", "1.0", ALPHA);
         publish(root.path(), &repo, "beta", "2.0", BETA);
         pom(&repo, "broken", "1.0");
@@ -148,7 +186,7 @@ impl World {
         .expect("write");
         std::fs::write(root.path().join("libs.txt"), LIST).expect("write list");
         let url = serve(repo);
-        World { root, url }
+        Some(World { root, url })
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -179,6 +217,7 @@ impl World {
             "1",
             "--seed",
             "5",
+            "--coverage",
             "--repo",
             &self.url,
             "--libs",
@@ -230,7 +269,9 @@ fn a_batch_records_failing_libraries_and_resumes_after_sigkill_to_the_same_cells
     if !have_jdk(test) {
         return;
     }
-    let w = World::new();
+    let Some(w) = World::new(test) else {
+        return;
+    };
     // the javac toolchain first, so that both batches find it
     let mut install = thalia(&w.path("toolchains"));
     install
@@ -284,6 +325,45 @@ fn a_batch_records_failing_libraries_and_resumes_after_sigkill_to_the_same_cells
             ]
         );
     }
+    // coverage: every cell measured on javac's checker, the union at least as large as any
+    let filter = "com.sun.tools.javac.comp*";
+    assert_eq!(s["manifest"]["coverage"][0], filter, "{s}");
+    let mut best = 0;
+    for good in ["g:alpha:1.0", "g:beta:2.0"] {
+        for c in by(good)["cells"].as_array().expect("cells") {
+            let all = &c["record"]["coverage"]["all"];
+            let covered = all["lines_covered"].as_u64().expect("covered");
+            let total = all["lines_total"].as_u64().expect("total");
+            assert!(covered > 100 && covered < total, "{c}");
+            assert_eq!(c["record"]["coverage"][filter], *all, "{c}");
+            best = best.max(covered);
+            let dir = whole.join(c["dir"].as_str().expect("dir"));
+            for f in [
+                "jacoco.exec",
+                "coverage/coverage.csv",
+                "coverage/coverage.xml",
+            ] {
+                assert!(dir.join(f).is_file(), "{}/{f}", dir.display());
+            }
+        }
+    }
+    let union = s["union"]["all"]["all"]["lines_covered"]
+        .as_u64()
+        .expect("union");
+    assert!(union >= best, "{s}");
+    let csv = std::fs::read_to_string(whole.join("coverage.csv")).expect("coverage.csv");
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        rows[0],
+        "library,mode,filter,lines_covered,lines_total,branches_covered,branches_total"
+    );
+    // 8 cells and 5 union groups (4 modes and all), each with its filter and `all`
+    assert_eq!(rows.len(), 1 + 8 * 2 + 5 * 2, "{csv}");
+    assert!(
+        csv.contains("g:alpha:1.0,ill-typed-erased,com.sun.tools.javac.comp*,"),
+        "{csv}"
+    );
+    assert!(csv.contains("union,all,all,"), "{csv}");
     let broken = by("g:broken:1.0");
     assert_eq!(broken["state"], "failed");
     assert_eq!(broken["error"]["stage"], "fetch", "{broken}");
@@ -302,7 +382,14 @@ fn a_batch_records_failing_libraries_and_resumes_after_sigkill_to_the_same_cells
             .is_some_and(|e| e.contains("missing")),
         "{missing}"
     );
-    for needle in ["g:alpha:1.0", "ill-typed-erased", "g:missing:3.0", "failed"] {
+    for needle in [
+        "g:alpha:1.0",
+        "ill-typed-erased",
+        "g:missing:3.0",
+        "failed",
+        "over well-typed",
+        "union of all libraries",
+    ] {
         assert!(table.contains(needle), "{needle} in\n{table}");
     }
     // `thalia report BATCH` prints the same table
@@ -348,6 +435,11 @@ fn a_batch_records_failing_libraries_and_resumes_after_sigkill_to_the_same_cells
     assert_eq!(cell_records(&resumed), cell_records(&s));
     assert_eq!(resumed["cells_done"], 8);
     assert_eq!(resumed["libraries_failed"], 2);
+    assert_eq!(
+        std::fs::read_to_string(cut.join("coverage.csv")).expect("coverage.csv"),
+        csv,
+        "the resumed batch's coverage"
+    );
     for lib in ["g_alpha_1.0", "g_beta_2.0"] {
         for mode in [
             "well-typed",

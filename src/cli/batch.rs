@@ -17,6 +17,8 @@ use thalia::campaign::driver::Budget;
 use thalia::campaign::report::Report;
 use thalia::campaign::setup;
 use thalia::campaign::shard::Shard;
+use thalia::coverage::{self, Jacoco};
+use thalia::toolchain::Toolchain;
 use thalia_extractors::fetch::{self, FetchOptions};
 use thalia_extractors::maven::Coordinate;
 use thalia_translators::Language;
@@ -64,6 +66,19 @@ pub(super) struct BatchArgs {
     /// may share one batch directory.
     #[arg(long, value_name = "I/N")]
     shard: Option<Shard>,
+    /// Measure the coverage of the compiler under test with JaCoCo (installed through the
+    /// Maven resolver): each cell's `jacoco.exec` and reports, `OUT/coverage.csv`, the union
+    /// over all libraries. Process mode only (not with `--server`).
+    #[arg(long)]
+    coverage: bool,
+    /// The packages coverage is counted on, as JaCoCo class-name patterns (repeatable;
+    /// default: the compiler's type checker, e.g. `com.sun.tools.javac.comp*` for javac).
+    #[arg(
+        long = "coverage-filter",
+        value_name = "PATTERN",
+        requires = "coverage"
+    )]
+    coverage_filters: Vec<String>,
     /// The batch directory (resumed when it holds the same batch).
     #[arg(long, short)]
     out: PathBuf,
@@ -75,6 +90,66 @@ pub(super) struct BatchArgs {
 struct RunOnly {
     #[command(flatten)]
     run: super::campaign::RunArgs,
+}
+
+/// What measuring coverage needs: JaCoCo, the compiler and its class files.
+struct CoverageSetup {
+    jacoco: Jacoco,
+    tc: Toolchain,
+    classfiles: Vec<PathBuf>,
+    filters: Vec<String>,
+}
+
+/// A cell's execution data.
+fn exec_file(cdir: &Path) -> PathBuf {
+    cdir.join("jacoco.exec")
+}
+
+/// Writes the union coverage of every finished cell, per mode and over all modes
+/// (`OUT/coverage-union/<mode>/` reports, `coverage-union.json`).
+fn write_union(out: &Path, summary: &BatchSummary, cov: &CoverageSetup) -> Result<()> {
+    let mut union = std::collections::BTreeMap::new();
+    let done: Vec<(BatchMode, PathBuf)> = summary
+        .libraries
+        .iter()
+        .flat_map(|l| &l.cells)
+        .filter(|c| c.record.is_some())
+        .map(|c| (c.mode, exec_file(&out.join(&c.dir))))
+        .collect();
+    if done.is_empty() {
+        return Ok(());
+    }
+    let mut groups: Vec<(String, Vec<PathBuf>)> = summary
+        .manifest
+        .modes
+        .iter()
+        .map(|m| {
+            (
+                m.as_str().to_string(),
+                done.iter()
+                    .filter(|(dm, _)| dm == m)
+                    .map(|(_, e)| e.clone())
+                    .collect(),
+            )
+        })
+        .collect();
+    groups.push(("all".into(), done.iter().map(|(_, e)| e.clone()).collect()));
+    for (name, execs) in groups {
+        if execs.is_empty() {
+            continue;
+        }
+        let counts = coverage::report(
+            &cov.jacoco,
+            &cov.tc,
+            &execs,
+            &cov.classfiles,
+            &cov.filters,
+            &out.join("coverage-union").join(&name),
+        )?;
+        union.insert(name, counts);
+    }
+    batch::write_json(&out.join(batch::UNION), &union)?;
+    Ok(())
 }
 
 /// Fetches `lib` into `ldir/api/` unless it is there; records the error and returns `false`
@@ -191,11 +266,18 @@ fn run_cell(
     mode: BatchMode,
     manifest: &BatchManifest,
     args: &BatchArgs,
+    cov: Option<&CoverageSetup>,
 ) -> Result<()> {
     let ldir = out.join(lib.dir_name());
     let cdir = ldir.join(mode.as_str());
     let error_file = cdir.join(ERROR);
-    let argv = run_command(&ldir.join(API_DIR), &cdir, mode, manifest, args);
+    let mut argv = run_command(&ldir.join(API_DIR), &cdir, mode, manifest, args);
+    if let Some(c) = cov {
+        std::fs::create_dir_all(&cdir)
+            .with_context(|| format!("cannot create {}", cdir.display()))?;
+        let agent = coverage::agent_option(&c.jacoco, &exec_file(&cdir), &c.filters);
+        argv.push(format!("--jvm-option={agent}"));
+    }
     let outcome = RunOnly::try_parse_from(argv)
         .context("the cell's `thalia run` arguments")
         .and_then(|r| super::campaign::run(r.run));
@@ -204,7 +286,19 @@ fn run_cell(
             let report = Report::load(&cdir)
                 .with_context(|| format!("cannot read the run in {}", cdir.display()))?;
             let rel = format!("{}/{}", lib.dir_name(), mode.as_str());
-            batch::write_json(&cdir.join(CELL), &CellRecord::from_report(&report, &rel))?;
+            let mut record = CellRecord::from_report(&report, &rel);
+            if let Some(c) = cov {
+                record.coverage = coverage::report(
+                    &c.jacoco,
+                    &c.tc,
+                    &[exec_file(&cdir)],
+                    &c.classfiles,
+                    &c.filters,
+                    &cdir.join("coverage"),
+                )
+                .with_context(|| format!("coverage of {}", cdir.display()))?;
+            }
+            batch::write_json(&cdir.join(CELL), &record)?;
             batch::remove_if_present(&error_file)?;
         }
         Err(e) => {
@@ -256,6 +350,37 @@ pub(super) fn batch(args: BatchArgs) -> Result<ExitCode> {
             .unwrap_or_else(|| setup::default_compiler(args.lang).to_string()),
         modes: modes.clone(),
         budget: args.budget_per_lib.trim().to_string(),
+        coverage: None,
+    };
+    if args.coverage && args.server {
+        anyhow::bail!(
+            "--coverage measures compilers run in a process per batch; drop --server (the warm server is not instrumented yet)"
+        );
+    }
+    let cov = if args.coverage {
+        let tc = setup::toolchain_for(&manifest.compiler, &args.repos, progress())?;
+        let filters = if args.coverage_filters.is_empty() {
+            coverage::default_filters(tc.tool)
+        } else {
+            args.coverage_filters.clone()
+        };
+        let jacoco = coverage::install(&args.repos, progress())?;
+        let scratch = args.out.join(".coverage-classes");
+        std::fs::create_dir_all(&scratch)
+            .with_context(|| format!("cannot create {}", scratch.display()))?;
+        let classfiles = coverage::class_files(&tc, &scratch)?;
+        Some(CoverageSetup {
+            jacoco,
+            tc,
+            classfiles,
+            filters,
+        })
+    } else {
+        None
+    };
+    let manifest = BatchManifest {
+        coverage: cov.as_ref().map(|c| c.filters.clone()),
+        ..manifest
     };
     manifest.open(&args.out)?;
     let cells = batch::cells(libs.len(), &modes, args.shard);
@@ -317,14 +442,25 @@ pub(super) fn batch(args: BatchArgs) -> Result<ExitCode> {
             }
         };
         if ok {
-            bar.suspend(|| run_cell(&args.out, lib, mode, &manifest, &args))?;
+            bar.suspend(|| run_cell(&args.out, lib, mode, &manifest, &args, cov.as_ref()))?;
         }
         BatchSummary::collect(&args.out, &manifest, &libs)?.write(&args.out)?;
         bar.inc(1);
     }
     bar.finish_and_clear();
+    if let Some(c) = &cov {
+        let before = BatchSummary::collect(&args.out, &manifest, &libs)?;
+        write_union(&args.out, &before, c)?;
+    }
     let summary = BatchSummary::collect(&args.out, &manifest, &libs)?;
     summary.write(&args.out)?;
+    if cov.is_some() {
+        let path = args.out.join(batch::COVERAGE_CSV);
+        let tmp = path.with_extension("csv.tmp");
+        std::fs::write(&tmp, summary.coverage_csv())
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
+    }
     print!("{}", summary.table());
     println!("  summary: {}", args.out.join(batch::SUMMARY).display());
     Ok(ExitCode::SUCCESS)

@@ -187,6 +187,15 @@ pub(super) struct RunArgs {
     /// Do not reduce new findings while the campaign runs (`thalia reduce` does it later).
     #[arg(long)]
     no_reduce: bool,
+    /// An option for the JVM of the compiler under test (repeatable; `thalia batch
+    /// --coverage` passes the JaCoCo agent so); not part of the run's identity.
+    #[arg(
+        long = "jvm-option",
+        value_name = "OPTION",
+        allow_hyphen_values = true,
+        hide = true
+    )]
+    jvm_options: Vec<String>,
     #[command(flatten)]
     shard: ShardArgs,
     #[command(flatten)]
@@ -353,7 +362,8 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
         .compiler
         .clone()
         .unwrap_or_else(|| setup::default_compiler(args.lang).to_string());
-    let tc = setup::toolchain_for(&spec, &settings.repos, settings.progress)?;
+    let mut tc = setup::toolchain_for(&spec, &settings.repos, settings.progress)?;
+    tc.jvm_options = args.jvm_options.clone();
     let mut modes = if args.modes.is_empty() {
         vec![Mode::WellTyped, Mode::IllTyped]
     } else {
