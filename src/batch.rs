@@ -9,6 +9,8 @@
 //! whose campaign failed an `error.json`. Everything is written through a temporary file and a
 //! rename, so a kill at any moment leaves either the old or the new file.
 
+pub mod page;
+
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -31,6 +33,10 @@ pub const CELL: &str = "cell.json";
 pub const ERROR: &str = "error.json";
 /// The union coverage of all libraries per mode (with `--coverage`).
 pub const UNION: &str = "coverage-union.json";
+/// Each library's coverage increment per mode over well-typed (with `--coverage`).
+pub const INCREMENTS: &str = "coverage-increments.json";
+/// The static page of the batch.
+pub const PAGE: &str = "index.html";
 /// The coverage table (with `--coverage`).
 pub const COVERAGE_CSV: &str = "coverage.csv";
 /// The fetched API of a library, under its directory.
@@ -464,6 +470,10 @@ pub struct BatchSummary {
     /// (`all`), per filter (`coverage-union.json`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub union: BTreeMap<String, BTreeMap<String, Counts>>,
+    /// With `--coverage`: each library's increment per mode over its well-typed cell, in
+    /// percentage points of the checker's lines (`coverage-increments.json`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub increments: BTreeMap<String, BTreeMap<BatchMode, f64>>,
 }
 
 impl BatchSummary {
@@ -520,8 +530,10 @@ impl BatchSummary {
                 .count()
         };
         let union = read_opt(&dir.join(UNION))?.unwrap_or_default();
+        let increments = read_opt(&dir.join(INCREMENTS))?.unwrap_or_default();
         Ok(BatchSummary {
             union,
+            increments,
             manifest: manifest.clone(),
             cells_done: count(State::Done),
             cells_failed: count(State::Failed),
@@ -647,7 +659,7 @@ impl BatchSummary {
             ));
             for inc in self.increments() {
                 out.push_str(&format!(
-                    "  {} over well-typed ({} libraries): lines +{:.2} min, +{:.2} max, +{:.2} median, +{:.2} mean (points)\n",
+                    "  {} over well-typed ({} libraries): lines {:+.2} min, {:+.2} max, {:+.2} median, {:+.2} mean (points)\n",
                     inc.mode, inc.libraries, inc.min, inc.max, inc.median, inc.mean
                 ));
             }
@@ -663,9 +675,10 @@ impl BatchSummary {
         out
     }
 
-    /// The increment of each mode's checker line coverage (classes matching any filter) over
-    /// the well-typed base of the same library, in percentage points, over the libraries that
-    /// have both cells: min, max, median, mean.
+    /// The increment of each mode over the well-typed base, over the libraries that have both
+    /// cells: the checker lines the two cells cover together minus those of the well-typed
+    /// cell, in percentage points of the checker's lines (what the mode adds); min, max,
+    /// median, mean.
     pub fn increments(&self) -> Vec<Increment> {
         let mut out = Vec::new();
         for &mode in self
@@ -674,20 +687,11 @@ impl BatchSummary {
             .iter()
             .filter(|m| **m != BatchMode::WellTyped)
         {
-            let mut d: Vec<f64> = Vec::new();
-            for lib in &self.libraries {
-                let pct = |m: BatchMode| {
-                    lib.cells
-                        .iter()
-                        .find(|c| c.mode == m)
-                        .and_then(|c| c.record.as_ref())
-                        .and_then(|r| r.coverage.get(ALL))
-                        .map(Counts::line_percent)
-                };
-                if let (Some(base), Some(x)) = (pct(BatchMode::WellTyped), pct(mode)) {
-                    d.push(x - base);
-                }
-            }
+            let mut d: Vec<f64> = self
+                .libraries
+                .iter()
+                .filter_map(|l| self.increments.get(&l.coordinate)?.get(&mode).copied())
+                .collect();
             if d.is_empty() {
                 continue;
             }

@@ -8,8 +8,10 @@
 //! `jacoco.exec` when it exits (JaCoCo locks the file), so a cell's data is the union of every
 //! compiler run of its campaign, resumed sessions included. Only the classes of the checker's
 //! packages (the filters) are instrumented (`includes`). Reports are written by the JaCoCo CLI
-//! (`report --csv --xml`) against the compiler's class files (its jars; for javac the
-//! `jdk.compiler` module extracted from the JDK's image with `jimage`), and counted per filter.
+//! (`report --csv --xml`) against the compiler's class files that match the filters (extracted
+//! once from its jars; for javac from the `jdk.compiler` module of the JDK's image with
+//! `jimage`), and counted per filter; the XML reports give the covered lines, whose unions
+//! make the increments of a mode over the well-typed base.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -156,51 +158,171 @@ fn java_of(tc: &Toolchain) -> PathBuf {
     }
 }
 
-/// The class files of the compiler under test, for the reports: its jars, or for javac the
-/// `jdk.compiler` module extracted once into `scratch`.
-pub fn class_files(tc: &Toolchain, scratch: &Path) -> Result<Vec<PathBuf>, CoverageError> {
-    if tc.tool.profile().launch != Launch::JdkExecutable {
-        return Ok(tc.classpath.clone());
+/// Runs a JDK tool, naming it in errors.
+fn run_tool(cmd: &mut Command, tool: &str) -> Result<(), CoverageError> {
+    let o = cmd.output().map_err(|e| CoverageError::Tool {
+        tool: tool.into(),
+        message: e.to_string(),
+    })?;
+    if !o.status.success() {
+        return Err(CoverageError::Tool {
+            tool: tool.into(),
+            message: String::from_utf8_lossy(&o.stderr).into_owned(),
+        });
     }
+    Ok(())
+}
+
+/// Hard-links (or copies) the class files under `from` whose class name matches a filter
+/// into `to`, keeping their paths; returns how many.
+fn filter_tree(from: &Path, to: &Path, filters: &[String]) -> Result<usize, CoverageError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| CoverageError::Io { path, source }
+    };
+    let mut n = 0;
+    let mut stack = vec![from.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).map_err(io(&dir))? {
+            let path = entry.map_err(io(&dir))?.path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let Ok(rel) = path.strip_prefix(from) else {
+                continue;
+            };
+            let rel_s = rel.to_string_lossy();
+            let Some(stem) = rel_s.strip_suffix(".class") else {
+                continue;
+            };
+            let name = stem.replace(['/', '\\'], ".");
+            if !filters.iter().any(|f| matches(f, &name)) {
+                continue;
+            }
+            let dest = to.join(rel);
+            if let Some(parent) = dest.parent() {
+                std::fs::create_dir_all(parent).map_err(io(parent))?;
+            }
+            if !dest.exists() && std::fs::hard_link(&path, &dest).is_err() {
+                std::fs::copy(&path, &dest).map_err(io(&dest))?;
+            }
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// The class files of the compiler under test that match `filters`, for the reports (so that
+/// they hold the checker alone): extracted once into `scratch` from its jars, or for javac
+/// from the `jdk.compiler` module of the JDK's image (`jimage`).
+pub fn class_files(
+    tc: &Toolchain,
+    filters: &[String],
+    scratch: &Path,
+) -> Result<Vec<PathBuf>, CoverageError> {
+    let key = crate::hash::fnv1a64(
+        format!("{}@{}:{}", tc.tool.name(), tc.version, filters.join(":")).as_bytes(),
+    );
+    let out = scratch.join(format!("{key:016x}"));
+    let done = scratch.join(format!("{key:016x}.done"));
+    if done.exists() {
+        return Ok(vec![out]);
+    }
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| CoverageError::Io { path, source }
+    };
+    let tmp = scratch.join(format!("extract-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
     let java = java_of(tc);
     let bin = java.parent().map(Path::to_path_buf).unwrap_or_default();
-    let modules = bin
-        .parent()
-        .map(|home| home.join("lib").join("modules"))
-        .unwrap_or_default();
-    let out = scratch.join("jdk.compiler");
-    let done = scratch.join("jdk.compiler.done");
-    if !done.exists() {
-        let tmp = scratch.join(format!("extract-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&tmp);
-        let o = Command::new(bin.join("jimage"))
-            .arg("extract")
-            .arg("--include")
-            .arg("regex:/jdk.compiler/.*")
-            .arg("--dir")
-            .arg(&tmp)
-            .arg(&modules)
-            .output()
-            .map_err(|e| CoverageError::Tool {
-                tool: bin.join("jimage").display().to_string(),
-                message: e.to_string(),
-            })?;
-        if !o.status.success() {
-            return Err(CoverageError::Tool {
-                tool: "jimage".into(),
-                message: String::from_utf8_lossy(&o.stderr).into_owned(),
-            });
+    let roots: Vec<PathBuf> = if tc.tool.profile().launch == Launch::JdkExecutable {
+        let modules = bin
+            .parent()
+            .map(|home| home.join("lib").join("modules"))
+            .unwrap_or_default();
+        run_tool(
+            Command::new(bin.join("jimage"))
+                .arg("extract")
+                .arg("--include")
+                .arg("regex:/jdk.compiler/.*")
+                .arg("--dir")
+                .arg(&tmp)
+                .arg(&modules),
+            "jimage",
+        )?;
+        vec![tmp.join("jdk.compiler")]
+    } else {
+        let mut roots = Vec::new();
+        for (i, jar) in tc.classpath.iter().enumerate() {
+            let d = tmp.join(i.to_string());
+            std::fs::create_dir_all(&d).map_err(io(&d))?;
+            run_tool(
+                Command::new(bin.join("jar"))
+                    .arg("xf")
+                    .arg(jar)
+                    .current_dir(&d),
+                "jar",
+            )?;
+            roots.push(d);
         }
-        let _ = std::fs::remove_dir_all(&out);
-        let io = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| CoverageError::Io { path, source }
-        };
-        std::fs::rename(tmp.join("jdk.compiler"), &out).map_err(io(&out))?;
-        let _ = std::fs::remove_dir_all(&tmp);
-        std::fs::write(&done, b"").map_err(io(&done))?;
+        roots
+    };
+    let staged = scratch.join(format!("{key:016x}.tmp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&staged);
+    std::fs::create_dir_all(&staged).map_err(io(&staged))?;
+    let mut n = 0;
+    for r in &roots {
+        n += filter_tree(r, &staged, filters)?;
     }
+    let _ = std::fs::remove_dir_all(&tmp);
+    if n == 0 {
+        return Err(CoverageError::Tool {
+            tool: tc.tool.name().into(),
+            message: format!(
+                "no class of the compiler matches the coverage filters {}",
+                filters.join(", ")
+            ),
+        });
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::rename(&staged, &out).map_err(io(&out))?;
+    std::fs::write(&done, b"").map_err(io(&done))?;
     Ok(vec![out])
+}
+
+/// The covered lines of a JaCoCo XML report (`(package/sourcefile, line)`) and how many
+/// lines it has in all.
+pub fn xml_lines(xml: &str) -> (std::collections::BTreeSet<(String, u32)>, u64) {
+    let attr = |tag: &str, name: &str| -> Option<String> {
+        let key = format!(" {name}=\"");
+        let at = tag.find(&key)? + key.len();
+        let end = tag[at..].find('"')?;
+        Some(tag[at..at + end].to_string())
+    };
+    let (mut package, mut source) = (String::new(), String::new());
+    let mut covered = std::collections::BTreeSet::new();
+    let mut total = 0;
+    for tag in xml.split('<').skip(1) {
+        let tag = tag.split('>').next().unwrap_or("");
+        if tag.starts_with("package ") {
+            package = attr(tag, "name").unwrap_or_default();
+        } else if tag.starts_with("sourcefile ") {
+            source = attr(tag, "name").unwrap_or_default();
+        } else if tag.starts_with("line ") {
+            let nr = attr(tag, "nr").and_then(|v| v.parse::<u32>().ok());
+            let ci = attr(tag, "ci").and_then(|v| v.parse::<u64>().ok());
+            if let (Some(nr), Some(ci)) = (nr, ci) {
+                total += 1;
+                if ci > 0 {
+                    covered.insert((format!("{package}/{source}"), nr));
+                }
+            }
+        }
+    }
+    (covered, total)
 }
 
 /// Lines and branches covered and in all.
@@ -379,6 +501,19 @@ mod tests {
             "com.sun.tools.javac.code.Type"
         ));
         assert!(matches("*", ""));
+    }
+
+    #[test]
+    fn xml_reports_give_their_covered_lines() {
+        let xml = "<?xml version=\"1.0\"?><report name=\"r\"><package name=\"a/b\"><sourcefile name=\"C.java\">\
+                   <line nr=\"3\" mi=\"0\" ci=\"2\" mb=\"0\" cb=\"0\"/><line nr=\"4\" mi=\"1\" ci=\"0\" mb=\"0\" cb=\"0\"/>\
+                   </sourcefile></package></report>";
+        let (covered, total) = xml_lines(xml);
+        assert_eq!(total, 2);
+        assert_eq!(
+            covered.into_iter().collect::<Vec<_>>(),
+            vec![("a/b/C.java".to_string(), 3)]
+        );
     }
 
     #[test]

@@ -152,6 +152,52 @@ fn write_union(out: &Path, summary: &BatchSummary, cov: &CoverageSetup) -> Resul
     Ok(())
 }
 
+/// Writes each library's increment per mode over its well-typed cell (`coverage-increments.json`):
+/// the checker lines covered by the two cells together minus those of the well-typed cell, in
+/// percentage points of the checker's lines, from the cells' XML reports.
+fn write_increments(out: &Path, summary: &BatchSummary) -> Result<()> {
+    let mut all: std::collections::BTreeMap<String, std::collections::BTreeMap<BatchMode, f64>> =
+        std::collections::BTreeMap::new();
+    let lines = |dir: &str| -> Result<_> {
+        let path = out.join(dir).join("coverage").join("coverage.xml");
+        let xml = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        Ok(coverage::xml_lines(&xml))
+    };
+    for lib in &summary.libraries {
+        let done = |m: BatchMode| {
+            lib.cells
+                .iter()
+                .find(|c| c.mode == m && c.record.is_some())
+                .map(|c| c.dir.clone())
+        };
+        let Some(base_dir) = done(BatchMode::WellTyped) else {
+            continue;
+        };
+        let (base, total) = lines(&base_dir)?;
+        if total == 0 {
+            continue;
+        }
+        for &m in summary
+            .manifest
+            .modes
+            .iter()
+            .filter(|m| **m != BatchMode::WellTyped)
+        {
+            let Some(dir) = done(m) else {
+                continue;
+            };
+            let (covered, _) = lines(&dir)?;
+            let added = covered.difference(&base).count();
+            all.entry(lib.coordinate.clone())
+                .or_default()
+                .insert(m, 100.0 * added as f64 / total as f64);
+        }
+    }
+    batch::write_json(&out.join(batch::INCREMENTS), &all)?;
+    Ok(())
+}
+
 /// Fetches `lib` into `ldir/api/` unless it is there; records the error and returns `false`
 /// when it cannot be had or has no public API.
 fn ensure_fetched(lib: &Library, ldir: &Path, args: &BatchArgs) -> Result<bool> {
@@ -368,7 +414,7 @@ pub(super) fn batch(args: BatchArgs) -> Result<ExitCode> {
         let scratch = args.out.join(".coverage-classes");
         std::fs::create_dir_all(&scratch)
             .with_context(|| format!("cannot create {}", scratch.display()))?;
-        let classfiles = coverage::class_files(&tc, &scratch)?;
+        let classfiles = coverage::class_files(&tc, &filters, &scratch)?;
         Some(CoverageSetup {
             jacoco,
             tc,
@@ -451,6 +497,7 @@ pub(super) fn batch(args: BatchArgs) -> Result<ExitCode> {
     if let Some(c) = &cov {
         let before = BatchSummary::collect(&args.out, &manifest, &libs)?;
         write_union(&args.out, &before, c)?;
+        write_increments(&args.out, &before)?;
     }
     let summary = BatchSummary::collect(&args.out, &manifest, &libs)?;
     summary.write(&args.out)?;
@@ -461,6 +508,11 @@ pub(super) fn batch(args: BatchArgs) -> Result<ExitCode> {
             .with_context(|| format!("cannot write {}", tmp.display()))?;
         std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
     }
+    let page = args.out.join(batch::PAGE);
+    let tmp = page.with_extension("html.tmp");
+    std::fs::write(&tmp, batch::page::page(&summary))
+        .with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, &page).with_context(|| format!("cannot write {}", page.display()))?;
     print!("{}", summary.table());
     println!("  summary: {}", args.out.join(batch::SUMMARY).display());
     Ok(ExitCode::SUCCESS)
