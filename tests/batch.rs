@@ -347,6 +347,22 @@ fn a_batch_records_failing_libraries_and_resumes_after_sigkill_to_the_same_cells
             }
         }
     }
+    // what each mode adds over the library's well-typed cell
+    for good in ["g:alpha:1.0", "g:beta:2.0"] {
+        let inc = &s["increments"][good];
+        for mode in ["well-typed-erased", "ill-typed", "ill-typed-erased"] {
+            let v = inc[mode]
+                .as_f64()
+                .unwrap_or_else(|| panic!("{good} {mode}: {s}"));
+            assert!((0.0..100.0).contains(&v), "{good} {mode}: {v}");
+        }
+    }
+    assert!(
+        s["increments"]["g:alpha:1.0"]["ill-typed"]
+            .as_f64()
+            .is_some_and(|v| v > 0.0),
+        "ill-typed programs reach lines well-typed ones do not: {s}"
+    );
     let union = s["union"]["all"]["all"]["lines_covered"]
         .as_u64()
         .expect("union");
@@ -392,6 +408,29 @@ fn a_batch_records_failing_libraries_and_resumes_after_sigkill_to_the_same_cells
     ] {
         assert!(table.contains(needle), "{needle} in\n{table}");
     }
+    // the page: the table, the findings linked to directories that exist, the plots
+    let page = std::fs::read_to_string(whole.join("index.html")).expect("index.html");
+    for needle in [
+        "id=\"cells\"",
+        "id=\"increments\"",
+        "id=\"union\"",
+        "<svg id=\"coverage-plot\"",
+        "<svg id=\"increment-plot\"",
+        "<rect class=\"bar\"",
+        "<circle class=\"point\"",
+        "g:missing:3.0",
+    ] {
+        assert!(page.contains(needle), "{needle} in the page");
+    }
+    assert_eq!(
+        page.matches("<rect class=\"bar\"").count(),
+        8,
+        "a bar per cell"
+    );
+    for href in page.split("href=\"").skip(1) {
+        let target = href.split('"').next().expect("quoted");
+        assert!(whole.join(target).is_dir(), "the page links {target}");
+    }
     // `thalia report BATCH` prints the same table
     let mut report = w.command();
     report.arg("report").arg(&whole);
@@ -433,6 +472,8 @@ fn a_batch_records_failing_libraries_and_resumes_after_sigkill_to_the_same_cells
     succeed(resume);
     let resumed = summary(&cut);
     assert_eq!(cell_records(&resumed), cell_records(&s));
+    assert_eq!(resumed["increments"], s["increments"]);
+    assert_eq!(resumed["union"], s["union"]);
     assert_eq!(resumed["cells_done"], 8);
     assert_eq!(resumed["libraries_failed"], 2);
     assert_eq!(
@@ -467,4 +508,106 @@ fn a_batch_records_failing_libraries_and_resumes_after_sigkill_to_the_same_cells
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The chromium (Debian's package) on the PATH, if any.
+fn chromium() -> Option<PathBuf> {
+    ["chromium", "chromium-browser"].iter().find_map(|name| {
+        let out = Process::new("sh")
+            .args(["-c", &format!("command -v {name}")])
+            .output()
+            .ok()?;
+        let p = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        (!p.is_empty()).then(|| PathBuf::from(p))
+    })
+}
+
+/// Needs Debian's `chromium` (`scripts/test.sh` installs it with apt-get when missing).
+#[test]
+fn the_batch_page_renders_in_headless_chromium() {
+    let test = "the_batch_page_renders_in_headless_chromium";
+    if !have_jdk(test) {
+        return;
+    }
+    let Some(browser) = chromium() else {
+        require::missing_tool(test, "chromium not found (Debian package `chromium`)");
+        return;
+    };
+    let Some(w) = World::new(test) else {
+        return;
+    };
+    std::fs::write(
+        w.path("libs.txt"),
+        "g:alpha:1.0\ng:beta:2.0\ng:missing:3.0\n",
+    )
+    .expect("list");
+    let out = w.path("page");
+    let mut cmd = w.command();
+    cmd.args(w.batch_args(&out))
+        .args(["--mode", "well-typed", "--mode", "ill-typed"]);
+    succeed(cmd);
+    let url = format!("file://{}", out.join("index.html").display());
+    let profile = w.path("chromium-profile");
+    let headless = |extra: &[&str]| {
+        let o = Process::new(&browser)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .args(extra)
+            .arg(&url)
+            .output()
+            .expect("chromium runs");
+        assert!(
+            o.status.success(),
+            "chromium failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    // the DOM as the browser parsed it
+    let dom = headless(&["--dump-dom"]);
+    let rows = dom.matches("<tr").count();
+    // a header, 2 libraries × 2 modes, the missing library; increments and union tables
+    assert!(rows >= 6, "{rows} rows in\n{dom}");
+    assert!(dom.contains("g:missing:3.0"), "{dom}");
+    for plot in ["coverage-plot", "increment-plot"] {
+        let start = dom
+            .find(&format!("<svg id=\"{plot}\""))
+            .unwrap_or_else(|| panic!("{plot} in\n{dom}"));
+        let end = start + dom[start..].find("</svg>").expect("closed");
+        let svg = &dom[start..end];
+        let marks = svg.matches("<rect class=\"bar\"").count()
+            + svg.matches("<circle class=\"point\"").count();
+        assert!(marks >= 2, "{plot} has {marks} marks: {svg}");
+        for h in svg.split("height=\"").skip(1) {
+            let v: f64 = h
+                .split('"')
+                .next()
+                .and_then(|v| v.parse().ok())
+                .expect("a height");
+            assert!(v > 0.0, "{plot}: a mark of height {v}");
+        }
+    }
+    // the rendered page, as a picture
+    let shot = w.path("page.png");
+    headless(&[
+        &format!("--screenshot={}", shot.display()),
+        "--window-size=1200,1600",
+        "--hide-scrollbars",
+    ]);
+    let png = std::fs::read(&shot).expect("the screenshot");
+    assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    // a blank page of that size compresses to a few kilobytes
+    assert!(
+        png.len() > 20_000,
+        "the screenshot is nearly blank ({} bytes)",
+        png.len()
+    );
+    if let Ok(keep) = std::env::var("THALIA_KEEP_SCREENSHOT") {
+        let _ = std::fs::copy(&shot, keep);
+    }
 }
