@@ -345,6 +345,10 @@ fn a_batch_records_failing_libraries_and_resumes_after_sigkill_to_the_same_cells
             ] {
                 assert!(dir.join(f).is_file(), "{}/{f}", dir.display());
             }
+            // findings' repro.sh run the compiler without the agent
+            let manifest = std::fs::read_to_string(dir.join("manifest.json")).expect("manifest");
+            assert!(manifest.contains("\"command\""), "{manifest}");
+            assert!(!manifest.contains("javaagent"), "{manifest}");
         }
     }
     // what each mode adds over the library's well-typed cell
