@@ -360,9 +360,9 @@ pub struct FindingLink {
 pub struct CellRecord {
     /// Programs judged.
     pub programs: u64,
-    /// Well-typed programs, and how many were accepted.
+    /// Well-typed programs accepted, and well-typed programs.
     pub well_typed_accepted: (u64, u64),
-    /// Ill-typed programs, and how many were rejected.
+    /// Ill-typed programs rejected, and ill-typed programs.
     pub ill_typed_rejected: (u64, u64),
     /// Findings (occurrences).
     pub findings: u64,
@@ -557,7 +557,7 @@ impl BatchSummary {
 
     /// The table `thalia report BATCH` prints: one row per library × mode.
     pub fn table(&self) -> String {
-        let pct = |(n, k): (u64, u64)| {
+        let pct = |(k, n): (u64, u64)| {
             if n == 0 {
                 "-".to_string()
             } else {
@@ -857,6 +857,49 @@ mod tests {
         let text = include_str!("../maven-list.txt");
         let libs = parse_list(text, "maven-list.txt").expect("the default list parses");
         assert_eq!(libs.len(), 95);
+    }
+
+    #[test]
+    fn tables_give_the_rate_as_expected() {
+        let record = CellRecord {
+            programs: 100,
+            well_typed_accepted: (0, 0),
+            ill_typed_rejected: (97, 100),
+            findings: 3,
+            distinct: 2,
+            links: Vec::new(),
+            coverage: BTreeMap::new(),
+        };
+        let summary = BatchSummary {
+            manifest: BatchManifest {
+                seed: 1,
+                language: "java".into(),
+                compiler: "javac".into(),
+                modes: vec![BatchMode::IllTyped],
+                budget: "100".into(),
+                coverage: None,
+            },
+            libraries: vec![LibraryStatus {
+                coordinate: "g:a:1".into(),
+                dir: "g_a_1".into(),
+                state: State::Done,
+                error: None,
+                cells: vec![CellStatus {
+                    mode: BatchMode::IllTyped,
+                    state: State::Done,
+                    dir: "g_a_1/ill-typed".into(),
+                    error: None,
+                    record: Some(record),
+                }],
+            }],
+            cells_done: 1,
+            cells_failed: 0,
+            libraries_failed: 0,
+            union: BTreeMap::new(),
+            increments: BTreeMap::new(),
+        };
+        assert!(summary.table().contains("97.0%"), "{}", summary.table());
+        assert!(page::page(&summary).contains(">97.0%<"));
     }
 
     #[test]

@@ -74,7 +74,14 @@ fn coverage_plot(summary: &BatchSummary) -> String {
         })
         .fold(1.0f64, f64::max)
         * 1.1;
-    let (left, bottom, height) = (60.0, 140.0, 260.0);
+    // rotated labels reach down and left by about 0.75 × their width (6 px a character)
+    let longest = libs
+        .iter()
+        .map(|&l| summary.libraries[l].coordinate.chars().count())
+        .max()
+        .unwrap_or(0) as f64;
+    let reach = 0.75 * 6.0 * longest;
+    let (left, bottom, height) = (60.0f64.max(reach + 10.0), reach + 60.0, 260.0);
     let bar = 14.0;
     let group = bar * modes.len() as f64 + 16.0;
     let width = (left + group * libs.len().max(1) as f64 + 20.0)
@@ -307,7 +314,7 @@ pub fn page(summary: &BatchSummary) -> String {
                 );
                 continue;
             };
-            let (n, k) = if c.mode.mode() == crate::synth::Mode::WellTyped {
+            let (k, n) = if c.mode.mode() == crate::synth::Mode::WellTyped {
                 r.well_typed_accepted
             } else {
                 r.ill_typed_rejected
