@@ -615,3 +615,42 @@ fn the_batch_page_renders_in_headless_chromium() {
         let _ = std::fs::copy(&shot, keep);
     }
 }
+
+#[test]
+fn coverage_in_warm_servers_equals_coverage_in_processes() {
+    let test = "coverage_in_warm_servers_equals_coverage_in_processes";
+    if !have_jdk(test) {
+        return;
+    }
+    let Some(w) = World::new(test) else {
+        return;
+    };
+    std::fs::write(w.path("libs.txt"), "g:alpha:1.0\n").expect("list");
+    let coverage = |name: &str, server: bool| {
+        let out = w.path(name);
+        let mut cmd = w.command();
+        cmd.args(w.batch_args(&out))
+            .args(["--mode", "well-typed", "--mode", "ill-typed"]);
+        if server {
+            cmd.arg("--server");
+        }
+        succeed(cmd);
+        let s = summary(&out);
+        s["libraries"][0]["cells"]
+            .as_array()
+            .expect("cells")
+            .iter()
+            .map(|c| c["record"]["coverage"].clone())
+            .collect::<Vec<_>>()
+    };
+    let process = coverage("process", false);
+    let server = coverage("server", true);
+    assert_eq!(process.len(), 2);
+    for c in &server {
+        assert!(
+            c["all"]["lines_covered"].as_u64().is_some_and(|n| n > 100),
+            "{c}"
+        );
+    }
+    assert_eq!(server, process);
+}

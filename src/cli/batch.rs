@@ -68,7 +68,7 @@ pub(super) struct BatchArgs {
     shard: Option<Shard>,
     /// Measure the coverage of the compiler under test with JaCoCo (installed through the
     /// Maven resolver): each cell's `jacoco.exec` and reports, `OUT/coverage.csv`, the union
-    /// over all libraries. Process mode only (not with `--server`).
+    /// over all libraries.
     #[arg(long)]
     coverage: bool,
     /// The packages coverage is counted on, as JaCoCo class-name patterns (repeatable;
@@ -398,11 +398,6 @@ pub(super) fn batch(args: BatchArgs) -> Result<ExitCode> {
         budget: args.budget_per_lib.trim().to_string(),
         coverage: None,
     };
-    if args.coverage && args.server {
-        anyhow::bail!(
-            "--coverage measures compilers run in a process per batch; drop --server (the warm server is not instrumented yet)"
-        );
-    }
     let cov = if args.coverage {
         let tc = setup::toolchain_for(&manifest.compiler, &args.repos, progress())?;
         let filters = if args.coverage_filters.is_empty() {
