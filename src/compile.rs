@@ -530,6 +530,7 @@ mod tests {
             }
             .into(),
             coordinate: None,
+            jvm_options: Vec::new(),
         }
     }
 

@@ -6,9 +6,11 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod batch;
 pub mod campaign;
 pub mod compile;
 pub mod compile_bench;
+pub mod coverage;
 pub mod embedded;
 pub mod extract_bench;
 pub mod fuzzing;

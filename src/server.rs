@@ -127,7 +127,38 @@ struct Live {
     heap_mb: u64,
 }
 
+/// How long a retired server has to exit by itself once its stdin is closed.
+const GRACE: Duration = Duration::from_secs(10);
+
 impl Live {
+    /// Ends an idle server: its stdin closed, it exits by itself (its shutdown hooks run, so a
+    /// coverage agent writes its data), or is killed after [`GRACE`].
+    fn close(self) -> String {
+        let Live {
+            mut child,
+            stdin,
+            stderr,
+            ..
+        } = self;
+        drop(stdin);
+        let deadline = std::time::Instant::now() + GRACE;
+        loop {
+            match child.try_wait() {
+                Ok(None) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Ok(Some(_)) => break,
+                _ => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break;
+                }
+            }
+        }
+        let tail = stderr.lock().map(|s| s.clone()).unwrap_or_default();
+        tail
+    }
+
     fn kill(mut self) -> String {
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -302,6 +333,7 @@ impl CompileServer {
             message: format!("{}: {e}", self.java.display()),
         };
         let mut child = Command::new(&self.java)
+            .args(&self.tc.jvm_options)
             .args(JVM_FLAGS)
             .args(self.tc.tool.profile().server_jvm_flags)
             .arg("-cp")
@@ -362,6 +394,13 @@ impl CompileServer {
         }
     }
 
+    /// Ends an idle server gracefully (see `Live::close`).
+    fn retire(&mut self) {
+        if let Some(live) = self.live.take() {
+            live.close();
+        }
+    }
+
     /// Compiles with `args` (as given to `Toolchain::command`), waiting at most `timeout`.
     pub fn compile(
         &mut self,
@@ -398,7 +437,7 @@ impl CompileServer {
             None => false,
         };
         if retire {
-            self.stop();
+            self.retire();
         }
         if self.live.is_none() {
             self.spawn()?;
@@ -470,7 +509,7 @@ impl CompileServer {
 
 impl Drop for CompileServer {
     fn drop(&mut self) {
-        self.stop();
+        self.retire();
     }
 }
 
@@ -487,6 +526,7 @@ mod tests {
             main_class: main_class.into(),
             java: java.into(),
             coordinate: None,
+            jvm_options: Vec::new(),
         }
     }
 

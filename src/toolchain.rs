@@ -34,6 +34,10 @@ pub struct Toolchain {
     pub java: PathBuf,
     /// The Maven coordinate it was installed from.
     pub coordinate: Option<String>,
+    /// Extra options of the compiler's JVM for this session (e.g. a `-javaagent:`), not
+    /// recorded: given to `java` before the class path, to a JDK tool as `-J<option>`.
+    #[serde(skip)]
+    pub jvm_options: Vec<String>,
 }
 
 /// A toolchain problem.
@@ -226,6 +230,7 @@ pub fn install_with(
                 main_class: profile.main_class.into(),
                 java,
                 coordinate: None,
+                jvm_options: Vec::new(),
             }
         }
     };
@@ -322,6 +327,7 @@ fn install_offline(
         main_class: profile.main_class.into(),
         java,
         coordinate: Some(coord.gav()),
+        jvm_options: Vec::new(),
     })
 }
 
@@ -376,6 +382,7 @@ fn install_maven(
         main_class: profile.main_class.into(),
         java,
         coordinate: Some(coord.gav()),
+        jvm_options: Vec::new(),
     })
 }
 
@@ -491,6 +498,7 @@ impl Toolchain {
             runtime_on_classpath,
         } = self.tool.profile().launch
         else {
+            c.args(self.jvm_options.iter().map(|o| format!("-J{o}")));
             c.args(args);
             return c;
         };
@@ -501,7 +509,8 @@ impl Toolchain {
                 .collect::<Vec<_>>()
                 .join(sep)
         };
-        c.args(JVM_FLAGS)
+        c.args(&self.jvm_options)
+            .args(JVM_FLAGS)
             .arg("-cp")
             .arg(join(&self.classpath))
             .arg(&self.main_class)

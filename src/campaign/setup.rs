@@ -257,8 +257,13 @@ pub fn campaign_options(
         version: tc.version.clone(),
         coordinate: tc.coordinate.clone(),
         mode: if settings.server { "server" } else { "process" }.into(),
+        // the command a finding's `repro.sh` runs: without this session's JVM options (a
+        // coverage agent would append a reproduction to the campaign's execution data)
         command: command_line(
-            tc,
+            &Toolchain {
+                jvm_options: Vec::new(),
+                ..tc.clone()
+            },
             classpath.as_deref(),
             Path::new("@OUT@"),
             &[std::path::PathBuf::from("@FILE@")],

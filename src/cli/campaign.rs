@@ -187,6 +187,15 @@ pub(super) struct RunArgs {
     /// Do not reduce new findings while the campaign runs (`thalia reduce` does it later).
     #[arg(long)]
     no_reduce: bool,
+    /// An option for the JVM of the compiler under test (repeatable; `thalia batch
+    /// --coverage` passes the JaCoCo agent so); not part of the run's identity.
+    #[arg(
+        long = "jvm-option",
+        value_name = "OPTION",
+        allow_hyphen_values = true,
+        hide = true
+    )]
+    jvm_options: Vec<String>,
     #[command(flatten)]
     shard: ShardArgs,
     #[command(flatten)]
@@ -221,7 +230,8 @@ pub(super) struct MergeArgs {
 
 #[derive(Args, Debug)]
 pub(super) struct ReportArgs {
-    /// A run directory written by `thalia run` or `thalia check`.
+    /// A run directory written by `thalia run` or `thalia check`, or a batch directory
+    /// written by `thalia batch`.
     dir: PathBuf,
     /// Print JSON instead of a table.
     #[arg(long)]
@@ -352,7 +362,8 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
         .compiler
         .clone()
         .unwrap_or_else(|| setup::default_compiler(args.lang).to_string());
-    let tc = setup::toolchain_for(&spec, &settings.repos, settings.progress)?;
+    let mut tc = setup::toolchain_for(&spec, &settings.repos, settings.progress)?;
+    tc.jvm_options = args.jvm_options.clone();
     let mut modes = if args.modes.is_empty() {
         vec![Mode::WellTyped, Mode::IllTyped]
     } else {
@@ -502,6 +513,16 @@ pub(super) fn merge(args: MergeArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn report(args: ReportArgs) -> Result<ExitCode> {
+    if thalia::batch::is_batch(&args.dir) {
+        let summary = thalia::batch::BatchSummary::read(&args.dir)
+            .with_context(|| format!("cannot read the batch in {}", args.dir.display()))?;
+        if args.json {
+            print_json(&summary)?;
+        } else {
+            print!("{}", summary.table());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let report = Report::load(&args.dir)
         .with_context(|| format!("cannot read the run in {}", args.dir.display()))?;
     if args.json {

@@ -2,6 +2,7 @@
 //! the library; errors become messages and exit codes here (anyhow).
 
 mod api;
+mod batch;
 mod bench;
 mod bisect;
 mod campaign;
@@ -60,6 +61,12 @@ enum Command {
     /// counts summed, manifests combined; refuses runs of different campaigns and the same
     /// shard twice; safe to rerun.
     Merge(campaign::MergeArgs),
+    /// Run a campaign per library × mode over a list of Maven libraries: each library is
+    /// fetched (its dependencies on the classpath), then synthesized from and compiled in each
+    /// mode (well-typed, ill-typed, each with and without erasure) as `thalia run` does, into
+    /// `OUT/<library>/<mode>/`; a library that fails is recorded in `OUT/summary.json` and
+    /// skipped. Resumable: a finished cell is not redone, an unfinished one resumes.
+    Batch(batch::BatchArgs),
     /// Summarize a run directory: programs, verdicts per mode, expectation rates, findings by
     /// kind and signature, throughput.
     Report(campaign::ReportArgs),
@@ -148,6 +155,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Run(args) => campaign::run(args),
         Command::Check(args) => campaign::check(args),
         Command::Merge(args) => campaign::merge(args),
+        Command::Batch(args) => batch::batch(args),
         Command::Report(args) => campaign::report(args),
         Command::Reduce(args) => campaign::reduce(args),
         Command::Bisect(args) => bisect::run(args),

@@ -99,6 +99,8 @@ public final class CompileServer {
             reply.write('\n');
             reply.flush();
         }
+        // stdin closed: exit, running the shutdown hooks (a coverage agent writes its data)
+        System.exit(0);
     }
 
     private static Throwable unwrap(Throwable t) {
