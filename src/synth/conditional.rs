@@ -100,8 +100,20 @@ impl Worker<'_> {
         };
         let boolean = self.api.ts.arena.prim(Prim::Boolean);
         let cond = self.inhabit(rng, boolean, 0).expr;
-        let then = self.inhabit(rng, a, depth - 1).expr;
-        let els = self.inhabit(rng, b, depth - 1).expr;
+        // a branch takes the conditional's target type: a lambda or reference for a
+        // functional subtype of a target that is not one is cast to its own interface
+        // (`c ? (GenericArrayType) () -> t : u` for a `Type`)
+        let mut branch = |w: &mut Self, x: TypeId| {
+            let e = w.inhabit(rng, x, depth - 1).expr;
+            match e {
+                Expr::Lambda { .. } | Expr::Ref { .. } if !functional => {
+                    Expr::cast(super::program::to_ir(&w.api, x), e)
+                }
+                e => e,
+            }
+        };
+        let then = branch(self, a);
+        let els = branch(self, b);
         Some(Inhabitant {
             expr: Expr::cond(cond, then, els),
             info,
