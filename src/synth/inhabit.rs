@@ -427,7 +427,7 @@ impl Worker<'_> {
             Some(v) => Rc::clone(v),
             None => {
                 // every interface is below `Object`, though its supertypes do not say so
-                // (but for Scala 2's universal traits)
+                // (but for Scala's universal traits)
                 let v: Vec<crate::api::ClassId> = if sym == self.ctx.object_sym {
                     self.api
                         .class_ids()

@@ -367,9 +367,7 @@ impl Worker<'_> {
             _ => Resolution::Ambiguous,
         }
     }
-}
 
-impl Worker<'_> {
     /// True when member `a` is declared in a proper subclass of the class declaring `b`.
     fn declared_below(&mut self, a: MemberId, b: MemberId) -> bool {
         let (oa, ob) = (self.api.member(a).owner, self.api.member(b).owner);

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use thalia_translators::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
 
 use super::config::Mode;
-use super::enumerate::{Broken, Position, Resolution, Task, TypingSequence};
+use super::enumerate::{Broken, Formal, Position, Resolution, Task, TypingSequence};
 use super::erase::InferInfo;
 use super::inhabit::Inhabitant;
 use super::worker::{RngStream, Worker};
@@ -608,33 +608,67 @@ impl Worker<'_> {
         {
             return None;
         }
-        let (name, owner, kind) = (mem.name.clone(), mem.owner, mem.kind);
+        let (owner, kind) = (mem.owner, mem.kind);
         let (&last, fixed) = arg_tys.split_last()?;
-        let comp = match *self.api.ts.arena.get(last) {
-            Type::Array(e) => e,
-            _ => return None,
-        };
-        let n = *VARARGS_ELEMENT_COUNTS.choose(rng)?;
+        let (comp, n) = self.draw_elements(rng, last)?;
         let mut args = fixed.to_vec();
         args.extend(std::iter::repeat_n(comp, n));
-        let sym = self.api.class(owner).sym;
-        let self_ty = self.api.ts.self_type(sym);
         // an instance method's receiver as the path's substitution sees it
-        let receiver = (!static_call && kind == MemberKind::Method)
-            .then(|| self.api.ts.arena.subst(self_ty, s));
-        if kind == MemberKind::Method && self.rules.has_extension_methods() {
-            let recv = receiver.unwrap_or(self_ty);
-            if self.extension_applies(recv, static_call, &name, args.len()) {
-                return None;
-            }
-        }
+        let receiver = (!static_call && kind == MemberKind::Method).then(|| {
+            let sym = self.api.class(owner).sym;
+            let self_ty = self.api.ts.self_type(sym);
+            self.api.ts.arena.subst(self_ty, s)
+        });
         let formal = self.formal_under(m, s.clone());
         let seq = TypingSequence {
             receiver,
             args,
             result: None,
         };
-        (self.resolve(m, &formal, &seq) == Resolution::Unique(m)).then_some((comp, n))
+        self.elements_resolve(m, &formal, &seq, Resolution::Unique(m))
+            .then_some((comp, n))
+    }
+
+    /// The component type of array type `array` and a number of elements to write for it
+    /// ([`VARARGS_ELEMENT_COUNTS`]).
+    fn draw_elements(
+        &mut self,
+        rng: &mut super::worker::SynthRng,
+        array: TypeId,
+    ) -> Option<(TypeId, usize)> {
+        let comp = match *self.api.ts.arena.get(array) {
+            Type::Array(e) => e,
+            _ => return None,
+        };
+        Some((comp, *VARARGS_ELEMENT_COUNTS.choose(rng)?))
+    }
+
+    /// True when a call of `m` with the argument types of `seq` (its variable-arity argument
+    /// written as elements) resolves as `want` in Java's rules, and no extension method of
+    /// that arity could answer it instead (Groovy, Kotlin).
+    fn elements_resolve(
+        &mut self,
+        m: MemberId,
+        formal: &Formal,
+        seq: &TypingSequence,
+        want: Resolution,
+    ) -> bool {
+        if self.resolve(m, formal, seq) != want {
+            return false;
+        }
+        let mem = self.api.member(m);
+        if mem.kind != MemberKind::Method || !self.rules.has_extension_methods() {
+            return true;
+        }
+        let (name, owner) = (mem.name.clone(), mem.owner);
+        let (recv, static_call) = match seq.receiver {
+            Some(r) => (r, false),
+            None => {
+                let sym = self.api.class(owner).sym;
+                (self.api.ts.self_type(sym), true)
+            }
+        };
+        !self.extension_applies(recv, static_call, &name, seq.args.len())
     }
 
     /// True when the language's arrays are invariant and member `m` returns an array: on a
@@ -1079,11 +1113,7 @@ impl Worker<'_> {
         if !rng.gen_bool(VARARGS_ELEMENTS_PROBABILITY) {
             return None;
         }
-        let comp = match *self.api.ts.arena.get(task.seq.args[last]) {
-            Type::Array(e) => e,
-            _ => return None,
-        };
-        let n = *VARARGS_ELEMENT_COUNTS.choose(rng)?;
+        let (comp, n) = self.draw_elements(rng, task.seq.args[last])?;
         let mut seq = task.seq.clone();
         seq.args.pop();
         seq.args.extend(std::iter::repeat_n(comp, n));
@@ -1091,22 +1121,8 @@ impl Worker<'_> {
             Some(Position::Arg(_)) => Resolution::NoneApplicable,
             _ => Resolution::Unique(m),
         };
-        if self.resolve(m, &task.formal, &seq) != want {
-            return None;
-        }
-        if self.rules.has_extension_methods() && mem.kind == MemberKind::Method {
-            let (recv, static_call) = match task.seq.receiver {
-                Some(r) => (r, false),
-                None => {
-                    let sym = self.api.class(mem.owner).sym;
-                    (self.api.ts.self_type(sym), true)
-                }
-            };
-            if self.extension_applies(recv, static_call, &mem.name, seq.args.len()) {
-                return None;
-            }
-        }
-        Some(n)
+        self.elements_resolve(m, &task.formal, &seq, want)
+            .then_some(n)
     }
 
     fn record(&mut self, task: &Task, id: &str, erased: bool) -> ProgramRecord {
