@@ -8,6 +8,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use thalia_extractors::{ClassDoc, SchemaError};
 
 use super::{Api, Class, ClassId, ClassKind, Member, MemberId, MemberKind};
+use crate::types::kotlin_view;
 use crate::types::{
     parse_param, parse_type, parse_type_param, parse_type_param_head, ClassSig, ParamType,
     ParseError, Subst, Sym, Syntax, Type, TypeId, TypeSystem, VarId,
@@ -256,6 +257,7 @@ impl Api {
         }
         b.declare_classes(docs);
         b.parse_headers();
+        b.link_read_only_collections();
         b.break_inheritance_cycles();
         b.parse_members();
         let external = b.declare_external_classes();
@@ -494,8 +496,15 @@ impl Builder {
             };
             let inherits_doc = self.classes[i].doc.inherits.clone();
             let implements_doc = self.classes[i].doc.implements.clone();
-            let inherits = parse_list(&inherits_doc, "supertype", self);
-            let implements = parse_list(&implements_doc, "interface", self);
+            let mut inherits = parse_list(&inherits_doc, "supertype", self);
+            let mut implements = parse_list(&implements_doc, "interface", self);
+            if syntax == Syntax::Kotlin {
+                let a = &mut self.ts.arena;
+                kotlin_bounds_to_jvm(a, &vars);
+                for t in inherits.iter_mut().chain(implements.iter_mut()) {
+                    *t = kotlin_view::to_jvm(a, *t, false);
+                }
+            }
             let c = &mut self.classes[i];
             c.inherits = inherits;
             c.implements = implements;
@@ -830,6 +839,11 @@ impl Builder {
                 ))
             }
         };
+        let (params, receiver, ret) = if syntax == Syntax::Kotlin {
+            self.kotlin_to_jvm(&type_params, params, receiver, ret)
+        } else {
+            (params, receiver, ret)
+        };
         // `throws` is free text in javadoc-derived files; unparsable entries are ignored
         let throws = t
             .throws
@@ -843,6 +857,60 @@ impl Builder {
             receiver,
             throws,
         })
+    }
+
+    /// A Kotlin member's parsed signature with Kotlin's mapped types replaced by their JVM
+    /// types (`types::kotlin_view`), its type parameters' bounds included. A `vararg Int` is an
+    /// `int[]`, as Kotlin compiles it.
+    fn kotlin_to_jvm(
+        &mut self,
+        type_params: &[VarId],
+        params: Vec<ParamType>,
+        receiver: Option<TypeId>,
+        ret: TypeId,
+    ) -> (Vec<ParamType>, Option<TypeId>, TypeId) {
+        let a = &mut self.ts.arena;
+        kotlin_bounds_to_jvm(a, type_params);
+        let params = params
+            .into_iter()
+            .map(|p| {
+                let ty = match (a.get(p.ty).clone(), p.vararg) {
+                    (Type::Array(e), true) => {
+                        let e = kotlin_view::to_jvm(a, e, true);
+                        a.array(e)
+                    }
+                    _ => kotlin_view::to_jvm(a, p.ty, true),
+                };
+                ParamType { ty, ..p }
+            })
+            .collect();
+        let receiver = receiver.map(|r| kotlin_view::to_jvm(a, r, true));
+        let ret = kotlin_view::to_jvm(a, ret, true);
+        (params, receiver, ret)
+    }
+
+    /// Adds the supertype edge from each of Java's collection interfaces to Kotlin's
+    /// read-only interface of it (`java.util.List<E>` is a `kotlin.collections.List<E>`) when
+    /// the API defines both, as Kotlin sees them.
+    fn link_read_only_collections(&mut self) {
+        for (ro, java) in kotlin_view::READ_ONLY_COLLECTIONS {
+            let (Some(&r), Some(&j)) = (self.by_name.get(ro), self.by_name.get(java)) else {
+                continue;
+            };
+            let (rsym, jsym) = (self.classes[r.0 as usize].sym, self.classes[j.0 as usize].sym);
+            let jparams = self.classes[j.0 as usize].type_params.clone();
+            if jparams.len() != self.classes[r.0 as usize].type_params.len() {
+                continue;
+            }
+            let args: Vec<TypeId> = jparams.iter().map(|&v| self.ts.arena.var_type(v)).collect();
+            let sup = self.ts.arena.class(rsym, &args);
+            let c = &mut self.classes[j.0 as usize];
+            if !c.implements.contains(&sup) {
+                c.implements.push(sup);
+            }
+            let supers = c.supertypes();
+            self.ts.declare_class(jsym, ClassSig { params: jparams, supers });
+        }
     }
 
     /// Declares an opaque signature for every generic class referenced but not defined, so
@@ -902,6 +970,22 @@ struct ParsedMember {
     ret: TypeId,
     receiver: Option<TypeId>,
     throws: Vec<TypeId>,
+}
+
+/// Kotlin's mapped types replaced by their JVM types in the bounds of type variables.
+fn kotlin_bounds_to_jvm(a: &mut crate::types::TypeArena, vars: &[VarId]) {
+    for &v in vars {
+        let d = a.var(v).clone();
+        let upper: Vec<TypeId> = d
+            .upper
+            .iter()
+            .map(|&b| kotlin_view::to_jvm(a, b, false))
+            .collect();
+        let lower = d.lower.map(|l| kotlin_view::to_jvm(a, l, false));
+        let m = a.var_mut(v);
+        m.upper = upper;
+        m.lower = lower;
+    }
 }
 
 /// Most names shown in the text of a cycle (longer cycles are elided in the middle).

@@ -674,8 +674,9 @@ impl SynthSource {
         api_arg: &str,
         rounds: bool,
     ) -> SynthSource {
-        let ctx = SynthContext::new(&mut api);
         let lang = translator.language();
+        let native = crate::synth::LanguageRules::from(lang).native_syntax();
+        let ctx = SynthContext::for_native(&mut api, native);
         let streams = modes
             .iter()
             .map(|&mode| Stream {

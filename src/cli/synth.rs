@@ -129,7 +129,8 @@ pub(super) fn run(args: SynthArgs) -> Result<ExitCode> {
     };
     let seed = args.seed.unwrap_or_else(rand::random);
     let start = std::time::Instant::now();
-    let ctx = SynthContext::new(&mut api);
+    let native = synth::LanguageRules::from(args.lang).native_syntax();
+    let ctx = SynthContext::for_native(&mut api, native);
     let spinner = ProgressBar::new_spinner().with_message("enumerating typing sequences");
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
     let run = synth::Run {

@@ -6,7 +6,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::api::{Api, ClassId, ClassKind, MemberId, MemberKind, ResolvedMember};
 use crate::graph::ApiGraph;
-use crate::types::{Prim, Sym, Type, TypeId};
+use crate::types::{Prim, Sym, Syntax, Type, TypeId};
 
 /// Why a member is not exercised.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, serde::Serialize)]
@@ -23,6 +23,11 @@ pub enum SkipReason {
     GenericConstructor,
     /// Top-level members of a Kotlin/Scala file, or a suspend function.
     NotCallableFromJava,
+    /// A Kotlin `suspend` function, callable only from a coroutine.
+    Suspend,
+    /// A Kotlin inline function with a `reified` type parameter: its type argument must be a
+    /// class known at the call, never the generic test method's variable.
+    Reified,
     /// A type the target language cannot write (function types, by-name types, ...).
     UnsupportedType,
     /// No valid instantiation of the type variables was found (e.g. recursive bounds
@@ -65,6 +70,8 @@ impl SkipReason {
             SkipReason::NestedConstructor => "constructor of a nested class",
             SkipReason::GenericConstructor => "generic constructor",
             SkipReason::NotCallableFromJava => "not callable from Java",
+            SkipReason::Suspend => "Kotlin suspend function (needs a coroutine)",
+            SkipReason::Reified => "Kotlin reified type parameter",
             SkipReason::UnsupportedType => "unsupported type",
             SkipReason::NoValidSubstitution => "no valid type substitution",
             SkipReason::Preview => "preview API",
@@ -110,6 +117,12 @@ pub struct SynthContext {
     pub string_sym: Sym,
     /// `java.lang.Object`.
     pub object_sym: Sym,
+    /// The native language's extension members (of files of top-level members) by name,
+    /// in declaration order.
+    pub extensions: FxHashMap<String, Vec<MemberId>>,
+    /// The API syntax whose own classes and members the target language uses besides
+    /// Java's (`Some(Kotlin)` for Kotlin programs), or `None`.
+    pub native: Option<Syntax>,
 }
 
 /// The boxed class of each primitive.
@@ -126,12 +139,26 @@ pub const BOXES: [(Prim, &str); 8] = [
 
 /// True when Java can write the type (no function, by-name, top or bottom types inside).
 pub fn java_expressible(api: &Api, t: TypeId) -> bool {
+    expressible(api, t, None)
+}
+
+/// True when a program of the language whose API syntax is `native` can write the type:
+/// Java's types, and for Kotlin its own classes and function types too.
+pub fn expressible(api: &Api, t: TypeId, native: Option<Syntax>) -> bool {
+    let kotlin = native == Some(Syntax::Kotlin);
     let a = &api.ts.arena;
     match a.get(t) {
+        Type::Function {
+            receiver, suspend, ..
+        } if kotlin && receiver.is_none() && !suspend => {
+            let mut ok = true;
+            a.for_each_child(t, |c| ok &= expressible(api, c, native));
+            ok
+        }
         Type::Function { .. } | Type::ByName(_) | Type::Top | Type::Bottom => false,
         Type::Class { name, .. } => {
             let n = a.name(*name);
-            if n.starts_with("kotlin.")
+            if (n.starts_with("kotlin.") && !kotlin)
                 || n.starts_with("scala.")
                 || !n.contains('.') && n.len() <= 2
             {
@@ -140,12 +167,12 @@ pub fn java_expressible(api: &Api, t: TypeId) -> bool {
                 return false;
             }
             let mut ok = true;
-            a.for_each_child(t, |c| ok &= java_expressible(api, c));
+            a.for_each_child(t, |c| ok &= expressible(api, c, native));
             ok
         }
         _ => {
             let mut ok = true;
-            a.for_each_child(t, |c| ok &= java_expressible(api, c));
+            a.for_each_child(t, |c| ok &= expressible(api, c, native));
             ok
         }
     }
@@ -173,8 +200,16 @@ fn is_public(access: Option<&str>) -> bool {
 }
 
 impl SynthContext {
-    /// Computes the context of an API (builds its graph too).
+    /// Computes the context of an API for programs that use its Java classes only (builds
+    /// its graph too).
     pub fn new(api: &mut Api) -> SynthContext {
+        Self::for_native(api, None)
+    }
+
+    /// Computes the context of an API for programs of a language that also uses the API's
+    /// classes and members of syntax `native` (Kotlin's own extension functions, top-level
+    /// functions, nullable and function types).
+    pub fn for_native(api: &mut Api, native: Option<Syntax>) -> SynthContext {
         let graph = ApiGraph::build(api);
         let string_sym = api.ts.arena.sym("java.lang.String");
         let object_sym = api.ts.arena.sym("java.lang.Object");
@@ -190,17 +225,24 @@ impl SynthContext {
             .filter(|c| c.doc.preview == Some(true))
             .map(|c| c.sym)
             .collect();
-        let usable_class = |api: &Api, c: ClassId| {
+        let usable_owner = |api: &Api, c: ClassId| {
             let cl = api.class(c);
-            cl.is_class
-                && !preview.contains(&cl.sym)
-                && is_public(cl.doc.access_mod.as_deref())
-                && !cl.name.starts_with("kotlin.")
-                && !cl.name.starts_with("scala.")
+            let own = if cl.syntax == Syntax::Java {
+                !cl.name.starts_with("kotlin.") && !cl.name.starts_with("scala.")
+            } else {
+                Some(cl.syntax) == native
+            };
+            own && !preview.contains(&cl.sym) && is_public(cl.doc.access_mod.as_deref())
         };
-        let mut class_ids: Vec<ClassId> =
-            api.class_ids().filter(|&c| usable_class(api, c)).collect();
-        class_ids.sort_by(|a, b| api.class(*a).name.cmp(&api.class(*b).name));
+        // the classes of the type pool, and the owners of usable members: those and the
+        // native language's files of top-level members
+        let mut owners: Vec<ClassId> = api.class_ids().filter(|&c| usable_owner(api, c)).collect();
+        owners.sort_by(|a, b| api.class(*a).name.cmp(&api.class(*b).name));
+        let class_ids: Vec<ClassId> = owners
+            .iter()
+            .copied()
+            .filter(|&c| api.class(c).is_class)
+            .collect();
 
         let mut concrete = Vec::new();
         let mut generic = Vec::new();
@@ -242,7 +284,7 @@ impl SynthContext {
         let mut ids: Vec<MemberId> = api.member_ids().collect();
         ids.sort_by_key(|&m| (api.owner(m).name.clone(), m));
         for m in ids {
-            match Self::member_problem(api, m, &class_ids, &preview) {
+            match Self::member_problem(api, m, &owners, &preview, native) {
                 None => {
                     testable.push(m);
                     // an inner class's constructor needs its enclosing instance, which the
@@ -252,6 +294,19 @@ impl SynthContext {
                     }
                 }
                 Some(r) => skipped.push((m, r)),
+            }
+        }
+        let mut extensions: FxHashMap<String, Vec<MemberId>> = FxHashMap::default();
+        for &o in &owners {
+            let c = api.class(o);
+            if c.is_class {
+                continue;
+            }
+            for &m in &c.members {
+                let mem = api.member(m);
+                if mem.receiver.is_some() {
+                    extensions.entry(mem.name.clone()).or_default().push(m);
+                }
             }
         }
         let throws_checked = Self::checked_throwers(api);
@@ -268,7 +323,14 @@ impl SynthContext {
             boxes,
             string_sym,
             object_sym,
+            extensions,
+            native,
         }
+    }
+
+    /// True when the target language can write the type ([`expressible`]).
+    pub fn expressible(&self, api: &Api, t: TypeId) -> bool {
+        expressible(api, t, self.native)
     }
 
     /// Members whose `throws` lists an exception not known to be unchecked (a subtype of
@@ -294,6 +356,7 @@ impl SynthContext {
         m: MemberId,
         usable: &[ClassId],
         preview: &FxHashSet<Sym>,
+        native: Option<Syntax>,
     ) -> Option<SkipReason> {
         let mem = api.member(m);
         let owner = api.class(mem.owner);
@@ -308,8 +371,15 @@ impl SynthContext {
         if doc_preview || preview.contains(&owner.sym) {
             return Some(SkipReason::Preview);
         }
-        if !owner.is_class || mem.is_suspend || mem.receiver.is_some() {
+        let own = native.is_some() && native == Some(owner.syntax);
+        if mem.is_suspend && own {
+            return Some(SkipReason::Suspend);
+        }
+        if !own && (!owner.is_class || mem.is_suspend || mem.receiver.is_some()) {
             return Some(SkipReason::NotCallableFromJava);
+        }
+        if own && mem.type_params.iter().any(|&v| api.ts.arena.var(v).reified) {
+            return Some(SkipReason::Reified);
         }
         if !is_public(mem.access.as_deref()) || !usable.contains(&mem.owner) {
             return Some(SkipReason::NotPublic);
@@ -333,7 +403,8 @@ impl SynthContext {
         for &v in &mem.type_params {
             types.extend(api.ts.arena.var(v).upper.iter().copied());
         }
-        if types.iter().any(|&t| !java_expressible(api, t)) {
+        types.extend(mem.receiver);
+        if types.iter().any(|&t| !expressible(api, t, native)) {
             return Some(SkipReason::UnsupportedType);
         }
         let mentions_preview = |t: TypeId| {

@@ -9,7 +9,7 @@ use serde::Serialize;
 use thalia_translators::ir::TypeParam;
 
 use super::config::Mode;
-use super::context::{java_expressible, outer_class, SkipReason};
+use super::context::{outer_class, SkipReason};
 pub use super::overload::Resolution;
 use super::rules::ConversionSite;
 use super::worker::{RngStream, SynthRng, Worker};
@@ -191,7 +191,10 @@ impl Worker<'_> {
     pub fn formal_under(&mut self, m: MemberId, subst: Subst) -> Formal {
         let mem = self.api.member(m).clone();
         let owner_sym = self.api.class(mem.owner).sym;
-        let receiver = if mem.needs_receiver() {
+        let receiver = if let Some(r) = mem.receiver {
+            // an extension member's receiver
+            Some(self.api.ts.arena.subst(r, &subst))
+        } else if mem.needs_receiver() {
             let self_ty = self.api.ts.self_type(owner_sym);
             Some(self.api.ts.arena.subst(self_ty, &subst))
         } else if let Some(outer) = outer_class(&self.api, m) {
@@ -368,6 +371,14 @@ impl Worker<'_> {
                         seq.receiver = Some(x);
                         self.lacks_member_class(x, &name) && !self.enriched(x)
                     }
+                    Position::Receiver if self.api.member(m).receiver.is_some() => {
+                        // an extension member's receiver: no extension of the name in scope
+                        // may take it, nor a member of its class
+                        seq.receiver = Some(x);
+                        self.lacks_member(x, &name)
+                            && !self.extension_in_scope_takes(m, x)
+                            && !self.enriched(x)
+                    }
                     Position::Receiver => {
                         seq.receiver = Some(x);
                         self.lacks_member(x, &name)
@@ -445,7 +456,7 @@ impl Worker<'_> {
     /// hierarchies must be fully known: a supertype outside the API could hide a subtyping
     /// relation (an `ArrayList` whose `List` supertype is missing is still a `Collection`).
     fn incompatible(&mut self, x: TypeId, formal: TypeId) -> bool {
-        java_expressible(&self.api, x)
+        self.ctx.expressible(&self.api, x)
             && self.hierarchy_known(x)
             && self.hierarchy_known(formal)
             && !self.api.ts.is_subtype(x, formal)
@@ -688,7 +699,7 @@ impl Worker<'_> {
         match a.as_class(t) {
             Some((sym, _)) => {
                 self.ctx.unbox_of(sym).is_none()
-                    && java_expressible(&self.api, t)
+                    && self.ctx.expressible(&self.api, t)
                     && !a.name(sym).starts_with("java.lang.Void")
                     && !self.rules.extends_any_only(a.name(sym))
             }
@@ -711,7 +722,7 @@ impl Worker<'_> {
                     // a universal trait bounds no type variable that stands for an `Object`
                     self.api.ts.arena.as_class(s).is_some_and(|(n, _)| {
                         !self.rules.extends_any_only(self.api.ts.arena.name(n))
-                    }) && java_expressible(&self.api, s)
+                    }) && self.ctx.expressible(&self.api, s)
                 })
                 .map(|s| (print_type(&self.api.ts.arena, Syntax::Java, s), s))
                 .collect();

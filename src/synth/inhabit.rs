@@ -270,7 +270,7 @@ impl Worker<'_> {
             .collect();
         let ground = fparams.iter().all(|&p| {
             self.api.ts.arena.is_ground(p)
-                && java_expressible(&self.api, p)
+                && self.ctx.expressible(&self.api, p)
                 && !matches!(self.api.ts.arena.get(p), Type::Wildcard(_))
         });
         // the interface as the function type sees it: `Function<A, B>` for
@@ -280,13 +280,13 @@ impl Worker<'_> {
             .map(|&p| s.get(p).unwrap_or_else(|| self.api.ts.arena.var_type(p)))
             .collect();
         let target = self.api.ts.arena.class(sym, &target_args);
-        let expressible = self.ground_in_program(target) && java_expressible(&self.api, target);
+        let expressible = self.ground_in_program(target) && self.ctx.expressible(&self.api, target);
         let target_ir = expressible.then(|| super::program::to_ir(&self.api, target));
         Some(FnType {
             params: fparams,
             ret,
             void: super::enumerate::is_void(&self.api.ts.arena, ret),
-            ground: ground && java_expressible(&self.api, ret),
+            ground: ground && self.ctx.expressible(&self.api, ret),
             target: expressible.then_some(target),
             target_ir,
             declared_ret: sm.ret,
@@ -561,7 +561,7 @@ impl Worker<'_> {
                     .collect();
                 let ok_params = ps.iter().all(|&p| {
                     self.api.ts.arena.is_ground(p)
-                        && java_expressible(&self.api, p)
+                        && self.ctx.expressible(&self.api, p)
                         && !self.mentions_wildcard(p)
                 });
                 let void = super::enumerate::is_void(&self.api.ts.arena, ret);
@@ -570,7 +570,7 @@ impl Worker<'_> {
                     Want::Value => {
                         !void
                             && self.api.ts.arena.is_ground(ret)
-                            && java_expressible(&self.api, ret)
+                            && self.ctx.expressible(&self.api, ret)
                             && !self.mentions_wildcard(ret)
                     }
                     Want::Exactly(w) => {
@@ -784,13 +784,13 @@ impl Worker<'_> {
         }
         let result = self.api.ts.arena.subst(ctor, &full);
         if !self.api.ts.arena.is_ground(result)
-            || !java_expressible(&self.api, result)
+            || !self.ctx.expressible(&self.api, result)
             || !self.api.ts.is_subtype(result, target)
         {
             return None;
         }
         for (_, ty) in full.iter() {
-            if !self.api.ts.arena.is_ground(ty) || !java_expressible(&self.api, ty) {
+            if !self.api.ts.arena.is_ground(ty) || !self.ctx.expressible(&self.api, ty) {
                 return None;
             }
         }

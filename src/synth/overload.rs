@@ -106,6 +106,101 @@ impl Worker<'_> {
         self.api.class_by_sym(sym)
     }
 
+    /// The extension members a call of extension `m` may resolve to: those of its name in
+    /// its own file's package and in the packages Kotlin imports by default.
+    pub(crate) fn extensions_in_scope(&mut self, m: MemberId) -> Vec<ResolvedMember> {
+        let (name, owner) = {
+            let mem = self.api.member(m);
+            (mem.name.clone(), mem.owner)
+        };
+        let ids = self.ctx.extensions.get(&name).cloned().unwrap_or_default();
+        let in_scope: Vec<MemberId> = ids
+            .into_iter()
+            .filter(|&e| {
+                let o = self.api.member(e).owner;
+                o == owner || super::rules::kotlin_default_import(&self.api.class(o).name)
+            })
+            .collect();
+        in_scope
+            .into_iter()
+            .map(|e| {
+                let o = self.api.member(e).owner;
+                let sym = self.api.class(o).sym;
+                ResolvedMember {
+                    member: e,
+                    declared_in: o,
+                    via: self.api.ts.self_type(sym),
+                    subst: Subst::new(),
+                }
+            })
+            .collect()
+    }
+
+    /// True when an extension in scope for a call of extension `m` (see
+    /// [`Self::extensions_in_scope`]), or one of the standard library's, takes a receiver
+    /// of type `x`.
+    pub(crate) fn extension_in_scope_takes(&mut self, m: MemberId, x: TypeId) -> bool {
+        let x = self.boxed_type(x);
+        for e in self.extensions_in_scope(m) {
+            let Some(r) = self.api.member(e.member).receiver else {
+                continue;
+            };
+            let r = match *self.api.ts.arena.get(r) {
+                Type::Nullable(i) => i,
+                _ => r,
+            };
+            let r = match *self.api.ts.arena.get(r) {
+                Type::Var(v) => match self.api.ts.arena.var(v).upper.first() {
+                    Some(&b) => b,
+                    None => return true,
+                },
+                _ => r,
+            };
+            let raw = self.api.ts.erase(r);
+            if self.api.ts.is_subtype(x, raw) {
+                return true;
+            }
+        }
+        let mem = self.api.member(m).clone();
+        let n = mem.params.len();
+        let getter = {
+            let mut c = mem.name.chars();
+            c.next()
+                .map(|f| format!("get{}{}", f.to_uppercase(), c.as_str()))
+                .unwrap_or_default()
+        };
+        self.extension_applies(x, false, &mem.name, n)
+            || (mem.kind == MemberKind::Field && self.extension_applies(x, false, &getter, 0))
+    }
+
+    /// True when the class of `seq`'s receiver has a method named `name` of the call's arity
+    /// (or variable arity), which Kotlin calls instead of an extension of that name.
+    fn member_shadows_extension(&mut self, name: &str, seq: &TypingSequence) -> bool {
+        let Some(r) = seq.receiver else {
+            return false;
+        };
+        let r = match *self.api.ts.arena.get(r) {
+            Type::Nullable(i) => i,
+            _ => r,
+        };
+        let Some(c) = self.receiver_class(r) else {
+            return false;
+        };
+        let n = seq.args.len();
+        self.ctx
+            .members_by_name
+            .get(&c)
+            .and_then(|by| by.get(name))
+            .is_some_and(|ms| {
+                ms.iter().any(|rm| {
+                    let m = self.api.member(rm.member);
+                    m.kind == MemberKind::Method
+                        && m.receiver.is_none()
+                        && (m.params.len() == n || m.params.last().is_some_and(|p| p.vararg))
+                })
+            })
+    }
+
     /// Java overload resolution (JLS 15.12.2, phases 1-3, most specific method) of a call of
     /// `m`'s name with the sequence's receiver and argument types, with `m`'s explicit type
     /// arguments when it is generic.
@@ -119,7 +214,22 @@ impl Worker<'_> {
             .iter()
             .map(|&v| f.subst.get(v).unwrap_or(v_any(self)))
             .collect();
+        let extension = mem.receiver.is_some();
+        if extension && self.member_shadows_extension(&mem.name, seq) {
+            return Resolution::Ambiguous;
+        }
+        // an extension call is resolved among the extensions of its file, its receiver an
+        // argument before the others
+        let ext_args: Vec<TypeId>;
+        let args: &[TypeId] = match (extension, seq.receiver) {
+            (true, Some(r)) => {
+                ext_args = std::iter::once(r).chain(seq.args.iter().copied()).collect();
+                &ext_args
+            }
+            _ => &seq.args,
+        };
         let (cls, recv_subst) = match seq.receiver {
+            Some(_) if extension => (mem.owner, Subst::new()),
             Some(r) => {
                 let Some(c) = self.receiver_class(r) else {
                     return Resolution::Unique(m);
@@ -149,31 +259,36 @@ impl Worker<'_> {
                 (owner, s)
             }
         };
-        let cands: Vec<ResolvedMember> = self
-            .ctx
-            .members_by_name
-            .get(&cls)
-            .and_then(|by| by.get(&mem.name))
-            .cloned()
-            .unwrap_or_default()
+        let cands: Vec<ResolvedMember> = if extension {
+            self.extensions_in_scope(m)
+        } else {
+            self.ctx
+                .members_by_name
+                .get(&cls)
+                .and_then(|by| by.get(&mem.name))
+                .cloned()
+                .unwrap_or_default()
+        };
+        let cands: Vec<ResolvedMember> = cands
             .into_iter()
             .filter(|r| {
                 let k = self.api.member(r.member).kind;
                 (k == MemberKind::Constructor) == (mem.kind == MemberKind::Constructor)
                     && k != MemberKind::Field
+                    && self.api.member(r.member).receiver.is_some() == extension
                     && (mem.kind != MemberKind::Constructor || r.declared_in == cls)
             })
             .collect();
         let mut inst: Vec<(MemberId, Vec<TypeId>, bool)> = Vec::new();
         for r in &cands {
-            if let Some((ps, va)) = self.instantiate(r, &recv_subst, &explicit, &seq.args) {
+            if let Some((ps, va)) = self.instantiate(r, &recv_subst, &explicit, args) {
                 inst.push((r.member, ps, va));
             }
         }
         for phase in 1..=3 {
             let mut app: Vec<(MemberId, Vec<TypeId>)> = Vec::new();
             for (id, ps, varargs) in &inst {
-                if self.applicable(ps, *varargs, &seq.args, phase) {
+                if self.applicable(ps, *varargs, args, phase) {
                     app.push((*id, ps.clone()));
                 }
             }
@@ -202,10 +317,11 @@ impl Worker<'_> {
             p.vararg || any_array && matches!(self.api.ts.arena.get(p.ty), Type::Array(_))
         });
         let mut ps: Vec<TypeId> = cm
-            .params
+            .receiver
             .iter()
-            .map(|p| {
-                let t = self.api.ts.arena.subst(p.ty, &r.subst);
+            .chain(cm.params.iter().map(|p| &p.ty))
+            .map(|&p| {
+                let t = self.api.ts.arena.subst(p, &r.subst);
                 self.api.ts.arena.subst(t, recv_subst)
             })
             .collect();

@@ -5,7 +5,7 @@ use std::rc::Rc;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use thalia_translators::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty};
+use thalia_translators::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty, NATIVE_MEMBER};
 
 use super::config::Mode;
 use super::enumerate::{Broken, Formal, Position, Resolution, Task, TypingSequence};
@@ -391,6 +391,12 @@ impl Worker<'_> {
             Some(e) => Receiver::Expr(Box::new(e.clone())),
             None => Receiver::Static(owner.name.clone()),
         };
+        if mem.receiver.is_some() && !owner.is_class && !super::rules::kotlin_default_import(&owner.name) {
+            // an extension member is in scope only where imported
+            self.building
+                .imports
+                .insert(format!("{}.{}", owner.name, mem.name));
+        }
         let expr = match mem.kind {
             MemberKind::Constructor => Expr::New {
                 class: owner.name.clone(),
@@ -408,7 +414,9 @@ impl Worker<'_> {
                 name: mem.name.clone(),
                 type_args: if erased { Vec::new() } else { ir_args },
                 args: arg_exprs,
-                declared_in: if mem.is_static {
+                declared_in: if self.ctx.native.is_some_and(|s| s == owner.syntax) {
+                    vec![NATIVE_MEMBER.to_string(), owner.name.clone()]
+                } else if mem.is_static {
                     vec![owner.name.clone()]
                 } else {
                     self.declared_in(m).to_vec()
@@ -712,6 +720,7 @@ impl Worker<'_> {
         let mut rng = RngStream::Program.rng(seed, index);
         self.building.fresh = 0;
         self.building.varargs_element_calls = 0;
+        self.building.imports.clear();
         self.building.features =
             super::swarm::Features::draw(&self.cfg.swarm, self.cfg.lang, seed, index);
         let shaped = self.shape_task(task, seed, index);
@@ -882,9 +891,13 @@ impl Worker<'_> {
         shape.explicit_type_args = kept;
         let erased = matches!(call.info, InferInfo::Poly);
         let mut call = call;
+        let native_call = matches!(&call.expr, Expr::Call { declared_in, .. }
+            if declared_in.first().is_some_and(|d| d == NATIVE_MEMBER));
         // a broken receiver is seen through its own type: a translator must not treat it as
-        // a value of the member's class (Kotlin would cast it to the Java class)
-        if let (
+        // a value of the member's class (Kotlin would cast it to the Java class); a member
+        // of the language's own API is spelled as declared
+        if native_call {
+        } else if let (
             Some(Broken {
                 position: Position::Receiver,
                 actual,
@@ -950,6 +963,7 @@ impl Worker<'_> {
         program.type_params = shaped.type_params;
         self.declare_nullable(&mut program, &shaped.nullable, task.broken);
         program.inner_classes = self.inner_classes_of(&program);
+        program.imports = self.building.imports.iter().cloned().collect();
         let mut record = self.record(task, id, erased);
         record.typing_sequence.varargs_elements = varargs_n;
         shape.varargs_element_calls = self.building.varargs_element_calls;

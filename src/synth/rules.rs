@@ -27,6 +27,26 @@ pub enum ConversionSite {
     Argument,
 }
 
+/// The packages every Kotlin file imports (Kotlin spec, "Default imports"), whose extension
+/// members need no import.
+const KOTLIN_DEFAULT_IMPORTS: [&str; 10] = [
+    "kotlin",
+    "kotlin.annotation",
+    "kotlin.collections",
+    "kotlin.comparisons",
+    "kotlin.io",
+    "kotlin.ranges",
+    "kotlin.sequences",
+    "kotlin.text",
+    "kotlin.jvm",
+    "java.lang",
+];
+
+/// True when Kotlin imports every member of `package` by default.
+pub(crate) fn kotlin_default_import(package: &str) -> bool {
+    KOTLIN_DEFAULT_IMPORTS.contains(&package)
+}
+
 /// The rules of one target language, as answers to capability questions.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct LanguageRules {
@@ -291,6 +311,12 @@ impl LanguageRules {
     /// target type, so that a capture variable from a wildcard-typed argument wins (Scala 2).
     pub fn infers_from_arguments_first(self) -> bool {
         self.lang == Language::Scala2
+    }
+
+    /// The API syntax whose own classes and members (extension and top-level functions,
+    /// nullable and function types) the language uses besides Java's: Kotlin's.
+    pub fn native_syntax(self) -> Option<crate::types::Syntax> {
+        (self.lang == Language::Kotlin).then_some(crate::types::Syntax::Kotlin)
     }
 
     /// True when locals may be declared with a nullable type `T?` and the null-safety rules

@@ -134,6 +134,8 @@ pub(crate) struct Building {
     /// Calls of the program besides the call under test written with their varargs
     /// elements instead of an array.
     pub(crate) varargs_element_calls: usize,
+    /// The imports the program's extension calls need (Kotlin), sorted.
+    pub(crate) imports: std::collections::BTreeSet<String>,
 }
 
 /// Java's widening primitive conversions (JLS 5.1.2): each primitive with those wider.
@@ -422,7 +424,7 @@ impl<'c> Worker<'c> {
             }
             Type::Class { .. } | Type::Array(_) => {
                 let mut sups = self.api.ts.all_supertypes(t);
-                sups.retain(|&u| u != t && super::context::java_expressible(&self.api, u));
+                sups.retain(|&u| u != t && self.ctx.expressible(&self.api, u));
                 let o = self.ctx.object_sym;
                 let obj = self.api.ts.arena.class(o, &[]);
                 if !sups.contains(&obj) {
@@ -481,7 +483,7 @@ impl<'c> Worker<'c> {
             _ => {
                 let sups = self.api.ts.all_supertypes(args[i]);
                 let s = *sups.choose(rng)?;
-                if !super::context::java_expressible(&self.api, s) {
+                if !self.ctx.expressible(&self.api, s) {
                     return None;
                 }
                 // Kotlin checks a projection's bound against the type parameter's bounds

@@ -246,6 +246,9 @@ impl Worker<'_> {
         let mem = self.api.member(m).clone();
         let ill = task.broken.is_some();
         if mem.params.iter().any(|p| p.vararg)
+            // a top-level or extension member's reference (`::maxOf`, `List<T>::first`)
+            // names it unqualified: not written yet
+            || !self.api.class(mem.owner).is_class
             || self.ctx.throws_checked.contains(&m)
             || super::enumerate::OBJECT_METHODS.contains(&mem.name.as_str())
             || self.api.is_signature_polymorphic(m)

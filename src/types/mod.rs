@@ -2,6 +2,7 @@
 //! subtyping, substitution, decomposition and unification.
 
 mod arena;
+pub mod kotlin_view;
 mod print;
 mod subst;
 mod syntax;

@@ -279,6 +279,10 @@ impl Receiver {
     }
 }
 
+/// The first entry of an [`Expr::Call`]'s `declared_in` for a member that the target
+/// language's own API declares (no Java spelling applies to it).
+pub const NATIVE_MEMBER: &str = "<native>";
+
 /// An expression.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -320,6 +324,9 @@ pub enum Expr {
         /// and arity (which it overrides) or whose members are unknown; empty when unknown.
         /// Translators use it to spell members the way the target language shows them
         /// (Kotlin's `Number.toDouble()` for `doubleValue()` of any `Number` subclass).
+        /// A member of the target language's own API (a Kotlin class's, an extension or
+        /// top-level function) has [`NATIVE_MEMBER`] first, then its class or package: it is
+        /// spelled as declared.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         declared_in: Vec<String>,
     },
@@ -806,6 +813,11 @@ pub struct Program {
     /// void test()`), which the statements name as [`Ty::Var`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub type_params: Vec<TypeParam>,
+    /// Fully-qualified names the program imports (`kotlinx.coroutines.flow.map`): Kotlin's
+    /// extension members outside the packages every Kotlin file imports, which no qualified
+    /// name can reach. Sorted, without duplicates.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub imports: Vec<String>,
 }
 
 impl Program {
@@ -816,6 +828,7 @@ impl Program {
             stmts,
             inner_classes: Vec::new(),
             type_params: Vec::new(),
+            imports: Vec::new(),
         }
     }
 

@@ -162,7 +162,9 @@ use crate::common::{
     self, prim_name, BodyCx, CodeWriter, Dialect, LocalParts, ProgramNames, TyPos,
     BLOCK_UNUSED_STEM,
 };
-use crate::ir::{Expr, LambdaForm, Lit, PrimTy, Program, Receiver, RefKind, Stmt, Ty, TypeParam};
+use crate::ir::{
+    Expr, LambdaForm, Lit, PrimTy, Program, Receiver, RefKind, Stmt, Ty, TypeParam, NATIVE_MEMBER,
+};
 use crate::{Language, TranslateError, Translator};
 
 /// Translates programs to Kotlin source.
@@ -446,6 +448,9 @@ fn kotlin_member(
     arity: usize,
     declared_in: &[String],
 ) -> Option<Member> {
+    if declared_in.first().is_some_and(|d| d == NATIVE_MEMBER) {
+        return None;
+    }
     // Final methods of java.lang.Object, whatever the receiver.
     match (name, arity) {
         ("getClass", 0) => return Some(Member::Property("javaClass")),
@@ -773,7 +778,12 @@ impl Emitter {
                 refs.push((class, type_args.as_deref()));
             }
         });
-        let mut imports = 0;
+        // the extension members the program calls, by name
+        for name in &p.imports {
+            e.check_qualified_name(name)?;
+            e.header.push(format!("import {}", qualified(name)));
+        }
+        let mut imports = e.header.len();
         for (class, type_args) in refs {
             let key = ctor_key(class, type_args);
             if mapped_class(class).is_some() || e.ctor_aliases.contains_key(&key) {

@@ -1,0 +1,208 @@
+//! Kotlin's mapped types: the classes of Kotlin-typed API JSON that the JVM represents by a
+//! Java class, rewritten to that class when the API is loaded, so that Kotlin and Java APIs
+//! share one hierarchy (`kotlin.String` is `java.lang.String`, `kotlin.Int` is `int` as a
+//! value and `java.lang.Integer` as a type argument, `kotlin.collections.MutableList` is
+//! `java.util.List`).
+//!
+//! Kotlin's read-only collection interfaces (`kotlin.collections.List<out E>`, ...) have no
+//! Java class of their own and stay as they are; [`READ_ONLY_COLLECTIONS`] pairs each with the
+//! Java interface that Kotlin sees as its mutable subtype, and the loader adds that supertype
+//! edge when an API defines both. The Kotlin translator prints them back (`List`,
+//! `MutableList`).
+
+use super::arena::{Prim, Type, TypeArena, TypeId, Wildcard};
+
+/// The Kotlin classes whose values are JVM primitives, with their primitive.
+const PRIMITIVES: [(&str, Prim); 8] = [
+    ("kotlin.Boolean", Prim::Boolean),
+    ("kotlin.Byte", Prim::Byte),
+    ("kotlin.Char", Prim::Char),
+    ("kotlin.Short", Prim::Short),
+    ("kotlin.Int", Prim::Int),
+    ("kotlin.Long", Prim::Long),
+    ("kotlin.Float", Prim::Float),
+    ("kotlin.Double", Prim::Double),
+];
+
+/// The boxed class of each primitive (Kotlin's `Int?` and `List<Int>` hold them).
+const BOXES: [(Prim, &str); 8] = [
+    (Prim::Boolean, "java.lang.Boolean"),
+    (Prim::Byte, "java.lang.Byte"),
+    (Prim::Char, "java.lang.Character"),
+    (Prim::Short, "java.lang.Short"),
+    (Prim::Int, "java.lang.Integer"),
+    (Prim::Long, "java.lang.Long"),
+    (Prim::Float, "java.lang.Float"),
+    (Prim::Double, "java.lang.Double"),
+];
+
+/// Kotlin's primitive array classes and their element primitive.
+const PRIMITIVE_ARRAYS: [(&str, Prim); 8] = [
+    ("kotlin.BooleanArray", Prim::Boolean),
+    ("kotlin.ByteArray", Prim::Byte),
+    ("kotlin.CharArray", Prim::Char),
+    ("kotlin.ShortArray", Prim::Short),
+    ("kotlin.IntArray", Prim::Int),
+    ("kotlin.LongArray", Prim::Long),
+    ("kotlin.FloatArray", Prim::Float),
+    ("kotlin.DoubleArray", Prim::Double),
+];
+
+/// Kotlin classes that are a Java class on the JVM (Kotlin spec, "Java interoperability:
+/// mapped types"); the mutable collection interfaces are Java's.
+const CLASSES: [(&str, &str); 19] = [
+    ("kotlin.Any", "java.lang.Object"),
+    ("kotlin.String", "java.lang.String"),
+    ("kotlin.CharSequence", "java.lang.CharSequence"),
+    ("kotlin.Number", "java.lang.Number"),
+    ("kotlin.Throwable", "java.lang.Throwable"),
+    ("kotlin.Comparable", "java.lang.Comparable"),
+    ("kotlin.Enum", "java.lang.Enum"),
+    ("kotlin.Annotation", "java.lang.annotation.Annotation"),
+    ("kotlin.Cloneable", "java.lang.Cloneable"),
+    ("kotlin.collections.MutableIterable", "java.lang.Iterable"),
+    ("kotlin.collections.MutableCollection", "java.util.Collection"),
+    ("kotlin.collections.MutableList", "java.util.List"),
+    ("kotlin.collections.MutableSet", "java.util.Set"),
+    ("kotlin.collections.MutableMap", "java.util.Map"),
+    ("kotlin.collections.MutableMap.MutableEntry", "java.util.Map.Entry"),
+    ("kotlin.collections.MutableIterator", "java.util.Iterator"),
+    ("kotlin.collections.MutableListIterator", "java.util.ListIterator"),
+    // the JVM's own exceptions, which Kotlin names by type aliases
+    ("kotlin.Exception", "java.lang.Exception"),
+    ("kotlin.RuntimeException", "java.lang.RuntimeException"),
+];
+
+/// Kotlin's read-only collection interfaces and the Java interface that is their mutable
+/// subtype in Kotlin's view (`java.util.List<E>` is a `kotlin.collections.List<E>`).
+pub const READ_ONLY_COLLECTIONS: [(&str, &str); 8] = [
+    ("kotlin.collections.Iterable", "java.lang.Iterable"),
+    ("kotlin.collections.Collection", "java.util.Collection"),
+    ("kotlin.collections.List", "java.util.List"),
+    ("kotlin.collections.Set", "java.util.Set"),
+    ("kotlin.collections.Map", "java.util.Map"),
+    ("kotlin.collections.Map.Entry", "java.util.Map.Entry"),
+    ("kotlin.collections.Iterator", "java.util.Iterator"),
+    ("kotlin.collections.ListIterator", "java.util.ListIterator"),
+];
+
+/// The Java class of a Kotlin class that the JVM represents by one (`kotlin.Any` →
+/// `java.lang.Object`), not counting primitives and arrays.
+pub fn java_class(kotlin: &str) -> Option<&'static str> {
+    CLASSES.iter().find(|(k, _)| *k == kotlin).map(|&(_, j)| j)
+}
+
+/// `t`, a type parsed from a Kotlin signature, with Kotlin's mapped classes replaced by their
+/// JVM types. `value` is true where the type is a value's type (a parameter, result,
+/// receiver or bound), where `kotlin.Int` is `int` and `kotlin.Unit` is `void`; false inside
+/// type arguments and nullable types, where they are `java.lang.Integer` and `kotlin.Unit`.
+pub fn to_jvm(a: &mut TypeArena, t: TypeId, value: bool) -> TypeId {
+    match a.get(t).clone() {
+        Type::Class { name, args } => {
+            let n = a.name(name).to_string();
+            if let Some(&(_, p)) = PRIMITIVES.iter().find(|(k, _)| *k == n) {
+                return if value {
+                    a.prim(p)
+                } else {
+                    box_of(a, p)
+                };
+            }
+            if let Some(&(_, p)) = PRIMITIVE_ARRAYS.iter().find(|(k, _)| *k == n) {
+                let e = a.prim(p);
+                return a.array(e);
+            }
+            if n == "kotlin.Unit" && value {
+                return a.prim(Prim::Void);
+            }
+            if n == "kotlin.Array" && args.len() == 1 {
+                let e = match *a.get(args[0]) {
+                    Type::Wildcard(Wildcard::Extends(b)) | Type::Wildcard(Wildcard::Super(b)) => b,
+                    _ => args[0],
+                };
+                let e = to_jvm(a, e, false);
+                return a.array(e);
+            }
+            let args: Vec<TypeId> = args.iter().map(|&x| to_jvm(a, x, false)).collect();
+            match java_class(&n) {
+                Some(j) => a.class_named(j, &args),
+                None => a.class(name, &args),
+            }
+        }
+        Type::Nullable(e) => {
+            let e = to_jvm(a, e, false);
+            a.nullable(e)
+        }
+        Type::Wildcard(Wildcard::Extends(b)) => {
+            let b = to_jvm(a, b, false);
+            a.wildcard(Wildcard::Extends(b))
+        }
+        Type::Wildcard(Wildcard::Super(b)) => {
+            let b = to_jvm(a, b, false);
+            a.wildcard(Wildcard::Super(b))
+        }
+        Type::Array(e) => {
+            let e = to_jvm(a, e, false);
+            a.array(e)
+        }
+        Type::Function {
+            receiver,
+            params,
+            ret,
+            suspend,
+        } => {
+            let receiver = receiver.map(|r| to_jvm(a, r, true));
+            let params: Vec<TypeId> = params.iter().map(|&p| to_jvm(a, p, true)).collect();
+            let ret = to_jvm(a, ret, true);
+            a.function(receiver, &params, ret, suspend)
+        }
+        _ => t,
+    }
+}
+
+fn box_of(a: &mut TypeArena, p: Prim) -> TypeId {
+    let name = BOXES
+        .iter()
+        .find(|(q, _)| *q == p)
+        .map_or("java.lang.Object", |&(_, n)| n);
+    a.class_named(name, &[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::print::print_type;
+    use crate::types::syntax::{parse_type, Syntax};
+
+    fn jvm(text: &str, value: bool) -> String {
+        let mut a = TypeArena::new();
+        let t = parse_type(&mut a, Syntax::Kotlin, text, &[]).expect("parses");
+        let m = to_jvm(&mut a, t, value);
+        print_type(&a, Syntax::Java, m)
+    }
+
+    #[test]
+    fn primitives_are_primitive_values_and_boxed_arguments() {
+        assert_eq!(jvm("kotlin.Int", true), "int");
+        assert_eq!(jvm("kotlin.Int", false), "java.lang.Integer");
+        assert_eq!(jvm("kotlin.Int?", true), "java.lang.Integer?");
+        assert_eq!(
+            jvm("kotlin.collections.List<kotlin.Int>", true),
+            "kotlin.collections.List<java.lang.Integer>"
+        );
+        assert_eq!(jvm("kotlin.Unit", true), "void");
+        assert_eq!(jvm("kotlin.IntArray", true), "int[]");
+        assert_eq!(jvm("kotlin.Array<out kotlin.String>", true), "java.lang.String[]");
+    }
+
+    #[test]
+    fn mapped_classes_become_java_classes_and_read_only_ones_stay() {
+        assert_eq!(
+            jvm("kotlin.collections.MutableMap<kotlin.String, kotlin.Any?>", true),
+            "java.util.Map<java.lang.String, java.lang.Object?>"
+        );
+        assert_eq!(
+            jvm("kotlin.collections.Set<out kotlin.Comparable<*>>", true),
+            "kotlin.collections.Set<? extends java.lang.Comparable<?>>"
+        );
+    }
+}
