@@ -704,6 +704,20 @@ fn online_kotlin_stdlib_fetches_in_the_kotlin_view_with_known_signatures() {
             "kotlin.collections.Iterable<kotlin.Double>.max(): kotlin.Double",
         ]
     );
+    // builtin classes, from the jar's `.kotlin_builtins` files
+    let list = &d["kotlin.collections.List"];
+    assert_eq!(list["type_parameters"], serde_json::json!(["out E"]));
+    assert_eq!(list["class_type"], 1);
+    assert_eq!(
+        list["implements"],
+        serde_json::json!(["kotlin.collections.Collection<E>"])
+    );
+    assert!(methods(list).contains(&"get(kotlin.Int): E".to_string()));
+    assert_eq!(fields(list), ["val size: kotlin.Int"]);
+    assert_eq!(list["fields"][0]["is_override"], true);
+    assert!(fields(&d["kotlin.String"]).contains(&"val length: kotlin.Int".to_string()));
+    has("kotlin.Int", "plus(kotlin.Int): kotlin.Int");
+    has("kotlin.Any", "toString(): kotlin.String");
     assert_eq!(
         d["kotlin.Pair"]["type_parameters"],
         serde_json::json!(["out A", "out B"])
@@ -711,4 +725,18 @@ fn online_kotlin_stdlib_fetches_in_the_kotlin_view_with_known_signatures() {
     assert_eq!(fields(&d["kotlin.Pair"]), ["val first: A", "val second: B"]);
     let line = assert_loads(&out);
     println!("{line}");
+    // the loader's warnings: only supertypes outside the jar, the JDK's classes and one
+    // internal interface (`FlagEnum`, which `RegexOption` implements)
+    let o = thalia()
+        .args(["api", "check"])
+        .arg(&out)
+        .output()
+        .expect("thalia runs");
+    let text =
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    for l in text.lines().filter(|l| !l.contains(": loaded ")) {
+        let allowed = l.contains("is not defined in this API")
+            && (l.contains("supertype `java.") || l.contains("supertype `kotlin.text.FlagEnum`"));
+        assert!(allowed, "unexpected loader warning: {l}");
+    }
 }

@@ -40,6 +40,7 @@ import kotlin.Metadata;
 import kotlin.metadata.Attributes;
 import kotlin.metadata.ClassKind;
 import kotlin.metadata.KmAnnotation;
+import kotlin.metadata.KmAnnotationArgument;
 import kotlin.metadata.KmClass;
 import kotlin.metadata.KmClassifier;
 import kotlin.metadata.KmConstructor;
@@ -59,6 +60,8 @@ import kotlin.metadata.jvm.JvmExtensionsKt;
 import kotlin.metadata.jvm.JvmMetadataUtil;
 import kotlin.metadata.jvm.JvmMethodSignature;
 import kotlin.metadata.jvm.KotlinClassMetadata;
+import kotlin.metadata.internal.common.KmModuleFragment;
+import kotlin.metadata.internal.common.KotlinCommonMetadata;
 
 public final class KotlinMetadataDump {
     /** Largest class file read (bytes). */
@@ -82,7 +85,19 @@ public final class KotlinMetadataDump {
         /** name+descriptor of deprecated methods. */
         Set<String> deprecated = new HashSet<>();
         boolean classDeprecated;
+        /** Read from a `.kotlin_builtins` file (no class file: no JVM facts). */
+        boolean builtin;
     }
+
+    /** A `.kotlin_builtins` file: Kotlin's builtin classes (`kotlin.Any`, `kotlin.String`,
+     *  `kotlin.collections.List`, ...) have no class files, only these. */
+    static final class BuiltinsFile {
+        String source;
+        String entry;
+        byte[] bytes;
+    }
+
+    final List<BuiltinsFile> builtins = new ArrayList<>();
 
     static final class Decoded {
         Raw raw;
@@ -117,6 +132,10 @@ public final class KotlinMetadataDump {
                 decoded.add(x);
             }
         }
+        // after the class files: a class that has one is read from it
+        for (BuiltinsFile b : d.builtins) {
+            d.decodeBuiltins(b, decoded);
+        }
         for (Decoded x : decoded) {
             try {
                 if (x.cls != null) {
@@ -131,6 +150,7 @@ public final class KotlinMetadataDump {
         Map<String, Object> stats = new LinkedHashMap<>();
         stats.put("class_files", d.classFiles);
         stats.put("with_metadata", d.withMetadata);
+        stats.put("builtins_files", d.builtins.size());
         stats.put("problems", d.problems);
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("stats", stats);
@@ -144,11 +164,19 @@ public final class KotlinMetadataDump {
         if (Files.isDirectory(p)) {
             List<Path> files = new ArrayList<>();
             try (Stream<Path> s = Files.walk(p)) {
-                s.filter(f -> f.toString().endsWith(".class") && Files.isRegularFile(f))
+                s.filter(f -> (f.toString().endsWith(".class")
+                                || f.toString().endsWith(".kotlin_builtins"))
+                                && Files.isRegularFile(f))
                         .sorted().forEach(files::add);
             }
             for (Path f : files) {
-                String rel = p.relativize(f).toString();
+                String rel = p.relativize(f).toString().replace(java.io.File.separatorChar, '/');
+                if (rel.endsWith(".kotlin_builtins")) {
+                    if (Files.size(f) <= MAX_CLASS_BYTES) {
+                        addBuiltins(p.toString(), rel, Files.readAllBytes(f));
+                    }
+                    continue;
+                }
                 if (rel.startsWith("META-INF")) {
                     continue;
                 }
@@ -165,6 +193,13 @@ public final class KotlinMetadataDump {
             while (en.hasMoreElements()) {
                 ZipEntry e = en.nextElement();
                 String n = e.getName();
+                if (!e.isDirectory() && n.endsWith(".kotlin_builtins")
+                        && e.getSize() <= MAX_CLASS_BYTES) {
+                    try (InputStream in = z.getInputStream(e)) {
+                        addBuiltins(p.toString(), n, in.readNBytes((int) MAX_CLASS_BYTES + 1));
+                    }
+                    continue;
+                }
                 if (e.isDirectory() || !n.endsWith(".class") || n.startsWith("META-INF/")) {
                     continue;
                 }
@@ -179,6 +214,81 @@ public final class KotlinMetadataDump {
                 readClass(p.toString(), n, bytes, raws);
             }
         }
+    }
+
+    void addBuiltins(String source, String entry, byte[] bytes) {
+        BuiltinsFile b = new BuiltinsFile();
+        b.source = source;
+        b.entry = entry;
+        b.bytes = bytes;
+        builtins.add(b);
+    }
+
+    /** Decodes a `.kotlin_builtins` file: its classes (those without a class file) and its
+     *  package members. */
+    void decodeBuiltins(BuiltinsFile b, List<Decoded> decoded) {
+        String base = b.entry.substring(0, b.entry.length() - ".kotlin_builtins".length());
+        KmModuleFragment f;
+        try {
+            f = KotlinCommonMetadata.read(b.bytes).getKmModuleFragment();
+        } catch (Throwable e) {
+            problemRaw(b.source, base, "the decoder rejects this .kotlin_builtins file: " + e);
+            return;
+        }
+        for (KmClass c : f.getClasses()) {
+            if (classes.containsKey(c.getName())) {
+                continue;
+            }
+            classes.put(c.getName(), c);
+            Decoded x = new Decoded();
+            x.raw = builtinRaw(b.source, c.getName());
+            x.cls = c;
+            decoded.add(x);
+        }
+        if (f.getPkg() != null) {
+            Decoded x = new Decoded();
+            x.raw = builtinRaw(b.source, base);
+            x.pkg = f.getPkg();
+            decoded.add(x);
+        }
+    }
+
+    static Raw builtinRaw(String source, String name) {
+        Raw r = new Raw();
+        r.source = source;
+        r.jvmName = name;
+        r.builtin = true;
+        return r;
+    }
+
+    /** Annotations in builtins metadata: a Deprecated level ERROR/HIDDEN, or a
+     *  DeprecatedSinceKotlin with errorSince/hiddenSince, makes a call an error. */
+    static boolean callIsError(List<KmAnnotation> anns) {
+        for (KmAnnotation a : anns) {
+            Map<String, KmAnnotationArgument> args = a.getArguments();
+            if ("kotlin/Deprecated".equals(a.getClassName())) {
+                KmAnnotationArgument level = args.get("level");
+                if (level instanceof KmAnnotationArgument.EnumValue) {
+                    String v = ((KmAnnotationArgument.EnumValue) level).getEnumEntryName();
+                    if ("ERROR".equals(v) || "HIDDEN".equals(v)) {
+                        return true;
+                    }
+                }
+            } else if ("kotlin/DeprecatedSinceKotlin".equals(a.getClassName())
+                    && (args.containsKey("errorSince") || args.containsKey("hiddenSince"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static boolean isDeprecated(List<KmAnnotation> anns) {
+        for (KmAnnotation a : anns) {
+            if ("kotlin/Deprecated".equals(a.getClassName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     void readClass(String source, String entry, byte[] bytes, List<Raw> raws) {
@@ -773,9 +883,12 @@ public final class KotlinMetadataDump {
                 || !f.getContextParameters().isEmpty() || !f.getContextReceiverTypes().isEmpty()) {
             return null;
         }
-        String sig = sig(JvmExtensionsKt.getSignature(f));
+        String sig = raw.builtin ? null : sig(JvmExtensionsKt.getSignature(f));
         if (sig != null && (raw.hidden.contains(sig) || !raw.methods.contains(sig))) {
             // hidden or an error to call, or no longer in the bytecode
+            return null;
+        }
+        if (raw.builtin && callIsError(f.getAnnotations())) {
             return null;
         }
         Scope s = new Scope(outer, f.getTypeParameters());
@@ -798,7 +911,8 @@ public final class KotlinMetadataDump {
         if (Attributes.getModality(f) == Modality.ABSTRACT) {
             m.put("is_abstract", true);
         }
-        if (sig != null && raw.deprecated.contains(sig)) {
+        if ((sig != null && raw.deprecated.contains(sig))
+                || (raw.builtin && isDeprecated(f.getAnnotations()))) {
             m.put("deprecated", true);
         }
         return m;
@@ -828,8 +942,11 @@ public final class KotlinMetadataDump {
                 || !p.getContextParameters().isEmpty() || !p.getContextReceiverTypes().isEmpty()) {
             return null;
         }
-        String getter = sig(JvmExtensionsKt.getGetterSignature(p));
+        String getter = raw.builtin ? null : sig(JvmExtensionsKt.getGetterSignature(p));
         if (getter != null && raw.hidden.contains(getter)) {
+            return null;
+        }
+        if (raw.builtin && callIsError(p.getAnnotations())) {
             return null;
         }
         // a property without a getter in this class file (a private const's field, an
@@ -963,7 +1080,7 @@ public final class KotlinMetadataDump {
                 && kind != ClassKind.ANNOTATION_CLASS) {
             for (KmConstructor k : c.getConstructors()) {
                 String access = accessOf(Attributes.getVisibility(k));
-                String sig = sig(JvmExtensionsKt.getSignature(k));
+                String sig = x.raw.builtin ? null : sig(JvmExtensionsKt.getSignature(k));
                 if (access == null || (sig != null && x.raw.hidden.contains(sig))) {
                     continue;
                 }

@@ -8,6 +8,10 @@
 //! multi-file class part, and one per problem; this module parses them and merges them with
 //! the Java view ([`crate::bytecode`]) of the same inputs:
 //!
+//! - Kotlin's builtin classes (`kotlin.Any`, `kotlin.Int`, `kotlin.String`,
+//!   `kotlin.collections.List`, ...), which have no class files, are read from the
+//!   `.kotlin_builtins` files of the inputs (kotlin-stdlib's) with the decoder's
+//!   `KotlinCommonMetadata`; a class that has a class file is read from that;
 //! - a class with metadata gets its Kotlin document (`"language": "kotlin"`): Kotlin type
 //!   strings (`kotlin.String?`, `(A) -> B`, `R.(A) -> B`, `suspend () -> R`,
 //!   `kotlin.Array<out T>`), `vararg T`, declaration-site variance, `reified`, extension
@@ -443,8 +447,20 @@ pub fn merge(java: Extraction, out: HelperOutput) -> (Extraction, KotlinStats) {
         let doc = packages
             .entry(f.package.clone())
             .or_insert_with(|| package_doc(&f.package));
-        doc.methods.get_or_insert_with(Vec::new).extend(f.methods);
-        doc.fields.get_or_insert_with(Vec::new).extend(f.fields);
+        // a declaration found twice (a builtins file and a facade both declare
+        // `emptyArray`) is written once
+        let methods = doc.methods.get_or_insert_with(Vec::new);
+        for m in f.methods {
+            if !methods.contains(&m) {
+                methods.push(m);
+            }
+        }
+        let fields = doc.fields.get_or_insert_with(Vec::new);
+        for x in f.fields {
+            if !fields.contains(&x) {
+                fields.push(x);
+            }
+        }
         if !f.type_aliases.is_empty() {
             let entry = doc
                 .extra
