@@ -740,3 +740,95 @@ fn online_kotlin_stdlib_fetches_in_the_kotlin_view_with_known_signatures() {
         assert!(allowed, "unexpected loader warning: {l}");
     }
 }
+
+#[test]
+fn online_kotlinx_coroutines_fetches_kotlin_typed() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("coroutines");
+    let o = thalia()
+        .args([
+            "fetch",
+            "org.jetbrains.kotlinx:kotlinx-coroutines-core-jvm:1.10.2",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .expect("thalia runs");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    if !o.status.success() {
+        require::missing_tool(
+            "online_kotlinx_coroutines",
+            &format!("fetch failed (network or Maven configuration?): {stderr}"),
+        );
+        return;
+    }
+    assert!(stderr.contains("view: kotlin"), "{stderr}");
+    let d = docs(&out);
+    let launch = d["kotlinx.coroutines"]["methods"]
+        .as_array()
+        .expect("methods")
+        .iter()
+        .find(|m| m["name"] == "launch")
+        .expect("launch");
+    assert_eq!(
+        method_sig(launch),
+        "kotlinx.coroutines.CoroutineScope.launch(kotlin.coroutines.CoroutineContext, \
+         kotlinx.coroutines.CoroutineStart, suspend kotlinx.coroutines.CoroutineScope.() -> \
+         kotlin.Unit): kotlinx.coroutines.Job"
+    );
+    assert_eq!(
+        launch["other_metadata"]["defaults"],
+        serde_json::json!([0, 1])
+    );
+    let job = &d["kotlinx.coroutines.Job"];
+    assert_eq!(job["class_type"], 1);
+    assert!(methods(job).contains(&"join(): kotlin.Unit".to_string()));
+    let join = method(job, "join");
+    assert_eq!(join["other_metadata"]["is_suspend"], true);
+    assert_loads(&out);
+}
+
+#[test]
+fn online_scala_library_keeps_the_java_view_with_a_note() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("scala");
+    let o = thalia()
+        .args(["fetch", "org.scala-lang:scala-library:3.9.0", "-o"])
+        .arg(&out)
+        .output()
+        .expect("thalia runs");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    if !o.status.success() {
+        require::missing_tool(
+            "online_scala_library",
+            &format!("fetch failed (network or Maven configuration?): {stderr}"),
+        );
+        return;
+    }
+    assert!(
+        stderr.contains("scala view not implemented yet"),
+        "{stderr}"
+    );
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("fetch.json")).expect("fetch.json"))
+            .expect("json");
+    assert_eq!(record["view"], "java");
+    assert!(record["view_note"]
+        .as_str()
+        .is_some_and(|n| n.contains("scala view not implemented yet")));
+    let o = thalia()
+        .args([
+            "fetch",
+            "--view",
+            "scala",
+            "org.scala-lang:scala-library:3.9.0",
+            "-o",
+        ])
+        .arg(tmp.path().join("scala2"))
+        .output()
+        .expect("thalia runs");
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--view scala: scala view not implemented yet")
+    );
+}

@@ -565,3 +565,87 @@ pub fn extract_kotlin(
     let java = bytecode::extract_paths(paths, &opts.extract)?;
     kotlin_view(java, paths, opts)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn java_doc(name: &str, kotlin: bool) -> ClassDoc {
+        let mut d = ClassDoc::new(name, "java");
+        d.is_kotlin = kotlin.then_some(true);
+        d
+    }
+
+    fn output(lines: &[&str]) -> HelperOutput {
+        let mut out = HelperOutput::default();
+        for (i, l) in lines.iter().enumerate() {
+            out.take(i + 1, l);
+        }
+        out
+    }
+
+    #[test]
+    fn merge_keeps_java_documents_without_metadata_or_with_rejected_metadata() {
+        let java = Extraction {
+            docs: vec![
+                java_doc("a.B", true),
+                java_doc("a.BKt", true),
+                java_doc("a.Internal", true),
+                java_doc("a.Broken", true),
+                java_doc("a.J", false),
+            ],
+            ..Extraction::default()
+        };
+        let out = output(&[
+            r#"{"class":{"jvm_name":"a/B","doc":{"name":"a.B","language":"kotlin","is_class":true,"methods":[],"fields":[]}}}"#,
+            r#"{"facade":{"jvm_name":"a/BKt","package":"a","methods":[{"name":"f","parameters":[],"return_type":"kotlin.Int","receiver":"kotlin.String"}],"fields":[],"type_aliases":[{"name":"a.N","type":"kotlin.Int"}]}}"#,
+            r#"{"problem":{"jvm_name":"a/Broken","source":"x.jar","reason":"the decoder rejects its kotlin.Metadata (version 2.4.0): boom"}}"#,
+            r#"{"problem":{"jvm_name":"a/B","source":"x.jar","reason":"function g skipped: local class"}}"#,
+            "not json",
+            r#"{"stats":{"class_files":6,"with_metadata":5}}"#,
+        ]);
+        let (x, stats) = merge(java, out);
+        let names: Vec<(&str, Option<&str>)> = x
+            .docs
+            .iter()
+            .map(|d| (d.name.as_str(), d.language.as_deref()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("a", Some("kotlin")),
+                ("a.B", Some("kotlin")),
+                ("a.Broken", Some("java")),
+                ("a.J", Some("java")),
+            ]
+        );
+        assert_eq!(x.problems.len(), 3, "{:?}", x.problems);
+        assert!(x.problems[0].to_string().contains("a/Broken.class"));
+        assert!(x.problems[2].entry.contains("output line 5"));
+        assert_eq!(stats.packages, 1);
+        assert_eq!(stats.extensions, 1);
+        assert_eq!(stats.type_aliases, 1);
+        assert_eq!(stats.java_classes, 2);
+        assert_eq!(stats.with_metadata, 5);
+        assert_eq!(x.docs[0].is_class, Some(false));
+    }
+
+    #[test]
+    fn a_jdk_without_javac_is_a_clear_error() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let opts = KotlinOptions {
+            java_home: Some(tmp.path().to_path_buf()),
+            ..KotlinOptions::default()
+        };
+        let e = Helper::prepare(&opts).expect_err("no java");
+        assert!(e.to_string().contains("no `java`"), "{e}");
+        std::fs::create_dir_all(tmp.path().join("bin")).expect("mkdir");
+        std::fs::write(tmp.path().join("bin").join("java"), "").expect("write");
+        let e = Helper::prepare(&opts).expect_err("no javac");
+        assert!(e.to_string().contains("no `javac`"), "{e}");
+        assert!(
+            e.to_string().contains(&tmp.path().display().to_string()),
+            "{e}"
+        );
+    }
+}
