@@ -403,10 +403,24 @@ fn kotlin_view_of_a_compiled_jar_member_by_member() {
     assert_eq!(color["class_type"], 3);
     assert_eq!(
         fields(color),
-        ["val RED: demo.Color", "val GREEN: demo.Color"]
+        [
+            "val RED: demo.Color",
+            "val GREEN: demo.Color",
+            "val entries: kotlin.enums.EnumEntries<demo.Color>"
+        ]
     );
     assert_eq!(color["fields"][0]["is_enum_constant"], true);
     assert_eq!(color["fields"][0]["is_static"], true);
+    assert_eq!(color["fields"][2]["is_static"], true);
+    assert_eq!(
+        methods(color),
+        [
+            "values(): kotlin.Array<demo.Color>",
+            "valueOf(kotlin.String): demo.Color"
+        ],
+        "what the compiler synthesizes for an enum"
+    );
+    assert_eq!(color["methods"][0]["is_static"], true);
     assert_eq!(
         color["inherits"],
         serde_json::json!(["kotlin.Enum<demo.Color>"])

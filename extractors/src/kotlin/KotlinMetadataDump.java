@@ -974,6 +974,25 @@ public final class KotlinMetadataDump {
         return f;
     }
 
+    /** A static member the compiler synthesizes (an enum's `values()`, `valueOf`). */
+    static Map<String, Object> synthesized(String name, List<String> params, String ret) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("is_suspend", false);
+        meta.put("is_inline", false);
+        meta.put("synthesized", true);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", name);
+        m.put("parameters", params);
+        m.put("type_parameters", new ArrayList<>());
+        m.put("return_type", ret);
+        m.put("receiver", null);
+        m.put("is_static", true);
+        m.put("is_constructor", false);
+        m.put("access_mod", "public");
+        m.put("other_metadata", meta);
+        return m;
+    }
+
     /** True when a supertype (among the inputs, transitively) declares a property `name`. */
     boolean inheritsProperty(KmClass c, String name, Set<String> seen) {
         for (KmType t : c.getSupertypes()) {
@@ -1118,6 +1137,14 @@ public final class KotlinMetadataDump {
                 methods.add(m);
             }
         }
+        if (kind == ClassKind.ENUM_CLASS) {
+            // what the compiler synthesizes for every enum class (not in its metadata)
+            methods.add(synthesized("values", new ArrayList<>(),
+                    "kotlin.Array<" + dotted(name) + ">"));
+            List<String> ps = new ArrayList<>();
+            ps.add("kotlin.String");
+            methods.add(synthesized("valueOf", ps, dotted(name)));
+        }
         doc.put("methods", methods);
         List<Object> fields = new ArrayList<>();
         if (kind == ClassKind.ENUM_CLASS) {
@@ -1134,6 +1161,18 @@ public final class KotlinMetadataDump {
                 f.put("is_enum_constant", true);
                 fields.add(f);
             }
+        }
+        if (kind == ClassKind.ENUM_CLASS && Attributes.getHasEnumEntries(c)) {
+            Map<String, Object> f = new LinkedHashMap<>();
+            f.put("name", "entries");
+            f.put("type", "kotlin.enums.EnumEntries<" + dotted(name) + ">");
+            f.put("is_final", true);
+            f.put("is_override", false);
+            f.put("receiver", null);
+            f.put("type_parameters", new ArrayList<>());
+            f.put("access_mod", "public");
+            f.put("is_static", true);
+            fields.add(f);
         }
         for (KmProperty p : c.getProperties()) {
             boolean over = p.getReceiverParameterType() == null
