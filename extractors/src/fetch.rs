@@ -30,6 +30,8 @@ pub struct FetchOptions {
     pub java_home: Option<PathBuf>,
     /// Extract the dependencies' API too (not only the requested artifacts').
     pub with_deps: bool,
+    /// Which language's view to write (auto: Kotlin for classes with `kotlin.Metadata`).
+    pub view: crate::view::View,
 }
 
 /// A problem of a fetch.
@@ -44,6 +46,17 @@ pub enum FetchError {
     /// Nothing to fetch.
     #[error("no coordinates given")]
     Empty,
+    /// The Kotlin view could not be extracted.
+    #[error(transparent)]
+    Kotlin(#[from] crate::kotlin::KotlinError),
+    /// The requested view is not available.
+    #[error("--view {view}: {reason}")]
+    View {
+        /// The view asked for.
+        view: crate::view::View,
+        /// Why it cannot be written.
+        reason: String,
+    },
     /// The documentation of a requested artifact could not be used.
     #[error("{coordinate}: {reason}")]
     Docs {
@@ -95,6 +108,11 @@ pub struct FetchRecord {
     pub cache: PathBuf,
     /// Where the API was extracted from: `bytecode` or `javadoc`.
     pub api_source: String,
+    /// The language view written: `java` or `kotlin` (`auto` resolved).
+    pub view: String,
+    /// Why auto chose the view it chose, when worth saying (a Scala library).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub view_note: Option<String>,
     /// Classes extracted.
     pub classes: usize,
     /// Entries of the requested jars that could not be extracted.
@@ -147,6 +165,12 @@ impl Fetched {
 pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, FetchError> {
     if coords.is_empty() {
         return Err(FetchError::Empty);
+    }
+    if opts.view == crate::view::View::Scala {
+        return Err(FetchError::View {
+            view: opts.view,
+            reason: crate::view::SCALA_NOT_IMPLEMENTED.into(),
+        });
     }
     let t0 = Instant::now();
     let config = RepoConfig::discover(&opts.repos)?;
@@ -262,7 +286,9 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
     } else {
         bytecode::extract_paths(&root_jars, &ext_opts)?
     };
-    Ok(finish(
+    let (extraction, view, view_note) =
+        apply_view(extraction, &root_jars, &fetched, opts, ext_opts)?;
+    let mut fetched_out = finish(
         coords,
         &config,
         &resolution,
@@ -272,7 +298,60 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
         "bytecode",
         resolve_seconds,
         t1,
-    ))
+    );
+    fetched_out.record.view = view.into();
+    fetched_out.record.view_note = view_note;
+    Ok(fetched_out)
+}
+
+/// True for the artifacts of Scala's standard library (which every Scala library needs).
+fn is_scala_library(f: &FetchedArtifact) -> bool {
+    f.coordinate.group == "org.scala-lang"
+        && (f.coordinate.artifact == "scala-library"
+            || f.coordinate.artifact.starts_with("scala3-library"))
+}
+
+/// The view the fetch writes: the Java view as extracted, or the Kotlin view of the same
+/// jars; with its name and, for a Scala library under auto, a note.
+fn apply_view(
+    extraction: bytecode::Extraction,
+    root_jars: &[&Path],
+    fetched: &[FetchedArtifact],
+    opts: &FetchOptions,
+    ext_opts: ExtractOptions,
+) -> Result<(bytecode::Extraction, &'static str, Option<String>), FetchError> {
+    use crate::view::{View, SCALA_NOT_IMPLEMENTED};
+    let kotlin = match opts.view {
+        View::Java => false,
+        View::Kotlin => true,
+        View::Scala => {
+            return Err(FetchError::View {
+                view: View::Scala,
+                reason: SCALA_NOT_IMPLEMENTED.into(),
+            })
+        }
+        View::Auto => {
+            if crate::kotlin::has_kotlin(&extraction) {
+                true
+            } else {
+                let scala = fetched.iter().any(is_scala_library);
+                let note = scala.then(|| {
+                    format!("a Scala library: {SCALA_NOT_IMPLEMENTED}, the Java view is written")
+                });
+                return Ok((extraction, "java", note));
+            }
+        }
+    };
+    if !kotlin || root_jars.is_empty() {
+        return Ok((extraction, "java", None));
+    }
+    let kopts = crate::kotlin::KotlinOptions {
+        repos: opts.repos.clone(),
+        java_home: opts.java_home.clone(),
+        extract: ext_opts,
+    };
+    let (x, _) = crate::kotlin::kotlin_view(extraction, root_jars, &kopts)?;
+    Ok((x, "kotlin", None))
 }
 
 /// The record and outcome of a fetch once its API is extracted.
@@ -331,6 +410,8 @@ fn finish(
         repositories: config.repositories.iter().map(|r| r.url.clone()).collect(),
         cache: config.cache.clone(),
         api_source: api_source.into(),
+        view: "java".into(),
+        view_note: None,
         classes: extraction.docs.len(),
         problems: extraction
             .problems

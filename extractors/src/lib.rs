@@ -47,8 +47,10 @@ pub mod docs;
 pub mod fetch;
 pub mod fuzzing;
 pub mod io;
+pub mod kotlin;
 pub mod maven;
 pub mod schema;
+pub mod view;
 
 pub use io::{
     read_api_dir, read_class_file, write_class_doc, write_class_docs, SchemaError, WriteError,

@@ -229,6 +229,8 @@ fn ensure_fetched(lib: &Library, ldir: &Path, args: &BatchArgs) -> Result<bool> 
         progress: progress(),
         java_home: None,
         with_deps: false,
+        // campaigns synthesize from the Java view until Kotlin-typed synthesis lands
+        view: thalia_extractors::view::View::Java,
     };
     let fetched = match fetch::fetch(&[coord], &opts) {
         Ok(f) => f,

@@ -8,6 +8,7 @@ use clap::Args;
 use thalia_extractors::bytecode::{self, ClassPool, ExtractOptions};
 use thalia_extractors::fetch::{self, FetchOptions};
 use thalia_extractors::maven::Coordinate;
+use thalia_extractors::view::{View, SCALA_NOT_IMPLEMENTED};
 
 use super::progress;
 
@@ -31,6 +32,10 @@ pub(super) struct FetchArgs {
     /// resolved (by default they only serve as context).
     #[arg(long)]
     with_deps: bool,
+    /// Which language's view of the library to write: auto (Kotlin when its classes carry
+    /// `kotlin.Metadata`, else Java), java, kotlin or scala (not implemented yet).
+    #[arg(long, default_value = "auto", value_name = "VIEW")]
+    view: View,
 }
 
 #[derive(Args, Debug)]
@@ -56,6 +61,10 @@ pub(super) struct ExtractArgs {
     /// Output directory (created if missing).
     #[arg(long, short)]
     out: PathBuf,
+    /// Which language's view to write: auto (Kotlin when the classes carry
+    /// `kotlin.Metadata`, else Java), java, kotlin or scala (not implemented yet).
+    #[arg(long, default_value = "auto", value_name = "VIEW")]
+    view: View,
 }
 
 /// Prints the problems met while reading archives.
@@ -78,6 +87,7 @@ pub(super) fn fetch(args: FetchArgs) -> Result<ExitCode> {
         progress: progress(),
         java_home: None,
         with_deps: args.with_deps,
+        view: args.view,
     };
     let fetched = fetch::fetch(&coords, &opts)?;
     let out = args.out.clone().unwrap_or_else(|| fetched.default_dir());
@@ -88,6 +98,10 @@ pub(super) fn fetch(args: FetchArgs) -> Result<ExitCode> {
         eprintln!("warning: {p}");
     }
     let r = &fetched.record;
+    if let Some(note) = &r.view_note {
+        eprintln!("note: {note}");
+    }
+    eprintln!("view: {}", r.view);
     eprintln!(
         "fetched {} ({} artifacts on the classpath) in {:.2}s; extracted {} classes from {} in {:.2}s into {}",
         r.resolved.join(", "),
@@ -141,6 +155,9 @@ pub(super) fn extract(args: ExtractArgs) -> Result<ExitCode> {
     if let Some(docs) = &args.docs {
         return extract_docs(docs, &args.out);
     }
+    if args.view == View::Scala {
+        bail!("--view scala: {SCALA_NOT_IMPLEMENTED}");
+    }
     let t0 = std::time::Instant::now();
     let mut opts = ExtractOptions::default();
     if !args.context.is_empty() {
@@ -170,7 +187,35 @@ pub(super) fn extract(args: ExtractArgs) -> Result<ExitCode> {
             bail!("nothing to extract: give jars, jmods or class directories, or --jdk");
         }
         let paths: Vec<&Path> = args.inputs.iter().map(PathBuf::as_path).collect();
-        bytecode::extract_paths(&paths, &opts)?
+        let java = bytecode::extract_paths(&paths, &opts)?;
+        let kotlin = match args.view {
+            View::Java => false,
+            View::Kotlin => true,
+            View::Auto | View::Scala => thalia_extractors::kotlin::has_kotlin(&java),
+        };
+        if kotlin {
+            let kopts = thalia_extractors::kotlin::KotlinOptions {
+                extract: opts,
+                ..Default::default()
+            };
+            let (x, k) = thalia_extractors::kotlin::kotlin_view(java, &paths, &kopts)
+                .context("cannot extract the Kotlin view")?;
+            eprintln!(
+                "kotlin view: {} classes, {} packages of top-level members, {} functions, {} constructors, {} properties ({} extensions), {} type aliases; {} Java documents kept; helper {:.2}s",
+                k.classes,
+                k.packages,
+                k.functions,
+                k.constructors,
+                k.properties,
+                k.extensions,
+                k.type_aliases,
+                k.java_classes,
+                k.helper_time.as_secs_f64()
+            );
+            x
+        } else {
+            java
+        }
     };
     warn(&extraction.problems);
     let written = thalia_extractors::write_class_docs(&args.out, &extraction.docs)?;

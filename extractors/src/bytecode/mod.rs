@@ -26,8 +26,8 @@
 //! Limits: the type arguments of an enclosing class (`Outer<A>.Inner<B>`) cannot be written
 //! in thalia's syntax and are dropped (`pkg.Outer.Inner<B>`); multi-release jar entries
 //! (`META-INF/versions/`) are ignored (the base entries are read); compressed runtime images
-//! (`jlink --compress`) cannot be read; Kotlin metadata is only detected (`is_kotlin`), not
-//! interpreted.
+//! (`jlink --compress`) cannot be read; Kotlin metadata is only detected (`is_kotlin`) here;
+//! [`crate::kotlin`] interprets it (the Kotlin view).
 
 mod archive;
 mod assemble;

@@ -1,0 +1,55 @@
+//! Which language's view of a library an extraction writes: Java (bytecode as javac sees
+//! it), Kotlin (from `kotlin.Metadata`, see [`crate::kotlin`]) or Scala (not implemented).
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The view an extraction writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum View {
+    /// Kotlin view when the classes carry `kotlin.Metadata`, else Java view.
+    #[default]
+    Auto,
+    /// The Java view (bytecode as javac sees it).
+    Java,
+    /// The Kotlin view (from `kotlin.Metadata`; classes without it keep their Java view).
+    Kotlin,
+    /// The Scala view (not implemented yet: an error).
+    Scala,
+}
+
+impl View {
+    /// The name used on the command line and in `fetch.json`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            View::Auto => "auto",
+            View::Java => "java",
+            View::Kotlin => "kotlin",
+            View::Scala => "scala",
+        }
+    }
+}
+
+impl fmt::Display for View {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for View {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(View::Auto),
+            "java" => Ok(View::Java),
+            "kotlin" => Ok(View::Kotlin),
+            "scala" => Ok(View::Scala),
+            other => Err(format!(
+                "unknown view `{other}` (expected auto, java, kotlin or scala)"
+            )),
+        }
+    }
+}
+
+/// What `--view scala` answers, and what auto says of a Scala library.
+pub const SCALA_NOT_IMPLEMENTED: &str = "scala view not implemented yet";
