@@ -6,7 +6,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::api::{Api, ClassId, ClassKind, MemberId, MemberKind, ResolvedMember};
 use crate::graph::ApiGraph;
-use crate::types::{Prim, Sym, Syntax, Type, TypeId};
+use crate::types::{kotlin_view, Prim, Sym, Syntax, Type, TypeId};
 
 /// Why a member is not exercised.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, serde::Serialize)]
@@ -120,6 +120,9 @@ pub struct SynthContext {
     /// The native language's extension members (of files of top-level members) by name,
     /// in declaration order.
     pub extensions: FxHashMap<String, Vec<MemberId>>,
+    /// The native language's opt-in markers (Kotlin annotation classes annotated
+    /// `@RequiresOptIn`), sorted: every program opts in to all of them.
+    pub opt_in_markers: Vec<String>,
     /// The API syntax whose own classes and members the target language uses besides
     /// Java's (`Some(Kotlin)` for Kotlin programs), or `None`.
     pub native: Option<Syntax>,
@@ -230,7 +233,9 @@ impl SynthContext {
             let own = if cl.syntax == Syntax::Java {
                 !cl.name.starts_with("kotlin.") && !cl.name.starts_with("scala.")
             } else {
+                // a Kotlin builtin that the JVM's class stands for is not used
                 Some(cl.syntax) == native
+                    && !(cl.syntax == Syntax::Kotlin && kotlin_view::is_mapped(&cl.name))
             };
             own && !preview.contains(&cl.sym) && is_public(cl.doc.access_mod.as_deref())
         };
@@ -238,10 +243,24 @@ impl SynthContext {
         // native language's files of top-level members
         let mut owners: Vec<ClassId> = api.class_ids().filter(|&c| usable_owner(api, c)).collect();
         owners.sort_by(|a, b| api.class(*a).name.cmp(&api.class(*b).name));
+        let flag = |api: &Api, c: ClassId, key: &str| {
+            api.class(c).doc.extra.get(key).cloned()
+        };
+        let opt_in_markers: Vec<String> = owners
+            .iter()
+            .copied()
+            .filter(|&c| flag(api, c, "opt_in_marker") == Some(serde_json::Value::Bool(true)))
+            .map(|c| api.class(c).name.clone())
+            .collect();
+        // Kotlin's annotation classes are no types of values
         let class_ids: Vec<ClassId> = owners
             .iter()
             .copied()
-            .filter(|&c| api.class(c).is_class)
+            .filter(|&c| {
+                api.class(c).is_class
+                    && flag(api, c, "kotlin_kind")
+                        != Some(serde_json::Value::String("annotation_class".into()))
+            })
             .collect();
 
         let mut concrete = Vec::new();
@@ -324,6 +343,7 @@ impl SynthContext {
             string_sym,
             object_sym,
             extensions,
+            opt_in_markers,
             native,
         }
     }

@@ -964,6 +964,7 @@ impl Worker<'_> {
         self.declare_nullable(&mut program, &shaped.nullable, task.broken);
         program.inner_classes = self.inner_classes_of(&program);
         program.imports = self.building.imports.iter().cloned().collect();
+        program.opt_ins = self.ctx.opt_in_markers.clone();
         let mut record = self.record(task, id, erased);
         record.typing_sequence.varargs_elements = varargs_n;
         shape.varargs_element_calls = self.building.varargs_element_calls;

@@ -92,6 +92,17 @@ pub fn java_class(kotlin: &str) -> Option<&'static str> {
     CLASSES.iter().find(|(k, _)| *k == kotlin).map(|&(_, j)| j)
 }
 
+/// True for a Kotlin class that no Kotlin type of a loaded API names, because the loader
+/// replaces it by a JVM type (`kotlin.String`, `kotlin.Int`, `kotlin.IntArray`,
+/// `kotlin.Array`, `kotlin.collections.MutableList`): its own document (a builtin's) is not
+/// used by synthesis.
+pub fn is_mapped(kotlin: &str) -> bool {
+    java_class(kotlin).is_some()
+        || PRIMITIVES.iter().any(|(k, _)| *k == kotlin)
+        || PRIMITIVE_ARRAYS.iter().any(|(k, _)| *k == kotlin)
+        || kotlin == "kotlin.Array"
+}
+
 /// `t`, a type parsed from a Kotlin signature, with Kotlin's mapped classes replaced by their
 /// JVM types. `value` is true where the type is a value's type (a parameter, result,
 /// receiver or bound), where `kotlin.Int` is `int` and `kotlin.Unit` is `void`; false inside

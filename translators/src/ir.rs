@@ -818,6 +818,10 @@ pub struct Program {
     /// name can reach. Sorted, without duplicates.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub imports: Vec<String>,
+    /// Opt-in markers the program opts in to (Kotlin's `@file:OptIn(M::class)`): those of
+    /// the API, whose members and classes need them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opt_ins: Vec<String>,
 }
 
 impl Program {
@@ -829,6 +833,7 @@ impl Program {
             inner_classes: Vec::new(),
             type_params: Vec::new(),
             imports: Vec::new(),
+            opt_ins: Vec::new(),
         }
     }
 

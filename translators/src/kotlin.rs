@@ -684,6 +684,8 @@ struct Emitter {
     /// The lines between the package and the object: the imports with aliases and the type
     /// aliases that constructor references name.
     header: Vec<String>,
+    /// The file annotation opting in to the program's markers (`@file:OptIn(..)`).
+    opt_in: Option<String>,
     /// The test function's header line (`None`: `fun test() {`).
     function: Option<String>,
     /// The alias each constructor reference's class (with its explicit type arguments, if
@@ -717,7 +719,11 @@ impl Dialect for Emitter {
     fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {
         let package = format!("package {}", qualified(&names.package));
         let object = format!("object {} {{", names.class);
-        let mut header = vec![package.as_str(), ""];
+        let mut header = Vec::new();
+        if let Some(o) = &self.opt_in {
+            header.push(o.as_str());
+        }
+        header.extend([package.as_str(), ""]);
         if !self.header.is_empty() {
             header.extend(self.header.iter().map(String::as_str));
             header.push("");
@@ -778,6 +784,14 @@ impl Emitter {
                 refs.push((class, type_args.as_deref()));
             }
         });
+        if !p.opt_ins.is_empty() {
+            let mut markers = Vec::new();
+            for m in &p.opt_ins {
+                e.check_qualified_name(m)?;
+                markers.push(format!("{}::class", qualified(m)));
+            }
+            e.opt_in = Some(format!("@file:OptIn({})", markers.join(", ")));
+        }
         // the extension members the program calls, by name
         for name in &p.imports {
             e.check_qualified_name(name)?;

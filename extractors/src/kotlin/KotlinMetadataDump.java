@@ -85,6 +85,8 @@ public final class KotlinMetadataDump {
         /** name+descriptor of deprecated methods. */
         Set<String> deprecated = new HashSet<>();
         boolean classDeprecated;
+        /** An annotation class annotated `@RequiresOptIn`: an opt-in marker. */
+        boolean optInMarker;
         /** Read from a `.kotlin_builtins` file (no class file: no JVM facts). */
         boolean builtin;
     }
@@ -391,7 +393,8 @@ public final class KotlinMetadataDump {
         for (int a = 0; a < ac; a++) {
             String an = (String) cp[in.readUnsignedShort()];
             int len = in.readInt();
-            if (!"RuntimeVisibleAnnotations".equals(an)) {
+            if (!"RuntimeVisibleAnnotations".equals(an)
+                    && !"RuntimeInvisibleAnnotations".equals(an)) {
                 if ("Deprecated".equals(an)) {
                     r.classDeprecated = true;
                 }
@@ -402,6 +405,9 @@ public final class KotlinMetadataDump {
             for (int j = 0; j < na; j++) {
                 Map<String, Object> ann = new HashMap<>();
                 String type = annotation(in, cp, ann);
+                if ("Lkotlin/RequiresOptIn;".equals(type)) {
+                    r.optInMarker = true;
+                }
                 if ("Lkotlin/Deprecated;".equals(type) || "Ljava/lang/Deprecated;".equals(type)) {
                     r.classDeprecated = true;
                 }
@@ -523,7 +529,7 @@ public final class KotlinMetadataDump {
             return null; // synthetic classes and multi-file facades (their parts are read)
         }
         if (x.pkg != null) {
-            String p = packageOf(r.jvmName);
+            String p = kotlinPackageOf(r);
             for (KmTypeAlias a : x.pkg.getTypeAliases()) {
                 aliases.put(p.isEmpty() ? a.getName() : p + "/" + a.getName(), a);
             }
@@ -540,6 +546,16 @@ public final class KotlinMetadataDump {
             b.append(i == 0 ? "" : ".").append(mv[i]);
         }
         return b.toString();
+    }
+
+    /** The package of a file's members as Kotlin sees it (slashed): the metadata's `pn`
+     *  where `@JvmPackageName` moved the class file (`kotlin.collections.unsigned` members
+     *  are in `kotlin.collections`), else the class file's. */
+    static String kotlinPackageOf(Raw r) {
+        if (r.pn != null && !r.pn.isEmpty()) {
+            return r.pn.replace('.', '/');
+        }
+        return packageOf(r.jvmName);
     }
 
     static String packageOf(String jvmName) {
@@ -1200,6 +1216,9 @@ public final class KotlinMetadataDump {
         if (x.raw.classDeprecated) {
             doc.put("deprecated", true);
         }
+        if (x.raw.optInMarker) {
+            doc.put("opt_in_marker", true);
+        }
         if (Attributes.isInner(c)) {
             doc.put("is_inner", true);
         }
@@ -1252,7 +1271,7 @@ public final class KotlinMetadataDump {
                 problem(x.raw, "property " + pr.getName() + " skipped: " + e.getMessage());
             }
         }
-        String pkg = packageOf(x.raw.jvmName);
+        String pkg = kotlinPackageOf(x.raw);
         List<Object> aliasDocs = new ArrayList<>();
         for (KmTypeAlias a : p.getTypeAliases()) {
             String access = accessOf(Attributes.getVisibility(a));
