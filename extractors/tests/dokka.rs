@@ -275,6 +275,25 @@ fn ktor_pages_are_read_member_by_member() {
     assert!(call.methods().iter().all(|m| m.is_abstract == Some(true)));
 }
 
+/// A Dokka class page whose member's signature nests 100,000 `span`s.
+fn deep() -> Vec<u8> {
+    let mut s = String::from(
+        "<html><head><script>var pathToRoot = \"../../\";</script>\
+         <script src=\"../../scripts/sourceset_dependencies.js\"></script></head><body>\
+         <div class=\"breadcrumbs\"><a href=\"../../index.html\">m</a><a href=\"../index.html\">p</a>\
+         <span class=\"current\">Deep</span></div>\
+         <div class=\"cover\"><div class=\"symbol monospace\">class Deep</div></div>\
+         <div class=\"tabs-section-body\"><div data-togglable=\"FUNCTION\"><div class=\"table\">\
+         <div class=\"table-row\"><div class=\"main-subrow\"><a href=\"f.html\">f</a>\
+         <div class=\"title\"><div class=\"symbol monospace\">fun f(): ",
+    );
+    s.push_str(&"<span>".repeat(100_000));
+    s.push_str("Int");
+    s.push_str(&"</span>".repeat(100_000));
+    s.push_str("</div></div></div></div></div></div></body></html>");
+    s.into_bytes()
+}
+
 fn page(name: &str) -> Vec<u8> {
     std::fs::read(fixture().join(name)).expect("fixture page")
 }
@@ -307,6 +326,7 @@ fn hostile_dokka_pages_are_named_and_skipped() {
             ("m/p/-unknown/index.html".into(), Ok(unknown)),
             ("m/p/-huge/index.html".into(), Ok(huge)),
             ("m/p/-garbage/index.html".into(), Ok(garbage.into_bytes())),
+            ("m/p/-deep/index.html".into(), Ok(deep())),
         ],
         None,
     );
@@ -321,10 +341,14 @@ fn hostile_dokka_pages_are_named_and_skipped() {
     assert!(problem("m/p/-unknown/index.html").contains("unknown documentation layout"));
     assert!(problem("m/p/-huge/index.html").contains("MAX_PAGE_BYTES"));
     assert!(problem("m/p/-garbage/index.html").contains("dokka page: class declaration"));
-    assert_eq!(x.problems.len(), 4, "{:?}", x.problems);
-    assert_eq!(x.docs.len(), 1);
+    // markup nested 100,000 deep in a signature: no stack overflow, the member named
+    assert!(problem("m/p/-deep/index.html").contains("member"));
+    assert_eq!(x.problems.len(), 5, "{:?}", x.problems);
+    let names: Vec<&str> = x.docs.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(
-        x.docs[0].name,
-        "io.ktor.server.request.ApplicationReceivePipeline"
+        names,
+        ["io.ktor.server.request.ApplicationReceivePipeline", "p.Deep"]
     );
+    // the deep page's class is kept without the member
+    assert!(x.docs[1].methods().is_empty());
 }

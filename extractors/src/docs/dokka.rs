@@ -310,11 +310,10 @@ struct Links {
 
 impl Links {
     /// The class a link names, if it names one.
+    /// A link into a page (`-route/index.html#643780610%2FMain`) names the page's class too;
+    /// a member's name linked into its class's page is told apart by its text.
     fn resolve(&self, href: &str) -> Option<String> {
-        if href.contains('#') {
-            return None;
-        }
-        let href = href.split('?').next().unwrap_or(href);
+        let href = href.split(['#', '?']).next().unwrap_or(href);
         let segs: Vec<String> = if let Some((_, rest)) = href.split_once("://") {
             rest.split('/').skip(1).map(str::to_string).collect()
         } else {
@@ -324,8 +323,20 @@ impl Links {
     }
 }
 
+/// The deepest markup flattened (hostile input): deeper elements become a token no parser
+/// accepts.
+const MAX_MARKUP_DEPTH: usize = 128;
+
 /// Flattens a signature element into tokens.
 fn flatten(e: ElementRef<'_>, links: &Links, out: &mut Vec<KTok>) {
+    flatten_at(e, links, out, 0)
+}
+
+fn flatten_at(e: ElementRef<'_>, links: &Links, out: &mut Vec<KTok>, depth: usize) {
+    if depth > MAX_MARKUP_DEPTH {
+        out.push(KTok::P('\u{0}'));
+        return;
+    }
     for child in e.children() {
         match child.value() {
             Node::Text(t) => lex(t, out),
@@ -340,7 +351,7 @@ fn flatten(e: ElementRef<'_>, links: &Links, out: &mut Vec<KTok>) {
                 if el.name() == "div" && classes.contains(&"block") {
                     // an annotation line (`@JvmName(…)`): kept only as `@Name`
                     let mut toks = Vec::new();
-                    flatten(ce, links, &mut toks);
+                    flatten_at(ce, links, &mut toks, depth + 1);
                     if toks.first() == Some(&KTok::P('@')) {
                         out.extend(toks.into_iter().take(2));
                         continue;
@@ -359,7 +370,7 @@ fn flatten(e: ElementRef<'_>, links: &Links, out: &mut Vec<KTok>) {
                                 break;
                             }
                             let mut one = Vec::new();
-                            flatten_node(pe, links, &mut one);
+                            flatten_node(pe, links, &mut one, depth + 1);
                             toks.extend(one);
                         } else if let Node::Text(t) = pc.value() {
                             lex(t, &mut toks);
@@ -371,7 +382,7 @@ fn flatten(e: ElementRef<'_>, links: &Links, out: &mut Vec<KTok>) {
                     out.push(KTok::Param(toks, default));
                     continue;
                 }
-                flatten_node(ce, links, out);
+                flatten_node(ce, links, out, depth + 1);
             }
             _ => {}
         }
@@ -379,7 +390,7 @@ fn flatten(e: ElementRef<'_>, links: &Links, out: &mut Vec<KTok>) {
 }
 
 /// Flattens one element (a link, an unresolved link, or a container).
-fn flatten_node(e: ElementRef<'_>, links: &Links, out: &mut Vec<KTok>) {
+fn flatten_node(e: ElementRef<'_>, links: &Links, out: &mut Vec<KTok>, depth: usize) {
     let v = e.value();
     let text = || e.text().collect::<String>().trim().to_string();
     if v.name() == "a" {
@@ -387,7 +398,8 @@ fn flatten_node(e: ElementRef<'_>, links: &Links, out: &mut Vec<KTok>) {
             let t = text();
             let last = fqn.rsplit('.').next().unwrap_or(&fqn);
             if is_ident(&t) && t != last {
-                // a type parameter links to its declaring page (`<a href="index.html">T</a>`)
+                // a type parameter links to its declaring page (`<a href="index.html">T</a>`),
+                // an inherited member to its class's page
                 out.push(KTok::Word(t));
             } else {
                 out.push(KTok::Ref(fqn, t));
@@ -406,11 +418,11 @@ fn flatten_node(e: ElementRef<'_>, links: &Links, out: &mut Vec<KTok>) {
     if v.classes().any(|c| c == "parameter") {
         // a lone parameter (not inside `span.parameters`)
         let mut toks = Vec::new();
-        flatten(e, links, &mut toks);
+        flatten_at(e, links, &mut toks, depth);
         out.extend(toks);
         return;
     }
-    flatten(e, links, out);
+    flatten_at(e, links, out, depth);
 }
 
 /// A parsed Kotlin type.
@@ -893,11 +905,24 @@ fn parse_decl(toks: &[KTok], vars: &[String]) -> Result<Decl, String> {
             p.vars.extend(d.tparams.iter().map(|(_, n)| n.clone()));
             if p.eat_word("constructor") {}
             if p.peek() == Some(&KTok::P('(')) {
-                p.pos += 1;
-                while let Some(KTok::Param(..)) = p.peek() {
+                // the primary constructor's parameters (read from its own row)
+                let mut depth = 0usize;
+                while let Some(t) = p.peek() {
                     p.pos += 1;
+                    match t {
+                        KTok::P('(') => depth += 1,
+                        KTok::P(')') => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
                 }
-                p.expect_p(')')?;
+                if depth != 0 {
+                    return Err("unclosed `(` of the primary constructor".into());
+                }
             }
             if p.eat_p(':') {
                 loop {

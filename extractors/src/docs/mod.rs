@@ -411,6 +411,12 @@ enum Raw {
     Built(Box<ClassDoc>, Vec<String>),
 }
 
+/// Whether a page's first bytes are of the Dokka layout.
+fn dokka_head(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(HEAD_BYTES)];
+    detect(&String::from_utf8_lossy(head)) == Some(Layout::Dokka)
+}
+
 /// Reads one page.
 fn read_page(parsers: &Parsers, bytes: &[u8]) -> PageResult {
     let text = String::from_utf8_lossy(bytes);
@@ -772,6 +778,10 @@ impl Collector {
                     Ok(b) if b.len() as u64 > MAX_PAGE_BYTES => PageResult::Problem(format!(
                         "larger than MAX_PAGE_BYTES = {MAX_PAGE_BYTES} bytes"
                     )),
+                    // a Dokka member's page (`call.html`): no class, not parsed
+                    Ok(b) if !name.ends_with("index.html") && dokka_head(&b) => {
+                        PageResult::NotAClass
+                    }
                     Ok(b) => read_page(parsers, &b),
                 };
                 (name, r)
