@@ -122,7 +122,11 @@ fn files(dir: &Path, prefix: &str) -> BTreeMap<String, Answer> {
             if p.is_dir() {
                 stack.push(p);
             } else {
-                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
+                let rel = p
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 let mut bytes = Vec::new();
                 std::fs::File::open(&p)
                     .unwrap()
@@ -141,8 +145,7 @@ fn documents(dir: &Path) -> BTreeMap<String, serde_json::Value> {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
         if p.extension().is_some_and(|x| x == "json") {
-            let v: serde_json::Value =
-                serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+            let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
             out.insert(p.file_name().unwrap().to_string_lossy().into_owned(), v);
         }
     }
@@ -179,7 +182,10 @@ fn dokka_site(prefix: &str) -> BTreeMap<String, Answer> {
         index.push_str(&format!("<a href=\"{rel}\">{rel}</a>\n"));
     }
     index.push_str("</body></html>");
-    pages.insert(format!("{prefix}index.html"), Answer::Page(index.into_bytes()));
+    pages.insert(
+        format!("{prefix}index.html"),
+        Answer::Page(index.into_bytes()),
+    );
     pages
 }
 
@@ -223,8 +229,7 @@ fn a_dokka_site_over_http_gives_the_same_api_as_its_folder() {
         .arg(dir.join("web"))
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr).into_owned()
-        + &String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned() + &String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{err}");
     assert!(err.contains("nothing skipped"), "{err}");
 }
@@ -319,7 +324,9 @@ fn a_javadoc_site_over_http_gives_the_same_api_as_its_folder() {
     // no source or class-use page was fetched
     let asked = site.asked.lock().unwrap().clone();
     assert!(
-        !asked.iter().any(|p| p.contains("class-use") || p.contains("src-html")),
+        !asked
+            .iter()
+            .any(|p| p.contains("class-use") || p.contains("src-html")),
         "{asked:?}"
     );
 }

@@ -79,10 +79,18 @@ fn fields(d: &ClassDoc) -> Vec<String> {
                     .flatten()
                     .map(|r| format!("{r}."))
                     .unwrap_or_default(),
-                if f.is_final == Some(true) { "val" } else { "var" },
+                if f.is_final == Some(true) {
+                    "val"
+                } else {
+                    "var"
+                },
                 f.name,
                 f.ty,
-                if f.is_static == Some(true) { " static" } else { "" },
+                if f.is_static == Some(true) {
+                    " static"
+                } else {
+                    ""
+                },
                 if f.is_enum_constant == Some(true) {
                     " entry"
                 } else {
@@ -220,7 +228,10 @@ fn ktor_pages_are_read_member_by_member() {
         ]
     );
     let ct = doc(&x.docs, "io.ktor.server.engine.ConnectorType");
-    assert_eq!(sigs(ct), ["ConnectorType<>(kotlin.String): <ctor> [] [false]"]);
+    assert_eq!(
+        sigs(ct),
+        ["ConnectorType<>(kotlin.String): <ctor> [] [false]"]
+    );
     assert_eq!(fields(ct), ["val name: kotlin.String"]);
 
     // an enum: entries first, static `entries`/`values()`/`valueOf()`
@@ -347,7 +358,10 @@ fn hostile_dokka_pages_are_named_and_skipped() {
     let names: Vec<&str> = x.docs.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(
         names,
-        ["io.ktor.server.request.ApplicationReceivePipeline", "p.Deep"]
+        [
+            "io.ktor.server.request.ApplicationReceivePipeline",
+            "p.Deep"
+        ]
     );
     // the deep page's class is kept without the member
     assert!(x.docs[1].methods().is_empty());

@@ -192,7 +192,8 @@ fn encode_kebab(s: &str) -> String {
 fn is_ident(s: &str) -> bool {
     let mut c = s.chars();
     c.next().is_some_and(|f| f.is_alphabetic() || f == '_')
-        && s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
 /// Joins a relative link to the folder of `base` (segments of the page's path).
@@ -216,7 +217,11 @@ fn join(base: &[String], href: &str) -> Vec<String> {
 pub(crate) fn path_fqn(segs: &[String]) -> Option<String> {
     let (last, dirs) = segs.split_last()?;
     if last == "index.html" {
-        let classes: Vec<&String> = dirs.iter().rev().take_while(|s| s.starts_with('-')).collect();
+        let classes: Vec<&String> = dirs
+            .iter()
+            .rev()
+            .take_while(|s| s.starts_with('-'))
+            .collect();
         if classes.is_empty() {
             return None;
         }
@@ -485,6 +490,9 @@ fn render(t: &KType) -> String {
     }
 }
 
+/// A type parameter before its bound is parsed: modifiers, name, the bound's tokens.
+type RawTypeParam = (Vec<&'static str>, String, Option<Vec<KTok>>);
+
 /// A parser over a flattened signature.
 struct Parser<'a> {
     toks: &'a [KTok],
@@ -732,7 +740,10 @@ impl<'a> Parser<'a> {
             self.expect_p('>')?;
             // `Outer<A>.Inner`
             if self.peek() == Some(&KTok::P('.'))
-                && matches!(self.toks.get(self.pos + 1), Some(KTok::Ref(..) | KTok::Word(_)))
+                && matches!(
+                    self.toks.get(self.pos + 1),
+                    Some(KTok::Ref(..) | KTok::Word(_))
+                )
                 && self.toks.get(self.pos + 2) != Some(&KTok::P('('))
             {
                 return Err(
@@ -750,7 +761,7 @@ impl<'a> Parser<'a> {
         if !self.eat_p('<') {
             return Ok(out);
         }
-        let mut raw: Vec<(Vec<&'static str>, String, Option<Vec<KTok>>)> = Vec::new();
+        let mut raw: Vec<RawTypeParam> = Vec::new();
         let start = self.pos;
         // first pass: names (bounds may mention later parameters)
         loop {
@@ -855,8 +866,8 @@ fn parse_decl(toks: &[KTok], vars: &[String]) -> Result<Decl, String> {
         match p.peek() {
             Some(KTok::Word(w))
                 if MODIFIERS.contains(&w.as_str())
-                    && !(w == "fun"
-                        && !matches!(p.toks.get(p.pos + 1), Some(KTok::Word(x)) if x == "interface")) =>
+                    && (w != "fun"
+                        || matches!(p.toks.get(p.pos + 1), Some(KTok::Word(x)) if x == "interface")) =>
             {
                 d.mods.push(w.clone());
                 p.pos += 1;
@@ -903,7 +914,8 @@ fn parse_decl(toks: &[KTok], vars: &[String]) -> Result<Decl, String> {
                 return Ok(d);
             }
             p.vars.extend(d.tparams.iter().map(|(_, n)| n.clone()));
-            if p.eat_word("constructor") {}
+            // `class A private constructor(…)`
+            p.eat_word("constructor");
             if p.peek() == Some(&KTok::P('(')) {
                 // the primary constructor's parameters (read from its own row)
                 let mut depth = 0usize;
@@ -1062,10 +1074,7 @@ fn parse_decl(toks: &[KTok], vars: &[String]) -> Result<Decl, String> {
             }
             if p.eat_word("where") {
                 // `where T : A, T : B`: the first bound of each variable is kept
-                loop {
-                    let Some(KTok::Word(v)) = p.peek().cloned() else {
-                        break;
-                    };
+                while let Some(KTok::Word(v)) = p.peek().cloned() {
                     p.pos += 1;
                     p.expect_p(':')?;
                     let b = render(&p.ty()?);
@@ -1096,7 +1105,10 @@ fn parse_param(
     p.skip_annotations();
     let mut vararg = false;
     loop {
-        if p.eat_word("val") || p.eat_word("var") || p.eat_word("noinline") || p.eat_word("crossinline")
+        if p.eat_word("val")
+            || p.eat_word("var")
+            || p.eat_word("noinline")
+            || p.eat_word("crossinline")
         {
         } else if p.eat_word("vararg") {
             vararg = true;
@@ -1179,7 +1191,8 @@ impl Dokka {
             if pkg.is_empty() {
                 return Err("top-level declarations of the root package are not read".into());
             }
-            let (methods, fields) = self.members(doc, &links, &[], Owner::Package, &pkg, &mut skipped);
+            let (methods, fields) =
+                self.members(doc, &links, &[], Owner::Package, &pkg, &mut skipped);
             if methods.is_empty() && fields.is_empty() {
                 return Ok(None);
             }
@@ -1216,7 +1229,14 @@ impl Dokka {
             toks.iter()
                 .any(|t| matches!(t, KTok::Word(w) if ws.contains(&w.as_str())))
         };
-        let class_kw = word(&["class", "interface", "object", "enum", "annotation", "typealias"]);
+        let class_kw = word(&[
+            "class",
+            "interface",
+            "object",
+            "enum",
+            "annotation",
+            "typealias",
+        ]);
         // a member's page (`call.html`) also has breadcrumbs, and an enum entry's page
         // (`-g-z-i-p/index.html`) shows only the entry's name: not classes
         if !class_kw {
@@ -1302,7 +1322,14 @@ impl Dokka {
             fields: Some(fields),
             functional_interface: Some(functional),
             parent: Some(parent),
-            access_mod: Some(if has("protected") { "protected" } else { "public" }.into()),
+            access_mod: Some(
+                if has("protected") {
+                    "protected"
+                } else {
+                    "public"
+                }
+                .into(),
+            ),
             language: Some("kotlin".into()),
             is_class: Some(true),
             deprecated: decl.deprecated.then_some(true),
@@ -1379,10 +1406,6 @@ impl Dokka {
                 for sym in row.select(&self.row_symbols) {
                     let mut toks = Vec::new();
                     flatten(sym, links, &mut toks);
-                    let key = format!("{toks:?}");
-                    if !seen.insert(key) {
-                        continue;
-                    }
                     let d = match parse_decl(&toks, vars) {
                         Ok(d) => d,
                         Err(e) => {
@@ -1398,7 +1421,23 @@ impl Dokka {
                     if has("private") || has("internal") {
                         continue;
                     }
-                    let access = if has("protected") { "protected" } else { "public" };
+                    // one declaration per source set (`expect` in common code, `actual` on
+                    // the JVM): the first is kept
+                    let key = format!(
+                        "{}|{}|{:?}|{:?}",
+                        matches!(d.keyword.as_str(), "val" | "var"),
+                        d.name,
+                        d.receiver,
+                        d.params.iter().map(|p| &p.0).collect::<Vec<_>>()
+                    );
+                    if !seen.insert(key) {
+                        continue;
+                    }
+                    let access = if has("protected") {
+                        "protected"
+                    } else {
+                        "public"
+                    };
                     let enum_static = owner == Owner::Enum
                         && d.receiver.is_none()
                         && matches!(
@@ -1413,7 +1452,9 @@ impl Dokka {
                             is_final: Some(d.keyword == "val"),
                             is_override: Some(has("override")),
                             receiver: Some(d.receiver.clone()),
-                            type_parameters: Some(d.tparams.iter().map(|(s, _)| s.clone()).collect()),
+                            type_parameters: Some(
+                                d.tparams.iter().map(|(s, _)| s.clone()).collect(),
+                            ),
                             access_mod: Some(access.into()),
                             is_static: Some(is_static),
                             deprecated: d.deprecated.then_some(true),
@@ -1485,7 +1526,9 @@ mod tests {
         assert_eq!(decode_kebab("-u-r-l-builder"), "URLBuilder");
         assert_eq!(encode_kebab("URLBuilder"), "-u-r-l-builder");
         assert_eq!(
-            path_fqn(&segs("api/core/kotlin-stdlib/kotlin.collections/-list/index.html")),
+            path_fqn(&segs(
+                "api/core/kotlin-stdlib/kotlin.collections/-list/index.html"
+            )),
             Some("kotlin.collections.List".into())
         );
         assert_eq!(
@@ -1526,7 +1569,10 @@ mod tests {
         assert_eq!(d.ty.as_deref(), Some("((T) -> kotlin.Unit)?"));
         assert_eq!(d.receiver.as_deref(), Some("T"));
         let d = parse_decl(&toks("class Box<out E : Any>(x: Int) : Base<E>, I"), &[]).unwrap();
-        assert_eq!(parse_decl(&toks("enum E : Enum<E>"), &[]).unwrap().name, "E");
+        assert_eq!(
+            parse_decl(&toks("enum E : Enum<E>"), &[]).unwrap().name,
+            "E"
+        );
         let d2 = parse_decl(&toks("fun <F : Any> R.f(p: Plugin<*, *, F>): F?"), &[]).unwrap();
         assert_eq!(d2.params[0].0, "Plugin<*, *, F>");
         assert_eq!(d.supertypes, vec!["Base<E>", "I"]);

@@ -350,7 +350,17 @@ fn is_candidate(name: &str) -> bool {
     if parts.iter().any(|p| DIRS.contains(p)) {
         return false;
     }
-    if parts.is_empty() && ["index", "search", "help", "overview", "allclasses", "navigation"].contains(&stem) {
+    if parts.is_empty()
+        && [
+            "index",
+            "search",
+            "help",
+            "overview",
+            "allclasses",
+            "navigation",
+        ]
+        .contains(&stem)
+    {
         return false;
     }
     let mut chars = stem.chars();

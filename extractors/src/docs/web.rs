@@ -26,8 +26,8 @@ use reqwest::Url;
 use scraper::{Html, Selector};
 
 use super::{
-    detect, is_candidate, Collector, Layout, HEAD_BYTES, DocProblem, DocsError, DocsExtraction, IndexPage, INDEX_PAGES,
-    MAX_PAGE_BYTES, MAX_TOTAL_BYTES,
+    detect, is_candidate, Collector, DocProblem, DocsError, DocsExtraction, IndexPage, Layout,
+    HEAD_BYTES, INDEX_PAGES, MAX_PAGE_BYTES, MAX_TOTAL_BYTES,
 };
 
 /// The limits of one crawl.
@@ -145,10 +145,7 @@ fn fetch(client: &reqwest::blocking::Client, url: &Url) -> Fetched {
     if !status.is_success() {
         return Fetched::Missing(format!("HTTP status {status}"));
     }
-    if resp
-        .content_length()
-        .is_some_and(|n| n > MAX_PAGE_BYTES)
-    {
+    if resp.content_length().is_some_and(|n| n > MAX_PAGE_BYTES) {
         return Fetched::Failed(format!(
             "larger than MAX_PAGE_BYTES = {MAX_PAGE_BYTES} bytes (Content-Length)"
         ));
@@ -291,8 +288,7 @@ pub fn extract_url_with(url: &str, limits: &CrawlLimits) -> Result<DocsExtractio
             // a missing page that cannot be a class page is a dangling link, not a loss
             Fetched::Missing(_)
                 if seed
-                    || (u != parsed
-                        && !relative(&base, &u).is_some_and(|n| is_candidate(&n))) =>
+                    || (u != parsed && !relative(&base, &u).is_some_and(|n| is_candidate(&n))) =>
             {
                 continue
             }
@@ -357,7 +353,9 @@ pub fn extract_url_with(url: &str, limits: &CrawlLimits) -> Result<DocsExtractio
         }
     }
     if !read_any {
-        return Err(bad(first_failure.unwrap_or_else(|| "no page could be fetched".into())));
+        return Err(bad(
+            first_failure.unwrap_or_else(|| "no page could be fetched".into())
+        ));
     }
     let mut x = c.finish(index);
     // a class page listed in the index but not fetched was reported by its URL already
@@ -376,10 +374,16 @@ mod tests {
         let b = base_of(&u);
         assert_eq!(b.as_str(), "http://127.0.0.1:8/docs/api/");
         let p = |s: &str| relative(&b, &Url::parse(s).unwrap());
-        assert_eq!(p("http://127.0.0.1:8/docs/api/dx/Box.html").as_deref(), Some("dx/Box.html"));
+        assert_eq!(
+            p("http://127.0.0.1:8/docs/api/dx/Box.html").as_deref(),
+            Some("dx/Box.html")
+        );
         assert_eq!(p("http://127.0.0.1:8/docs/other.html"), None);
         assert_eq!(p("http://127.0.0.1:9/docs/api/dx/Box.html"), None);
-        assert_eq!(p("http://127.0.0.1:8/docs/api/").as_deref(), Some("index.html"));
+        assert_eq!(
+            p("http://127.0.0.1:8/docs/api/").as_deref(),
+            Some("index.html")
+        );
         assert_eq!(
             p("http://127.0.0.1:8/docs/api/m/%5Broot%5D/-a/index.html").as_deref(),
             Some("m/[root]/-a/index.html")
