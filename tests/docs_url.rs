@@ -4,7 +4,7 @@
 //! Dokka pages of `extractors/tests/fixtures/dokka-ktor` give the Kotlin view; a server that
 //! drops the connection in the middle of a page has that page named and skipped, the rest kept;
 //! a site that answers nothing is an error naming the URL; the crawl stays under the URL's
-//! folder.
+//! folder, and its page budget stops it with the pages read kept.
 
 #[path = "support/require.rs"]
 mod require;
@@ -329,4 +329,24 @@ fn a_javadoc_site_over_http_gives_the_same_api_as_its_folder() {
             .any(|p| p.contains("class-use") || p.contains("src-html")),
         "{asked:?}"
     );
+}
+
+#[test]
+fn the_page_budget_stops_the_crawl_and_keeps_what_was_read() {
+    let site = serve(dokka_site(""));
+    let limits = thalia_extractors::docs::CrawlLimits {
+        max_pages: 4,
+        ..Default::default()
+    };
+    let url = format!("http://127.0.0.1:{}/", site.port);
+    let x = thalia_extractors::docs::extract_url_with(&url, &limits).expect("crawl");
+    assert!(
+        x.problems
+            .iter()
+            .any(|p| p.reason.contains("budget of 4 pages")),
+        "{:?}",
+        x.problems
+    );
+    assert!(site.asked.lock().unwrap().len() <= 4);
+    assert!(!x.docs.is_empty() && x.docs.len() < 9, "{}", x.docs.len());
 }

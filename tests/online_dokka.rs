@@ -1,8 +1,9 @@
 //! `thalia fetch --docs` on Kotlin libraries against the real repository (the user's Maven
 //! configuration; only the cache is redirected, `THALIA_MAVEN_CACHE`): the Dokka HTML of
 //! `io.ktor:ktor-server-core-jvm:3.5.2`'s and `io.ktor:ktor-http-jvm:3.5.2`'s `-javadoc.jar`
-//! gives Kotlin-typed APIs that `Api::load_dir` loads (its issues listed and bounded), compared
-//! with the bytecode extraction of the same artifact (`thalia api diff`). The `-javadoc.jar` of
+//! gives Kotlin-typed APIs that `Api::load_dir` loads (its issues listed and bounded) and
+//! `thalia synth --lang kotlin` synthesizes from, compared with the bytecode extraction of the
+//! same artifact (`thalia api diff`: every documented class is in the jar). The `-javadoc.jar` of
 //! `org.jetbrains.kotlinx:kotlinx-coroutines-core-jvm` (1.10.2, like 1.10.1 and 1.11.0) is an
 //! empty stub (a manifest only): `fetch --docs` says so, naming the jar. The figures are
 //! printed (`cargo test --test online_dokka -- --nocapture`). Every test is named `online_...`.
@@ -90,6 +91,30 @@ fn check(coord: &str, name: &str, min_classes: usize) {
         record["extract_seconds"].as_f64().unwrap_or_default(),
         r.summary()
     );
+
+    // programs are synthesized from it
+    let synth = dir(name).join("synth");
+    let o = Command::cargo_bin("thalia")
+        .unwrap()
+        .args(["synth", "--lang", "kotlin", "-n", "3", "--api"])
+        .arg(&docs)
+        .arg("--out")
+        .arg(&synth)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "synth: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let kt = std::fs::read_dir(&synth)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "kt"))
+        })
+        .count();
+    assert_eq!(kt, 3);
 
     // the bytecode view of the same artifact: Kotlin's declarations in the JVM's terms
     let bytecode = dir(name).join("bytecode");

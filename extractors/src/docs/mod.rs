@@ -1,5 +1,6 @@
-//! The documentation extractor: javadoc and Scaladoc HTML (a folder or a `-javadoc.jar`) → API JSON
-//! documents ([`ClassDoc`]), member by member as the bytecode extractor writes them.
+//! The documentation extractor: javadoc, Scaladoc and Dokka HTML (a folder, a `-javadoc.jar`, or
+//! a published site's URL: see `web`) → API JSON documents ([`ClassDoc`]), member by member as
+//! the bytecode extractor writes them.
 //!
 //! One module per documentation layout, each with its detection rule, tried in this order on
 //! the start of every page (its first [`HEAD_BYTES`] bytes):
@@ -12,6 +13,9 @@
 //! | Scaladoc 3 | `scaladoc3` | `<html data-pathToRoot=… data-rawLocation=…>` |
 //! | Scaladoc 2 (2.13) | `scaladoc2` | loads `lib/template.js` and sets `var toRoot` |
 //! | Dokka HTML (Kotlin) | `dokka` | sets `var pathToRoot =` and names Dokka (`dokka-dark-mode`, `sourceset_dependencies.js`) |
+//!
+//! Dokka pages give Kotlin-typed documents (`"language": "kotlin"`, see `dokka`); a Dokka
+//! member's page (not named `index.html`) is not parsed.
 //!
 //! Scaladoc pages give Scala-typed documents (`"language": "scala"`, see `scala_text`): an
 //! object's members are merged, static, into its companion class's document.

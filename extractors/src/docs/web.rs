@@ -241,25 +241,40 @@ pub fn extract_url_with(url: &str, limits: &CrawlLimits) -> Result<DocsExtractio
         let mut u = u;
         u.set_fragment(None);
         u.set_query(None);
-        if seen.insert(u.as_str().to_string()) {
+        // a folder and its `index.html` are one page
+        let mut key = u.as_str().to_string();
+        if key.ends_with('/') {
+            key.push_str("index.html");
+        }
+        if seen.insert(key) {
             queue.push_back((u, seed));
         }
     };
     push(parsed.clone(), false, &mut queue);
-    for seed in INDEX_PAGES
+    // the class lists, fetched when the pages the URL leads to are done (most sites link
+    // them from their first page anyway)
+    let mut seeds: Vec<Url> = INDEX_PAGES
         .iter()
         .chain(["index.html", "navigation.html"].iter())
-    {
-        if let Ok(u) = base.join(seed) {
-            push(u, true, &mut queue);
-        }
-    }
+        .filter_map(|s| base.join(s).ok())
+        .collect();
+    seeds.reverse();
     let mut fetched = 0usize;
     let mut total = 0u64;
     let mut read_any = false;
     let mut dokka = false;
     let mut first_failure: Option<String> = None;
-    while let Some((u, seed)) = queue.pop_front() {
+    loop {
+        if queue.is_empty() {
+            match seeds.pop() {
+                Some(u) => push(u, true, &mut queue),
+                None => break,
+            }
+            continue;
+        }
+        let Some((u, seed)) = queue.pop_front() else {
+            break;
+        };
         if fetched >= limits.max_pages {
             problems.push(DocProblem {
                 page: u.to_string(),
