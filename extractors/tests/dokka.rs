@@ -4,9 +4,10 @@
 //! `io.ktor.server.engine` with varargs and top-level functions, a class with a primary
 //! constructor and a default value, a nested object, an enum, a generic class whose supertype
 //! has a `suspend` function type, a class with a companion object and the companion's page, an
-//! interface, and a member's page). Dokka itself cannot run here (its CLI is not among the
-//! packages the resolver reaches), so the pages are real output of a real library. Checked
-//! member by member; then hostile pages (cut, enormous, of no layout) are named and skipped.
+//! interface, and a member's page): real output of a real library, offline (Dokka itself runs
+//! on a fixture in `tests/online_dokka.rs`, which needs the resolver). Checked member by
+//! member; then hostile pages (cut, enormous, of no layout, nested 100,000 deep) are named and
+//! skipped.
 
 use std::path::Path;
 
