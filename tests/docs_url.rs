@@ -4,7 +4,8 @@
 //! Dokka pages of `extractors/tests/fixtures/dokka-ktor` give the Kotlin view; a server that
 //! drops the connection in the middle of a page has that page named and skipped, the rest kept;
 //! a site that answers nothing is an error naming the URL; the crawl stays under the URL's
-//! folder, and its page budget stops it with the pages read kept.
+//! folder, its page budget stops it with the pages read kept, and a page that stalls past the
+//! timeout is named and skipped.
 
 #[path = "support/require.rs"]
 mod require;
@@ -37,6 +38,8 @@ enum Answer {
     Page(Vec<u8>),
     /// Promises the whole page, sends the first bytes, then closes the connection.
     Drop(Vec<u8>),
+    /// Sends the headers, then nothing for this long.
+    Stall(std::time::Duration),
 }
 
 /// A site served on 127.0.0.1 by a thread; records the paths asked for.
@@ -102,6 +105,14 @@ fn answer(mut stream: TcpStream, pages: &BTreeMap<String, Answer>, log: &Mutex<V
             let _ = stream.write_all(&b[..b.len() / 3]);
             let _ = stream.flush();
             let _ = stream.shutdown(std::net::Shutdown::Both);
+        }
+        Some(Answer::Stall(d)) => {
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100000\r\n\r\n"
+            );
+            let _ = stream.flush();
+            std::thread::sleep(*d);
         }
         None => {
             let _ = write!(
@@ -349,4 +360,38 @@ fn the_page_budget_stops_the_crawl_and_keeps_what_was_read() {
     );
     assert!(site.asked.lock().unwrap().len() <= 4);
     assert!(!x.docs.is_empty() && x.docs.len() < 9, "{}", x.docs.len());
+}
+
+#[test]
+fn a_stalled_page_times_out_named_and_the_rest_is_kept() {
+    let mut pages = dokka_site("");
+    let victim = "ktor-server-core/io.ktor.server.application/-application-startup-mode/index.html";
+    assert!(pages.contains_key(victim));
+    pages.insert(
+        victim.into(),
+        Answer::Stall(std::time::Duration::from_secs(20)),
+    );
+    let site = serve(pages);
+    let limits = thalia_extractors::docs::CrawlLimits {
+        timeout: std::time::Duration::from_secs(2),
+        ..Default::default()
+    };
+    let t = std::time::Instant::now();
+    let x = thalia_extractors::docs::extract_url_with(
+        &format!("http://127.0.0.1:{}/index.html", site.port),
+        &limits,
+    )
+    .expect("crawl");
+    assert!(t.elapsed() < std::time::Duration::from_secs(15));
+    let victim_url = format!("http://127.0.0.1:{}/{victim}", site.port);
+    assert!(
+        x.problems.iter().any(|p| p.page == victim_url),
+        "{:?}",
+        x.problems
+    );
+    assert_eq!(x.docs.len(), 8);
+    assert!(!x
+        .docs
+        .iter()
+        .any(|d| d.name == "io.ktor.server.application.ApplicationStartupMode"));
 }
