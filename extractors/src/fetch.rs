@@ -222,7 +222,7 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
                     coordinate: f.coordinate.gav(),
                     reason: format!(
                         "{}: no class page of a known documentation layout (javadoc of JDK \
-                         8-15, 16-20 or 21+, Scaladoc 2 or 3; {} pages skipped)",
+                         8-15, 16-20 or 21+, Scaladoc 2 or 3, Dokka; {} pages skipped)",
                         jar.display(),
                         x.problems.len()
                     ),

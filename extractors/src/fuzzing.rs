@@ -173,10 +173,14 @@ pub fn maven_settings(data: &[u8]) {
 
 /// Fuzz target `javadoc_page`: the bytes as one documentation page (layout detection, the
 /// layout's reader, the declaration parsers, the document built) and as the
-/// `allclasses-index.html` that lists pages ([`crate::docs::extract_pages`]).
+/// `allclasses-index.html` that lists pages ([`crate::docs::extract_pages`]); also named as a
+/// Dokka class page (`p/-fuzz/index.html`), since Dokka's other pages are not parsed.
 pub fn javadoc_page(data: &[u8]) {
     let x = crate::docs::extract_pages(
-        vec![("p/Fuzz.html".to_string(), Ok(data.to_vec()))],
+        vec![
+            ("p/Fuzz.html".to_string(), Ok(data.to_vec())),
+            ("p/-fuzz/index.html".to_string(), Ok(data.to_vec())),
+        ],
         Some(("allclasses-index.html".to_string(), data.to_vec())),
     );
     for d in &x.docs {

@@ -42,8 +42,8 @@ pub(super) struct FetchArgs {
 pub(super) struct ExtractArgs {
     /// Jars, jmods or directories of class files to extract (together, as one set).
     inputs: Vec<PathBuf>,
-    /// Extract from documentation instead: a folder of javadoc or Scaladoc HTML, or a
-    /// `-javadoc.jar`.
+    /// Extract from documentation instead: a folder of javadoc, Scaladoc or Dokka HTML, a
+    /// `-javadoc.jar`, or the http(s) URL of a published documentation site.
     #[arg(long, value_name = "PATH", conflicts_with_all = ["inputs", "jdk", "context"])]
     docs: Option<PathBuf>,
     /// Extract the JDK's public API instead (its exported packages).
@@ -122,8 +122,12 @@ pub(super) fn fetch(args: FetchArgs) -> Result<ExitCode> {
 
 /// `thalia extract --docs PATH`: the documentation extractor.
 fn extract_docs(path: &Path, out: &Path) -> Result<ExitCode> {
-    let x = thalia_extractors::docs::extract_docs(path)
-        .with_context(|| format!("cannot extract the documentation {}", path.display()))?;
+    let x = match path.to_str().filter(|s| thalia_extractors::docs::is_url(s)) {
+        Some(url) => thalia_extractors::docs::extract_url(url)
+            .with_context(|| format!("cannot extract the documentation site {url}"))?,
+        None => thalia_extractors::docs::extract_docs(path)
+            .with_context(|| format!("cannot extract the documentation {}", path.display()))?,
+    };
     for p in &x.problems {
         eprintln!("warning: {}: {p}", path.display());
     }
