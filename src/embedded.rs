@@ -13,9 +13,27 @@ pub const EMBEDDED_LABEL: &str = "<embedded api-json>";
 
 /// Loads the embedded default API (all `*.json` files of `api-json/`).
 pub fn embedded_api() -> Api {
+    embedded_api_for(None)
+}
+
+/// The embedded default API of programs in a language whose own API syntax is `native`:
+/// every corpus of Java's syntax, and the corpora of that language (a corpus names its
+/// language in `language.txt`, e.g. `kotlin` for `kotlin-stdlib-2.4.21`).
+pub fn embedded_api_for(native: Option<crate::types::Syntax>) -> Api {
     let mut files = Vec::new();
-    collect(&API_JSON, &mut files);
+    for d in API_JSON.dirs() {
+        let lang = corpus_language(d);
+        if lang.is_none() || lang == native.map(|s| s.as_str().to_string()) {
+            collect(d, &mut files);
+        }
+    }
     api_from_files(files)
+}
+
+/// The language a corpus is for (its `language.txt`), `None` for Java's.
+fn corpus_language(d: &Dir<'static>) -> Option<String> {
+    let f = d.get_file(d.path().join("language.txt"))?;
+    Some(String::from_utf8_lossy(f.contents()).trim().to_string())
 }
 
 /// The names of the embedded corpora (the top-level folders of `api-json/`).

@@ -499,6 +499,7 @@ impl Builder {
             let mut inherits = parse_list(&inherits_doc, "supertype", self);
             let mut implements = parse_list(&implements_doc, "interface", self);
             if syntax == Syntax::Kotlin {
+                self.kotlin_extra_bounds(i, &tps, &scope);
                 let a = &mut self.ts.arena;
                 kotlin_bounds_to_jvm(a, &vars);
                 for t in inherits.iter_mut().chain(implements.iter_mut()) {
@@ -859,6 +860,28 @@ impl Builder {
         })
     }
 
+    /// The bounds after the first of a Kotlin class's type parameters (`T : A, T : B` in a
+    /// `where` clause), which the extractors list in `upper_bounds` (the type-parameter
+    /// strings carry one bound); an unparsable one is dropped.
+    fn kotlin_extra_bounds(&mut self, i: usize, tps: &[(VarId, String)], scope: &[VarId]) {
+        let Some(serde_json::Value::Object(bounds)) =
+            self.classes[i].doc.extra.get("upper_bounds").cloned()
+        else {
+            return;
+        };
+        for (v, _) in tps {
+            let name = self.ts.arena.var_name(*v).to_string();
+            let Some(serde_json::Value::Array(list)) = bounds.get(&name) else {
+                continue;
+            };
+            for b in list.iter().skip(1).filter_map(|b| b.as_str()) {
+                if let Ok(t) = parse_type(&mut self.ts.arena, Syntax::Kotlin, b, scope) {
+                    self.ts.arena.var_mut(*v).upper.push(t);
+                }
+            }
+        }
+    }
+
     /// A Kotlin member's parsed signature with Kotlin's mapped types replaced by their JVM
     /// types (`types::kotlin_view`), its type parameters' bounds included. A `vararg Int` is an
     /// `int[]`, as Kotlin compiles it.
@@ -897,7 +920,10 @@ impl Builder {
             let (Some(&r), Some(&j)) = (self.by_name.get(ro), self.by_name.get(java)) else {
                 continue;
             };
-            let (rsym, jsym) = (self.classes[r.0 as usize].sym, self.classes[j.0 as usize].sym);
+            let (rsym, jsym) = (
+                self.classes[r.0 as usize].sym,
+                self.classes[j.0 as usize].sym,
+            );
             let jparams = self.classes[j.0 as usize].type_params.clone();
             if jparams.len() != self.classes[r.0 as usize].type_params.len() {
                 continue;
@@ -909,7 +935,13 @@ impl Builder {
                 c.implements.push(sup);
             }
             let supers = c.supertypes();
-            self.ts.declare_class(jsym, ClassSig { params: jparams, supers });
+            self.ts.declare_class(
+                jsym,
+                ClassSig {
+                    params: jparams,
+                    supers,
+                },
+            );
         }
     }
 

@@ -87,10 +87,16 @@ impl ApiSource {
         }
     }
 
-    /// Loads the API.
+    /// Loads the API (the embedded default: its Java corpora).
     pub fn load(&self) -> Result<Api, ApiSourceError> {
+        self.load_for(None)
+    }
+
+    /// Loads the API for programs of a language whose own API syntax is `native`: the
+    /// embedded default then includes that language's corpora (Kotlin's standard library).
+    pub fn load_for(&self, native: Option<crate::types::Syntax>) -> Result<Api, ApiSourceError> {
         match self {
-            ApiSource::Embedded => Ok(embedded::embedded_api()),
+            ApiSource::Embedded => Ok(embedded::embedded_api_for(native)),
             ApiSource::Corpus(name) => {
                 embedded::embedded_corpus(name).ok_or_else(|| ApiSourceError::NoSuchCorpus {
                     name: name.clone(),

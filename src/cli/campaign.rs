@@ -17,7 +17,7 @@ use thalia::synth::Mode;
 use thalia_translators::{translator_with, Language};
 
 use super::synth::groovy_mode;
-use super::{load_api, print_json, progress, threads};
+use super::{load_api_for, print_json, progress, threads};
 
 /// Options shared by `thalia run` and `thalia check`: how programs are compiled.
 #[derive(Args, Debug)]
@@ -408,7 +408,7 @@ pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
     store.set_known(known);
     store.set_intended(intended);
     note_recovery(&store);
-    let (api_source, api) = load_api(args.api.as_ref())?;
+    let (api_source, api) = load_api_for(args.api.as_ref(), Some(args.lang))?;
     let translator = translator_with(args.lang, groovy_mode(args.groovy_type_checked));
     let mut source = SynthSource::new(
         api,

@@ -115,8 +115,18 @@ fn progress() -> bool {
 
 /// Loads the API named by `--api`, printing the load summary.
 fn load_api(arg: Option<&PathBuf>) -> Result<(ApiSource, Api)> {
+    load_api_for(arg, None)
+}
+
+/// [`load_api`] for programs of language `lang`: the embedded default includes its own
+/// corpora (Kotlin's standard library for Kotlin).
+fn load_api_for(
+    arg: Option<&PathBuf>,
+    lang: Option<thalia_translators::Language>,
+) -> Result<(ApiSource, Api)> {
     let source = ApiSource::from_arg(arg.map(PathBuf::as_path));
-    let api = source.load()?;
+    let native = lang.and_then(|l| thalia::synth::LanguageRules::from(l).native_syntax());
+    let api = source.load_for(native)?;
     report_load(&api, &source);
     Ok((source, api))
 }

@@ -10,7 +10,7 @@ use thalia::synth::config::MAX_TYPE_DEPTH;
 use thalia::synth::{self, Selection, SynthConfig, SynthContext};
 use thalia_translators::{translator_with, GroovyMode, Language};
 
-use super::{load_api, parse_threads, threads};
+use super::{load_api_for, parse_threads, threads};
 
 /// Parses a type depth between 0 and [`MAX_TYPE_DEPTH`].
 fn parse_type_depth(s: &str) -> std::result::Result<usize, String> {
@@ -120,7 +120,7 @@ pub(super) fn groovy_mode(type_checked: bool) -> GroovyMode {
 }
 
 pub(super) fn run(args: SynthArgs) -> Result<ExitCode> {
-    let (source, mut api) = load_api(args.api.as_ref())?;
+    let (source, mut api) = load_api_for(args.api.as_ref(), Some(args.lang))?;
     let cfg = SynthConfig {
         mode: args.mode,
         lang: args.lang,

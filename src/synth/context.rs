@@ -198,6 +198,17 @@ pub fn outer_class(api: &Api, m: MemberId) -> Option<ClassId> {
     (oc.is_class && oc.kind != ClassKind::Interface && !oc.is_generic()).then_some(outer)
 }
 
+/// The Kotlin kind the Kotlin view records for a class (`object`, `companion`,
+/// `annotation_class`, ...), if any.
+pub fn kotlin_kind(api: &Api, c: ClassId) -> Option<&str> {
+    api.class(c).doc.extra.get("kotlin_kind")?.as_str()
+}
+
+/// True for a Kotlin `object` or companion object, whose members are imported by name.
+pub fn is_kotlin_object(api: &Api, c: ClassId) -> bool {
+    matches!(kotlin_kind(api, c), Some("object" | "companion"))
+}
+
 fn is_public(access: Option<&str>) -> bool {
     access.is_none_or(|a| a == "public")
 }
@@ -234,8 +245,10 @@ impl SynthContext {
                 !cl.name.starts_with("kotlin.") && !cl.name.starts_with("scala.")
             } else {
                 // a Kotlin builtin that the JVM's class stands for is not used
+                // (nor a deprecated one: its use may be an error)
                 Some(cl.syntax) == native
                     && !(cl.syntax == Syntax::Kotlin && kotlin_view::is_mapped(&cl.name))
+                    && cl.doc.deprecated != Some(true)
             };
             own && !preview.contains(&cl.sym) && is_public(cl.doc.access_mod.as_deref())
         };
@@ -243,9 +256,7 @@ impl SynthContext {
         // native language's files of top-level members
         let mut owners: Vec<ClassId> = api.class_ids().filter(|&c| usable_owner(api, c)).collect();
         owners.sort_by(|a, b| api.class(*a).name.cmp(&api.class(*b).name));
-        let flag = |api: &Api, c: ClassId, key: &str| {
-            api.class(c).doc.extra.get(key).cloned()
-        };
+        let flag = |api: &Api, c: ClassId, key: &str| api.class(c).doc.extra.get(key).cloned();
         let opt_in_markers: Vec<String> = owners
             .iter()
             .copied()
@@ -308,7 +319,7 @@ impl SynthContext {
                     testable.push(m);
                     // an inner class's constructor needs its enclosing instance, which the
                     // steps of an inhabitant path do not provide
-                    if outer_class(api, m).is_none() {
+                    if outer_class(api, m).is_none() && !Self::kotlin_path_problem(api, m) {
                         path_usable.insert(m);
                     }
                 }
@@ -318,7 +329,7 @@ impl SynthContext {
         let mut extensions: FxHashMap<String, Vec<MemberId>> = FxHashMap::default();
         for &o in &owners {
             let c = api.class(o);
-            if c.is_class {
+            if c.is_class && !is_kotlin_object(api, o) {
                 continue;
             }
             for &m in &c.members {
@@ -351,6 +362,19 @@ impl SynthContext {
     /// True when the target language can write the type ([`expressible`]).
     pub fn expressible(&self, api: &Api, t: TypeId) -> bool {
         expressible(api, t, self.native)
+    }
+
+    /// True for a member whose value an inhabitant path cannot take as a step: one with a
+    /// nullable result (a path's value is a receiver or argument that must be non-null), or
+    /// a generic extension whose receiver names its own type parameters (a path unifies a
+    /// step's arguments, not its receiver, with the member's type parameters).
+    fn kotlin_path_problem(api: &Api, m: MemberId) -> bool {
+        let mem = api.member(m);
+        let a = &api.ts.arena;
+        matches!(a.get(mem.ret), Type::Nullable(_))
+            || mem
+                .receiver
+                .is_some_and(|r| a.free_vars(r).iter().any(|v| mem.type_params.contains(v)))
     }
 
     /// Members whose `throws` lists an exception not known to be unchecked (a subtype of
@@ -401,6 +425,14 @@ impl SynthContext {
         if own && mem.type_params.iter().any(|&v| api.ts.arena.var(v).reified) {
             return Some(SkipReason::Reified);
         }
+        // an extension declared in a class is in scope only inside it (or, for an object's,
+        // where imported); a `vararg` before other parameters needs named arguments after it
+        if own
+            && (mem.receiver.is_some() && owner.is_class && !is_kotlin_object(api, mem.owner)
+                || mem.params.iter().rev().skip(1).any(|p| p.vararg))
+        {
+            return Some(SkipReason::UnsupportedType);
+        }
         if !is_public(mem.access.as_deref()) || !usable.contains(&mem.owner) {
             return Some(SkipReason::NotPublic);
         }
@@ -424,6 +456,16 @@ impl SynthContext {
             types.extend(api.ts.arena.var(v).upper.iter().copied());
         }
         types.extend(mem.receiver);
+        // a `vararg` of an unsigned type is its unsigned array (`UIntArray`), not written yet
+        let unsigned_vararg = mem.params.iter().any(|p| {
+            p.vararg
+                && matches!(api.ts.arena.get(p.ty), Type::Array(e)
+                    if api.ts.arena.as_class(*e)
+                        .is_some_and(|(n, _)| kotlin_view::is_unsigned(api.ts.arena.name(n))))
+        });
+        if unsigned_vararg {
+            return Some(SkipReason::UnsupportedType);
+        }
         if types.iter().any(|&t| !expressible(api, t, native)) {
             return Some(SkipReason::UnsupportedType);
         }

@@ -14,7 +14,7 @@ pub use super::overload::Resolution;
 use super::rules::ConversionSite;
 use super::worker::{RngStream, SynthRng, Worker};
 use crate::api::{MemberId, MemberKind};
-use crate::types::{print_type, Prim, Subst, Syntax, Type, TypeId, VarId, Wildcard};
+use crate::types::{kotlin_view, print_type, Prim, Subst, Syntax, Type, TypeId, VarId, Wildcard};
 
 /// Methods every class has (a receiver can never lack them; references never name them:
 /// an interface's members in the API leave them out, so their overloads cannot be checked).
@@ -701,6 +701,7 @@ impl Worker<'_> {
                 self.ctx.unbox_of(sym).is_none()
                     && self.ctx.expressible(&self.api, t)
                     && !a.name(sym).starts_with("java.lang.Void")
+                    && !kotlin_view::is_array_class(a.name(sym))
                     && !self.rules.extends_any_only(a.name(sym))
             }
             None => false,
@@ -713,19 +714,20 @@ impl Worker<'_> {
         if rng.gen_bool(0.5) {
             return x;
         }
-        let mut sups: Vec<(String, TypeId)> =
-            self.api
-                .ts
-                .all_supertypes(x)
-                .into_iter()
-                .filter(|&s| {
-                    // a universal trait bounds no type variable that stands for an `Object`
-                    self.api.ts.arena.as_class(s).is_some_and(|(n, _)| {
-                        !self.rules.extends_any_only(self.api.ts.arena.name(n))
-                    }) && self.ctx.expressible(&self.api, s)
-                })
-                .map(|s| (print_type(&self.api.ts.arena, Syntax::Java, s), s))
-                .collect();
+        let mut sups: Vec<(String, TypeId)> = self
+            .api
+            .ts
+            .all_supertypes(x)
+            .into_iter()
+            .filter(|&s| {
+                // a universal trait bounds no type variable that stands for an `Object`
+                self.api.ts.arena.as_class(s).is_some_and(|(n, _)| {
+                    let n = self.api.ts.arena.name(n);
+                    !self.rules.extends_any_only(n) && !kotlin_view::is_array_class(n)
+                }) && self.ctx.expressible(&self.api, s)
+            })
+            .map(|s| (print_type(&self.api.ts.arena, Syntax::Java, s), s))
+            .collect();
         sups.sort();
         sups.dedup();
         sups.choose(rng).map_or(x, |&(_, s)| s)

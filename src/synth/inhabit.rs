@@ -127,6 +127,13 @@ impl Worker<'_> {
                 };
             }
             Type::Class { .. } => {}
+            // a Kotlin function type: a lambda
+            Type::Function { .. } if depth > 0 => {
+                if let Some(l) = self.lambda(rng, t, depth) {
+                    return l;
+                }
+                return self.bottom(t);
+            }
             _ => return self.bottom(t),
         }
         if depth == 0 {
@@ -216,6 +223,35 @@ impl Worker<'_> {
             Type::Nullable(i) => i,
             _ => t,
         };
+        // a Kotlin function type `(A, B) -> R` is its own function type
+        if let Type::Function {
+            receiver: None,
+            params,
+            ret,
+            suspend: false,
+        } = self.api.ts.arena.get(t).clone()
+        {
+            if !self.ctx.expressible(&self.api, t) {
+                return None;
+            }
+            let params = params.to_vec();
+            let ground = params.iter().all(|&p| {
+                self.api.ts.arena.is_ground(p)
+                    && !matches!(self.api.ts.arena.get(p), Type::Wildcard(_))
+            }) && self.api.ts.arena.is_ground(ret);
+            let target_ir = self
+                .ground_in_program(t)
+                .then(|| super::program::to_ir(&self.api, t));
+            return Some(FnType {
+                params,
+                ret,
+                void: super::enumerate::is_void(&self.api.ts.arena, ret),
+                ground,
+                target: target_ir.is_some().then_some(t),
+                target_ir,
+                declared_ret: ret,
+            });
+        }
         let (sym, args) = {
             let (s, a) = self.api.ts.arena.as_class(t)?;
             (s, a.to_vec())
@@ -404,6 +440,11 @@ impl Worker<'_> {
         let (Some(ty), Some(target)) = (f.target_ir.clone(), f.target) else {
             return e;
         };
+        // a cast to a Kotlin function type needs a lambda with typed parameters and an
+        // anonymous function in parentheses, which the translator does not write yet
+        if matches!(ty, Ty::Function { .. }) {
+            return e;
+        }
         if !self.building.features.function_casts || !rng.gen_bool(self.cfg.swarm.use_probability) {
             return e;
         }

@@ -39,8 +39,8 @@ use thalia_translators::ir::Program;
 use crate::api::{Api, MemberId};
 pub use config::{Mode, SynthConfig};
 pub use context::{SkipReason, SynthContext};
-pub use rules::LanguageRules;
 pub use program::{BrokenRecord, Expected, ProgramRecord, RecordKind, SequenceRecord};
+pub use rules::LanguageRules;
 pub use swarm::{Features, SwarmConfig};
 use worker::{RngStream, Worker};
 

@@ -391,7 +391,11 @@ impl Worker<'_> {
             Some(e) => Receiver::Expr(Box::new(e.clone())),
             None => Receiver::Static(owner.name.clone()),
         };
-        if mem.receiver.is_some() && !owner.is_class && !super::rules::kotlin_default_import(&owner.name) {
+        let object_member = super::context::is_kotlin_object(&self.api, mem.owner);
+        if mem.receiver.is_some()
+            && (object_member
+                || !owner.is_class && !super::rules::kotlin_default_import(&owner.name))
+        {
             // an extension member is in scope only where imported
             self.building
                 .imports
@@ -1042,7 +1046,7 @@ impl Worker<'_> {
                 } else if t == decl {
                     Init::Exact
                 } else if self.api.ts.arena.is_ground(t)
-                    && super::context::java_expressible(&self.api, t)
+                    && self.ctx.expressible(&self.api, t)
                     && self.api.ts.is_subtype(t, decl)
                 {
                     Init::Sub(t)

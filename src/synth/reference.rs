@@ -65,7 +65,12 @@ impl Worker<'_> {
                 continue;
             }
             let mem = self.api.member(m);
-            if mem.kind != MemberKind::Method {
+            // a top-level or extension function's reference names it unqualified (not
+            // written yet), and a Kotlin class's members are typed by Kotlin's own rules
+            if mem.kind != MemberKind::Method
+                || mem.receiver.is_some()
+                || !self.api.class(mem.owner).is_class
+            {
                 continue;
             }
             let n = mem.params.len();

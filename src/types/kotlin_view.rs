@@ -61,13 +61,22 @@ const CLASSES: [(&str, &str); 19] = [
     ("kotlin.Annotation", "java.lang.annotation.Annotation"),
     ("kotlin.Cloneable", "java.lang.Cloneable"),
     ("kotlin.collections.MutableIterable", "java.lang.Iterable"),
-    ("kotlin.collections.MutableCollection", "java.util.Collection"),
+    (
+        "kotlin.collections.MutableCollection",
+        "java.util.Collection",
+    ),
     ("kotlin.collections.MutableList", "java.util.List"),
     ("kotlin.collections.MutableSet", "java.util.Set"),
     ("kotlin.collections.MutableMap", "java.util.Map"),
-    ("kotlin.collections.MutableMap.MutableEntry", "java.util.Map.Entry"),
+    (
+        "kotlin.collections.MutableMap.MutableEntry",
+        "java.util.Map.Entry",
+    ),
     ("kotlin.collections.MutableIterator", "java.util.Iterator"),
-    ("kotlin.collections.MutableListIterator", "java.util.ListIterator"),
+    (
+        "kotlin.collections.MutableListIterator",
+        "java.util.ListIterator",
+    ),
     // the JVM's own exceptions, which Kotlin names by type aliases
     ("kotlin.Exception", "java.lang.Exception"),
     ("kotlin.RuntimeException", "java.lang.RuntimeException"),
@@ -103,6 +112,26 @@ pub fn is_mapped(kotlin: &str) -> bool {
         || kotlin == "kotlin.Array"
 }
 
+/// Kotlin's unsigned types and the array classes that hold them (`vararg x: UInt` is a
+/// `UIntArray`, not an `Array<UInt>`).
+const UNSIGNED_ARRAYS: [(&str, &str); 4] = [
+    ("kotlin.UByte", "kotlin.UByteArray"),
+    ("kotlin.UShort", "kotlin.UShortArray"),
+    ("kotlin.UInt", "kotlin.UIntArray"),
+    ("kotlin.ULong", "kotlin.ULongArray"),
+];
+
+/// True for a Kotlin unsigned type, whose `vararg` is its own array class.
+pub fn is_unsigned(kotlin: &str) -> bool {
+    UNSIGNED_ARRAYS.iter().any(|(u, _)| *u == kotlin)
+}
+
+/// True for a Kotlin class that Kotlin treats as an array (no type variable's bound):
+/// the unsigned arrays.
+pub fn is_array_class(kotlin: &str) -> bool {
+    UNSIGNED_ARRAYS.iter().any(|(_, a)| *a == kotlin)
+}
+
 /// `t`, a type parsed from a Kotlin signature, with Kotlin's mapped classes replaced by their
 /// JVM types. `value` is true where the type is a value's type (a parameter, result,
 /// receiver or bound), where `kotlin.Int` is `int` and `kotlin.Unit` is `void`; false inside
@@ -112,11 +141,7 @@ pub fn to_jvm(a: &mut TypeArena, t: TypeId, value: bool) -> TypeId {
         Type::Class { name, args } => {
             let n = a.name(name).to_string();
             if let Some(&(_, p)) = PRIMITIVES.iter().find(|(k, _)| *k == n) {
-                return if value {
-                    a.prim(p)
-                } else {
-                    box_of(a, p)
-                };
+                return if value { a.prim(p) } else { box_of(a, p) };
             }
             if let Some(&(_, p)) = PRIMITIVE_ARRAYS.iter().find(|(k, _)| *k == n) {
                 let e = a.prim(p);
@@ -202,13 +227,19 @@ mod tests {
         );
         assert_eq!(jvm("kotlin.Unit", true), "void");
         assert_eq!(jvm("kotlin.IntArray", true), "int[]");
-        assert_eq!(jvm("kotlin.Array<out kotlin.String>", true), "java.lang.String[]");
+        assert_eq!(
+            jvm("kotlin.Array<out kotlin.String>", true),
+            "java.lang.String[]"
+        );
     }
 
     #[test]
     fn mapped_classes_become_java_classes_and_read_only_ones_stay() {
         assert_eq!(
-            jvm("kotlin.collections.MutableMap<kotlin.String, kotlin.Any?>", true),
+            jvm(
+                "kotlin.collections.MutableMap<kotlin.String, kotlin.Any?>",
+                true
+            ),
             "java.util.Map<java.lang.String, java.lang.Object?>"
         );
         assert_eq!(

@@ -962,6 +962,12 @@ public final class KotlinMetadataDump {
         if (getter != null && raw.hidden.contains(getter)) {
             return null;
         }
+        // a property's annotations (its deprecation too) are on a synthetic method
+        String annotations = raw.builtin
+                ? null : sig(JvmExtensionsKt.getSyntheticMethodForAnnotations(p));
+        if (annotations != null && raw.hidden.contains(annotations)) {
+            return null;
+        }
         if (raw.builtin && callIsError(p.getAnnotations())) {
             return null;
         }
