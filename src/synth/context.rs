@@ -129,16 +129,7 @@ pub struct SynthContext {
 }
 
 /// The boxed class of each primitive.
-pub const BOXES: [(Prim, &str); 8] = [
-    (Prim::Boolean, "java.lang.Boolean"),
-    (Prim::Byte, "java.lang.Byte"),
-    (Prim::Char, "java.lang.Character"),
-    (Prim::Short, "java.lang.Short"),
-    (Prim::Int, "java.lang.Integer"),
-    (Prim::Long, "java.lang.Long"),
-    (Prim::Float, "java.lang.Float"),
-    (Prim::Double, "java.lang.Double"),
-];
+pub use crate::types::kotlin_view::BOXES;
 
 /// True when Java can write the type (no function, by-name, top or bottom types inside).
 pub fn java_expressible(api: &Api, t: TypeId) -> bool {

@@ -24,8 +24,9 @@ const PRIMITIVES: [(&str, Prim); 8] = [
     ("kotlin.Double", Prim::Double),
 ];
 
-/// The boxed class of each primitive (Kotlin's `Int?` and `List<Int>` hold them).
-const BOXES: [(Prim, &str); 8] = [
+/// The boxed class of each primitive (Java's wrappers; Kotlin's `Int?` and `List<Int>` hold
+/// them).
+pub const BOXES: [(Prim, &str); 8] = [
     (Prim::Boolean, "java.lang.Boolean"),
     (Prim::Byte, "java.lang.Byte"),
     (Prim::Char, "java.lang.Character"),
@@ -213,24 +214,30 @@ mod tests {
         let mut a = TypeArena::new();
         let t = parse_type(&mut a, Syntax::Kotlin, text, &[]).expect("parses");
         let m = to_jvm(&mut a, t, value);
-        print_type(&a, Syntax::Java, m)
+        print_type(&a, Syntax::Kotlin, m)
     }
 
     #[test]
     fn primitives_are_primitive_values_and_boxed_arguments() {
-        assert_eq!(jvm("kotlin.Int", true), "int");
+        // printed in Kotlin syntax: a primitive is `kotlin.Int`, its box `java.lang.Integer`
+        assert_eq!(jvm("kotlin.Int", true), "kotlin.Int");
         assert_eq!(jvm("kotlin.Int", false), "java.lang.Integer");
         assert_eq!(jvm("kotlin.Int?", true), "java.lang.Integer?");
         assert_eq!(
             jvm("kotlin.collections.List<kotlin.Int>", true),
             "kotlin.collections.List<java.lang.Integer>"
         );
-        assert_eq!(jvm("kotlin.Unit", true), "void");
-        assert_eq!(jvm("kotlin.IntArray", true), "int[]");
+        assert_eq!(jvm("kotlin.Unit", true), "kotlin.Unit");
+        assert_eq!(jvm("kotlin.Unit", false), "kotlin.Unit");
+        assert_eq!(jvm("kotlin.IntArray", true), "kotlin.Array<kotlin.Int>");
         assert_eq!(
             jvm("kotlin.Array<out kotlin.String>", true),
-            "java.lang.String[]"
+            "kotlin.Array<java.lang.String>"
         );
+        let mut a = TypeArena::new();
+        let t = parse_type(&mut a, Syntax::Kotlin, "kotlin.Unit", &[]).expect("parses");
+        let v = to_jvm(&mut a, t, true);
+        assert_eq!(*a.get(v), Type::Prim(Prim::Void));
     }
 
     #[test]
@@ -244,7 +251,9 @@ mod tests {
         );
         assert_eq!(
             jvm("kotlin.collections.Set<out kotlin.Comparable<*>>", true),
-            "kotlin.collections.Set<? extends java.lang.Comparable<?>>"
+            "kotlin.collections.Set<out java.lang.Comparable<*>>"
         );
+        assert!(is_mapped("kotlin.collections.MutableList") && is_mapped("kotlin.IntArray"));
+        assert!(!is_mapped("kotlin.collections.List") && !is_mapped("kotlin.Unit"));
     }
 }
