@@ -46,6 +46,11 @@ impl Api {
         let syn = c.syntax;
         let print = |t: TypeId| print_type(a, syn, t);
         let mut doc = c.doc.clone();
+        // a Kotlin document's model holds the JVM view of its types (`types::kotlin_view`),
+        // which is not Kotlin's: its own strings are written back as they were
+        if syn == crate::types::Syntax::Kotlin {
+            return doc;
+        }
         if doc.type_parameters().len() == c.type_params.len() {
             if let Some(tps) = doc.type_parameters.as_mut() {
                 *tps = c

@@ -232,7 +232,8 @@ impl SynthContext {
             .collect();
         let usable_owner = |api: &Api, c: ClassId| {
             let cl = api.class(c);
-            let own = if cl.syntax == Syntax::Java {
+            let own = if cl.syntax != Syntax::Kotlin {
+                // Java's and Scala's documents are used as Java sees them
                 !cl.name.starts_with("kotlin.") && !cl.name.starts_with("scala.")
             } else {
                 // a Kotlin builtin that the JVM's class stands for is not used
