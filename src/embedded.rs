@@ -18,12 +18,14 @@ pub fn embedded_api() -> Api {
 
 /// The embedded default API of programs in a language whose own API syntax is `native`:
 /// every corpus of Java's syntax, and the corpora of that language (a corpus names its
-/// language in `language.txt`, e.g. `kotlin` for `kotlin-stdlib-2.4.21`).
+/// language in `language.txt`, e.g. `kotlin` for `kotlin-stdlib-2.4.21`) but those that
+/// are selectable only by name (an `opt-in.txt` in the folder says why).
 pub fn embedded_api_for(native: Option<crate::types::Syntax>) -> Api {
     let mut files = Vec::new();
     for d in API_JSON.dirs() {
         let lang = corpus_language(d);
-        if lang.is_none() || lang == native.map(|s| s.as_str().to_string()) {
+        let opt_in = d.get_file(d.path().join("opt-in.txt")).is_some();
+        if lang.is_none() || !opt_in && lang == native.map(|s| s.as_str().to_string()) {
             collect(d, &mut files);
         }
     }

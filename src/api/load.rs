@@ -8,7 +8,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use thalia_extractors::{ClassDoc, SchemaError};
 
 use super::{Api, Class, ClassId, ClassKind, Member, MemberId, MemberKind};
-use crate::types::kotlin_view;
+use crate::types::{kotlin_view, scala_view};
 use crate::types::{
     parse_param, parse_type, parse_type_param, parse_type_param_head, ClassSig, ParamType,
     ParseError, Subst, Sym, Syntax, Type, TypeId, TypeSystem, VarId,
@@ -365,6 +365,7 @@ impl Builder {
                     let d = self.ts.arena.var_mut(v);
                     d.variance = h.variance;
                     d.reified = h.reified;
+                    d.higher_kinded = h.higher_kinded;
                     v
                 })
                 .collect();
@@ -500,10 +501,12 @@ impl Builder {
             let mut implements = parse_list(&implements_doc, "interface", self);
             if syntax == Syntax::Kotlin {
                 self.kotlin_extra_bounds(i, &tps, &scope);
+            }
+            if syntax != Syntax::Java {
                 let a = &mut self.ts.arena;
-                kotlin_bounds_to_jvm(a, &vars);
+                bounds_to_jvm(syntax, a, &vars);
                 for t in inherits.iter_mut().chain(implements.iter_mut()) {
-                    *t = kotlin_view::to_jvm(a, *t, false);
+                    *t = view_to_jvm(syntax, a, *t, false);
                 }
             }
             let c = &mut self.classes[i];
@@ -840,8 +843,8 @@ impl Builder {
                 ))
             }
         };
-        let (params, receiver, ret) = if syntax == Syntax::Kotlin {
-            self.kotlin_to_jvm(&type_params, params, receiver, ret)
+        let (params, receiver, ret) = if syntax != Syntax::Java {
+            self.native_to_jvm(syntax, &type_params, params, receiver, ret)
         } else {
             (params, receiver, ret)
         };
@@ -882,33 +885,34 @@ impl Builder {
         }
     }
 
-    /// A Kotlin member's parsed signature with Kotlin's mapped types replaced by their JVM
-    /// types (`types::kotlin_view`), its type parameters' bounds included. A `vararg Int` is an
-    /// `int[]`, as Kotlin compiles it.
-    fn kotlin_to_jvm(
+    /// A Kotlin or Scala member's parsed signature with the language's mapped types replaced
+    /// by their JVM types (`types::kotlin_view`, `types::scala_view`), its type parameters'
+    /// bounds included. A `vararg Int` (`Int*`) is an `int[]`.
+    fn native_to_jvm(
         &mut self,
+        syntax: Syntax,
         type_params: &[VarId],
         params: Vec<ParamType>,
         receiver: Option<TypeId>,
         ret: TypeId,
     ) -> (Vec<ParamType>, Option<TypeId>, TypeId) {
         let a = &mut self.ts.arena;
-        kotlin_bounds_to_jvm(a, type_params);
+        bounds_to_jvm(syntax, a, type_params);
         let params = params
             .into_iter()
             .map(|p| {
                 let ty = match (a.get(p.ty).clone(), p.vararg) {
                     (Type::Array(e), true) => {
-                        let e = kotlin_view::to_jvm(a, e, true);
+                        let e = view_to_jvm(syntax, a, e, true);
                         a.array(e)
                     }
-                    _ => kotlin_view::to_jvm(a, p.ty, true),
+                    _ => view_to_jvm(syntax, a, p.ty, true),
                 };
                 ParamType { ty, ..p }
             })
             .collect();
-        let receiver = receiver.map(|r| kotlin_view::to_jvm(a, r, true));
-        let ret = kotlin_view::to_jvm(a, ret, true);
+        let receiver = receiver.map(|r| view_to_jvm(syntax, a, r, true));
+        let ret = view_to_jvm(syntax, a, ret, true);
         (params, receiver, ret)
     }
 
@@ -1004,19 +1008,29 @@ struct ParsedMember {
     throws: Vec<TypeId>,
 }
 
-/// Kotlin's mapped types replaced by their JVM types in the bounds of type variables.
-fn kotlin_bounds_to_jvm(a: &mut crate::types::TypeArena, vars: &[VarId]) {
+/// Kotlin's and Scala's mapped types replaced by their JVM types in the bounds of type variables.
+fn bounds_to_jvm(syntax: Syntax, a: &mut crate::types::TypeArena, vars: &[VarId]) {
     for &v in vars {
         let d = a.var(v).clone();
         let upper: Vec<TypeId> = d
             .upper
             .iter()
-            .map(|&b| kotlin_view::to_jvm(a, b, false))
+            .map(|&b| view_to_jvm(syntax, a, b, false))
             .collect();
-        let lower = d.lower.map(|l| kotlin_view::to_jvm(a, l, false));
+        let lower = d.lower.map(|l| view_to_jvm(syntax, a, l, false));
         let m = a.var_mut(v);
         m.upper = upper;
         m.lower = lower;
+    }
+}
+
+/// A type of a `syntax` signature in the JVM's terms (Kotlin's and Scala's mapped classes
+/// replaced; Java's types as they are).
+fn view_to_jvm(syntax: Syntax, a: &mut crate::types::TypeArena, t: TypeId, value: bool) -> TypeId {
+    match syntax {
+        Syntax::Java => t,
+        Syntax::Kotlin => kotlin_view::to_jvm(a, t, value),
+        Syntax::Scala => scala_view::to_jvm(a, t, value),
     }
 }
 

@@ -46,9 +46,10 @@ impl Api {
         let syn = c.syntax;
         let print = |t: TypeId| print_type(a, syn, t);
         let mut doc = c.doc.clone();
-        // a Kotlin document's model holds the JVM view of its types (`types::kotlin_view`),
-        // which is not Kotlin's: its own strings are written back as they were
-        if syn == crate::types::Syntax::Kotlin {
+        // a Kotlin or Scala document's model holds the JVM view of its types
+        // (`types::kotlin_view`, `types::scala_view`), which is not the language's: its own
+        // strings are written back as they were
+        if syn != crate::types::Syntax::Java {
             return doc;
         }
         if doc.type_parameters().len() == c.type_params.len() {

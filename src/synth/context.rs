@@ -6,7 +6,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::api::{Api, ClassId, ClassKind, MemberId, MemberKind, ResolvedMember};
 use crate::graph::ApiGraph;
-use crate::types::{kotlin_view, Prim, Sym, Syntax, Type, TypeId};
+use crate::types::{kotlin_view, scala_view, Prim, Sym, Syntax, Type, TypeId, VarId};
 
 /// Why a member is not exercised.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, serde::Serialize)]
@@ -59,6 +59,17 @@ pub enum SkipReason {
     /// Ill-typed mode: a signature-polymorphic method (`MethodHandle.invoke`), whose argument
     /// and result types come from the call site, so no position can be broken.
     SignaturePolymorphic,
+    /// A Scala member with an implicit (`implicit`/`using`) parameter list or context bound
+    /// besides its explicit parameters, which the compiler would have to find.
+    ScalaImplicit,
+    /// A Scala member with a higher-kinded type parameter (`CC[_]`) or one that names its
+    /// class's type-constructor parameter.
+    HigherKinded,
+    /// A Scala member with several explicit parameter lists (`fold(z)(op)`), or a generic one
+    /// with none (`empty[A]`, called without parentheses).
+    ScalaParameterLists,
+    /// A Scala 3 extension method.
+    ScalaExtension,
 }
 
 impl SkipReason {
@@ -83,6 +94,10 @@ impl SkipReason {
             SkipReason::AnnotationElement => "annotation element (Kotlin)",
             SkipReason::InterfaceClone => "clone() declared by an interface (Scala 2)",
             SkipReason::KotlinNullableParameter => "parameter Kotlin types nullable (Map.compute)",
+            SkipReason::ScalaImplicit => "Scala implicit parameters besides explicit ones",
+            SkipReason::HigherKinded => "higher-kinded type parameter (Scala)",
+            SkipReason::ScalaParameterLists => "several Scala parameter lists, or none",
+            SkipReason::ScalaExtension => "Scala 3 extension method",
             SkipReason::KotlinMappedParameter => {
                 "Object parameter Kotlin types with the element type (Map.get, Collection.contains)"
             }
@@ -137,27 +152,31 @@ pub fn java_expressible(api: &Api, t: TypeId) -> bool {
 }
 
 /// True when a program of the language whose API syntax is `native` can write the type:
-/// Java's types, and for Kotlin its own classes and function types too.
+/// Java's types, and for Kotlin and Scala their own classes and function types too (and
+/// Scala's by-name types).
 pub fn expressible(api: &Api, t: TypeId, native: Option<Syntax>) -> bool {
     let kotlin = native == Some(Syntax::Kotlin);
+    let scala = native == Some(Syntax::Scala);
     let a = &api.ts.arena;
     match a.get(t) {
         Type::Function {
             receiver, suspend, ..
-        } if kotlin && receiver.is_none() && !suspend => {
+        } if (kotlin || scala) && receiver.is_none() && !suspend => {
             let mut ok = true;
             a.for_each_child(t, |c| ok &= expressible(api, c, native));
             ok
         }
+        Type::ByName(e) if scala => expressible(api, *e, native),
         Type::Function { .. } | Type::ByName(_) | Type::Top | Type::Bottom => false,
         Type::Class { name, .. } => {
             let n = a.name(*name);
             if (n.starts_with("kotlin.") && !kotlin)
-                || n.starts_with("scala.")
-                || !n.contains('.') && n.len() <= 2
+                || (n.starts_with("scala.") && !scala)
+                || !n.contains('.') && (n.len() <= 2 || scala)
+                || scala && api.class_by_name(n).is_some_and(|c| is_scala_object(api, c))
             {
-                // Kotlin/Scala-only classes, and single-letter names that are unresolved
-                // type variables
+                // Kotlin/Scala-only classes, single-letter names that are unresolved type
+                // variables, Scala's literal types (`false`) and objects
                 return false;
             }
             let mut ok = true;
@@ -195,6 +214,13 @@ pub fn kotlin_kind(api: &Api, c: ClassId) -> Option<&str> {
     api.class(c).doc.extra.get("kotlin_kind")?.as_str()
 }
 
+/// True for a Scala `object` without a companion class (`scala.None`,
+/// `scala.math.Ordering.Int`): its members are static, and it is no type that a program can
+/// name (`None.type` is).
+pub fn is_scala_object(api: &Api, c: ClassId) -> bool {
+    api.class(c).doc.extra.get("scala_object") == Some(&serde_json::Value::Bool(true))
+}
+
 /// True for a Kotlin `object` or companion object, whose members are imported by name.
 pub fn is_kotlin_object(api: &Api, c: ClassId) -> bool {
     matches!(kotlin_kind(api, c), Some("object" | "companion"))
@@ -218,8 +244,15 @@ impl SynthContext {
         let graph = ApiGraph::build(api);
         let string_sym = api.ts.arena.sym("java.lang.String");
         let object_sym = api.ts.arena.sym("java.lang.Object");
-        let boxes = BOXES
-            .iter()
+        // Scala programs of a Scala API box `int` to `scala.Int` (`Option[Int]`); Java's
+        // boxes still unbox
+        let scala_api =
+            native == Some(Syntax::Scala) && api.classes.iter().any(|c| c.syntax == Syntax::Scala);
+        let boxes = scala_api
+            .then_some(&scala_view::SCALA_BOXES)
+            .into_iter()
+            .flatten()
+            .chain(BOXES.iter())
             .map(|&(p, n)| (p, api.ts.arena.sym(n)))
             .collect();
 
@@ -232,14 +265,15 @@ impl SynthContext {
             .collect();
         let usable_owner = |api: &Api, c: ClassId| {
             let cl = api.class(c);
-            let own = if cl.syntax != Syntax::Kotlin {
-                // Java's and Scala's documents are used as Java sees them
+            let own = if cl.syntax == Syntax::Java || Some(cl.syntax) != native {
+                // Java's documents, and other languages' used as Java sees them
                 !cl.name.starts_with("kotlin.") && !cl.name.starts_with("scala.")
             } else {
-                // a Kotlin builtin that the JVM's class stands for is not used
-                // (nor a deprecated one: its use may be an error)
+                // a builtin that the JVM's class stands for is not used (nor a deprecated
+                // class: its use may be an error)
                 Some(cl.syntax) == native
                     && !(cl.syntax == Syntax::Kotlin && kotlin_view::is_mapped(&cl.name))
+                    && !(cl.syntax == Syntax::Scala && scala_view::is_mapped(&cl.name))
                     && cl.doc.deprecated != Some(true)
             };
             own && !preview.contains(&cl.sym) && is_public(cl.doc.access_mod.as_deref())
@@ -255,7 +289,7 @@ impl SynthContext {
             .filter(|&c| flag(api, c, "opt_in_marker") == Some(serde_json::Value::Bool(true)))
             .map(|c| api.class(c).name.clone())
             .collect();
-        // Kotlin's annotation classes are no types of values
+        // Kotlin's annotation classes and Scala's objects are no types of values
         let class_ids: Vec<ClassId> = owners
             .iter()
             .copied()
@@ -263,6 +297,7 @@ impl SynthContext {
                 api.class(c).is_class
                     && flag(api, c, "kotlin_kind")
                         != Some(serde_json::Value::String("annotation_class".into()))
+                    && !is_scala_object(api, c)
             })
             .collect();
 
@@ -369,6 +404,61 @@ impl SynthContext {
                 .is_some_and(|r| a.free_vars(r).iter().any(|v| mem.type_params.contains(v)))
     }
 
+    /// Why a member of a Scala API cannot be called yet, if it cannot: an implicit list the
+    /// compiler would search for, a higher-kinded type, several explicit parameter lists, an
+    /// extension method.
+    fn scala_problem(api: &Api, m: MemberId) -> Option<SkipReason> {
+        let mem = api.member(m);
+        let a = &api.ts.arena;
+        let extra = |key: &str| {
+            let owner = api.class(mem.owner);
+            match mem.kind {
+                MemberKind::Field => None,
+                _ => owner.doc.methods().get(mem.doc_index)?.extra.get(key).cloned(),
+            }
+        };
+        if mem.receiver.is_some() {
+            return Some(SkipReason::ScalaExtension);
+        }
+        // an auxiliary constructor that a page lists as a method
+        if mem.name == "this" {
+            return Some(SkipReason::NotPublic);
+        }
+        let mut implicit_only = false;
+        if let Some(serde_json::Value::Array(implicit)) = extra("implicit_parameters") {
+            // an implicit list that is the only one is passed explicitly, as written
+            let explicit = match mem.kind {
+                MemberKind::Field => None,
+                _ => api.class(mem.owner).doc.methods().get(mem.doc_index).map(|d| {
+                    d.parameters
+                        .iter()
+                        .map(|p| serde_json::Value::String(p.clone()))
+                        .collect::<Vec<_>>()
+                }),
+            };
+            let only = !implicit.is_empty() && explicit.as_ref() == Some(&implicit);
+            if !only {
+                return Some(SkipReason::ScalaImplicit);
+            }
+            implicit_only = true;
+        }
+        let lists = extra("parameter_lists").and_then(|v| v.as_u64());
+        if lists.is_some_and(|n| n > 1 || n == 0 && !implicit_only) {
+            return Some(SkipReason::ScalaParameterLists);
+        }
+        let owner_vars = &api.class(mem.owner).type_params;
+        let hk = |v: &VarId| a.var(*v).higher_kinded;
+        if mem.type_params.iter().any(hk) {
+            return Some(SkipReason::HigherKinded);
+        }
+        let mut types: Vec<TypeId> = mem.params.iter().map(|p| p.ty).collect();
+        types.push(mem.ret);
+        let names_hk = types
+            .iter()
+            .any(|&t| a.free_vars(t).iter().any(|v| owner_vars.contains(v) && hk(v)));
+        names_hk.then_some(SkipReason::HigherKinded)
+    }
+
     /// Members whose `throws` lists an exception not known to be unchecked (a subtype of
     /// `RuntimeException` or `Error`).
     fn checked_throwers(api: &mut Api) -> FxHashSet<MemberId> {
@@ -416,6 +506,11 @@ impl SynthContext {
         }
         if own && mem.type_params.iter().any(|&v| api.ts.arena.var(v).reified) {
             return Some(SkipReason::Reified);
+        }
+        if own && owner.syntax == Syntax::Scala {
+            if let Some(r) = Self::scala_problem(api, m) {
+                return Some(r);
+            }
         }
         // an extension declared in a class is in scope only inside it (or, for an object's,
         // where imported); a `vararg` before other parameters needs named arguments after it

@@ -314,9 +314,14 @@ impl LanguageRules {
     }
 
     /// The API syntax whose own classes and members (extension and top-level functions,
-    /// nullable and function types) the language uses besides Java's: Kotlin's.
+    /// objects, nullable, function and by-name types) the language uses besides Java's:
+    /// Kotlin's for Kotlin, Scala's for Scala 3 and 2.13.
     pub fn native_syntax(self) -> Option<crate::types::Syntax> {
-        (self.lang == Language::Kotlin).then_some(crate::types::Syntax::Kotlin)
+        match self.lang {
+            Language::Kotlin => Some(crate::types::Syntax::Kotlin),
+            Language::Scala3 | Language::Scala2 => Some(crate::types::Syntax::Scala),
+            _ => None,
+        }
     }
 
     /// True when locals may be declared with a nullable type `T?` and the null-safety rules

@@ -63,6 +63,12 @@ pub fn mix_seed(seed: u64, stream: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Deepest nesting of [`Worker::instance_below`] draws. Each level tries several subclasses
+/// and substitutions, so the work grows exponentially with it; F-bounds of Java APIs
+/// (`E extends Enum<E>`) need one or two levels, and Scala bounds that recur through
+/// subclasses (`C <: IterableOps[A, CC, C]`) would otherwise never end.
+const MAX_SUBST_NESTING: usize = 4;
+
 /// One worker's state: its own API copy and caches. Results never depend on what the worker
 /// did before (caches hold only deterministic data).
 pub struct Worker<'c> {
@@ -113,6 +119,8 @@ pub(crate) struct Caches {
 /// on entering a context and back down on leaving it.
 #[derive(Default)]
 pub(crate) struct Building {
+    /// Nesting of substitutions drawn for instances below a bound ([`Worker::instance_below`]).
+    pub(crate) subst_nesting: usize,
     /// Lambda parameters named so far in this program (the next is `l{fresh + 1}`).
     pub(crate) fresh: usize,
     /// Nesting of lambda bodies being built (calls there may not throw checked exceptions).
@@ -336,7 +344,15 @@ impl<'c> Worker<'c> {
             self.api
                 .ts
                 .unify_with(self_ty, target, &params, UnifyMode::Subtype, &Subst::new())?;
-        let s = self.draw_subst(rng, &params, depth.saturating_sub(1), &s)?;
+        // bounds that name subclasses of themselves (Scala's `C <: IterableOps[A, CC, C]`)
+        // would recurse without end: the nesting is bounded
+        if self.building.subst_nesting >= MAX_SUBST_NESTING {
+            return None;
+        }
+        self.building.subst_nesting += 1;
+        let s = self.draw_subst(rng, &params, depth.saturating_sub(1), &s);
+        self.building.subst_nesting -= 1;
+        let s = s?;
         let t = self.api.ts.arena.subst(self_ty, &s);
         if self.api.ts.arena.is_ground(t) && self.api.ts.is_subtype(t, target) {
             Some(t)

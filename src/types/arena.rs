@@ -157,6 +157,8 @@ pub struct TypeVar {
     pub variance: Variance,
     /// Kotlin `reified`.
     pub reified: bool,
+    /// Scala higher-kinded parameter (`CC[_]`): a type constructor, not a type.
+    pub higher_kinded: bool,
 }
 
 /// Deepest type any operation of the arena builds: a substitution whose result would be
@@ -269,6 +271,7 @@ impl TypeArena {
             lower: None,
             variance: Variance::Invariant,
             reified: false,
+            higher_kinded: false,
         });
         id
     }

@@ -4,6 +4,7 @@
 mod arena;
 pub mod kotlin_view;
 mod print;
+pub mod scala_view;
 mod subst;
 mod syntax;
 mod system;

@@ -124,6 +124,8 @@ pub struct TypeParamHead {
     pub variance: Variance,
     /// Kotlin `reified`.
     pub reified: bool,
+    /// Scala higher-kinded parameter (`CC[_]`, `F[X] <: Seq[X]`).
+    pub higher_kinded: bool,
 }
 
 /// Parses a type string.
@@ -192,6 +194,13 @@ pub fn parse_type_param(
     let mut upper = Vec::new();
     let mut lower = None;
     p.ws();
+    if head.higher_kinded {
+        // a constructor's bounds name its own parameters (`CC[X] <: Seq[X]`): not kept
+        let decl = arena.var_mut(var);
+        decl.variance = head.variance;
+        decl.higher_kinded = true;
+        return Ok(());
+    }
     match syntax {
         Syntax::Java => {
             if p.eat_word("extends") {
@@ -387,6 +396,25 @@ impl<'a> Parser<'a> {
         Some(r[..end].to_string())
     }
 
+    /// Skips a bracketed list (`[_]`, `[X[_], +Y]`) at the current position.
+    fn skip_brackets(&mut self) -> Result<(), ParseError> {
+        let mut depth = 0usize;
+        for (i, c) in self.rest().char_indices() {
+            match c {
+                '[' => depth += 1,
+                ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.pos += i + 1;
+                        return Ok(());
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.err("unclosed `[`")
+    }
+
     /// A Scala operator identifier such as `<:<`.
     fn op_ident(&mut self) -> Option<String> {
         self.ws();
@@ -429,13 +457,18 @@ impl<'a> Parser<'a> {
         let Some(name) = self.ident() else {
             return self.err("expected a type-parameter name");
         };
+        let mut higher_kinded = false;
         if self.syntax == Syntax::Scala && self.peek_char() == Some('[') {
-            return self.err("higher-kinded type parameters are not supported");
+            // its own parameters (`[_]`, `[X]`, `[+X, Y[_]]`) are skipped: a constructor
+            // variable is only ever passed on (`CC`), never applied by synthesis
+            self.skip_brackets()?;
+            higher_kinded = true;
         }
         Ok(TypeParamHead {
             name,
             variance,
             reified,
+            higher_kinded,
         })
     }
 

@@ -243,9 +243,22 @@ const KEYWORDS: &[&str] = &[
     "yield",
 ];
 
-/// `name`, backquoted if it is a keyword.
+/// The characters of a Scala operator identifier (`::`, `+:`, `<:<`).
+const OPERATOR_CHARS: &str = "<>:=+-*/!#%&|^~?@\\";
+
+/// True for a Scala identifier with operator characters: an operator (`::`, `+:`, `<:<`)
+/// or an alphanumeric name ending in `_` and an operator (`unary_-`, `lineStream_!`).
+fn is_operator(n: &str) -> bool {
+    let ops = |s: &str| !s.is_empty() && s.chars().all(|c| OPERATOR_CHARS.contains(c));
+    ops(n)
+        || n.rsplit_once('_').is_some_and(|(head, tail)| {
+            ops(tail) && common::is_plain_identifier(&format!("{head}_"))
+        })
+}
+
+/// `name`, backquoted if it is a keyword or an operator (`xs.`::`(x)`).
 fn name(n: &str) -> String {
-    common::backquoted_if(n, KEYWORDS.contains(&n))
+    common::backquoted_if(n, KEYWORDS.contains(&n) || is_operator(n))
 }
 
 /// A dot-separated qualified name with each segment quoted as needed.
@@ -284,6 +297,10 @@ impl Dialect for Emitter<'_> {
         Translator::language(&ScalaTranslator {
             version: self.version,
         })
+    }
+
+    fn is_identifier(&self, n: &str) -> bool {
+        common::is_plain_identifier(n) || is_operator(n)
     }
 
     fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {

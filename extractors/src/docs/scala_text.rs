@@ -919,6 +919,13 @@ fn build_member(
         if !implicit.is_empty() {
             extra.insert("implicit_parameters".into(), Value::Array(implicit));
         }
+        // curried lists are written into the result type; their number tells a call from
+        // a function-valued result
+        // (0: a parameterless `def empty[A]: …`, called without parentheses)
+        let explicit_lists = lists.iter().filter(|l| !l.implicit).count();
+        if explicit_lists != 1 && !ctor {
+            extra.insert("parameter_lists".into(), Value::from(explicit_lists));
+        }
         if first.params.iter().any(|(n, _)| n.is_some()) {
             extra.insert(
                 "parameter_names".into(),
