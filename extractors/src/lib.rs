@@ -48,6 +48,7 @@ pub mod fetch;
 pub mod fuzzing;
 pub mod io;
 pub mod kotlin;
+pub mod scala;
 pub mod maven;
 pub mod schema;
 pub mod view;
