@@ -790,4 +790,3 @@ fn online_kotlinx_coroutines_fetches_kotlin_typed() {
     assert_eq!(join["other_metadata"]["is_suspend"], true);
     assert_loads(&out);
 }
-

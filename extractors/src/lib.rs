@@ -48,8 +48,8 @@ pub mod fetch;
 pub mod fuzzing;
 pub mod io;
 pub mod kotlin;
-pub mod scala;
 pub mod maven;
+pub mod scala;
 pub mod schema;
 pub mod view;
 

@@ -39,7 +39,6 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::bytecode::{self, ExtractOptions, ExtractProblem, Extraction};
 use crate::docs::scala_text::{self, SKind, SMember, SPage, STok};
@@ -525,7 +524,11 @@ fn class_doc(c: &ClassLine) -> Result<(ClassDoc, Vec<String>), String> {
     for m in c.members.iter().filter(|m| m.receiver.is_some()) {
         let Some(sm) = member(m) else { continue };
         let recv = m.receiver.as_deref().and_then(render_type);
-        let name = sm.toks.first().map(|t| format!("{t:?}")).unwrap_or_default();
+        let name = sm
+            .toks
+            .first()
+            .map(|t| format!("{t:?}"))
+            .unwrap_or_default();
         let Some(recv) = recv else {
             skipped.push(format!("extension `{name}` skipped: unreadable receiver"));
             continue;
@@ -629,16 +632,19 @@ pub fn merge(java: Extraction, out: HelperOutput) -> (Extraction, ScalaStats) {
         // a nested class's Java name is dotted (`a.B.C`): its top-level is a prefix
         let top = top_of(&d.name);
         let covered = replaced.contains(top)
-            || replaced
-                .iter()
-                .any(|t| top.len() > t.len() && top.starts_with(t) && top[t.len()..].starts_with('.'));
+            || replaced.iter().any(|t| {
+                top.len() > t.len() && top.starts_with(t) && top[t.len()..].starts_with('.')
+            });
         if !covered {
             stats.java_classes += 1;
             docs.push(d);
         }
     }
     docs.sort_by(|a, b| a.name.cmp(&b.name));
-    for d in docs.iter().filter(|d| d.language.as_deref() == Some("scala")) {
+    for d in docs
+        .iter()
+        .filter(|d| d.language.as_deref() == Some("scala"))
+    {
         for m in d.methods() {
             stats.methods += 1;
             if m.is_constructor == Some(true) {
