@@ -129,6 +129,10 @@ object ScalaSignatureDump extends Driver:
     s"${e.getClass.getSimpleName}: $m" + (if System.getenv("SSD_DEBUG") != null then e.getStackTrace.take(6).mkString(" at ", " at ", "") else "")
 
   private val seen = mutable.HashSet[String]()
+  /// problems of single members (their class is written without them)
+  private val memberProblems = mutable.ArrayBuffer[String]()
+  private var currentTop = ""
+  private def topOf(cls: Symbol): String = currentTop
 
   private def visit(cls: ClassSymbol, top: String, source: String, lines: mutable.ArrayBuffer[String], bad: mutable.ArrayBuffer[String])(using Context): Unit =
     if cls.is(Flags.JavaDefined) || cls.is(Flags.Synthetic) && !cls.is(Flags.Module) || cls.isAnonymousClass then return
@@ -140,7 +144,10 @@ object ScalaSignatureDump extends Driver:
     if name.contains('$') && !name.endsWith("$package") then return
     val nested = mutable.ArrayBuffer[ClassSymbol]()
     try
+      currentTop = top
       lines += classLine(cls, nested)
+      bad ++= memberProblems
+      memberProblems.clear()
     catch
       case e: Throwable =>
         bad += problemLine(top, fqn(cls), source, reason(e))
@@ -154,6 +161,7 @@ object ScalaSignatureDump extends Driver:
     if n.endsWith("$package") then s.owner.name.toString else n
 
   private def fqn(s: Symbol)(using Context): String =
+    if !s.exists then return s.name.toString
     val owner = s.owner
     val simple = s.name.stripModuleClassSuffix.toString
     // top-level definitions (`File$package`) belong to their package
@@ -188,14 +196,18 @@ object ScalaSignatureDump extends Driver:
     val abstractCls = cls.is(Flags.Abstract) || cls.is(Flags.Trait)
     for d <- info.decls.toList do
       if d.isClass then nested += d.asClass
-      else member(cls, d, abstractCls).foreach(members += _)
+      else
+        try member(cls, d, abstractCls).foreach(members += _)
+        catch
+          case e: Throwable =>
+            memberProblems += problemLine(topOf(cls), s"${fqn(cls)}.${d.name}", "", s"member skipped: ${reason(e)}")
     s"""{"class":{"jvm":${q(cls.fullName.mangledString)},"fqn":${q(fqn(cls))},"kind":${q(kind)},"modifiers":${arr(mods)},"sig":${q(sig)},"deprecated":${deprecated(cls)},"members":${members.mkString("[", ",", "]")}}}"""
 
   private def member(cls: ClassSymbol, d: Symbol, abstractCls: Boolean)(using Context): Option[String] =
     if !d.isTerm || d.is(Flags.Synthetic) && !d.is(Flags.Case) || d.is(Flags.Artifact) || d.is(Flags.Module) || d.is(Flags.ParamAccessor) && d.is(Flags.Private) then return None
     if !isPublic(d) then return None
     val rawName = d.name.toString
-    if rawName.contains('$') || rawName.endsWith(" ") then return None
+    if rawName.contains('$') || rawName.exists(_.isWhitespace) then return None
     if d.is(Flags.Accessor) && rawName.endsWith("_=") then return None
     if d.isConstructor && (abstractCls || cls.is(Flags.Module)) then return None
     if d.isConstructor && d.name != nme.CONSTRUCTOR then return None
@@ -291,6 +303,9 @@ object ScalaSignatureDump extends Driver:
 
   private def tyInner(t: Type)(using Context): String =
     t match
+      case AppliedType(hk: HKTypeLambda, args) if hk.paramNames.size == args.size =>
+        // a type lambda applied (Scala 2 pickles eta-expand type constructors)
+        ty(hk.instantiate(args))
       case AppliedType(tc, args) =>
         val s = tc.typeSymbol
         if defn.isFunctionSymbol(s) && args.nonEmpty then
@@ -300,13 +315,16 @@ object ScalaSignatureDump extends Driver:
           args.map(ty).mkString("(", ", ", ")")
         else if s == defn.RepeatedParamClass then s"${ty(args.head)}*"
         else
-          val base = tc match
-            case tr: TypeRef if tr.symbol.isAliasType => ty(tr.dealias)
-            case _ => ty(tc)
-          s"$base[${args.map(ty).mkString(", ")}]"
+          tc match
+            case tr: TypeRef if tr.symbol.isAliasType && !tr.symbol.isOpaqueAlias =>
+              // an alias applied: its expansion, reduced
+              val d = t.dealias
+              if d ne t then ty(d) else s"${ty(tr.dealias)}[${args.map(ty).mkString(", ")}]"
+            case _ => s"${ty(tc)}[${args.map(ty).mkString(", ")}]"
       case tr: TypeRef =>
         val s = tr.symbol
-        if s.isClass then clsName(s)
+        if !s.exists then tr.name.toString
+        else if s.isClass then clsName(s)
         else if s.is(Flags.TypeParam) || s.owner.isTerm then s.name.toString
         else if s.isAliasType && !s.isOpaqueAlias then
           tr.info match
@@ -327,6 +345,13 @@ object ScalaSignatureDump extends Driver:
       case rt: RefinedType => ty(rt.parent)
       case ft: FlexibleType => ty(ft.hi)
       case ct: ConstantType => ty(ct.underlying.widen)
+      case hk: HKTypeLambda if (hk.resType match
+            case AppliedType(_, args) => args == hk.paramRefs
+            case _ => false) =>
+        // `[A] =>> F[A]` is `F`
+        hk.resType match
+          case AppliedType(tc, _) => ty(tc)
+          case _ => t.show
       case hk: HKTypeLambda =>
         s"[${hk.paramNames.mkString(", ")}] =>> ${ty(hk.resType)}"
       case pr: ParamRef => pr.paramName.toString

@@ -575,14 +575,16 @@ fn class_doc(c: &ClassLine) -> Result<(ClassDoc, Vec<String>), String> {
     Ok((doc, skipped))
 }
 
-/// `a.B$C` → the top-level name the helper keys it by (`a.B`; `a.F$package` stays).
-fn top_of(java_name: &str) -> &str {
-    if let Some(i) = java_name.find("$package") {
-        return &java_name[..i + "$package".len()];
+/// `a.B$C` → the top-level name the helper keys it by (`a.B`; `a.F$package` stays;
+/// `scala.$less$colon$less$` is `scala.<:<`).
+fn top_of(java_name: &str) -> String {
+    let name = scala_text::decode_name(java_name);
+    if let Some(i) = name.find("$package") {
+        return name[..i + "$package".len()].to_string();
     }
-    match java_name.find('$') {
-        Some(i) => &java_name[..i],
-        None => java_name,
+    match name.find('$') {
+        Some(i) => name[..i].to_string(),
+        None => name,
     }
 }
 
@@ -605,7 +607,7 @@ pub fn merge(java: Extraction, out: HelperOutput) -> (Extraction, ScalaStats) {
     let mut docs: Vec<ClassDoc> = Vec::new();
     for c in &out.classes {
         let top = top_of(&c.jvm);
-        if out.failed_tops.contains(top) {
+        if out.failed_tops.contains(&top) {
             continue;
         }
         match class_doc(c) {
@@ -631,7 +633,7 @@ pub fn merge(java: Extraction, out: HelperOutput) -> (Extraction, ScalaStats) {
     for d in java.docs {
         // a nested class's Java name is dotted (`a.B.C`): its top-level is a prefix
         let top = top_of(&d.name);
-        let covered = replaced.contains(top)
+        let covered = replaced.contains(top.as_str())
             || replaced.iter().any(|t| {
                 top.len() > t.len() && top.starts_with(t) && top[t.len()..].starts_with('.')
             });
