@@ -417,10 +417,9 @@ fn has_scala_one(path: &Path) -> bool {
                 let p = e.path();
                 if p.is_dir() {
                     stack.push(p);
-                } else if p.extension().is_some_and(|x| x == "tasty") {
-                    return true;
-                } else if p.extension().is_some_and(|x| x == "class")
-                    && std::fs::read(&p).is_ok_and(|b| is_scala_class(&b))
+                } else if p.extension().is_some_and(|x| x == "tasty")
+                    || (p.extension().is_some_and(|x| x == "class")
+                        && std::fs::read(&p).is_ok_and(|b| is_scala_class(&b)))
                 {
                     return true;
                 }
