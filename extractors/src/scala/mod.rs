@@ -705,3 +705,108 @@ pub fn extract_scala(
     let java = bytecode::extract_paths(paths, &opts.extract)?;
     scala_view(java, paths, opts)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn java_doc(name: &str) -> ClassDoc {
+        ClassDoc::new(name, "java")
+    }
+
+    fn output(lines: &[&str]) -> HelperOutput {
+        let mut out = HelperOutput::default();
+        for (i, l) in lines.iter().enumerate() {
+            out.take(i + 1, l);
+        }
+        out
+    }
+
+    #[test]
+    fn merge_replaces_scala_classes_and_keeps_java_and_failed_ones() {
+        let java = Extraction {
+            docs: [
+                "a.B",
+                "a.B$",
+                "a.B.Inner",
+                "a.Broken",
+                "a.J",
+                "a.$less$colon$less",
+            ]
+            .into_iter()
+            .map(java_doc)
+            .collect(),
+            ..Extraction::default()
+        };
+        let out = output(&[
+            r#"{"scala":{"top":"a.B"}}"#,
+            r#"{"scala":{"top":"a.<:<"}}"#,
+            "{\"class\":{\"jvm\":\"a.B\",\"fqn\":\"a.B\",\"kind\":\"class\",\"modifiers\":[],\"sig\":\"B[+A]\",\"deprecated\":false,\"members\":[{\"kind\":\"def\",\"modifiers\":[],\"sig\":\"get : A\",\"abstract\":false,\"protected\":false,\"deprecated\":false,\"receiver\":null}]}}",
+            "{\"class\":{\"jvm\":\"a.B$\",\"fqn\":\"a.B\",\"kind\":\"object\",\"modifiers\":[\"final\"],\"sig\":\"B\",\"deprecated\":false,\"members\":[{\"kind\":\"def\",\"modifiers\":[],\"sig\":\"shout : \\u0001java.lang.String\\u0001\",\"abstract\":false,\"protected\":false,\"deprecated\":false,\"receiver\":\"\\u0001java.lang.String\\u0001\"},{\"kind\":\"def\",\"modifiers\":[],\"sig\":\"f(x: \\u0001scala.<:<\\u0001[A, \\u0001scala.Int\\u0001])(y: => A) : A\",\"abstract\":false,\"protected\":false,\"deprecated\":false,\"receiver\":null}]}}",
+            r#"{"problem":{"top":"a.Broken","name":"a.Broken","source":"x.jar","reason":"error while loading Broken, TASTy file could not be read"}}"#,
+            "not json",
+            r#"{"stats":{"classes":2,"problems":1}}"#,
+        ]);
+        let (x, stats) = merge(java, out);
+        let names: Vec<(&str, Option<&str>)> = x
+            .docs
+            .iter()
+            .map(|d| (d.name.as_str(), d.language.as_deref()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("a.B", Some("scala")),
+                ("a.Broken", Some("java")),
+                ("a.J", Some("java")),
+            ]
+        );
+        assert_eq!(x.problems.len(), 2, "{:?}", x.problems);
+        assert!(x.problems[0].to_string().contains("a.Broken"));
+        assert!(x.problems[1].entry.contains("output line 6"));
+        let b = &x.docs[0];
+        let sigs: Vec<(String, Vec<String>, Option<String>, Option<String>, bool)> = b
+            .methods()
+            .iter()
+            .map(|m| {
+                (
+                    m.name.clone(),
+                    m.parameters.clone(),
+                    m.return_type.clone().flatten(),
+                    m.receiver().map(str::to_string),
+                    m.is_static == Some(true),
+                )
+            })
+            .collect();
+        assert_eq!(
+            sigs,
+            [
+                (
+                    "f".to_string(),
+                    vec!["scala.<:<[A, scala.Int]".to_string()],
+                    Some("(=> A) => A".to_string()),
+                    None,
+                    true
+                ),
+                (
+                    "shout".to_string(),
+                    vec![],
+                    Some("java.lang.String".to_string()),
+                    Some("java.lang.String".to_string()),
+                    true
+                ),
+            ]
+        );
+        assert_eq!(b.fields().len(), 1, "`get` is a field");
+        assert_eq!(stats.extensions, 1);
+        assert_eq!(stats.java_classes, 2);
+    }
+
+    #[test]
+    fn java_names_map_to_the_helpers_top_level_names() {
+        assert_eq!(top_of("a.B$"), "a.B");
+        assert_eq!(top_of("a.B$Inner"), "a.B");
+        assert_eq!(top_of("a.F$package$"), "a.F$package");
+        assert_eq!(top_of("scala.$less$colon$less$"), "scala.<:<");
+    }
+}
