@@ -765,7 +765,8 @@ mod tests {
         assert!(x.problems[0].to_string().contains("a.Broken"));
         assert!(x.problems[1].entry.contains("output line 6"));
         let b = &x.docs[0];
-        let sigs: Vec<(String, Vec<String>, Option<String>, Option<String>, bool)> = b
+        type Sig = (String, Vec<String>, Option<String>, Option<String>, bool);
+        let sigs: Vec<Sig> = b
             .methods()
             .iter()
             .map(|m| {
