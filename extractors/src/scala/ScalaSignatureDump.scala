@@ -339,6 +339,9 @@ object ScalaSignatureDump extends Driver:
       case tt: ThisType => clsName(tt.cls)
       case TypeBounds(lo, hi) => "_" + bounds(t)
       case AndType(a, b) => s"${ty(a)} & ${ty(b)}"
+      // `A | Null` (explicit nulls) is `A` as Scala without explicit nulls sees it
+      case OrType(a, b) if b.isNullType => ty(a)
+      case OrType(a, b) if a.isNullType => ty(b)
       case OrType(a, b) => s"${ty(a)} | ${ty(b)}"
       case ExprType(r) => s"=> ${ty(r)}"
       case AnnotatedType(u, _) => ty(u)

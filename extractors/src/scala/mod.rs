@@ -28,7 +28,8 @@
 //! Limits: only the members a class declares are listed (inherited ones are resolved by the
 //! loader through the supertypes); type aliases are written as their expansion
 //! (`scala.Predef.String` → `java.lang.String`, `scala.List` →
-//! `scala.collection.immutable.List`); refinements and annotations of types are dropped; a
+//! `scala.collection.immutable.List`); `A | Null` (explicit nulls) is written `A`; refinements
+//! and annotations of types are dropped; a
 //! literal type is written as its widened type; a nested class whose Scala view fails loses
 //! its document (the problem names it).
 
