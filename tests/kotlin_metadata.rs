@@ -503,17 +503,6 @@ fn auto_view_picks_kotlin_for_kotlin_classes_and_java_overrides_it() {
     assert!(!d.contains_key("demo"));
 }
 
-#[test]
-fn scala_view_is_a_clear_error() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let (ok, stderr) = extract(&["--view", "scala"], &[tmp.path()], &tmp.path().join("o"));
-    assert!(!ok);
-    assert!(
-        stderr.contains("scala view not implemented yet"),
-        "{stderr}"
-    );
-}
-
 /// A minimal public class `demo/NAME` annotated `kotlin.Metadata` with these values.
 fn class_with_metadata(name: &str, k: i32, mv: [i32; 3], d1: &str) -> Vec<u8> {
     fn utf8(cp: &mut Vec<u8>, s: &str) {
@@ -800,49 +789,4 @@ fn online_kotlinx_coroutines_fetches_kotlin_typed() {
     let join = method(job, "join");
     assert_eq!(join["other_metadata"]["is_suspend"], true);
     assert_loads(&out);
-}
-
-#[test]
-fn online_scala_library_keeps_the_java_view_with_a_note() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let out = tmp.path().join("scala");
-    let o = thalia()
-        .args(["fetch", "org.scala-lang:scala-library:3.9.0", "-o"])
-        .arg(&out)
-        .output()
-        .expect("thalia runs");
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    if !o.status.success() {
-        require::missing_tool(
-            "online_scala_library",
-            &format!("fetch failed (network or Maven configuration?): {stderr}"),
-        );
-        return;
-    }
-    assert!(
-        stderr.contains("scala view not implemented yet"),
-        "{stderr}"
-    );
-    let record: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("fetch.json")).expect("fetch.json"))
-            .expect("json");
-    assert_eq!(record["view"], "java");
-    assert!(record["view_note"]
-        .as_str()
-        .is_some_and(|n| n.contains("scala view not implemented yet")));
-    let o = thalia()
-        .args([
-            "fetch",
-            "--view",
-            "scala",
-            "org.scala-lang:scala-library:3.9.0",
-            "-o",
-        ])
-        .arg(tmp.path().join("scala2"))
-        .output()
-        .expect("thalia runs");
-    assert!(!o.status.success());
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("--view scala: scala view not implemented yet")
-    );
 }

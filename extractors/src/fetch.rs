@@ -30,7 +30,8 @@ pub struct FetchOptions {
     pub java_home: Option<PathBuf>,
     /// Extract the dependencies' API too (not only the requested artifacts').
     pub with_deps: bool,
-    /// Which language's view to write (auto: Kotlin for classes with `kotlin.Metadata`).
+    /// Which language's view to write (auto: Kotlin for classes with `kotlin.Metadata`, Scala
+    /// for a Scala library whose classes carry TASTy or Scala 2 signatures).
     pub view: crate::view::View,
 }
 
@@ -49,6 +50,9 @@ pub enum FetchError {
     /// The Kotlin view could not be extracted.
     #[error(transparent)]
     Kotlin(#[from] crate::kotlin::KotlinError),
+    /// The Scala view could not be extracted.
+    #[error(transparent)]
+    Scala(#[from] crate::scala::ScalaError),
     /// The requested view is not available.
     #[error("--view {view}: {reason}")]
     View {
@@ -165,12 +169,6 @@ impl Fetched {
 pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, FetchError> {
     if coords.is_empty() {
         return Err(FetchError::Empty);
-    }
-    if opts.view == crate::view::View::Scala {
-        return Err(FetchError::View {
-            view: opts.view,
-            reason: crate::view::SCALA_NOT_IMPLEMENTED.into(),
-        });
     }
     let t0 = Instant::now();
     let config = RepoConfig::discover(&opts.repos)?;
@@ -320,38 +318,48 @@ fn apply_view(
     opts: &FetchOptions,
     ext_opts: ExtractOptions,
 ) -> Result<(bytecode::Extraction, &'static str, Option<String>), FetchError> {
-    use crate::view::{View, SCALA_NOT_IMPLEMENTED};
+    use crate::view::View;
+    let scala_lib = fetched.iter().any(is_scala_library);
     let kotlin = match opts.view {
-        View::Java => false,
+        View::Java => return Ok((extraction, "java", None)),
         View::Kotlin => true,
-        View::Scala => {
-            return Err(FetchError::View {
-                view: View::Scala,
-                reason: SCALA_NOT_IMPLEMENTED.into(),
-            })
-        }
+        View::Scala => false,
         View::Auto => {
             if crate::kotlin::has_kotlin(&extraction) {
                 true
+            } else if scala_lib && crate::scala::has_scala(root_jars) {
+                false
             } else {
-                let scala = fetched.iter().any(is_scala_library);
-                let note = scala.then(|| {
-                    format!("a Scala library: {SCALA_NOT_IMPLEMENTED}, the Java view is written")
-                });
-                return Ok((extraction, "java", note));
+                return Ok((extraction, "java", None));
             }
         }
     };
-    if !kotlin || root_jars.is_empty() {
+    if root_jars.is_empty() {
         return Ok((extraction, "java", None));
     }
-    let kopts = crate::kotlin::KotlinOptions {
+    if kotlin {
+        let kopts = crate::kotlin::KotlinOptions {
+            repos: opts.repos.clone(),
+            java_home: opts.java_home.clone(),
+            extract: ext_opts,
+        };
+        let (x, _) = crate::kotlin::kotlin_view(extraction, root_jars, &kopts)?;
+        return Ok((x, "kotlin", None));
+    }
+    // the Scala view: the other fetched jars are the compiler's class path
+    let roots: std::collections::HashSet<&Path> = root_jars.iter().copied().collect();
+    let sopts = crate::scala::ScalaOptions {
         repos: opts.repos.clone(),
         java_home: opts.java_home.clone(),
+        classpath: fetched
+            .iter()
+            .map(|f| f.jar.clone())
+            .filter(|j| !roots.contains(j.as_path()))
+            .collect(),
         extract: ext_opts,
     };
-    let (x, _) = crate::kotlin::kotlin_view(extraction, root_jars, &kopts)?;
-    Ok((x, "kotlin", None))
+    let (x, _) = crate::scala::scala_view(extraction, root_jars, &sopts)?;
+    Ok((x, "scala", None))
 }
 
 /// The record and outcome of a fetch once its API is extracted.

@@ -49,6 +49,7 @@ pub mod fuzzing;
 pub mod io;
 pub mod kotlin;
 pub mod maven;
+pub mod scala;
 pub mod schema;
 pub mod view;
 

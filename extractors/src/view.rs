@@ -1,5 +1,6 @@
 //! Which language's view of a library an extraction writes: Java (bytecode as javac sees
-//! it), Kotlin (from `kotlin.Metadata`, see [`crate::kotlin`]) or Scala (not implemented).
+//! it), Kotlin (from `kotlin.Metadata`, see [`crate::kotlin`]) or Scala (from TASTy and Scala 2
+//! signatures, see [`crate::scala`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -7,14 +8,15 @@ use std::str::FromStr;
 /// The view an extraction writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum View {
-    /// Kotlin view when the classes carry `kotlin.Metadata`, else Java view.
+    /// Kotlin view when the classes carry `kotlin.Metadata`, Scala view when they carry TASTy
+    /// or Scala 2 signatures, else Java view.
     #[default]
     Auto,
     /// The Java view (bytecode as javac sees it).
     Java,
     /// The Kotlin view (from `kotlin.Metadata`; classes without it keep their Java view).
     Kotlin,
-    /// The Scala view (not implemented yet: an error).
+    /// The Scala view (read by the Scala 3 compiler; Java classes keep their Java view).
     Scala,
 }
 
@@ -50,6 +52,3 @@ impl FromStr for View {
         }
     }
 }
-
-/// What `--view scala` answers, and what auto says of a Scala library.
-pub const SCALA_NOT_IMPLEMENTED: &str = "scala view not implemented yet";

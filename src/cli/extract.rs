@@ -8,7 +8,7 @@ use clap::Args;
 use thalia_extractors::bytecode::{self, ClassPool, ExtractOptions};
 use thalia_extractors::fetch::{self, FetchOptions};
 use thalia_extractors::maven::Coordinate;
-use thalia_extractors::view::{View, SCALA_NOT_IMPLEMENTED};
+use thalia_extractors::view::View;
 
 use super::progress;
 
@@ -33,7 +33,8 @@ pub(super) struct FetchArgs {
     #[arg(long)]
     with_deps: bool,
     /// Which language's view of the library to write: auto (Kotlin when its classes carry
-    /// `kotlin.Metadata`, else Java), java, kotlin or scala (not implemented yet).
+    /// `kotlin.Metadata`, Scala for a Scala library with TASTy or Scala 2 signatures, else
+    /// Java), java, kotlin or scala.
     #[arg(long, default_value = "auto", value_name = "VIEW")]
     view: View,
 }
@@ -62,7 +63,8 @@ pub(super) struct ExtractArgs {
     #[arg(long, short)]
     out: PathBuf,
     /// Which language's view to write: auto (Kotlin when the classes carry
-    /// `kotlin.Metadata`, else Java), java, kotlin or scala (not implemented yet).
+    /// `kotlin.Metadata`, Scala when they carry TASTy or Scala 2 signatures, else Java),
+    /// java, kotlin or scala (the `--context` jars are the Scala compiler's class path).
     #[arg(long, default_value = "auto", value_name = "VIEW")]
     view: View,
 }
@@ -159,9 +161,6 @@ pub(super) fn extract(args: ExtractArgs) -> Result<ExitCode> {
     if let Some(docs) = &args.docs {
         return extract_docs(docs, &args.out);
     }
-    if args.view == View::Scala {
-        bail!("--view scala: {SCALA_NOT_IMPLEMENTED}");
-    }
     let t0 = std::time::Instant::now();
     let mut opts = ExtractOptions::default();
     if !args.context.is_empty() {
@@ -193,11 +192,38 @@ pub(super) fn extract(args: ExtractArgs) -> Result<ExitCode> {
         let paths: Vec<&Path> = args.inputs.iter().map(PathBuf::as_path).collect();
         let java = bytecode::extract_paths(&paths, &opts)?;
         let kotlin = match args.view {
-            View::Java => false,
+            View::Java | View::Scala => false,
             View::Kotlin => true,
-            View::Auto | View::Scala => thalia_extractors::kotlin::has_kotlin(&java),
+            View::Auto => thalia_extractors::kotlin::has_kotlin(&java),
         };
-        if kotlin {
+        let scala = match args.view {
+            View::Scala => true,
+            View::Auto => !kotlin && thalia_extractors::scala::has_scala(&paths),
+            View::Java | View::Kotlin => false,
+        };
+        if scala {
+            let sopts = thalia_extractors::scala::ScalaOptions {
+                classpath: args.context.clone(),
+                java_home: args.java_home.clone(),
+                extract: opts,
+                ..Default::default()
+            };
+            let (x, s) = thalia_extractors::scala::scala_view(java, &paths, &sopts)
+                .context("cannot extract the Scala view")?;
+            eprintln!(
+                "scala view: {} top-level names read as Scala, {} classes, {} methods ({} constructors, {} extensions), {} fields; {} members skipped; {} Java documents kept; helper {:.2}s",
+                s.scala_tops,
+                s.classes,
+                s.methods,
+                s.constructors,
+                s.extensions,
+                s.fields,
+                s.skipped_members,
+                s.java_classes,
+                s.helper_time.as_secs_f64()
+            );
+            x
+        } else if kotlin {
             let kopts = thalia_extractors::kotlin::KotlinOptions {
                 extract: opts,
                 ..Default::default()

@@ -42,7 +42,7 @@ mod javadoc17;
 mod javadoc21;
 mod javadoc8;
 mod modern;
-mod scala_text;
+pub(crate) mod scala_text;
 mod scaladoc2;
 mod scaladoc3;
 mod text;

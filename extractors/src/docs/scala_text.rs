@@ -853,7 +853,7 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
 }
 
 /// Adds one member to `methods` or `fields`.
-fn build_member(
+pub(crate) fn build_member(
     m: &SMember,
     scope: &[String],
     object: bool,
