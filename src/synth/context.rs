@@ -59,8 +59,7 @@ pub enum SkipReason {
     /// Ill-typed mode: a signature-polymorphic method (`MethodHandle.invoke`), whose argument
     /// and result types come from the call site, so no position can be broken.
     SignaturePolymorphic,
-    /// A Scala member with an implicit (`implicit`/`using`) parameter list or context bound
-    /// besides its explicit parameters, which the compiler would have to find.
+    /// A Scala member with an implicit (`implicit`/`using`) parameter list or context bound.
     ScalaImplicit,
     /// A Scala member with a higher-kinded type parameter (`CC[_]`) or one that names its
     /// class's type-constructor parameter.
@@ -94,7 +93,7 @@ impl SkipReason {
             SkipReason::AnnotationElement => "annotation element (Kotlin)",
             SkipReason::InterfaceClone => "clone() declared by an interface (Scala 2)",
             SkipReason::KotlinNullableParameter => "parameter Kotlin types nullable (Map.compute)",
-            SkipReason::ScalaImplicit => "Scala implicit parameters besides explicit ones",
+            SkipReason::ScalaImplicit => "Scala implicit parameters",
             SkipReason::HigherKinded => "higher-kinded type parameter (Scala)",
             SkipReason::ScalaParameterLists => "several Scala parameter lists, or none",
             SkipReason::ScalaExtension => "Scala 3 extension method",
@@ -173,7 +172,10 @@ pub fn expressible(api: &Api, t: TypeId, native: Option<Syntax>) -> bool {
             if (n.starts_with("kotlin.") && !kotlin)
                 || (n.starts_with("scala.") && !scala)
                 || !n.contains('.') && (n.len() <= 2 || scala)
-                || scala && api.class_by_name(n).is_some_and(|c| is_scala_object(api, c))
+                || scala
+                    && api
+                        .class_by_name(n)
+                        .is_some_and(|c| is_scala_object(api, c))
             {
                 // Kotlin/Scala-only classes, single-letter names that are unresolved type
                 // variables, Scala's literal types (`false`) and objects
@@ -273,7 +275,9 @@ impl SynthContext {
                 // class: its use may be an error)
                 Some(cl.syntax) == native
                     && !(cl.syntax == Syntax::Kotlin && kotlin_view::is_mapped(&cl.name))
-                    && !(cl.syntax == Syntax::Scala && scala_view::is_mapped(&cl.name))
+                    && !(cl.syntax == Syntax::Scala
+                        && (scala_view::is_mapped(&cl.name)
+                            || cl.doc.extra.contains_key("scala_inner")))
                     && cl.doc.deprecated != Some(true)
             };
             own && !preview.contains(&cl.sym) && is_public(cl.doc.access_mod.as_deref())
@@ -305,6 +309,15 @@ impl SynthContext {
         let mut generic = Vec::new();
         for &c in &class_ids {
             let cl = api.class(c);
+            if cl
+                .type_params
+                .iter()
+                .any(|&v| api.ts.arena.var(v).higher_kinded)
+            {
+                // a type constructor over type constructors (`IterableOps[A, CC[_], C]`):
+                // the pool's instances would give `CC` a proper type
+                continue;
+            }
             if cl.is_generic() {
                 generic.push(c);
             } else {
@@ -414,7 +427,13 @@ impl SynthContext {
             let owner = api.class(mem.owner);
             match mem.kind {
                 MemberKind::Field => None,
-                _ => owner.doc.methods().get(mem.doc_index)?.extra.get(key).cloned(),
+                _ => owner
+                    .doc
+                    .methods()
+                    .get(mem.doc_index)?
+                    .extra
+                    .get(key)
+                    .cloned(),
             }
         };
         if mem.receiver.is_some() {
@@ -424,38 +443,30 @@ impl SynthContext {
         if mem.name == "this" {
             return Some(SkipReason::NotPublic);
         }
-        let mut implicit_only = false;
-        if let Some(serde_json::Value::Array(implicit)) = extra("implicit_parameters") {
-            // an implicit list that is the only one is passed explicitly, as written
-            let explicit = match mem.kind {
-                MemberKind::Field => None,
-                _ => api.class(mem.owner).doc.methods().get(mem.doc_index).map(|d| {
-                    d.parameters
-                        .iter()
-                        .map(|p| serde_json::Value::String(p.clone()))
-                        .collect::<Vec<_>>()
-                }),
-            };
-            let only = !implicit.is_empty() && explicit.as_ref() == Some(&implicit);
-            if !only {
-                return Some(SkipReason::ScalaImplicit);
-            }
-            implicit_only = true;
+        // implicit arguments are not passed as written: Scala 3 reads Scala 2's implicit
+        // lists and context bounds as `using` clauses (`empty[A](ord)` applies the result to
+        // `ord`), which Scala 2.13 cannot write
+        if extra("implicit_parameters").is_some() {
+            return Some(SkipReason::ScalaImplicit);
         }
         let lists = extra("parameter_lists").and_then(|v| v.as_u64());
-        if lists.is_some_and(|n| n > 1 || n == 0 && !implicit_only) {
+        if lists.is_some_and(|n| n != 1) {
             return Some(SkipReason::ScalaParameterLists);
         }
         let owner_vars = &api.class(mem.owner).type_params;
         let hk = |v: &VarId| a.var(*v).higher_kinded;
-        if mem.type_params.iter().any(hk) {
+        // (a class with a constructor parameter, `IterableOps[A, CC[_], C]`, is no receiver
+        // type synthesis can instantiate)
+        if mem.type_params.iter().any(hk) || owner_vars.iter().any(hk) {
             return Some(SkipReason::HigherKinded);
         }
         let mut types: Vec<TypeId> = mem.params.iter().map(|p| p.ty).collect();
         types.push(mem.ret);
-        let names_hk = types
-            .iter()
-            .any(|&t| a.free_vars(t).iter().any(|v| owner_vars.contains(v) && hk(v)));
+        let names_hk = types.iter().any(|&t| {
+            a.free_vars(t)
+                .iter()
+                .any(|v| owner_vars.contains(v) && hk(v))
+        });
         names_hk.then_some(SkipReason::HigherKinded)
     }
 

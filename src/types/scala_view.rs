@@ -42,21 +42,51 @@ const ALIASES: [(&str, &str); 44] = [
     ("scala.Exception", "java.lang.Exception"),
     ("scala.Error", "java.lang.Error"),
     ("scala.RuntimeException", "java.lang.RuntimeException"),
-    ("scala.NullPointerException", "java.lang.NullPointerException"),
+    (
+        "scala.NullPointerException",
+        "java.lang.NullPointerException",
+    ),
     ("scala.ClassCastException", "java.lang.ClassCastException"),
-    ("scala.IndexOutOfBoundsException", "java.lang.IndexOutOfBoundsException"),
-    ("scala.ArrayIndexOutOfBoundsException", "java.lang.ArrayIndexOutOfBoundsException"),
-    ("scala.StringIndexOutOfBoundsException", "java.lang.StringIndexOutOfBoundsException"),
-    ("scala.UnsupportedOperationException", "java.lang.UnsupportedOperationException"),
-    ("scala.IllegalArgumentException", "java.lang.IllegalArgumentException"),
-    ("scala.NoSuchElementException", "java.util.NoSuchElementException"),
-    ("scala.NumberFormatException", "java.lang.NumberFormatException"),
+    (
+        "scala.IndexOutOfBoundsException",
+        "java.lang.IndexOutOfBoundsException",
+    ),
+    (
+        "scala.ArrayIndexOutOfBoundsException",
+        "java.lang.ArrayIndexOutOfBoundsException",
+    ),
+    (
+        "scala.StringIndexOutOfBoundsException",
+        "java.lang.StringIndexOutOfBoundsException",
+    ),
+    (
+        "scala.UnsupportedOperationException",
+        "java.lang.UnsupportedOperationException",
+    ),
+    (
+        "scala.IllegalArgumentException",
+        "java.lang.IllegalArgumentException",
+    ),
+    (
+        "scala.NoSuchElementException",
+        "java.util.NoSuchElementException",
+    ),
+    (
+        "scala.NumberFormatException",
+        "java.lang.NumberFormatException",
+    ),
     ("scala.AbstractMethodError", "java.lang.AbstractMethodError"),
-    ("scala.InterruptedException", "java.lang.InterruptedException"),
+    (
+        "scala.InterruptedException",
+        "java.lang.InterruptedException",
+    ),
     ("scala.IterableOnce", "scala.collection.IterableOnce"),
     ("scala.Iterable", "scala.collection.Iterable"),
     ("scala.Iterator", "scala.collection.Iterator"),
-    ("scala.BufferedIterator", "scala.collection.BufferedIterator"),
+    (
+        "scala.BufferedIterator",
+        "scala.collection.BufferedIterator",
+    ),
     ("scala.Seq", "scala.collection.immutable.Seq"),
     ("scala.IndexedSeq", "scala.collection.immutable.IndexedSeq"),
     ("scala.List", "scala.collection.immutable.List"),
@@ -64,7 +94,10 @@ const ALIASES: [(&str, &str); 44] = [
     ("scala.Vector", "scala.collection.immutable.Vector"),
     ("scala.LazyList", "scala.collection.immutable.LazyList"),
     ("scala.Range", "scala.collection.immutable.Range"),
-    ("scala.StringBuilder", "scala.collection.mutable.StringBuilder"),
+    (
+        "scala.StringBuilder",
+        "scala.collection.mutable.StringBuilder",
+    ),
     ("scala.BigInt", "scala.math.BigInt"),
     ("scala.BigDecimal", "scala.math.BigDecimal"),
     ("scala.Either", "scala.util.Either"),
@@ -84,8 +117,7 @@ pub fn alias_target(scala: &str) -> Option<&'static str> {
 /// True for a Scala class that no type of a loaded Scala API names, because the loader
 /// replaces it (`scala.Any`, `scala.Array`, the aliases); its own document is not used.
 pub fn is_mapped(scala: &str) -> bool {
-    alias_target(scala).is_some()
-        || matches!(scala, "scala.Array" | "scala.Nothing" | "scala.Null")
+    alias_target(scala).is_some() || matches!(scala, "scala.Array" | "scala.Nothing" | "scala.Null")
 }
 
 /// `t`, a type parsed from a Scala signature, with aliases resolved and the JVM's types put
@@ -179,7 +211,10 @@ mod tests {
     fn value_classes_are_primitives_as_values_and_classes_as_arguments() {
         assert_eq!(jvm("scala.Int", true), "int");
         assert_eq!(jvm("scala.Int", false), "scala.Int");
-        assert_eq!(jvm("scala.Option[scala.Int]", true), "scala.Option<scala.Int>");
+        assert_eq!(
+            jvm("scala.Option[scala.Int]", true),
+            "scala.Option<scala.Int>"
+        );
         assert_eq!(jvm("scala.Unit", true), "void");
         assert_eq!(jvm("scala.Array[scala.Int]", true), "int[]");
         assert_eq!(

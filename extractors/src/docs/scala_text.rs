@@ -782,6 +782,14 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
     if has("case") {
         doc.extra.insert("is_case".into(), Value::Bool(true));
     }
+    // a class of a class or trait is path-dependent (`outer.Inner`): no program names it
+    // `Outer.Inner` (the compiled view tells; Scaladoc pages do not)
+    if has("protected") {
+        doc.access_mod = Some("protected".into());
+    }
+    if has("inner") {
+        doc.extra.insert("scala_inner".into(), Value::Bool(true));
+    }
     let mut methods = Vec::new();
     let mut fields = Vec::new();
     let mut skipped = Vec::new();
@@ -810,6 +818,10 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
                 .any(|m| m.is_constructor == Some(true) && m.parameters == params);
             if !known {
                 let mut extra = serde_json::Map::new();
+                let explicit_lists = ctor_lists.iter().filter(|l| !l.implicit).count();
+                if explicit_lists > 1 {
+                    extra.insert("parameter_lists".into(), Value::from(explicit_lists));
+                }
                 if first.params.iter().any(|(n, _)| n.is_some()) {
                     extra.insert(
                         "parameter_names".into(),
@@ -923,7 +935,7 @@ pub(crate) fn build_member(
         // a function-valued result
         // (0: a parameterless `def empty[A]: …`, called without parentheses)
         let explicit_lists = lists.iter().filter(|l| !l.implicit).count();
-        if explicit_lists != 1 && !ctor {
+        if explicit_lists > 1 || explicit_lists == 0 && !ctor {
             extra.insert("parameter_lists".into(), Value::from(explicit_lists));
         }
         if first.params.iter().any(|(n, _)| n.is_some()) {

@@ -184,6 +184,10 @@ object ScalaSignatureDump extends Driver:
     if cls.is(Flags.Sealed) then mods += "sealed"
     if cls.is(Flags.Abstract) && !cls.is(Flags.Trait) then mods += "abstract"
     if cls.is(Flags.Final) then mods += "final"
+    // `protected` and `protected[pkg]` classes are not the clients'
+    if cls.is(Flags.Protected) then mods += "protected"
+    // a class of a class or trait (not of an object or package): a path-dependent type
+    if !cls.owner.is(Flags.Package) && !cls.owner.is(Flags.Module) then mods += "inner"
     val tparams = cls.typeParams
     val tps = if tparams.isEmpty then "" else tparams.map(tp => tparamText(tp.paramName.toString, tp.paramVarianceSign, tp.paramInfo)).mkString("[", ", ", "]")
     val parents = info.declaredParents.map(_.dealias).filterNot { p =>
