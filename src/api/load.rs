@@ -1018,6 +1018,12 @@ fn bounds_to_jvm(syntax: Syntax, a: &mut crate::types::TypeArena, vars: &[VarId]
             .map(|&b| view_to_jvm(syntax, a, b, false))
             .collect();
         let lower = d.lower.map(|l| view_to_jvm(syntax, a, l, false));
+        // a Scala variable without a bound ranges over `Any`, not only `AnyRef`
+        let upper = if syntax == Syntax::Scala && upper.is_empty() && !d.higher_kinded {
+            vec![a.class_named("scala.Any", &[])]
+        } else {
+            upper
+        };
         let m = a.var_mut(v);
         m.upper = upper;
         m.lower = lower;

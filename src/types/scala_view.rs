@@ -6,8 +6,9 @@
 //! the class `scala.Int`, which Scala programs print as `Int` — unlike Java's
 //! `java.lang.Integer`, which Scala keeps apart (`Option[Int]` is not `Option[Integer]`).
 //! Synthesis of Scala programs from Scala APIs boxes `int` to `scala.Int` (see
-//! [`SCALA_BOXES`]). `scala.Any` and `scala.AnyRef` are `java.lang.Object`, `scala.Nothing`
-//! the bottom type, `scala.Array[T]` Java's `T[]`, and aliases name their class
+//! [`SCALA_BOXES`]). `scala.AnyRef` is `java.lang.Object`; `scala.Any` stays, a root above
+//! it that no `Object` is (nor a value class: `types::TypeSystem`); `scala.Nothing` is the
+//! bottom type, `scala.Array[T]` Java's `T[]`, and aliases name their class
 //! (`scala.List` is `scala.collection.immutable.List`, `scala.Serializable` is
 //! `java.io.Serializable`).
 
@@ -28,8 +29,7 @@ pub const SCALA_BOXES: [(Prim, &str); 8] = [
 
 /// Scala names that are another class (type aliases of the `scala` package object and of
 /// `Predef`, Scala 2.13 and 3), with the class they name.
-const ALIASES: [(&str, &str); 44] = [
-    ("scala.Any", "java.lang.Object"),
+const ALIASES: [(&str, &str); 43] = [
     ("scala.AnyRef", "java.lang.Object"),
     ("scala.Predef.String", "java.lang.String"),
     ("scala.Predef.Class", "java.lang.Class"),
@@ -115,9 +115,13 @@ pub fn alias_target(scala: &str) -> Option<&'static str> {
 }
 
 /// True for a Scala class that no type of a loaded Scala API names, because the loader
-/// replaces it (`scala.Any`, `scala.Array`, the aliases); its own document is not used.
+/// replaces it (`scala.AnyRef`, `scala.Array`, the aliases); its own document is not used.
 pub fn is_mapped(scala: &str) -> bool {
-    alias_target(scala).is_some() || matches!(scala, "scala.Array" | "scala.Nothing" | "scala.Null")
+    alias_target(scala).is_some()
+        || matches!(
+            scala,
+            "scala.Any" | "scala.Array" | "scala.Nothing" | "scala.Null"
+        )
 }
 
 /// `t`, a type parsed from a Scala signature, with aliases resolved and the JVM's types put
@@ -226,9 +230,10 @@ mod tests {
     #[test]
     fn aliases_name_their_class() {
         assert_eq!(
-            jvm("scala.List[scala.Any]", true),
+            jvm("scala.List[scala.AnyRef]", true),
             "scala.collection.immutable.List<java.lang.Object>"
         );
+        assert_eq!(jvm("scala.Any", true), "scala.Any");
         assert_eq!(jvm("scala.Serializable", true), "java.io.Serializable");
         assert_eq!(
             jvm("scala.Predef.Map[scala.Predef.String, scala.AnyRef]", true),

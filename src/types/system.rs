@@ -345,6 +345,19 @@ impl TypeSystem {
         r
     }
 
+    /// True for Scala's `Any` and its value classes (`scala.Int`, a subclass of
+    /// `scala.AnyVal`), which are not `java.lang.Object`s in Scala.
+    fn is_scala_value(&mut self, s: TypeId) -> bool {
+        let Type::Class { name, .. } = *self.arena.get(s) else {
+            return false;
+        };
+        if name == self.roots[2] {
+            return true;
+        }
+        let any_val = self.arena.sym("scala.AnyVal");
+        name == any_val || self.as_super(s, any_val).is_some()
+    }
+
     /// `s` and `t` are subtypes of each other.
     pub fn is_equivalent(&mut self, s: TypeId, t: TypeId) -> bool {
         s == t || (self.is_subtype(s, t) && self.is_subtype(t, s))
@@ -380,7 +393,9 @@ impl TypeSystem {
         }
         if let Type::Class { name, .. } = &tt {
             if self.is_root_class(*name) && self.is_reference(s) {
-                return true;
+                // Scala's `Any` and its value classes (`AnyVal`) are no `AnyRef` (`Object`)
+                let any_ref = *name == self.roots[0] || *name == self.roots[3];
+                return !(any_ref && self.is_scala_value(s));
             }
         }
         match (&st, &tt) {
