@@ -47,6 +47,7 @@ pub mod docs;
 pub mod fetch;
 pub mod fuzzing;
 pub mod io;
+mod jvm_helper;
 pub mod kotlin;
 pub mod maven;
 pub mod scala;

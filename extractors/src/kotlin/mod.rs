@@ -37,16 +37,17 @@
 //! dropped as in the Java view; facades of the root package are skipped (no document name).
 
 use std::collections::{BTreeMap, HashSet};
-use std::io::{BufRead, BufReader, Read};
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::bytecode::{self, ExtractOptions, ExtractProblem, Extraction};
-use crate::maven::{Coordinate, MavenError, RepoConfig, Resolver, ResolverOptions};
+use crate::jvm_helper;
+use crate::maven::MavenError;
 use crate::schema::{ClassDoc, FieldDoc, MethodDoc};
 
 /// The decoder the helper runs on: JetBrains' maintained reader of `kotlin.Metadata`.
@@ -91,6 +92,18 @@ pub enum KotlinError {
     /// The Java-view extraction failed.
     #[error(transparent)]
     Extract(#[from] bytecode::ExtractError),
+}
+
+impl From<jvm_helper::HelperError> for KotlinError {
+    fn from(e: jvm_helper::HelperError) -> Self {
+        match e {
+            jvm_helper::HelperError::Resolve(e) => KotlinError::Resolve(e),
+            jvm_helper::HelperError::Build(m) => KotlinError::Build(m),
+            jvm_helper::HelperError::Run { status, stderr } => {
+                KotlinError::Helper { status, stderr }
+            }
+        }
+    }
 }
 
 /// How to run a Kotlin extraction.
@@ -191,15 +204,6 @@ pub struct Helper {
     classpath: Vec<PathBuf>,
 }
 
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 impl Helper {
     /// Resolves the decoder, finds the JDK and compiles the helper if it is not cached.
     pub fn prepare(opts: &KotlinOptions) -> Result<Helper, KotlinError> {
@@ -231,52 +235,15 @@ impl Helper {
     /// Runs the helper on jars or class directories.
     pub fn run(&self, inputs: &[&Path]) -> Result<HelperOutput, KotlinError> {
         let start = Instant::now();
-        let cp = std::env::join_paths(&self.classpath)
-            .map_err(|e| KotlinError::Build(format!("classpath: {e}")))?;
-        let mut child = Command::new(&self.java)
-            .arg("-Xss8m")
-            .arg("-cp")
-            .arg(cp)
-            .arg(HELPER_CLASS)
-            .args(inputs)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| KotlinError::Helper {
-                status: "not started".into(),
-                stderr: format!("{}: {e}", self.java.display()),
-            })?;
-        let mut stderr = child.stderr.take();
-        let err_thread = std::thread::spawn(move || {
-            let mut s = String::new();
-            if let Some(e) = stderr.as_mut() {
-                let _ = e.take(1 << 20).read_to_string(&mut s);
-            }
-            s
-        });
         let mut out = HelperOutput::default();
-        if let Some(stdout) = child.stdout.take() {
-            for (i, line) in BufReader::new(stdout).lines().enumerate() {
-                let Ok(line) = line else { break };
-                out.take(i + 1, &line);
-            }
-        }
-        let status = child.wait().map_err(|e| KotlinError::Helper {
-            status: "lost".into(),
-            stderr: e.to_string(),
-        })?;
-        let stderr = err_thread.join().unwrap_or_default();
-        if !status.success() {
-            let tail: String = {
-                let lines: Vec<&str> = stderr.lines().collect();
-                lines[lines.len().saturating_sub(20)..].join("\n")
-            };
-            return Err(KotlinError::Helper {
-                status: status.to_string(),
-                stderr: tail,
-            });
-        }
+        let args: Vec<OsString> = inputs.iter().map(|p| p.as_os_str().to_owned()).collect();
+        jvm_helper::run_lines(
+            &self.java,
+            &self.classpath,
+            HELPER_CLASS,
+            &args,
+            |n, line| out.take(n, line),
+        )?;
         out.elapsed = start.elapsed();
         Ok(out)
     }
@@ -316,77 +283,32 @@ impl HelperOutput {
 
 /// The decoder's jars (with `kotlin-stdlib`), resolved and downloaded into the Maven cache.
 pub fn decoder_classpath(repos: &[String]) -> Result<Vec<PathBuf>, KotlinError> {
-    let config = RepoConfig::discover(repos)?;
-    let resolver = Resolver::new(config, ResolverOptions::default())?;
-    let coord: Coordinate = METADATA_JVM
-        .parse()
-        .map_err(|e: MavenError| KotlinError::Build(e.to_string()))?;
-    let resolution = resolver.resolve(std::slice::from_ref(&coord))?;
-    let fetched = resolver.fetch(&resolution, false)?;
-    Ok(fetched.into_iter().map(|f| f.jar).collect())
-}
-
-/// Where built helpers are cached.
-fn helper_root() -> PathBuf {
-    if let Some(d) = std::env::var_os("THALIA_KOTLIN_HELPER_DIR") {
-        return PathBuf::from(d);
-    }
-    dirs::cache_dir()
-        .unwrap_or_else(std::env::temp_dir)
-        .join("thalia")
-        .join("kotlin-metadata")
+    Ok(jvm_helper::artifact_classpath(repos, METADATA_JVM)?)
 }
 
 /// Compiles the helper against the decoder's jars (once per source and jar set).
 fn build(javac: &Path, jars: &[PathBuf]) -> Result<PathBuf, KotlinError> {
-    let mut key = HELPER_SOURCE.to_string();
-    for j in jars {
-        key.push('\n');
-        key.push_str(&j.file_name().unwrap_or_default().to_string_lossy());
-    }
-    let root = helper_root();
-    let dir = root.join(format!("{:016x}", fnv1a64(key.as_bytes())));
-    let class_file = format!("{HELPER_CLASS}.class");
-    if dir.join(&class_file).is_file() {
-        return Ok(dir);
-    }
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let tmp = root.join(format!(".build-{}-{nanos}", std::process::id()));
-    let io = |p: &Path, e: std::io::Error| KotlinError::Build(format!("{}: {e}", p.display()));
-    std::fs::create_dir_all(&tmp).map_err(|e| io(&tmp, e))?;
-    let src = tmp.join(format!("{HELPER_CLASS}.java"));
-    std::fs::write(&src, HELPER_SOURCE).map_err(|e| io(&src, e))?;
-    let cp = std::env::join_paths(jars).map_err(|e| KotlinError::Build(e.to_string()))?;
-    let out = Command::new(javac)
-        .args(["--release", "17", "-nowarn", "-cp"])
-        .arg(cp)
-        .arg("-d")
-        .arg(&tmp)
-        .arg(&src)
-        .output()
-        .map_err(|e| io(javac, e))?;
-    if !out.status.success() {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(KotlinError::Build(format!(
-            "javac failed:\n{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )));
-    }
-    if std::fs::rename(&tmp, &dir).is_err() {
-        // another process won the race
-        let _ = std::fs::remove_dir_all(&tmp);
-        if !dir.join(&class_file).is_file() {
-            return Err(KotlinError::Build(format!(
-                "cannot create {}",
-                dir.display()
-            )));
-        }
-    }
-    Ok(dir)
+    let root = jvm_helper::cache_root("THALIA_KOTLIN_HELPER_DIR", "kotlin-metadata");
+    let source = jvm_helper::HelperSource {
+        text: HELPER_SOURCE,
+        class: HELPER_CLASS,
+        extension: "java",
+        compiler: "javac",
+    };
+    Ok(jvm_helper::build_once(
+        &root,
+        &source,
+        jars,
+        |out, src, cp| {
+            Command::new(javac)
+                .args(["--release", "17", "-nowarn", "-cp"])
+                .arg(cp)
+                .arg("-d")
+                .arg(out)
+                .arg(src)
+                .output()
+        },
+    )?)
 }
 
 /// True when some class of the extraction carries `kotlin.Metadata`.

@@ -12,7 +12,7 @@
 //! problem, and one per top-level name it read as Scala.
 //!
 //! This module turns those signatures into documents with the Scaladoc reader's own code
-//! ([`crate::docs::scala_text`]: `build`, `build_member`, `merge_companions`), so that the
+//! (`docs::scala_text`: `build`, `build_member`, `merge_companions`), so that the
 //! compiled view and the Scaladoc view of one library follow the same conventions and
 //! `thalia api diff` compares them member by member. Extension methods (Scala 3) get their
 //! receiver in `receiver` and `is_static: true`, as Kotlin's extensions do. Top-level
@@ -34,16 +34,18 @@
 //! its document (the problem names it).
 
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader, Read};
+use std::ffi::OsString;
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
 use crate::bytecode::{self, ExtractOptions, ExtractProblem, Extraction};
 use crate::docs::scala_text::{self, SKind, SMember, SPage, STok};
-use crate::maven::{Coordinate, MavenError, RepoConfig, Resolver, ResolverOptions};
+use crate::jvm_helper;
+use crate::maven::MavenError;
 use crate::schema::ClassDoc;
 
 /// The compiler the helper runs on (thalia's pinned `scala3@3.9.0`).
@@ -87,6 +89,18 @@ pub enum ScalaError {
     /// The Java-view extraction failed.
     #[error(transparent)]
     Extract(#[from] bytecode::ExtractError),
+}
+
+impl From<jvm_helper::HelperError> for ScalaError {
+    fn from(e: jvm_helper::HelperError) -> Self {
+        match e {
+            jvm_helper::HelperError::Resolve(e) => ScalaError::Resolve(e),
+            jvm_helper::HelperError::Build(m) => ScalaError::Build(m),
+            jvm_helper::HelperError::Run { status, stderr } => {
+                ScalaError::Helper { status, stderr }
+            }
+        }
+    }
 }
 
 /// How to run a Scala extraction.
@@ -224,15 +238,6 @@ pub struct Helper {
     library: Vec<PathBuf>,
 }
 
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 impl Helper {
     /// Resolves the compiler, finds the JDK and compiles the helper if it is not cached.
     pub fn prepare(opts: &ScalaOptions) -> Result<Helper, ScalaError> {
@@ -267,53 +272,18 @@ impl Helper {
     /// Runs the helper on jars or class directories, with `deps` on the class path.
     pub fn run(&self, inputs: &[&Path], deps: &[PathBuf]) -> Result<HelperOutput, ScalaError> {
         let start = Instant::now();
-        let cp = std::env::join_paths(&self.classpath)
-            .map_err(|e| ScalaError::Build(format!("classpath: {e}")))?;
         let lib_cp = std::env::join_paths(deps.iter().chain(&self.library))
             .map_err(|e| ScalaError::Build(format!("classpath: {e}")))?;
-        let mut child = Command::new(&self.java)
-            .arg("-Xss8m")
-            .arg("-cp")
-            .arg(cp)
-            .arg(HELPER_CLASS)
-            .arg("--classpath")
-            .arg(lib_cp)
-            .args(inputs)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| ScalaError::Helper {
-                status: "not started".into(),
-                stderr: format!("{}: {e}", self.java.display()),
-            })?;
-        let mut stderr = child.stderr.take();
-        let err_thread = std::thread::spawn(move || {
-            let mut s = String::new();
-            if let Some(e) = stderr.as_mut() {
-                let _ = e.take(1 << 20).read_to_string(&mut s);
-            }
-            s
-        });
+        let mut args: Vec<OsString> = vec!["--classpath".into(), lib_cp];
+        args.extend(inputs.iter().map(|p| p.as_os_str().to_owned()));
         let mut out = HelperOutput::default();
-        if let Some(stdout) = child.stdout.take() {
-            for (i, line) in BufReader::new(stdout).lines().enumerate() {
-                let Ok(line) = line else { break };
-                out.take(i + 1, &line);
-            }
-        }
-        let status = child.wait().map_err(|e| ScalaError::Helper {
-            status: "lost".into(),
-            stderr: e.to_string(),
-        })?;
-        let stderr = err_thread.join().unwrap_or_default();
-        if !status.success() {
-            let lines: Vec<&str> = stderr.lines().collect();
-            return Err(ScalaError::Helper {
-                status: status.to_string(),
-                stderr: lines[lines.len().saturating_sub(20)..].join("\n"),
-            });
-        }
+        jvm_helper::run_lines(
+            &self.java,
+            &self.classpath,
+            HELPER_CLASS,
+            &args,
+            |n, line| out.take(n, line),
+        )?;
         out.elapsed = start.elapsed();
         Ok(out)
     }
@@ -321,80 +291,35 @@ impl Helper {
 
 /// The compiler's jars (with the Scala library), resolved and downloaded into the Maven cache.
 pub fn compiler_classpath(repos: &[String]) -> Result<Vec<PathBuf>, ScalaError> {
-    let config = RepoConfig::discover(repos)?;
-    let resolver = Resolver::new(config, ResolverOptions::default())?;
-    let coord: Coordinate = SCALA3_COMPILER
-        .parse()
-        .map_err(|e: MavenError| ScalaError::Build(e.to_string()))?;
-    let resolution = resolver.resolve(std::slice::from_ref(&coord))?;
-    let fetched = resolver.fetch(&resolution, false)?;
-    Ok(fetched.into_iter().map(|f| f.jar).collect())
-}
-
-/// Where built helpers are cached.
-fn helper_root() -> PathBuf {
-    if let Some(d) = std::env::var_os("THALIA_SCALA_HELPER_DIR") {
-        return PathBuf::from(d);
-    }
-    dirs::cache_dir()
-        .unwrap_or_else(std::env::temp_dir)
-        .join("thalia")
-        .join("scala-signatures")
+    Ok(jvm_helper::artifact_classpath(repos, SCALA3_COMPILER)?)
 }
 
 /// Compiles the helper with the Scala 3 compiler (once per source and jar set).
 fn build(java: &Path, jars: &[PathBuf]) -> Result<PathBuf, ScalaError> {
-    let mut key = HELPER_SOURCE.to_string();
-    for j in jars {
-        key.push('\n');
-        key.push_str(&j.file_name().unwrap_or_default().to_string_lossy());
-    }
-    let root = helper_root();
-    let dir = root.join(format!("{:016x}", fnv1a64(key.as_bytes())));
-    let class_file = format!("{HELPER_CLASS}.class");
-    if dir.join(&class_file).is_file() {
-        return Ok(dir);
-    }
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let tmp = root.join(format!(".build-{}-{nanos}", std::process::id()));
-    let io = |p: &Path, e: std::io::Error| ScalaError::Build(format!("{}: {e}", p.display()));
-    std::fs::create_dir_all(&tmp).map_err(|e| io(&tmp, e))?;
-    let src = tmp.join(format!("{HELPER_CLASS}.scala"));
-    std::fs::write(&src, HELPER_SOURCE).map_err(|e| io(&src, e))?;
-    let cp = std::env::join_paths(jars).map_err(|e| ScalaError::Build(e.to_string()))?;
-    let out = Command::new(java)
-        .arg("-cp")
-        .arg(&cp)
-        .arg("dotty.tools.dotc.Main")
-        .args(["-color:never", "-nowarn", "-classpath"])
-        .arg(&cp)
-        .arg("-d")
-        .arg(&tmp)
-        .arg(&src)
-        .output()
-        .map_err(|e| io(java, e))?;
-    if !out.status.success() || !tmp.join(&class_file).is_file() {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(ScalaError::Build(format!(
-            "scalac failed:\n{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )));
-    }
-    if std::fs::rename(&tmp, &dir).is_err() {
-        // another process won the race
-        let _ = std::fs::remove_dir_all(&tmp);
-        if !dir.join(&class_file).is_file() {
-            return Err(ScalaError::Build(format!(
-                "cannot create {}",
-                dir.display()
-            )));
-        }
-    }
-    Ok(dir)
+    let root = jvm_helper::cache_root("THALIA_SCALA_HELPER_DIR", "scala-signatures");
+    let source = jvm_helper::HelperSource {
+        text: HELPER_SOURCE,
+        class: HELPER_CLASS,
+        extension: "scala",
+        compiler: "scalac",
+    };
+    Ok(jvm_helper::build_once(
+        &root,
+        &source,
+        jars,
+        |out, src, cp| {
+            Command::new(java)
+                .arg("-cp")
+                .arg(cp)
+                .arg("dotty.tools.dotc.Main")
+                .args(["-color:never", "-nowarn", "-classpath"])
+                .arg(cp)
+                .arg("-d")
+                .arg(out)
+                .arg(src)
+                .output()
+        },
+    )?)
 }
 
 /// True when some class of `paths` carries Scala signatures: a `.tasty` file, or a class
