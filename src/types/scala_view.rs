@@ -237,7 +237,7 @@ mod tests {
         assert_eq!(jvm("scala.Serializable", true), "java.io.Serializable");
         assert_eq!(
             jvm("scala.Predef.Map[scala.Predef.String, scala.AnyRef]", true),
-            "scala.collection.immutable.Map<java.lang.String, java.lang.Object>"
+            "scala.collection.immutable.Map<java.lang.String,java.lang.Object>"
         );
         assert!(is_mapped("scala.Seq") && !is_mapped("scala.Option"));
     }
