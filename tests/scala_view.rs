@@ -465,7 +465,11 @@ fn auto_view_picks_scala_and_the_result_loads() {
         text.contains("loaded 10 classes"),
         "expected all classes to load:\n{text}"
     );
-    assert!(!text.contains("files;"), "no file skipped:\n{text}");
+    assert!(!text.contains("of 10 files"), "no file skipped:\n{text}");
+    assert!(
+        text.contains("demo.Functor.fmap") && text.contains("higher-kinded"),
+        "the member applying `F` is skipped:\n{text}"
+    );
 }
 
 #[test]
