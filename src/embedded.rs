@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 
 use include_dir::{include_dir, Dir};
 
+use thalia_extractors::{ClassDoc, SchemaError};
+
 use crate::api::Api;
 
 static API_JSON: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/api-json");
@@ -77,7 +79,13 @@ pub fn embedded_coordinates(corpus: Option<&str>) -> Vec<String> {
         .collect()
 }
 
-fn api_from_files(mut files: Vec<(PathBuf, String)>) -> Api {
+fn api_from_files(files: Vec<(PathBuf, String)>) -> Api {
+    let (docs, errors) = docs_from_files(files);
+    Api::from_docs(docs, errors)
+}
+
+/// The documents of embedded files (sorted by path), and the files that did not parse.
+fn docs_from_files(mut files: Vec<(PathBuf, String)>) -> (Vec<(PathBuf, ClassDoc)>, Vec<SchemaError>) {
     files.sort_by(|a, b| a.0.cmp(&b.0));
     let mut docs = Vec::new();
     let mut errors = Vec::new();
@@ -88,7 +96,23 @@ fn api_from_files(mut files: Vec<(PathBuf, String)>) -> Api {
             Err(e) => errors.push(e),
         }
     }
-    Api::from_docs(docs, errors)
+    (docs, errors)
+}
+
+/// The embedded corpus that is the standard library of the language whose API syntax is
+/// `native` (the first by name whose `language.txt` says so: `kotlin-stdlib-2.4.21`,
+/// `scala-library-2.13.18`), with its documents: the context of a library of that language.
+pub fn standard_library(native: crate::types::Syntax) -> Option<(String, Vec<(PathBuf, ClassDoc)>)> {
+    let mut dirs: Vec<&Dir<'static>> = API_JSON
+        .dirs()
+        .filter(|d| corpus_language(d).as_deref() == Some(native.as_str()))
+        .collect();
+    dirs.sort_by_key(|d| d.path());
+    let d = dirs.first()?;
+    let mut files = Vec::new();
+    collect(d, &mut files);
+    let (docs, _) = docs_from_files(files);
+    Some((d.path().to_string_lossy().into_owned(), docs))
 }
 
 /// Number of embedded API JSON files.

@@ -218,12 +218,35 @@ impl Api {
     /// Loads every `*.json` file under a directory. Bad files and members are skipped and
     /// reported in [`Api::report`]; only a missing or empty directory is an error.
     pub fn load_dir(dir: &Path) -> Result<Api, LoadError> {
+        Api::load_dir_with_context(dir, |_| Vec::new())
+    }
+
+    /// [`Api::load_dir`] together with the context documents that `context` gives for the
+    /// directory's documents (a dependency's API, e.g. the language's standard library): the
+    /// context's classes give types, supertypes and inhabitants, but their members are not
+    /// tested ([`super::Class::is_context`]), and a directory's class wins over a context
+    /// class of the same name.
+    pub fn load_dir_with_context(
+        dir: &Path,
+        context: impl FnOnce(&[(PathBuf, ClassDoc)]) -> Vec<(PathBuf, ClassDoc)>,
+    ) -> Result<Api, LoadError> {
         if !dir.is_dir() {
             return Err(LoadError::NotADirectory(dir.to_path_buf()));
         }
-        let (docs, errors) = thalia_extractors::read_api_dir(dir);
+        let (mut docs, errors) = thalia_extractors::read_api_dir(dir);
         if docs.is_empty() && errors.is_empty() {
             return Err(LoadError::Empty(dir.to_path_buf()));
+        }
+        let extra = context(&docs);
+        if !extra.is_empty() {
+            let own: FxHashSet<String> = docs.iter().map(|(_, d)| d.name.clone()).collect();
+            for (path, mut d) in extra {
+                if !own.contains(&d.name) {
+                    d.extra
+                        .insert(super::CONTEXT_KEY.into(), serde_json::Value::Bool(true));
+                    docs.push((path, d));
+                }
+            }
         }
         Ok(Api::from_docs(docs, errors))
     }
@@ -645,6 +668,10 @@ impl Builder {
                             is_static,
                             is_default: m.is_default.unwrap_or(false),
                             is_suspend: m.metadata_flag("is_suspend"),
+                            call_is_error: is_error_level(&m.extra),
+                            java_nullness: super::JavaNullness::of_method(
+                                m.other_metadata.as_ref(),
+                            ),
                             access: m.access_mod.clone(),
                             throws: p.throws,
                             doc_index: k,
@@ -680,6 +707,12 @@ impl Builder {
                             is_static,
                             is_default: false,
                             is_suspend: false,
+                            call_is_error: is_error_level(&f.extra),
+                            java_nullness: super::JavaNullness {
+                                nullable_ret: f.extra.get("nullable")
+                                    == Some(&serde_json::Value::Bool(true)),
+                                ..Default::default()
+                            },
                             access: f.access_mod.clone(),
                             throws: Vec::new(),
                             doc_index: k,
@@ -1009,6 +1042,12 @@ struct ParsedMember {
 }
 
 /// Kotlin's and Scala's mapped types replaced by their JVM types in the bounds of type variables.
+/// True when a member document says its call is an error (Kotlin's `"deprecation_level":
+/// "error"`, written by the metadata extractor).
+fn is_error_level(extra: &serde_json::Map<String, serde_json::Value>) -> bool {
+    extra.get("deprecation_level").and_then(|v| v.as_str()) == Some("error")
+}
+
 fn bounds_to_jvm(syntax: Syntax, a: &mut crate::types::TypeArena, vars: &[VarId]) {
     for &v in vars {
         let d = a.var(v).clone();

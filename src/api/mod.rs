@@ -58,6 +58,9 @@ impl ClassKind {
     }
 }
 
+/// The key a context document (see [`Class::is_context`]) carries in memory.
+pub const CONTEXT_KEY: &str = "thalia_context";
+
 /// A class, interface, enum, object, or a file of top-level members.
 #[derive(Clone, Debug)]
 pub struct Class {
@@ -102,6 +105,12 @@ impl Class {
         out
     }
 
+    /// True for a class of a context API (a dependency loaded for its types and
+    /// inhabitants): programs use it, but its members are not the members under test.
+    pub fn is_context(&self) -> bool {
+        self.doc.extra.contains_key(CONTEXT_KEY)
+    }
+
     /// True for a generic class (a type constructor).
     pub fn is_generic(&self) -> bool {
         !self.type_params.is_empty()
@@ -117,6 +126,49 @@ pub enum MemberKind {
     Constructor,
     /// A field or property.
     Field,
+}
+
+/// What the nullability annotations Kotlin honours say of a Java member (recorded by the
+/// bytecode extractor: `nullable_return`, `nullable_parameters`, `not_null_parameters`, a
+/// field's `nullable`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JavaNullness {
+    /// The result (a field's type) is nullable for Kotlin.
+    pub nullable_ret: bool,
+    /// Indices of the parameters that are nullable for Kotlin.
+    pub nullable_params: Vec<usize>,
+    /// Indices of the parameters that are not-null for Kotlin (a nullable argument is an
+    /// error there).
+    pub not_null_params: Vec<usize>,
+}
+
+impl JavaNullness {
+    /// Reads a method document's `other_metadata`.
+    pub fn of_method(meta: Option<&serde_json::Value>) -> JavaNullness {
+        let indices = |k: &str| -> Vec<usize> {
+            meta.and_then(|m| m.get(k))
+                .and_then(|v| v.as_array())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|i| i.as_u64().and_then(|i| usize::try_from(i).ok()))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        JavaNullness {
+            nullable_ret: meta
+                .and_then(|m| m.get("nullable_return"))
+                .and_then(|v| v.as_bool())
+                .unwrap_or(false),
+            nullable_params: indices("nullable_parameters"),
+            not_null_params: indices("not_null_parameters"),
+        }
+    }
+
+    /// True when parameter `i` is annotated not-null.
+    pub fn not_null_param(&self, i: usize) -> bool {
+        self.not_null_params.contains(&i)
+    }
 }
 
 /// A method, constructor or field.
@@ -142,6 +194,11 @@ pub struct Member {
     pub is_default: bool,
     /// Kotlin `suspend` function.
     pub is_suspend: bool,
+    /// Deprecated with level `ERROR` (Kotlin): a candidate of overload resolution whose
+    /// call does not compile.
+    pub call_is_error: bool,
+    /// Nullability annotations of a Java member as Kotlin reads them.
+    pub java_nullness: JavaNullness,
     /// Access modifier as written (`public`, `protected`).
     pub access: Option<String>,
     /// Parsed `throws` entries.
@@ -203,6 +260,41 @@ impl Api {
     /// The class defining a class symbol, if it is part of this API.
     pub fn class_by_sym(&self, sym: Sym) -> Option<ClassId> {
         self.class_by_name(self.ts.arena.name(sym))
+    }
+
+    /// Gives Java members the types Kotlin sees where nullability annotations say so: an
+    /// annotated-nullable result, field or parameter becomes `T?` (the rest stay platform
+    /// types). For programs in Kotlin only: Java, Groovy and Scala ignore the annotations.
+    /// Returns how many types changed.
+    pub fn apply_kotlin_nullness(&mut self) -> usize {
+        let mut changed = 0;
+        for i in 0..self.members.len() {
+            let owner = self.members[i].owner;
+            if self.class(owner).syntax != crate::types::Syntax::Java {
+                continue;
+            }
+            let n = self.members[i].java_nullness.clone();
+            let is_ref = |a: &crate::types::TypeArena, t: TypeId| {
+                !matches!(a.get(t), crate::types::Type::Prim(_))
+            };
+            if n.nullable_ret && self.members[i].kind != MemberKind::Constructor {
+                let r = self.members[i].ret;
+                if is_ref(&self.ts.arena, r) {
+                    self.members[i].ret = self.ts.arena.nullable(r);
+                    changed += 1;
+                }
+            }
+            for &k in &n.nullable_params {
+                let Some(p) = self.members[i].params.get(k).map(|p| p.ty) else {
+                    continue;
+                };
+                if is_ref(&self.ts.arena, p) {
+                    self.members[i].params[k].ty = self.ts.arena.nullable(p);
+                    changed += 1;
+                }
+            }
+        }
+        changed
     }
 
     /// Ids of all members.

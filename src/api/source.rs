@@ -93,8 +93,19 @@ impl ApiSource {
     }
 
     /// Loads the API for programs of a language whose own API syntax is `native`: the
-    /// embedded default then includes that language's corpora (Kotlin's standard library).
+    /// embedded default then includes that language's corpora (Kotlin's standard library),
+    /// and for Kotlin the Java members' annotated-nullable types are nullable
+    /// ([`Api::apply_kotlin_nullness`]).
     pub fn load_for(&self, native: Option<crate::types::Syntax>) -> Result<Api, ApiSourceError> {
+        let mut api = self.load_plain(native)?;
+        if native == Some(crate::types::Syntax::Kotlin) {
+            api.apply_kotlin_nullness();
+        }
+        Ok(api)
+    }
+
+    /// [`ApiSource::load_for`] without Kotlin's view of Java's nullability annotations.
+    fn load_plain(&self, native: Option<crate::types::Syntax>) -> Result<Api, ApiSourceError> {
         match self {
             ApiSource::Embedded => Ok(embedded::embedded_api_for(native)),
             ApiSource::Corpus(name) => {
@@ -103,7 +114,27 @@ impl ApiSource {
                     available: embedded::embedded_corpora().join(", "),
                 })
             }
-            ApiSource::Dir(dir) => Api::load_dir(dir).map_err(|source| ApiSourceError::Load {
+            ApiSource::Dir(dir) => Api::load_dir_with_context(dir, |docs| {
+                // a Kotlin or Scala library, for programs in its language: its standard
+                // library is the context (its types, supertypes and inhabitants)
+                let Some(n) = native.filter(|&n| n != crate::types::Syntax::Java) else {
+                    return Vec::new();
+                };
+                if !docs.iter().any(|(_, d)| d.language.as_deref() == Some(n.as_str())) {
+                    return Vec::new();
+                }
+                match embedded::standard_library(n) {
+                    Some((name, ctx)) => {
+                        eprintln!(
+                            "{}: context: @{name} (its types and inhabitants; its members are not tested)",
+                            dir.display()
+                        );
+                        ctx
+                    }
+                    None => Vec::new(),
+                }
+            })
+            .map_err(|source| ApiSourceError::Load {
                 dir: dir.clone(),
                 source,
             }),

@@ -69,6 +69,10 @@ pub enum SkipReason {
     ScalaParameterLists,
     /// A Scala 3 extension method.
     ScalaExtension,
+    /// A Kotlin member deprecated with level `ERROR`, or one whose signature names a class
+    /// deprecated so: its call does not compile (it stays a candidate of overload
+    /// resolution).
+    DeprecatedError,
 }
 
 impl SkipReason {
@@ -97,6 +101,7 @@ impl SkipReason {
             SkipReason::HigherKinded => "higher-kinded type parameter (Scala)",
             SkipReason::ScalaParameterLists => "several Scala parameter lists, or none",
             SkipReason::ScalaExtension => "Scala 3 extension method",
+            SkipReason::DeprecatedError => "Kotlin deprecated with level ERROR",
             SkipReason::KotlinMappedParameter => {
                 "Object parameter Kotlin types with the element type (Map.get, Collection.contains)"
             }
@@ -191,6 +196,48 @@ pub fn expressible(api: &Api, t: TypeId, native: Option<Syntax>) -> bool {
             ok
         }
     }
+}
+
+/// Why a program cannot write type `t` of a Kotlin or Scala member, when it names a class
+/// that is not public (absent from the API though the API describes its package) or a Scala
+/// singleton type (`Either.type`).
+fn hidden_class_problem(api: &Api, t: TypeId, packages: &FxHashSet<String>) -> Option<SkipReason> {
+    let a = &api.ts.arena;
+    if let Type::Class { name, .. } = a.get(t) {
+        let n = a.name(*name);
+        if n.ends_with(".type") {
+            return Some(SkipReason::UnsupportedType);
+        }
+        if api.class_by_sym(*name).is_none()
+            && n.rsplit_once('.').is_some_and(|(p, _)| packages.contains(p))
+        {
+            return Some(SkipReason::NotPublic);
+        }
+    }
+    let mut found = None;
+    a.for_each_child(t, |c| {
+        if found.is_none() {
+            found = hidden_class_problem(api, c, packages);
+        }
+    });
+    found
+}
+
+/// True when type `t` names a class deprecated with level `ERROR` (Kotlin's
+/// `"deprecation_level": "error"`), which a program cannot write.
+fn names_error_class(api: &Api, t: TypeId) -> bool {
+    let a = &api.ts.arena;
+    if let Type::Class { name, .. } = a.get(t) {
+        if api.class_by_sym(*name).is_some_and(|c| {
+            api.class(c).doc.extra.get("deprecation_level").and_then(|v| v.as_str())
+                == Some("error")
+        }) {
+            return true;
+        }
+    }
+    let mut found = false;
+    a.for_each_child(t, |c| found |= names_error_class(api, c));
+    found
 }
 
 /// The enclosing class of an inner (non-static member) class whose constructor `m` is, when
@@ -348,22 +395,33 @@ impl SynthContext {
             members_by_name.insert(c, by);
         }
 
+        // the packages the API describes: a class of one that the API lacks is not public
+        let packages: FxHashSet<String> = api
+            .classes
+            .iter()
+            .filter(|c| !c.is_context())
+            .filter_map(|c| c.name.rsplit_once('.').map(|(p, _)| p.to_string()))
+            .collect();
         let mut testable = Vec::new();
         let mut skipped = Vec::new();
         let mut path_usable = FxHashSet::default();
         let mut ids: Vec<MemberId> = api.member_ids().collect();
         ids.sort_by_key(|&m| (api.owner(m).name.clone(), m));
         for m in ids {
-            match Self::member_problem(api, m, &owners, &preview, native) {
+            match Self::member_problem(api, m, &owners, &preview, native, &packages) {
                 None => {
-                    testable.push(m);
+                    // a context API's members serve inhabitant paths only
+                    if !api.owner(m).is_context() {
+                        testable.push(m);
+                    }
                     // an inner class's constructor needs its enclosing instance, which the
                     // steps of an inhabitant path do not provide
                     if outer_class(api, m).is_none() && !Self::kotlin_path_problem(api, m) {
                         path_usable.insert(m);
                     }
                 }
-                Some(r) => skipped.push((m, r)),
+                Some(r) if !api.owner(m).is_context() => skipped.push((m, r)),
+                Some(_) => {}
             }
         }
         let mut extensions: FxHashMap<String, Vec<MemberId>> = FxHashMap::default();
@@ -494,6 +552,7 @@ impl SynthContext {
         usable: &[ClassId],
         preview: &FxHashSet<Sym>,
         native: Option<Syntax>,
+        packages: &FxHashSet<String>,
     ) -> Option<SkipReason> {
         let mem = api.member(m);
         let owner = api.class(mem.owner);
@@ -512,6 +571,17 @@ impl SynthContext {
         if mem.is_suspend && own {
             return Some(SkipReason::Suspend);
         }
+        if own
+            && (mem.call_is_error
+                || mem
+                    .receiver
+                    .iter()
+                    .chain(mem.params.iter().map(|p| &p.ty))
+                    .chain(std::iter::once(&mem.ret))
+                    .any(|&t| names_error_class(api, t)))
+        {
+            return Some(SkipReason::DeprecatedError);
+        }
         if !own && (!owner.is_class || mem.is_suspend || mem.receiver.is_some()) {
             return Some(SkipReason::NotCallableFromJava);
         }
@@ -521,6 +591,21 @@ impl SynthContext {
         if own && owner.syntax == Syntax::Scala {
             if let Some(r) = Self::scala_problem(api, m) {
                 return Some(r);
+            }
+        }
+        if own {
+            // a Kotlin or Scala extractor leaves out internal and `private[pkg]` classes
+            // (and Scala's singleton types `x.type`): a signature that names one is not the
+            // client's to write
+            let sig = mem
+                .receiver
+                .iter()
+                .chain(mem.params.iter().map(|p| &p.ty))
+                .chain(std::iter::once(&mem.ret));
+            for &t in sig {
+                if let Some(r) = hidden_class_problem(api, t, packages) {
+                    return Some(r);
+                }
             }
         }
         // an extension declared in a class is in scope only inside it (or, for an object's,

@@ -48,6 +48,10 @@ pub struct FnType {
     pub target_ir: Option<Ty>,
     /// The single abstract method's declared result type (before substitution).
     pub declared_ret: TypeId,
+    /// True when the single abstract method is a Kotlin `suspend` function: only a lambda
+    /// (which Kotlin then infers to be a suspend lambda) implements it, neither an
+    /// anonymous function nor a reference to an ordinary function.
+    pub suspend: bool,
 }
 
 /// What a call on a lambda's parameters must return.
@@ -250,6 +254,7 @@ impl Worker<'_> {
                 target: target_ir.is_some().then_some(t),
                 target_ir,
                 declared_ret: ret,
+                suspend: false,
             });
         }
         let (sym, args) = {
@@ -326,6 +331,7 @@ impl Worker<'_> {
             target: expressible.then_some(target),
             target_ir,
             declared_ret: sm.ret,
+            suspend: sm.is_suspend,
         })
     }
 
@@ -401,7 +407,7 @@ impl Worker<'_> {
         };
         self.building.in_lambda -= 1;
         self.building.scope.truncate(scope_len);
-        let form = self.lambda_form(rng, f.ground);
+        let form = self.lambda_form(rng, f.ground && !f.suspend);
         let ret = (f.ground && java_expressible(&self.api, f.ret))
             .then(|| super::program::to_ir(&self.api, f.ret));
         let lambda = Inhabitant {

@@ -98,7 +98,7 @@ impl Selection {
 /// Counts reported at the end of a run.
 #[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
 pub struct SynthSummary {
-    /// Members in the API.
+    /// Members in the API (a context API's left out).
     pub members: usize,
     /// Members with at least one typing sequence.
     pub members_exercised: usize,
@@ -326,7 +326,10 @@ pub fn summarize(api: &Api, plan: &Plan, built: &[Synthesized]) -> SynthSummary 
         .for_each(|s| census.add(&s.program, s.record.uses_varargs_elements()));
     SynthSummary {
         census,
-        members: api.members.len(),
+        members: api
+            .member_ids()
+            .filter(|&m| !api.owner(m).is_context())
+            .count(),
         members_exercised: plan.exercised,
         skipped,
         sequences: plan.order.len(),

@@ -13,7 +13,7 @@ use super::erase::InferInfo;
 use super::inhabit::Inhabitant;
 use super::worker::{RngStream, Worker};
 use crate::api::{Api, MemberId, MemberKind};
-use crate::types::{print_type, Prim, Subst, Syntax, Type, TypeId, Wildcard};
+use crate::types::{print_type, Prim, Subst, Syntax, Type, TypeId, Variance, Wildcard};
 
 /// The language-neutral IR type of a core type.
 pub fn to_ir(api: &Api, t: TypeId) -> Ty {
@@ -30,10 +30,32 @@ pub fn to_ir(api: &Api, t: TypeId) -> Ty {
             Prim::Double => PrimTy::Double,
             Prim::Void => PrimTy::Void,
         }),
-        Type::Class { name, args } => Ty::Class {
-            name: a.name(*name).to_string(),
-            args: args.iter().map(|&x| to_ir(api, x)).collect(),
-        },
+        Type::Class { name, args } => {
+            let params = api.ts.class_params(*name).unwrap_or(&[]);
+            Ty::Class {
+                name: a.name(*name).to_string(),
+                args: args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &x)| {
+                        // a projection against the parameter's declared variance (`out X` for
+                        // Kotlin's `in T`) admits every argument, as `*` does, and Kotlin
+                        // rejects it as written
+                        let declared = params.get(i).map(|&v| a.var(v).variance);
+                        match (declared, a.get(x)) {
+                            (
+                                Some(Variance::Contravariant),
+                                Type::Wildcard(Wildcard::Extends(_)),
+                            )
+                            | (Some(Variance::Covariant), Type::Wildcard(Wildcard::Super(_))) => {
+                                Ty::WildcardStar
+                            }
+                            _ => to_ir(api, x),
+                        }
+                    })
+                    .collect(),
+            }
+        }
         Type::Var(v) => Ty::Var(a.var_name(*v).to_string()),
         Type::Wildcard(Wildcard::Star) => Ty::WildcardStar,
         Type::Wildcard(Wildcard::Extends(b)) => Ty::WildcardExtends(Box::new(to_ir(api, *b))),

@@ -107,7 +107,7 @@ impl Worker<'_> {
         f: &FnType,
         depth: usize,
     ) -> Option<Inhabitant> {
-        if !f.ground || f.params.len() > MAX_REF_ARITY {
+        if !f.ground || f.suspend || f.params.len() > MAX_REF_ARITY {
             return None;
         }
         let mut kinds = [

@@ -444,7 +444,8 @@ impl Worker<'_> {
     /// the parameter is a Java reference parameter ([`LanguageRules::java_reference_parameters_accept_null`])
     /// of a member Kotlin does not retype. In ill-typed mode the task may instead be broken
     /// by nullability: a nullable receiver of a call with `.`, or a nullable argument for a
-    /// primitive parameter of a static method or constructor that is not overloaded.
+    /// primitive parameter (or one a nullability annotation makes not-null) of a static
+    /// method or constructor that is not overloaded.
     pub(crate) fn nullable_positions(
         &mut self,
         rng: &mut SynthRng,
@@ -498,7 +499,11 @@ impl Worker<'_> {
             };
             let vararg = param.vararg;
             let prim = |w: &Self, t: TypeId| matches!(w.api.ts.arena.get(t), Type::Prim(_));
-            if vararg || prim(self, param.ty) || prim(self, task.seq.args[i]) {
+            if vararg
+                || prim(self, param.ty)
+                || prim(self, task.seq.args[i])
+                || mem.java_nullness.not_null_param(i)
+            {
                 continue;
             }
             if task.formal.params.get(i).is_some_and(|&t| prim(self, t)) {
@@ -534,7 +539,13 @@ impl Worker<'_> {
                     continue;
                 }
                 if let Some(&f) = task.formal.params.get(i) {
-                    if matches!(self.api.ts.arena.get(f), Type::Prim(q) if *q != Prim::Void) {
+                    // a primitive, or a reference that a nullability annotation makes not-null
+                    let breaks = match self.api.ts.arena.get(f) {
+                        Type::Prim(q) => *q != Prim::Void,
+                        Type::Class { .. } => mem.java_nullness.not_null_param(i),
+                        _ => false,
+                    };
+                    if breaks {
                         out.push((Position::Arg(i), f));
                     }
                 }

@@ -400,6 +400,9 @@ impl Worker<'_> {
             _ => return None,
         };
         let f = self.functional_for(rng, &params, task.seq.result, actual_result(task))?;
+        if f.suspend {
+            return None;
+        }
         // the program's one reference to the member under test: a pointer whenever the form
         // is on, but not in an ill-typed program: Groovy resolves a method pointer `r.&m`
         // when it is called (a `MethodClosure` over every `m`), so no static checker judges
@@ -502,7 +505,7 @@ impl Worker<'_> {
         } else {
             Vec::new()
         };
-        let form = self.lambda_form(rng, true);
+        let form = self.lambda_form(rng, !f.suspend);
         let target = f.target_ir.clone()?;
         let ret: Option<Ty> = java_expressible(&self.api, f.ret).then(|| to_ir(&self.api, f.ret));
         let lambda = Expr::Lambda {

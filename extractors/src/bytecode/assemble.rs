@@ -121,6 +121,7 @@ fn subst_method(m: &RawMethod, s: &Subst) -> RawMethod {
         erased_params: m.erased_params.clone(),
         deprecated: m.deprecated,
         preview: m.preview,
+        nullness: m.nullness.clone(),
     }
 }
 
@@ -294,6 +295,7 @@ impl Builder<'_, '_> {
                     access: f.access,
                     ty: subst(&f.ty, s),
                     deprecated: f.deprecated,
+                    nullable: f.nullable,
                 });
             }
         }
@@ -420,15 +422,19 @@ impl Builder<'_, '_> {
                 is_enum_constant: (f.access & ACC_ENUM != 0).then_some(true),
                 // a static field copied from a non-public supertype: Java reaches it through the
                 // subclass, Scala does not inherit statics
-                extra: if f.access & ACC_STATIC != 0 && copied.contains(&f.name.as_str()) {
+                extra: {
                     let mut m = serde_json::Map::new();
-                    m.insert(
-                        "static_from_hidden_supertype".into(),
-                        serde_json::Value::Bool(true),
-                    );
+                    if f.access & ACC_STATIC != 0 && copied.contains(&f.name.as_str()) {
+                        m.insert(
+                            "static_from_hidden_supertype".into(),
+                            serde_json::Value::Bool(true),
+                        );
+                    }
+                    if f.nullable {
+                        // annotated nullable for Kotlin (see `Nullness`)
+                        m.insert("nullable".into(), serde_json::Value::Bool(true));
+                    }
                     m
-                } else {
-                    Default::default()
                 },
             })
             .collect();
@@ -492,7 +498,7 @@ impl Builder<'_, '_> {
             access_mod: Some(access_mod(m.access).into()),
             is_default: Some(c.is_interface() && !m.is_abstract() && !m.is_static() && !ctor),
             throws: Some(m.throws.iter().map(|t| p.ty(t)).collect()),
-            other_metadata: None,
+            other_metadata: nullness_metadata(&m.nullness),
             deprecated: m.deprecated.then_some(true),
             is_abstract: m.is_abstract().then_some(true),
             is_varargs: varargs.then_some(true),
@@ -500,6 +506,35 @@ impl Builder<'_, '_> {
             extra: Default::default(),
         }
     }
+}
+
+/// The `other_metadata` that records a method's nullability annotations as Kotlin reads them
+/// (`nullable_return`, `nullable_parameters` and `not_null_parameters`, indices), or `None`
+/// when it has none.
+fn nullness_metadata(n: &super::class::Nullness) -> Option<serde_json::Value> {
+    let pick = |want: bool| -> Vec<usize> {
+        n.params
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v == Some(want))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let (nullable, not_null) = (pick(true), pick(false));
+    if !n.nullable_ret && nullable.is_empty() && not_null.is_empty() {
+        return None;
+    }
+    let mut m = serde_json::Map::new();
+    if n.nullable_ret {
+        m.insert("nullable_return".into(), true.into());
+    }
+    if !nullable.is_empty() {
+        m.insert("nullable_parameters".into(), nullable.into());
+    }
+    if !not_null.is_empty() {
+        m.insert("not_null_parameters".into(), not_null.into());
+    }
+    Some(serde_json::Value::Object(m))
 }
 
 fn access_mod(access: u16) -> &'static str {

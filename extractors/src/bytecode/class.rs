@@ -95,6 +95,179 @@ pub struct RawMethod {
     pub deprecated: bool,
     /// A JDK preview API.
     pub preview: bool,
+    /// What the nullability annotations Kotlin honours say of its result and parameters.
+    pub nullness: Nullness,
+}
+
+/// What the nullability annotations Kotlin honours (JetBrains, JSR-305's `javax.annotation`,
+/// JSpecify, Checker Framework, Android, Eclipse, FindBugs, Lombok, RxJava) say of a method's
+/// top-level result and parameter types: declaration annotations and type-use annotations on
+/// the type itself (not on its type arguments or array elements).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Nullness {
+    /// The result is annotated nullable (`@CheckForNull`, `@Nullable`).
+    pub nullable_ret: bool,
+    /// Per client-visible parameter: `Some(true)` nullable, `Some(false)` not-null (`@NotNull`,
+    /// `@Nonnull`), `None` unannotated (a platform type).
+    pub params: Vec<Option<bool>>,
+}
+
+/// Annotations (binary names) that make a Java type nullable for Kotlin, at its default
+/// strictness (errors, not warnings): Kotlin's `NULLABLE_ANNOTATIONS`, JSpecify and the Checker
+/// Framework's `compatqual`. Android's `RecentlyNullable` only warns and is not here.
+const NULLABLE_ANNOTATIONS: [&str; 18] = [
+    "org/jetbrains/annotations/Nullable",
+    "androidx/annotation/Nullable",
+    "android/support/annotation/Nullable",
+    "android/annotation/Nullable",
+    "com/android/annotations/Nullable",
+    "org/eclipse/jdt/annotation/Nullable",
+    "org/checkerframework/checker/nullness/qual/Nullable",
+    "org/checkerframework/checker/nullness/compatqual/NullableDecl",
+    "org/checkerframework/checker/nullness/compatqual/NullableType",
+    "javax/annotation/Nullable",
+    "javax/annotation/CheckForNull",
+    "edu/umd/cs/findbugs/annotations/CheckForNull",
+    "edu/umd/cs/findbugs/annotations/Nullable",
+    "edu/umd/cs/findbugs/annotations/PossiblyNull",
+    "io/reactivex/annotations/Nullable",
+    "io/reactivex/rxjava3/annotations/Nullable",
+    "org/jspecify/annotations/Nullable",
+    "org/jspecify/nullness/Nullable",
+];
+
+/// Annotations (binary names) that make a Java type not-null for Kotlin (a nullable argument
+/// is an error): Kotlin's `NOT_NULL_ANNOTATIONS`, `javax.annotation.Nonnull` (without a
+/// `when` other than `ALWAYS`), JSpecify and `compatqual`.
+const NOT_NULL_ANNOTATIONS: [&str; 16] = [
+    "org/jetbrains/annotations/NotNull",
+    "edu/umd/cs/findbugs/annotations/NonNull",
+    "androidx/annotation/NonNull",
+    "android/support/annotation/NonNull",
+    "android/annotation/NonNull",
+    "com/android/annotations/NonNull",
+    "org/eclipse/jdt/annotation/NonNull",
+    "org/checkerframework/checker/nullness/qual/NonNull",
+    "org/checkerframework/checker/nullness/compatqual/NonNullDecl",
+    "org/checkerframework/checker/nullness/compatqual/NonNullType",
+    "lombok/NonNull",
+    "io/reactivex/annotations/NonNull",
+    "io/reactivex/rxjava3/annotations/NonNull",
+    "org/jspecify/annotations/NonNull",
+    "org/jspecify/nullness/NonNull",
+    "javax/annotation/Nonnull",
+];
+
+/// What one annotation says of nullability: `Some(true)` nullable, `Some(false)` not-null.
+fn annotation_nullness(an: &cafebabe::attributes::Annotation<'_>) -> Option<bool> {
+    let FieldType::Object(n) = &an.type_descriptor.field_type else {
+        return None;
+    };
+    if an.type_descriptor.dimensions != 0 {
+        return None;
+    }
+    let n = n.to_string();
+    if NULLABLE_ANNOTATIONS.contains(&n.as_str()) {
+        return Some(true);
+    }
+    if NOT_NULL_ANNOTATIONS.contains(&n.as_str()) {
+        // `@Nonnull(when = MAYBE)` and the like are JSR-305 qualifiers Kotlin only warns on
+        if n == "javax/annotation/Nonnull" && !an.elements.is_empty() {
+            let always = an.elements.iter().all(|e| {
+                matches!(&e.value, cafebabe::attributes::AnnotationElementValue::EnumConstant {
+                    const_name, ..
+                } if const_name.as_ref() == "ALWAYS")
+            });
+            if !always {
+                return None;
+            }
+        }
+        return Some(false);
+    }
+    None
+}
+
+/// The nullness that a list of annotations gives (nullable wins over not-null).
+fn nullness_of<'a>(
+    anns: impl IntoIterator<Item = &'a cafebabe::attributes::Annotation<'a>>,
+) -> Option<bool> {
+    let mut out = None;
+    for an in anns {
+        match annotation_nullness(an) {
+            Some(true) => return Some(true),
+            Some(false) => out = Some(false),
+            None => {}
+        }
+    }
+    out
+}
+
+/// Declaration and top-level type-use annotations of a member: the nullness of its type (a
+/// field's, or a method's result).
+fn member_nullness(attrs: &[AttributeInfo<'_>]) -> Option<bool> {
+    use cafebabe::attributes::TypeAnnotationTarget;
+    let mut anns = Vec::new();
+    for a in attrs {
+        match &a.data {
+            AttributeData::RuntimeVisibleAnnotations(v)
+            | AttributeData::RuntimeInvisibleAnnotations(v) => anns.extend(v.iter()),
+            AttributeData::RuntimeVisibleTypeAnnotations(v)
+            | AttributeData::RuntimeInvisibleTypeAnnotations(v) => anns.extend(
+                v.iter()
+                    .filter(|t| {
+                        // field type or method result (the parser folds the rare receiver
+                        // annotation into the same target)
+                        matches!(t.target_type, TypeAnnotationTarget::Empty)
+                            && t.target_path.is_empty()
+                    })
+                    .map(|t| &t.annotation),
+            ),
+            _ => {}
+        }
+    }
+    nullness_of(anns)
+}
+
+/// The nullness of each of a method's `n` client-visible parameters, from parameter
+/// annotations (aligned at the end: a compiler may leave out an inner class's enclosing
+/// instance) and top-level type-use annotations.
+fn param_nullness(attrs: &[AttributeInfo<'_>], n: usize) -> Vec<Option<bool>> {
+    use cafebabe::attributes::TypeAnnotationTarget;
+    let mut out: Vec<Option<bool>> = vec![None; n];
+    let mut set = |i: usize, v: Option<bool>| {
+        if let (Some(slot), Some(v)) = (out.get_mut(i), v) {
+            if *slot != Some(true) {
+                *slot = Some(v);
+            }
+        }
+    };
+    for a in attrs {
+        match &a.data {
+            AttributeData::RuntimeVisibleParameterAnnotations(ps)
+            | AttributeData::RuntimeInvisibleParameterAnnotations(ps) => {
+                let skip = ps.len().saturating_sub(n);
+                let shift = n.saturating_sub(ps.len());
+                for (k, p) in ps.iter().enumerate().skip(skip) {
+                    set(k - skip + shift, nullness_of(p.annotations.iter()));
+                }
+            }
+            AttributeData::RuntimeVisibleTypeAnnotations(v)
+            | AttributeData::RuntimeInvisibleTypeAnnotations(v) => {
+                for t in v {
+                    if let TypeAnnotationTarget::FormalParameter { index } = t.target_type {
+                        if t.target_path.is_empty() {
+                            set(
+                                usize::from(index),
+                                annotation_nullness(&t.annotation),
+                            );
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// A field.
@@ -108,6 +281,8 @@ pub struct RawField {
     pub ty: JType,
     /// Deprecated.
     pub deprecated: bool,
+    /// Annotated nullable for Kotlin (see [`Nullness`]).
+    pub nullable: bool,
 }
 
 impl RawClass {
@@ -799,12 +974,16 @@ fn extract_class_unguarded(
             name: m.name.to_string(),
             access: flags,
             type_params,
-            params,
             ret,
             throws,
             erased_params,
             deprecated: is_deprecated(&m.attributes),
             preview: is_preview(&m.attributes),
+            nullness: Nullness {
+                nullable_ret: member_nullness(&m.attributes) == Some(true),
+                params: param_nullness(&m.attributes, params.len()),
+            },
+            params,
         });
     }
 
@@ -827,6 +1006,7 @@ fn extract_class_unguarded(
             access: flags,
             ty,
             deprecated: is_deprecated(&f.attributes),
+            nullable: member_nullness(&f.attributes) == Some(true),
         });
     }
 

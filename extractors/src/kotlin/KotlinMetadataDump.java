@@ -78,13 +78,18 @@ public final class KotlinMetadataDump {
         String xs;
         String pn;
         Integer xi;
-        /** name+descriptor of methods deprecated with level HIDDEN. */
+        /** name+descriptor of methods deprecated with level HIDDEN: no call sees them. */
         Set<String> hidden = new HashSet<>();
+        /** name+descriptor of methods deprecated with level ERROR: overload resolution still
+         *  sees them, but a call of one does not compile. */
+        Set<String> errors = new HashSet<>();
         /** name+descriptor of every method of the class file. */
         Set<String> methods = new HashSet<>();
         /** name+descriptor of deprecated methods. */
         Set<String> deprecated = new HashSet<>();
         boolean classDeprecated;
+        /** The class is deprecated with level ERROR or HIDDEN: a program cannot name it. */
+        boolean classError;
         /** An annotation class annotated `@RequiresOptIn`: an opt-in marker. */
         boolean optInMarker;
         /** Read from a `.kotlin_builtins` file (no class file: no JVM facts). */
@@ -127,6 +132,7 @@ public final class KotlinMetadataDump {
         for (String a : args) {
             d.readInput(Paths.get(a), raws);
         }
+        mergeDefaultImpls(raws);
         List<Decoded> decoded = new ArrayList<>();
         for (Raw r : raws) {
             Decoded x = d.decode(r);
@@ -263,9 +269,31 @@ public final class KotlinMetadataDump {
         return r;
     }
 
-    /** Annotations in builtins metadata: a Deprecated level ERROR/HIDDEN, or a
-     *  DeprecatedSinceKotlin with errorSince/hiddenSince, makes a call an error. */
-    static boolean callIsError(List<KmAnnotation> anns) {
+    /** An interface compiled without JVM default methods keeps its properties' synthetic
+     *  `$annotations` methods (where their deprecation is) in its `$DefaultImpls` class:
+     *  those facts belong to the interface. */
+    static void mergeDefaultImpls(List<Raw> raws) {
+        Map<String, Raw> byName = new HashMap<>();
+        for (Raw r : raws) {
+            byName.put(r.jvmName, r);
+        }
+        for (Raw r : raws) {
+            if (!r.jvmName.endsWith("$DefaultImpls")) {
+                continue;
+            }
+            Raw owner = byName.get(r.jvmName.substring(0, r.jvmName.length() - 13));
+            if (owner != null) {
+                owner.hidden.addAll(r.hidden);
+                owner.errors.addAll(r.errors);
+                owner.deprecated.addAll(r.deprecated);
+            }
+        }
+    }
+
+    /** The deprecation level that annotations in builtins metadata give a member: "HIDDEN"
+     *  (a Deprecated level HIDDEN, or a DeprecatedSinceKotlin with hiddenSince), "ERROR"
+     *  (level ERROR, or errorSince), or null. */
+    static String deprecationLevel(List<KmAnnotation> anns) {
         for (KmAnnotation a : anns) {
             Map<String, KmAnnotationArgument> args = a.getArguments();
             if ("kotlin/Deprecated".equals(a.getClassName())) {
@@ -273,15 +301,19 @@ public final class KotlinMetadataDump {
                 if (level instanceof KmAnnotationArgument.EnumValue) {
                     String v = ((KmAnnotationArgument.EnumValue) level).getEnumEntryName();
                     if ("ERROR".equals(v) || "HIDDEN".equals(v)) {
-                        return true;
+                        return v;
                     }
                 }
-            } else if ("kotlin/DeprecatedSinceKotlin".equals(a.getClassName())
-                    && (args.containsKey("errorSince") || args.containsKey("hiddenSince"))) {
-                return true;
+            } else if ("kotlin/DeprecatedSinceKotlin".equals(a.getClassName())) {
+                if (args.containsKey("hiddenSince")) {
+                    return "HIDDEN";
+                }
+                if (args.containsKey("errorSince")) {
+                    return "ERROR";
+                }
             }
         }
-        return false;
+        return null;
     }
 
     static boolean isDeprecated(List<KmAnnotation> anns) {
@@ -371,13 +403,17 @@ public final class KotlinMetadataDump {
                             r.deprecated.add(name + desc);
                             // a call of an ERROR- or HIDDEN-deprecated member does not compile
                             Object level = ann.get("level");
-                            if ("HIDDEN".equals(level) || "ERROR".equals(level)) {
+                            if ("HIDDEN".equals(level)) {
                                 r.hidden.add(name + desc);
+                            } else if ("ERROR".equals(level)) {
+                                r.errors.add(name + desc);
                             }
-                        } else if ("Lkotlin/DeprecatedSinceKotlin;".equals(type)
-                                && (ann.get("hiddenSince") != null
-                                        || ann.get("errorSince") != null)) {
-                            r.hidden.add(name + desc);
+                        } else if ("Lkotlin/DeprecatedSinceKotlin;".equals(type)) {
+                            if (ann.get("hiddenSince") != null) {
+                                r.hidden.add(name + desc);
+                            } else if (ann.get("errorSince") != null) {
+                                r.errors.add(name + desc);
+                            }
                         }
                     }
                 } else {
@@ -410,6 +446,10 @@ public final class KotlinMetadataDump {
                 }
                 if ("Lkotlin/Deprecated;".equals(type) || "Ljava/lang/Deprecated;".equals(type)) {
                     r.classDeprecated = true;
+                    Object level = ann.get("level");
+                    if ("HIDDEN".equals(level) || "ERROR".equals(level)) {
+                        r.classError = true;
+                    }
                 }
                 if (!"Lkotlin/Metadata;".equals(type)) {
                     continue;
@@ -904,7 +944,9 @@ public final class KotlinMetadataDump {
             // hidden or an error to call, or no longer in the bytecode
             return null;
         }
-        if (raw.builtin && callIsError(f.getAnnotations())) {
+        String level = raw.builtin ? deprecationLevel(f.getAnnotations())
+                : sig != null && raw.errors.contains(sig) ? "ERROR" : null;
+        if ("HIDDEN".equals(level)) {
             return null;
         }
         Scope s = new Scope(outer, f.getTypeParameters());
@@ -930,6 +972,10 @@ public final class KotlinMetadataDump {
         if ((sig != null && raw.deprecated.contains(sig))
                 || (raw.builtin && isDeprecated(f.getAnnotations()))) {
             m.put("deprecated", true);
+        }
+        if (level != null) {
+            // still an overload candidate, but a call of it is an error
+            m.put("deprecation_level", "error");
         }
         return m;
     }
@@ -962,13 +1008,23 @@ public final class KotlinMetadataDump {
         if (getter != null && raw.hidden.contains(getter)) {
             return null;
         }
+        if ("kotlin/coroutines/ContinuationKt".equals(raw.jvmName)
+                && "coroutineContext".equals(p.getName())) {
+            // Kotlin's one suspend property, an intrinsic that the metadata does not mark:
+            // readable only in a coroutine
+            return null;
+        }
         // a property's annotations (its deprecation too) are on a synthetic method
         String annotations = raw.builtin
                 ? null : sig(JvmExtensionsKt.getSyntheticMethodForAnnotations(p));
         if (annotations != null && raw.hidden.contains(annotations)) {
             return null;
         }
-        if (raw.builtin && callIsError(p.getAnnotations())) {
+        String level = raw.builtin ? deprecationLevel(p.getAnnotations())
+                : getter != null && raw.errors.contains(getter)
+                        || annotations != null && raw.errors.contains(annotations)
+                        ? "ERROR" : null;
+        if ("HIDDEN".equals(level)) {
             return null;
         }
         // a property without a getter in this class file (a private const's field, an
@@ -989,6 +1045,9 @@ public final class KotlinMetadataDump {
         f.put("is_static", false);
         if (getter != null && raw.deprecated.contains(getter)) {
             f.put("deprecated", true);
+        }
+        if (level != null) {
+            f.put("deprecation_level", "error");
         }
         meta.put("is_const", Attributes.isConst(p));
         meta.put("is_lateinit", Attributes.isLateinit(p));
@@ -1141,6 +1200,9 @@ public final class KotlinMetadataDump {
                 if (sig != null && x.raw.deprecated.contains(sig)) {
                     m.put("deprecated", true);
                 }
+                if (sig != null && x.raw.errors.contains(sig)) {
+                    m.put("deprecation_level", "error");
+                }
                 methods.add(m);
             }
         }
@@ -1221,6 +1283,11 @@ public final class KotlinMetadataDump {
         doc.put("is_class", true);
         if (x.raw.classDeprecated) {
             doc.put("deprecated", true);
+        }
+        if (x.raw.classError) {
+            // a use of the class's name is an error; its members stay (a value of it may be
+            // reached through an inherited type)
+            doc.put("deprecation_level", "error");
         }
         if (x.raw.optInMarker) {
             doc.put("opt_in_marker", true);

@@ -30,7 +30,12 @@
 //! `is_override`, and `upper_bounds` when a type parameter has more than one bound (the type
 //! string keeps the first, the only form thalia's parser reads).
 //!
-//! Limits: members with context parameters are left out (a call needs the context); functions
+//! Members deprecated with level `ERROR` (or `DeprecatedSinceKotlin(errorSince)`) are kept with
+//! `"deprecation_level": "error"`: a call of one does not compile, but Kotlin's overload
+//! resolution still sees it (`StateFlow<T>.distinctUntilChanged()` wins over `Flow<T>`'s). The
+//! annotations of an interface's properties are read from its `$DefaultImpls` class too.
+//!
+//! Limits: members with context parameters are left out (a call needs the context); members
 //! deprecated with level `HIDDEN` (synthetic in bytecode, annotated `kotlin.Deprecated`) are
 //! left out; a definitely non-null type `T & Any` is written `T`; a flexible (platform) type is
 //! written as its lower bound; type arguments of an outer class (`Outer<A>.Inner<B>`) are
