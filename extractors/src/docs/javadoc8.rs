@@ -11,7 +11,7 @@
 
 use scraper::{ElementRef, Html, Selector};
 
-use super::text::flatten;
+use super::text::{class_notes, flatten};
 use super::{javadoc_version, MemberKind, RawMember, RawPage};
 
 /// Compiled selectors of the old layout.
@@ -106,25 +106,7 @@ impl Old {
         )?;
         let class_decl = flatten(pre, &[]);
         let class_deprecated = doc.select(&self.class_deprecated).next().is_some();
-        let functional_note = doc.select(&self.notes_dt).any(|dt| {
-            dt.text()
-                .collect::<String>()
-                .contains("Functional Interface")
-        });
-        let mut all_interfaces = Vec::new();
-        for dt in doc.select(&self.notes_dt) {
-            let t: String = dt.text().collect();
-            if !(t.contains("All Implemented Interfaces") || t.contains("All Superinterfaces")) {
-                continue;
-            }
-            let dd = dt
-                .next_siblings()
-                .filter_map(ElementRef::wrap)
-                .find(|e| e.value().name() == "dd");
-            if let Some(dd) = dd {
-                all_interfaces.extend(dd.select(&self.code).map(|c| flatten(c, &[])));
-            }
-        }
+        let (functional_note, all_interfaces) = class_notes(doc, &self.notes_dt, &self.code);
         let mut members = Vec::new();
         // JDK 11 puts an annotation type's optional elements in a section of their own with
         // no section anchor: every member of an annotation type's page is an element
