@@ -8,7 +8,7 @@
 //! signatures and the markup around them kept as Scaladoc wrote them) from `scala/Option.html`,
 //! `scala/Option$.html`, `scala/Tuple.html`, `scala/Conversion.html` and
 //! `scala/collection/IterableFactory.html`; and, for Scala 3 extension methods, givens and
-//! type members, `scala/IArray$.html`, `scala/CanEqual$.html`,
+//! type members, `scala/IArray$.html`, `scala/CanEqual$.html`, `scala/quoted/FromExpr$.html`,
 //! `scala/util/CommandLineParser$$FromString$.html`, `scala/deriving/Mirror$$Product.html`
 //! and `scala/collection/generic/IsIterableOnce.html` (`fixtures/docs/scaladoc3-members/`).
 
@@ -305,7 +305,7 @@ fn scaladoc3_extensions_givens_and_type_members() {
     let dir = work("scala3-members");
     let api = dir.join("api");
     let stderr = extract(&fixtures().join("scaladoc3-members"), &api);
-    assert!(stderr.contains("5 scaladoc-3"), "{stderr}");
+    assert!(stderr.contains("6 scaladoc-3"), "{stderr}");
 
     // extension methods (`scala/IArray$.html`): the clause heads the group; the receiver in
     // `receiver`, static, the clause's type parameters first, as the compiled view writes them
@@ -369,6 +369,18 @@ fn scaladoc3_extensions_givens_and_type_members() {
     assert_eq!(
         strings(&either["implicit_parameters"]),
         ["scala.CanEqual[L1, L2]", "scala.CanEqual[R1, R2]"]
+    );
+    // bounded type parameters (`given BooleanFromExpr: [T <: Boolean] => FromExpr[T]`)
+    let fe = doc(&api, "scala.quoted.FromExpr");
+    let boolean = method(&fe, "BooleanFromExpr", 0);
+    assert_eq!(strings(&boolean["type_parameters"]), ["T <: scala.Boolean"]);
+    assert_eq!(boolean["parameter_lists"], 0);
+    assert_eq!(boolean["return_type"], "scala.quoted.FromExpr[T]");
+    // a given object (`given EmptyTupleFromExpr: EmptyTupleFromExpr`) is its own page's
+    assert!(fe["fields"].as_array().unwrap().is_empty(), "{fe:#}");
+    assert!(
+        stderr.contains("given `EmptyTupleFromExpr` skipped: typed by its own class"),
+        "{stderr}"
     );
     // anonymous givens are named and skipped
     let fs = doc(&api, "scala.util.CommandLineParser.FromString");

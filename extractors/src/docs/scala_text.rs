@@ -1283,6 +1283,7 @@ mod tests {
             toks,
             deprecated: false,
             members: Vec::new(),
+            skipped: Vec::new(),
         };
         assert!(build(&page).is_err());
     }

@@ -41,7 +41,8 @@ const GIVEN_ARROW: &str = "\u{1}=>";
 
 /// A given's signature (`name: [T] => (A, B) => R`, as Scaladoc 3 prints it) rewritten as
 /// the compiled view writes the given (`name[T](using A, B): R`, a method; `name: R`, a
-/// value); an anonymous given or a given object is an error giving the reason to skip it.
+/// value); an anonymous given, or one typed by its own class (a given object), is an error
+/// giving the reason to skip it.
 fn given_member(toks: &[STok]) -> Result<(SKind, Vec<STok>), String> {
     let name = match toks.first() {
         Some(STok::Word(w)) | Some(STok::Ref(_, w)) => w.clone(),
@@ -77,7 +78,11 @@ fn given_member(toks: &[STok]) -> Result<(SKind, Vec<STok>), String> {
     let mut is_def = false;
     if rest.first() == Some(&STok::P('[')) {
         let end = close(rest).ok_or_else(|| format!("given `{name}`: unclosed `[`"))?;
-        if rest.get(end + 1) != Some(&STok::Op("=>".into())) {
+        // a plain `=>`, or a spaced one when the parameters have bounds
+        if !matches!(rest.get(end + 1),
+            Some(STok::Op(o)) if o == "=>")
+            && rest.get(end + 1) != Some(&STok::Word(GIVEN_ARROW.into()))
+        {
             return Err(format!("given `{name}`: no `=>` after its type parameters"));
         }
         out.extend_from_slice(&rest[..=end]);
@@ -106,7 +111,8 @@ fn given_member(toks: &[STok]) -> Result<(SKind, Vec<STok>), String> {
     if let [STok::Word(w) | STok::Ref(_, w)] = result {
         if *w == name {
             return Err(format!(
-                "given `{name}` skipped: a given object (its class is documented on its own page)"
+                "given `{name}` skipped: typed by its own class, a given object or a class of \
+                 the same name (documented on its own page)"
             ));
         }
     }
