@@ -1072,7 +1072,7 @@ pub(crate) fn build_member(
                         .flatten()
                         .filter_map(Value::as_str),
                 )
-                .find_map(|t| class_type_member(t))
+                .find_map(class_type_member)
         }) {
             methods.pop();
             return Err(type_member_reason(&member));
