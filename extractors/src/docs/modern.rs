@@ -2,6 +2,7 @@
 //! `section.detail > div.member-signature`), shared by the JDK 17 and the JDK 21+ layouts:
 //! a class page read into a [`RawPage`].
 
+use super::sel;
 use scraper::{ElementRef, Html, Selector};
 
 use super::text::{class_notes, flatten};
@@ -22,11 +23,6 @@ pub(crate) struct Modern {
     detail: Selector,
     member_signature: Selector,
     deprecation_block: Selector,
-}
-
-fn sel(s: &str) -> Selector {
-    // the selectors are constants of this file; a typo is caught by the tests
-    Selector::parse(s).unwrap_or_else(|_| panic!("bad selector {s}"))
 }
 
 impl Modern {

@@ -879,17 +879,8 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
                 if explicit_lists > 1 {
                     extra.insert("parameter_lists".into(), Value::from(explicit_lists));
                 }
-                if first.params.iter().any(|(n, _)| n.is_some()) {
-                    extra.insert(
-                        "parameter_names".into(),
-                        Value::Array(
-                            first
-                                .params
-                                .iter()
-                                .map(|(n, _)| Value::String(n.clone().unwrap_or_default()))
-                                .collect(),
-                        ),
-                    );
+                if let Some(names) = parameter_names(first) {
+                    extra.insert("parameter_names".into(), names);
                 }
                 methods.push(MethodDoc {
                     name: simple.clone(),
@@ -1015,17 +1006,8 @@ pub(crate) fn build_member(
         if explicit_lists > 1 || explicit_lists == 0 && !ctor {
             extra.insert("parameter_lists".into(), Value::from(explicit_lists));
         }
-        if first.params.iter().any(|(n, _)| n.is_some()) {
-            extra.insert(
-                "parameter_names".into(),
-                Value::Array(
-                    first
-                        .params
-                        .iter()
-                        .map(|(n, _)| Value::String(n.clone().unwrap_or_default()))
-                        .collect(),
-                ),
-            );
+        if let Some(names) = parameter_names(&first) {
+            extra.insert("parameter_names".into(), names);
         }
         let varargs = first
             .params
@@ -1121,6 +1103,19 @@ fn type_member_reason(member: &str) -> String {
         "mentions `{member}`, a type member of a class (abstract or an alias): a \
          path-dependent type, not resolvable outside an instance"
     )
+}
+
+/// The `parameter_names` of a method whose first list is `first` (none if none is named).
+fn parameter_names(first: &Params) -> Option<Value> {
+    first.params.iter().any(|(n, _)| n.is_some()).then(|| {
+        Value::Array(
+            first
+                .params
+                .iter()
+                .map(|(n, _)| Value::String(n.clone().unwrap_or_default()))
+                .collect(),
+        )
+    })
 }
 
 /// An `extension` clause (after the keyword): its type parameters, its receiver's type and

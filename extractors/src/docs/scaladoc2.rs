@@ -4,6 +4,7 @@
 //!
 //! Detection: the page loads `lib/template.js` and sets `var toRoot`.
 
+use super::sel;
 use scraper::{ElementRef, Html, Selector};
 
 use super::scala_text::{
@@ -25,11 +26,6 @@ pub(crate) struct Scaladoc2 {
     name: Selector,
     members: Selector,
     deprecated: Selector,
-}
-
-fn sel(s: &str) -> Selector {
-    // the selectors are constants of this file; a typo is caught by the tests
-    Selector::parse(s).unwrap_or_else(|_| panic!("bad selector {s}"))
 }
 
 /// A link or span naming a type: its `name` is the fully-qualified name.

@@ -10,6 +10,7 @@
 //! fully-qualified name ([`path_fqn`]); a link into a page (`Option.html#B-0`) names a member
 //! of it (a type parameter, a type alias).
 
+use super::sel;
 use scraper::{ElementRef, Html, Selector};
 
 use super::scala_text::{
@@ -130,11 +131,6 @@ fn given_member(toks: &[STok]) -> Result<(SKind, Vec<STok>), String> {
     out.push(STok::Op(":".into()));
     out.extend_from_slice(result);
     Ok((if is_def { SKind::Def } else { SKind::Val }, out))
-}
-
-fn sel(s: &str) -> Selector {
-    // the selectors are constants of this file; a typo is caught by the tests
-    Selector::parse(s).unwrap_or_else(|_| panic!("bad selector {s}"))
 }
 
 /// Joins a relative link to the directory of the page at `raw` (`scala/Option`).
