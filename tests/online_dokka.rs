@@ -362,7 +362,7 @@ fn online_dokka_generated_pages_are_read_member_by_member() {
     let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
     assert!(o.status.success(), "{stderr}");
     assert!(
-        stderr.contains("7 dokka") && stderr.contains("0 problems"),
+        stderr.contains("9 dokka") && stderr.contains("0 problems"),
         "{stderr}"
     );
     let loaded = Api::load_dir(&api).expect("load");
@@ -424,6 +424,17 @@ fn online_dokka_generated_pages_are_read_member_by_member() {
         ["of<T : kotlin.Any>(vararg T): kotlin.collections.List<fx.Box<T>> [static] [false]"]
     );
     assert_eq!(fields(&companion), ["val MAX: kotlin.Int static"]);
+
+    // a companion named otherwise: Dokka prints `object Factory` on its page and in its
+    // class's table, as for a nested object, so it is read as one (its members static,
+    // called `Gadget.Factory.create(…)`, which Kotlin accepts)
+    let factory = doc("fx.Gadget.Factory");
+    assert_eq!(factory["parent"], "fx.Gadget");
+    assert_eq!(factory["kotlin_object"], true);
+    assert_eq!(
+        sigs(&factory),
+        ["create<>(kotlin.Int): fx.Gadget [static] [false]"]
+    );
 
     let nested = doc("fx.Box.Nested");
     assert_eq!(nested["parent"], "fx.Box");

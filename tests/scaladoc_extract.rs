@@ -7,7 +7,10 @@
 //! contents, diagram, documentation text and members added by implicit conversions removed;
 //! signatures and the markup around them kept as Scaladoc wrote them) from `scala/Option.html`,
 //! `scala/Option$.html`, `scala/Tuple.html`, `scala/Conversion.html` and
-//! `scala/collection/IterableFactory.html`.
+//! `scala/collection/IterableFactory.html`; and, for Scala 3 extension methods, givens and
+//! type members, `scala/IArray$.html`, `scala/CanEqual$.html`, `scala/quoted/FromExpr$.html`,
+//! `scala/util/CommandLineParser$$FromString$.html`, `scala/deriving/Mirror$$Product.html`
+//! and `scala/collection/generic/IsIterableOnce.html` (`fixtures/docs/scaladoc3-members/`).
 
 #[path = "support/require.rs"]
 mod require;
@@ -280,6 +283,145 @@ fn scaladoc3_pages_cut_from_scala_library_extract() {
     let c = doc(&api, "scala.Conversion");
     assert_eq!(strings(&c["type_parameters"]), ["-T", "+U"]);
     assert_eq!(strings(&c["inherits"]), ["(T) => U"]);
+    // `extension (x: T) def convert: U`: an extension method, not a field
+    assert!(c["fields"].as_array().unwrap().is_empty(), "{c:#}");
+    let convert = method_on(&c, "convert", Some("T"));
+    assert_eq!(strings(&convert["parameters"]), Vec::<&str>::new());
+    assert_eq!(convert["return_type"], "U");
+}
+
+/// The method `name` whose receiver is `receiver` (`None`: not an extension).
+fn method_on<'a>(d: &'a Value, name: &str, receiver: Option<&str>) -> &'a Value {
+    d["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == name && m["receiver"].as_str() == receiver)
+        .unwrap_or_else(|| panic!("no method {name} on {receiver:?} in {d:#}"))
+}
+
+#[test]
+fn scaladoc3_extensions_givens_and_type_members() {
+    let dir = work("scala3-members");
+    let api = dir.join("api");
+    let stderr = extract(&fixtures().join("scaladoc3-members"), &api);
+    assert!(stderr.contains("6 scaladoc-3"), "{stderr}");
+
+    // extension methods (`scala/IArray$.html`): the clause heads the group; the receiver in
+    // `receiver`, static, the clause's type parameters first, as the compiled view writes them
+    // (Scaladoc 3 names the object `scala.IArray$package.IArray`: it is declared in the
+    // package object of `IArray.scala`, beside the opaque type)
+    let ia = doc(&api, "scala.IArray$package.IArray");
+    let apply = method_on(&ia, "apply", Some("scala.IArray[scala.Byte]"));
+    assert_eq!(strings(&apply["parameters"]), ["scala.Int"]);
+    assert_eq!(apply["return_type"], "scala.Byte");
+    assert_eq!(apply["is_static"], true);
+    assert_eq!(strings(&apply["type_parameters"]), Vec::<&str>::new());
+    // the object's own `apply`s are not extensions
+    let own = method(&ia, "apply", 2);
+    assert!(own["receiver"].is_null(), "{own:#}");
+    // a parameterless extension takes its receiver: one empty list
+    let length = method_on(&ia, "length", Some("scala.IArray[T]"));
+    assert_eq!(strings(&length["type_parameters"]), ["T"]);
+    assert_eq!(strings(&length["parameters"]), Vec::<&str>::new());
+    assert_eq!(length["return_type"], "scala.Int");
+    assert!(length.get("parameter_lists").is_none(), "{length:#}");
+    let map = method_on(&ia, "map", Some("scala.IArray[T]"));
+    assert_eq!(strings(&map["type_parameters"]), ["T", "U"]);
+    assert_eq!(strings(&map["parameters"]), ["(T) => U"]);
+    assert_eq!(
+        strings(&map["implicit_parameters"]),
+        ["scala.reflect.ClassTag[U]"]
+    );
+    assert_eq!(map["return_type"], "scala.IArray[U]");
+    // one `length` per receiver, none without one
+    let lengths: Vec<&Value> = ia["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["name"] == "length")
+        .collect();
+    assert_eq!(lengths.len(), 9, "{lengths:#?}");
+    assert!(lengths.iter().all(|m| m["receiver"].is_string()));
+
+    // givens (`scala/CanEqual$.html`): a named given is a static value, or with type
+    // parameters and `using` clauses a method whose `using` lists are implicit
+    let ce = doc(&api, "scala.CanEqual");
+    let number = field(&ce, "canEqualNumber");
+    assert_eq!(
+        number["type"],
+        "scala.CanEqual[java.lang.Number, java.lang.Number]"
+    );
+    assert_eq!(number["is_static"], true);
+    let option = method(&ce, "canEqualOption", 1);
+    assert_eq!(strings(&option["type_parameters"]), ["T"]);
+    assert_eq!(
+        strings(&option["implicit_parameters"]),
+        ["scala.CanEqual[T, T]"]
+    );
+    assert_eq!(option["parameter_lists"], 0);
+    assert_eq!(
+        option["return_type"],
+        "scala.CanEqual[scala.Option[T], scala.Option[T]]"
+    );
+    assert_eq!(option["is_static"], true);
+    let either = method(&ce, "canEqualEither", 2);
+    assert_eq!(
+        strings(&either["implicit_parameters"]),
+        ["scala.CanEqual[L1, L2]", "scala.CanEqual[R1, R2]"]
+    );
+    // bounded type parameters (`given BooleanFromExpr: [T <: Boolean] => FromExpr[T]`)
+    let fe = doc(&api, "scala.quoted.FromExpr");
+    let boolean = method(&fe, "BooleanFromExpr", 0);
+    assert_eq!(strings(&boolean["type_parameters"]), ["T <: scala.Boolean"]);
+    assert_eq!(boolean["parameter_lists"], 0);
+    assert_eq!(boolean["return_type"], "scala.quoted.FromExpr[T]");
+    // a given object (`given EmptyTupleFromExpr: EmptyTupleFromExpr`) is its own page's
+    assert!(fe["fields"].as_array().unwrap().is_empty(), "{fe:#}");
+    assert!(
+        stderr.contains("given `EmptyTupleFromExpr` skipped: typed by its own class"),
+        "{stderr}"
+    );
+    // anonymous givens are named and skipped
+    let fs = doc(&api, "scala.util.CommandLineParser.FromString");
+    assert!(fs["fields"].as_array().unwrap().is_empty(), "{fs:#}");
+    assert!(
+        stderr.contains("given `given_FromString_Int` skipped: an anonymous given"),
+        "{stderr}"
+    );
+
+    // type members of a class: the members that mention them are skipped with the reason
+    let product = doc(&api, "scala.deriving.Mirror.Product");
+    assert!(product["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["name"] != "fromProduct"));
+    assert!(
+        stderr.contains("`fromProduct` skipped: mentions `scala.deriving.Mirror.MirroredMonoType`, a type member of a class"),
+        "{stderr}"
+    );
+    // `IsIterableOnce[Repr]` declares `type A`: `apply(coll: Repr): IterableOnce[A]` and
+    // `val conversion: Repr => IterableOnce[A]` cannot be written
+    let once = doc(&api, "scala.collection.generic.IsIterableOnce");
+    assert!(once["methods"].as_array().unwrap().is_empty(), "{once:#}");
+    assert!(once["fields"].as_array().unwrap().is_empty(), "{once:#}");
+    for member in ["apply", "conversion"] {
+        assert!(
+            stderr.contains(&format!(
+                "member `{member}` skipped: mentions `scala.collection.generic.IsIterableOnce.A`, a type member of a class"
+            )),
+            "{stderr}"
+        );
+    }
+    // no document carries a type member's marker or name as a type
+    for entry in std::fs::read_dir(&api).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        assert!(
+            !text.contains("\\u0002") && !text.contains('\u{2}'),
+            "{text}"
+        );
+    }
 }
 
 #[test]

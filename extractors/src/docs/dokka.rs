@@ -33,6 +33,7 @@
 //! Type aliases are not documents (their name resolves to the alias, kept as printed);
 //! definitely-non-null types `T & Any` are written `T`.
 
+use super::sel;
 use scraper::{ElementRef, Html, Node, Selector};
 use serde_json::{json, Value};
 
@@ -44,11 +45,6 @@ pub(crate) fn detect(head: &str) -> bool {
         && (head.contains("dokka")
             || head.contains("sourceset_dependencies.js")
             || head.contains("Dokka"))
-}
-
-fn sel(s: &str) -> Selector {
-    // the selectors are constants of this file; a typo is caught by the tests
-    Selector::parse(s).unwrap_or_else(|_| panic!("bad selector {s}"))
 }
 
 /// Compiled selectors of Dokka pages.

@@ -63,6 +63,12 @@ use crate::bytecode::MAX_ARCHIVE_CLASS_BYTES;
 use crate::schema::{ClassDoc, FieldDoc, MethodDoc};
 use text::{drop_annotations, parse_class_decl, parse_member_decl, render, tokenize, Tok};
 
+/// A CSS selector of a layout's reader (the selectors are constants of the readers: a typo is
+/// caught by the tests).
+fn sel(s: &str) -> scraper::Selector {
+    scraper::Selector::parse(s).unwrap_or_else(|_| panic!("bad selector {s}"))
+}
+
 /// The most bytes read of one page: a larger page is a problem, skipped (javadoc's largest
 /// class pages are a few MiB).
 pub const MAX_PAGE_BYTES: u64 = 16 << 20;

@@ -2,9 +2,10 @@
 //! `section.detail > div.member-signature`), shared by the JDK 17 and the JDK 21+ layouts:
 //! a class page read into a [`RawPage`].
 
+use super::sel;
 use scraper::{ElementRef, Html, Selector};
 
-use super::text::flatten;
+use super::text::{class_notes, flatten};
 use super::{MemberKind, RawMember, RawPage};
 
 /// Compiled selectors of the modern layouts.
@@ -22,11 +23,6 @@ pub(crate) struct Modern {
     detail: Selector,
     member_signature: Selector,
     deprecation_block: Selector,
-}
-
-fn sel(s: &str) -> Selector {
-    // the selectors are constants of this file; a typo is caught by the tests
-    Selector::parse(s).unwrap_or_else(|_| panic!("bad selector {s}"))
 }
 
 impl Modern {
@@ -99,25 +95,7 @@ impl Modern {
         )?;
         let class_decl = flatten(sig, &[]);
         let class_deprecated = doc.select(&self.class_deprecated).next().is_some();
-        let functional_note = doc.select(&self.notes_dt).any(|dt| {
-            dt.text()
-                .collect::<String>()
-                .contains("Functional Interface")
-        });
-        let mut all_interfaces = Vec::new();
-        for dt in doc.select(&self.notes_dt) {
-            let t: String = dt.text().collect();
-            if !(t.contains("All Implemented Interfaces") || t.contains("All Superinterfaces")) {
-                continue;
-            }
-            let dd = dt
-                .next_siblings()
-                .filter_map(ElementRef::wrap)
-                .find(|e| e.value().name() == "dd");
-            if let Some(dd) = dd {
-                all_interfaces.extend(dd.select(&self.code).map(|c| flatten(c, &[])));
-            }
-        }
+        let (functional_note, all_interfaces) = class_notes(doc, &self.notes_dt, &self.code);
         let mut members = Vec::new();
         for detail in doc.select(&self.detail) {
             let Some(kind) = section_kind(detail) else {

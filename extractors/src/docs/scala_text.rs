@@ -112,6 +112,45 @@ pub(crate) fn flatten_tokens(
     out
 }
 
+/// The modifier words and the kind word (`def`, `case class`) of a Scaladoc signature `e`:
+/// the text of its first `modifiers` and `kind` elements.
+pub(crate) fn modifiers_and_kind(
+    e: ElementRef<'_>,
+    modifiers: &scraper::Selector,
+    kind: &scraper::Selector,
+) -> (Vec<String>, String) {
+    let mods = e
+        .select(modifiers)
+        .next()
+        .map(|m| {
+            m.text()
+                .collect::<String>()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    let kind = e
+        .select(kind)
+        .next()
+        .map(|k| k.text().collect::<String>().trim().to_string())
+        .unwrap_or_default();
+    (mods, kind)
+}
+
+/// The kind of a class page from its kind word (`case class` is `class` with `case` added to
+/// `modifiers`); `None` for a page of another kind. `kinds`: the plain kinds the layout has.
+pub(crate) fn page_kind(kind: &str, modifiers: &mut Vec<String>, kinds: &[&str]) -> Option<String> {
+    match kind {
+        "case class" | "case object" => {
+            modifiers.push("case".into());
+            Some(kind.trim_start_matches("case ").to_string())
+        }
+        k if kinds.contains(&k) => Some(k.to_string()),
+        _ => None,
+    }
+}
+
 /// A parsed Scala type.
 #[derive(Clone, Debug)]
 enum Ty {
@@ -425,7 +464,7 @@ impl<'a> Parser<'a> {
                 } else {
                     self.ty()?
                 };
-                Ty::Other(format!(
+                Ty::Other(as_printed(&format!(
                     "[{}]{arrow}{}",
                     params
                         .iter()
@@ -433,7 +472,7 @@ impl<'a> Parser<'a> {
                         .collect::<Vec<_>>()
                         .join(", "),
                     render(&body, &[])
-                ))
+                )))
             }
             Some(STok::P('{')) => {
                 // a structural refinement: kept as printed, braces balanced
@@ -472,7 +511,9 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 match self.peek().cloned() {
                     Some(STok::Ref(fqn, text)) => t = Ty::Name(fqn, text),
-                    Some(STok::Word(w)) => t = Ty::Other(format!("{}.{w}", render(&t, &[]))),
+                    Some(STok::Word(w)) => {
+                        t = Ty::Other(as_printed(&format!("{}.{w}", render(&t, &[]))))
+                    }
                     _ => {}
                 }
                 self.pos += 1;
@@ -664,6 +705,8 @@ impl<'a> Parser<'a> {
 fn tok_text(t: &STok) -> String {
     match t {
         STok::Word(w) | STok::Op(w) => w.clone(),
+        // a type parameter or type member of a class, in a type kept as printed: its name
+        STok::Ref(f, t) if f.starts_with(CLASS_TYPE_MEMBER) => t.clone(),
         STok::Ref(f, _) => f.clone(),
         STok::P(c) => c.to_string(),
     }
@@ -696,6 +739,9 @@ pub(crate) struct SMember {
     pub protected: bool,
     /// Deprecated.
     pub deprecated: bool,
+    /// For an extension method (Scala 3), the tokens of its `extension` clause after the
+    /// keyword: type parameters, the receiver's parameter list, `using` lists.
+    pub extension: Option<Vec<STok>>,
 }
 
 /// A class, trait or object page as read.
@@ -712,6 +758,8 @@ pub(crate) struct SPage {
     /// Deprecated.
     pub deprecated: bool,
     pub members: Vec<SMember>,
+    /// Members the reader left out on purpose, each with its reason.
+    pub skipped: Vec<String>,
 }
 
 /// The key marking a document built from an object's page (merged into its companion
@@ -746,12 +794,20 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
     let ctor_lists = p.param_lists()?;
     let scope: Vec<String> = tparams.iter().map(|t| t.name.clone()).collect();
     let mut supers = Vec::new();
+    let mut skipped_supers = Vec::new();
     if p.at_word("extends") {
         p.pos += 1;
         p.no_with = true;
         loop {
             let t = p.ty()?;
-            supers.push(render(&t, &scope));
+            let sup = render(&t, &scope);
+            match class_type_member(&sup) {
+                Some(member) => skipped_supers.push(format!(
+                    "supertype skipped: {}",
+                    type_member_reason(&member)
+                )),
+                None => supers.push(sup),
+            }
             if p.at_word("with") || p.at_p(',') {
                 p.pos += 1;
                 continue;
@@ -792,11 +848,12 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
     }
     let mut methods = Vec::new();
     let mut fields = Vec::new();
-    let mut skipped = Vec::new();
+    let mut skipped = page.skipped.clone();
+    skipped.extend(skipped_supers);
     let mut seen = std::collections::HashSet::new();
     for m in &page.members {
         // a member listed twice (Scaladoc 2 lists some in two sections) is read once
-        if !seen.insert((m.kind == SKind::Def, m.toks.clone())) {
+        if !seen.insert((m.kind == SKind::Def, m.toks.clone(), m.extension.clone())) {
             continue;
         }
         if let Err(e) = build_member(m, &scope, object, &simple, &mut methods, &mut fields) {
@@ -822,17 +879,8 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
                 if explicit_lists > 1 {
                     extra.insert("parameter_lists".into(), Value::from(explicit_lists));
                 }
-                if first.params.iter().any(|(n, _)| n.is_some()) {
-                    extra.insert(
-                        "parameter_names".into(),
-                        Value::Array(
-                            first
-                                .params
-                                .iter()
-                                .map(|(n, _)| Value::String(n.clone().unwrap_or_default()))
-                                .collect(),
-                        ),
-                    );
+                if let Some(names) = parameter_names(first) {
+                    extra.insert("parameter_names".into(), names);
                 }
                 methods.push(MethodDoc {
                     name: simple.clone(),
@@ -876,15 +924,31 @@ pub(crate) fn build_member(
     {
         let mut mp = Parser::new(&m.toks);
         let name = skip_name(&mut mp)?;
-        let mtp = mp.tparams()?;
+        let mut mtp = mp.tparams()?;
+        let mut lists = mp.param_lists()?;
+        let ret = if mp.eat_op(":") { Some(mp.ty()?) } else { None };
+        // an extension method: the clause's type parameters come first (as the compiled
+        // method has them), its receiver is the `receiver`, its `using` lists are implicit
+        // lists of the method; one without lists still takes its receiver (`shout()`)
+        let receiver = match &m.extension {
+            Some(clause) => {
+                let (htp, recv, using) = extension_clause(clause)?;
+                mtp.splice(0..0, htp);
+                if lists.is_empty() && using.is_empty() {
+                    lists.push(Params::default());
+                }
+                lists.extend(using);
+                Some(recv)
+            }
+            None => None,
+        };
         let mut mscope = scope.to_vec();
         mscope.extend(mtp.iter().map(|t| t.name.clone()));
-        let lists = mp.param_lists()?;
-        let ret = if mp.eat_op(":") { Some(mp.ty()?) } else { None };
         let access = if m.protected { "protected" } else { "public" };
         let mhas = |x: &str| m.modifiers.iter().any(|y| y == x);
         let ctor = m.kind == SKind::Constructor || name == "this" || name == "<init>";
-        if m.kind != SKind::Def && !ctor || (lists.is_empty() && mtp.is_empty() && !ctor) {
+        let is_def = m.kind == SKind::Def || receiver.is_some();
+        if !is_def && !ctor || (lists.is_empty() && mtp.is_empty() && !ctor) {
             let Some(t) = ret else {
                 return Err(format!("member `{name}` has no type"));
             };
@@ -892,9 +956,13 @@ pub(crate) fn build_member(
             if m.kind == SKind::Var {
                 extra.insert("is_var".into(), Value::Bool(true));
             }
+            let ty = render(&t, &mscope);
+            if let Some(member) = class_type_member(&ty) {
+                return Err(type_member_reason(&member));
+            }
             fields.push(FieldDoc {
                 name,
-                ty: render(&t, &mscope),
+                ty,
                 is_final: Some(m.kind == SKind::Val),
                 is_override: Some(mhas("override")),
                 receiver: Some(None),
@@ -938,17 +1006,8 @@ pub(crate) fn build_member(
         if explicit_lists > 1 || explicit_lists == 0 && !ctor {
             extra.insert("parameter_lists".into(), Value::from(explicit_lists));
         }
-        if first.params.iter().any(|(n, _)| n.is_some()) {
-            extra.insert(
-                "parameter_names".into(),
-                Value::Array(
-                    first
-                        .params
-                        .iter()
-                        .map(|(n, _)| Value::String(n.clone().unwrap_or_default()))
-                        .collect(),
-                ),
-            );
+        if let Some(names) = parameter_names(&first) {
+            extra.insert("parameter_names".into(), names);
         }
         let varargs = first
             .params
@@ -976,8 +1035,103 @@ pub(crate) fn build_member(
             preview: None,
             extra,
         });
+        if let (Some(r), Some(last)) = (receiver, methods.last_mut()) {
+            last.receiver = Some(Some(render(&r, &mscope)));
+            last.is_static = Some(true);
+        }
+        if let Some(member) = methods.last().and_then(|m| {
+            m.parameters
+                .iter()
+                .chain(m.type_parameters.iter().flatten())
+                .chain(m.return_type.iter().flatten())
+                .chain(m.receiver.iter().flatten())
+                .map(String::as_str)
+                .chain(
+                    m.extra
+                        .get("implicit_parameters")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str),
+                )
+                .find_map(class_type_member)
+        }) {
+            methods.pop();
+            return Err(type_member_reason(&member));
+        }
     }
     Ok(())
+}
+
+/// Marks the fully-qualified name of a type member of a class (`Mirror.MirroredMonoType`,
+/// an abstract `type T` or an alias declared in a class or trait) in a [`STok::Ref`]: a
+/// path-dependent type no program can name from outside an instance; a member whose
+/// signature mentions one is skipped (see [`type_member_reason`]).
+pub(crate) const CLASS_TYPE_MEMBER: char = '\u{2}';
+
+/// The first type member of a class that `t` mentions (see [`CLASS_TYPE_MEMBER`]).
+fn class_type_member(t: &str) -> Option<String> {
+    let at = t.find(CLASS_TYPE_MEMBER)?;
+    let rest = &t[at + CLASS_TYPE_MEMBER.len_utf8()..];
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '$'))
+        .unwrap_or(rest.len());
+    Some(rest[..end].to_string())
+}
+
+/// A type kept as printed, rendered out of its scope: a class's type parameter or type member
+/// in it (see [`CLASS_TYPE_MEMBER`]) is written by its name, as printed.
+fn as_printed(rendered: &str) -> String {
+    let mut out = String::with_capacity(rendered.len());
+    let mut rest = rendered;
+    while let Some(at) = rest.find(CLASS_TYPE_MEMBER) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + CLASS_TYPE_MEMBER.len_utf8()..];
+        let end = after
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '$'))
+            .unwrap_or(after.len());
+        out.push_str(after[..end].rsplit('.').next().unwrap_or(""));
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Why a member mentioning the class type member `member` is left out.
+fn type_member_reason(member: &str) -> String {
+    format!(
+        "mentions `{member}`, a type member of a class (abstract or an alias): a \
+         path-dependent type, not resolvable outside an instance"
+    )
+}
+
+/// The `parameter_names` of a method whose first list is `first` (none if none is named).
+fn parameter_names(first: &Params) -> Option<Value> {
+    first.params.iter().any(|(n, _)| n.is_some()).then(|| {
+        Value::Array(
+            first
+                .params
+                .iter()
+                .map(|(n, _)| Value::String(n.clone().unwrap_or_default()))
+                .collect(),
+        )
+    })
+}
+
+/// An `extension` clause (after the keyword): its type parameters, its receiver's type and
+/// its `using` lists.
+fn extension_clause(toks: &[STok]) -> Result<(Vec<TParam>, Ty, Vec<Params>), String> {
+    let mut p = Parser::new(toks);
+    let tparams = p.tparams()?;
+    let lists = p.param_lists()?;
+    if p.pos < toks.len() {
+        return Err(format!("extension clause: unexpected {}", p.here()));
+    }
+    let (using, explicit): (Vec<Params>, Vec<Params>) = lists.into_iter().partition(|l| l.implicit);
+    match explicit.as_slice() {
+        [one] if one.params.len() == 1 => Ok((tparams, one.params[0].1.clone(), using)),
+        _ => Err("extension clause without exactly one receiver".into()),
+    }
 }
 
 /// Merges each object's document into its companion class's (its members become static);
@@ -1124,6 +1278,7 @@ mod tests {
             toks,
             deprecated: false,
             members: Vec::new(),
+            skipped: Vec::new(),
         };
         assert!(build(&page).is_err());
     }

@@ -4,9 +4,12 @@
 //!
 //! Detection: the page loads `lib/template.js` and sets `var toRoot`.
 
+use super::sel;
 use scraper::{ElementRef, Html, Selector};
 
-use super::scala_text::{flatten_tokens, SKind, SMember, SPage, STok};
+use super::scala_text::{
+    flatten_tokens, modifiers_and_kind, page_kind, SKind, SMember, SPage, STok,
+};
 
 /// Whether a page is of this layout.
 pub(crate) fn detect(head: &str) -> bool {
@@ -23,11 +26,6 @@ pub(crate) struct Scaladoc2 {
     name: Selector,
     members: Selector,
     deprecated: Selector,
-}
-
-fn sel(s: &str) -> Selector {
-    // the selectors are constants of this file; a typo is caught by the tests
-    Selector::parse(s).unwrap_or_else(|_| panic!("bad selector {s}"))
 }
 
 /// A link or span naming a type: its `name` is the fully-qualified name.
@@ -67,33 +65,10 @@ impl Scaladoc2 {
         let Some(sig) = doc.select(&self.signature).next() else {
             return Ok(None);
         };
-        let kind_text = |e: ElementRef<'_>| -> (Vec<String>, String) {
-            let mods = e
-                .select(&self.modifier)
-                .next()
-                .map(|m| {
-                    m.text()
-                        .collect::<String>()
-                        .split_whitespace()
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default();
-            let kind = e
-                .select(&self.kind)
-                .next()
-                .map(|k| k.text().collect::<String>().trim().to_string())
-                .unwrap_or_default();
-            (mods, kind)
-        };
+        let kind_text = |e: ElementRef<'_>| modifiers_and_kind(e, &self.modifier, &self.kind);
         let (mut modifiers, kind) = kind_text(sig);
-        let kind = match kind.as_str() {
-            "class" | "trait" | "object" => kind,
-            "case class" | "case object" => {
-                modifiers.push("case".into());
-                kind.trim_start_matches("case ").to_string()
-            }
-            _ => return Ok(None),
+        let Some(kind) = page_kind(&kind, &mut modifiers, &["class", "trait", "object"]) else {
+            return Ok(None);
         };
         let symbol = sig
             .select(&self.symbol)
@@ -148,6 +123,7 @@ impl Scaladoc2 {
                 deprecated: li.select(&self.deprecated).next().is_some(),
                 modifiers: mods,
                 toks: flatten_tokens(sym, &resolve),
+                extension: None,
             });
         }
         Ok(Some(SPage {
@@ -157,6 +133,7 @@ impl Scaladoc2 {
             toks,
             deprecated,
             members,
+            skipped: Vec::new(),
         }))
     }
 }

@@ -10,9 +10,13 @@
 //! fully-qualified name ([`path_fqn`]); a link into a page (`Option.html#B-0`) names a member
 //! of it (a type parameter, a type alias).
 
+use super::sel;
 use scraper::{ElementRef, Html, Selector};
 
-use super::scala_text::{flatten_tokens, path_fqn, SKind, SMember, SPage, STok};
+use super::scala_text::{
+    flatten_tokens, modifiers_and_kind, page_kind, path_fqn, SKind, SMember, SPage, STok,
+    CLASS_TYPE_MEMBER,
+};
 
 /// Whether a page is of this layout.
 pub(crate) fn detect(head: &str) -> bool {
@@ -32,9 +36,101 @@ pub(crate) struct Scaladoc3 {
     origin: Selector,
 }
 
-fn sel(s: &str) -> Selector {
-    // the selectors are constants of this file; a typo is caught by the tests
-    Selector::parse(s).unwrap_or_else(|_| panic!("bad selector {s}"))
+/// The arrow Scaladoc 3 writes after a given's `using` clause (`<span t="k"> => </span>`,
+/// spaced, unlike a function type's): a token of its own.
+const GIVEN_ARROW: &str = "\u{1}=>";
+
+/// A given's signature (`name: [T] => (A, B) => R`, as Scaladoc 3 prints it) rewritten as
+/// the compiled view writes the given (`name[T](using A, B): R`, a method; `name: R`, a
+/// value); an anonymous given, or one typed by its own class (a given object), is an error
+/// giving the reason to skip it.
+fn given_member(toks: &[STok]) -> Result<(SKind, Vec<STok>), String> {
+    let name = match toks.first() {
+        Some(STok::Word(w)) | Some(STok::Ref(_, w)) => w.clone(),
+        _ => return Err("a given without a name".into()),
+    };
+    if name.starts_with("given_") {
+        return Err(format!(
+            "given `{name}` skipped: an anonymous given (its name is the compiler's)"
+        ));
+    }
+    if toks.get(1) != Some(&STok::Op(":".into())) {
+        return Err(format!("given `{name}` skipped: no type after its name"));
+    }
+    let mut rest = &toks[2..];
+    let mut out = vec![toks[0].clone()];
+    // the closing bracket of the group opening at 0
+    let close = |ts: &[STok]| -> Option<usize> {
+        let mut depth = 0usize;
+        for (i, t) in ts.iter().enumerate() {
+            match t {
+                STok::P('[' | '(' | '{') => depth += 1,
+                STok::P(']' | ')' | '}') => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    };
+    let mut is_def = false;
+    if rest.first() == Some(&STok::P('[')) {
+        let end = close(rest).ok_or_else(|| format!("given `{name}`: unclosed `[`"))?;
+        // a plain `=>`, or a spaced one when the parameters have bounds
+        if !matches!(rest.get(end + 1),
+            Some(STok::Op(o)) if o == "=>")
+            && rest.get(end + 1) != Some(&STok::Word(GIVEN_ARROW.into()))
+        {
+            return Err(format!("given `{name}`: no `=>` after its type parameters"));
+        }
+        out.extend_from_slice(&rest[..=end]);
+        rest = &rest[end + 2..];
+        is_def = true;
+    }
+    // split at the given arrows outside brackets: the `using` clauses, then the type
+    let mut parts: Vec<&[STok]> = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, t) in rest.iter().enumerate() {
+        match t {
+            STok::P('[' | '(' | '{') => depth += 1,
+            STok::P(']' | ')' | '}') => depth = depth.saturating_sub(1),
+            STok::Word(w) if w == GIVEN_ARROW && depth == 0 => {
+                parts.push(&rest[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&rest[start..]);
+    let Some((result, usings)) = parts.split_last() else {
+        return Err(format!("given `{name}` skipped: no type"));
+    };
+    if let [STok::Word(w) | STok::Ref(_, w)] = result {
+        if *w == name {
+            return Err(format!(
+                "given `{name}` skipped: typed by its own class, a given object or a class of \
+                 the same name (documented on its own page)"
+            ));
+        }
+    }
+    for u in usings {
+        is_def = true;
+        out.push(STok::P('('));
+        out.push(STok::Word("using".into()));
+        let inner = match (u.first(), close(u)) {
+            (Some(STok::P('(')), Some(end)) if end + 1 == u.len() => &u[1..end],
+            _ => u,
+        };
+        out.extend_from_slice(inner);
+        out.push(STok::P(')'));
+    }
+    out.push(STok::Op(":".into()));
+    out.extend_from_slice(result);
+    Ok((if is_def { SKind::Def } else { SKind::Val }, out))
 }
 
 /// Joins a relative link to the directory of the page at `raw` (`scala/Option`).
@@ -68,7 +164,18 @@ impl Links {
             None => (href, None),
         };
         let rel = if path.contains("://") {
-            path.strip_prefix(self.base.as_deref()?)?.to_string()
+            match self.base.as_deref().and_then(|b| path.strip_prefix(b)) {
+                Some(rel) => rel.to_string(),
+                // a JDK class, linked to its javadoc (`…/docs/api/java/lang/Number.html`,
+                // after JDK 9 with its module first: `…/api/java.base/java/lang/Number.html`)
+                None => {
+                    let (_, rel) = path.rsplit_once("/api/")?;
+                    match rel.split_once('/') {
+                        Some((module, rest)) if module.contains('.') => rest.to_string(),
+                        _ => rel.to_string(),
+                    }
+                }
+            }
         } else if path.is_empty() {
             format!("{}.html", self.raw)
         } else {
@@ -94,7 +201,17 @@ impl Links {
         let fqn = match frag {
             Some(f) => {
                 let member = f.rsplit_once('-').map_or(f.as_str(), |(m, _)| m);
-                format!("{page}.{member}")
+                // a member of a class's or trait's page (not an object's `X$.html`, nor a
+                // package's): a type parameter (in scope where it is used) or a type member
+                let last = path.rsplit('/').next().unwrap_or(&path);
+                let last = last.strip_suffix(".html").unwrap_or(last);
+                let class_page =
+                    !last.ends_with('$') && last.chars().next().is_some_and(char::is_uppercase);
+                if class_page {
+                    format!("{CLASS_TYPE_MEMBER}{page}.{member}")
+                } else {
+                    format!("{page}.{member}")
+                }
             }
             None => page,
         };
@@ -136,33 +253,11 @@ impl Scaladoc3 {
             .and_then(|h| h.value().attr("data-rawlocation"))
             .unwrap_or_default()
             .to_string();
-        let kind_of = |e: ElementRef<'_>| -> (Vec<String>, String) {
-            let mods = e
-                .select(&self.modifiers)
-                .next()
-                .map(|m| {
-                    m.text()
-                        .collect::<String>()
-                        .split_whitespace()
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default();
-            let kind = e
-                .select(&self.kind)
-                .next()
-                .map(|k| k.text().collect::<String>().trim().to_string())
-                .unwrap_or_default();
-            (mods, kind)
-        };
+        let kind_of = |e: ElementRef<'_>| modifiers_and_kind(e, &self.modifiers, &self.kind);
         let (mut modifiers, kind) = kind_of(sig);
-        let kind = match kind.as_str() {
-            "class" | "trait" | "object" | "enum" => kind,
-            "case class" | "case object" => {
-                modifiers.push("case".into());
-                kind.trim_start_matches("case ").to_string()
-            }
-            _ => return Ok(None),
+        let Some(kind) = page_kind(&kind, &mut modifiers, &["class", "trait", "object", "enum"])
+        else {
+            return Ok(None);
         };
         let own = sig.select(&self.name_link).next();
         let base = own
@@ -182,8 +277,20 @@ impl Scaladoc3 {
             }
             resolve(e)
         };
+        // a given's signature: the arrow after a `using` clause is a token of its own
+        let given_kind = |e: ElementRef<'_>| -> Option<Vec<STok>> {
+            let v = e.value();
+            if v.name() == "span"
+                && v.attr("t") == Some("k")
+                && e.text().collect::<String>() == " => "
+            {
+                return Some(vec![STok::Word(GIVEN_ARROW.into())]);
+            }
+            skip_kind(e)
+        };
         let toks = flatten_tokens(sig, &skip_kind);
         let mut members = Vec::new();
+        let mut skipped = Vec::new();
         for el in doc.select(&self.element) {
             let inherited = el.value().attr("data-f-inherited").is_some()
                 || el
@@ -197,22 +304,45 @@ impl Scaladoc3 {
                 continue;
             };
             let (mods, kind) = kind_of(ms);
-            let kind = match kind.as_str() {
-                "def" => SKind::Def,
-                "val" | "lazy val" | "given" => SKind::Val,
-                "var" => SKind::Var,
-                _ => continue,
-            };
             if mods
                 .iter()
                 .any(|m| m == "private" || m.starts_with("private["))
             {
                 continue;
             }
-            let mtoks = flatten_tokens(ms, &skip_kind);
+            let (kind, mtoks) = match kind.as_str() {
+                "def" => (SKind::Def, flatten_tokens(ms, &skip_kind)),
+                "val" | "lazy val" => (SKind::Val, flatten_tokens(ms, &skip_kind)),
+                "var" => (SKind::Var, flatten_tokens(ms, &skip_kind)),
+                "given" => match given_member(&flatten_tokens(ms, &given_kind)) {
+                    Ok(km) => km,
+                    Err(reason) => {
+                        skipped.push(reason);
+                        continue;
+                    }
+                },
+                _ => continue,
+            };
             if matches!(mtoks.first(), Some(STok::P('('))) {
-                // an extension method (`extension (x: T) def f`): not recorded
+                // an extension clause printed in the signature: not a layout seen
                 continue;
+            }
+            // an extension method: its clause heads its group (`span.groupHeader`)
+            let mut extension = None;
+            for sib in el.prev_siblings().filter_map(ElementRef::wrap) {
+                if sib.value().classes().any(|c| c == "documentableElement") {
+                    continue;
+                }
+                if sib.value().name() == "span" && sib.value().classes().any(|c| c == "groupHeader")
+                {
+                    let toks = flatten_tokens(sib, &resolve);
+                    if let Some((STok::Word(w), clause)) = toks.split_first() {
+                        if w == "extension" {
+                            extension = Some(clause.to_vec());
+                        }
+                    }
+                }
+                break;
             }
             let deprecated = ms
                 .select(&self.name_link)
@@ -225,6 +355,7 @@ impl Scaladoc3 {
                 deprecated,
                 modifiers: mods,
                 toks: mtoks,
+                extension,
             });
         }
         Ok(Some(SPage {
@@ -234,6 +365,7 @@ impl Scaladoc3 {
             toks,
             deprecated,
             members,
+            skipped,
         }))
     }
 }

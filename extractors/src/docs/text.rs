@@ -610,6 +610,36 @@ pub(crate) fn parse_member_decl(toks: &[Tok]) -> Result<MemberDecl, String> {
     Ok(d)
 }
 
+/// The notes of a javadoc class page (`dl.notes` or the JDK 8 `dl` under the description):
+/// whether it says "Functional Interface", and the interfaces listed under "All Implemented
+/// Interfaces" / "All Superinterfaces" (flattened).
+pub(crate) fn class_notes(
+    doc: &scraper::Html,
+    notes_dt: &scraper::Selector,
+    code: &scraper::Selector,
+) -> (bool, Vec<String>) {
+    let functional = doc.select(notes_dt).any(|dt| {
+        dt.text()
+            .collect::<String>()
+            .contains("Functional Interface")
+    });
+    let mut all_interfaces = Vec::new();
+    for dt in doc.select(notes_dt) {
+        let t: String = dt.text().collect();
+        if !(t.contains("All Implemented Interfaces") || t.contains("All Superinterfaces")) {
+            continue;
+        }
+        let dd = dt
+            .next_siblings()
+            .filter_map(ElementRef::wrap)
+            .find(|e| e.value().name() == "dd");
+        if let Some(dd) = dd {
+            all_interfaces.extend(dd.select(code).map(|c| flatten(c, &[])));
+        }
+    }
+    (functional, all_interfaces)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -407,23 +407,10 @@ fn member(m: &MemberLine) -> Option<SMember> {
         is_abstract: m.is_abstract,
         protected: m.protected,
         deprecated: m.deprecated,
+        // the receiver's type as the clause `(x: T)` (the clause's type parameters are
+        // the method's own here)
+        extension: m.receiver.as_deref().map(|r| tokens(&format!("(x: {r})"))),
     })
-}
-
-/// The type `text` rendered as the Scaladoc reader renders a field's type.
-fn render_type(text: &str) -> Option<String> {
-    let m = SMember {
-        kind: SKind::Val,
-        modifiers: Vec::new(),
-        toks: tokens(&format!("x : {text}")),
-        is_abstract: false,
-        protected: false,
-        deprecated: false,
-    };
-    let mut methods = Vec::new();
-    let mut fields = Vec::new();
-    scala_text::build_member(&m, &[], false, "x", &mut methods, &mut fields).ok()?;
-    fields.pop().map(|f| f.ty)
 }
 
 /// The document of one class line; members that cannot be read are named in the second value.
@@ -434,70 +421,17 @@ fn class_doc(c: &ClassLine) -> Result<(ClassDoc, Vec<String>), String> {
         modifiers: c.modifiers.clone(),
         toks: tokens(&c.sig),
         deprecated: c.deprecated,
+        // extension methods after the others, as they were always written
         members: c
             .members
             .iter()
             .filter(|m| m.receiver.is_none())
+            .chain(c.members.iter().filter(|m| m.receiver.is_some()))
             .filter_map(member)
             .collect(),
+        skipped: Vec::new(),
     };
-    let (mut doc, mut skipped) = scala_text::build(&page)?;
-    let simple = c.fqn.rsplit('.').next().unwrap_or(&c.fqn).to_string();
-    let object = c.kind == "object";
-    let methods = doc.methods.get_or_insert_with(Vec::new);
-    let mut fields = Vec::new();
-    for m in c.members.iter().filter(|m| m.receiver.is_some()) {
-        let Some(sm) = member(m) else { continue };
-        let recv = m.receiver.as_deref().and_then(render_type);
-        let name = sm
-            .toks
-            .first()
-            .map(|t| format!("{t:?}"))
-            .unwrap_or_default();
-        let Some(recv) = recv else {
-            skipped.push(format!("extension `{name}` skipped: unreadable receiver"));
-            continue;
-        };
-        let before = methods.len();
-        // an extension without parameters (`extension (s: String) def shout: String`) is
-        // still a method: it takes its receiver
-        let sm = SMember {
-            kind: SKind::Def,
-            ..sm
-        };
-        let mut toks = sm.toks.clone();
-        // `shout : T` → `shout() : T`, so that it is read as a method
-        let mut depth = 0usize;
-        let colon = toks.iter().position(|t| match t {
-            STok::P('[') => {
-                depth += 1;
-                false
-            }
-            STok::P(']') => {
-                depth = depth.saturating_sub(1);
-                false
-            }
-            STok::Op(o) => o == ":" && depth == 0,
-            _ => false,
-        });
-        if let Some(at) = colon {
-            if !toks[..at].contains(&STok::P('(')) {
-                toks.splice(at..at, [STok::P('('), STok::P(')')]);
-            }
-        }
-        let sm = SMember { toks, ..sm };
-        match scala_text::build_member(&sm, &[], object, &simple, methods, &mut fields) {
-            Ok(()) if methods.len() > before => {
-                if let Some(last) = methods.last_mut() {
-                    last.receiver = Some(Some(recv));
-                    last.is_static = Some(true);
-                }
-            }
-            Ok(()) => {}
-            Err(e) => skipped.push(format!("extension {name} skipped: {e}")),
-        }
-    }
-    Ok((doc, skipped))
+    scala_text::build(&page)
 }
 
 /// `a.B$C` → the top-level name the helper keys it by (`a.B`; `a.F$package` stays;
