@@ -161,7 +161,8 @@ fn write_union(out: &Path, summary: &BatchSummary, cov: &CoverageSetup) -> Resul
 
 /// Writes each library's increment per mode over its well-typed cell (`coverage-increments.json`):
 /// the checker lines covered by the two cells together minus those of the well-typed cell, in
-/// percentage points of the checker's lines, from the cells' XML reports.
+/// percentage points of the checker's lines, from the cells' XML reports; cells without
+/// programs are left out.
 fn write_increments(out: &Path, summary: &BatchSummary) -> Result<()> {
     let mut all: std::collections::BTreeMap<String, std::collections::BTreeMap<BatchMode, f64>> =
         std::collections::BTreeMap::new();
@@ -172,10 +173,11 @@ fn write_increments(out: &Path, summary: &BatchSummary) -> Result<()> {
         Ok(coverage::xml_lines(&xml))
     };
     for lib in &summary.libraries {
+        // a cell without programs (none synthesized in its mode) measures nothing
         let done = |m: BatchMode| {
             lib.cells
                 .iter()
-                .find(|c| c.mode == m && c.record.is_some())
+                .find(|c| c.mode == m && c.record.as_ref().is_some_and(|r| r.programs > 0))
                 .map(|c| c.dir.clone())
         };
         let Some(base_dir) = done(BatchMode::WellTyped) else {
