@@ -291,9 +291,18 @@ pub struct BatchManifest {
     pub modes: Vec<BatchMode>,
     /// Each cell's campaign budget (as given).
     pub budget: String,
+    /// The view of the libraries asked for (`--view`: `auto`, `java`, `kotlin`, `scala`;
+    /// `java` in batches written before it could be chosen).
+    #[serde(default = "java_view")]
+    pub view: String,
     /// With `--coverage`: the filters coverage is counted on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coverage: Option<Vec<String>>,
+}
+
+/// The view of batches written before `--view`.
+fn java_view() -> String {
+    "java".into()
 }
 
 impl BatchManifest {
@@ -325,6 +334,7 @@ impl BatchManifest {
                 differs("compiler", old.compiler.clone(), self.compiler.clone()),
                 differs("modes", modes(&old.modes), modes(&self.modes)),
                 differs("budget", old.budget.clone(), self.budget.clone()),
+                differs("view", old.view.clone(), self.view.clone()),
                 differs(
                     "coverage filters",
                     old.coverage.as_ref().map_or("none".into(), |f| f.join(",")),
@@ -446,6 +456,9 @@ pub struct LibraryStatus {
     pub dir: String,
     /// `done` once fetched, `failed` with its error, else `pending`.
     pub state: State,
+    /// The view its API was written in (`java`, `kotlin`, `scala`), once fetched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<String>,
     /// Its error, when failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorRecord>,
@@ -488,7 +501,16 @@ impl BatchSummary {
             let name = lib.dir_name();
             let ldir = dir.join(&name);
             let error: Option<ErrorRecord> = read_opt(&ldir.join(ERROR))?;
-            let fetched = ldir.join(API_DIR).join("fetch.json").exists();
+            let fetch_json = ldir.join(API_DIR).join("fetch.json");
+            let fetched = fetch_json.exists();
+            let view = if fetched {
+                read_json::<serde_json::Value>(&fetch_json)?
+                    .get("view")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string)
+            } else {
+                None
+            };
             let state = match (&error, fetched) {
                 (Some(_), _) => State::Failed,
                 (None, true) => State::Done,
@@ -518,6 +540,7 @@ impl BatchSummary {
                 coordinate: lib.coordinate(),
                 dir: name,
                 state,
+                view,
                 error,
                 cells,
             });
@@ -659,8 +682,14 @@ impl BatchSummary {
             ));
             for inc in self.increments() {
                 out.push_str(&format!(
-                    "  {} over well-typed ({} libraries): lines {:+.2} min, {:+.2} max, {:+.2} median, {:+.2} mean (points)\n",
-                    inc.mode, inc.libraries, inc.min, inc.max, inc.median, inc.mean
+                    "  {} over well-typed ({} libraries): lines {} min, {} max, {} median, {} mean, std {:.2} (points of the checker's lines)\n",
+                    inc.mode,
+                    inc.libraries,
+                    inc.show(inc.min),
+                    inc.show(inc.max),
+                    inc.show(inc.median),
+                    inc.show(inc.mean),
+                    inc.std
                 ));
             }
             for (mode, counts) in &self.union {
@@ -681,6 +710,14 @@ impl BatchSummary {
     /// median, mean.
     pub fn increments(&self) -> Vec<Increment> {
         let mut out = Vec::new();
+        // the checker's lines: the same in every cell (one compiler, one filter set)
+        let total = self
+            .libraries
+            .iter()
+            .flat_map(|l| &l.cells)
+            .filter_map(|c| c.record.as_ref()?.coverage.get(ALL))
+            .map(|c| c.lines_total)
+            .next();
         for &mode in self
             .manifest
             .modes
@@ -702,13 +739,17 @@ impl BatchSummary {
             } else {
                 (d[n / 2 - 1] + d[n / 2]) / 2.0
             };
+            let mean = d.iter().sum::<f64>() / n as f64;
+            let std = (d.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n as f64).sqrt();
             out.push(Increment {
                 mode,
                 libraries: n,
                 min: d[0],
                 max: d[n - 1],
                 median,
-                mean: d.iter().sum::<f64>() / n as f64,
+                mean,
+                std,
+                checker_lines: total,
                 per_library: d,
             });
         }
@@ -760,8 +801,23 @@ pub struct Increment {
     pub median: f64,
     /// The mean.
     pub mean: f64,
+    /// The standard deviation (of the population of libraries).
+    pub std: f64,
+    /// The checker's lines (the 100 % of the points), when known.
+    pub checker_lines: Option<u64>,
     /// Every library's increment, sorted.
     pub per_library: Vec<f64>,
+}
+
+impl Increment {
+    /// `+p.pp (+n lines)`: an increment in points and, when the checker's lines are known, in
+    /// lines.
+    pub fn show(&self, points: f64) -> String {
+        match self.checker_lines {
+            Some(t) => format!("{points:+.2} (+{:.0} lines)", points * t as f64 / 100.0),
+            None => format!("{points:+.2}"),
+        }
+    }
 }
 
 /// `covered/total (p%)` of lines.
@@ -877,12 +933,14 @@ mod tests {
                 compiler: "javac".into(),
                 modes: vec![BatchMode::IllTyped],
                 budget: "100".into(),
+                view: "auto".into(),
                 coverage: None,
             },
             libraries: vec![LibraryStatus {
                 coordinate: "g:a:1".into(),
                 dir: "g_a_1".into(),
                 state: State::Done,
+                view: Some("java".into()),
                 error: None,
                 cells: vec![CellStatus {
                     mode: BatchMode::IllTyped,

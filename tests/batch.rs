@@ -293,9 +293,12 @@ fn a_batch_records_failing_libraries_and_resumes_after_sigkill_to_the_same_cells
             .find(|l| l["coordinate"] == coord)
             .unwrap_or_else(|| panic!("{coord} in {s}"))
     };
+    // `--view auto` for Java programs: the Java view of every library
+    assert_eq!(s["manifest"]["view"], "auto", "{s}");
     for good in ["g:alpha:1.0", "g:beta:2.0"] {
         let lib = by(good);
         assert_eq!(lib["state"], "done", "{lib}");
+        assert_eq!(lib["view"], "java", "{lib}");
         for c in lib["cells"].as_array().expect("cells") {
             assert_eq!(c["state"], "done", "{c}");
             let programs = c["record"]["programs"].as_u64().expect("programs");
@@ -511,6 +514,19 @@ fn a_batch_records_failing_libraries_and_resumes_after_sigkill_to_the_same_cells
         String::from_utf8_lossy(&out.stderr).contains("different batch"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+    // and so is another view of the libraries
+    let mut other = w.command();
+    let out = other
+        .args(w.batch_args(&cut))
+        .args(["--view", "java"])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("different batch") && err.contains("view"),
+        "{err}"
     );
 }
 

@@ -33,6 +33,8 @@ pub struct FetchOptions {
     /// Which language's view to write (auto: Kotlin for classes with `kotlin.Metadata`, Scala
     /// for a Scala library whose classes carry TASTy or Scala 2 signatures).
     pub view: crate::view::View,
+    /// The views `auto` may choose from (default: all; the Java view when none applies).
+    pub auto_views: crate::view::AutoViews,
 }
 
 /// A problem of a fetch.
@@ -325,9 +327,9 @@ fn apply_view(
         View::Kotlin => true,
         View::Scala => false,
         View::Auto => {
-            if crate::kotlin::has_kotlin(&extraction) {
+            if opts.auto_views.kotlin && crate::kotlin::has_kotlin(&extraction) {
                 true
-            } else if scala_lib && crate::scala::has_scala(root_jars) {
+            } else if opts.auto_views.scala && scala_lib && crate::scala::has_scala(root_jars) {
                 false
             } else {
                 return Ok((extraction, "java", None));

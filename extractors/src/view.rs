@@ -52,3 +52,32 @@ impl FromStr for View {
         }
     }
 }
+
+/// The views `auto` may choose besides Java's (a campaign's language narrows them: Kotlin
+/// programs use a Kotlin view, Scala programs a Scala view, the others the Java view).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AutoViews {
+    /// Auto may write the Kotlin view (classes with `kotlin.Metadata`).
+    pub kotlin: bool,
+    /// Auto may write the Scala view (a Scala library with TASTy or Scala 2 signatures).
+    pub scala: bool,
+}
+
+impl AutoViews {
+    /// Every view: what `thalia fetch --view auto` chooses from.
+    pub const ALL: AutoViews = AutoViews {
+        kotlin: true,
+        scala: true,
+    };
+    /// The Java view only.
+    pub const JAVA: AutoViews = AutoViews {
+        kotlin: false,
+        scala: false,
+    };
+}
+
+impl Default for AutoViews {
+    fn default() -> Self {
+        AutoViews::ALL
+    }
+}

@@ -259,7 +259,7 @@ pub fn page(summary: &BatchSummary) -> String {
     );
     let _ = writeln!(
         s,
-        "<h1>thalia batch</h1>\n<p>{} libraries ({} failed) × {} modes; {} cells done, {} failed. Language {}, compiler {}, seed {}, budget {} per cell.</p>",
+        "<h1>thalia batch</h1>\n<p>{} libraries ({} failed) × {} modes; {} cells done, {} failed. Language {}, compiler {}, view {}, seed {}, budget {} per cell.</p>",
         summary.libraries.len(),
         summary.libraries_failed,
         m.modes.len(),
@@ -267,6 +267,7 @@ pub fn page(summary: &BatchSummary) -> String {
         summary.cells_failed,
         esc(&m.language),
         esc(&m.compiler),
+        esc(&m.view),
         m.seed,
         esc(&m.budget)
     );
@@ -339,9 +340,13 @@ pub fn page(summary: &BatchSummary) -> String {
                 }
                 links.push_str("</ul>");
             }
+            let view = match lib.view.as_deref() {
+                Some(v) if v != "java" => format!(" <small>({} view)</small>", esc(v)),
+                _ => String::new(),
+            };
             let _ = writeln!(
                 s,
-                "<tr><td>{}</td><td>{}</td><td>{state}</td><td class=\"num\">{}</td><td class=\"num\">{rate}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{links}</td></tr>",
+                "<tr><td>{}{view}</td><td>{}</td><td>{state}</td><td class=\"num\">{}</td><td class=\"num\">{rate}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{links}</td></tr>",
                 esc(&lib.coordinate),
                 c.mode,
                 r.programs,
@@ -352,12 +357,18 @@ pub fn page(summary: &BatchSummary) -> String {
     }
     s.push_str("</tbody>\n</table>\n");
     if m.coverage.is_some() {
-        s.push_str("<h2>Increment over well-typed</h2>\n<p>The checker lines that a mode's campaign covers beyond the well-typed campaign of the same library (lines covered by the two together minus those of the well-typed one), in percentage points of the checker's lines, over the libraries with both.</p>\n<table id=\"increments\">\n<thead><tr><th>mode</th><th>libraries</th><th>min</th><th>max</th><th>median</th><th>mean</th></tr></thead>\n<tbody>\n");
+        s.push_str("<h2>Increment over well-typed</h2>\n<p>The checker lines that a mode's campaign covers beyond the well-typed campaign of the same library (lines covered by the two together minus those of the well-typed one, never negative), in percentage points of the checker's lines and in lines, over the libraries with both (as Table 4 of the thalia paper).</p>\n<table id=\"increments\">\n<thead><tr><th>mode</th><th>libraries</th><th>min</th><th>max</th><th>median</th><th>mean</th><th>std</th></tr></thead>\n<tbody>\n");
         for i in summary.increments() {
             let _ = writeln!(
                 s,
-                "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:+.2}</td><td class=\"num\">{:+.2}</td><td class=\"num\">{:+.2}</td><td class=\"num\">{:+.2}</td></tr>",
-                i.mode, i.libraries, i.min, i.max, i.median, i.mean
+                "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.2}</td></tr>",
+                i.mode,
+                i.libraries,
+                esc(&i.show(i.min)),
+                esc(&i.show(i.max)),
+                esc(&i.show(i.median)),
+                esc(&i.show(i.mean)),
+                i.std
             );
         }
         s.push_str("</tbody>\n</table>\n<h2>Union coverage of all libraries</h2>\n<table id=\"union\">\n<thead><tr><th>modes</th><th>filter</th><th>lines</th><th>branches</th></tr></thead>\n<tbody>\n");

@@ -21,6 +21,7 @@ use thalia::coverage::{self, Jacoco};
 use thalia::toolchain::Toolchain;
 use thalia_extractors::fetch::{self, FetchOptions};
 use thalia_extractors::maven::Coordinate;
+use thalia_extractors::view::{AutoViews, View};
 use thalia_translators::Language;
 
 use super::{progress, render_error};
@@ -79,6 +80,12 @@ pub(super) struct BatchArgs {
         requires = "coverage"
     )]
     coverage_filters: Vec<String>,
+    /// Which language's view of each library the campaigns synthesize from: auto (as
+    /// `thalia fetch --view auto`, narrowed to the programs' language: the Kotlin view of a
+    /// Kotlin library for `--lang kotlin`, the Scala view of a Scala library for `--lang scala`
+    /// and `scala2`, else the Java view), java, kotlin or scala.
+    #[arg(long, default_value = "auto", value_name = "VIEW")]
+    view: View,
     /// The batch directory (resumed when it holds the same batch).
     #[arg(long, short)]
     out: PathBuf,
@@ -154,7 +161,8 @@ fn write_union(out: &Path, summary: &BatchSummary, cov: &CoverageSetup) -> Resul
 
 /// Writes each library's increment per mode over its well-typed cell (`coverage-increments.json`):
 /// the checker lines covered by the two cells together minus those of the well-typed cell, in
-/// percentage points of the checker's lines, from the cells' XML reports.
+/// percentage points of the checker's lines, from the cells' XML reports; cells without
+/// programs are left out.
 fn write_increments(out: &Path, summary: &BatchSummary) -> Result<()> {
     let mut all: std::collections::BTreeMap<String, std::collections::BTreeMap<BatchMode, f64>> =
         std::collections::BTreeMap::new();
@@ -165,10 +173,11 @@ fn write_increments(out: &Path, summary: &BatchSummary) -> Result<()> {
         Ok(coverage::xml_lines(&xml))
     };
     for lib in &summary.libraries {
+        // a cell without programs (none synthesized in its mode) measures nothing
         let done = |m: BatchMode| {
             lib.cells
                 .iter()
-                .find(|c| c.mode == m && c.record.is_some())
+                .find(|c| c.mode == m && c.record.as_ref().is_some_and(|r| r.programs > 0))
                 .map(|c| c.dir.clone())
         };
         let Some(base_dir) = done(BatchMode::WellTyped) else {
@@ -196,6 +205,22 @@ fn write_increments(out: &Path, summary: &BatchSummary) -> Result<()> {
     }
     batch::write_json(&out.join(batch::INCREMENTS), &all)?;
     Ok(())
+}
+
+/// The views `--view auto` may choose for programs in `lang`: a view of the language's own
+/// (Kotlin's for Kotlin, Scala's for Scala 3 and 2), else the Java view.
+fn auto_views(lang: Language) -> AutoViews {
+    match lang {
+        Language::Kotlin => AutoViews {
+            kotlin: true,
+            scala: false,
+        },
+        Language::Scala3 | Language::Scala2 => AutoViews {
+            kotlin: false,
+            scala: true,
+        },
+        Language::Java | Language::Groovy => AutoViews::JAVA,
+    }
 }
 
 /// Fetches `lib` into `ldir/api/` unless it is there; records the error and returns `false`
@@ -229,8 +254,8 @@ fn ensure_fetched(lib: &Library, ldir: &Path, args: &BatchArgs) -> Result<bool> 
         progress: progress(),
         java_home: None,
         with_deps: false,
-        // campaigns synthesize from the Java view until Kotlin-typed synthesis lands
-        view: thalia_extractors::view::View::Java,
+        view: args.view,
+        auto_views: auto_views(args.lang),
     };
     let fetched = match fetch::fetch(&[coord], &opts) {
         Ok(f) => f,
@@ -398,6 +423,7 @@ pub(super) fn batch(args: BatchArgs) -> Result<ExitCode> {
             .unwrap_or_else(|| setup::default_compiler(args.lang).to_string()),
         modes: modes.clone(),
         budget: args.budget_per_lib.trim().to_string(),
+        view: args.view.to_string(),
         coverage: None,
     };
     let cov = if args.coverage {
@@ -438,7 +464,7 @@ pub(super) fn batch(args: BatchArgs) -> Result<ExitCode> {
         })
         .count();
     eprintln!(
-        "batch {} (seed {seed}): {} libraries × {} modes{}, {} with {}, budget {} per cell{}",
+        "batch {} (seed {seed}): {} libraries × {} modes{}, {} with {}, view {}, budget {} per cell{}",
         args.out.display(),
         libs.len(),
         modes.len(),
@@ -447,6 +473,7 @@ pub(super) fn batch(args: BatchArgs) -> Result<ExitCode> {
             .unwrap_or_default(),
         manifest.language,
         manifest.compiler,
+        manifest.view,
         manifest.budget,
         if done_before > 0 {
             format!("; resuming after {done_before} finished cells")

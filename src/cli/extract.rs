@@ -90,6 +90,7 @@ pub(super) fn fetch(args: FetchArgs) -> Result<ExitCode> {
         java_home: None,
         with_deps: args.with_deps,
         view: args.view,
+        auto_views: thalia_extractors::view::AutoViews::ALL,
     };
     let fetched = fetch::fetch(&coords, &opts)?;
     let out = args.out.clone().unwrap_or_else(|| fetched.default_dir());
