@@ -85,7 +85,9 @@ fn api_from_files(files: Vec<(PathBuf, String)>) -> Api {
 }
 
 /// The documents of embedded files (sorted by path), and the files that did not parse.
-fn docs_from_files(mut files: Vec<(PathBuf, String)>) -> (Vec<(PathBuf, ClassDoc)>, Vec<SchemaError>) {
+fn docs_from_files(
+    mut files: Vec<(PathBuf, String)>,
+) -> (Vec<(PathBuf, ClassDoc)>, Vec<SchemaError>) {
     files.sort_by(|a, b| a.0.cmp(&b.0));
     let mut docs = Vec::new();
     let mut errors = Vec::new();
@@ -102,7 +104,9 @@ fn docs_from_files(mut files: Vec<(PathBuf, String)>) -> (Vec<(PathBuf, ClassDoc
 /// The embedded corpus that is the standard library of the language whose API syntax is
 /// `native` (the first by name whose `language.txt` says so: `kotlin-stdlib-2.4.21`,
 /// `scala-library-2.13.18`), with its documents: the context of a library of that language.
-pub fn standard_library(native: crate::types::Syntax) -> Option<(String, Vec<(PathBuf, ClassDoc)>)> {
+pub fn standard_library(
+    native: crate::types::Syntax,
+) -> Option<(String, Vec<(PathBuf, ClassDoc)>)> {
     let mut dirs: Vec<&Dir<'static>> = API_JSON
         .dirs()
         .filter(|d| corpus_language(d).as_deref() == Some(native.as_str()))

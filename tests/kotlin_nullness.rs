@@ -148,10 +148,19 @@ fn extraction_records_the_annotations_kotlin_honours() {
         .assert()
         .success();
     let b = read_json(&api.join("nl.Box.json"));
-    assert_eq!(method(&b, "find")["other_metadata"]["nullable_return"], true);
+    assert_eq!(
+        method(&b, "find")["other_metadata"]["nullable_return"],
+        true
+    );
     // a type-use annotation on the result (JSpecify)
-    assert_eq!(method(&b, "parent")["other_metadata"]["nullable_return"], true);
-    assert_eq!(method(&b, "size")["other_metadata"]["nullable_return"], true);
+    assert_eq!(
+        method(&b, "parent")["other_metadata"]["nullable_return"],
+        true
+    );
+    assert_eq!(
+        method(&b, "size")["other_metadata"]["nullable_return"],
+        true
+    );
     assert_eq!(
         method(&b, "count")["other_metadata"]["nullable_parameters"],
         serde_json::json!([0])
@@ -173,7 +182,10 @@ fn extraction_records_the_annotations_kotlin_honours() {
         method(&s, "describe")["other_metadata"]["not_null_parameters"],
         serde_json::json!([0])
     );
-    assert_eq!(method(&s, "none")["other_metadata"]["nullable_return"], true);
+    assert_eq!(
+        method(&s, "none")["other_metadata"]["nullable_return"],
+        true
+    );
     assert!(method(&s, "merge")["other_metadata"].is_null());
 }
 
@@ -273,6 +285,12 @@ fn kotlin_programs_respect_the_annotations_and_kotlinc_agrees() {
         judged += results.len();
     }
     assert!(judged >= 30, "only {judged} programs");
-    assert!(nullable_results > 0, "no program takes an annotated-nullable result");
-    assert!(not_null_breaks > 0, "no ill-typed program passes a nullable to @NotNull");
+    assert!(
+        nullable_results > 0,
+        "no program takes an annotated-nullable result"
+    );
+    assert!(
+        not_null_breaks > 0,
+        "no ill-typed program passes a nullable to @NotNull"
+    );
 }

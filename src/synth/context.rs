@@ -145,6 +145,9 @@ pub struct SynthContext {
     /// The API syntax whose own classes and members the target language uses besides
     /// Java's (`Some(Kotlin)` for Kotlin programs), or `None`.
     pub native: Option<Syntax>,
+    /// The packages the API describes (its context's included): a class of one of them that
+    /// the API lacks is not public, and Kotlin and Scala programs do not write it.
+    pub packages: FxHashSet<String>,
 }
 
 /// The boxed class of each primitive.
@@ -209,7 +212,8 @@ fn hidden_class_problem(api: &Api, t: TypeId, packages: &FxHashSet<String>) -> O
             return Some(SkipReason::UnsupportedType);
         }
         if api.class_by_sym(*name).is_none()
-            && n.rsplit_once('.').is_some_and(|(p, _)| packages.contains(p))
+            && n.rsplit_once('.')
+                .is_some_and(|(p, _)| packages.contains(p))
         {
             return Some(SkipReason::NotPublic);
         }
@@ -229,7 +233,11 @@ fn names_error_class(api: &Api, t: TypeId) -> bool {
     let a = &api.ts.arena;
     if let Type::Class { name, .. } = a.get(t) {
         if api.class_by_sym(*name).is_some_and(|c| {
-            api.class(c).doc.extra.get("deprecation_level").and_then(|v| v.as_str())
+            api.class(c)
+                .doc
+                .extra
+                .get("deprecation_level")
+                .and_then(|v| v.as_str())
                 == Some("error")
         }) {
             return true;
@@ -399,7 +407,6 @@ impl SynthContext {
         let packages: FxHashSet<String> = api
             .classes
             .iter()
-            .filter(|c| !c.is_context())
             .filter_map(|c| c.name.rsplit_once('.').map(|(p, _)| p.to_string()))
             .collect();
         let mut testable = Vec::new();
@@ -454,12 +461,14 @@ impl SynthContext {
             extensions,
             opt_in_markers,
             native,
+            packages,
         }
     }
 
     /// True when the target language can write the type ([`expressible`]).
     pub fn expressible(&self, api: &Api, t: TypeId) -> bool {
         expressible(api, t, self.native)
+            && (self.native.is_none() || hidden_class_problem(api, t, &self.packages).is_none())
     }
 
     /// True for a member whose value an inhabitant path cannot take as a step: one with a

@@ -443,7 +443,8 @@ impl<'c> Worker<'c> {
                 sups.retain(|&u| u != t && self.ctx.expressible(&self.api, u));
                 let o = self.ctx.object_sym;
                 let obj = self.api.ts.arena.class(o, &[]);
-                if !sups.contains(&obj) {
+                // (not above Scala's `Any` and value classes, which are no `Object`s)
+                if !sups.contains(&obj) && self.api.ts.is_subtype(t, obj) {
                     sups.push(obj);
                 }
                 // one wildcard-widened variant of a generic supertype

@@ -256,10 +256,7 @@ fn param_nullness(attrs: &[AttributeInfo<'_>], n: usize) -> Vec<Option<bool>> {
                 for t in v {
                     if let TypeAnnotationTarget::FormalParameter { index } = t.target_type {
                         if t.target_path.is_empty() {
-                            set(
-                                usize::from(index),
-                                annotation_nullness(&t.annotation),
-                            );
+                            set(usize::from(index), annotation_nullness(&t.annotation));
                         }
                     }
                 }
