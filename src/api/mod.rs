@@ -285,7 +285,14 @@ impl Api {
                 }
             }
             for &k in &n.nullable_params {
-                let Some(p) = self.members[i].params.get(k).map(|p| p.ty) else {
+                // (a variable-arity parameter's annotation is its elements', which Kotlin
+                // spreads from a non-null array)
+                let Some(p) = self.members[i]
+                    .params
+                    .get(k)
+                    .filter(|p| !p.vararg)
+                    .map(|p| p.ty)
+                else {
                     continue;
                 };
                 if is_ref(&self.ts.arena, p) {
