@@ -111,6 +111,20 @@ fn build_jar(dir: &Path) -> PathBuf {
     jar
 }
 
+/// Builds the library's jar in `dir` and extracts its API into `dir/api`: (jar, API directory).
+fn library(dir: &Path) -> (PathBuf, PathBuf) {
+    let jar = build_jar(dir);
+    let api = dir.join("api");
+    thalia()
+        .arg("extract")
+        .arg(&jar)
+        .arg("-o")
+        .arg(&api)
+        .assert()
+        .success();
+    (jar, api)
+}
+
 fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("JSON")
 }
@@ -138,15 +152,7 @@ fn extraction_records_the_annotations_kotlin_honours() {
         return;
     }
     let tmp = tempfile::tempdir().expect("tempdir");
-    let jar = build_jar(tmp.path());
-    let api = tmp.path().join("api");
-    thalia()
-        .arg("extract")
-        .arg(&jar)
-        .arg("-o")
-        .arg(&api)
-        .assert()
-        .success();
+    let (_, api) = library(tmp.path());
     let b = read_json(&api.join("nl.Box.json"));
     assert_eq!(
         method(&b, "find")["other_metadata"]["nullable_return"],
@@ -212,15 +218,7 @@ fn kotlin_programs_respect_the_annotations_and_kotlinc_agrees() {
         return;
     }
     let tmp = tempfile::tempdir().expect("tempdir");
-    let jar = build_jar(tmp.path());
-    let api = tmp.path().join("api");
-    thalia()
-        .arg("extract")
-        .arg(&jar)
-        .arg("-o")
-        .arg(&api)
-        .assert()
-        .success();
+    let (jar, api) = library(tmp.path());
     let mut judged = 0;
     let mut nullable_results = 0;
     let mut not_null_breaks = 0;
