@@ -668,7 +668,7 @@ impl Builder {
                             is_static,
                             is_default: m.is_default.unwrap_or(false),
                             is_suspend: m.metadata_flag("is_suspend"),
-                            call_is_error: is_error_level(&m.extra),
+                            call_is_error: super::is_error_level(&m.extra),
                             java_nullness: super::JavaNullness::of_method(
                                 m.other_metadata.as_ref(),
                             ),
@@ -707,7 +707,7 @@ impl Builder {
                             is_static,
                             is_default: false,
                             is_suspend: false,
-                            call_is_error: is_error_level(&f.extra),
+                            call_is_error: super::is_error_level(&f.extra),
                             java_nullness: super::JavaNullness {
                                 nullable_ret: f.extra.get("nullable")
                                     == Some(&serde_json::Value::Bool(true)),
@@ -1042,12 +1042,6 @@ struct ParsedMember {
 }
 
 /// Kotlin's and Scala's mapped types replaced by their JVM types in the bounds of type variables.
-/// True when a member document says its call is an error (Kotlin's `"deprecation_level":
-/// "error"`, written by the metadata extractor).
-fn is_error_level(extra: &serde_json::Map<String, serde_json::Value>) -> bool {
-    extra.get("deprecation_level").and_then(|v| v.as_str()) == Some("error")
-}
-
 fn bounds_to_jvm(syntax: Syntax, a: &mut crate::types::TypeArena, vars: &[VarId]) {
     for &v in vars {
         let d = a.var(v).clone();

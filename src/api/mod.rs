@@ -58,6 +58,12 @@ impl ClassKind {
     }
 }
 
+/// True when a document says its use is an error (Kotlin's `"deprecation_level": "error"`,
+/// written by the metadata extractor for members and classes deprecated with level ERROR).
+pub(crate) fn is_error_level(extra: &serde_json::Map<String, serde_json::Value>) -> bool {
+    extra.get("deprecation_level").and_then(|v| v.as_str()) == Some("error")
+}
+
 /// The key a context document (see [`Class::is_context`]) carries in memory.
 pub const CONTEXT_KEY: &str = "thalia_context";
 
@@ -109,6 +115,11 @@ impl Class {
     /// inhabitants): programs use it, but its members are not the members under test.
     pub fn is_context(&self) -> bool {
         self.doc.extra.contains_key(CONTEXT_KEY)
+    }
+
+    /// True for a class deprecated with level ERROR (Kotlin): a program cannot name it.
+    pub fn is_error_deprecated(&self) -> bool {
+        is_error_level(&self.doc.extra)
     }
 
     /// True for a generic class (a type constructor).
@@ -208,6 +219,14 @@ pub struct Member {
 }
 
 impl Member {
+    /// The types of its signature: the extension receiver, the parameters, the result.
+    pub fn signature_types(&self) -> impl Iterator<Item = TypeId> + '_ {
+        self.receiver
+            .into_iter()
+            .chain(self.params.iter().map(|p| p.ty))
+            .chain(std::iter::once(self.ret))
+    }
+
     /// True for a polymorphic member (one with its own type parameters).
     pub fn is_polymorphic(&self) -> bool {
         !self.type_params.is_empty()

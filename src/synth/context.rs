@@ -232,14 +232,10 @@ fn hidden_class_problem(api: &Api, t: TypeId, packages: &FxHashSet<String>) -> O
 fn names_error_class(api: &Api, t: TypeId) -> bool {
     let a = &api.ts.arena;
     if let Type::Class { name, .. } = a.get(t) {
-        if api.class_by_sym(*name).is_some_and(|c| {
-            api.class(c)
-                .doc
-                .extra
-                .get("deprecation_level")
-                .and_then(|v| v.as_str())
-                == Some("error")
-        }) {
+        if api
+            .class_by_sym(*name)
+            .is_some_and(|c| api.class(c).is_error_deprecated())
+        {
             return true;
         }
     }
@@ -580,15 +576,7 @@ impl SynthContext {
         if mem.is_suspend && own {
             return Some(SkipReason::Suspend);
         }
-        if own
-            && (mem.call_is_error
-                || mem
-                    .receiver
-                    .iter()
-                    .chain(mem.params.iter().map(|p| &p.ty))
-                    .chain(std::iter::once(&mem.ret))
-                    .any(|&t| names_error_class(api, t)))
-        {
+        if own && (mem.call_is_error || mem.signature_types().any(|t| names_error_class(api, t))) {
             return Some(SkipReason::DeprecatedError);
         }
         if !own && (!owner.is_class || mem.is_suspend || mem.receiver.is_some()) {
@@ -606,15 +594,11 @@ impl SynthContext {
             // a Kotlin or Scala extractor leaves out internal and `private[pkg]` classes
             // (and Scala's singleton types `x.type`): a signature that names one is not the
             // client's to write
-            let sig = mem
-                .receiver
-                .iter()
-                .chain(mem.params.iter().map(|p| &p.ty))
-                .chain(std::iter::once(&mem.ret));
-            for &t in sig {
-                if let Some(r) = hidden_class_problem(api, t, packages) {
-                    return Some(r);
-                }
+            if let Some(r) = mem
+                .signature_types()
+                .find_map(|t| hidden_class_problem(api, t, packages))
+            {
+                return Some(r);
             }
         }
         // an extension declared in a class is in scope only inside it (or, for an object's,
