@@ -1,7 +1,7 @@
 //! The warm compile server against the real compilers: `thalia toolchain install` fetches
 //! kotlinc, scalac 3 and groovyc from Maven Central through the user's Maven configuration
 //! (these tests need that network access) into a temporary `THALIA_TOOLCHAINS`. For each
-//! compiler, 60 ill-typed and 60 well-typed programs from `thalia synth` must get the same
+//! compiler, 30 ill-typed and 30 well-typed programs from `thalia synth` must get the same
 //! per-file verdicts from server mode as from process mode; a killed server and a server
 //! retired after every request must still answer correctly. Run with `--nocapture` (and
 //! `--test-threads=1` for undisturbed timings) to see the process-vs-server benchmark.
@@ -20,8 +20,8 @@ use toolchains::{thalia, Setup};
 
 /// The compilers served (pinned like the other online tests).
 const PINNED: [&str; 4] = ["kotlin@2.4.21", "scala3@3.9.0", "groovy@5.1.3", "javac"];
-const PROGRAMS: usize = 60;
-const BATCH: usize = 20;
+const PROGRAMS: usize = 30;
+const BATCH: usize = 15;
 
 /// Installs the toolchains once per test binary (the directory is left for the OS to clean).
 fn setup() -> &'static Setup {
@@ -46,7 +46,7 @@ fn toolchain(tool: Tool) -> Toolchain {
     serde_json::from_str(&text).expect("a toolchain")
 }
 
-/// 60 ill-typed then 60 well-typed programs for `lang`.
+/// 30 ill-typed then 30 well-typed programs for `lang`.
 fn programs(lang: &str) -> Vec<PathBuf> {
     let s = setup();
     let mut files = Vec::new();
@@ -82,7 +82,7 @@ fn compile_all(
     let classes = tempfile::tempdir().expect("tempdir");
     let t0 = Instant::now();
     let mut out = Vec::new();
-    // 60 per mode, so no batch mixes the two directories (their file names are the same)
+    // 30 per mode, a multiple of the batch size, so no batch mixes the two directories (their file names are the same)
     for chunk in files.chunks(BATCH) {
         let dir = chunk[0]
             .parent()
