@@ -55,6 +55,52 @@ const SOURCES: &[(&str, &str)] = &[
          public @interface Nullable {}\n",
     ),
     (
+        "org/jspecify/annotations/NullMarked.java",
+        "package org.jspecify.annotations;\n\
+         import java.lang.annotation.*;\n\
+         @Retention(RetentionPolicy.RUNTIME)\n\
+         @Target({ElementType.MODULE, ElementType.PACKAGE, ElementType.TYPE, ElementType.METHOD, ElementType.CONSTRUCTOR})\n\
+         public @interface NullMarked {}\n",
+    ),
+    (
+        "org/jspecify/annotations/NullUnmarked.java",
+        "package org.jspecify.annotations;\n\
+         import java.lang.annotation.*;\n\
+         @Retention(RetentionPolicy.RUNTIME)\n\
+         @Target({ElementType.PACKAGE, ElementType.TYPE, ElementType.METHOD, ElementType.CONSTRUCTOR})\n\
+         public @interface NullUnmarked {}\n",
+    ),
+    // a JSpecify `@NullMarked` package: unannotated types are not-null (Kotlin: errors)
+    (
+        "nm/package-info.java",
+        "@org.jspecify.annotations.NullMarked\npackage nm;\n",
+    ),
+    (
+        "nm/Tags.java",
+        "package nm;\n\
+         public final class Tags {\n\
+         \x20   private Tags() {}\n\
+         \x20   public static String join(String a, String b) { return a + b; }\n\
+         \x20   public static <T> T first(T t) { return t; }\n\
+         \x20   public static @org.jspecify.annotations.Nullable String find(String key) { return null; }\n\
+         \x20   public static int size(@org.jspecify.annotations.Nullable String s) { return 0; }\n\
+         \x20   @org.jspecify.annotations.NullUnmarked public static String loose(String s) { return s; }\n\
+         \x20   @org.jspecify.annotations.NullUnmarked public static final class Old {\n\
+         \x20       private Old() {}\n\
+         \x20       public static String trim(String s) { return s; }\n\
+         \x20   }\n\
+         }\n",
+    ),
+    // a `@NullMarked` class in a package that is not
+    (
+        "nl/Marked.java",
+        "package nl;\n\
+         @org.jspecify.annotations.NullMarked public final class Marked {\n\
+         \x20   private Marked() {}\n\
+         \x20   public static Box wrap(Box b, int n) { return b; }\n\
+         }\n",
+    ),
+    (
         "nl/Box.java",
         "package nl;\n\
          public class Box {\n\
@@ -193,6 +239,31 @@ fn extraction_records_the_annotations_kotlin_honours() {
         true
     );
     assert!(method(&s, "merge")["other_metadata"].is_null());
+
+    // JSpecify scopes: a `@NullMarked` package and class make unannotated parameters of class
+    // types not-null; a type variable's and a primitive's are not; `@NullUnmarked` ends it
+    let t = read_json(&api.join("nm.Tags.json"));
+    assert_eq!(
+        method(&t, "join")["other_metadata"]["not_null_parameters"],
+        serde_json::json!([0, 1])
+    );
+    assert!(method(&t, "first")["other_metadata"].is_null());
+    assert_eq!(
+        method(&t, "find")["other_metadata"],
+        serde_json::json!({"nullable_return": true, "not_null_parameters": [0]})
+    );
+    assert_eq!(
+        method(&t, "size")["other_metadata"],
+        serde_json::json!({"nullable_parameters": [0]})
+    );
+    assert!(method(&t, "loose")["other_metadata"].is_null());
+    let old = read_json(&api.join("nm.Tags.Old.json"));
+    assert!(method(&old, "trim")["other_metadata"].is_null());
+    let m = read_json(&api.join("nl.Marked.json"));
+    assert_eq!(
+        method(&m, "wrap")["other_metadata"]["not_null_parameters"],
+        serde_json::json!([0])
+    );
 }
 
 /// Synthesizes every program of one round of `mode` from `api` in Kotlin.
@@ -222,6 +293,7 @@ fn kotlin_programs_respect_the_annotations_and_kotlinc_agrees() {
     let mut judged = 0;
     let mut nullable_results = 0;
     let mut not_null_breaks = 0;
+    let mut null_marked_breaks = 0;
     for (mode, seed) in [("well-typed", 3), ("ill-typed", 4), ("well-typed", 5)] {
         let out = tmp.path().join(format!("{mode}-{seed}"));
         synth(&api, mode, seed, &out);
@@ -254,6 +326,15 @@ fn kotlin_programs_respect_the_annotations_and_kotlinc_agrees() {
                 && member.contains(" nl.Boxes.of(")
             {
                 not_null_breaks += 1;
+            }
+            if r["broken"]["actual"]
+                .as_str()
+                .is_some_and(|a| a.ends_with('?'))
+                && [" nm.Tags.join(", " nm.Tags.find(", " nl.Marked.wrap("]
+                    .iter()
+                    .any(|m| member.contains(m))
+            {
+                null_marked_breaks += 1;
             }
         }
         thalia()
@@ -290,5 +371,9 @@ fn kotlin_programs_respect_the_annotations_and_kotlinc_agrees() {
     assert!(
         not_null_breaks > 0,
         "no ill-typed program passes a nullable to @NotNull"
+    );
+    assert!(
+        null_marked_breaks > 0,
+        "no ill-typed program passes a nullable to a parameter of a @NullMarked scope"
     );
 }

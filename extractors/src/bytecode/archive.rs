@@ -3,14 +3,16 @@
 //!
 //! Class files are parsed in parallel (rayon); results keep the container's entry order.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{Cursor, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::class::{extract_class, module_exports, RawClass, MAX_CLASS_FILE_BYTES};
+use super::class::{
+    extract_class, module_exports, package_null_marked, RawClass, MAX_CLASS_FILE_BYTES,
+};
 use super::{ExtractError, ExtractProblem};
 
 /// The classes read from one container.
@@ -29,6 +31,9 @@ pub struct RawArchive {
     pub exports: Option<HashSet<String>>,
     /// Number of class files seen.
     pub class_files: usize,
+    /// Packages (binary form) whose `package-info` carries JSpecify's `@NullMarked` (true) or
+    /// `@NullUnmarked` (false).
+    pub null_marked_packages: HashMap<String, bool>,
 }
 
 /// The most bytes of class files read out of one container (after decompression): far above
@@ -100,32 +105,43 @@ fn parse_all(
 
 fn parse_one(entry: String, kind: Kind, bytes: Result<Vec<u8>, String>) -> Parsed {
     match bytes {
-        Err(reason) => (entry, kind, Err(reason), None),
+        Err(reason) => (entry, kind, Err(reason), None, None),
         Ok(bytes) => match kind {
             Kind::ModuleInfo => {
                 let ex = module_exports(&bytes);
-                (entry, kind, Ok(None), ex)
+                (entry, kind, Ok(None), ex, None)
             }
             Kind::Class => {
+                if entry.ends_with("package-info.class") {
+                    return (entry, kind, Ok(None), None, package_null_marked(&bytes));
+                }
                 let r = extract_class(&bytes, &entry).map_err(|e| match e {
                     ExtractError::Class { reason, .. } => reason,
                     other => other.to_string(),
                 });
-                (entry, kind, r, None)
+                (entry, kind, r, None, None)
             }
         },
     }
 }
 
+/// What a module-info file gives: the exported packages.
+type Exports = Option<Vec<String>>;
+
+/// A parsed entry: the class, or a module's exports, or a package's JSpecify scope.
 type Parsed = (
     String,
     Kind,
     Result<Option<RawClass>, String>,
-    Option<Vec<String>>,
+    Exports,
+    Option<(String, bool)>,
 );
 
 fn finish(path: &Path, results: Vec<Parsed>, out: &mut RawArchive) {
-    for (entry, kind, r, exports) in results {
+    for (entry, kind, r, exports, marked) in results {
+        if let Some((package, m)) = marked {
+            out.null_marked_packages.insert(package, m);
+        }
         if kind == Kind::Class {
             out.class_files += 1;
         }

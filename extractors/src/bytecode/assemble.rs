@@ -20,6 +20,9 @@ pub(crate) struct Lookup<'a> {
     /// Binary names of local classes in packages their module does not export.
     pub hidden: HashSet<&'a str>,
     pub context: Option<&'a super::ClassPool>,
+    /// Packages whose `package-info` carries JSpecify's `@NullMarked` (true) or
+    /// `@NullUnmarked` (false).
+    pub null_marked_packages: HashMap<&'a str, bool>,
 }
 
 impl<'a> Lookup<'a> {
@@ -122,6 +125,7 @@ fn subst_method(m: &RawMethod, s: &Subst) -> RawMethod {
         deprecated: m.deprecated,
         preview: m.preview,
         nullness: m.nullness.clone(),
+        null_marked: m.null_marked,
     }
 }
 
@@ -270,6 +274,31 @@ pub(crate) struct Builder<'l, 'a> {
 }
 
 impl Builder<'_, '_> {
+    /// Whether `m`, a method of `c` (or copied into it), is in a JSpecify `@NullMarked`
+    /// scope: its own or its class's annotation, else the enclosing classes', else its
+    /// package's.
+    fn null_marked(&self, c: &RawClass, m: &RawMethod) -> bool {
+        if let Some(v) = m.null_marked {
+            return v;
+        }
+        let mut outer = c.outer.as_deref();
+        // (an enclosing chain is short; the bound guards against a cyclic `InnerClasses`)
+        for _ in 0..16 {
+            let Some(o) = outer.and_then(|o| self.lookup.get(o)) else {
+                break;
+            };
+            if let Some(v) = o.null_marked {
+                return v;
+            }
+            outer = o.outer.as_deref();
+        }
+        self.lookup
+            .null_marked_packages
+            .get(c.package())
+            .copied()
+            .unwrap_or(false)
+    }
+
     fn copy_members(
         &self,
         c: &RawClass,
@@ -498,7 +527,7 @@ impl Builder<'_, '_> {
             access_mod: Some(access_mod(m.access).into()),
             is_default: Some(c.is_interface() && !m.is_abstract() && !m.is_static() && !ctor),
             throws: Some(m.throws.iter().map(|t| p.ty(t)).collect()),
-            other_metadata: nullness_metadata(&m.nullness),
+            other_metadata: nullness_metadata(&m.nullness, &m.params, self.null_marked(c, m)),
             deprecated: m.deprecated.then_some(true),
             is_abstract: m.is_abstract().then_some(true),
             is_varargs: varargs.then_some(true),
@@ -510,13 +539,26 @@ impl Builder<'_, '_> {
 
 /// The `other_metadata` that records a method's nullability annotations as Kotlin reads them
 /// (`nullable_return`, `nullable_parameters` and `not_null_parameters`, indices), or `None`
-/// when it has none.
-fn nullness_metadata(n: &super::class::Nullness) -> Option<serde_json::Value> {
+/// when it has none. In a JSpecify `@NullMarked` scope (`null_marked`) an unannotated
+/// parameter of a class or array type is not-null (one of a type variable's type keeps the
+/// nullness of the type argument, and is left unannotated).
+fn nullness_metadata(
+    n: &super::class::Nullness,
+    params: &[JType],
+    null_marked: bool,
+) -> Option<serde_json::Value> {
+    let of = |i: usize, v: Option<bool>| match v {
+        None if null_marked => params
+            .get(i)
+            .is_some_and(|t| matches!(t, JType::Class(_) | JType::Array(_)))
+            .then_some(false),
+        v => v,
+    };
     let pick = |want: bool| -> Vec<usize> {
         n.params
             .iter()
             .enumerate()
-            .filter(|(_, v)| **v == Some(want))
+            .filter(|(i, v)| of(*i, **v) == Some(want))
             .map(|(i, _)| i)
             .collect()
     };

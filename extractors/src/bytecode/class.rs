@@ -66,6 +66,9 @@ pub struct RawClass {
     pub sealed: bool,
     /// A JDK preview API (annotated `jdk.internal.javac.PreviewFeature`).
     pub preview: bool,
+    /// Its own JSpecify scope annotation: `Some(true)` `@NullMarked`, `Some(false)`
+    /// `@NullUnmarked`, `None` neither (the enclosing class's or package's scope applies).
+    pub null_marked: Option<bool>,
     /// Member-class facts from this class's `InnerClasses` attribute:
     /// (inner binary name, outer binary name, simple name).
     pub member_classes: Vec<(String, String, String)>,
@@ -97,6 +100,9 @@ pub struct RawMethod {
     pub preview: bool,
     /// What the nullability annotations Kotlin honours say of its result and parameters.
     pub nullness: Nullness,
+    /// The JSpecify scope annotation of the method, else of its class (see
+    /// [`RawClass::null_marked`]).
+    pub null_marked: Option<bool>,
 }
 
 /// What the nullability annotations Kotlin honours (JetBrains, JSR-305's `javax.annotation`,
@@ -356,6 +362,45 @@ fn field_type(d: &FieldDescriptor<'_>) -> JType {
         t = JType::Array(Box::new(t));
     }
     t
+}
+
+/// JSpecify's scope annotations: in a `@NullMarked` scope (a package, class or method; the
+/// innermost annotation wins, `@NullUnmarked` ends it) Kotlin reads an unannotated type as
+/// not-null, strictly (errors) since Kotlin 2.1.
+const NULL_MARKED: &str = "org/jspecify/annotations/NullMarked";
+const NULL_UNMARKED: &str = "org/jspecify/annotations/NullUnmarked";
+
+/// The JSpecify scope annotation among `attrs`: `Some(true)` `@NullMarked`, `Some(false)`
+/// `@NullUnmarked`.
+fn null_marked(attrs: &[AttributeInfo<'_>]) -> Option<bool> {
+    if is_annotated(attrs, NULL_UNMARKED) {
+        Some(false)
+    } else if is_annotated(attrs, NULL_MARKED) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// The package (binary form) and JSpecify scope annotation of a `package-info` class file, or
+/// `None` for another class file, one without that annotation, or one that does not parse
+/// (the class files of the package report their own problems).
+pub fn package_null_marked(bytes: &[u8]) -> Option<(String, bool)> {
+    if bytes.len() as u64 > MAX_CLASS_FILE_BYTES
+        || check_constant_pool(bytes).is_err()
+        || check_annotation_depth(bytes).is_err()
+    {
+        return None;
+    }
+    catch_parser_panic(|| {
+        let mut opts = ParseOptions::default();
+        opts.parse_bytecode(false);
+        let cf = cafebabe::parse_class_with_options(bytes, &opts).ok()?;
+        let package = cf.this_class.strip_suffix("/package-info")?.to_string();
+        Some((package, null_marked(&cf.attributes)?))
+    })
+    .ok()
+    .flatten()
 }
 
 fn is_annotated(attrs: &[AttributeInfo<'_>], descriptor: &str) -> bool {
@@ -913,6 +958,7 @@ fn extract_class_unguarded(
     };
     let is_inner_class = outer.is_some() && access & ACC_STATIC == 0;
 
+    let class_marked = null_marked(&cf.attributes);
     let mut methods = Vec::new();
     for m in &cf.methods {
         let flags = m.access_flags.bits();
@@ -976,6 +1022,7 @@ fn extract_class_unguarded(
             erased_params,
             deprecated: is_deprecated(&m.attributes),
             preview: is_preview(&m.attributes),
+            null_marked: null_marked(&m.attributes).or(class_marked),
             nullness: Nullness {
                 nullable_ret: member_nullness(&m.attributes) == Some(true),
                 params: param_nullness(&m.attributes, params.len()),
@@ -1019,6 +1066,7 @@ fn extract_class_unguarded(
         fields,
         deprecated: is_deprecated(&cf.attributes),
         is_kotlin: is_annotated(&cf.attributes, "kotlin/Metadata"),
+        null_marked: class_marked,
         sealed: cf
             .attributes
             .iter()

@@ -273,10 +273,16 @@ pub fn extract_archives(archives: &[RawArchive], opts: &ExtractOptions) -> Extra
         }
     }
     names.freeze();
+    let null_marked_packages = archives
+        .iter()
+        .flat_map(|a| a.null_marked_packages.iter())
+        .map(|(p, m)| (p.as_str(), *m))
+        .collect();
     let lookup = Lookup {
         local,
         hidden,
         context: opts.context.as_deref(),
+        null_marked_packages,
     };
     let docs = assemble(&targets, &lookup, &names, opts);
     stats.classes_emitted = docs.len();
