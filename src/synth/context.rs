@@ -201,6 +201,45 @@ pub fn expressible(api: &Api, t: TypeId, native: Option<Syntax>) -> bool {
     }
 }
 
+/// True for an inner (non-static member) class of a generic class, directly or through
+/// enclosing inner classes: its type needs the enclosing class's type arguments
+/// (`TypeToken<T>.TypeSet`), a raw type without them.
+pub fn is_raw_inner(api: &Api, sym: Sym) -> bool {
+    let mut c = api.class_by_sym(sym);
+    // (the bound guards against a cyclic `parent` in a hostile document)
+    for _ in 0..16 {
+        let Some(cl) = c.map(|c| api.class(c)) else {
+            return false;
+        };
+        if cl.doc.is_inner != Some(true) {
+            return false;
+        }
+        let Some(outer) = cl.parent.as_deref().and_then(|p| api.class_by_name(p)) else {
+            return false;
+        };
+        if api.class(outer).is_generic() {
+            return true;
+        }
+        c = Some(outer);
+    }
+    false
+}
+
+/// True when type `t` names a class that [`is_raw_inner`].
+pub fn names_raw_inner(api: &Api, t: TypeId) -> bool {
+    let a = &api.ts.arena;
+    let mut todo = vec![t];
+    while let Some(t) = todo.pop() {
+        if let Type::Class { name, .. } = a.get(t) {
+            if is_raw_inner(api, *name) {
+                return true;
+            }
+        }
+        a.for_each_child(t, |c| todo.push(c));
+    }
+    false
+}
+
 /// Why a program cannot write type `t` of a Kotlin or Scala member, when it names a class
 /// that is not public (absent from the API though the API describes its package) or a Scala
 /// singleton type (`Either.type`).
@@ -344,7 +383,8 @@ impl SynthContext {
             .filter(|&c| flag(api, c, "opt_in_marker") == Some(serde_json::Value::Bool(true)))
             .map(|c| api.class(c).name.clone())
             .collect();
-        // Kotlin's annotation classes and Scala's objects are no types of values
+        // Kotlin's annotation classes and Scala's objects are no types of values, nor for
+        // them an inner class of a generic class (see `is_raw_inner`)
         let class_ids: Vec<ClassId> = owners
             .iter()
             .copied()
@@ -353,6 +393,7 @@ impl SynthContext {
                     && flag(api, c, "kotlin_kind")
                         != Some(serde_json::Value::String("annotation_class".into()))
                     && !is_scala_object(api, c)
+                    && !(native.is_some() && is_raw_inner(api, api.class(c).sym))
             })
             .collect();
 
@@ -464,7 +505,9 @@ impl SynthContext {
     /// True when the target language can write the type ([`expressible`]).
     pub fn expressible(&self, api: &Api, t: TypeId) -> bool {
         expressible(api, t, self.native)
-            && (self.native.is_none() || hidden_class_problem(api, t, &self.packages).is_none())
+            && (self.native.is_none()
+                || hidden_class_problem(api, t, &self.packages).is_none()
+                    && !names_raw_inner(api, t))
     }
 
     /// True for a member whose value an inhabitant path cannot take as a step: one with a
@@ -612,6 +655,14 @@ impl SynthContext {
         if !is_public(mem.access.as_deref()) || !usable.contains(&mem.owner) {
             return Some(SkipReason::NotPublic);
         }
+        // Kotlin and Scala write an inner class of a generic class with its enclosing class's
+        // type arguments (`TypeToken<T>.TypeSet`), which the API's types do not carry
+        if native.is_some()
+            && (is_raw_inner(api, owner.sym)
+                || mem.signature_types().any(|t| names_raw_inner(api, t)))
+        {
+            return Some(SkipReason::RawType);
+        }
         if mem.kind == MemberKind::Constructor {
             if !matches!(owner.kind, ClassKind::Class) {
                 return Some(SkipReason::AbstractConstructor);
@@ -691,5 +742,87 @@ impl SynthContext {
     /// The primitive a boxed class unboxes to.
     pub fn unbox_of(&self, s: Sym) -> Option<Prim> {
         self.boxes.iter().find(|(_, b)| *b == s).map(|(p, _)| *p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Syntax;
+    use std::path::PathBuf;
+
+    /// A Java API with a generic class `p.Outer<T>`, its inner class `Inner` and a static
+    /// nested class `Nested`, and a class whose methods take each.
+    fn outer_inner_api() -> Api {
+        let doc = |v: serde_json::Value| {
+            let d: thalia_extractors::ClassDoc =
+                serde_json::from_value(v).expect("a class document");
+            (PathBuf::from(format!("{}.json", d.name)), d)
+        };
+        let method = |name: &str, param: &str| {
+            serde_json::json!({"name": name, "parameters": [param], "type_parameters": [],
+                "return_type": "void", "is_static": true, "is_constructor": false,
+                "access_mod": "public"})
+        };
+        Api::from_docs(
+            vec![
+                doc(
+                    serde_json::json!({"name": "p.Outer", "type_parameters": ["T"],
+                    "class_type": 0, "access_mod": "public", "language": "java",
+                    "methods": [], "fields": []}),
+                ),
+                doc(
+                    serde_json::json!({"name": "p.Outer.Inner", "type_parameters": [],
+                    "class_type": 0, "access_mod": "public", "language": "java",
+                    "parent": "p.Outer", "is_inner": true,
+                    "methods": [method("size", "int")], "fields": []}),
+                ),
+                doc(
+                    serde_json::json!({"name": "p.Outer.Nested", "type_parameters": [],
+                    "class_type": 0, "access_mod": "public", "language": "java",
+                    "parent": "p.Outer", "is_inner": false, "methods": [], "fields": []}),
+                ),
+                doc(serde_json::json!({"name": "p.Use", "type_parameters": [],
+                    "class_type": 0, "access_mod": "public", "language": "java",
+                    "methods": [method("inner", "p.Outer.Inner"),
+                                method("nested", "p.Outer.Nested")],
+                    "fields": []})),
+            ],
+            Vec::new(),
+        )
+    }
+
+    #[test]
+    fn kotlin_and_scala_never_name_an_inner_class_of_a_generic_class() {
+        for (native, raw_skipped) in [
+            (None, false),
+            (Some(Syntax::Kotlin), true),
+            (Some(Syntax::Scala), true),
+        ] {
+            let mut api = outer_inner_api();
+            let inner = api.ts.arena.sym("p.Outer.Inner");
+            let nested = api.ts.arena.sym("p.Outer.Nested");
+            assert!(is_raw_inner(&api, inner));
+            assert!(!is_raw_inner(&api, nested));
+            let ctx = SynthContext::for_native(&mut api, native);
+            let reason = |name: &str| {
+                ctx.skipped
+                    .iter()
+                    .find(|(m, _)| api.member(*m).name == name)
+                    .map(|(_, r)| *r)
+            };
+            let raw = raw_skipped.then_some(SkipReason::RawType);
+            // a member naming the inner class, and the inner class's own members
+            assert_eq!(reason("inner"), raw, "{native:?}");
+            assert_eq!(reason("size"), raw, "{native:?}");
+            assert_eq!(reason("nested"), None, "{native:?}");
+            let inner_t = api.ts.arena.class(inner, &[]);
+            assert_eq!(
+                ctx.concrete.contains(&inner_t),
+                !raw_skipped,
+                "{native:?}: the inner class is a type of the pool"
+            );
+            assert_eq!(ctx.expressible(&api, inner_t), !raw_skipped, "{native:?}");
+        }
     }
 }
