@@ -85,6 +85,8 @@ const SOURCES: &[(&str, &str)] = &[
          \x20   public static @org.jspecify.annotations.Nullable String find(String key) { return null; }\n\
          \x20   public static int size(@org.jspecify.annotations.Nullable String s) { return 0; }\n\
          \x20   @org.jspecify.annotations.NullUnmarked public static String loose(String s) { return s; }\n\
+         \x20   public static java.util.List<@org.jspecify.annotations.Nullable String> names() { return null; }\n\
+         \x20   public static int total(java.util.Map<String, ? extends java.util.List<@org.jspecify.annotations.Nullable Integer>> m) { return 0; }\n\
          \x20   @org.jspecify.annotations.NullUnmarked public static final class Old {\n\
          \x20       private Old() {}\n\
          \x20       public static String trim(String s) { return s; }\n\
@@ -257,6 +259,15 @@ fn extraction_records_the_annotations_kotlin_honours() {
         serde_json::json!({"nullable_parameters": [0]})
     );
     assert!(method(&t, "loose")["other_metadata"].is_null());
+    // type-use annotations inside a type, by their path (type argument, wildcard bound)
+    assert_eq!(
+        method(&t, "names")["other_metadata"]["nullable_return_paths"],
+        serde_json::json!([[0]])
+    );
+    assert_eq!(
+        method(&t, "total")["other_metadata"]["nullable_parameter_paths"],
+        serde_json::json!([[0, [1, "?", 0]]])
+    );
     let old = read_json(&api.join("nm.Tags.Old.json"));
     assert!(method(&old, "trim")["other_metadata"].is_null());
     let m = read_json(&api.join("nl.Marked.json"));
@@ -294,6 +305,7 @@ fn kotlin_programs_respect_the_annotations_and_kotlinc_agrees() {
     let mut nullable_results = 0;
     let mut not_null_breaks = 0;
     let mut null_marked_breaks = 0;
+    let mut nullable_arguments = 0;
     for (mode, seed) in [("well-typed", 3), ("ill-typed", 4), ("well-typed", 5)] {
         let out = tmp.path().join(format!("{mode}-{seed}"));
         synth(&api, mode, seed, &out);
@@ -326,6 +338,20 @@ fn kotlin_programs_respect_the_annotations_and_kotlinc_agrees() {
                 && member.contains(" nl.Boxes.of(")
             {
                 not_null_breaks += 1;
+            }
+            // a nullable type argument (a type-use annotation inside the result type) is
+            // written where the result's type is
+            if member.contains(" nm.Tags.names(") && mode == "well-typed" {
+                let file = out.join(r["file"].as_str().expect("file"));
+                let text = std::fs::read_to_string(&file).expect("program");
+                if let Some(decl) = text
+                    .lines()
+                    .find(|l| l.trim_start().starts_with("val res:"))
+                    .filter(|l| l.contains("List<"))
+                {
+                    assert!(decl.contains("String?>"), "{member}: {decl}");
+                    nullable_arguments += 1;
+                }
             }
             if r["broken"]["actual"]
                 .as_str()
@@ -371,6 +397,10 @@ fn kotlin_programs_respect_the_annotations_and_kotlinc_agrees() {
     assert!(
         not_null_breaks > 0,
         "no ill-typed program passes a nullable to @NotNull"
+    );
+    assert!(
+        nullable_arguments > 0,
+        "no program declares the result of a type with a nullable type argument"
     );
     assert!(
         null_marked_breaks > 0,

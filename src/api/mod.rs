@@ -151,6 +151,77 @@ pub struct JavaNullness {
     /// Indices of the parameters that are not-null for Kotlin (a nullable argument is an
     /// error there).
     pub not_null_params: Vec<usize>,
+    /// Parts of the result type annotated nullable (`Predicate<@Nullable T>`), each by its
+    /// path from the result type.
+    pub nullable_ret_paths: Vec<Vec<TypePathStep>>,
+    /// Parts of parameter types annotated nullable: (parameter index, path).
+    pub nullable_param_paths: Vec<(usize, Vec<TypePathStep>)>,
+}
+
+/// One step of a path into a type (the bytecode extractor's `nullable_return_paths`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypePathStep {
+    /// Type argument `i`.
+    Arg(usize),
+    /// An array's element type.
+    Element,
+    /// A wildcard's bound.
+    Bound,
+}
+
+/// Reads a path written as JSON: indices, `"[]"` and `"?"` (`None` when malformed).
+fn type_path(v: &serde_json::Value) -> Option<Vec<TypePathStep>> {
+    v.as_array()?
+        .iter()
+        .map(|s| match s {
+            serde_json::Value::String(x) if x == "[]" => Some(TypePathStep::Element),
+            serde_json::Value::String(x) if x == "?" => Some(TypePathStep::Bound),
+            x => x
+                .as_u64()
+                .and_then(|i| usize::try_from(i).ok())
+                .map(TypePathStep::Arg),
+        })
+        .collect()
+}
+
+/// `t` with the part at `path` made nullable (`None` when the path does not fit the type).
+fn nullable_at(
+    a: &mut crate::types::TypeArena,
+    t: TypeId,
+    path: &[TypePathStep],
+) -> Option<TypeId> {
+    use crate::types::{Type, Wildcard};
+    let ty = a.get(t).clone();
+    if let Type::Nullable(inner) = ty {
+        let inner = nullable_at(a, inner, path)?;
+        return Some(a.nullable(inner));
+    }
+    let Some((&step, rest)) = path.split_first() else {
+        return match ty {
+            Type::Prim(_) | Type::Wildcard(_) => None,
+            _ => Some(a.nullable(t)),
+        };
+    };
+    match (step, ty) {
+        (TypePathStep::Arg(i), Type::Class { name, args }) if i < args.len() => {
+            let mut args = args.to_vec();
+            args[i] = nullable_at(a, args[i], rest)?;
+            Some(a.class(name, &args))
+        }
+        (TypePathStep::Element, Type::Array(e)) => {
+            let e = nullable_at(a, e, rest)?;
+            Some(a.array(e))
+        }
+        (TypePathStep::Bound, Type::Wildcard(Wildcard::Extends(b))) => {
+            let b = nullable_at(a, b, rest)?;
+            Some(a.wildcard(Wildcard::Extends(b)))
+        }
+        (TypePathStep::Bound, Type::Wildcard(Wildcard::Super(b))) => {
+            let b = nullable_at(a, b, rest)?;
+            Some(a.wildcard(Wildcard::Super(b)))
+        }
+        _ => None,
+    }
 }
 
 impl JavaNullness {
@@ -173,6 +244,23 @@ impl JavaNullness {
                 .unwrap_or(false),
             nullable_params: indices("nullable_parameters"),
             not_null_params: indices("not_null_parameters"),
+            nullable_ret_paths: meta
+                .and_then(|m| m.get("nullable_return_paths"))
+                .and_then(|v| v.as_array())
+                .map(|ps| ps.iter().filter_map(type_path).collect())
+                .unwrap_or_default(),
+            nullable_param_paths: meta
+                .and_then(|m| m.get("nullable_parameter_paths"))
+                .and_then(|v| v.as_array())
+                .map(|ps| {
+                    ps.iter()
+                        .filter_map(|p| {
+                            let i = usize::try_from(p.get(0)?.as_u64()?).ok()?;
+                            Some((i, type_path(p.get(1)?)?))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
         }
     }
 
@@ -300,6 +388,26 @@ impl Api {
                 let r = self.members[i].ret;
                 if is_ref(&self.ts.arena, r) {
                     self.members[i].ret = self.ts.arena.nullable(r);
+                    changed += 1;
+                }
+            }
+            // nullable parts inside the types (`Predicate<@Nullable T>`); a path that does not
+            // fit the type is ignored
+            if self.members[i].kind != MemberKind::Constructor {
+                for p in &n.nullable_ret_paths {
+                    let r = self.members[i].ret;
+                    if let Some(t) = nullable_at(&mut self.ts.arena, r, p) {
+                        self.members[i].ret = t;
+                        changed += 1;
+                    }
+                }
+            }
+            for (k, p) in &n.nullable_param_paths {
+                let Some(ty) = self.members[i].params.get(*k).map(|p| p.ty) else {
+                    continue;
+                };
+                if let Some(t) = nullable_at(&mut self.ts.arena, ty, p) {
+                    self.members[i].params[*k].ty = t;
                     changed += 1;
                 }
             }
@@ -441,5 +549,70 @@ impl Api {
             out.push(')');
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{Prim, Type, TypeArena, Wildcard};
+
+    #[test]
+    fn a_type_path_makes_that_part_nullable_and_a_misfit_changes_nothing() {
+        let mut a = TypeArena::new();
+        let string = a.class_named("java.lang.String", &[]);
+        let list = a.class_named("java.util.List", &[string]);
+        let n_string = a.nullable(string);
+        // List<@Nullable String>
+        let got = nullable_at(&mut a, list, &[TypePathStep::Arg(0)]);
+        let want = a.class_named("java.util.List", &[n_string]);
+        assert_eq!(got, Some(want));
+        // Map<String, ? extends String[]> with the array's element annotated, inside a
+        // nullable result
+        let arr = a.array(string);
+        let w = a.wildcard(Wildcard::Extends(arr));
+        let map = a.class_named("java.util.Map", &[string, w]);
+        let n_map = a.nullable(map);
+        let path = [
+            TypePathStep::Arg(1),
+            TypePathStep::Bound,
+            TypePathStep::Element,
+        ];
+        let got = nullable_at(&mut a, n_map, &path).expect("the path fits");
+        let n_arr = a.array(n_string);
+        let n_w = a.wildcard(Wildcard::Extends(n_arr));
+        let want = a.class_named("java.util.Map", &[string, n_w]);
+        assert_eq!(got, a.nullable(want));
+        // a path past the type's shape, or onto a primitive, is ignored
+        assert_eq!(nullable_at(&mut a, list, &[TypePathStep::Arg(1)]), None);
+        assert_eq!(nullable_at(&mut a, list, &[TypePathStep::Element]), None);
+        let int = a.prim(Prim::Int);
+        let ints = a.array(int);
+        assert_eq!(nullable_at(&mut a, ints, &[TypePathStep::Element]), None);
+        assert!(matches!(a.get(got), Type::Nullable(_)));
+    }
+
+    #[test]
+    fn type_paths_are_read_from_json() {
+        let meta = serde_json::json!({
+            "nullable_return_paths": [[0], [1, "?", "[]"], ["bad"]],
+            "nullable_parameter_paths": [[2, [0]], ["x", [0]]]
+        });
+        let n = JavaNullness::of_method(Some(&meta));
+        assert_eq!(
+            n.nullable_ret_paths,
+            vec![
+                vec![TypePathStep::Arg(0)],
+                vec![
+                    TypePathStep::Arg(1),
+                    TypePathStep::Bound,
+                    TypePathStep::Element
+                ]
+            ]
+        );
+        assert_eq!(
+            n.nullable_param_paths,
+            vec![(2, vec![TypePathStep::Arg(0)])]
+        );
     }
 }

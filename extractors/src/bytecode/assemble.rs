@@ -563,12 +563,29 @@ fn nullness_metadata(
             .collect()
     };
     let (nullable, not_null) = (pick(true), pick(false));
-    if !n.nullable_ret && nullable.is_empty() && not_null.is_empty() {
+    if !n.nullable_ret
+        && nullable.is_empty()
+        && not_null.is_empty()
+        && n.ret_paths.is_empty()
+        && n.param_paths.is_empty()
+    {
         return None;
     }
     let mut m = serde_json::Map::new();
     if n.nullable_ret {
         m.insert("nullable_return".into(), true.into());
+    }
+    if !n.ret_paths.is_empty() {
+        let paths: Vec<serde_json::Value> = n.ret_paths.iter().map(|p| path_json(p)).collect();
+        m.insert("nullable_return_paths".into(), paths.into());
+    }
+    if !n.param_paths.is_empty() {
+        let paths: Vec<serde_json::Value> = n
+            .param_paths
+            .iter()
+            .map(|(i, p)| serde_json::json!([i, path_json(p)]))
+            .collect();
+        m.insert("nullable_parameter_paths".into(), paths.into());
     }
     if !nullable.is_empty() {
         m.insert("nullable_parameters".into(), nullable.into());
@@ -577,6 +594,20 @@ fn nullness_metadata(
         m.insert("not_null_parameters".into(), not_null.into());
     }
     Some(serde_json::Value::Object(m))
+}
+
+/// A type-use annotation's path as JSON: a type argument's index, `"[]"` for an array's
+/// element, `"?"` for a wildcard's bound (`[0, "?"]`: the bound of the first type argument).
+fn path_json(p: &[super::class::PathStep]) -> serde_json::Value {
+    use super::class::PathStep;
+    p.iter()
+        .map(|s| match s {
+            PathStep::Arg(i) => serde_json::Value::from(*i),
+            PathStep::Element => "[]".into(),
+            PathStep::Bound => "?".into(),
+        })
+        .collect::<Vec<_>>()
+        .into()
 }
 
 fn access_mod(access: u16) -> &'static str {

@@ -116,6 +116,71 @@ pub struct Nullness {
     /// Per client-visible parameter: `Some(true)` nullable, `Some(false)` not-null (`@NotNull`,
     /// `@Nonnull`), `None` unannotated (a platform type).
     pub params: Vec<Option<bool>>,
+    /// Type-use nullable annotations inside the result type (`Predicate<@Nullable T>`): the
+    /// path to each annotated part.
+    pub ret_paths: Vec<Vec<PathStep>>,
+    /// The same inside parameter types: (parameter index, path).
+    pub param_paths: Vec<(usize, Vec<PathStep>)>,
+}
+
+/// One step of a type-use annotation's path into a type (JVMS 4.7.20.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathStep {
+    /// Type argument `i` of a parameterized type.
+    Arg(u8),
+    /// The element type of an array.
+    Element,
+    /// The bound of a wildcard (`? extends X`, `? super X`).
+    Bound,
+}
+
+/// The steps of a type annotation's path, or `None` for a path into a nested type's
+/// enclosing part (not followed).
+fn path_steps(
+    path: &[cafebabe::attributes::TypeAnnotationTargetPathEntry],
+) -> Option<Vec<PathStep>> {
+    use cafebabe::attributes::TypeAnnotationTargetPathKind as K;
+    path.iter()
+        .map(|e| match e.path_kind {
+            K::TypeArgument => Some(PathStep::Arg(e.argument_index)),
+            K::DeeperArray => Some(PathStep::Element),
+            K::WildcardTypeArgument => Some(PathStep::Bound),
+            K::DeeperNested => None,
+        })
+        .collect()
+}
+
+/// The paths, inside a method's result and parameter types, of the nullable type-use
+/// annotations that are not on the type itself: (result paths, parameter paths).
+type InnerPaths = (Vec<Vec<PathStep>>, Vec<(usize, Vec<PathStep>)>);
+
+fn inner_nullable_paths(attrs: &[AttributeInfo<'_>], n: usize) -> InnerPaths {
+    use cafebabe::attributes::TypeAnnotationTarget;
+    let mut ret = Vec::new();
+    let mut params = Vec::new();
+    for a in attrs {
+        let (AttributeData::RuntimeVisibleTypeAnnotations(v)
+        | AttributeData::RuntimeInvisibleTypeAnnotations(v)) = &a.data
+        else {
+            continue;
+        };
+        for t in v {
+            if t.target_path.is_empty() || annotation_nullness(&t.annotation) != Some(true) {
+                continue;
+            }
+            let Some(steps) = path_steps(&t.target_path) else {
+                continue;
+            };
+            match t.target_type {
+                TypeAnnotationTarget::Empty => ret.push(steps),
+                TypeAnnotationTarget::FormalParameter { index } if usize::from(index) < n => {
+                    params.push((usize::from(index), steps));
+                }
+                _ => {}
+            }
+        }
+    }
+    (ret, params)
 }
 
 /// Annotations (binary names) that make a Java type nullable for Kotlin, at its default
@@ -1023,9 +1088,14 @@ fn extract_class_unguarded(
             deprecated: is_deprecated(&m.attributes),
             preview: is_preview(&m.attributes),
             null_marked: null_marked(&m.attributes).or(class_marked),
-            nullness: Nullness {
-                nullable_ret: member_nullness(&m.attributes) == Some(true),
-                params: param_nullness(&m.attributes, params.len()),
+            nullness: {
+                let (ret_paths, param_paths) = inner_nullable_paths(&m.attributes, params.len());
+                Nullness {
+                    nullable_ret: member_nullness(&m.attributes) == Some(true),
+                    params: param_nullness(&m.attributes, params.len()),
+                    ret_paths,
+                    param_paths,
+                }
             },
             params,
         });
