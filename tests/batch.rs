@@ -666,12 +666,6 @@ fn coverage_in_warm_servers_equals_coverage_in_processes() {
             .collect::<Vec<_>>();
         (cells, err)
     };
-    let coverage = |cells: &[Value]| {
-        cells
-            .iter()
-            .map(|c| c["coverage"].clone())
-            .collect::<Vec<_>>()
-    };
     let (process, _) = batch("process", false);
     let (server, log) = batch("server", true);
     assert_eq!(process.len(), 2);
