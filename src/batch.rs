@@ -383,6 +383,10 @@ pub struct CellRecord {
     /// With `--coverage`: the compiler's coverage per filter (and `all`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub coverage: BTreeMap<String, Counts>,
+    /// With `--server`: the compile server processes started during the cell's session (0
+    /// when it reused the batch's warm servers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_starts: Option<usize>,
 }
 
 impl CellRecord {
@@ -405,6 +409,7 @@ impl CellRecord {
                 })
                 .collect(),
             coverage: BTreeMap::new(),
+            server_starts: None,
         }
     }
 }
@@ -925,6 +930,7 @@ mod tests {
             distinct: 2,
             links: Vec::new(),
             coverage: BTreeMap::new(),
+            server_starts: None,
         };
         let summary = BatchSummary {
             manifest: BatchManifest {

@@ -132,9 +132,22 @@ impl Compiler {
         opts: &CompileOptions,
     ) -> Result<BatchResult, CompileError> {
         if self.mode == Mode::Server && self.server.is_none() {
-            self.server = Some(CompileServer::start_with(&self.tc, self.server_options)?);
+            self.server = Some(if crate::server::pool::enabled() {
+                crate::server::pool::checkout(&self.tc, self.server_options)?
+            } else {
+                CompileServer::start_with(&self.tc, self.server_options)?
+            });
         }
         compile_batch_with(&self.tc, &mut self.server, files, out, opts)
+    }
+}
+
+impl Drop for Compiler {
+    /// Returns the server to the [`crate::server::pool`] (which ends it when off).
+    fn drop(&mut self) {
+        if let Some(server) = self.server.take() {
+            crate::server::pool::checkin(server);
+        }
     }
 }
 

@@ -7,7 +7,11 @@
 //! `output=file,append=true` and `dumponexit`: each JVM adds its execution data to the cell's
 //! `jacoco.exec` when it exits (JaCoCo locks the file), so a cell's data is the union of every
 //! compiler run of its campaign, resumed sessions included. Only the classes of the checker's
-//! packages (the filters) are instrumented (`includes`). Reports are written by the JaCoCo CLI
+//! packages (the filters) are instrumented (`includes`). With warm compile servers kept
+//! across a batch's cells ([`crate::server::pool`]) the agent is attached once per server
+//! without output ([`server_agent_option`]) and each server's data is dumped and reset into a
+//! fresh `jacoco-*.exec` of the cell after the cell (and when a server retires), so a cell's
+//! data is every `jacoco*.exec` of its directory ([`exec_files`]). Reports are written by the JaCoCo CLI
 //! (`report --csv --xml`) against the compiler's class files that match the filters (extracted
 //! once from its jars; for javac from the `jdk.compiler` module of the JDK's image with
 //! `jimage`), and counted per filter; the XML reports give the covered lines, whose unions
@@ -122,6 +126,35 @@ pub fn agent_option(jacoco: &Jacoco, exec: &Path, filters: &[String]) -> String 
         exec.display(),
         filters.join(":")
     )
+}
+
+/// The JVM option that attaches the agent to a warm compile server kept across cells: no
+/// output of its own (the server dumps the data on request, `CompileServer::dump_coverage`),
+/// only the classes matching `filters` instrumented.
+pub fn server_agent_option(jacoco: &Jacoco, filters: &[String]) -> String {
+    format!(
+        "-javaagent:{}=output=none,dumponexit=false,includes={}",
+        jacoco.agent.display(),
+        filters.join(":")
+    )
+}
+
+/// A cell's execution data files: `jacoco.exec` (the compiler processes') and the
+/// `jacoco-*.exec` dumped by warm servers, in name order.
+pub fn exec_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("jacoco") && n.ends_with(".exec"))
+        })
+        .collect();
+    v.sort();
+    v
 }
 
 /// Whether a class name matches a JaCoCo pattern (`*` any characters, `?` one).

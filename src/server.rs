@@ -8,10 +8,22 @@
 //! "output", "heap_mb"}`). [`CompileServer`] restarts it transparently when it died (the
 //! request is retried once), after a timeout, when its heap grew past a ceiling, or after a
 //! number of requests.
+//!
+//! With a JaCoCo agent in the server's JVM (`output=none`), [`CompileServer::dump_coverage`]
+//! writes the agent's execution data to a file and resets it (JaCoCo's runtime API, called
+//! reflectively by the server), and [`CompileServer::set_coverage_dir`] names a directory
+//! into which each server process writes the data since the last dump when it retires (the
+//! planned restarts: heap, request count) or when thalia goes away; a server killed (a
+//! timeout) or dead loses the data since the last dump.
+//!
+//! The [`pool`] keeps idle servers for the whole process (a batch of campaigns), keyed by the
+//! toolchain and its JVM options, so that a campaign's [`crate::compile::Compiler`] takes a
+//! warm server from it and returns it when dropped.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -89,6 +101,16 @@ pub enum ServerError {
         /// Its last words on stderr, if any.
         message: String,
     },
+    /// The coverage agent's data could not be dumped.
+    #[error("compile server for {tool}: cannot dump the coverage data to {file}: {message}")]
+    Coverage {
+        /// The compiler.
+        tool: String,
+        /// The file asked for.
+        file: PathBuf,
+        /// What the server said.
+        message: String,
+    },
     /// The server answered something that is not a response to the request.
     #[error("compile server for {tool}: bad response: {message}")]
     Protocol {
@@ -129,6 +151,9 @@ struct Live {
 
 /// How long a retired server has to exit by itself once its stdin is closed.
 const GRACE: Duration = Duration::from_secs(10);
+
+/// How long a control request (a coverage dump) may take.
+const CONTROL_TIMEOUT: Duration = Duration::from_secs(60);
 
 impl Live {
     /// Ends an idle server: its stdin closed, it exits by itself (its shutdown hooks run, so a
@@ -176,6 +201,29 @@ pub struct CompileServer {
     live: Option<Live>,
     next_id: u64,
     starts: usize,
+    /// Where each server process writes its coverage data when it retires.
+    coverage_dir: Option<PathBuf>,
+}
+
+/// Compile server processes started by this process so far.
+static STARTS: AtomicUsize = AtomicUsize::new(0);
+
+/// How many compile server processes this process started so far (all servers, restarts
+/// included).
+pub fn total_starts() -> usize {
+    STARTS.load(Ordering::SeqCst)
+}
+
+/// A fresh name for a coverage data file in `dir` (`jacoco-<pid>-<time>-<n>.exec`): every
+/// dump and every retiring server writes its own file.
+pub fn fresh_exec_file(dir: &Path) -> PathBuf {
+    static SEQ: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let n = SEQ.fetch_add(1, Ordering::SeqCst);
+    dir.join(format!("jacoco-{}-{nanos}-{n}.exec", std::process::id()))
 }
 
 impl std::fmt::Debug for CompileServer {
@@ -298,6 +346,7 @@ impl CompileServer {
             live: None,
             next_id: 0,
             starts: 0,
+            coverage_dir: None,
         };
         server.spawn()?;
         Ok(server)
@@ -384,7 +433,74 @@ impl CompileServer {
             heap_mb: 0,
         });
         self.starts += 1;
+        STARTS.fetch_add(1, Ordering::SeqCst);
+        if let Some(dir) = self.coverage_dir.clone() {
+            self.control("jacoco-exit-file", &[fresh_exec_file(&dir)], None)?;
+        }
         Ok(())
+    }
+
+    /// Whether this server runs `tc` with the same JVM options and restart limits.
+    fn serves(&self, tc: &Toolchain, options: ServerOptions) -> bool {
+        self.options == options
+            && self.tc.tool == tc.tool
+            && self.tc.version == tc.version
+            && self.tc.java == tc.java
+            && self.tc.classpath == tc.classpath
+            && self.tc.main_class == tc.main_class
+            && self.tc.jvm_options == tc.jvm_options
+    }
+
+    /// Sets (or, with `None`, clears) the directory into which each server process writes
+    /// its coverage data since the last dump when it retires or its stdin closes (a fresh
+    /// file each time, see [`fresh_exec_file`]).
+    pub fn set_coverage_dir(&mut self, dir: Option<&Path>) -> Result<(), ServerError> {
+        self.coverage_dir = dir.map(Path::to_path_buf);
+        if self.live.is_none() {
+            return Ok(());
+        }
+        let files: Vec<PathBuf> = dir.map(fresh_exec_file).into_iter().collect();
+        self.control("jacoco-exit-file", &files, None)
+    }
+
+    /// Writes the coverage agent's execution data to `file` and resets it (nothing when no
+    /// server is running); the server then writes nothing when it retires until
+    /// [`CompileServer::set_coverage_dir`] is called again. Fails with a clear error when no
+    /// JaCoCo agent is attached.
+    pub fn dump_coverage(&mut self, file: &Path) -> Result<(), ServerError> {
+        self.coverage_dir = None;
+        if self.live.is_none() {
+            return Ok(());
+        }
+        self.control("jacoco-dump", &[file.to_path_buf()], Some(file))
+    }
+
+    /// A control request to the running server (`entry` with file arguments).
+    fn control(
+        &mut self,
+        entry: &str,
+        files: &[PathBuf],
+        dump: Option<&Path>,
+    ) -> Result<(), ServerError> {
+        let args: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        let tool = self.tc.tool.name().to_string();
+        let failed = |message: String| match dump {
+            Some(file) => ServerError::Coverage {
+                tool: tool.clone(),
+                file: file.to_path_buf(),
+                message,
+            },
+            None => ServerError::Protocol {
+                tool: tool.clone(),
+                message,
+            },
+        };
+        match self.send(entry, "", &args, CONTROL_TIMEOUT)? {
+            Ok(run) if run.exit == 0 => Ok(()),
+            Ok(run) if run.timed_out => Err(failed("no answer in time".into())),
+            Ok(run) => Err(failed(run.output.trim().to_string())),
+            Err(last_words) => Err(failed(format!("the server died: {last_words}"))),
+        }
     }
 
     /// Stops the running server, if any.
@@ -442,13 +558,31 @@ impl CompileServer {
         if self.live.is_none() {
             self.spawn()?;
         }
+        let main = self.tc.main_class.clone();
+        self.send(
+            self.tc.tool.profile().server_entry.name(),
+            &main,
+            args,
+            timeout,
+        )
+    }
+
+    /// Sends one request to the running server; `Ok(Err(stderr))` when it died before
+    /// answering.
+    fn send(
+        &mut self,
+        entry: &str,
+        main: &str,
+        args: &[String],
+        timeout: Duration,
+    ) -> Result<Result<ServerRun, String>, ServerError> {
         self.next_id += 1;
         let id = self.next_id;
         let tool = self.tc.tool.name();
         let request = Request {
             id,
-            entry: self.tc.tool.profile().server_entry.name(),
-            main: &self.tc.main_class,
+            entry,
+            main,
             args,
         };
         let mut line = serde_json::to_string(&request).map_err(|e| ServerError::Protocol {
@@ -456,7 +590,9 @@ impl CompileServer {
             message: e.to_string(),
         })?;
         line.push('\n');
-        let live = self.live.as_mut().expect("a live server");
+        let Some(live) = self.live.as_mut() else {
+            return Ok(Err("no server running".into()));
+        };
         let sent = live
             .stdin
             .write_all(line.as_bytes())
@@ -510,6 +646,118 @@ impl CompileServer {
 impl Drop for CompileServer {
     fn drop(&mut self) {
         self.retire();
+    }
+}
+
+/// A process-wide pool of idle compile servers, off until [`pool::enable`]: a batch of
+/// campaigns keeps one warm server per worker across its campaigns.
+pub mod pool {
+    use std::path::{Path, PathBuf};
+    use std::sync::{Mutex, MutexGuard};
+
+    use super::{fresh_exec_file, CompileServer, ServerError, ServerOptions};
+    use crate::toolchain::Toolchain;
+
+    struct Pool {
+        enabled: bool,
+        idle: Vec<CompileServer>,
+        /// Where the servers write coverage data (the current cell), if anywhere.
+        coverage_dir: Option<PathBuf>,
+    }
+
+    static POOL: Mutex<Pool> = Mutex::new(Pool {
+        enabled: false,
+        idle: Vec::new(),
+        coverage_dir: None,
+    });
+
+    fn lock() -> MutexGuard<'static, Pool> {
+        POOL.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Turns the pool on: from now on [`crate::compile::Compiler`]s in server mode take
+    /// their server from it and return it when dropped.
+    pub fn enable() {
+        lock().enabled = true;
+    }
+
+    /// Whether the pool is on.
+    pub fn enabled() -> bool {
+        lock().enabled
+    }
+
+    /// An idle server for `tc` (same toolchain, same JVM options, same limits), else a new
+    /// one; either writes its coverage data into the pool's coverage directory, if set.
+    pub fn checkout(tc: &Toolchain, options: ServerOptions) -> Result<CompileServer, ServerError> {
+        let (found, dir) = {
+            let mut p = lock();
+            let i = p.idle.iter().position(|s| s.serves(tc, options));
+            (i.map(|i| p.idle.swap_remove(i)), p.coverage_dir.clone())
+        };
+        let mut server = match found {
+            Some(s) => s,
+            None => CompileServer::start_with(tc, options)?,
+        };
+        if dir.is_some() || server.coverage_dir.is_some() {
+            server.set_coverage_dir(dir.as_deref())?;
+        }
+        Ok(server)
+    }
+
+    /// Returns a server to the pool (kept idle, warm), or ends it when the pool is off.
+    pub fn checkin(server: CompileServer) {
+        let mut p = lock();
+        if p.enabled {
+            p.idle.push(server);
+        } else {
+            drop(p);
+            drop(server);
+        }
+    }
+
+    /// Sets the directory the servers write coverage data into (a cell's), telling the idle
+    /// ones; servers checked out later get it too.
+    pub fn begin_coverage(dir: &Path) -> Result<(), ServerError> {
+        let mut p = lock();
+        p.coverage_dir = Some(dir.to_path_buf());
+        for s in &mut p.idle {
+            s.set_coverage_dir(Some(dir))?;
+        }
+        Ok(())
+    }
+
+    /// Dumps every idle server's coverage data into a fresh file of `dir` (resetting it) and
+    /// clears the coverage directory; returns the problems. A server that cannot dump (dead,
+    /// no agent) is ended: its data since the last dump is lost.
+    pub fn end_coverage(dir: &Path) -> Vec<ServerError> {
+        let mut p = lock();
+        p.coverage_dir = None;
+        let mut problems = Vec::new();
+        for mut s in std::mem::take(&mut p.idle) {
+            if s.pid().is_none() {
+                p.idle.push(s);
+                continue;
+            }
+            match s.dump_coverage(&fresh_exec_file(dir)) {
+                Ok(()) => p.idle.push(s),
+                Err(e) => {
+                    s.stop();
+                    problems.push(e);
+                }
+            }
+        }
+        problems
+    }
+
+    /// Ends every idle server and turns the pool off.
+    pub fn shutdown() {
+        let idle = {
+            let mut p = lock();
+            p.enabled = false;
+            p.coverage_dir = None;
+            std::mem::take(&mut p.idle)
+        };
+        drop(idle);
     }
 }
 

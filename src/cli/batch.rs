@@ -18,6 +18,7 @@ use thalia::campaign::report::Report;
 use thalia::campaign::setup;
 use thalia::campaign::shard::Shard;
 use thalia::coverage::{self, Jacoco};
+use thalia::server;
 use thalia::toolchain::Toolchain;
 use thalia_extractors::fetch::{self, FetchOptions};
 use thalia_extractors::maven::Coordinate;
@@ -107,7 +108,7 @@ struct CoverageSetup {
     filters: Vec<String>,
 }
 
-/// A cell's execution data.
+/// A cell's execution data written by compiler processes (the agent's `destfile`).
 fn exec_file(cdir: &Path) -> PathBuf {
     cdir.join("jacoco.exec")
 }
@@ -121,7 +122,11 @@ fn write_union(out: &Path, summary: &BatchSummary, cov: &CoverageSetup) -> Resul
         .iter()
         .flat_map(|l| &l.cells)
         .filter(|c| c.record.is_some())
-        .map(|c| (c.mode, exec_file(&out.join(&c.dir))))
+        .flat_map(|c| {
+            coverage::exec_files(&out.join(&c.dir))
+                .into_iter()
+                .map(move |e| (c.mode, e))
+        })
         .collect();
     if done.is_empty() {
         return Ok(());
@@ -348,23 +353,46 @@ fn run_cell(
     if let Some(c) = cov {
         std::fs::create_dir_all(&cdir)
             .with_context(|| format!("cannot create {}", cdir.display()))?;
-        let agent = coverage::agent_option(&c.jacoco, &exec_file(&cdir), &c.filters);
+        // warm servers kept across cells: the agent attached once, the data dumped per cell
+        let agent = if args.server {
+            coverage::server_agent_option(&c.jacoco, &c.filters)
+        } else {
+            coverage::agent_option(&c.jacoco, &exec_file(&cdir), &c.filters)
+        };
         argv.push(format!("--jvm-option={agent}"));
+        if args.server {
+            server::pool::begin_coverage(&cdir)
+                .with_context(|| format!("coverage of {}", cdir.display()))?;
+        }
     }
+    let starts = server::total_starts();
     let outcome = RunOnly::try_parse_from(argv)
         .context("the cell's `thalia run` arguments")
         .and_then(|r| super::campaign::run(r.run));
+    if cov.is_some() && args.server {
+        // every server of the cell is back in the pool: its data into the cell, reset
+        for e in server::pool::end_coverage(&cdir) {
+            eprintln!(
+                "{} {mode}: warning: {e} (that server's data since the cell began is lost)",
+                lib.coordinate()
+            );
+        }
+    }
+    let starts = server::total_starts() - starts;
     match outcome {
         Ok(_) => {
             let report = Report::load(&cdir)
                 .with_context(|| format!("cannot read the run in {}", cdir.display()))?;
             let rel = format!("{}/{}", lib.dir_name(), mode.as_str());
             let mut record = CellRecord::from_report(&report, &rel);
+            if args.server {
+                record.server_starts = Some(starts);
+            }
             if let Some(c) = cov {
                 record.coverage = coverage::report(
                     &c.jacoco,
                     &c.tc,
-                    &[exec_file(&cdir)],
+                    &coverage::exec_files(&cdir),
                     &c.classfiles,
                     &c.filters,
                     &cdir.join("coverage"),
@@ -482,6 +510,16 @@ pub(super) fn batch(args: BatchArgs) -> Result<ExitCode> {
         }
     );
     BatchSummary::collect(&args.out, &manifest, &libs)?.write(&args.out)?;
+    if args.server {
+        // one warm server per worker for the whole batch, reused by every cell's campaign
+        server::pool::enable();
+    } else if args.coverage {
+        eprintln!(
+            "hint: with --server the batch keeps one warm compile server per worker for all its \
+             cells (the coverage agent attached once), instead of a compiler JVM per invocation"
+        );
+    }
+    let starts = server::total_starts();
     let bar = ProgressBar::with_draw_target(
         Some(cells.len() as u64),
         if progress() {
@@ -518,6 +556,13 @@ pub(super) fn batch(args: BatchArgs) -> Result<ExitCode> {
         bar.inc(1);
     }
     bar.finish_and_clear();
+    if args.server {
+        server::pool::shutdown();
+        eprintln!(
+            "compile servers started: {} (one warm server per worker, kept across cells)",
+            server::total_starts() - starts
+        );
+    }
     if let Some(c) = &cov {
         let before = BatchSummary::collect(&args.out, &manifest, &libs)?;
         write_union(&args.out, &before, c)?;

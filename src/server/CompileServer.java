@@ -8,6 +8,10 @@
 //   groovy-command-line (`MAIN.commandLineCompile(args, true)`, groovyc), system-java-compiler
 //   (javax.tools, javac)
 //   response: {"id": N, "exit": <int>, "output": "<stdout then stderr of the call>", "heap_mb": <used heap>}
+// Coverage entries (JaCoCo's runtime API, called reflectively: the server runs without JaCoCo too;
+// exit 2 and a message when no agent is attached): jacoco-dump (args [FILE]: writes the agent's
+// execution data to FILE, through a rename, resets it and forgets the exit file), jacoco-exit-file
+// (args [FILE] or []: the file the data is written to when stdin closes, or none).
 // Exit codes: 0 success, 1 compilation errors, 2 internal error (kotlinc), 3 a Throwable escaped
 // (the output then holds its stack trace). The server exits when stdin closes.
 //
@@ -26,6 +30,10 @@ import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -49,6 +57,8 @@ public final class CompileServer {
     private static final Switch ERR = new Switch();
     private static PrintStream sysOut;
     private static PrintStream sysErr;
+    /** Where the coverage agent's data goes when stdin closes (`jacoco-exit-file`), if anywhere. */
+    private static String exitFile;
 
     public static void main(String[] argv) throws Exception {
         BufferedWriter reply = new BufferedWriter(
@@ -95,11 +105,24 @@ public final class CompileServer {
             sb.append("{\"id\": ").append(id).append(", \"exit\": ").append(exit).append(", \"output\": ");
             quote(sb, output);
             sb.append(", \"heap_mb\": ").append(heapMb).append('}');
-            reply.write(sb.toString());
-            reply.write('\n');
-            reply.flush();
+            try {
+                reply.write(sb.toString());
+                reply.write('\n');
+                reply.flush();
+            } catch (java.io.IOException gone) {
+                // thalia is gone (killed): keep the coverage, then exit
+                break;
+            }
         }
-        // stdin closed: exit, running the shutdown hooks (a coverage agent writes its data)
+        // stdin closed: the coverage data since the last dump, then exit, running the shutdown
+        // hooks (an agent with dumponexit writes its data)
+        if (exitFile != null) {
+            try {
+                dump(exitFile, false);
+            } catch (Throwable t) {
+                // nobody is listening any more
+            }
+        }
         System.exit(0);
     }
 
@@ -123,9 +146,60 @@ public final class CompileServer {
         }
     }
 
+    /** Signals that no JaCoCo agent is attached to this JVM. */
+    private static final class NoAgent extends Exception {
+        NoAgent() {
+            super("no JaCoCo agent is attached to this compile server (its JVM needs "
+                    + "-javaagent:org.jacoco.agent-runtime.jar)");
+        }
+    }
+
+    /** Writes the agent's execution data to `file` (aside, then renamed), resetting it if asked. */
+    private static void dump(String file, boolean reset) throws Throwable {
+        Object agent;
+        Method data;
+        try {
+            Class<?> rt = Class.forName("org.jacoco.agent.rt.RT");
+            Class<?> iagent = Class.forName("org.jacoco.agent.rt.IAgent");
+            agent = rt.getMethod("getAgent").invoke(null);
+            data = iagent.getMethod("getExecutionData", boolean.class);
+        } catch (ClassNotFoundException | InvocationTargetException e) {
+            // no agent class, or RT.getAgent's IllegalStateException: not started
+            throw new NoAgent();
+        }
+        byte[] bytes;
+        try {
+            bytes = (byte[]) data.invoke(agent, reset);
+        } catch (InvocationTargetException e) {
+            throw unwrap(e);
+        }
+        Path target = Paths.get(file);
+        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+        Files.write(tmp, bytes);
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
     private static int run(String entry, String main, String[] args) throws Throwable {
         ClassLoader cl = CompileServer.class.getClassLoader();
         switch (entry) {
+            case "jacoco-dump": {
+                if (args.length != 1) {
+                    sysErr.println("error: jacoco-dump takes one file");
+                    return 2;
+                }
+                try {
+                    dump(args[0], true);
+                } catch (NoAgent e) {
+                    sysErr.println("error: " + e.getMessage());
+                    return 2;
+                }
+                exitFile = null;
+                return 0;
+            }
+            case "jacoco-exit-file": {
+                exitFile = args.length > 0 ? args[0] : null;
+                return 0;
+            }
             case "cli-compiler-exec": {
                 Class<?> c = Class.forName(main, true, cl);
                 Object compiler = c.getConstructor().newInstance();
