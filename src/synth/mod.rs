@@ -323,7 +323,7 @@ pub fn summarize(api: &Api, plan: &Plan, built: &[Synthesized]) -> SynthSummary 
     let mut census = census::Census::default();
     built
         .iter()
-        .for_each(|s| census.add(&s.program, s.record.uses_varargs_elements()));
+        .for_each(|s| census.add_record(&s.program, &s.record));
     SynthSummary {
         census,
         members: api
