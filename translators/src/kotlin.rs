@@ -2015,6 +2015,108 @@ mod tests {
         assert_eq!(kotlin_member(Some(&foo), "size", 0, &[]), None);
     }
 
+    /// `recv.name(args)` of a Kotlin member in `form`, with explicit type arguments `targs`.
+    fn native_call(recv: Expr, name: &str, args: Vec<Expr>, form: CallForm) -> Expr {
+        Expr::Call {
+            receiver: Receiver::expr(recv),
+            name: name.into(),
+            type_args: vec![],
+            args,
+            declared_in: vec![NATIVE_MEMBER.into(), "kotlin.collections".into()],
+            form,
+        }
+    }
+
+    #[test]
+    fn operator_infix_and_named_argument_forms() {
+        let l = Expr::local;
+        let stmts = |call: Expr| {
+            vec![
+                Stmt::local("r", Ty::string(), Expr::str("x")),
+                Stmt::local("a0", Ty::string(), Expr::str("y")),
+                Stmt::local("a1", Ty::INT, Expr::int(1)),
+                Stmt::expr(call),
+            ]
+        };
+        let op = |name: &str, args: Vec<Expr>| {
+            last(stmts(native_call(l("r"), name, args, CallForm::Operator)))
+        };
+        assert_eq!(op("plus", vec![l("a0")]), "r + a0");
+        assert_eq!(op("rangeUntil", vec![l("a0")]), "r ..< a0");
+        assert_eq!(op("contains", vec![l("a0")]), "a0 in r");
+        assert_eq!(op("get", vec![l("a0"), l("a1")]), "r[a0, a1]");
+        assert_eq!(op("set", vec![l("a1"), l("a0")]), "r[a1] = a0");
+        assert_eq!(op("unaryMinus", vec![]), "-r");
+        assert_eq!(op("not", vec![]), "!r");
+        assert_eq!(op("invoke", vec![l("a0")]), "r(a0)");
+        assert_eq!(op("compareTo", vec![l("a0")]), "r < a0");
+        assert_eq!(op("plusAssign", vec![l("a0")]), "r += a0");
+        // operands that are not locals or plain calls are parenthesized
+        let cast = Expr::cast(Ty::string(), l("a0"));
+        assert_eq!(op("minus", vec![cast.clone()]), "r - (a0 as String)");
+        assert_eq!(
+            last(stmts(native_call(
+                Expr::int(-3),
+                "unaryMinus",
+                vec![],
+                CallForm::Operator
+            ))),
+            "-(-3)"
+        );
+        // an operator call as a receiver is parenthesized
+        let sum = native_call(l("r"), "plus", vec![l("a0")], CallForm::Operator);
+        assert_eq!(
+            last(stmts(native_call(
+                sum,
+                "times",
+                vec![l("a1")],
+                CallForm::Operator
+            ))),
+            "(r + a0) * a1"
+        );
+        assert_eq!(
+            last(stmts(native_call(
+                l("r"),
+                "until",
+                vec![l("a1")],
+                CallForm::Infix
+            ))),
+            "r until a1"
+        );
+        // named arguments after a parameter left out
+        let named = CallForm::Named(vec![None, Some("limit".into())]);
+        assert_eq!(
+            last(stmts(native_call(
+                l("r"),
+                "split",
+                vec![l("a0"), l("a1")],
+                named
+            ))),
+            "r.split(a0, limit = a1)"
+        );
+        // forms that do not fit are errors, not wrong programs
+        assert!(body(stmts(native_call(
+            l("r"),
+            "plus",
+            vec![],
+            CallForm::Operator
+        )))
+        .is_err());
+        let mut generic = native_call(l("r"), "plus", vec![l("a0")], CallForm::Operator);
+        if let Expr::Call { type_args, .. } = &mut generic {
+            type_args.push(Ty::string());
+        }
+        assert!(body(stmts(generic)).is_err());
+        let mismatched = CallForm::Named(vec![None]);
+        assert!(body(stmts(native_call(
+            l("r"),
+            "f",
+            vec![l("a0"), l("a1")],
+            mismatched
+        )))
+        .is_err());
+    }
+
     #[test]
     fn casts_and_fields() {
         let i = || Stmt::local("i", Ty::INT, Expr::int(1));
