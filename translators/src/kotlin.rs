@@ -2480,6 +2480,7 @@ mod tests {
                 "java.util.AbstractList".into(),
                 "java.util.List".into(),
             ],
+            form: CallForm::Usual,
         };
         let f = Ty::class(
             "java.util.function.Function",
