@@ -672,6 +672,9 @@ impl Builder {
                             java_nullness: super::JavaNullness::of_method(
                                 m.other_metadata.as_ref(),
                             ),
+                            kotlin_forms: super::KotlinCallForms::of_method(
+                                m.other_metadata.as_ref(),
+                            ),
                             access: m.access_mod.clone(),
                             throws: p.throws,
                             doc_index: k,
@@ -713,6 +716,7 @@ impl Builder {
                                     == Some(&serde_json::Value::Bool(true)),
                                 ..Default::default()
                             },
+                            kotlin_forms: super::KotlinCallForms::default(),
                             access: f.access_mod.clone(),
                             throws: Vec::new(),
                             doc_index: k,

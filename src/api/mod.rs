@@ -270,6 +270,46 @@ impl JavaNullness {
     }
 }
 
+/// What a Kotlin declaration says of its call forms (`other_metadata`'s `is_operator`,
+/// `is_infix`, `defaults` and `parameter_names`; empty for other languages' members).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KotlinCallForms {
+    /// Declared `operator`: callable as `a + b`, `a[i]`, `b in a`, ...
+    pub is_operator: bool,
+    /// Declared `infix`: callable as `a name b`.
+    pub is_infix: bool,
+    /// Indices of the parameters that declare a default value.
+    pub defaults: Vec<usize>,
+    /// The parameters' names (empty when unknown).
+    pub parameter_names: Vec<String>,
+}
+
+impl KotlinCallForms {
+    /// Reads a method document's `other_metadata`.
+    pub fn of_method(meta: Option<&serde_json::Value>) -> KotlinCallForms {
+        let get = |k: &str| meta.and_then(|m| m.get(k));
+        let flag = |k: &str| get(k).and_then(|v| v.as_bool()).unwrap_or(false);
+        let array = |k: &str| {
+            get(k)
+                .and_then(|v| v.as_array())
+                .cloned()
+                .unwrap_or_default()
+        };
+        KotlinCallForms {
+            is_operator: flag("is_operator"),
+            is_infix: flag("is_infix"),
+            defaults: array("defaults")
+                .iter()
+                .filter_map(|i| i.as_u64().and_then(|i| usize::try_from(i).ok()))
+                .collect(),
+            parameter_names: array("parameter_names")
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_string))
+                .collect(),
+        }
+    }
+}
+
 /// A method, constructor or field.
 #[derive(Clone, Debug)]
 pub struct Member {
@@ -298,6 +338,8 @@ pub struct Member {
     pub call_is_error: bool,
     /// Nullability annotations of a Java member as Kotlin reads them.
     pub java_nullness: JavaNullness,
+    /// A Kotlin member's operator, infix and default-value declarations.
+    pub kotlin_forms: KotlinCallForms,
     /// Access modifier as written (`public`, `protected`).
     pub access: Option<String>,
     /// Parsed `throws` entries.

@@ -938,8 +938,7 @@ impl Source for SynthSource {
                         continue;
                     }
                 };
-                self.census
-                    .add(&p.program, p.record.uses_varargs_elements());
+                self.census.add_record(&p.program, &p.record);
                 let file = self.translator.file_name(&p.program);
                 p.record.file = file.clone();
                 p.record.call_lines = self.translator.call_lines(&source);

@@ -5,10 +5,10 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use thalia_translators::ir::{Expr, LambdaForm, Program, Receiver, RefKind, Stmt, Ty};
+use thalia_translators::ir::{CallForm, Expr, LambdaForm, Program, Receiver, RefKind, Stmt, Ty};
 
 /// Every form the census counts, with what it means (in report order).
-pub const FORMS: [(&str, &str); 27] = [
+pub const FORMS: [(&str, &str); 31] = [
     ("reference", "a function reference of any kind"),
     ("reference:static", "a static method reference `C::m`"),
     ("reference:bound", "a bound method reference `e::m`"),
@@ -77,6 +77,19 @@ pub const FORMS: [(&str, &str); 27] = [
     (
         "call-in-lambda",
         "the call under test inside a lambda (`F res = () -> r.m(a0);`)",
+    ),
+    (
+        "operator",
+        "Kotlin's operator form of a call (`a + b`, `b in a`, `a[i]`, `-a`, `a(x)`)",
+    ),
+    ("infix", "Kotlin's infix call `a name b`"),
+    (
+        "named-args",
+        "Kotlin's named arguments after a default left out (`f(a, limit = 3)`)",
+    ),
+    (
+        "default-omitted",
+        "the call under test leaves out parameters with default values (Kotlin)",
     ),
 ];
 
@@ -190,10 +203,23 @@ pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
         Expr::Call {
             receiver,
             type_args,
+            form,
             ..
         } => {
             if !type_args.is_empty() {
                 seen.insert("explicit-type-args");
+            }
+            match form {
+                CallForm::Usual => {}
+                CallForm::Operator => {
+                    seen.insert("operator");
+                }
+                CallForm::Infix => {
+                    seen.insert("infix");
+                }
+                CallForm::Named(_) => {
+                    seen.insert("named-args");
+                }
             }
             if let Receiver::Expr(r) = receiver {
                 // through the cast a Groovy program puts on a broken or overloaded receiver
@@ -253,6 +279,15 @@ impl Census {
         self.casts += casts as u64;
         for f in forms {
             *self.forms.entry(f.to_string()).or_default() += 1;
+        }
+    }
+
+    /// Counts one more synthesized program with what its record says beyond the IR
+    /// (varargs elements, defaults left out).
+    pub fn add_record(&mut self, p: &Program, r: &super::program::ProgramRecord) {
+        self.add(p, r.uses_varargs_elements());
+        if r.shape.defaults_omitted > 0 {
+            *self.forms.entry("default-omitted".to_string()).or_default() += 1;
         }
     }
 

@@ -150,6 +150,19 @@ pub struct SynthConfig {
     pub max_inhabitant_depth: usize,
     /// Maximum length (in nodes) of an inhabitant path.
     pub max_path_len: usize,
+    /// Probability that a Kotlin program calls an `operator` or `infix` member under test
+    /// in its operator or infix form (`a + b`, `b in a`, `a[i]`, `a[i] = v`, `-a`, `a(x)`,
+    /// `a += b`, `a to b`; `compareTo` as `a < b` only where the program discards the
+    /// value) instead of `a.plus(b)`. Drawn per program from its own stream, so other
+    /// choices stay the same. Default 0.5: kotlinc resolves operators on their own path
+    /// (operator candidates only, `plus` against `plusAssign`), and the call form stays
+    /// as common.
+    pub operator_form_probability: f64,
+    /// Probability that a Kotlin program leaves out parameters with default values of the
+    /// member under test (a random non-empty subset; the arguments after the first left out
+    /// are named: `f(a, limit = 3)`). Only where no other member or extension of the name
+    /// could be selected instead. Default 0.4: the full call stays the more common form.
+    pub default_omission_probability: f64,
     /// The language the programs are written in: its conversions decide which sequences are
     /// well-typed or ill-typed beyond Java's rules (Kotlin has no implicit primitive
     /// widening; Groovy converts anything to `boolean` and `String` on assignment).
@@ -180,6 +193,8 @@ impl Default for SynthConfig {
             yen_k: 3,
             max_inhabitant_depth: 2,
             max_path_len: 9,
+            operator_form_probability: 0.5,
+            default_omission_probability: 0.4,
             lang: thalia_translators::Language::Java,
             swarm: super::swarm::SwarmConfig::default(),
         }
@@ -241,6 +256,11 @@ impl SynthConfig {
             ("generic_type_probability", self.generic_type_probability),
             ("lambda_first_probability", self.lambda_first_probability),
             ("true_probability", self.true_probability),
+            ("operator_form_probability", self.operator_form_probability),
+            (
+                "default_omission_probability",
+                self.default_omission_probability,
+            ),
         ];
         for (name, p) in probabilities {
             if !(0.0..=1.0).contains(&p) {

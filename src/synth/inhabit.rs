@@ -916,6 +916,7 @@ impl Worker<'_> {
         let shape = CallShape {
             keep_explicit: false,
             varargs: elems,
+            erase_for_form: false,
         };
         self.build_call_shaped(m, s, receiver, &args, goal, true, &shape)
             .0

@@ -115,6 +115,50 @@ pub struct SynthSummary {
     /// Which expression forms the programs use.
     #[serde(default)]
     pub census: census::Census,
+    /// Members by package (a context API's left out): how many, how many testable,
+    /// how many exercised, and why the others were skipped.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub packages: BTreeMap<String, PackageCensus>,
+}
+
+/// The members of one package in a [`SynthSummary`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct PackageCensus {
+    /// Members of the package's classes and files.
+    pub members: usize,
+    /// Members a client can call: all but those skipped as not public.
+    pub testable: usize,
+    /// Members with at least one typing sequence.
+    pub exercised: usize,
+    /// Members skipped, by reason.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub skipped: BTreeMap<String, usize>,
+}
+
+impl PackageCensus {
+    /// The share (0 to 1) of testable members exercised.
+    pub fn share(&self) -> f64 {
+        if self.testable == 0 {
+            0.0
+        } else {
+            self.exercised as f64 / self.testable as f64
+        }
+    }
+}
+
+/// The package of a class: a file of top-level members is named after its package, a
+/// class's package is its name up to the first segment that starts with an upper-case
+/// letter (`kotlin.collections.Map.Entry` → `kotlin.collections`).
+pub fn package_of(c: &crate::api::Class) -> String {
+    if !c.is_class {
+        return c.name.clone();
+    }
+    let segs: Vec<&str> = c
+        .name
+        .split('.')
+        .take_while(|s| !s.starts_with(|ch: char| ch.is_uppercase()))
+        .collect();
+    segs.join(".")
 }
 
 /// A built program with its manifest record.
@@ -323,9 +367,38 @@ pub fn summarize(api: &Api, plan: &Plan, built: &[Synthesized]) -> SynthSummary 
     let mut census = census::Census::default();
     built
         .iter()
-        .for_each(|s| census.add(&s.program, s.record.uses_varargs_elements()));
+        .for_each(|s| census.add_record(&s.program, &s.record));
+    let mut packages: BTreeMap<String, PackageCensus> = BTreeMap::new();
+    for m in api.member_ids().filter(|&m| !api.owner(m).is_context()) {
+        packages
+            .entry(package_of(api.owner(m)))
+            .or_default()
+            .members += 1;
+    }
+    let mut not_public: BTreeMap<String, usize> = BTreeMap::new();
+    for (m, r) in &plan.skipped {
+        let p = package_of(api.owner(*m));
+        if matches!(r, context::SkipReason::NotPublic) {
+            *not_public.entry(p.clone()).or_default() += 1;
+        }
+        let e = packages.entry(p).or_default();
+        *e.skipped.entry(r.label().to_string()).or_insert(0) += 1;
+    }
+    let mut exercised: Vec<MemberId> = plan.order.iter().map(|&(m, _)| m).collect();
+    exercised.sort_unstable();
+    exercised.dedup();
+    for m in exercised {
+        packages
+            .entry(package_of(api.owner(m)))
+            .or_default()
+            .exercised += 1;
+    }
+    for (p, e) in packages.iter_mut() {
+        e.testable = e.members - not_public.get(p).copied().unwrap_or(0).min(e.members);
+    }
     SynthSummary {
         census,
+        packages,
         members: api
             .member_ids()
             .filter(|&m| !api.owner(m).is_context())

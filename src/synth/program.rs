@@ -5,14 +5,16 @@ use std::rc::Rc;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use thalia_translators::ir::{Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty, NATIVE_MEMBER};
+use thalia_translators::ir::{
+    CallForm, Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty, NATIVE_MEMBER,
+};
 
 use super::config::Mode;
 use super::enumerate::{Broken, Formal, Position, Resolution, Task, TypingSequence};
 use super::erase::InferInfo;
 use super::inhabit::Inhabitant;
 use super::worker::{RngStream, Worker};
-use crate::api::{Api, MemberId, MemberKind};
+use crate::api::{Api, ClassId, MemberId, MemberKind};
 use crate::types::{print_type, Prim, Subst, Syntax, Type, TypeId, Variance, Wildcard};
 
 /// The language-neutral IR type of a core type.
@@ -121,6 +123,13 @@ pub struct ShapeRecord {
     /// elements instead of an array (`Paths.get(a, b, c)`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub varargs_element_calls: usize,
+    /// Kotlin's form of the call under test when not the usual call: `operator` (`a + b`)
+    /// or `infix` (`a to b`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_form: Option<String>,
+    /// Parameters with default values left out of the call under test (Kotlin).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub defaults_omitted: usize,
 }
 
 impl ProgramRecord {
@@ -265,6 +274,9 @@ pub struct CallShape {
     /// The elements of the variable-arity argument, written in place of the array (the last
     /// of `args`, which still decides erasure when there is at least one element).
     pub varargs: Option<Vec<Inhabitant>>,
+    /// Erase type arguments that inference recovers even when the run does not erase: a
+    /// call wanted in Kotlin's operator or infix form, which takes no type arguments.
+    pub erase_for_form: bool,
 }
 
 /// What the compiler sees as the type of an initializer, compared with the local's declared
@@ -351,7 +363,11 @@ impl Worker<'_> {
             mem.type_params.clone()
         };
         let mut erased = false;
-        if self.cfg.erase && allow_erase && self.building.keep_type_args == 0 && !vars.is_empty() {
+        if (self.cfg.erase || shape.erase_for_form)
+            && allow_erase
+            && self.building.keep_type_args == 0
+            && !vars.is_empty()
+        {
             let mut outer = s.clone();
             for &v in &vars {
                 outer.remove(v);
@@ -447,6 +463,7 @@ impl Worker<'_> {
                 } else {
                     self.declared_in(m).to_vec()
                 },
+                form: CallForm::Usual,
             },
             MemberKind::Field => Expr::Field {
                 receiver: if mem.is_static {
@@ -897,6 +914,18 @@ impl Worker<'_> {
             && rng.gen_bool(use_p);
         let goal = if res_inferred { None } else { task.seq.result };
         let keep_explicit = feats.explicit_type_args && rng.gen_bool(use_p);
+        // Kotlin's call forms, drawn from their own stream (the other choices stay as they
+        // were): operator or infix syntax, parameters with default values left out
+        let mut form_rng = RngStream::CallForm.rng(seed, index);
+        let kotlin = self.cfg.lang == thalia_translators::Language::Kotlin;
+        let forms = self.api.member(m).kotlin_forms.clone();
+        let want_operator = kotlin
+            && (forms.is_operator || forms.is_infix)
+            && form_rng.gen_bool(self.cfg.operator_form_probability.clamp(0.0, 1.0));
+        let want_omit = kotlin
+            && !forms.defaults.is_empty()
+            && form_rng.gen_bool(self.cfg.default_omission_probability.clamp(0.0, 1.0));
+        let keep_explicit = keep_explicit && !want_operator;
         let receiver = task.seq.receiver.is_some();
         let recv_expr = operands
             .first()
@@ -912,6 +941,7 @@ impl Worker<'_> {
             &CallShape {
                 keep_explicit,
                 varargs: elems,
+                erase_for_form: want_operator,
             },
         );
         shape.explicit_type_args = kept;
@@ -974,6 +1004,7 @@ impl Worker<'_> {
         } else {
             None
         };
+        let plain_call = wrapped.is_none() && native_call;
         match (wrapped, task.seq.result) {
             (Some((stmt, how)), _) => {
                 shape.wrapped = Some(how.as_str().to_string());
@@ -988,6 +1019,15 @@ impl Worker<'_> {
         let mut program = Program::new(id, stmts);
         program.type_params = shaped.type_params;
         self.declare_nullable(&mut program, &shaped.nullable, task.broken);
+        if plain_call && (want_operator || want_omit) {
+            self.kotlin_call_form(
+                &mut program,
+                task,
+                (want_operator, want_omit),
+                &mut form_rng,
+                &mut shape,
+            );
+        }
         program.inner_classes = self.inner_classes_of(&program);
         program.imports = self.building.imports.iter().cloned().collect();
         program.opt_ins = self.ctx.opt_in_markers.clone();
@@ -1014,6 +1054,253 @@ impl Worker<'_> {
         } else {
             Stmt::local(name, ty, init)
         }
+    }
+
+    /// Writes the call under test (the last statement's) in Kotlin's forms that `want`
+    /// (operator or infix syntax, parameters with default values left out) where they fit.
+    ///
+    /// Defaults are left out only where no other candidate of the name could take the
+    /// shorter argument list ([`Worker::rival_takes`]: then none can be preferred for needing
+    /// no defaults either); never the broken argument, nor in a program whose receiver is
+    /// broken; a parameter whose type mentions the member's type variables only when the
+    /// call keeps its type arguments. Operator and infix forms take no type arguments and
+    /// no spread; `set`, `compareTo` (`a < b`) and the `*Assign` operators only as a
+    /// statement whose value is discarded (`*Assign` on a local).
+    fn kotlin_call_form(
+        &mut self,
+        program: &mut Program,
+        task: &Task,
+        want: (bool, bool),
+        rng: &mut super::worker::SynthRng,
+        shape: &mut ShapeRecord,
+    ) {
+        let (want_operator, want_omit) = want;
+        let m = task.member;
+        let mem = self.api.member(m).clone();
+        if mem.kind != MemberKind::Method {
+            return;
+        }
+        let forms = &mem.kotlin_forms;
+        let broken = task.broken.map(|b| b.position);
+        let (call, discarded) = match program.stmts.last_mut() {
+            Some(Stmt::Local { init, .. }) => (init, false),
+            Some(Stmt::Expr(e)) => (e, true),
+            None => return,
+        };
+        let Expr::Call {
+            receiver,
+            name,
+            type_args,
+            args,
+            form,
+            ..
+        } = call
+        else {
+            return;
+        };
+        let n_params = mem.params.len();
+        if *name != mem.name || args.len() != n_params || task.seq.args.len() != n_params {
+            return;
+        }
+        if want_omit && broken != Some(Position::Receiver) && !mem.params.iter().any(|p| p.vararg) {
+            let arena = &self.api.ts.arena;
+            let omittable: Vec<usize> = forms
+                .defaults
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    i < n_params
+                        && broken != Some(Position::Arg(i))
+                        && (!type_args.is_empty()
+                            || arena
+                                .free_vars(mem.params[i].ty)
+                                .iter()
+                                .all(|v| !mem.type_params.contains(v)))
+                })
+                .collect();
+            let mut omit: Vec<usize> = omittable
+                .iter()
+                .copied()
+                .filter(|_| rng.gen_bool(0.5))
+                .collect();
+            if omit.is_empty() {
+                omit.extend(omittable.choose(rng));
+            }
+            omit.sort_unstable();
+            if let Some(&first) = omit.first() {
+                let trailing = omit.len() == n_params - first;
+                let named = forms.parameter_names.len() == n_params;
+                // the kept arguments: their names (after the first left out) and types
+                let kept: Vec<(Option<String>, TypeId)> = (0..n_params)
+                    .filter(|i| !omit.contains(i))
+                    .map(|i| {
+                        let name = (!trailing && i > first)
+                            .then(|| forms.parameter_names.get(i).cloned())
+                            .flatten();
+                        (name, task.seq.args[i])
+                    })
+                    .collect();
+                if (trailing || named) && !self.rival_takes(m, task, &kept) {
+                    let old = std::mem::take(args);
+                    let mut names = Vec::new();
+                    for (i, a) in old.into_iter().enumerate() {
+                        if !omit.contains(&i) {
+                            args.push(a);
+                            names.push((i > first).then(|| forms.parameter_names[i].clone()));
+                        }
+                    }
+                    if !trailing {
+                        *form = CallForm::Named(names);
+                    }
+                    shape.defaults_omitted = omit.len();
+                }
+            }
+        }
+        if !want_operator
+            || !form.is_usual()
+            || !type_args.is_empty()
+            || args.iter().any(|a| matches!(a, Expr::Spread(_)))
+        {
+            return;
+        }
+        let Receiver::Expr(r) = receiver else {
+            return;
+        };
+        let n = args.len();
+        let on_local = matches!(**r, Expr::Local(_));
+        let operator = forms.is_operator
+            && match name.as_str() {
+                "plus" | "minus" | "times" | "div" | "rem" | "rangeTo" | "rangeUntil"
+                | "contains" => n == 1,
+                "compareTo" => n == 1 && discarded,
+                "plusAssign" | "minusAssign" | "timesAssign" | "divAssign" | "remAssign" => {
+                    n == 1 && discarded && on_local
+                }
+                "unaryMinus" | "unaryPlus" | "not" => n == 0,
+                "get" => n >= 1,
+                "set" => n >= 2 && discarded,
+                "invoke" => true,
+                _ => false,
+            };
+        if operator {
+            *form = CallForm::Operator;
+            shape.call_form = Some("operator".into());
+        } else if forms.is_infix && n == 1 {
+            *form = CallForm::Infix;
+            shape.call_form = Some("infix".into());
+        }
+    }
+
+    /// True when a candidate of `m`'s name other than `m` might take the argument list
+    /// `kept` (names where named, typing-sequence types) that leaves out defaults of `m`: a
+    /// member of the name in `m`'s class or the receiver's class, or an extension of the
+    /// name whose receiver is related to the receiver (a subtype or supertype, erased),
+    /// whose parameters take the arguments (each kept argument's erased type related to
+    /// its parameter's, the rest of its parameters with defaults). Conservative: a
+    /// variable-arity rival, or a receiver of a type variable, counts as taking it.
+    fn rival_takes(&mut self, m: MemberId, task: &Task, kept: &[(Option<String>, TypeId)]) -> bool {
+        let mem = self.api.member(m).clone();
+        let recv = task.seq.receiver.map(|r| self.api.ts.erase(r));
+        let by_name = |cid: ClassId| {
+            self.ctx
+                .members_by_name
+                .get(&cid)
+                .and_then(|by| by.get(&mem.name))
+                .map(|rs| rs.iter().map(|r| r.member).collect::<Vec<_>>())
+                .unwrap_or_default()
+        };
+        let mut rivals = by_name(mem.owner);
+        if let Some(r) = task.seq.receiver {
+            let r = match *self.api.ts.arena.get(r) {
+                Type::Nullable(t) => t,
+                _ => r,
+            };
+            match *self.api.ts.arena.get(r) {
+                Type::Class { .. } => {
+                    // a class outside the API has no member known here
+                    if let Some(cid) = self
+                        .api
+                        .ts
+                        .arena
+                        .as_class(r)
+                        .and_then(|(sym, _)| self.api.class_by_sym(sym))
+                    {
+                        rivals.extend(by_name(cid));
+                    }
+                }
+                // primitives and arrays have no member of a name that has defaults
+                Type::Prim(_) | Type::Array(_) => {}
+                // a type variable's bound may declare one
+                _ => return true,
+            }
+        }
+        rivals.extend(
+            self.ctx
+                .extensions
+                .get(&mem.name)
+                .cloned()
+                .unwrap_or_default(),
+        );
+        rivals.sort_unstable();
+        rivals.dedup();
+        for c in rivals {
+            if c == m {
+                continue;
+            }
+            let cm = self.api.member(c).clone();
+            if cm.kind != MemberKind::Method {
+                continue;
+            }
+            let receiver_fits = match (mem.receiver, cm.receiver) {
+                (Some(_), Some(rc)) => match recv {
+                    None => true,
+                    Some(a) => {
+                        let b = self.api.ts.erase(rc);
+                        self.api.ts.is_subtype(a, b) || self.api.ts.is_subtype(b, a)
+                    }
+                },
+                // a function of the package is not called on a receiver
+                (Some(_), None) => !cm.is_static,
+                // an applicable member wins over extensions
+                (None, Some(_)) => false,
+                (None, None) => cm.is_static == mem.is_static,
+            };
+            if receiver_fits && self.params_take(&cm, kept) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// True when member `c`'s parameters might take arguments `kept` (see
+    /// [`Worker::rival_takes`]).
+    fn params_take(&mut self, c: &crate::api::Member, kept: &[(Option<String>, TypeId)]) -> bool {
+        if c.params.iter().any(|p| p.vararg) {
+            return true;
+        }
+        let mut taken = vec![false; c.params.len()];
+        for (k, (name, t)) in kept.iter().enumerate() {
+            let i = match name {
+                None => k,
+                Some(n) => match c.kotlin_forms.parameter_names.iter().position(|x| x == n) {
+                    Some(i) => i,
+                    None => return false,
+                },
+            };
+            if i >= c.params.len() || taken[i] {
+                return false;
+            }
+            taken[i] = true;
+            let a = self.api.ts.erase(*t);
+            let b = self.api.ts.erase(c.params[i].ty);
+            if !(self.api.ts.is_subtype(a, b) || self.api.ts.is_subtype(b, a)) {
+                return false;
+            }
+        }
+        taken
+            .iter()
+            .enumerate()
+            .all(|(i, &t)| t || c.kotlin_forms.defaults.contains(&i))
     }
 
     /// The declared types of the call's operands, in [`Operand`] order: the receiver, then

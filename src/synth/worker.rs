@@ -35,6 +35,9 @@ pub enum RngStream {
     /// A program's shape drawn at build time: its generic test method's type variable and
     /// Kotlin's nullable declarations (index: the program's index).
     Shape = 5,
+    /// A program's call form (Kotlin's operator and infix forms, default arguments left
+    /// out; index: the program's index).
+    CallForm = 6,
     /// The seed of a campaign's synthesis round after the first (index: the round;
     /// `campaign::driver::round_seed` passes this value to [`mix_seed`]).
     Round = 0x7275_6e64,

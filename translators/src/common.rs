@@ -415,6 +415,41 @@ impl CodeWriter {
     }
 }
 
+/// True when `s` is one parenthesized expression: `(a as T)`, not `(a).b()` nor `(a) + (b)`.
+pub(crate) fn is_parenthesized(s: &str) -> bool {
+    if !s.starts_with('(') || !s.ends_with(')') {
+        return false;
+    }
+    // the opening parenthesis closes at the end; quotes may hold parentheses
+    let mut depth = 0usize;
+    let mut in_str: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in s.char_indices() {
+        if let Some(q) = in_str {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                in_str = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => in_str = Some(c),
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1 == s.len();
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Maps each item with `f` and joins the results with `", "`.
 pub(crate) fn comma_separated<T>(
     items: &[T],

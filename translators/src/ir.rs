@@ -329,6 +329,10 @@ pub enum Expr {
         /// spelled as declared.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         declared_in: Vec<String>,
+        /// How the call is spelled (operator, infix, named arguments) where the language
+        /// has the form.
+        #[serde(default, skip_serializing_if = "CallForm::is_usual")]
+        form: CallForm,
     },
     /// Field read.
     Field {
@@ -490,6 +494,33 @@ impl LambdaForm {
     }
 }
 
+/// How a method call ([`Expr::Call`]) is spelled where a language has several forms.
+/// Languages without the form write the usual call.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallForm {
+    /// `recv.name(args)`.
+    #[default]
+    Usual,
+    /// Kotlin's operator syntax for an `operator` member, chosen by its name and arity:
+    /// `a + b`, `a ..< b`, `b in a`, `a[i, j]`, `a[i] = v` (a statement), `-a`, `!a`,
+    /// `a(x)`, `a < b` (`compareTo`, value discarded), `a += b` (`plusAssign`, a statement).
+    Operator,
+    /// Kotlin's infix call `a name b` of an `infix` member.
+    Infix,
+    /// Kotlin's named arguments: one name per argument, `None` for a positional one (only
+    /// before the named ones): `f(a, limit = 3)`, where a parameter with a default value
+    /// was left out.
+    Named(Vec<Option<String>>),
+}
+
+impl CallForm {
+    /// True for [`CallForm::Usual`] (the serialized default).
+    pub fn is_usual(&self) -> bool {
+        *self == CallForm::Usual
+    }
+}
+
 /// A type parameter of the generic test function: `<T extends A & B>`, `<T : A>`,
 /// `[T <: A]`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -564,6 +595,7 @@ impl Expr {
             type_args,
             args,
             declared_in: Vec::new(),
+            form: CallForm::Usual,
         }
     }
 

@@ -163,7 +163,8 @@ use crate::common::{
     BLOCK_UNUSED_STEM,
 };
 use crate::ir::{
-    Expr, LambdaForm, Lit, PrimTy, Program, Receiver, RefKind, Stmt, Ty, TypeParam, NATIVE_MEMBER,
+    CallForm, Expr, LambdaForm, Lit, PrimTy, Program, Receiver, RefKind, Stmt, Ty, TypeParam,
+    NATIVE_MEMBER,
 };
 use crate::{Language, TranslateError, Translator};
 
@@ -1183,10 +1184,17 @@ impl Emitter {
                 type_args,
                 args,
                 declared_in,
+                form,
             } => {
                 self.check_name(method)?;
+                if let Some(s) = self.operator_form(receiver, method, type_args, args, form)? {
+                    return Ok(s);
+                }
                 let targs = self.ty_args_opt(type_args)?;
-                let args_s = self.args(args)?;
+                let args_s = match form {
+                    CallForm::Named(names) => self.named_args(args, names)?,
+                    _ => self.args(args)?,
+                };
                 match receiver {
                     Receiver::None => format!("{}{targs}({args_s})", name(method)),
                     Receiver::Static(class) => {
@@ -1553,9 +1561,143 @@ impl Emitter {
         common::comma_separated(args, |a| self.expr(a))
     }
 
+    /// Arguments with names where given: `a, limit = 3`.
+    fn named_args(
+        &self,
+        args: &[Expr],
+        names: &[Option<String>],
+    ) -> Result<String, TranslateError> {
+        if names.len() != args.len() {
+            return Err(self.unsupported(format!(
+                "{} argument names for {} arguments",
+                names.len(),
+                args.len()
+            )));
+        }
+        let pairs: Vec<(&Expr, &Option<String>)> = args.iter().zip(names).collect();
+        common::comma_separated(&pairs, |&(a, n)| {
+            Ok(match n {
+                Some(n) => {
+                    self.check_name(n)?;
+                    format!("{} = {}", name(n), self.expr(a)?)
+                }
+                None => self.expr(a)?,
+            })
+        })
+    }
+
+    /// The operator or infix form of a call (`None` for the other forms): `a + b`,
+    /// `b in a`, `a[i]`, `a[i] = v`, `-a`, `a(x)`, `a < b`, `a += b`, `a to b`. Operands
+    /// other than locals and plain calls are parenthesized.
+    fn operator_form(
+        &self,
+        receiver: &Receiver,
+        method: &str,
+        type_args: &[Ty],
+        args: &[Expr],
+        form: &CallForm,
+    ) -> Result<Option<String>, TranslateError> {
+        if !matches!(form, CallForm::Operator | CallForm::Infix) {
+            return Ok(None);
+        }
+        let Receiver::Expr(r) = receiver else {
+            return Err(self.unsupported(format!("`{method}` in operator form without a receiver")));
+        };
+        if !type_args.is_empty() {
+            return Err(self.unsupported(format!(
+                "`{method}` in operator form with explicit type arguments"
+            )));
+        }
+        let a = self.operand(r)?;
+        let ops = args
+            .iter()
+            .map(|x| self.operand(x))
+            .collect::<Result<Vec<_>, _>>()?;
+        if *form == CallForm::Infix {
+            return match ops.as_slice() {
+                [b] => Ok(Some(format!("{a} {} {b}", name(method)))),
+                _ => {
+                    Err(self.unsupported(format!("infix `{method}` with {} arguments", args.len())))
+                }
+            };
+        }
+        let binary = |op: &str| match ops.as_slice() {
+            [b] => Some(format!("{a} {op} {b}")),
+            _ => None,
+        };
+        let unary = |op: &str| ops.is_empty().then(|| format!("{op}{a}"));
+        let s = match method {
+            "plus" => binary("+"),
+            "minus" => binary("-"),
+            "times" => binary("*"),
+            "div" => binary("/"),
+            "rem" => binary("%"),
+            "rangeTo" => binary(".."),
+            "rangeUntil" => binary("..<"),
+            "compareTo" => binary("<"),
+            "plusAssign" => binary("+="),
+            "minusAssign" => binary("-="),
+            "timesAssign" => binary("*="),
+            "divAssign" => binary("/="),
+            "remAssign" => binary("%="),
+            "contains" => match ops.as_slice() {
+                [b] => Some(format!("{b} in {a}")),
+                _ => None,
+            },
+            "unaryMinus" => unary("-"),
+            "unaryPlus" => unary("+"),
+            "not" => unary("!"),
+            "get" if !args.is_empty() => Some(format!("{a}[{}]", self.args(args)?)),
+            "set" if args.len() >= 2 => {
+                let (value, index) = args.split_last().expect("two arguments at least");
+                Some(format!(
+                    "{a}[{}] = {}",
+                    self.args(index)?,
+                    self.expr(value)?
+                ))
+            }
+            "invoke" => Some(format!("{a}({})", self.args(args)?)),
+            _ => None,
+        };
+        match s {
+            Some(s) => Ok(Some(s)),
+            None => {
+                Err(self.unsupported(format!("operator `{method}` with {} arguments", args.len())))
+            }
+        }
+    }
+
+    /// `e` as an operand of an operator: a local or a usual call as is, anything else
+    /// parenthesized (unless it already is).
+    fn operand(&self, e: &Expr) -> Result<String, TranslateError> {
+        let s = self.expr(e)?;
+        let plain = match e {
+            Expr::Local(_) => true,
+            Expr::Call { form, .. } => form.is_usual() || matches!(form, CallForm::Named(_)),
+            Expr::Field { .. } => true,
+            _ => false,
+        };
+        Ok(if plain || common::is_parenthesized(&s) {
+            s
+        } else {
+            format!("({s})")
+        })
+    }
+
     /// `e` as the qualifier of a member access (parenthesized where needed).
     fn receiver(&self, e: &Expr) -> Result<String, TranslateError> {
         let s = self.expr(e)?;
+        if let Expr::Call {
+            form: CallForm::Operator | CallForm::Infix,
+            ..
+        } = e
+        {
+            return Ok(if common::is_parenthesized(&s) {
+                s
+            } else {
+                format!("({s})")
+            });
+        }
         Ok(match e {
             Expr::Lit(Lit::Str(_) | Lit::Null | Lit::Bool(_) | Lit::Char(_)) => s,
             Expr::Lit(_) | Expr::Lambda { .. } | Expr::Ref { .. } if !s.starts_with('(') => {
@@ -1873,6 +2015,108 @@ mod tests {
         assert_eq!(kotlin_member(Some(&foo), "size", 0, &[]), None);
     }
 
+    /// `recv.name(args)` of a Kotlin member in `form`, with explicit type arguments `targs`.
+    fn native_call(recv: Expr, name: &str, args: Vec<Expr>, form: CallForm) -> Expr {
+        Expr::Call {
+            receiver: Receiver::expr(recv),
+            name: name.into(),
+            type_args: vec![],
+            args,
+            declared_in: vec![NATIVE_MEMBER.into(), "kotlin.collections".into()],
+            form,
+        }
+    }
+
+    #[test]
+    fn operator_infix_and_named_argument_forms() {
+        let l = Expr::local;
+        let stmts = |call: Expr| {
+            vec![
+                Stmt::local("r", Ty::string(), Expr::str("x")),
+                Stmt::local("a0", Ty::string(), Expr::str("y")),
+                Stmt::local("a1", Ty::INT, Expr::int(1)),
+                Stmt::expr(call),
+            ]
+        };
+        let op = |name: &str, args: Vec<Expr>| {
+            last(stmts(native_call(l("r"), name, args, CallForm::Operator)))
+        };
+        assert_eq!(op("plus", vec![l("a0")]), "r + a0");
+        assert_eq!(op("rangeUntil", vec![l("a0")]), "r ..< a0");
+        assert_eq!(op("contains", vec![l("a0")]), "a0 in r");
+        assert_eq!(op("get", vec![l("a0"), l("a1")]), "r[a0, a1]");
+        assert_eq!(op("set", vec![l("a1"), l("a0")]), "r[a1] = a0");
+        assert_eq!(op("unaryMinus", vec![]), "-r");
+        assert_eq!(op("not", vec![]), "!r");
+        assert_eq!(op("invoke", vec![l("a0")]), "r(a0)");
+        assert_eq!(op("compareTo", vec![l("a0")]), "r < a0");
+        assert_eq!(op("plusAssign", vec![l("a0")]), "r += a0");
+        // operands that are not locals or plain calls are parenthesized
+        let cast = Expr::cast(Ty::string(), l("a0"));
+        assert_eq!(op("minus", vec![cast.clone()]), "r - (a0 as String)");
+        assert_eq!(
+            last(stmts(native_call(
+                Expr::int(-3),
+                "unaryMinus",
+                vec![],
+                CallForm::Operator
+            ))),
+            "-(-3)"
+        );
+        // an operator call as a receiver is parenthesized
+        let sum = native_call(l("r"), "plus", vec![l("a0")], CallForm::Operator);
+        assert_eq!(
+            last(stmts(native_call(
+                sum,
+                "times",
+                vec![l("a1")],
+                CallForm::Operator
+            ))),
+            "(r + a0) * a1"
+        );
+        assert_eq!(
+            last(stmts(native_call(
+                l("r"),
+                "until",
+                vec![l("a1")],
+                CallForm::Infix
+            ))),
+            "r until a1"
+        );
+        // named arguments after a parameter left out
+        let named = CallForm::Named(vec![None, Some("limit".into())]);
+        assert_eq!(
+            last(stmts(native_call(
+                l("r"),
+                "split",
+                vec![l("a0"), l("a1")],
+                named
+            ))),
+            "r.split(a0, limit = a1)"
+        );
+        // forms that do not fit are errors, not wrong programs
+        assert!(body(stmts(native_call(
+            l("r"),
+            "plus",
+            vec![],
+            CallForm::Operator
+        )))
+        .is_err());
+        let mut generic = native_call(l("r"), "plus", vec![l("a0")], CallForm::Operator);
+        if let Expr::Call { type_args, .. } = &mut generic {
+            type_args.push(Ty::string());
+        }
+        assert!(body(stmts(generic)).is_err());
+        let mismatched = CallForm::Named(vec![None]);
+        assert!(body(stmts(native_call(
+            l("r"),
+            "f",
+            vec![l("a0"), l("a1")],
+            mismatched
+        )))
+        .is_err());
+    }
+
     #[test]
     fn casts_and_fields() {
         let i = || Stmt::local("i", Ty::INT, Expr::int(1));
@@ -1943,6 +2187,7 @@ mod tests {
             type_args: vec![],
             args,
             declared_in: declared_in.iter().map(|c| c.to_string()).collect(),
+            form: CallForm::Usual,
         }
     }
 
@@ -2235,6 +2480,7 @@ mod tests {
                 "java.util.AbstractList".into(),
                 "java.util.List".into(),
             ],
+            form: CallForm::Usual,
         };
         let f = Ty::class(
             "java.util.function.Function",
