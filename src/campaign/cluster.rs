@@ -96,6 +96,7 @@ mod tests {
                 Expr::lambda(vec![(param.into(), None)], Expr::Local(param.into())),
             ],
             declared_in: Vec::new(),
+            lists: None,
         };
         Program::new(
             id,

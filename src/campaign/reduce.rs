@@ -288,6 +288,7 @@ fn bottom_receivers(e: &Expr) -> Expr {
             type_args,
             args,
             declared_in,
+            lists,
         } => {
             let bottom = match r.as_ref() {
                 Expr::New {
@@ -310,6 +311,7 @@ fn bottom_receivers(e: &Expr) -> Expr {
                     type_args: type_args.clone(),
                     args: args.clone(),
                     declared_in: declared_in.clone(),
+                    lists: lists.clone(),
                 },
                 None => e.clone(),
             }
@@ -327,6 +329,7 @@ fn drop_type_args(e: &Expr) -> Expr {
             name,
             args,
             declared_in,
+            lists,
             ..
         } => Expr::Call {
             receiver: receiver.clone(),
@@ -334,6 +337,7 @@ fn drop_type_args(e: &Expr) -> Expr {
             type_args: Vec::new(),
             args: args.clone(),
             declared_in: declared_in.clone(),
+            lists: lists.clone(),
         },
         other => other.clone(),
     };

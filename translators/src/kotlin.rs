@@ -1183,6 +1183,7 @@ impl Emitter {
                 type_args,
                 args,
                 declared_in,
+                ..
             } => {
                 self.check_name(method)?;
                 let targs = self.ty_args_opt(type_args)?;
@@ -1943,6 +1944,7 @@ mod tests {
             type_args: vec![],
             args,
             declared_in: declared_in.iter().map(|c| c.to_string()).collect(),
+            lists: None,
         }
     }
 
@@ -2235,6 +2237,7 @@ mod tests {
                 "java.util.AbstractList".into(),
                 "java.util.List".into(),
             ],
+            lists: None,
         };
         let f = Ty::class(
             "java.util.function.Function",

@@ -179,6 +179,7 @@ fn call_in(recv: Expr, name: &str, args: Vec<Expr>, declared_in: &[&str]) -> Exp
         type_args: vec![],
         args,
         declared_in: declared_in.iter().map(|c| c.to_string()).collect(),
+        lists: None,
     }
 }
 
