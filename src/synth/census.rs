@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use thalia_translators::ir::{Expr, LambdaForm, Program, Receiver, RefKind, Stmt, Ty};
 
 /// Every form the census counts, with what it means (in report order).
-pub const FORMS: [(&str, &str); 27] = [
+pub const FORMS: [(&str, &str); 29] = [
     ("reference", "a function reference of any kind"),
     ("reference:static", "a static method reference `C::m`"),
     ("reference:bound", "a bound method reference `e::m`"),
@@ -77,6 +77,14 @@ pub const FORMS: [(&str, &str); 27] = [
     (
         "call-in-lambda",
         "the call under test inside a lambda (`F res = () -> r.m(a0);`)",
+    ),
+    (
+        "parameter-lists",
+        "a Scala call with several explicit argument lists or none (`fold(z)(op)`, `empty[A]`)",
+    ),
+    (
+        "implicit-arguments",
+        "a Scala call given its implicit arguments (`f(a)(using ev)`, Scala 2 `f(a)(ev)`)",
     ),
 ];
 
@@ -190,10 +198,19 @@ pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
         Expr::Call {
             receiver,
             type_args,
+            lists,
             ..
         } => {
             if !type_args.is_empty() {
                 seen.insert("explicit-type-args");
+            }
+            if let Some(l) = lists {
+                if l.explicit.len() != 1 {
+                    seen.insert("parameter-lists");
+                }
+                if l.implicit > 0 {
+                    seen.insert("implicit-arguments");
+                }
             }
             if let Receiver::Expr(r) = receiver {
                 // through the cast a Groovy program puts on a broken or overloaded receiver
