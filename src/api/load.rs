@@ -1343,6 +1343,38 @@ mod tests {
     }
 
     #[test]
+    fn scala_parameter_lists_hold_every_lists_parameters() {
+        let api = crate::embedded::embedded_corpus("scala-library-2.13.18").expect("corpus");
+        let member = |class: &str, name: &str| {
+            let c = api.class_by_name(class).expect("class");
+            let m = api
+                .class(c)
+                .members
+                .iter()
+                .map(|&m| api.member(m))
+                .find(|m| m.name == name)
+                .expect("member");
+            (m.params.len(), m.scala_lists.clone(), m.ret)
+        };
+        let lists = |explicit: &[usize], implicit| {
+            Some(ArgLists {
+                explicit: explicit.to_vec(),
+                implicit,
+            })
+        };
+        // `foldLeft[B](z: B)(op: (B, A) => B): B`: the curried list unfolded, the result `B`
+        let (n, l, ret) = member("scala.collection.IterableOnceOps", "foldLeft");
+        assert_eq!((n, l), (2, lists(&[1, 1], 0)));
+        assert!(matches!(api.ts.arena.get(ret), Type::Var(_)));
+        // `empty[A](implicit ord: Ordering[A])`: no explicit list, one implicit parameter
+        let (n, l, _) = member("scala.collection.mutable.PriorityQueue", "empty");
+        assert_eq!((n, l), (1, lists(&[], 1)));
+        // `from[E](it: IterableOnce[E])(implicit ord: Ordering[E])`
+        let (n, l, _) = member("scala.collection.mutable.PriorityQueue", "from");
+        assert_eq!((n, l), (2, lists(&[1], 1)));
+    }
+
+    #[test]
     fn a_variable_inside_its_own_bound_is_not_a_cycle() {
         let mut a = crate::types::TypeArena::new();
         let t = a.new_var("T", "m");
