@@ -1,7 +1,8 @@
 //! Synthesis from Scala-typed APIs (issue #15): Scala programs that call the Scala standard
 //! library's own members (its classes, companion objects' members as static calls, Scala
 //! function and by-name types, `Int` as a type argument), compiled by the real scalac 3, and
-//! the members that are skipped with their reason (implicit lists, higher-kinded types).
+//! the members that are skipped with their reason (higher-kinded types; constructors with
+//! implicit or several lists). `tests/scala_lists.rs` covers the calls with several lists.
 //!
 //! `thalia check` installs scalac through the Maven configuration when it is missing.
 

@@ -13,6 +13,7 @@ use crate::types::{
     parse_param, parse_type, parse_type_param, parse_type_param_head, ClassSig, ParamType,
     ParseError, Subst, Sym, Syntax, Type, TypeId, TypeSystem, VarId,
 };
+use thalia_translators::ir::ArgLists;
 
 /// Why something was skipped or warned about.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -647,6 +648,7 @@ impl Builder {
                     ret: m.return_type(),
                     receiver: m.receiver(),
                     throws: m.throws.as_deref().unwrap_or(&[]),
+                    lists: scala_list_texts(&m.extra),
                 };
                 match self.parse_member(id, kind, &texts, &scope) {
                     Ok(p) if self.is_duplicate(&mut seen, id, kind, &texts, &p) => {}
@@ -678,6 +680,7 @@ impl Builder {
                             access: m.access_mod.clone(),
                             throws: p.throws,
                             doc_index: k,
+                            scala_lists: p.lists,
                         });
                     }
                     Err(e) => self.report.issues.push(e),
@@ -692,6 +695,7 @@ impl Builder {
                     ret: Some(&f.ty),
                     receiver: f.receiver(),
                     throws: &[],
+                    lists: None,
                 };
                 match self.parse_member(id, MemberKind::Field, &texts, &scope) {
                     Ok(p) if self.is_duplicate(&mut seen, id, MemberKind::Field, &texts, &p) => {}
@@ -720,6 +724,7 @@ impl Builder {
                             access: f.access_mod.clone(),
                             throws: Vec::new(),
                             doc_index: k,
+                            scala_lists: None,
                         });
                     }
                     Err(e) => self.report.issues.push(e),
@@ -880,6 +885,12 @@ impl Builder {
                 ))
             }
         };
+        let (params, ret, lists) = match &t.lists {
+            Some(l) if kind == MemberKind::Method => {
+                self.scala_lists(l, params, ret, &scope, &bad)?
+            }
+            _ => (params, ret, None),
+        };
         let (params, receiver, ret) = if syntax != Syntax::Java {
             self.native_to_jvm(syntax, &type_params, params, receiver, ret)
         } else {
@@ -897,7 +908,62 @@ impl Builder {
             ret,
             receiver,
             throws,
+            lists,
         })
+    }
+
+    /// A Scala method's parameters of every list: the first explicit list's (none when it
+    /// has no explicit list), the later lists' from the curried result type (`(B, A) => B`
+    /// unfolded once per list), then the implicit ones; the result after the last list.
+    fn scala_lists(
+        &mut self,
+        l: &ListTexts,
+        first: Vec<ParamType>,
+        ret: TypeId,
+        scope: &[VarId],
+        bad: &dyn Fn(&str, ParseError) -> LoadIssue,
+    ) -> Result<(Vec<ParamType>, TypeId, Option<ArgLists>), LoadIssue> {
+        let a = &mut self.ts.arena;
+        // without an explicit list, `parameters` is the first implicit list (or nothing)
+        let mut params = if l.explicit == 0 { Vec::new() } else { first };
+        let mut sizes = Vec::new();
+        if l.explicit > 0 {
+            sizes.push(params.len());
+        }
+        let mut ret = ret;
+        for _ in 1..l.explicit {
+            let Type::Function {
+                receiver: None,
+                params: ps,
+                ret: r,
+                ..
+            } = a.get(ret).clone()
+            else {
+                let text = crate::types::print_type(a, Syntax::Scala, ret);
+                let e = ParseError {
+                    text: text.clone(),
+                    syntax: Syntax::Scala,
+                    column: 1,
+                    message: format!(
+                        "the result type of a method with {} parameter lists is no function \
+                         type for its later lists",
+                        l.explicit
+                    ),
+                };
+                return Err(bad(&text, e));
+            };
+            sizes.push(ps.len());
+            params.extend(ps.iter().map(|&ty| ParamType { ty, vararg: false }));
+            ret = r;
+        }
+        for t in &l.implicit {
+            params.push(parse_param(a, Syntax::Scala, t, scope).map_err(|e| bad(t, e))?);
+        }
+        let lists = ArgLists {
+            explicit: sizes,
+            implicit: l.implicit.len(),
+        };
+        Ok((params, ret, Some(lists)))
     }
 
     /// The bounds after the first of a Kotlin class's type parameters (`T : A, T : B` in a
@@ -1035,6 +1101,38 @@ struct MemberTexts<'a> {
     ret: Option<&'a str>,
     receiver: Option<&'a str>,
     throws: &'a [String],
+    lists: Option<ListTexts>,
+}
+
+/// A Scala method's parameter lists as its document gives them (`parameter_lists`,
+/// `implicit_parameters`), when not one explicit list.
+struct ListTexts {
+    /// The number of explicit lists (the first is `parameters`, the later ones are curried
+    /// into the result type).
+    explicit: usize,
+    /// The implicit parameters' types.
+    implicit: Vec<String>,
+}
+
+/// The parameter lists of a method document that has other than one explicit list.
+fn scala_list_texts(extra: &serde_json::Map<String, serde_json::Value>) -> Option<ListTexts> {
+    let explicit = extra.get("parameter_lists").and_then(|v| v.as_u64());
+    let implicit: Vec<String> = extra
+        .get("implicit_parameters")
+        .and_then(|v| v.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|t| t.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    if explicit.is_none() && implicit.is_empty() {
+        return None;
+    }
+    Some(ListTexts {
+        explicit: explicit.map_or(1, |n| n as usize),
+        implicit,
+    })
 }
 
 struct ParsedMember {
@@ -1043,6 +1141,7 @@ struct ParsedMember {
     ret: TypeId,
     receiver: Option<TypeId>,
     throws: Vec<TypeId>,
+    lists: Option<ArgLists>,
 }
 
 /// Kotlin's and Scala's mapped types replaced by their JVM types in the bounds of type variables.
@@ -1245,6 +1344,38 @@ mod tests {
             succ[b.from].retain(|&t| t != b.target);
         }
         assert!(back_edges(&succ).is_empty());
+    }
+
+    #[test]
+    fn scala_parameter_lists_hold_every_lists_parameters() {
+        let api = crate::embedded::embedded_corpus("scala-library-2.13.18").expect("corpus");
+        let member = |class: &str, name: &str| {
+            let c = api.class_by_name(class).expect("class");
+            let m = api
+                .class(c)
+                .members
+                .iter()
+                .map(|&m| api.member(m))
+                .find(|m| m.name == name)
+                .expect("member");
+            (m.params.len(), m.scala_lists.clone(), m.ret)
+        };
+        let lists = |explicit: &[usize], implicit| {
+            Some(ArgLists {
+                explicit: explicit.to_vec(),
+                implicit,
+            })
+        };
+        // `foldLeft[B](z: B)(op: (B, A) => B): B`: the curried list unfolded, the result `B`
+        let (n, l, ret) = member("scala.collection.IterableOnceOps", "foldLeft");
+        assert_eq!((n, l), (2, lists(&[1, 1], 0)));
+        assert!(matches!(api.ts.arena.get(ret), Type::Var(_)));
+        // `empty[A](implicit ord: Ordering[A])`: no explicit list, one implicit parameter
+        let (n, l, _) = member("scala.collection.mutable.PriorityQueue", "empty");
+        assert_eq!((n, l), (1, lists(&[], 1)));
+        // `from[E](it: IterableOnce[E])(implicit ord: Ordering[E])`
+        let (n, l, _) = member("scala.collection.mutable.PriorityQueue", "from");
+        assert_eq!((n, l), (2, lists(&[1], 1)));
     }
 
     #[test]

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 use rustc_hash::FxHashMap;
 use thalia_extractors::ClassDoc;
+use thalia_translators::ir::ArgLists;
 
 use crate::types::{ParamType, Sym, Syntax, TypeId, TypeSystem, VarId};
 
@@ -346,6 +347,10 @@ pub struct Member {
     pub throws: Vec<TypeId>,
     /// Position in the class document's `methods` or `fields` list.
     pub doc_index: usize,
+    /// How a Scala method's `params` split into parameter lists, when not into one explicit
+    /// list: `params` are then those of every explicit list in order (the later ones taken
+    /// from the curried result type), then the implicit (`using`) parameters.
+    pub scala_lists: Option<ArgLists>,
 }
 
 impl Member {

@@ -97,6 +97,7 @@ mod tests {
             ],
             declared_in: Vec::new(),
             form: Default::default(),
+            lists: None,
         };
         Program::new(
             id,

@@ -289,6 +289,7 @@ fn bottom_receivers(e: &Expr) -> Expr {
             args,
             declared_in,
             form,
+            lists,
         } => {
             let bottom = match r.as_ref() {
                 Expr::New {
@@ -312,6 +313,7 @@ fn bottom_receivers(e: &Expr) -> Expr {
                     args: args.clone(),
                     declared_in: declared_in.clone(),
                     form: form.clone(),
+                    lists: lists.clone(),
                 },
                 None => e.clone(),
             }
@@ -330,6 +332,7 @@ fn drop_type_args(e: &Expr) -> Expr {
             args,
             declared_in,
             form,
+            lists,
             ..
         } => Expr::Call {
             receiver: receiver.clone(),
@@ -338,6 +341,7 @@ fn drop_type_args(e: &Expr) -> Expr {
             args: args.clone(),
             declared_in: declared_in.clone(),
             form: form.clone(),
+            lists: lists.clone(),
         },
         other => other.clone(),
     };

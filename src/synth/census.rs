@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use thalia_translators::ir::{CallForm, Expr, LambdaForm, Program, Receiver, RefKind, Stmt, Ty};
 
 /// Every form the census counts, with what it means (in report order).
-pub const FORMS: [(&str, &str); 31] = [
+pub const FORMS: [(&str, &str); 33] = [
     ("reference", "a function reference of any kind"),
     ("reference:static", "a static method reference `C::m`"),
     ("reference:bound", "a bound method reference `e::m`"),
@@ -90,6 +90,14 @@ pub const FORMS: [(&str, &str); 31] = [
     (
         "default-omitted",
         "the call under test leaves out parameters with default values (Kotlin)",
+    ),
+    (
+        "parameter-lists",
+        "a Scala call with several explicit argument lists or none (`fold(z)(op)`, `empty[A]`)",
+    ),
+    (
+        "implicit-arguments",
+        "a Scala call given its implicit arguments (`f(a)(using ev)`, Scala 2 `f(a)(ev)`)",
     ),
 ];
 
@@ -204,6 +212,7 @@ pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
             receiver,
             type_args,
             form,
+            lists,
             ..
         } => {
             if !type_args.is_empty() {
@@ -219,6 +228,14 @@ pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
                 }
                 CallForm::Named(_) => {
                     seen.insert("named-args");
+                }
+            }
+            if let Some(l) = lists {
+                if l.explicit.len() != 1 {
+                    seen.insert("parameter-lists");
+                }
+                if l.implicit > 0 {
+                    seen.insert("implicit-arguments");
                 }
             }
             if let Receiver::Expr(r) = receiver {

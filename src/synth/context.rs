@@ -59,13 +59,15 @@ pub enum SkipReason {
     /// Ill-typed mode: a signature-polymorphic method (`MethodHandle.invoke`), whose argument
     /// and result types come from the call site, so no position can be broken.
     SignaturePolymorphic,
-    /// A Scala member with an implicit (`implicit`/`using`) parameter list or context bound.
+    /// A Scala constructor with an implicit (`implicit`/`using`) parameter list or context
+    /// bound, or a method with one that is overloaded or has a variable-arity parameter.
     ScalaImplicit,
     /// A Scala member with a higher-kinded type parameter (`CC[_]`) or one that names its
     /// class's type-constructor parameter.
     HigherKinded,
-    /// A Scala member with several explicit parameter lists (`fold(z)(op)`), or a generic one
-    /// with none (`empty[A]`, called without parentheses).
+    /// A Scala constructor with several explicit parameter lists, or a method with several
+    /// lists or none (`fold(z)(op)`, `empty[A]`) that is overloaded or has a variable-arity
+    /// parameter.
     ScalaParameterLists,
     /// A Scala 3 extension method.
     ScalaExtension,
@@ -97,9 +99,13 @@ impl SkipReason {
             SkipReason::AnnotationElement => "annotation element (Kotlin)",
             SkipReason::InterfaceClone => "clone() declared by an interface (Scala 2)",
             SkipReason::KotlinNullableParameter => "parameter Kotlin types nullable (Map.compute)",
-            SkipReason::ScalaImplicit => "Scala implicit parameters",
+            SkipReason::ScalaImplicit => {
+                "Scala implicit parameters (constructor, overloaded, or variable arity)"
+            }
             SkipReason::HigherKinded => "higher-kinded type parameter (Scala)",
-            SkipReason::ScalaParameterLists => "several Scala parameter lists, or none",
+            SkipReason::ScalaParameterLists => {
+                "several Scala parameter lists, or none (constructor, overloaded, or variable arity)"
+            }
             SkipReason::ScalaExtension => "Scala 3 extension method",
             SkipReason::DeprecatedError => "Kotlin deprecated with level ERROR",
             SkipReason::KotlinMappedParameter => {
@@ -468,6 +474,31 @@ impl SynthContext {
                 Some(_) => {}
             }
         }
+        // Scala resolves an overloaded call on its first list alone, where the typing
+        // sequence compares every list's: a member with several lists or an implicit one
+        // that has an overload is not called
+        testable.retain(|&m| {
+            let mem = api.member(m);
+            let overloaded = mem.scala_lists.is_some()
+                && members_by_name
+                    .get(&mem.owner)
+                    .and_then(|by| by.get(&mem.name))
+                    .is_some_and(|rs| {
+                        rs.iter()
+                            .any(|r| r.member != m && api.member(r.member).kind == mem.kind)
+                    });
+            if overloaded {
+                let l = mem.scala_lists.as_ref();
+                let reason = if l.is_some_and(|l| l.implicit > 0) {
+                    SkipReason::ScalaImplicit
+                } else {
+                    SkipReason::ScalaParameterLists
+                };
+                skipped.push((m, reason));
+                path_usable.remove(&m);
+            }
+            !overloaded
+        });
         let mut extensions: FxHashMap<String, Vec<MemberId>> = FxHashMap::default();
         for &o in &owners {
             let c = api.class(o);
@@ -549,15 +580,21 @@ impl SynthContext {
         if mem.name == "this" {
             return Some(SkipReason::NotPublic);
         }
-        // implicit arguments are not passed as written: Scala 3 reads Scala 2's implicit
-        // lists and context bounds as `using` clauses (`empty[A](ord)` applies the result to
-        // `ord`), which Scala 2.13 cannot write
-        if extra("implicit_parameters").is_some() {
-            return Some(SkipReason::ScalaImplicit);
-        }
+        // a method's lists are written as declared (`Member::scala_lists`, the implicit
+        // arguments given explicitly); a constructor's are not written yet
+        let implicit = extra("implicit_parameters").is_some();
         let lists = extra("parameter_lists").and_then(|v| v.as_u64());
-        if lists.is_some_and(|n| n != 1) {
-            return Some(SkipReason::ScalaParameterLists);
+        let reason = if implicit {
+            SkipReason::ScalaImplicit
+        } else {
+            SkipReason::ScalaParameterLists
+        };
+        if mem.kind == MemberKind::Constructor && (implicit || lists.is_some_and(|n| n != 1)) {
+            return Some(reason);
+        }
+        // a variable-arity parameter is spread as the last argument: not written in a list
+        if mem.scala_lists.is_some() && mem.params.iter().any(|p| p.vararg) {
+            return Some(reason);
         }
         let owner_vars = &api.class(mem.owner).type_params;
         let hk = |v: &VarId| a.var(*v).higher_kinded;

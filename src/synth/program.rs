@@ -385,6 +385,18 @@ impl Worker<'_> {
                 params.pop();
                 infos.pop();
             }
+            // Scala solves the variables list by list: only the first explicit list's
+            // arguments are trusted to fix them (a later list's lambdas need them fixed,
+            // Scala 2 types an implicit argument against them), and the target type only
+            // for a call of one list (the first list's result is a method type)
+            let mut goal = goal;
+            if let Some(l) = &mem.scala_lists {
+                params.truncate(l.first());
+                infos.truncate(l.first());
+                if l.explicit.len() > 1 || l.implicit > 0 {
+                    goal = None;
+                }
+            }
             // a poly argument of an overloaded call makes Java infer through overload
             // resolution, where another candidate may accept it too
             let poly_overloaded = infos.contains(&InferInfo::Poly)
@@ -464,6 +476,12 @@ impl Worker<'_> {
                     self.declared_in(m).to_vec()
                 },
                 form: CallForm::Usual,
+                // a Scala program writes a Scala member's lists (another language calls the
+                // JVM method, which takes every list's parameters in one)
+                lists: mem
+                    .scala_lists
+                    .clone()
+                    .filter(|_| self.ctx.native.is_some_and(|s| s == owner.syntax)),
             },
             MemberKind::Field => Expr::Field {
                 receiver: if mem.is_static {

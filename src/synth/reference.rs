@@ -95,6 +95,7 @@ impl Worker<'_> {
         self.ctx.path_usable.contains(&m)
             && mem.type_params.is_empty()
             && !mem.params.iter().any(|p| p.vararg)
+            && mem.scala_lists.is_none()
             && !self.ctx.throws_checked.contains(&m)
             && !super::enumerate::OBJECT_METHODS.contains(&mem.name.as_str())
             && !self.api.is_signature_polymorphic(m)

@@ -246,6 +246,9 @@ impl Worker<'_> {
         let mem = self.api.member(m).clone();
         let ill = task.broken.is_some();
         if mem.params.iter().any(|p| p.vararg)
+            // a Scala member with several lists or an implicit one eta-expands to a curried
+            // function, or resolves its implicit there
+            || mem.scala_lists.is_some()
             // a top-level or extension member's reference (`::maxOf`, `List<T>::first`)
             // names it unqualified: not written yet
             || !self.api.class(mem.owner).is_class

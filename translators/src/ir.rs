@@ -283,6 +283,35 @@ impl Receiver {
 /// language's own API declares (no Java spelling applies to it).
 pub const NATIVE_MEMBER: &str = "<native>";
 
+/// How a Scala call's arguments split into parameter lists: the sizes of its explicit lists
+/// in order, then the implicit (`using`) arguments, which are the last `implicit` arguments.
+/// `explicit: []` is a call without parentheses (`empty[A]`, `empty[A](using ord)`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct ArgLists {
+    /// The number of arguments of each explicit list, in order.
+    pub explicit: Vec<usize>,
+    /// The number of implicit arguments, written as one last list.
+    pub implicit: usize,
+}
+
+impl ArgLists {
+    /// The total number of arguments.
+    pub fn len(&self) -> usize {
+        self.explicit.iter().sum::<usize>() + self.implicit
+    }
+
+    /// True when the call takes no argument at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The number of explicit arguments of the first list (all of them when the call has
+    /// no explicit list: none).
+    pub fn first(&self) -> usize {
+        self.explicit.first().copied().unwrap_or(0)
+    }
+}
+
 /// An expression.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -333,6 +362,11 @@ pub enum Expr {
         /// has the form.
         #[serde(default, skip_serializing_if = "CallForm::is_usual")]
         form: CallForm,
+        /// How `args` split into Scala parameter lists, when not into one explicit list
+        /// (`f(a, b)(c)`, `f(a)(using ev)`, `empty[A]`); `None` for every other call.
+        /// Languages without parameter lists pass `args` as one list (the JVM signature).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lists: Option<ArgLists>,
     },
     /// Field read.
     Field {
@@ -596,6 +630,7 @@ impl Expr {
             args,
             declared_in: Vec::new(),
             form: CallForm::Usual,
+            lists: None,
         }
     }
 

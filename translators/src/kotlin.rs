@@ -1185,6 +1185,7 @@ impl Emitter {
                 args,
                 declared_in,
                 form,
+                ..
             } => {
                 self.check_name(method)?;
                 if let Some(s) = self.operator_form(receiver, method, type_args, args, form)? {
@@ -2188,6 +2189,7 @@ mod tests {
             args,
             declared_in: declared_in.iter().map(|c| c.to_string()).collect(),
             form: CallForm::Usual,
+            lists: None,
         }
     }
 
@@ -2481,6 +2483,7 @@ mod tests {
                 "java.util.List".into(),
             ],
             form: CallForm::Usual,
+            lists: None,
         };
         let f = Ty::class(
             "java.util.function.Function",

@@ -88,7 +88,7 @@ use crate::common::{
     self, prim_name, BodyCx, CodeWriter, Dialect, LocalParts, ProgramNames, TyPos,
     BLOCK_UNUSED_STEM,
 };
-use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, RefKind, Stmt, Ty, TypeParam};
+use crate::ir::{ArgLists, Expr, Lit, PrimTy, Program, Receiver, RefKind, Stmt, Ty, TypeParam};
 use crate::{Language, TranslateError, Translator};
 
 /// The Scala version written.
@@ -585,14 +585,18 @@ impl Emitter<'_> {
                 name: method,
                 type_args,
                 args,
+                lists,
                 ..
             } => {
                 self.check_name(method)?;
                 let targs = self.ty_args_opt(type_args)?;
-                let args = self.args(args)?;
+                let args = match lists {
+                    None => format!("({})", self.args(args)?),
+                    Some(l) => self.arg_lists(args, l)?,
+                };
                 match self.receiver(receiver)? {
-                    Some(r) => format!("{r}.{}{targs}({args})", name(method)),
-                    None => format!("{}{targs}({args})", name(method)),
+                    Some(r) => format!("{r}.{}{targs}{args}", name(method)),
+                    None => format!("{}{targs}{args}", name(method)),
                 }
             }
             Expr::Field {
@@ -686,6 +690,33 @@ impl Emitter<'_> {
     /// Comma-separated arguments.
     fn args(&self, args: &[Expr]) -> Result<String, TranslateError> {
         common::comma_separated(args, |a| self.expr(a))
+    }
+
+    /// A call's arguments split into its parameter lists (`(a, b)(c)`), the implicit ones
+    /// last as Scala 3's `(using ev)` or Scala 2's `(ev)`; nothing for a call without lists.
+    fn arg_lists(&self, args: &[Expr], lists: &ArgLists) -> Result<String, TranslateError> {
+        if lists.len() != args.len() {
+            return Err(self.unsupported(format!(
+                "a call with {} arguments for parameter lists of {} in all",
+                args.len(),
+                lists.len()
+            )));
+        }
+        let mut out = String::new();
+        let mut rest = args;
+        for &n in &lists.explicit {
+            let (now, later) = rest.split_at(n);
+            out.push_str(&format!("({})", self.args(now)?));
+            rest = later;
+        }
+        if lists.implicit > 0 {
+            let using = match self.version {
+                ScalaVersion::Scala3 => "using ",
+                ScalaVersion::Scala2 => "",
+            };
+            out.push_str(&format!("({using}{})", self.args(rest)?));
+        }
+        Ok(out)
     }
 
     /// The qualifier before `.member`, `None` for no receiver.
@@ -782,6 +813,94 @@ mod tests {
                     .to_owned()
             )
         );
+    }
+
+    /// A call of `name` on `recv` with `args` split into `lists`.
+    fn listed(recv: Expr, name: &str, targs: Vec<Ty>, args: Vec<Expr>, lists: ArgLists) -> Stmt {
+        let mut call = Expr::call(Receiver::expr(recv), name, targs, args);
+        if let Expr::Call { lists: l, .. } = &mut call {
+            *l = Some(lists);
+        }
+        Stmt::expr(call)
+    }
+
+    #[test]
+    fn curried_calls_and_implicit_arguments_per_version() {
+        let xs = || Expr::local("xs");
+        let ord = || Expr::local("ord");
+        let lists = |explicit: &[usize], implicit| ArgLists {
+            explicit: explicit.to_vec(),
+            implicit,
+        };
+        let obj = || Ty::class("java.lang.Object", vec![]);
+        let mut stmts: Vec<Stmt> = ["xs", "ord", "op", "f"]
+            .iter()
+            .map(|n| Stmt::local(*n, obj(), Expr::null()))
+            .collect();
+        let decls = stmts.len();
+        stmts.extend([
+            // `foldLeft[B](z: B)(op: (B, A) => B)`
+            listed(
+                xs(),
+                "foldLeft",
+                vec![Ty::INT],
+                vec![Expr::int(0), Expr::local("op")],
+                lists(&[1, 1], 0),
+            ),
+            // `sorted[B >: A]()(implicit ord: Ordering[B])`: an empty list, then the implicit one
+            listed(xs(), "sorted", vec![Ty::INT], vec![ord()], lists(&[0], 1)),
+            // `max[B >: A](implicit ord)`: one list, the implicit one
+            listed(xs(), "max", vec![], vec![ord()], lists(&[], 1)),
+            // `empty[A]`: no list
+            Stmt::expr({
+                let mut c = Expr::static_call(
+                    "scala.collection.immutable.Queue",
+                    "empty",
+                    vec![Ty::INT],
+                    vec![],
+                );
+                if let Expr::Call { lists: l, .. } = &mut c {
+                    *l = Some(lists(&[], 0));
+                }
+                c
+            }),
+            // `iterate(start, len)(f)` with an implicit list after both
+            listed(
+                xs(),
+                "iterate",
+                vec![],
+                vec![Expr::int(1), Expr::int(2), Expr::local("f"), ord()],
+                lists(&[2, 1], 1),
+            ),
+        ]);
+        let calls = |s: String| s.lines().skip(decls).collect::<Vec<_>>().join("\n");
+        let (s3, s2) = both(stmts);
+        assert_eq!(
+            (calls(s3), calls(s2)),
+            (
+                "xs.foldLeft[java.lang.Integer](0)(op)\n\
+                 xs.sorted[java.lang.Integer]()(using ord)\n\
+                 xs.max(using ord)\n\
+                 scala.collection.immutable.Queue.empty[java.lang.Integer]\n\
+                 xs.iterate(1, 2)(f)(using ord)"
+                    .to_owned(),
+                "xs.foldLeft[java.lang.Integer](0)(op)\n\
+                 xs.sorted[java.lang.Integer]()(ord)\n\
+                 xs.max(ord)\n\
+                 scala.collection.immutable.Queue.empty[java.lang.Integer]\n\
+                 xs.iterate(1, 2)(f)(ord)"
+                    .to_owned()
+            )
+        );
+        // arguments that do not fill the lists are no program
+        let bad = listed(
+            Expr::null(),
+            "f",
+            vec![],
+            vec![Expr::null()],
+            lists(&[1], 1),
+        );
+        assert!(body(ScalaTranslator::SCALA3, vec![bad]).is_err());
     }
 
     #[test]

@@ -180,6 +180,7 @@ fn call_in(recv: Expr, name: &str, args: Vec<Expr>, declared_in: &[&str]) -> Exp
         args,
         declared_in: declared_in.iter().map(|c| c.to_string()).collect(),
         form: Default::default(),
+        lists: None,
     }
 }
 
