@@ -2025,6 +2025,7 @@ mod tests {
             args,
             declared_in: vec![NATIVE_MEMBER.into(), "kotlin.collections".into()],
             form,
+            lists: None,
         }
     }
 
