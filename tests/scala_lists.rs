@@ -82,7 +82,8 @@ fn pick(from: &Path, to: &Path, patterns: &[&str], per_pattern: usize) -> Vec<St
 /// judged and of those whose verdict contradicts the expectation.
 fn check(dir: &Path, compiler: &str) -> (usize, usize) {
     thalia()
-        .args(["check", "--compiler", compiler, "--server", "-j", "2"])
+        // one warm server: a dozen programs do not pay for a second JVM
+        .args(["check", "--compiler", compiler, "--server", "-j", "1"])
         // scalac brings its own standard library
         .args(["--classpath", ""])
         .arg(dir)
@@ -164,7 +165,7 @@ fn curried_and_implicit_calls_compile_as_expected_with_scalac_3_and_2() {
         "scala2@2.13.18",
     );
     assert!(calls2.iter().all(|c| !c.contains("using")), "{calls2:#?}");
-    cell(tmp.path(), "scala2", "ill-typed", &[")("], "scala2@2.13.18");
+    // (Scala 2's ill-typed cell is left to the measured samples: CI's time)
 }
 
 /// Every how-many-th program of a round is synthesized.
