@@ -7,6 +7,9 @@
 
 use std::path::Path;
 
+#[path = "support/runs.rs"]
+mod runs;
+
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -57,22 +60,7 @@ fn check(dir: &Path) -> (usize, usize) {
         .arg(dir)
         .assert()
         .success();
-    let text = std::fs::read_to_string(dir.join("check-kotlin-2.4.21/results.jsonl"))
-        .expect("results.jsonl");
-    let lines: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a result line"))
-        .collect();
-    let wrong: Vec<&Value> = lines.iter().filter(|r| !r["finding"].is_null()).collect();
-    for r in &wrong {
-        eprintln!(
-            "mismatch {} {}: {}",
-            r["id"],
-            r["member"],
-            r["diagnostics"][0].as_str().unwrap_or("")
-        );
-    }
-    (lines.len(), wrong.len())
+    runs::mismatches(&dir.join("check-kotlin-2.4.21/results.jsonl"))
 }
 
 #[test]

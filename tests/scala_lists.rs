@@ -8,6 +8,9 @@
 
 use std::path::{Path, PathBuf};
 
+#[path = "support/runs.rs"]
+mod runs;
+
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -93,21 +96,7 @@ fn check(dir: &Path, compiler: &str) -> (usize, usize) {
         "check-{}/results.jsonl",
         compiler.replace('@', "-")
     ));
-    let text = std::fs::read_to_string(&results).expect("results.jsonl");
-    let lines: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a result line"))
-        .collect();
-    let wrong: Vec<&Value> = lines.iter().filter(|r| !r["finding"].is_null()).collect();
-    for r in &wrong {
-        eprintln!(
-            "mismatch {} {}: {}",
-            r["id"],
-            r["member"],
-            r["diagnostics"][0].as_str().unwrap_or("")
-        );
-    }
-    (lines.len(), wrong.len())
+    runs::mismatches(&results)
 }
 
 /// One cell: synthesize, pick the calls with lists, assert their text, compile them.

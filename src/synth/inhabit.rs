@@ -407,9 +407,18 @@ impl Worker<'_> {
         };
         self.building.in_lambda -= 1;
         self.building.scope.truncate(scope_len);
-        let form = self.lambda_form(rng, f.ground && !f.suspend);
+        let mut form = self.lambda_form(rng, f.ground && !f.suspend);
         let ret = (f.ground && java_expressible(&self.api, f.ret))
             .then(|| super::program::to_ir(&self.api, f.ret));
+        // an anonymous function with statements before its result must write the result type
+        // (`fun(x): R { ..; return e }`): without one it is the usual lambda
+        if form == LambdaForm::AnonymousFunction
+            && ret.is_none()
+            && !block.is_empty()
+            && !matches!(body, Expr::Unit)
+        {
+            form = LambdaForm::Usual;
+        }
         let lambda = Inhabitant {
             expr: Expr::Lambda {
                 params: names,

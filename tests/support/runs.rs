@@ -1,6 +1,7 @@
 //! Comparing run directories program by program: the results of a store (verdict and finding
 //! signature per program key) and the findings' counts as `thalia report --json` gives them.
-//! Shared by `tests/shard.rs` and `tests/online_slurm.rs` (included with `#[path]`).
+//! Shared by `tests/shard.rs`, `tests/online_slurm.rs` and the Kotlin and Scala synthesis
+//! tests (included with `#[path]`).
 
 #![allow(dead_code)]
 
@@ -53,4 +54,25 @@ pub fn finding_counts(dir: &Path) -> BTreeMap<String, u64> {
             )
         })
         .collect()
+}
+
+/// A `thalia check` results file's programs and those whose verdict contradicts the
+/// expectation (a finding), each of those printed with its first diagnostic.
+pub fn mismatches(results: &Path) -> (usize, usize) {
+    let text =
+        std::fs::read_to_string(results).unwrap_or_else(|e| panic!("{}: {e}", results.display()));
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a result line"))
+        .collect();
+    let wrong: Vec<&Value> = lines.iter().filter(|r| !r["finding"].is_null()).collect();
+    for r in &wrong {
+        eprintln!(
+            "mismatch {} {}: {}",
+            r["id"],
+            r["member"],
+            r["diagnostics"][0].as_str().unwrap_or("")
+        );
+    }
+    (lines.len(), wrong.len())
 }
