@@ -170,6 +170,20 @@ pub enum TypePathStep {
     Bound,
 }
 
+/// A JSON number read as an index (`None` for anything else).
+fn as_index(v: &serde_json::Value) -> Option<usize> {
+    v.as_u64().and_then(|i| usize::try_from(i).ok())
+}
+
+/// The indices listed under `key` of a method document's `other_metadata` (empty when
+/// absent; entries that are not indices are left out).
+fn meta_indices(meta: Option<&serde_json::Value>, key: &str) -> Vec<usize> {
+    meta.and_then(|m| m.get(key))
+        .and_then(|v| v.as_array())
+        .map(|a| a.iter().filter_map(as_index).collect())
+        .unwrap_or_default()
+}
+
 /// Reads a path written as JSON: indices, `"[]"` and `"?"` (`None` when malformed).
 fn type_path(v: &serde_json::Value) -> Option<Vec<TypePathStep>> {
     v.as_array()?
@@ -177,10 +191,7 @@ fn type_path(v: &serde_json::Value) -> Option<Vec<TypePathStep>> {
         .map(|s| match s {
             serde_json::Value::String(x) if x == "[]" => Some(TypePathStep::Element),
             serde_json::Value::String(x) if x == "?" => Some(TypePathStep::Bound),
-            x => x
-                .as_u64()
-                .and_then(|i| usize::try_from(i).ok())
-                .map(TypePathStep::Arg),
+            x => as_index(x).map(TypePathStep::Arg),
         })
         .collect()
 }
@@ -228,16 +239,7 @@ fn nullable_at(
 impl JavaNullness {
     /// Reads a method document's `other_metadata`.
     pub fn of_method(meta: Option<&serde_json::Value>) -> JavaNullness {
-        let indices = |k: &str| -> Vec<usize> {
-            meta.and_then(|m| m.get(k))
-                .and_then(|v| v.as_array())
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|i| i.as_u64().and_then(|i| usize::try_from(i).ok()))
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
+        let indices = |k: &str| meta_indices(meta, k);
         JavaNullness {
             nullable_ret: meta
                 .and_then(|m| m.get("nullable_return"))
@@ -256,7 +258,7 @@ impl JavaNullness {
                 .map(|ps| {
                     ps.iter()
                         .filter_map(|p| {
-                            let i = usize::try_from(p.get(0)?.as_u64()?).ok()?;
+                            let i = as_index(p.get(0)?)?;
                             Some((i, type_path(p.get(1)?)?))
                         })
                         .collect()
@@ -299,10 +301,7 @@ impl KotlinCallForms {
         KotlinCallForms {
             is_operator: flag("is_operator"),
             is_infix: flag("is_infix"),
-            defaults: array("defaults")
-                .iter()
-                .filter_map(|i| i.as_u64().and_then(|i| usize::try_from(i).ok()))
-                .collect(),
+            defaults: meta_indices(meta, "defaults"),
             parameter_names: array("parameter_names")
                 .iter()
                 .filter_map(|n| n.as_str().map(str::to_string))
