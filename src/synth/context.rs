@@ -154,6 +154,9 @@ pub struct SynthContext {
     /// The packages the API describes (its context's included): a class of one of them that
     /// the API lacks is not public, and Kotlin and Scala programs do not write it.
     pub packages: FxHashSet<String>,
+    /// For Kotlin and Scala programs, the inner classes of generic classes
+    /// ([`is_raw_inner`]), computed once: no type of a program names one.
+    raw_inner: FxHashSet<Sym>,
 }
 
 /// The boxed class of each primitive.
@@ -403,6 +406,15 @@ impl SynthContext {
             })
             .collect();
 
+        let raw_inner: FxHashSet<Sym> = if native.is_some() {
+            api.classes
+                .iter()
+                .map(|c| c.sym)
+                .filter(|&sym| is_raw_inner(api, sym))
+                .collect()
+        } else {
+            FxHashSet::default()
+        };
         let mut concrete = Vec::new();
         let mut generic = Vec::new();
         for &c in &class_ids {
@@ -530,6 +542,7 @@ impl SynthContext {
             opt_in_markers,
             native,
             packages,
+            raw_inner,
         }
     }
 
@@ -538,7 +551,23 @@ impl SynthContext {
         expressible(api, t, self.native)
             && (self.native.is_none()
                 || hidden_class_problem(api, t, &self.packages).is_none()
-                    && !names_raw_inner(api, t))
+                    && !self.names_raw_inner(api, t))
+    }
+
+    /// True when type `t` names one of the classes of `raw_inner`.
+    fn names_raw_inner(&self, api: &Api, t: TypeId) -> bool {
+        if self.raw_inner.is_empty() {
+            return false;
+        }
+        let a = &api.ts.arena;
+        let mut todo = vec![t];
+        while let Some(t) = todo.pop() {
+            if matches!(a.get(t), Type::Class { name, .. } if self.raw_inner.contains(name)) {
+                return true;
+            }
+            a.for_each_child(t, |c| todo.push(c));
+        }
+        false
     }
 
     /// True for a member whose value an inhabitant path cannot take as a step: one with a
