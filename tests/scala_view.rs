@@ -37,6 +37,9 @@ trait Shape:
   def area: Double
   def scaled(k: Double): Shape
 
+trait Tagged extends Any:
+  def tag: Int
+
 abstract class Base(val id: Int):
   def name(): String
   var counter: Int = 0
@@ -59,6 +62,7 @@ object Lone:
   def show[T](x: T)(using s: Ordering[T]): String = x.toString
   def imp(x: Int)(implicit n: Numeric[Int]): Int = x
   def bounded[T <: AnyVal](t: T): T = t
+  def refOnly[T <: AnyRef](t: T): T = t
   def wild(xs: List[? <: Number]): Int = 0
   def fn(f: (Int, String) => Boolean): Map[String, (Int, Long)] = Map.empty
   def greet(name: String, times: Int = 1): String = name
@@ -315,7 +319,8 @@ fn scala3_classes_member_by_member() {
             "demo.Lone",
             "demo.Point",
             "demo.Shape",
-            "demo.Sink"
+            "demo.Sink",
+            "demo.Tagged"
         ]
     );
     for (n, doc) in &d {
@@ -370,6 +375,13 @@ fn scala3_classes_member_by_member() {
     assert_eq!(methods(shape), ["scaled(scala.Double): demo.Shape"]);
     assert_eq!(fields(shape), ["val area: scala.Double"]);
     assert_eq!(method(shape, "scaled")["is_abstract"], true);
+    // a universal trait says it extends `Any` (its values are no `Object`s); others do not
+    let tagged = &d["demo.Tagged"];
+    assert_eq!(tagged["class_type"], 1);
+    assert_eq!(strs(&tagged["inherits"]), ["scala.Any"]);
+    assert!(shape["inherits"]
+        .as_array()
+        .is_none_or(|a| a.iter().all(|s| s != "scala.Any")));
     let base = &d["demo.Base"];
     assert_eq!(base["class_type"], 2);
     assert_eq!(methods(base), ["name(): java.lang.String"]);
@@ -411,6 +423,7 @@ fn scala3_classes_member_by_member() {
             "static <T> show(T): java.lang.String",
             "static imp(scala.Int): scala.Int",
             "static <T <: scala.AnyVal> bounded(T): T",
+            "static <T <: java.lang.Object> refOnly(T): T",
             "static wild(scala.collection.immutable.List[_ <: java.lang.Number]): scala.Int",
             "static fn((scala.Int, java.lang.String) => scala.Boolean): scala.collection.immutable.Map[java.lang.String, (scala.Int, scala.Long)]",
             "static greet(java.lang.String, scala.Int): java.lang.String",
@@ -462,10 +475,10 @@ fn auto_view_picks_scala_and_the_result_loads() {
     // every class loads, the higher-kinded `Functor[F[_]]` too (its parameter is a type
     // constructor; members that apply it are the only ones skipped)
     assert!(
-        text.contains("loaded 10 classes"),
+        text.contains("loaded 11 classes"),
         "expected all classes to load:\n{text}"
     );
-    assert!(!text.contains("of 10 files"), "no file skipped:\n{text}");
+    assert!(!text.contains("of 11 files"), "no file skipped:\n{text}");
     assert!(
         text.contains("demo.Functor.fmap") && text.contains("higher-kinded"),
         "the member applying `F` is skipped:\n{text}"

@@ -558,6 +558,17 @@ impl Builder {
                 }
             }
             let sym = self.classes[i].sym;
+            // a Scala trait that extends `Any` itself (the extractor writes `scala.Any` only
+            // then) is a universal trait: its values are no `AnyRef`s
+            let any = self.ts.arena.sym("scala.Any");
+            if syntax == Syntax::Scala
+                && self.classes[i].kind == ClassKind::Interface
+                && supers.iter().any(
+                    |&s| matches!(self.ts.arena.get(s), Type::Class { name, .. } if *name == any),
+                )
+            {
+                self.ts.declare_universal(sym);
+            }
             let params = self.classes[i].type_params.clone();
             self.ts.declare_class(sym, ClassSig { params, supers });
         }
@@ -1376,6 +1387,43 @@ mod tests {
         // `from[E](it: IterableOnce[E])(implicit ord: Ordering[E])`
         let (n, l, _) = member("scala.collection.mutable.PriorityQueue", "from");
         assert_eq!((n, l), (2, lists(&[1], 1)));
+    }
+
+    #[test]
+    fn scala_universal_traits_value_classes_and_anyref_bounds_are_no_objects() {
+        let mut api = crate::embedded::embedded_corpus("scala-library-2.13.18").expect("corpus");
+        let object = api.ts.arena.class_named("java.lang.Object", &[]);
+        let class = |api: &mut Api, name: &str| {
+            let sym = api.ts.arena.sym(name);
+            api.ts.self_type(sym)
+        };
+        // `trait Product extends Any with Equals`, `trait Equiv[T] extends Any with
+        // Serializable`: universal; `Tuple2` extends `Product` but is a class, an `AnyRef`
+        for (name, is_object) in [
+            ("scala.Product", false),
+            ("scala.Equals", false),
+            ("scala.math.Equiv", false),
+            ("scala.runtime.RichInt", false),
+            ("scala.Tuple2", true),
+            ("scala.collection.immutable.List", true),
+        ] {
+            let t = class(&mut api, name);
+            assert_eq!(api.ts.is_subtype(t, object), is_object, "{name}");
+        }
+        let product = api.ts.arena.sym("scala.Product");
+        assert!(api.ts.is_universal(product));
+        // `ArraySeq.ofRef[T <: AnyRef]`: the bound is `Object`, which `Product` is not under
+        let c = api
+            .class_by_name("scala.collection.immutable.ArraySeq.ofRef")
+            .expect("ofRef");
+        let t = api.class(c).type_params[0];
+        assert_eq!(api.ts.arena.var(t).upper, vec![object]);
+        // `C <: BitSet & BitSetOps[C]`: both parts of the intersection bound
+        let c = api
+            .class_by_name("scala.collection.BitSetOps")
+            .expect("BitSetOps");
+        let t = api.class(c).type_params[0];
+        assert_eq!(api.ts.arena.var(t).upper.len(), 2);
     }
 
     #[test]

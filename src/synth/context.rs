@@ -157,6 +157,9 @@ pub struct SynthContext {
     /// For Kotlin and Scala programs, the inner classes of generic classes
     /// ([`is_raw_inner`]), computed once: no type of a program names one.
     raw_inner: FxHashSet<Sym>,
+    /// For Scala programs, the implicit conversions the API declares (an `implicit def` of
+    /// one explicit parameter, an implicit class's constructor): (parameter, result) types.
+    pub scala_views: Vec<(TypeId, TypeId)>,
 }
 
 /// The boxed class of each primitive.
@@ -198,6 +201,9 @@ pub fn expressible(api: &Api, t: TypeId, native: Option<Syntax>) -> bool {
                 // variables, Scala's literal types (`false`) and objects
                 return false;
             }
+            if scala && !constructor_args_ok(api, t) {
+                return false;
+            }
             let mut ok = true;
             a.for_each_child(t, |c| ok &= expressible(api, c, native));
             ok
@@ -210,9 +216,62 @@ pub fn expressible(api: &Api, t: TypeId, native: Option<Syntax>) -> bool {
     }
 }
 
+/// The implicit conversions of a Scala API, wherever declared (a conversion that needs an
+/// import counts too: a position it could convert is no certain type error): the
+/// (parameter, result) types of every `implicit def` with one explicit parameter and of every
+/// implicit class's constructor.
+fn implicit_views(api: &Api) -> Vec<(TypeId, TypeId)> {
+    let implicit = |extra: &serde_json::Map<String, serde_json::Value>| {
+        extra.get("implicit") == Some(&serde_json::Value::Bool(true))
+    };
+    let mut out = Vec::new();
+    for m in api.member_ids() {
+        let mem = api.member(m);
+        let cl = api.class(mem.owner);
+        let one = match &mem.scala_lists {
+            None => mem.params.len() == 1,
+            Some(l) => l.explicit == [1],
+        };
+        if cl.syntax != Syntax::Scala || mem.receiver.is_some() || !one {
+            continue;
+        }
+        let view = match mem.kind {
+            MemberKind::Method => cl
+                .doc
+                .methods()
+                .get(mem.doc_index)
+                .is_some_and(|d| implicit(&d.extra)),
+            MemberKind::Constructor => implicit(&cl.doc.extra),
+            MemberKind::Field => false,
+        };
+        if view {
+            out.push((mem.params[0].ty, mem.ret));
+        }
+    }
+    out
+}
+
+/// True unless class type `t` passes something other than a type constructor (a class named
+/// without arguments, `List`) for a higher-kinded parameter of its class (`CC[_]` of
+/// `IterableOps[A, CC, C]`): a wildcard or an applied type there is ill-kinded.
+fn constructor_args_ok(api: &Api, t: TypeId) -> bool {
+    let a = &api.ts.arena;
+    let Type::Class { name, args } = a.get(t) else {
+        return true;
+    };
+    let Some(params) = api.ts.class_params(*name) else {
+        return true;
+    };
+    params.iter().zip(args.iter()).all(|(&v, &arg)| {
+        !a.var(v).higher_kinded || matches!(a.get(arg), Type::Class { args, .. } if args.is_empty())
+    })
+}
+
 /// True for an inner (non-static member) class of a generic class, directly or through
 /// enclosing inner classes: its type needs the enclosing class's type arguments
-/// (`TypeToken<T>.TypeSet`), a raw type without them.
+/// (`TypeToken<T>.TypeSet`), a raw type without them. Also true for every Scala class of a
+/// class or trait: its type depends on the enclosing instance (`r.Value`), which a
+/// projection (`Enumeration#Value`) does not equal where the type is invariant.
 pub fn is_raw_inner(api: &Api, sym: Sym) -> bool {
     let mut c = api.class_by_sym(sym);
     // (the bound guards against a cyclic `parent` in a hostile document)
@@ -220,6 +279,9 @@ pub fn is_raw_inner(api: &Api, sym: Sym) -> bool {
         let Some(cl) = c.map(|c| api.class(c)) else {
             return false;
         };
+        if cl.doc.extra.contains_key("scala_inner") {
+            return true;
+        }
         if cl.doc.is_inner != Some(true) {
             return false;
         }
@@ -393,16 +455,23 @@ impl SynthContext {
             .map(|c| api.class(c).name.clone())
             .collect();
         // Kotlin's annotation classes and Scala's objects are no types of values, nor for
-        // them an inner class of a generic class (see `is_raw_inner`)
+        // them an inner class of a generic class (see `is_raw_inner`); nor is a type
+        // constructor over type constructors (`IterableOps[A, CC[_], C]`), whose instances
+        // in the pools (or as a subclass chosen for a supertype) would give `CC` a proper type
         let class_ids: Vec<ClassId> = owners
             .iter()
             .copied()
             .filter(|&c| {
-                api.class(c).is_class
+                let cl = api.class(c);
+                cl.is_class
                     && flag(api, c, "kotlin_kind")
                         != Some(serde_json::Value::String("annotation_class".into()))
                     && !is_scala_object(api, c)
-                    && !(native.is_some() && is_raw_inner(api, api.class(c).sym))
+                    && !(native.is_some() && is_raw_inner(api, cl.sym))
+                    && !cl
+                        .type_params
+                        .iter()
+                        .any(|&v| api.ts.arena.var(v).higher_kinded)
             })
             .collect();
 
@@ -419,15 +488,6 @@ impl SynthContext {
         let mut generic = Vec::new();
         for &c in &class_ids {
             let cl = api.class(c);
-            if cl
-                .type_params
-                .iter()
-                .any(|&v| api.ts.arena.var(v).higher_kinded)
-            {
-                // a type constructor over type constructors (`IterableOps[A, CC[_], C]`):
-                // the pool's instances would give `CC` a proper type
-                continue;
-            }
             if cl.is_generic() {
                 generic.push(c);
             } else {
@@ -525,6 +585,11 @@ impl SynthContext {
             }
         }
         let throws_checked = Self::checked_throwers(api);
+        let scala_views = if native == Some(Syntax::Scala) {
+            implicit_views(api)
+        } else {
+            Vec::new()
+        };
         SynthContext {
             graph,
             testable,
@@ -543,6 +608,7 @@ impl SynthContext {
             native,
             packages,
             raw_inner,
+            scala_views,
         }
     }
 
@@ -889,6 +955,55 @@ mod tests {
                 "{native:?}: the inner class is a type of the pool"
             );
             assert_eq!(ctx.expressible(&api, inner_t), !raw_skipped, "{native:?}");
+        }
+    }
+
+    #[test]
+    fn scala_programs_keep_type_constructors_path_types_and_views_apart() {
+        let mut api = crate::embedded::embedded_corpus("scala-library-2.13.18").expect("corpus");
+        let ctx = SynthContext::for_native(&mut api, Some(Syntax::Scala));
+        let sym = |api: &mut Api, n: &str| api.ts.arena.sym(n);
+        // a class with a higher-kinded parameter is in no pool
+        let ops = sym(&mut api, "scala.collection.IterableOps");
+        let in_pools = ctx.generic.iter().any(|&c| api.class(c).sym == ops)
+            || ctx
+                .subclasses
+                .values()
+                .any(|cs| cs.iter().any(|&c| api.class(c).sym == ops));
+        assert!(!in_pools, "IterableOps in a pool");
+        // its type is expressible with a type constructor for `CC`, not with a wildcard
+        let defaults = sym(&mut api, "scala.collection.IterableFactoryDefaults");
+        let a = &mut api.ts.arena;
+        let string = a.class_named("java.lang.String", &[]);
+        let list = a.class_named("scala.collection.immutable.List", &[]);
+        let iterable = a.class_named("scala.collection.Iterable", &[]);
+        let wild = a.wildcard(crate::types::Wildcard::Extends(iterable));
+        let with_list = a.class(defaults, &[string, list]);
+        let with_wild = a.class(defaults, &[string, wild]);
+        assert!(ctx.expressible(&api, with_list));
+        assert!(!ctx.expressible(&api, with_wild));
+        // a class of a class is path-dependent (`r.Value`): never written
+        let value = sym(&mut api, "scala.Enumeration.Value");
+        assert!(is_raw_inner(&api, value));
+        // `Predef.intWrapper(x: Int): RichInt`, inherited from a class clients cannot name,
+        // and the implicit class `ArrowAssoc[A](self: A)` are conversions
+        let views: Vec<(String, String)> = ctx
+            .scala_views
+            .iter()
+            .map(|&(p, r)| {
+                let show = |t| crate::types::print_type(&api.ts.arena, Syntax::Scala, t);
+                (show(p), show(r))
+            })
+            .collect();
+        for (p, r) in [
+            ("scala.Int", "scala.runtime.RichInt"),
+            ("A", "scala.Predef.ArrowAssoc[A]"),
+        ] {
+            assert!(
+                views.iter().any(|(a, b)| a == p && b == r),
+                "{p} => {r} not among {} views",
+                views.len()
+            );
         }
     }
 }

@@ -369,7 +369,9 @@ impl Worker<'_> {
                     // `Inner` in `x`'s type
                     Position::Receiver if is_constructor => {
                         seq.receiver = Some(x);
-                        self.lacks_member_class(x, &name) && !self.enriched(x)
+                        self.lacks_member_class(x, &name)
+                            && !self.enriched(x)
+                            && !self.scala_view_gives(x, &name)
                     }
                     Position::Receiver if self.api.member(m).receiver.is_some() => {
                         // an extension member's receiver: no extension of the name in scope
@@ -378,13 +380,16 @@ impl Worker<'_> {
                         self.lacks_member(x, &name)
                             && !self.extension_in_scope_takes(m, x)
                             && !self.enriched(x)
+                            && !self.scala_view_gives(x, &name)
                     }
                     Position::Receiver => {
                         seq.receiver = Some(x);
+                        // (nor an extension method, nor a conversion, gives it one)
                         self.lacks_member(x, &name)
                             && !(self.rules.has_extension_methods()
-                                && self.extension_applies(x, false, &name, f.params.len()))
-                            && !self.enriched(x)
+                                && self.extension_applies(x, false, &name, f.params.len())
+                                || self.enriched(x)
+                                || self.scala_view_gives(x, &name))
                     }
                     Position::Arg(_)
                         if self.lenient_conversion(x, formal, ConversionSite::Argument) =>
@@ -465,7 +470,7 @@ impl Worker<'_> {
 
     /// True when every supertype of `t` is defined by the API, is a root class, or is one of
     /// the JDK's marker interfaces (which have no supertypes of their own).
-    fn hierarchy_known(&mut self, t: TypeId) -> bool {
+    pub(crate) fn hierarchy_known(&mut self, t: TypeId) -> bool {
         const LEAVES: [&str; 6] = [
             "java.io.Serializable",
             "java.lang.Cloneable",
@@ -702,7 +707,7 @@ impl Worker<'_> {
                     && self.ctx.expressible(&self.api, t)
                     && !a.name(sym).starts_with("java.lang.Void")
                     && !kotlin_view::is_array_class(a.name(sym))
-                    && !self.rules.extends_any_only(a.name(sym))
+                    && !self.rules.extends_any_only(&self.api.ts, sym)
             }
             None => false,
         }
@@ -722,8 +727,8 @@ impl Worker<'_> {
             .filter(|&s| {
                 // a universal trait bounds no type variable that stands for an `Object`
                 self.api.ts.arena.as_class(s).is_some_and(|(n, _)| {
-                    let n = self.api.ts.arena.name(n);
-                    !self.rules.extends_any_only(n) && !kotlin_view::is_array_class(n)
+                    !self.rules.extends_any_only(&self.api.ts, n)
+                        && !kotlin_view::is_array_class(self.api.ts.arena.name(n))
                 }) && self.ctx.expressible(&self.api, s)
             })
             .map(|s| (print_type(&self.api.ts.arena, Syntax::Java, s), s))
@@ -825,7 +830,8 @@ impl Worker<'_> {
                 let still = match b.position {
                     Position::Receiver => {
                         seq.receiver = Some(x);
-                        true
+                        let name = self.api.member(m).name.clone();
+                        !self.scala_view_gives(x, &name)
                     }
                     Position::Arg(i) => {
                         seq.args[i] = x;

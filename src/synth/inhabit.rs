@@ -489,7 +489,8 @@ impl Worker<'_> {
                         .class_ids()
                         .filter(|&c| {
                             let class = self.api.class(c);
-                            class.functional && !self.rules.extends_any_only(&class.name)
+                            class.functional
+                                && !self.rules.extends_any_only(&self.api.ts, class.sym)
                         })
                         .collect()
                 } else {

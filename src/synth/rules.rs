@@ -5,6 +5,7 @@
 //! (`Worker::language_problem`) and the conversions it makes where Java would not
 //! (`Worker::lenient_conversion`).
 
+use crate::types::{Sym, TypeSystem};
 use thalia_translators::Language;
 
 use rand::seq::SliceRandom;
@@ -116,11 +117,23 @@ impl LanguageRules {
         self.lang == Language::Groovy
     }
 
+    /// True when some reference types are no `Object`s (Scala's value classes and universal
+    /// traits), so that a class whose supertypes the API does not know may be one.
+    pub fn has_universal_traits(self) -> bool {
+        self.is_scala()
+    }
+
     /// True when `class` is a universal trait of the language, a supertype of its value
     /// classes that extends `Any`, not `AnyRef`, so that its values are no `Object`
-    /// (Scala's `java.lang.Comparable` and `java.io.Serializable`).
-    pub fn extends_any_only(self, class: &str) -> bool {
-        self.is_scala() && matches!(class, "java.lang.Comparable" | "java.io.Serializable")
+    /// (Scala's `java.lang.Comparable` and `java.io.Serializable`, and the Scala API's own,
+    /// such as `Product` and `Equals`).
+    pub fn extends_any_only(self, ts: &TypeSystem, class: Sym) -> bool {
+        self.is_scala()
+            && (ts.is_universal(class)
+                || matches!(
+                    ts.arena.name(class),
+                    "java.lang.Comparable" | "java.io.Serializable"
+                ))
     }
 
     /// True when overload resolution prefers an alternative whose result conforms to the
@@ -933,9 +946,59 @@ impl Worker<'_> {
         self.rules.converts_constants_to_any_number() && self.is_numeric(x)
     }
 
+    /// True when Scala may convert a `from` where a `to` is expected: any value to `Unit`
+    /// (value discarding), or through one of the API's implicit conversions
+    /// (`SynthContext::scala_views`) whose parameter takes a `from` and whose result is a
+    /// `to`. Classes are compared without their type arguments and the conversion's scope is
+    /// not checked: an over-approximation, so that no position a conversion could repair is
+    /// taken for a type error.
+    fn scala_converts(&mut self, from: TypeId, to: TypeId) -> bool {
+        // (a by-name parameter `=> Unit` takes what its type takes)
+        let to = match *self.api.ts.arena.get(to) {
+            Type::ByName(t) => t,
+            _ => to,
+        };
+        if super::enumerate::is_void(&self.api.ts.arena, to) {
+            return true;
+        }
+        for i in 0..self.ctx.scala_views.len() {
+            let (param, result) = self.ctx.scala_views[i];
+            if self.erased_conforms(from, param) && self.erased_conforms(result, to) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// True when `s` conforms to `t` with type arguments ignored: `t` a type variable (any
+    /// `s`), the same primitive or its box, a subclass of `t`'s class, arrays for an array.
+    fn erased_conforms(&mut self, s: TypeId, t: TypeId) -> bool {
+        let a = &self.api.ts.arena;
+        match *a.get(t) {
+            Type::Var(_) | Type::Top => true,
+            // (a primitive widens first: `DurationLong(n: Long)` takes an `Int`)
+            Type::Prim(p) => self
+                .prim_of(s)
+                .is_some_and(|q| q == p || wider_prims(q).contains(&p)),
+            Type::Array(_) => matches!(a.get(s), Type::Array(_)),
+            Type::Class { name, .. } => {
+                let s = match *a.get(s) {
+                    Type::Prim(p) => match self.ctx.box_of(p) {
+                        Some(b) => self.api.ts.arena.class(b, &[]),
+                        None => return false,
+                    },
+                    _ => s,
+                };
+                self.api.ts.is_root_class(name) || self.api.ts.as_super(s, name).is_some()
+            }
+            _ => false,
+        }
+    }
+
     /// True when the target language converts a `from` value to a `to` variable at `site`
     /// although Java would not: Scala 2 widens then boxes
-    /// ([`LanguageRules::widens_then_boxes`]); Groovy coerces on assignment
+    /// ([`LanguageRules::widens_then_boxes`]); Scala converts implicitly
+    /// ([`Worker::scala_converts`]); Groovy coerces on assignment
     /// ([`LanguageRules::coerces_on_assignment`]).
     pub(crate) fn lenient_conversion(
         &mut self,
@@ -943,6 +1006,9 @@ impl Worker<'_> {
         to: TypeId,
         site: ConversionSite,
     ) -> bool {
+        if self.rules.is_scala() && self.scala_converts(from, to) {
+            return true;
+        }
         if self.rules.widens_then_boxes() {
             return match (self.prim_of(from), self.prim_of(to)) {
                 (Some(a), Some(b)) => a == b || wider_prims(a).contains(&b),
@@ -1020,6 +1086,66 @@ impl Worker<'_> {
     /// position: groovyc's acceptance of arguments that contradict explicit type arguments
     /// ([`LanguageRules::ignores_explicit_type_arguments`], RB9 in `known-findings/`) is
     /// generated and labelled `known` by the campaign.
+    /// True when scalac accepts any receiver or argument at `pos` of `m`: a member that
+    /// every Scala value has (`Any`'s `==`, `!=`, `equals`, `toString`, …: any receiver, and
+    /// any argument of the comparisons).
+    fn scala_accepts_any(&mut self, m: MemberId, pos: Position) -> bool {
+        /// The members of `scala.Any` (and `AnyRef`), which the API's classes do not list.
+        const ANY_MEMBERS: [&str; 12] = [
+            "==",
+            "!=",
+            "equals",
+            "eq",
+            "ne",
+            "##",
+            "hashCode",
+            "toString",
+            "getClass",
+            "isInstanceOf",
+            "asInstanceOf",
+            "synchronized",
+        ];
+        let name = self.api.member(m).name.clone();
+        match pos {
+            Position::Receiver => {
+                if ANY_MEMBERS.contains(&name.as_str()) {
+                    return true;
+                }
+                false
+            }
+            Position::Arg(_) => matches!(name.as_str(), "==" | "!=" | "equals" | "eq" | "ne"),
+            Position::Result => false,
+        }
+    }
+
+    /// True when Scala may call a member named `name` on a receiver of type `x` through one
+    /// of the API's implicit conversions (`x + "s"` through `any2stringadd`, `n.max(m)`
+    /// through `intWrapper`): one whose parameter takes an `x` and whose result's class has a
+    /// member of the name (over-approximated as in [`Worker::scala_converts`]).
+    pub(crate) fn scala_view_gives(&mut self, x: TypeId, name: &str) -> bool {
+        if !self.rules.is_scala() {
+            return false;
+        }
+        for i in 0..self.ctx.scala_views.len() {
+            let (param, result) = self.ctx.scala_views[i];
+            if !self.erased_conforms(x, param) {
+                continue;
+            }
+            let has = self
+                .api
+                .ts
+                .arena
+                .as_class(result)
+                .and_then(|(c, _)| self.api.class_by_sym(c))
+                .and_then(|c| self.ctx.members_by_name.get(&c))
+                .is_some_and(|by| by.contains_key(name));
+            if has {
+                return true;
+            }
+        }
+        false
+    }
+
     pub(crate) fn checker_accepts_any(
         &mut self,
         m: MemberId,
@@ -1028,6 +1154,9 @@ impl Worker<'_> {
         owner: TypeId,
     ) -> bool {
         let rules = self.rules;
+        if rules.is_scala() && self.scala_accepts_any(m, pos) {
+            return true;
+        }
         let Position::Arg(_) = pos else {
             return false;
         };

@@ -446,8 +446,12 @@ impl<'c> Worker<'c> {
                 sups.retain(|&u| u != t && self.ctx.expressible(&self.api, u));
                 let o = self.ctx.object_sym;
                 let obj = self.api.ts.arena.class(o, &[]);
-                // (not above Scala's `Any` and value classes, which are no `Object`s)
-                if !sups.contains(&obj) && self.api.ts.is_subtype(t, obj) {
+                // (not above Scala's `Any` and value classes, which are no `Object`s, nor
+                // above a class whose supertypes are unknown, which may be a universal trait)
+                if !sups.contains(&obj)
+                    && self.api.ts.is_subtype(t, obj)
+                    && (!self.rules.has_universal_traits() || self.hierarchy_known(t))
+                {
                     sups.push(obj);
                 }
                 // one wildcard-widened variant of a generic supertype
@@ -457,7 +461,9 @@ impl<'c> Worker<'c> {
                     .collect();
                 if let Some(&g) = generic.choose(rng) {
                     if let Some(w) = self.widen_with_wildcard(rng, g) {
-                        if self.api.ts.is_subtype(t, w) {
+                        // (a wildcard for a type constructor, `IterableOps[A, ? <: Seq, C]`,
+                        // is not expressible)
+                        if self.api.ts.is_subtype(t, w) && self.ctx.expressible(&self.api, w) {
                             sups.push(w);
                         }
                     }

@@ -223,7 +223,13 @@ pub fn parse_type_param(
                 p.ws();
             }
             if p.eat("<:") {
+                // an intersection (`C <: BitSet & BitSetOps[C]`) is each part a bound
                 upper.push(p.ty()?);
+                p.ws();
+                while p.eat("&") {
+                    upper.push(p.ty()?);
+                    p.ws();
+                }
             }
         }
     }
@@ -919,6 +925,26 @@ mod tests {
         );
         let t = parse_type(&mut a, Syntax::Java, &at, &[]).unwrap();
         assert_eq!(a.depth(t), MAX_TYPE_DEPTH);
+    }
+
+    #[test]
+    fn a_scala_intersection_bound_is_each_part_a_bound() {
+        let mut a = TypeArena::new();
+        let var = a.new_var("C", "scala.collection.BitSetOps");
+        let text = "+C <: scala.collection.BitSet & scala.collection.BitSetOps[C]";
+        parse_type_param(&mut a, Syntax::Scala, text, var, &[var]).unwrap();
+        let bounds: Vec<String> = a
+            .var(var)
+            .upper
+            .clone()
+            .into_iter()
+            .map(|b| crate::types::print_type(&a, Syntax::Scala, b))
+            .collect();
+        assert_eq!(
+            bounds,
+            ["scala.collection.BitSet", "scala.collection.BitSetOps[C]"]
+        );
+        assert_eq!(a.var(var).variance, Variance::Covariant);
     }
 
     #[test]

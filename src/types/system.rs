@@ -1,6 +1,6 @@
 //! The type system: the arena plus the class hierarchy, with subtyping over ids.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
 use super::arena::{Prim, Sym, Type, TypeArena, TypeId, VarId, Variance, Wildcard};
@@ -43,6 +43,8 @@ pub struct TypeSystem {
     /// The type arena.
     pub arena: TypeArena,
     classes: FxHashMap<Sym, ClassSig>,
+    /// Scala's universal traits (traits that extend `Any`, not `AnyRef`).
+    universal: FxHashSet<Sym>,
     roots: SmallVec<[Sym; 4]>,
     bottoms: SmallVec<[Sym; 2]>,
     array_supers: SmallVec<[Sym; 3]>,
@@ -68,6 +70,7 @@ impl TypeSystem {
         TypeSystem {
             arena,
             classes: FxHashMap::default(),
+            universal: FxHashSet::default(),
             roots,
             bottoms,
             array_supers,
@@ -83,6 +86,19 @@ impl TypeSystem {
         self.classes.insert(name, sig);
         self.subtype_memo.clear();
         self.super_memo.clear();
+    }
+
+    /// Declares a Scala universal trait (one that extends `Any`, not `AnyRef`, as `Product`
+    /// and `Equals`): its values are no `java.lang.Object`s; clears memo tables.
+    pub fn declare_universal(&mut self, name: Sym) {
+        self.universal.insert(name);
+        self.subtype_memo.clear();
+        self.super_memo.clear();
+    }
+
+    /// True for a declared Scala universal trait ([`TypeSystem::declare_universal`]).
+    pub fn is_universal(&self, name: Sym) -> bool {
+        self.universal.contains(&name)
     }
 
     /// The signature of a declared class.
@@ -345,13 +361,13 @@ impl TypeSystem {
         r
     }
 
-    /// True for Scala's `Any` and its value classes (`scala.Int`, a subclass of
-    /// `scala.AnyVal`), which are not `java.lang.Object`s in Scala.
+    /// True for Scala's `Any`, its value classes (`scala.Int`, a subclass of `scala.AnyVal`)
+    /// and its universal traits, which are not `java.lang.Object`s in Scala.
     fn is_scala_value(&mut self, s: TypeId) -> bool {
         let Type::Class { name, .. } = *self.arena.get(s) else {
             return false;
         };
-        if name == self.roots[2] {
+        if name == self.roots[2] || self.universal.contains(&name) {
             return true;
         }
         let any_val = self.arena.sym("scala.AnyVal");

@@ -846,6 +846,10 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
     if has("inner") {
         doc.extra.insert("scala_inner".into(), Value::Bool(true));
     }
+    // an implicit class converts its constructor's argument to itself (`"a" -> 1`)
+    if has("implicit") {
+        doc.extra.insert("implicit".into(), Value::Bool(true));
+    }
     let mut methods = Vec::new();
     let mut fields = Vec::new();
     let mut skipped = page.skipped.clone();
@@ -976,6 +980,10 @@ pub(crate) fn build_member(
             return Ok(());
         }
         let mut extra = serde_json::Map::new();
+        // an implicit method (with one parameter: an implicit conversion)
+        if mhas("implicit") {
+            extra.insert("implicit".into(), Value::Bool(true));
+        }
         let first = lists.first().cloned().unwrap_or_default();
         let mut ret_s = ret.as_ref().map(|t| render(t, &mscope));
         for l in lists.iter().skip(1).rev() {

@@ -181,6 +181,7 @@ object ScalaSignatureDump extends Driver:
       else "class"
     val mods = mutable.ArrayBuffer[String]()
     if cls.is(Flags.Case) then mods += "case"
+    if cls.is(Flags.Implicit) then mods += "implicit"
     if cls.is(Flags.Sealed) then mods += "sealed"
     if cls.is(Flags.Abstract) && !cls.is(Flags.Trait) then mods += "abstract"
     if cls.is(Flags.Final) then mods += "final"
@@ -194,7 +195,14 @@ object ScalaSignatureDump extends Driver:
       val s = p.classSymbol
       s == defn.ObjectClass || s == defn.AnyClass || s == defn.AnyRefAlias || s == defn.MatchableClass
     }
-    val ext = if parents.isEmpty then "" else parents.map(ty).mkString(" extends ", " with ", "")
+    // a universal trait (`Product`, `Equals`: extends `Any`, not `AnyRef`) says so, since its
+    // values are no `Object`s; any other class extends `AnyRef` without saying it
+    // (its first parent is `Any`; it may still derive from `Object` through a Java interface,
+    // `Ordered[A] extends Any with Comparable[A]`)
+    val universal = cls.is(Flags.Trait) &&
+      (!cls.derivesFrom(defn.ObjectClass) || info.declaredParents.headOption.exists(_.classSymbol == defn.AnyClass))
+    val parentTexts = (if universal then Seq(clsName(defn.AnyClass)) else Seq()) ++ parents.map(ty)
+    val ext = if parentTexts.isEmpty then "" else parentTexts.mkString(" extends ", " with ", "")
     val sig = s"${simpleName(cls)}$tps$ext"
     val members = mutable.ArrayBuffer[String]()
     val abstractCls = cls.is(Flags.Abstract) || cls.is(Flags.Trait)
@@ -205,6 +213,19 @@ object ScalaSignatureDump extends Driver:
         catch
           case e: Throwable =>
             memberProblems += problemLine(topOf(cls), s"${fqn(cls)}.${d.name}", "", s"member skipped: ${reason(e)}")
+    // an object's members inherited from a class its clients cannot name (`Predef`'s
+    // `private[scala] LowPriorityImplicits`: `intWrapper`, `wrapString`) are the object's own
+    // to its clients
+    if cls.is(Flags.Module) then
+      val seen = mutable.Set[Name]() ++ info.decls.toList.map(_.name)
+      for b <- cls.baseClasses.tail if !isPublic(b) && b.typeParams.isEmpty do
+        val inherited = b.info.decls.toList.filter(d => !d.isClass && !d.isConstructor && !seen.contains(d.name))
+        for d <- inherited do
+          try member(cls, d, abstractCls).foreach(members += _)
+          catch
+            case e: Throwable =>
+              memberProblems += problemLine(topOf(cls), s"${fqn(cls)}.${d.name}", "", s"member skipped: ${reason(e)}")
+        seen ++= inherited.map(_.name)
     s"""{"class":{"jvm":${q(cls.fullName.mangledString)},"fqn":${q(fqn(cls))},"kind":${q(kind)},"modifiers":${arr(mods)},"sig":${q(sig)},"deprecated":${deprecated(cls)},"members":${members.mkString("[", ",", "]")}}}"""
 
   private def member(cls: ClassSymbol, d: Symbol, abstractCls: Boolean)(using Context): Option[String] =
@@ -273,7 +294,9 @@ object ScalaSignatureDump extends Driver:
       case TypeBounds(lo, hi) =>
         val l = if lo.isExactlyNothing then "" else s" >: ${ty(lo)}"
         val h = hi match
-          case _ if hi.isExactlyAny || hi.isAnyRef || hi.typeSymbol == defn.AnyKindClass => ""
+          case _ if hi.isExactlyAny || hi.typeSymbol == defn.AnyKindClass => ""
+          // `T <: AnyRef` keeps value classes and universal traits out of `T`
+          case _ if hi.isAnyRef => s" <: ${clsName(defn.ObjectClass)}"
           case _: HKTypeLambda => ""
           case _ => s" <: ${ty(hi)}"
         l + h
