@@ -17,11 +17,13 @@
 //! timeout) or dead loses the data since the last dump.
 //!
 //! A server given a start-up directory ([`pool::set_startup_dir`]) compiles a trivial
-//! warm-up program ([`WARM_UP`]) as soon as each of its processes starts and dumps the
-//! agent's data then (the JVM's start-up: static initializers, first-use set-up) into a
-//! start-up file of that directory; every later dump copies the start-up files of the
-//! processes that served since the previous dump beside it (`jacoco-startup-*.exec`), so a
-//! cell's data is start-up ∪ its own, what a fresh compiler JVM per cell would count.
+//! warm-up program ([`warm_up_source`]) twice as soon as each of its processes starts,
+//! dumping the agent's data after each; the probes the first run hit and the second did not
+//! are the code the JVM runs once (static initializers, first-use set-up,
+//! [`crate::coverage::exec_difference`]), kept in a start-up file of that directory. Every
+//! later dump copies the start-up files of the processes that served since the previous dump
+//! beside it (`jacoco-startup-*.exec`), so a cell's data is start-up ∪ its own, nearly what a
+//! fresh compiler JVM per cell counts.
 //!
 //! The [`pool`] keeps idle servers for the whole process (a batch of campaigns), keyed by the
 //! toolchain and its JVM options, so that a campaign's [`crate::compile::Compiler`] takes a
@@ -43,9 +45,17 @@ use crate::toolchain::{toolchains_dir, Tool, Toolchain};
 /// The server's source, compiled on first use.
 pub const SERVER_SOURCE: &str = include_str!("server/CompileServer.java");
 
-/// The warm-up program a server with a start-up directory compiles first (valid Java,
-/// Kotlin, Scala and Groovy), in a file `ThaliaWarmUp.<extension>`.
-pub const WARM_UP: &str = "class ThaliaWarmUp {}\n";
+/// The warm-up program a server with a start-up directory compiles first (twice), in a file
+/// `ThaliaWarmUp.<extension>`: an empty class (in Groovy statically compiled with an empty
+/// test method, as thalia's Groovy programs are), so that its code is a part of any cell's.
+pub fn warm_up_source(tool: Tool) -> &'static str {
+    match tool {
+        Tool::Groovy => {
+            "@groovy.transform.CompileStatic\nclass ThaliaWarmUp {\n    static void test() {}\n}\n"
+        }
+        _ => "class ThaliaWarmUp {}\n",
+    }
+}
 
 /// How long the warm-up compilation may take.
 const WARM_UP_TIMEOUT: Duration = Duration::from_secs(300);
@@ -356,7 +366,7 @@ impl CompileServer {
         Self::start_full(tc, options, None)
     }
 
-    /// [`CompileServer::start_with`] whose every process compiles [`WARM_UP`] first and
+    /// [`CompileServer::start_with`] whose every process compiles [`warm_up_source`] first and
     /// dumps its start-up coverage data into a fresh file of `startup_dir`, if given.
     pub fn start_full(
         tc: &Toolchain,
@@ -476,6 +486,10 @@ impl CompileServer {
         if let Some(dir) = self.startup_dir.clone() {
             let file = self.warm_up(&dir)?;
             self.startup_files.push(file);
+            // the warm-up's requests do not count towards the restart limit
+            if let Some(live) = self.live.as_mut() {
+                live.served = 0;
+            }
         }
         if let Some(dir) = self.coverage_dir.clone() {
             self.control("jacoco-exit-file", &[fresh_exec_file(&dir)], None)?;
@@ -483,7 +497,7 @@ impl CompileServer {
         Ok(())
     }
 
-    /// Compiles [`WARM_UP`] in the fresh process, then dumps (and resets) the agent's data
+    /// Compiles [`warm_up_source`] in the fresh process, then dumps (and resets) the agent's data
     /// into a fresh start-up file of `dir`, returned.
     fn warm_up(&mut self, dir: &Path) -> Result<PathBuf, ServerError> {
         let tool = self.tc.tool.name().to_string();
@@ -496,7 +510,8 @@ impl CompileServer {
         let out = work.join("out");
         std::fs::create_dir_all(&out).map_err(|e| fail(format!("{}: {e}", out.display())))?;
         let src = work.join(format!("ThaliaWarmUp.{}", self.tc.tool.profile().extension));
-        std::fs::write(&src, WARM_UP).map_err(|e| fail(format!("{}: {e}", src.display())))?;
+        std::fs::write(&src, warm_up_source(self.tc.tool))
+            .map_err(|e| fail(format!("{}: {e}", src.display())))?;
         let args = compiler_args(
             &self.tc,
             &crate::compile::compiler_args(self.tc.tool, None, &out, &[src]),
@@ -634,7 +649,13 @@ impl CompileServer {
                 message,
             },
         };
-        match self.send(entry, "", &args, CONTROL_TIMEOUT)? {
+        // control requests do not count towards the restart limit
+        let served = self.live.as_ref().map(|l| l.served);
+        let answer = self.send(entry, "", &args, CONTROL_TIMEOUT)?;
+        if let (Some(n), Some(live)) = (served, self.live.as_mut()) {
+            live.served = n;
+        }
+        match answer {
             Ok(run) if run.exit == 0 => Ok(()),
             Ok(run) if run.timed_out => Err(failed("no answer in time".into())),
             Ok(run) => Err(failed(run.output.trim().to_string())),
@@ -828,7 +849,7 @@ pub mod pool {
         lock().enabled
     }
 
-    /// Makes every server started from now on compile [`super::WARM_UP`] when each of its
+    /// Makes every server started from now on compile [`super::warm_up_source`] when each of its
     /// processes starts and keep that start-up coverage data in `dir`, copied into every
     /// cell's directory the process serves ([`end_coverage`]).
     pub fn set_startup_dir(dir: &Path) {
