@@ -157,6 +157,166 @@ pub fn exec_files(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
+/// One class's probes in a JaCoCo execution data file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ClassProbes {
+    id: u64,
+    name: String,
+    probes: Vec<bool>,
+}
+
+/// The parts of a JaCoCo execution data file (format 0x1007): its sessions, kept as
+/// written, and its classes.
+#[derive(Debug, Default)]
+struct ExecData {
+    sessions: Vec<Vec<u8>>,
+    classes: Vec<ClassProbes>,
+}
+
+const EXEC_HEADER: u8 = 0x01;
+const EXEC_SESSION: u8 = 0x10;
+const EXEC_CLASS: u8 = 0x11;
+const EXEC_MAGIC: u16 = 0xC0C0;
+const EXEC_VERSION: u16 = 0x1007;
+
+/// A reader of JaCoCo's compact data output.
+struct ExecReader<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl ExecReader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+        let end = self.i.checked_add(n).filter(|&e| e <= self.b.len());
+        let end = end.ok_or_else(|| format!("cut at byte {}", self.i))?;
+        let s = &self.b[self.i..end];
+        self.i = end;
+        Ok(s)
+    }
+    fn u8(&mut self) -> Result<u8, String> {
+        Ok(self.take(1)?[0])
+    }
+    fn u16(&mut self) -> Result<u16, String> {
+        let s = self.take(2)?;
+        Ok(u16::from_be_bytes([s[0], s[1]]))
+    }
+    fn u64(&mut self) -> Result<u64, String> {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(self.take(8)?);
+        Ok(u64::from_be_bytes(a))
+    }
+    /// Java's `writeUTF`: a 2-byte length and modified UTF-8 (class names are ASCII-like).
+    fn utf(&mut self) -> Result<String, String> {
+        let n = self.u16()? as usize;
+        Ok(String::from_utf8_lossy(self.take(n)?).into_owned())
+    }
+    fn var_int(&mut self) -> Result<usize, String> {
+        let (mut v, mut shift) = (0usize, 0u32);
+        loop {
+            let b = self.u8()?;
+            if shift > 28 {
+                return Err(format!("bad length at byte {}", self.i));
+            }
+            v |= ((b & 0x7F) as usize) << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+            shift += 7;
+        }
+    }
+    fn probes(&mut self) -> Result<Vec<bool>, String> {
+        let n = self.var_int()?;
+        let bytes = self.take(n.div_ceil(8))?;
+        Ok((0..n).map(|k| bytes[k / 8] & (1 << (k % 8)) != 0).collect())
+    }
+}
+
+/// Reads a JaCoCo execution data file's bytes.
+fn read_exec(bytes: &[u8]) -> Result<ExecData, String> {
+    let mut r = ExecReader { b: bytes, i: 0 };
+    let mut data = ExecData::default();
+    while r.i < bytes.len() {
+        let at = r.i;
+        match r.u8()? {
+            EXEC_HEADER => {
+                let (magic, version) = (r.u16()?, r.u16()?);
+                if magic != EXEC_MAGIC || version != EXEC_VERSION {
+                    return Err(format!(
+                        "not JaCoCo execution data of format {EXEC_VERSION:#x} \
+                         (magic {magic:#x}, version {version:#x})"
+                    ));
+                }
+            }
+            EXEC_SESSION => {
+                r.utf()?;
+                r.u64()?;
+                r.u64()?;
+                data.sessions.push(bytes[at..r.i].to_vec());
+            }
+            EXEC_CLASS => {
+                let id = r.u64()?;
+                let name = r.utf()?;
+                let probes = r.probes()?;
+                data.classes.push(ClassProbes { id, name, probes });
+            }
+            other => return Err(format!("unknown block {other:#x} at byte {at}")),
+        }
+    }
+    Ok(data)
+}
+
+/// Writes execution data in JaCoCo's format (classes without a hit left out, as JaCoCo does).
+fn write_exec(data: &ExecData) -> Vec<u8> {
+    let mut out = vec![EXEC_HEADER];
+    out.extend(EXEC_MAGIC.to_be_bytes());
+    out.extend(EXEC_VERSION.to_be_bytes());
+    for s in &data.sessions {
+        out.extend(s);
+    }
+    for c in data.classes.iter().filter(|c| c.probes.contains(&true)) {
+        out.push(EXEC_CLASS);
+        out.extend(c.id.to_be_bytes());
+        let name = c.name.as_bytes();
+        out.extend((name.len().min(u16::MAX as usize) as u16).to_be_bytes());
+        out.extend(&name[..name.len().min(u16::MAX as usize)]);
+        let mut n = c.probes.len();
+        while n >= 0x80 {
+            out.push(0x80 | (n & 0x7F) as u8);
+            n >>= 7;
+        }
+        out.push(n as u8);
+        for chunk in c.probes.chunks(8) {
+            let byte = chunk
+                .iter()
+                .enumerate()
+                .fold(0u8, |b, (k, &hit)| b | (u8::from(hit) << k));
+            out.push(byte);
+        }
+    }
+    out
+}
+
+/// The probes hit in the execution data `first` and not in `second` (both JaCoCo execution
+/// data of one JVM): what a JVM ran in a first compilation and not in the same compilation
+/// repeated, i.e. the code it runs once (static initializers, first-use set-up). Keeps
+/// `first`'s sessions.
+pub fn exec_difference(first: &[u8], second: &[u8]) -> Result<Vec<u8>, String> {
+    let (mut a, b) = (read_exec(first)?, read_exec(second)?);
+    let again: BTreeMap<(u64, &str), &Vec<bool>> = b
+        .classes
+        .iter()
+        .map(|c| ((c.id, c.name.as_str()), &c.probes))
+        .collect();
+    for c in &mut a.classes {
+        if let Some(p) = again.get(&(c.id, c.name.as_str())) {
+            for (hit, &twice) in c.probes.iter_mut().zip(p.iter()) {
+                *hit = *hit && !twice;
+            }
+        }
+    }
+    Ok(write_exec(&a))
+}
+
 /// Whether a class name matches a JaCoCo pattern (`*` any characters, `?` one).
 pub fn matches(pattern: &str, name: &str) -> bool {
     let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
@@ -521,6 +681,77 @@ pub fn count_csv(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Execution data as JaCoCo's `ExecutionDataWriter` writes it: a header, a session, and
+    /// each class with a hit.
+    fn exec(classes: &[(u64, &str, &[bool])]) -> Vec<u8> {
+        let mut b = vec![0x01, 0xC0, 0xC0, 0x10, 0x07];
+        b.push(0x10);
+        b.extend(4u16.to_be_bytes());
+        b.extend(b"host");
+        b.extend(1u64.to_be_bytes());
+        b.extend(2u64.to_be_bytes());
+        for (id, name, probes) in classes {
+            b.push(0x11);
+            b.extend(id.to_be_bytes());
+            b.extend((name.len() as u16).to_be_bytes());
+            b.extend(name.as_bytes());
+            // a var-int length (two bytes from 128 probes on), eight probes a byte
+            let n = probes.len();
+            if n < 0x80 {
+                b.push(n as u8);
+            } else {
+                b.extend([0x80 | (n & 0x7F) as u8, (n >> 7) as u8]);
+            }
+            for chunk in probes.chunks(8) {
+                b.push(
+                    chunk
+                        .iter()
+                        .enumerate()
+                        .fold(0, |x, (k, &p)| x | (u8::from(p) << k)),
+                );
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn execution_data_is_read_and_written_back_byte_for_byte() {
+        let long: Vec<bool> = (0..200).map(|k| k % 3 == 0).collect();
+        let bytes = exec(&[(7, "a/B", &[true, false, true]), (9, "a/C", &long)]);
+        let data = read_exec(&bytes).expect("reads");
+        assert_eq!(data.classes.len(), 2);
+        assert_eq!(data.classes[1].probes, long);
+        assert_eq!(write_exec(&data), bytes);
+        // a merged file repeats the header
+        let mut twice = bytes.clone();
+        twice.extend(&bytes);
+        assert_eq!(read_exec(&twice).expect("reads").classes.len(), 4);
+        assert!(read_exec(&bytes[..bytes.len() - 1]).is_err());
+        assert!(read_exec(b"\x01\xC0\xC0\x10\x06").is_err());
+    }
+
+    #[test]
+    fn the_difference_keeps_what_only_the_first_run_hit() {
+        let first = exec(&[
+            (1, "a/Once", &[true, true]),
+            (2, "a/Both", &[true, true, false, true]),
+        ]);
+        let second = exec(&[(2, "a/Both", &[true, false, false, false])]);
+        let once = exec_difference(&first, &second).expect("difference");
+        assert_eq!(
+            once,
+            exec(&[
+                (1, "a/Once", &[true, true]),
+                (2, "a/Both", &[false, true, false, true]),
+            ])
+        );
+        // nothing run once: no class left
+        assert_eq!(
+            exec_difference(&second, &second).expect("difference"),
+            exec(&[])
+        );
+    }
 
     #[test]
     fn patterns_match_as_jacoco_does() {

@@ -16,6 +16,15 @@
 //! planned restarts: heap, request count) or when thalia goes away; a server killed (a
 //! timeout) or dead loses the data since the last dump.
 //!
+//! A server given a start-up directory ([`pool::set_startup_dir`]) compiles a trivial
+//! warm-up program ([`warm_up_source`]) twice as soon as each of its processes starts,
+//! dumping the agent's data after each; the probes the first run hit and the second did not
+//! are the code the JVM runs once (static initializers, first-use set-up,
+//! [`crate::coverage::exec_difference`]), kept in a start-up file of that directory. Every
+//! later dump copies the start-up files of the processes that served since the previous dump
+//! beside it (`jacoco-startup-*.exec`), so a cell's data is start-up ∪ its own, nearly what a
+//! fresh compiler JVM per cell counts.
+//!
 //! The [`pool`] keeps idle servers for the whole process (a batch of campaigns), keyed by the
 //! toolchain and its JVM options, so that a campaign's [`crate::compile::Compiler`] takes a
 //! warm server from it and returns it when dropped.
@@ -35,6 +44,21 @@ use crate::toolchain::{toolchains_dir, Tool, Toolchain};
 
 /// The server's source, compiled on first use.
 pub const SERVER_SOURCE: &str = include_str!("server/CompileServer.java");
+
+/// The warm-up program a server with a start-up directory compiles first (twice), in a file
+/// `ThaliaWarmUp.<extension>`: an empty class (in Groovy statically compiled with an empty
+/// test method, as thalia's Groovy programs are), so that its code is a part of any cell's.
+pub fn warm_up_source(tool: Tool) -> &'static str {
+    match tool {
+        Tool::Groovy => {
+            "@groovy.transform.CompileStatic\nclass ThaliaWarmUp {\n    static void test() {}\n}\n"
+        }
+        _ => "class ThaliaWarmUp {}\n",
+    }
+}
+
+/// How long the warm-up compilation may take.
+const WARM_UP_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// When a server is replaced by a fresh one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +133,14 @@ pub enum ServerError {
         /// The file asked for.
         file: PathBuf,
         /// What the server said.
+        message: String,
+    },
+    /// The warm-up program did not compile, or its start-up data could not be kept.
+    #[error("compile server for {tool}: warm-up for the start-up coverage failed: {message}")]
+    WarmUp {
+        /// The compiler.
+        tool: String,
+        /// What went wrong.
         message: String,
     },
     /// The server answered something that is not a response to the request.
@@ -203,6 +235,11 @@ pub struct CompileServer {
     starts: usize,
     /// Where each server process writes its coverage data when it retires.
     coverage_dir: Option<PathBuf>,
+    /// Where each server process writes its start-up coverage data (after the warm-up).
+    startup_dir: Option<PathBuf>,
+    /// The start-up data of the processes that served since the last dump (the running
+    /// one's last).
+    startup_files: Vec<PathBuf>,
 }
 
 /// Compile server processes started by this process so far.
@@ -326,6 +363,16 @@ impl CompileServer {
 
     /// [`CompileServer::start`] with explicit restart limits.
     pub fn start_with(tc: &Toolchain, options: ServerOptions) -> Result<Self, ServerError> {
+        Self::start_full(tc, options, None)
+    }
+
+    /// [`CompileServer::start_with`] whose every process compiles [`warm_up_source`] first and
+    /// dumps its start-up coverage data into a fresh file of `startup_dir`, if given.
+    pub fn start_full(
+        tc: &Toolchain,
+        options: ServerOptions,
+        startup_dir: Option<&Path>,
+    ) -> Result<Self, ServerError> {
         let missing = |program: &str| ServerError::NoJdk {
             tool: tc.tool.name().into(),
             program: program.into(),
@@ -347,6 +394,8 @@ impl CompileServer {
             next_id: 0,
             starts: 0,
             coverage_dir: None,
+            startup_dir: startup_dir.map(Path::to_path_buf),
+            startup_files: Vec::new(),
         };
         server.spawn()?;
         Ok(server)
@@ -434,10 +483,110 @@ impl CompileServer {
         });
         self.starts += 1;
         STARTS.fetch_add(1, Ordering::SeqCst);
+        if let Some(dir) = self.startup_dir.clone() {
+            let file = self.warm_up(&dir)?;
+            self.startup_files.push(file);
+            // the warm-up's requests do not count towards the restart limit
+            if let Some(live) = self.live.as_mut() {
+                live.served = 0;
+            }
+        }
         if let Some(dir) = self.coverage_dir.clone() {
             self.control("jacoco-exit-file", &[fresh_exec_file(&dir)], None)?;
         }
         Ok(())
+    }
+
+    /// Compiles [`warm_up_source`] in the fresh process, then dumps (and resets) the agent's data
+    /// into a fresh start-up file of `dir`, returned.
+    fn warm_up(&mut self, dir: &Path) -> Result<PathBuf, ServerError> {
+        let tool = self.tc.tool.name().to_string();
+        let fail = |message: String| ServerError::WarmUp {
+            tool: tool.clone(),
+            message,
+        };
+        let pid = self.pid().unwrap_or(0);
+        let work = dir.join(format!("warm-up-{}-{pid}", std::process::id()));
+        let out = work.join("out");
+        std::fs::create_dir_all(&out).map_err(|e| fail(format!("{}: {e}", out.display())))?;
+        let src = work.join(format!("ThaliaWarmUp.{}", self.tc.tool.profile().extension));
+        std::fs::write(&src, warm_up_source(self.tc.tool))
+            .map_err(|e| fail(format!("{}: {e}", src.display())))?;
+        let args = compiler_args(
+            &self.tc,
+            &crate::compile::compiler_args(self.tc.tool, None, &out, &[src]),
+        );
+        let main = self.tc.main_class.clone();
+        let entry = self.tc.tool.profile().server_entry.name();
+        let name = fresh_exec_file(dir)
+            .file_name()
+            .map(|n| n.to_string_lossy().replacen("jacoco-", "startup-", 1))
+            .unwrap_or_else(|| "startup.exec".into());
+        let file = dir.join(&name);
+        // the program twice, the data dumped after each: what the first run hit and the
+        // second did not is what this JVM runs once
+        let mut dumps = Vec::new();
+        for k in 0..2 {
+            let run = self.send(entry, &main, &args, WARM_UP_TIMEOUT);
+            match run {
+                Ok(Ok(run)) if run.exit == 0 => {}
+                Ok(Ok(run)) if run.timed_out => dumps.push(Err(fail("no answer in time".into()))),
+                Ok(Ok(run)) => dumps.push(Err(fail(format!(
+                    "exit {}: {}",
+                    run.exit,
+                    run.output.trim()
+                )))),
+                Ok(Err(last_words)) => {
+                    dumps.push(Err(fail(format!("the server died: {last_words}"))))
+                }
+                Err(e) => dumps.push(Err(e)),
+            }
+            if dumps.len() > k {
+                break;
+            }
+            let part = work.join(format!("{k}.exec"));
+            dumps.push(
+                self.control("jacoco-dump", std::slice::from_ref(&part), Some(&part))
+                    .and_then(|()| {
+                        std::fs::read(&part).map_err(|e| fail(format!("{}: {e}", part.display())))
+                    }),
+            );
+        }
+        let _ = std::fs::remove_dir_all(&work);
+        let dumps = dumps.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let [first, second] = dumps.as_slice() else {
+            return Err(fail("no start-up data".into()));
+        };
+        let once = crate::coverage::exec_difference(first, second).map_err(fail)?;
+        std::fs::write(&file, once).map_err(|e| fail(format!("{}: {e}", file.display())))?;
+        Ok(file)
+    }
+
+    /// Copies the start-up data of the processes that served since the last call into
+    /// `dir` (`jacoco-startup-*.exec`) and keeps the running process's for the next.
+    fn copy_startup(&mut self, dir: &Path) -> Result<(), ServerError> {
+        let mut result = Ok(());
+        for f in &self.startup_files {
+            let name = f
+                .file_name()
+                .map(|n| format!("jacoco-{}", n.to_string_lossy()))
+                .unwrap_or_else(|| "jacoco-startup.exec".into());
+            let target = dir.join(name);
+            if let Err(e) = std::fs::copy(f, &target) {
+                result = Err(ServerError::Coverage {
+                    tool: self.tc.tool.name().into(),
+                    file: target,
+                    message: format!("cannot copy the start-up data {}: {e}", f.display()),
+                });
+            }
+        }
+        let keep = if self.live.is_some() {
+            self.startup_files.pop()
+        } else {
+            None
+        };
+        self.startup_files = keep.into_iter().collect();
+        result
     }
 
     /// Whether this server runs `tc` with the same JVM options and restart limits.
@@ -464,15 +613,20 @@ impl CompileServer {
     }
 
     /// Writes the coverage agent's execution data to `file` and resets it (nothing when no
-    /// server is running); the server then writes nothing when it retires until
-    /// [`CompileServer::set_coverage_dir`] is called again. Fails with a clear error when no
-    /// JaCoCo agent is attached.
+    /// server is running), beside it the start-up data of the processes that served since
+    /// the last dump (with a start-up directory); the server then writes nothing when it
+    /// retires until [`CompileServer::set_coverage_dir`] is called again. Fails with a clear
+    /// error when no JaCoCo agent is attached.
     pub fn dump_coverage(&mut self, file: &Path) -> Result<(), ServerError> {
         self.coverage_dir = None;
-        if self.live.is_none() {
-            return Ok(());
+        let copied = match file.parent() {
+            Some(dir) => self.copy_startup(dir),
+            None => Ok(()),
+        };
+        if self.live.is_some() {
+            self.control("jacoco-dump", &[file.to_path_buf()], Some(file))?;
         }
-        self.control("jacoco-dump", &[file.to_path_buf()], Some(file))
+        copied
     }
 
     /// A control request to the running server (`entry` with file arguments).
@@ -495,7 +649,13 @@ impl CompileServer {
                 message,
             },
         };
-        match self.send(entry, "", &args, CONTROL_TIMEOUT)? {
+        // control requests do not count towards the restart limit
+        let served = self.live.as_ref().map(|l| l.served);
+        let answer = self.send(entry, "", &args, CONTROL_TIMEOUT)?;
+        if let (Some(n), Some(live)) = (served, self.live.as_mut()) {
+            live.served = n;
+        }
+        match answer {
             Ok(run) if run.exit == 0 => Ok(()),
             Ok(run) if run.timed_out => Err(failed("no answer in time".into())),
             Ok(run) => Err(failed(run.output.trim().to_string())),
@@ -663,12 +823,15 @@ pub mod pool {
         idle: Vec<CompileServer>,
         /// Where the servers write coverage data (the current cell), if anywhere.
         coverage_dir: Option<PathBuf>,
+        /// Where new servers write their start-up coverage data, if anywhere.
+        startup_dir: Option<PathBuf>,
     }
 
     static POOL: Mutex<Pool> = Mutex::new(Pool {
         enabled: false,
         idle: Vec::new(),
         coverage_dir: None,
+        startup_dir: None,
     });
 
     fn lock() -> MutexGuard<'static, Pool> {
@@ -686,17 +849,28 @@ pub mod pool {
         lock().enabled
     }
 
+    /// Makes every server started from now on compile [`super::warm_up_source`] when each of its
+    /// processes starts and keep that start-up coverage data in `dir`, copied into every
+    /// cell's directory the process serves ([`end_coverage`]).
+    pub fn set_startup_dir(dir: &Path) {
+        lock().startup_dir = Some(dir.to_path_buf());
+    }
+
     /// An idle server for `tc` (same toolchain, same JVM options, same limits), else a new
     /// one; either writes its coverage data into the pool's coverage directory, if set.
     pub fn checkout(tc: &Toolchain, options: ServerOptions) -> Result<CompileServer, ServerError> {
-        let (found, dir) = {
+        let (found, dir, startup) = {
             let mut p = lock();
             let i = p.idle.iter().position(|s| s.serves(tc, options));
-            (i.map(|i| p.idle.swap_remove(i)), p.coverage_dir.clone())
+            (
+                i.map(|i| p.idle.swap_remove(i)),
+                p.coverage_dir.clone(),
+                p.startup_dir.clone(),
+            )
         };
         let mut server = match found {
             Some(s) => s,
-            None => CompileServer::start_with(tc, options)?,
+            None => CompileServer::start_full(tc, options, startup.as_deref())?,
         };
         if dir.is_some() || server.coverage_dir.is_some() {
             server.set_coverage_dir(dir.as_deref())?;
@@ -726,18 +900,15 @@ pub mod pool {
         Ok(())
     }
 
-    /// Dumps every idle server's coverage data into a fresh file of `dir` (resetting it) and
-    /// clears the coverage directory; returns the problems. A server that cannot dump (dead,
-    /// no agent) is ended: its data since the last dump is lost.
+    /// Dumps every idle server's coverage data into a fresh file of `dir` (resetting it),
+    /// with the start-up data of its processes (see [`set_startup_dir`]), and clears the
+    /// coverage directory; returns the problems. A server that cannot dump (dead, no agent)
+    /// is ended: its data since the last dump is lost.
     pub fn end_coverage(dir: &Path) -> Vec<ServerError> {
         let mut p = lock();
         p.coverage_dir = None;
         let mut problems = Vec::new();
         for mut s in std::mem::take(&mut p.idle) {
-            if s.pid().is_none() {
-                p.idle.push(s);
-                continue;
-            }
             match s.dump_coverage(&fresh_exec_file(dir)) {
                 Ok(()) => p.idle.push(s),
                 Err(e) => {
@@ -755,6 +926,7 @@ pub mod pool {
             let mut p = lock();
             p.enabled = false;
             p.coverage_dir = None;
+            p.startup_dir = None;
             std::mem::take(&mut p.idle)
         };
         drop(idle);

@@ -56,9 +56,14 @@ pub(super) struct BatchArgs {
     /// Programs per compiler invocation.
     #[arg(long, default_value_t = 100)]
     batch_size: usize,
-    /// Compile in a warm compile server.
-    #[arg(long)]
+    /// Compile in warm compile servers, one per worker kept for the whole batch (the default
+    /// with `--coverage`).
+    #[arg(long, conflicts_with = "no_server")]
     server: bool,
+    /// Compile in a fresh compiler process per invocation, also with `--coverage` (whose
+    /// default is `--server`): the reference the warm servers' coverage is measured against.
+    #[arg(long)]
+    no_server: bool,
     /// A Maven repository for the libraries and compilers (repeatable; default: the user's
     /// Maven configuration).
     #[arg(long = "repo", value_name = "URL")]
@@ -92,6 +97,14 @@ pub(super) struct BatchArgs {
     out: PathBuf,
 }
 
+impl BatchArgs {
+    /// Whether the cells compile in warm servers: `--server`, or `--coverage` without
+    /// `--no-server`.
+    fn warm(&self) -> bool {
+        self.server || (self.coverage && !self.no_server)
+    }
+}
+
 /// `thalia run`'s arguments alone, to run a cell's campaign as `thalia run` does.
 #[derive(Parser, Debug)]
 #[command(name = "thalia")]
@@ -107,6 +120,9 @@ struct CoverageSetup {
     classfiles: Vec<PathBuf>,
     filters: Vec<String>,
 }
+
+/// Where the warm servers keep their start-up coverage data (`BATCH/.servers/`).
+const STARTUP_DIR: &str = ".servers";
 
 /// A cell's execution data written by compiler processes (the agent's `destfile`).
 fn exec_file(cdir: &Path) -> PathBuf {
@@ -328,7 +344,7 @@ fn run_command(
     if let Some(j) = args.jobs {
         v.extend(["--jobs".into(), j.to_string()]);
     }
-    if args.server {
+    if args.warm() {
         v.push("--server".into());
     }
     for r in &args.repos {
@@ -354,13 +370,13 @@ fn run_cell(
         std::fs::create_dir_all(&cdir)
             .with_context(|| format!("cannot create {}", cdir.display()))?;
         // warm servers kept across cells: the agent attached once, the data dumped per cell
-        let agent = if args.server {
+        let agent = if args.warm() {
             coverage::server_agent_option(&c.jacoco, &c.filters)
         } else {
             coverage::agent_option(&c.jacoco, &exec_file(&cdir), &c.filters)
         };
         argv.push(format!("--jvm-option={agent}"));
-        if args.server {
+        if args.warm() {
             server::pool::begin_coverage(&cdir)
                 .with_context(|| format!("coverage of {}", cdir.display()))?;
         }
@@ -369,7 +385,7 @@ fn run_cell(
     let outcome = RunOnly::try_parse_from(argv)
         .context("the cell's `thalia run` arguments")
         .and_then(|r| super::campaign::run(r.run));
-    if cov.is_some() && args.server {
+    if cov.is_some() && args.warm() {
         // every server of the cell is back in the pool: its data into the cell, reset
         for e in server::pool::end_coverage(&cdir) {
             eprintln!(
@@ -385,7 +401,7 @@ fn run_cell(
                 .with_context(|| format!("cannot read the run in {}", cdir.display()))?;
             let rel = format!("{}/{}", lib.dir_name(), mode.as_str());
             let mut record = CellRecord::from_report(&report, &rel);
-            if args.server {
+            if args.warm() {
                 record.server_starts = Some(starts);
             }
             if let Some(c) = cov {
@@ -510,14 +526,16 @@ pub(super) fn batch(args: BatchArgs) -> Result<ExitCode> {
         }
     );
     BatchSummary::collect(&args.out, &manifest, &libs)?.write(&args.out)?;
-    if args.server {
+    if args.warm() {
         // one warm server per worker for the whole batch, reused by every cell's campaign
         server::pool::enable();
-    } else if args.coverage {
-        eprintln!(
-            "hint: with --server the batch keeps one warm compile server per worker for all its \
-             cells (the coverage agent attached once), instead of a compiler JVM per invocation"
-        );
+        if args.coverage {
+            // each server process's start-up data, copied into every cell it serves
+            let dir = args.out.join(STARTUP_DIR);
+            std::fs::create_dir_all(&dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            server::pool::set_startup_dir(&dir);
+        }
     }
     let starts = server::total_starts();
     let bar = ProgressBar::with_draw_target(
@@ -556,7 +574,7 @@ pub(super) fn batch(args: BatchArgs) -> Result<ExitCode> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    if args.server {
+    if args.warm() {
         server::pool::shutdown();
         eprintln!(
             "compile servers started: {} (one warm server per worker, kept across cells)",
