@@ -117,9 +117,10 @@ fn kotlin_stdlib_programs_use_its_own_members_and_compile_as_expected() {
 
     let (n, wrong) = check(&well);
     assert_eq!(n, recs.len());
-    // measured: 0-1.5 % of a whole round's well-typed programs are rejected (docs/findings.md)
+    // issue #15: at least 99 % of each cell as expected (measured over larger samples in
+    // docs/findings.md)
     assert!(
-        wrong * 100 <= n * 3,
+        wrong * 100 <= n,
         "{wrong} of {n} well-typed programs rejected"
     );
 
@@ -128,7 +129,7 @@ fn kotlin_stdlib_programs_use_its_own_members_and_compile_as_expected() {
     let (n, wrong) = check(&ill);
     assert!(n >= 50, "{n} ill-typed programs");
     assert!(
-        wrong * 100 <= n * 3,
+        wrong * 100 <= n,
         "{wrong} of {n} ill-typed programs accepted"
     );
 }

@@ -20,8 +20,8 @@ use toolchains::{thalia, Setup};
 
 /// The compilers served (pinned like the other online tests).
 const PINNED: [&str; 4] = ["kotlin@2.4.21", "scala3@3.9.0", "groovy@5.1.3", "javac"];
-const PROGRAMS: usize = 30;
-const BATCH: usize = 15;
+const PROGRAMS: usize = 20;
+const BATCH: usize = 10;
 
 /// Installs the toolchains once per test binary (the directory is left for the OS to clean).
 fn setup() -> &'static Setup {

@@ -75,6 +75,10 @@ pub enum SkipReason {
     /// deprecated so: its call does not compile (it stays a candidate of overload
     /// resolution).
     DeprecatedError,
+    /// A Kotlin member whose receiver or parameter is an invariant array (`Array<T>.sort()`):
+    /// programs declare arrays `Array<out T>`, as Java's covariant arrays are, which it does
+    /// not take.
+    KotlinInvariantArray,
 }
 
 impl SkipReason {
@@ -108,6 +112,7 @@ impl SkipReason {
             }
             SkipReason::ScalaExtension => "Scala 3 extension method",
             SkipReason::DeprecatedError => "Kotlin deprecated with level ERROR",
+            SkipReason::KotlinInvariantArray => "invariant Kotlin array parameter (Array<T>)",
             SkipReason::KotlinMappedParameter => {
                 "Object parameter Kotlin types with the element type (Map.get, Collection.contains)"
             }
@@ -186,6 +191,13 @@ pub fn expressible(api: &Api, t: TypeId, native: Option<Syntax>) -> bool {
             ok
         }
         Type::ByName(e) if scala => expressible(api, *e, native),
+        // Kotlin has no `Array<Nothing>` ("an invalid array type")
+        Type::Array(e)
+            if kotlin
+                && matches!(a.get(*e), Type::Class { name, .. } if a.name(*name) == "kotlin.Nothing") =>
+        {
+            false
+        }
         Type::Function { .. } | Type::ByName(_) | Type::Top | Type::Bottom => false,
         Type::Class { name, .. } => {
             let n = a.name(*name);
@@ -753,6 +765,21 @@ impl SynthContext {
         }
         if own && (mem.call_is_error || mem.signature_types().any(|t| names_error_class(api, t))) {
             return Some(SkipReason::DeprecatedError);
+        }
+        if own && owner.syntax == Syntax::Kotlin && mem.kind == MemberKind::Method {
+            // (the document's text tells `Array<T>` from `Array<out T>`, which both load
+            // as an array)
+            let invariant = |t: &str| {
+                t.match_indices("kotlin.Array<").any(|(i, m)| {
+                    !t[i + m.len()..].starts_with("out ") && !t[i + m.len()..].starts_with('*')
+                })
+            };
+            let doc = owner.doc.methods().get(mem.doc_index);
+            if doc.is_some_and(|d| {
+                d.parameters.iter().any(|p| invariant(p)) || d.receiver().is_some_and(invariant)
+            }) {
+                return Some(SkipReason::KotlinInvariantArray);
+            }
         }
         if !own && (!owner.is_class || mem.is_suspend || mem.receiver.is_some()) {
             return Some(SkipReason::NotCallableFromJava);
