@@ -489,6 +489,11 @@ impl Transport {
             let chunk = match rx.recv_timeout(stall.min(remaining)) {
                 Ok(Ok(chunk)) if chunk.is_empty() => break,
                 Ok(Ok(chunk)) => chunk,
+                // the request's own timeout ends at the deadline: a read that fails then
+                // (reqwest's "operation timed out") is the deadline's
+                Ok(Err(_)) if Instant::now() >= deadline => {
+                    return Err(self.deadline_failure(got));
+                }
                 Ok(Err(e)) => {
                     return Err(Failure::Transient(format!(
                         "connection broken after {got} bytes{}: {}",
