@@ -256,8 +256,8 @@ fn implicit_views(api: &Api) -> Vec<(TypeId, TypeId)> {
             MemberKind::Constructor => implicit(&cl.doc.extra),
             MemberKind::Field => false,
         };
-        if view {
-            out.push((mem.params[0].ty, mem.ret));
+        if let (true, Some(p)) = (view, mem.params.first()) {
+            out.push((p.ty, mem.ret));
         }
     }
     out

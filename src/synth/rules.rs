@@ -1079,13 +1079,6 @@ impl Worker<'_> {
             || (loose(self, from) && matches!(self.api.ts.arena.get(to), Type::Prim(_)))
     }
 
-    /// True when the target language's checker accepts any type at position `pos` of a call
-    /// of `m`, so that the position cannot be broken: an argument when an extension method of
-    /// the same name and arity applies to the receiver ([`LanguageRules::has_extension_methods`];
-    /// its parameters are not checked here). A checker's known bug is no reason to avoid a
-    /// position: groovyc's acceptance of arguments that contradict explicit type arguments
-    /// ([`LanguageRules::ignores_explicit_type_arguments`], RB9 in `known-findings/`) is
-    /// generated and labelled `known` by the campaign.
     /// True when scalac accepts any receiver or argument at `pos` of `m`: a member that
     /// every Scala value has (`Any`'s `==`, `!=`, `equals`, `toString`, …: any receiver, and
     /// any argument of the comparisons).
@@ -1107,12 +1100,7 @@ impl Worker<'_> {
         ];
         let name = self.api.member(m).name.clone();
         match pos {
-            Position::Receiver => {
-                if ANY_MEMBERS.contains(&name.as_str()) {
-                    return true;
-                }
-                false
-            }
+            Position::Receiver => ANY_MEMBERS.contains(&name.as_str()),
             Position::Arg(_) => matches!(name.as_str(), "==" | "!=" | "equals" | "eq" | "ne"),
             Position::Result => false,
         }
@@ -1146,6 +1134,14 @@ impl Worker<'_> {
         false
     }
 
+    /// True when the target language's checker accepts any type at position `pos` of a call
+    /// of `m`, so that the position cannot be broken: an argument when an extension method of
+    /// the same name and arity applies to the receiver ([`LanguageRules::has_extension_methods`];
+    /// its parameters are not checked here), and for Scala a receiver or argument of a member
+    /// every value has ([`Worker::scala_accepts_any`]). A checker's known bug is no reason to avoid a
+    /// position: groovyc's acceptance of arguments that contradict explicit type arguments
+    /// ([`LanguageRules::ignores_explicit_type_arguments`], RB9 in `known-findings/`) is
+    /// generated and labelled `known` by the campaign.
     pub(crate) fn checker_accepts_any(
         &mut self,
         m: MemberId,
