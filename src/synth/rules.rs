@@ -961,13 +961,21 @@ impl Worker<'_> {
         if super::enumerate::is_void(&self.api.ts.arena, to) {
             return true;
         }
+        let results = self.scala_view_results(from);
+        results.into_iter().any(|r| self.erased_conforms(r, to))
+    }
+
+    /// The result types of the API's implicit conversions (`SynthContext::scala_views`)
+    /// whose parameter takes a `from` ([`Worker::erased_conforms`]).
+    fn scala_view_results(&mut self, from: TypeId) -> Vec<TypeId> {
+        let mut out = Vec::new();
         for i in 0..self.ctx.scala_views.len() {
             let (param, result) = self.ctx.scala_views[i];
-            if self.erased_conforms(from, param) && self.erased_conforms(result, to) {
-                return true;
+            if self.erased_conforms(from, param) {
+                out.push(result);
             }
         }
-        false
+        out
     }
 
     /// True when `s` conforms to `t` with type arguments ignored: `t` a type variable (any
@@ -1114,24 +1122,15 @@ impl Worker<'_> {
         if !self.rules.is_scala() {
             return false;
         }
-        for i in 0..self.ctx.scala_views.len() {
-            let (param, result) = self.ctx.scala_views[i];
-            if !self.erased_conforms(x, param) {
-                continue;
-            }
-            let has = self
-                .api
+        self.scala_view_results(x).into_iter().any(|result| {
+            self.api
                 .ts
                 .arena
                 .as_class(result)
                 .and_then(|(c, _)| self.api.class_by_sym(c))
                 .and_then(|c| self.ctx.members_by_name.get(&c))
-                .is_some_and(|by| by.contains_key(name));
-            if has {
-                return true;
-            }
-        }
-        false
+                .is_some_and(|by| by.contains_key(name))
+        })
     }
 
     /// True when the target language's checker accepts any type at position `pos` of a call
