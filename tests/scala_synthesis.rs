@@ -2,7 +2,8 @@
 //! library's own members (its classes, companion objects' members as static calls, Scala
 //! function and by-name types, `Int` as a type argument), compiled by the real scalac 3 and
 //! scalac 2.13 with at least 99 % of each cell as expected, and the members that are skipped
-//! with their reason (higher-kinded types; constructors with implicit or several lists).
+//! with their reason (a method's own higher-kinded parameters; constructors with implicit or
+//! several lists). Members of classes with higher-kinded parameters are called.
 //! `tests/scala_lists.rs` covers the calls with several lists.
 //!
 //! `thalia check` installs scalac through the Maven configuration when it is missing.
@@ -89,6 +90,25 @@ fn scala_library_programs_use_its_own_members_and_compile_as_expected() {
     ] {
         assert!(skipped.contains(reason), "{reason}: {skipped}");
     }
+    // members of classes with a type-constructor parameter (`IterableOps[A, CC[_], C]`) are
+    // called, their classes instantiated as a subclass sees them (`CC ↦ List`)
+    let hk_owners = [
+        "scala.collection.IterableOps",
+        "scala.collection.IterableOnceOps",
+        "scala.collection.SeqOps",
+        "scala.collection.StrictOptimizedIterableOps",
+        "scala.collection.StrictOptimizedSeqOps",
+        "scala.collection.MapOps",
+        "scala.collection.SetOps",
+    ];
+    let hk_calls = recs
+        .iter()
+        .filter(|r| r["class"].as_str().is_some_and(|c| hk_owners.contains(&c)))
+        .count();
+    assert!(
+        hk_calls >= 3,
+        "{hk_calls} calls of higher-kinded classes' members"
+    );
     let sources: Vec<String> = recs
         .iter()
         .map(|r| {

@@ -199,6 +199,8 @@ pub fn expressible(api: &Api, t: TypeId, native: Option<Syntax>) -> bool {
             false
         }
         Type::Function { .. } | Type::ByName(_) | Type::Top | Type::Bottom => false,
+        // `CC[B]` of a signature: written once a type constructor is substituted for `CC`
+        Type::Applied { .. } if !scala => false,
         Type::Class { name, .. } => {
             let n = a.name(*name);
             if (n.starts_with("kotlin.") && !kotlin)
@@ -324,8 +326,8 @@ pub fn names_raw_inner(api: &Api, t: TypeId) -> bool {
 }
 
 /// Why a program cannot write type `t` of a Kotlin or Scala member, when it names a class
-/// that is not public (absent from the API though the API describes its package) or a Scala
-/// singleton type (`Either.type`).
+/// that is not public (absent from the API though the API describes its package: for a
+/// nested class, its outermost class's) or a Scala singleton type (`Either.type`).
 fn hidden_class_problem(api: &Api, t: TypeId, packages: &FxHashSet<String>) -> Option<SkipReason> {
     let a = &api.ts.arena;
     if let Type::Class { name, .. } = a.get(t) {
@@ -333,10 +335,18 @@ fn hidden_class_problem(api: &Api, t: TypeId, packages: &FxHashSet<String>) -> O
         if n.ends_with(".type") {
             return Some(SkipReason::UnsupportedType);
         }
-        if api.class_by_sym(*name).is_none()
-            && n.rsplit_once('.')
-                .is_some_and(|(p, _)| packages.contains(p))
-        {
+        // (also a class nested in one the API leaves out: `JavaCollectionWrappers.JMapWrapper`
+        // of the `private[collection]` object, named as a supertype of `WeakHashMap`)
+        let package = n
+            .match_indices('.')
+            .map(|(i, _)| &n[..i])
+            .take_while(|p| {
+                !p.rsplit('.')
+                    .next()
+                    .is_some_and(|seg| seg.starts_with(char::is_uppercase))
+            })
+            .last();
+        if api.class_by_sym(*name).is_none() && package.is_some_and(|p| packages.contains(p)) {
             return Some(SkipReason::NotPublic);
         }
     }
@@ -705,19 +715,17 @@ impl SynthContext {
         }
         let owner_vars = &api.class(mem.owner).type_params;
         let hk = |v: &VarId| a.var(*v).higher_kinded;
-        // (a class with a constructor parameter, `IterableOps[A, CC[_], C]`, is no receiver
-        // type synthesis can instantiate)
-        if mem.type_params.iter().any(hk) || owner_vars.iter().any(hk) {
+        // a class with a constructor parameter (`IterableOps[A, CC[_], C]`) is instantiated
+        // as one of its subclasses sees it (`Worker::subclass_view`), for its instance
+        // members; a method's own constructor parameter (`def traverse[G[_]]`) and a
+        // constructor of such a class (`new C[List]`) would need a constructor drawn alone
+        let hk_owner = owner_vars.iter().any(hk);
+        if mem.type_params.iter().any(hk)
+            || (hk_owner && (mem.is_static || mem.kind == MemberKind::Constructor))
+        {
             return Some(SkipReason::HigherKinded);
         }
-        let mut types: Vec<TypeId> = mem.params.iter().map(|p| p.ty).collect();
-        types.push(mem.ret);
-        let names_hk = types.iter().any(|&t| {
-            a.free_vars(t)
-                .iter()
-                .any(|v| owner_vars.contains(v) && hk(v))
-        });
-        names_hk.then_some(SkipReason::HigherKinded)
+        None
     }
 
     /// Members whose `throws` lists an exception not known to be unchecked (a subtype of
@@ -1007,8 +1015,15 @@ mod tests {
         let wild = a.wildcard(crate::types::Wildcard::Extends(iterable));
         let with_list = a.class(defaults, &[string, list]);
         let with_wild = a.class(defaults, &[string, wild]);
+        // a class nested in an object the API leaves out (`private[collection]`), named as a
+        // supertype of `WeakHashMap`, is not written
+        let hidden = a.class_named(
+            "scala.collection.convert.JavaCollectionWrappers.JMapWrapperLike",
+            &[string, string, list, list],
+        );
         assert!(ctx.expressible(&api, with_list));
         assert!(!ctx.expressible(&api, with_wild));
+        assert!(!ctx.expressible(&api, hidden));
         // a class of a class is path-dependent (`r.Value`): never written
         let value = sym(&mut api, "scala.Enumeration.Value");
         assert!(is_raw_inner(&api, value));

@@ -182,8 +182,46 @@ impl Worker<'_> {
             .copied()
             .collect();
         let depth = self.cfg.max_type_depth;
-        let subst = self.draw_subst(rng, &vars, depth, &Subst::new())?;
+        let seed = if class_vars
+            .iter()
+            .any(|&v| self.api.ts.arena.var(v).higher_kinded)
+        {
+            self.subclass_view(rng, owner.sym, depth)?
+        } else {
+            Subst::new()
+        };
+        let subst = self.draw_subst(rng, &vars, depth, &seed)?;
         Some(self.formal_under(m, subst))
+    }
+
+    /// The class's type parameters as a random instance of one of its subclasses sees them:
+    /// `IterableOps[A, CC[_], C]` seen from `List[Int]` is `[A ↦ Int, CC ↦ List, C ↦
+    /// List[Int]]`. A class with a higher-kinded parameter is instantiated this way, so that
+    /// its type constructor and the other arguments agree.
+    fn subclass_view(
+        &mut self,
+        rng: &mut SynthRng,
+        owner: crate::types::Sym,
+        depth: usize,
+    ) -> Option<Subst> {
+        let subs = self.ctx.subclasses.get(&owner).cloned().unwrap_or_default();
+        if subs.is_empty() {
+            return None;
+        }
+        for _ in 0..self.cfg.subclass_attempts {
+            let e = subs[rng.gen_range(0..subs.len())];
+            let Some(inst) = self.random_instance(rng, e, depth) else {
+                continue;
+            };
+            let Some(lifted) = self.api.ts.as_super(inst, owner) else {
+                continue;
+            };
+            let (_, s) = self.api.ts.decompose(lifted);
+            if self.api.ts.arena.is_ground(lifted) && self.api.ts.is_valid_subst(&s) {
+                return Some(s);
+            }
+        }
+        None
     }
 
     /// The member's signature under `subst`; the receiver of an inner class's constructor is

@@ -279,6 +279,9 @@ impl Worker<'_> {
                     && (mem.kind != MemberKind::Constructor || r.declared_in == cls)
             })
             .collect();
+        if self.rival_wants_implicits(m, &cands, args.len()) {
+            return Resolution::Ambiguous;
+        }
         let mut inst: Vec<(MemberId, Vec<TypeId>, bool)> = Vec::new();
         for r in &cands {
             if let Some((ps, va)) = self.instantiate(r, &recv_subst, &explicit, args) {
@@ -298,6 +301,26 @@ impl Worker<'_> {
             return self.most_specific(&app);
         }
         Resolution::NoneApplicable
+    }
+
+    /// True when another Scala candidate takes the call's explicit arguments and then
+    /// implicit ones that the call leaves to the compiler: scalac may prefer it (a sorted
+    /// collection's `map` needs an `Ordering` for its new keys) and fail to find them.
+    fn rival_wants_implicits(&self, m: MemberId, cands: &[ResolvedMember], n_args: usize) -> bool {
+        let implicit = |id: MemberId| {
+            self.api
+                .member(id)
+                .scala_lists
+                .as_ref()
+                .map_or(0, |l| l.implicit)
+        };
+        let explicit = n_args.saturating_sub(implicit(m));
+        cands.iter().any(|r| {
+            let k = implicit(r.member);
+            r.member != m
+                && k > implicit(m)
+                && self.api.member(r.member).params.len() - k == explicit
+        })
     }
 
     /// Parameter types of a candidate as seen through the receiver, with its own type

@@ -59,6 +59,11 @@ pub fn to_ir(api: &Api, t: TypeId) -> Ty {
             }
         }
         Type::Var(v) => Ty::Var(a.var_name(*v).to_string()),
+        // (never written: synthesis substitutes a type constructor for the variable first)
+        Type::Applied { head, args } => Ty::Class {
+            name: a.var_name(*head).to_string(),
+            args: args.iter().map(|&x| to_ir(api, x)).collect(),
+        },
         Type::Wildcard(Wildcard::Star) => Ty::WildcardStar,
         Type::Wildcard(Wildcard::Extends(b)) => Ty::WildcardExtends(Box::new(to_ir(api, *b))),
         Type::Wildcard(Wildcard::Super(b)) => Ty::WildcardSuper(Box::new(to_ir(api, *b))),

@@ -72,6 +72,10 @@ pub fn mix_seed(seed: u64, stream: u64, index: u64) -> u64 {
 /// subclasses (`C <: IterableOps[A, CC, C]`) would otherwise never end.
 const MAX_SUBST_NESTING: usize = 4;
 
+/// How many types (the bound itself first) a variable with a lower bound draws from: the
+/// bound and a few of its supertypes, so that `B >: A` is also instantiated above `A`.
+const LOWER_BOUND_SUPERTYPES: usize = 4;
+
 /// One worker's state: its own API copy and caches. Results never depend on what the worker
 /// did before (caches hold only deterministic data).
 pub struct Worker<'c> {
@@ -291,6 +295,15 @@ impl<'c> Worker<'c> {
         s: &Subst,
         depth: usize,
     ) -> TypeId {
+        // a variable bounded below by a chosen type (Scala's `B >: A`): that type or one of
+        // its supertypes, which a random type seldom is
+        if let Some(lower) = self.api.ts.arena.var(v).lower {
+            let applied = self.api.ts.arena.subst(lower, s);
+            if self.api.ts.arena.is_ground(applied) {
+                let sups = self.supertypes(rng, applied, LOWER_BOUND_SUPERTYPES);
+                return sups[rng.gen_range(0..sups.len())];
+            }
+        }
         let upper = self.api.ts.arena.var(v).upper.clone();
         let Some(&bound) = upper.first() else {
             return self.random_type(rng, depth);

@@ -136,6 +136,14 @@ pub enum Type {
     },
     /// A Scala by-name parameter type `=> T`.
     ByName(TypeId),
+    /// A higher-kinded type variable applied to type arguments (Scala `CC[B]` of a `CC[_]`
+    /// parameter); substituting a type constructor for the variable makes it a class type.
+    Applied {
+        /// The higher-kinded variable.
+        head: VarId,
+        /// Its type arguments.
+        args: Box<[TypeId]>,
+    },
     /// The top type (supertype of every type).
     Top,
     /// The bottom type (subtype of every type).
@@ -328,6 +336,14 @@ impl TypeArena {
         self.class(s, args)
     }
 
+    /// A higher-kinded variable applied to arguments (`CC[B]`).
+    pub fn applied(&mut self, head: VarId, args: &[TypeId]) -> TypeId {
+        self.intern(Type::Applied {
+            head,
+            args: args.into(),
+        })
+    }
+
     /// A type-variable type.
     pub fn var_type(&mut self, v: VarId) -> TypeId {
         self.intern(Type::Var(v))
@@ -398,7 +414,9 @@ impl TypeArena {
     /// Calls `f` on every direct component of a type node.
     fn for_each_child_of(&self, t: &Type, mut f: impl FnMut(TypeId)) {
         match t {
-            Type::Class { args, .. } => args.iter().for_each(|&a| f(a)),
+            Type::Class { args, .. } | Type::Applied { args, .. } => {
+                args.iter().for_each(|&a| f(a))
+            }
             Type::Wildcard(Wildcard::Extends(b) | Wildcard::Super(b)) => f(*b),
             Type::Array(e) | Type::Nullable(e) | Type::ByName(e) => f(*e),
             Type::Function {
@@ -427,11 +445,15 @@ impl TypeArena {
 
     /// Appends the type variables of `t` not yet in `out`.
     pub fn collect_vars(&self, t: TypeId, out: &mut Vec<VarId>) {
-        if let Type::Var(v) = self.get(t) {
-            if !out.contains(v) {
-                out.push(*v);
+        match self.get(t) {
+            Type::Var(v) => {
+                if !out.contains(v) {
+                    out.push(*v);
+                }
+                return;
             }
-            return;
+            Type::Applied { head, .. } if !out.contains(head) => out.push(*head),
+            _ => {}
         }
         self.for_each_child(t, |c| self.collect_vars(c, out));
     }
@@ -439,7 +461,7 @@ impl TypeArena {
     /// True when the type mentions no type variable.
     pub fn is_ground(&self, t: TypeId) -> bool {
         match self.get(t) {
-            Type::Var(_) => false,
+            Type::Var(_) | Type::Applied { .. } => false,
             _ => {
                 let mut ground = true;
                 self.for_each_child(t, |c| ground &= self.is_ground(c));

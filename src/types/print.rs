@@ -120,6 +120,12 @@ fn write_type(arena: &TypeArena, syntax: Syntax, t: TypeId, out: &mut String) {
             }
         }
         Type::Var(v) => out.push_str(arena.var_name(*v)),
+        Type::Applied { head, args } => {
+            out.push_str(arena.var_name(*head));
+            out.push('[');
+            write_list(arena, syntax, args, ", ", out);
+            out.push(']');
+        }
         Type::Wildcard(w) => {
             let (star, ext, sup) = match syntax {
                 Syntax::Java => ("?", "? extends ", "? super "),

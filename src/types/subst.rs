@@ -171,6 +171,19 @@ impl TypeArena {
                 let e = self.subst_rec(e, s);
                 self.intern(Type::ByName(e))
             }
+            Type::Applied { head, args } => {
+                let new: SmallVec<[TypeId; 4]> =
+                    args.iter().map(|&a| self.subst_rec(a, s)).collect();
+                match s.get(head).map(|h| self.get(h).clone()) {
+                    None if new[..] == args[..] => t,
+                    None => self.applied(head, &new),
+                    Some(Type::Var(w)) => self.applied(w, &new),
+                    // a type constructor (a class named without arguments) applied
+                    Some(Type::Class { name, args: a }) if a.is_empty() => self.class(name, &new),
+                    // anything else is ill-kinded: no inhabitant or subtype check can use it
+                    Some(_) => self.top(),
+                }
+            }
             Type::Function {
                 receiver,
                 params,
@@ -212,6 +225,16 @@ impl TypeSystem {
                 return false;
             }
             let decl = self.arena.var(v).clone();
+            // a higher-kinded variable takes a type constructor: a generic class named
+            // without arguments (`List` for `CC[_]`)
+            if decl.higher_kinded {
+                let ctor = matches!(self.arena.get(t), Type::Class { name, args }
+                    if args.is_empty() && self.class_params(*name).is_some_and(|p| !p.is_empty()));
+                if !ctor {
+                    return false;
+                }
+                continue;
+            }
             for b in decl.upper {
                 let b = self.arena.subst(b, s);
                 if !self.is_subtype(t, b) {
@@ -307,6 +330,50 @@ mod tests {
             }
         }
         assert!(reached_top, "the chain was never cut");
+    }
+
+    #[test]
+    fn a_type_constructor_substituted_for_a_higher_kinded_variable_applies_it() {
+        use crate::types::{parse_type, Syntax, UnifyMode};
+        let mut ts = TypeSystem::new();
+        let list = ts.arena.sym("scala.collection.immutable.List");
+        let a = ts.arena.new_var("A", "scala.collection.immutable.List");
+        ts.declare_class(
+            list,
+            crate::types::ClassSig {
+                params: vec![a],
+                supers: Vec::new(),
+            },
+        );
+        let cc = ts.arena.new_var("CC", "scala.collection.IterableOps");
+        ts.arena.var_mut(cc).higher_kinded = true;
+        let b = ts.arena.new_var("B", "scala.collection.IterableOps.map");
+        let applied = parse_type(&mut ts.arena, Syntax::Scala, "CC[B]", &[cc, b]).expect("CC[B]");
+        assert_eq!(
+            crate::types::print_type(&ts.arena, Syntax::Scala, applied),
+            "CC[B]"
+        );
+        // a proper variable applied to arguments is still an error
+        assert!(parse_type(&mut ts.arena, Syntax::Scala, "B[B]", &[cc, b]).is_err());
+        let int = ts.arena.class_named("scala.Int", &[]);
+        let ctor = ts.arena.class(list, &[]);
+        let list_int = ts.arena.class(list, &[int]);
+        // [CC ↦ List, B ↦ Int] makes `CC[B]` the class type `List[Int]`
+        let s = Subst::from_pairs(&[cc, b], &[ctor, int]);
+        assert_eq!(ts.arena.subst(applied, &s), list_int);
+        // a proper type for `CC` is ill-kinded: no valid substitution, and the top type
+        let bad = Subst::from_pairs(&[cc, b], &[list_int, int]);
+        assert!(!ts.is_valid_subst(&bad));
+        assert_eq!(ts.arena.subst(applied, &bad), ts.arena.top());
+        assert!(ts.is_valid_subst(&s));
+        // unification finds the constructor and its argument
+        let u = ts
+            .unify_with(applied, list_int, &[cc, b], UnifyMode::Equal, &Subst::new())
+            .expect("CC[B] unifies with List[Int]");
+        assert_eq!(u.get(cc), Some(ctor));
+        assert_eq!(u.get(b), Some(int));
+        assert!(!ts.arena.is_ground(applied));
+        assert_eq!(ts.arena.free_vars(applied), vec![cc, b]);
     }
 
     #[test]

@@ -539,8 +539,11 @@ impl<'a> Parser<'a> {
                 .find(|&&v| self.arena.var_name(v) == name)
             {
                 if !args.is_empty() {
+                    if self.arena.var(v).higher_kinded {
+                        return Ok(self.arena.applied(v, &args));
+                    }
                     return self.err(format!(
-                        "type variable `{name}` applied to type arguments (higher-kinded types are not supported)"
+                        "type variable `{name}` of kind `*` applied to type arguments"
                     ));
                 }
                 return Ok(self.arena.var_type(v));

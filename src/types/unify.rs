@@ -115,6 +115,38 @@ impl TypeSystem {
                 self.match_into(*a, *b, vars, m, s)
             }
             (Type::ByName(a), Type::ByName(b)) => self.match_into(*a, *b, vars, mode, s),
+            (Type::Applied { head, args }, _) => {
+                if s.contains(*head) {
+                    // the constructor is chosen: match the class type it makes
+                    let applied = self.arena.subst(p, s);
+                    if matches!(self.arena.get(applied), Type::Applied { .. }) {
+                        return applied == t;
+                    }
+                    return self.match_into(applied, t, vars, mode, s);
+                }
+                match &tt {
+                    // `CC[B]` against `List[Int]`: `CC ↦ List`, then `List[B]` against it
+                    Type::Class { name, args: targs }
+                        if vars.contains(head) && targs.len() == args.len() =>
+                    {
+                        let ctor = self.arena.class(*name, &[]);
+                        s.insert(*head, ctor);
+                        let lifted = self.arena.class(*name, args);
+                        self.match_into(lifted, t, vars, mode, s)
+                    }
+                    Type::Applied {
+                        head: th,
+                        args: targs,
+                    } if th == head && targs.len() == args.len() => {
+                        let pairs: SmallVec<[(TypeId, TypeId); 4]> =
+                            args.iter().copied().zip(targs.iter().copied()).collect();
+                        pairs
+                            .into_iter()
+                            .all(|(a, b)| self.match_into(a, b, vars, UnifyMode::Equal, s))
+                    }
+                    _ => false,
+                }
+            }
             (Type::Wildcard(wp), Type::Wildcard(wt)) => match (wp, wt) {
                 (Wildcard::Star, Wildcard::Star) => true,
                 (Wildcard::Extends(a), Wildcard::Extends(b)) => {

@@ -258,7 +258,12 @@ fn is_operator(n: &str) -> bool {
 
 /// `name`, backquoted if it is a keyword or an operator (`xs.`::`(x)`).
 fn name(n: &str) -> String {
-    common::backquoted_if(n, KEYWORDS.contains(&n) || is_operator(n))
+    if KEYWORDS.contains(&n) || is_operator(n) {
+        // a backquoted identifier reads escape sequences: `:\` is written `:\\`
+        format!("`{}`", n.replace('\\', "\\\\"))
+    } else {
+        n.to_owned()
+    }
 }
 
 /// A dot-separated qualified name with each segment quoted as needed.
@@ -771,6 +776,15 @@ mod tests {
             body(ScalaTranslator::SCALA3, stmts.clone()).expect("translates"),
             body(ScalaTranslator::SCALA2, stmts).expect("translates"),
         )
+    }
+
+    #[test]
+    fn backquoted_operators_escape_backslashes() {
+        // scalac reads escape sequences in a backquoted identifier: `:\` needs `\\`
+        assert_eq!(name(":\\"), "`:\\\\`");
+        assert_eq!(name("::"), "`::`");
+        assert_eq!(name("type"), "`type`");
+        assert_eq!(name("map"), "map");
     }
 
     #[test]
