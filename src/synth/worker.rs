@@ -461,7 +461,11 @@ impl<'c> Worker<'c> {
                 let obj = self.api.ts.arena.class(o, &[]);
                 // (not above Scala's `Any` and value classes, which are no `Object`s, nor
                 // above a class whose supertypes are unknown, which may be a universal trait)
+                // (nor above Scala's `java.io.Serializable` and `Comparable`, which extend `Any`)
+                let any_only = matches!(self.api.ts.arena.get(t), Type::Class { name, .. }
+                    if self.rules.extends_any_only(&self.api.ts, *name));
                 if !sups.contains(&obj)
+                    && !any_only
                     && self.api.ts.is_subtype(t, obj)
                     && (!self.rules.has_universal_traits() || self.hierarchy_known(t))
                 {
