@@ -72,6 +72,15 @@ pub fn mix_seed(seed: u64, stream: u64, index: u64) -> u64 {
 /// subclasses (`C <: IterableOps[A, CC, C]`) would otherwise never end.
 const MAX_SUBST_NESTING: usize = 4;
 
+/// Most candidates one substitution draw may try, the draws nested in it included (the
+/// instances below bounds that its candidates need, and theirs). Each nesting level tries
+/// [`super::SynthConfig::max_subst_attempts`] substitutions of several subclasses, so F-bounded
+/// hierarchies with many subclasses (protobuf's `GeneratedMessageV3.ExtendableMessage<M
+/// extends ExtendableMessage<M>>`) grew the work exponentially: one member of protobuf-java
+/// took minutes. Ordinary draws need a few dozen; the budget is counted, not timed, so
+/// synthesis stays deterministic.
+const MAX_DRAW_ATTEMPTS: usize = 4_096;
+
 /// How many types (the bound itself first) a variable with a lower bound draws from: the
 /// bound and a few of its supertypes, so that `B >: A` is also instantiated above `A`.
 const LOWER_BOUND_SUPERTYPES: usize = 4;
@@ -128,6 +137,10 @@ pub(crate) struct Caches {
 pub(crate) struct Building {
     /// Nesting of substitutions drawn for instances below a bound ([`Worker::instance_below`]).
     pub(crate) subst_nesting: usize,
+    /// Nesting of [`Worker::draw_subst`] calls (0 outside any).
+    pub(crate) draw_nesting: usize,
+    /// Candidates drawn since the outermost [`Worker::draw_subst`] call began.
+    pub(crate) draw_attempts: usize,
     /// Lambda parameters named so far in this program (the next is `l{fresh + 1}`).
     pub(crate) fresh: usize,
     /// Nesting of lambda bodies being built (calls there may not throw checked exceptions).
@@ -270,12 +283,34 @@ impl<'c> Worker<'c> {
         if vars.iter().all(|v| seed.contains(*v)) {
             return self.api.ts.is_valid_subst(seed).then(|| seed.clone());
         }
+        if self.building.draw_nesting == 0 {
+            self.building.draw_attempts = 0;
+        }
+        self.building.draw_nesting += 1;
+        let s = self.draw_subst_attempts(rng, vars, depth, seed);
+        self.building.draw_nesting -= 1;
+        s
+    }
+
+    /// The attempts of [`Worker::draw_subst`], within [`MAX_DRAW_ATTEMPTS`] for the
+    /// outermost call and all the draws nested in it.
+    fn draw_subst_attempts(
+        &mut self,
+        rng: &mut SynthRng,
+        vars: &[VarId],
+        depth: usize,
+        seed: &Subst,
+    ) -> Option<Subst> {
         for _ in 0..self.cfg.max_subst_attempts {
             let mut s = seed.clone();
             for &v in vars {
                 if s.contains(v) {
                     continue;
                 }
+                if self.building.draw_attempts >= MAX_DRAW_ATTEMPTS {
+                    return None;
+                }
+                self.building.draw_attempts += 1;
                 let t = self.candidate_for(rng, v, vars, &s, depth);
                 s.insert(v, t);
             }

@@ -132,10 +132,30 @@ impl Translator for GroovyTranslator {
             mode: self.mode,
             type_params_decl: String::new(),
             names: RefCell::new(BodyCx::new(p)),
+            imports: RefCell::new(Vec::new()),
         };
         emitter.type_params_decl = emitter.type_params(&p.type_params)?;
-        common::translate(&emitter, p)
+        let text = common::translate(&emitter, p)?;
+        let imports = emitter.imports.into_inner();
+        if imports.is_empty() {
+            return Ok(text);
+        }
+        // the aliases of the classes `static_qualifier` named, after the package line
+        let lines: String = imports
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("import {c} as {}\n", import_alias(i)))
+            .collect();
+        Ok(match text.split_once("\n\n") {
+            Some((package, rest)) => format!("{package}\n\n{lines}\n{rest}"),
+            None => format!("{lines}{text}"),
+        })
     }
+}
+
+/// The alias under which a program imports its `i`-th class of a lowercase simple name.
+fn import_alias(i: usize) -> String {
+    format!("ThaliaImported{i}")
 }
 
 /// The translation of one program: the mode, the test method's type parameters and the
@@ -146,6 +166,9 @@ struct Emitter {
     type_params_decl: String,
     /// Fresh names for expression statements, unique across the program and its closures.
     names: RefCell<BodyCx>,
+    /// Classes of a lowercase simple name used as static qualifiers, imported under an alias
+    /// (see `static_qualifier`).
+    imports: RefCell<Vec<String>>,
 }
 
 /// Groovy's keywords beyond Java's ([`JAVA_RESERVED`]).
@@ -213,6 +236,25 @@ impl JavaFamily for Emitter {
     }
 
     /// The qualified name: groovyc resolves `outer.new Inner()` against the imports only.
+    /// groovyc resolves a dotted name in an expression as a class only when its last part
+    /// starts with an uppercase letter (`clojure.core.reducers__init.const__51` is read as a
+    /// property chain on a variable `clojure`): such a class is imported under an alias.
+    fn static_qualifier(&self, class: &str) -> String {
+        let simple = class.rsplit('.').next().unwrap_or(class);
+        if !class.contains('.') || !simple.starts_with(|c: char| c.is_lowercase()) {
+            return class.to_owned();
+        }
+        let mut imports = self.imports.borrow_mut();
+        let i = match imports.iter().position(|c| c == class) {
+            Some(i) => i,
+            None => {
+                imports.push(class.to_owned());
+                imports.len() - 1
+            }
+        };
+        import_alias(i)
+    }
+
     fn inner_class_name(&self, class: &str) -> Result<String, TranslateError> {
         Ok(class.to_owned())
     }
@@ -259,7 +301,11 @@ impl JavaFamily for Emitter {
                 ..
             } => {
                 self.check_qualified_name(class)?;
-                Ok(format!("{class}.&{}", self.member(name)?))
+                Ok(format!(
+                    "{}.&{}",
+                    self.static_qualifier(class),
+                    self.member(name)?
+                ))
             }
             Expr::Ref {
                 kind: RefKind::Bound { receiver, name },
@@ -406,6 +452,38 @@ mod tests {
 
     fn cs(stmts: Vec<Stmt>) -> String {
         body(GroovyTranslator::default(), stmts).expect("translates")
+    }
+
+    #[test]
+    fn classes_of_a_lowercase_simple_name_are_imported_for_static_access() {
+        let p = Program::new(
+            "p7",
+            vec![
+                Stmt::local(
+                    "k",
+                    Ty::class("clojure.lang.Keyword", vec![]),
+                    Expr::static_field("clojure.core.reducers__init", "const__51"),
+                ),
+                Stmt::expr(Expr::static_call(
+                    "clojure.core.reducers__init",
+                    "load",
+                    vec![],
+                    vec![],
+                )),
+                Stmt::expr(Expr::static_call("a.B", "m", vec![], vec![])),
+            ],
+        );
+        assert_eq!(
+            GroovyTranslator::default()
+                .translate(&p)
+                .expect("translates"),
+            "package thalia.p7\n\nimport clojure.core.reducers__init as ThaliaImported0\n\n\
+             @groovy.transform.CompileStatic\nfinal class Test_p7 {\n    \
+             static void test() {\n        \
+             clojure.lang.Keyword k = ThaliaImported0.const__51;\n        \
+             ThaliaImported0.load();\n        \
+             a.B.m();\n    }\n}\n"
+        );
     }
 
     #[test]

@@ -100,6 +100,13 @@ pub(crate) trait JavaFamily: Dialect {
     /// A use of local or lambda parameter `name`.
     fn local(&self, name: &str) -> Result<String, TranslateError>;
 
+    /// How class `class` (fully qualified) is written before `.member` of a static access
+    /// and before `::` of a static or constructor reference: as it is, unless the language
+    /// cannot resolve that name in an expression.
+    fn static_qualifier(&self, class: &str) -> String {
+        class.to_owned()
+    }
+
     /// A field read `recv.name` (Groovy reads instance fields with `recv.@name`).
     fn field(&self, receiver: &Receiver, name: &str) -> Result<String, TranslateError>;
 
@@ -360,7 +367,7 @@ pub(crate) trait JavaFamily: Dialect {
         Ok(match kind {
             RefKind::Static { class, name } => {
                 self.check_qualified_name(class)?;
-                format!("{class}::{}", self.member(name)?)
+                format!("{}::{}", self.static_qualifier(class), self.member(name)?)
             }
             RefKind::Bound { receiver, name } => {
                 format!("{}::{}", self.ref_receiver(receiver)?, self.member(name)?)
@@ -388,7 +395,7 @@ pub(crate) trait JavaFamily: Dialect {
                         )),
                         Some(ts) => bracketed(ts, "<", ">", |a| self.ty(a, TyPos::Arg))?,
                     };
-                format!("{class}{targs}::new")
+                format!("{}{targs}::new", self.static_qualifier(class))
             }
             RefKind::ArrayConstructor { elem } => {
                 let written = if is_reifiable(elem, Self::TYPE_VARIABLE_ARRAYS) {
@@ -475,7 +482,7 @@ pub(crate) trait JavaFamily: Dialect {
             ))),
             Receiver::Static(class) => {
                 self.check_qualified_name(class)?;
-                Ok(class.clone())
+                Ok(self.static_qualifier(class))
             }
             Receiver::Expr(e) => {
                 let s = self.expr(e)?;
