@@ -319,7 +319,7 @@ impl Worker<'_> {
             let k = implicit(r.member);
             r.member != m
                 && k > implicit(m)
-                && self.api.member(r.member).params.len() - k == explicit
+                && self.api.member(r.member).params.len().saturating_sub(k) == explicit
         })
     }
 
