@@ -611,8 +611,9 @@ impl BatchSummary {
                     String::new(),
                     String::new(),
                     String::new(),
-                    format!("{}: {}", e.stage, first_line(&e.error)),
                     String::new(),
+                    // (last, so that a long message widens no column)
+                    format!("{}: {}", e.stage, first_line(&e.error)),
                 ]);
                 continue;
             }
@@ -634,15 +635,12 @@ impl BatchSummary {
                         r.findings.to_string(),
                         r.distinct.to_string(),
                     ),
-                    None => (
-                        String::new(),
-                        String::new(),
-                        String::new(),
-                        c.error
-                            .as_ref()
-                            .map(|e| format!("{}: {}", e.stage, first_line(&e.error)))
-                            .unwrap_or_default(),
-                    ),
+                    None => Default::default(),
+                };
+                // a cell's error in the last column, so that it widens no column
+                let lines = match (&c.record, &c.error) {
+                    (None, Some(e)) => format!("{}: {}", e.stage, first_line(&e.error)),
+                    _ => lines,
                 };
                 rows.push([
                     lib.coordinate.clone(),

@@ -417,6 +417,24 @@ fn a_batch_records_failing_libraries_and_resumes_after_sigkill_to_the_same_cells
     ] {
         assert!(table.contains(needle), "{needle} in\n{table}");
     }
+    // a failed library's error ends its row and widens no column of the others
+    let failed_row = table
+        .lines()
+        .find(|l| l.contains("g:broken:1.0"))
+        .expect("the failed library's row");
+    let error_at = failed_row.find("fetch: ").expect("the error in the row");
+    assert!(
+        failed_row[error_at..].contains("not a valid jar"),
+        "{failed_row}"
+    );
+    let row = table
+        .lines()
+        .find(|l| l.contains("g:alpha:1.0") && l.contains("ill-typed-erased"))
+        .expect("a cell's row");
+    assert!(
+        !row.contains(&" ".repeat(12)),
+        "a column is widened:\n{table}"
+    );
     // the page: the table, the findings linked to directories that exist, the plots
     let page = std::fs::read_to_string(whole.join("index.html")).expect("index.html");
     for needle in [

@@ -2123,3 +2123,139 @@ fn fetch_with_deps_resolves_members_inherited_from_dependencies() {
     );
     w.assert_cache_consistent("after a fetch with dependencies");
 }
+
+/// A library compiled against a class that no jar of its classpath holds (a dependency its
+/// POM leaves out): the classes whose members or supertypes name it (which a compiler loading
+/// them may load) and the members naming those are left out, and the fetch says so; the rest
+/// of the API is kept. The library's own optional dependencies are on the classpath (off with
+/// `--no-optional-deps`), and one that does not resolve is left off with a note.
+#[test]
+fn fetch_leaves_out_what_names_classes_missing_from_the_classpath() {
+    let Some(w) = World::new("fetch_leaves_out_what_names_classes_missing_from_the_classpath")
+    else {
+        return;
+    };
+    let d = w.work.path();
+    let sources = write_sources(
+        &d.join("src-partial"),
+        &[
+            ("x/Gone.java", "package x;\n\npublic class Gone {}\n"),
+            (
+                "m/Api.java",
+                "package m;\n\npublic class Api {\n    public int kept(String s) { return 0; }\n\n    \
+                 public java.util.List<Leaky> listed() { return null; }\n}\n",
+            ),
+            (
+                "m/Leaky.java",
+                "package m;\n\npublic class Leaky {\n    private x.Gone hidden;\n\n    public int size() { return 0; }\n}\n",
+            ),
+            ("m/Sub.java", "package m;\n\npublic class Sub extends x.Gone {}\n"),
+            ("x/Oops.java", "package x;\n\npublic class Oops extends Exception {}\n"),
+            // named only by a declared exception, by a generic signature
+            (
+                "m/Thrower.java",
+                "package m;\n\npublic class Thrower {\n    public void run() throws x.Oops {}\n}\n",
+            ),
+            (
+                "m/Generic.java",
+                "package m;\n\npublic class Generic {\n    private java.util.List<x.Gone> all;\n}\n",
+            ),
+        ],
+    );
+    javac_release_17(None, &d.join("cls-partial"), &sources);
+    // the jar holds `m` only: `x.Gone` is on no jar
+    let jar = d.join("partial.jar");
+    run_tool(&mut make_jar(&jar, &d.join("cls-partial"), &["m"]));
+    w.repo
+        .lib("partial", "1.0", &[], &fs::read(&jar).expect("jar"));
+
+    let out = w.out("api");
+    let r = w.fetch("g:partial:1.0", &out);
+    assert!(r.ok(), "{r}");
+    assert!(
+        r.stderr.contains("left out 4 classes and 1 members")
+            && r.stderr.contains("2 missing: x.Gone, x.Oops"),
+        "{r}"
+    );
+    assert!(out.join("m.Api.json").is_file(), "{r}");
+    assert!(
+        !out.join("m.Leaky.json").exists(),
+        "a private field names x.Gone"
+    );
+    assert!(
+        !out.join("m.Sub.json").exists(),
+        "its superclass is missing"
+    );
+    let api: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("m.Api.json")).expect("m.Api"))
+            .expect("json");
+    let names: Vec<&str> = api["methods"]
+        .as_array()
+        .expect("methods")
+        .iter()
+        .filter_map(|m| m["name"].as_str())
+        .filter(|n| !n.contains("Api"))
+        .collect();
+    assert_eq!(names, ["kept"]);
+    let record: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("fetch.json")).expect("fetch.json"))
+            .expect("json");
+    assert!(
+        record["notes"][0]
+            .as_str()
+            .is_some_and(|n| n.contains("x.Gone")),
+        "{record}"
+    );
+
+    // the same jar, with the missing classes in an optional dependency of its POM: on the
+    // classpath by default, so nothing is left out; off it with `--no-optional-deps`
+    let gone = d.join("gone.jar");
+    run_tool(&mut make_jar(&gone, &d.join("cls-partial"), &["x"]));
+    w.repo
+        .lib("gone", "1.0", &[], &fs::read(&gone).expect("jar"));
+    let optional = dep("gone", Some("1.0"), "<optional>true</optional>");
+    w.repo.lib(
+        "with-optional",
+        "1.0",
+        std::slice::from_ref(&optional),
+        &fs::read(&jar).expect("jar"),
+    );
+    let out = w.out("with-optional");
+    let r = w.fetch("g:with-optional:1.0", &out);
+    assert!(r.ok() && !r.stderr.contains("left out"), "{r}");
+    assert!(out.join("m.Leaky.json").is_file(), "{r}");
+    let classpath = fs::read_to_string(out.join("classpath.txt")).expect("classpath.txt");
+    assert!(classpath.contains("gone-1.0.jar"), "{classpath}");
+    let out = w.out("without-optional");
+    let mut cmd = w.thalia();
+    cmd.args([
+        "fetch",
+        "g:with-optional:1.0",
+        "--no-optional-deps",
+        "--repo",
+    ])
+    .arg(&w.server.url)
+    .arg("--out")
+    .arg(&out);
+    let r = run(cmd);
+    assert!(r.ok() && r.stderr.contains("left out 4 classes"), "{r}");
+
+    // an optional dependency that does not resolve: the fetch goes on without it, and says so
+    let absent = dep("absent", Some("1.0"), "<scope>provided</scope>");
+    w.repo.lib(
+        "with-absent",
+        "1.0",
+        &[absent],
+        &fs::read(&jar).expect("jar"),
+    );
+    let out = w.out("with-absent");
+    let r = w.fetch("g:with-absent:1.0", &out);
+    assert!(
+        r.ok()
+            && r.stderr
+                .contains("optional and provided dependencies are not on the classpath")
+            && r.stderr.contains("g:absent"),
+        "{r}"
+    );
+    assert!(!out.join("m.Leaky.json").exists(), "{r}");
+}

@@ -52,6 +52,7 @@ enum Color:
 
 trait Functor[F[_]]:
   def fmap[A, B](fa: F[A])(f: A => B): F[B]
+  def narrow[G[-_], H[+_ <: AnyRef], S[X] <: Seq[X]](g: G[Int]): G[Int] = g
 
 class Sink[-T]:
   def put(t: T): Unit = ()
@@ -67,6 +68,7 @@ object Lone:
   def fn(f: (Int, String) => Boolean): Map[String, (Int, Long)] = Map.empty
   def greet(name: String, times: Int = 1): String = name
   @deprecated("use sum", "1.0") def old(x: Int): Int = x
+  def refined(o: Ordering[Int] { def extra: Int }): Ordering[Int] { def extra: Int } = o
   extension (s: String)
     def shout: String = s.toUpperCase
     def times(n: Int): String = s * n
@@ -391,7 +393,14 @@ fn scala3_classes_member_by_member() {
     );
     let functor = &d["demo.Functor"];
     assert_eq!(strs(&functor["type_parameters"]), ["F[_]"]);
-    assert_eq!(methods(functor), ["<A, B> fmap(F[A]): ((A) => B) => F[B]"]);
+    // a constructor parameter's own parameters keep their variances and bounds
+    assert_eq!(
+        methods(functor),
+        [
+            "<A, B> fmap(F[A]): ((A) => B) => F[B]",
+            "<G[-_], H[+_ <: java.lang.Object], S[X] <: scala.collection.immutable.Seq[X]> narrow(G[scala.Int]): G[scala.Int]"
+        ]
+    );
     assert_eq!(strs(&d["demo.Sink"]["type_parameters"]), ["-T"]);
 
     // case class (default argument), enum with its cases
@@ -428,6 +437,9 @@ fn scala3_classes_member_by_member() {
             "static fn((scala.Int, java.lang.String) => scala.Boolean): scala.collection.immutable.Map[java.lang.String, (scala.Int, scala.Long)]",
             "static greet(java.lang.String, scala.Int): java.lang.String",
             "static old(scala.Int): scala.Int",
+            // a refinement is kept where it narrows a parameter (the member is then skipped
+            // as unparsable) and dropped from a result
+            "static refined(scala.math.Ordering[scala.Int] { … }): scala.math.Ordering[scala.Int]",
             "static java.lang.String.shout(): java.lang.String",
             "static java.lang.String.times(scala.Int): java.lang.String",
             "static <T> scala.collection.immutable.List[T].second(): T",
@@ -479,9 +491,14 @@ fn auto_view_picks_scala_and_the_result_loads() {
         "expected all classes to load:\n{text}"
     );
     assert!(!text.contains("of 11 files"), "no file skipped:\n{text}");
+    // the one member skipped is the one whose parameter is refined (`Ordering[Int] { … }`)
     assert!(
-        text.contains("nothing skipped") && !text.contains("higher-kinded"),
+        text.contains("skipped 1 of") && !text.contains("higher-kinded"),
         "the member applying `F` loads:\n{text}"
+    );
+    assert!(
+        text.contains("{ … }"),
+        "the refined parameter is named:\n{text}"
     );
 }
 

@@ -8,6 +8,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::bytecode::{self, ClassPool, ExtractOptions, ExtractProblem};
+use crate::classpath::Availability;
 use crate::maven::{
     Coordinate, FetchedArtifact, MavenError, RepoConfig, Resolver, ResolverOptions,
 };
@@ -35,6 +36,11 @@ pub struct FetchOptions {
     pub view: crate::view::View,
     /// The views `auto` may choose from (default: all; the Java view when none applies).
     pub auto_views: crate::view::AutoViews,
+    /// Put the requested artifacts' own optional and `provided` dependencies (with their
+    /// dependencies) on the classpath too: the API's signatures name their classes
+    /// (`spring-orm`'s Hibernate and JPA types), which a program cannot compile without.
+    /// When they cannot be resolved, the fetch goes on without them and says so.
+    pub optional_deps: bool,
 }
 
 /// A problem of a fetch.
@@ -99,6 +105,9 @@ pub struct ArtifactRecord {
 pub struct FetchRecord {
     /// Tool that wrote it.
     pub tool: String,
+    /// Warnings about the fetch as a whole ([`Fetched::notes`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// The coordinates as requested.
     pub requested: Vec<String>,
     /// The requested coordinates with resolved versions.
@@ -144,6 +153,8 @@ pub struct Fetched {
     pub problems: Vec<ExtractProblem>,
     /// Documentation pages skipped (with `api_from_docs`).
     pub doc_problems: Vec<crate::docs::DocProblem>,
+    /// Warnings about the fetch as a whole (optional dependencies left off the classpath).
+    pub notes: Vec<String>,
 }
 
 impl Fetched {
@@ -174,16 +185,33 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
     }
     let t0 = Instant::now();
     let config = RepoConfig::discover(&opts.repos)?;
-    let resolver = Resolver::new(
-        config.clone(),
-        ResolverOptions {
-            progress: opts.progress,
-            ..ResolverOptions::default()
-        },
-    )?;
-    let resolution = resolver.resolve(coords)?;
-    let fetched: Vec<FetchedArtifact> =
-        resolver.fetch(&resolution, opts.docs || opts.api_from_docs)?;
+    let with_docs = opts.docs || opts.api_from_docs;
+    let resolve = |follow_root_optional: bool| -> Result<_, MavenError> {
+        let resolver = Resolver::new(
+            config.clone(),
+            ResolverOptions {
+                progress: opts.progress,
+                follow_root_optional,
+                ..ResolverOptions::default()
+            },
+        )?;
+        let resolution = resolver.resolve(coords)?;
+        let fetched = resolver.fetch(&resolution, with_docs)?;
+        Ok((resolution, fetched))
+    };
+    let mut notes = Vec::new();
+    let (resolution, fetched) = match opts.optional_deps.then(|| resolve(true)) {
+        Some(Ok(r)) => r,
+        Some(Err(e)) => {
+            notes.push(format!(
+                "the requested artifacts' optional and provided dependencies are not on the \
+                 classpath (programs naming their classes will not compile): {e}"
+            ));
+            resolve(false)?
+        }
+        None => resolve(false)?,
+    };
+    let fetched: Vec<FetchedArtifact> = fetched;
     let resolve_seconds = t0.elapsed().as_secs_f64();
 
     let t1 = Instant::now();
@@ -240,7 +268,7 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
             docs,
             ..bytecode::Extraction::default()
         };
-        return Ok(finish(
+        let mut out = finish(
             coords,
             &config,
             &resolution,
@@ -250,7 +278,10 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
             "javadoc",
             resolve_seconds,
             t1,
-        ));
+        );
+        out.record.notes.clone_from(&notes);
+        out.notes = notes;
+        return Ok(out);
     }
     let root_jars: Vec<&Path> = fetched
         .iter()
@@ -276,6 +307,21 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
         }
     }
     context_paths.clear();
+    // the classes a compiler sees: every module of the JDK, the dependencies, the roots
+    let mut avail = None;
+    if let Some(home) = &java_home {
+        if let Ok(jdk) = bytecode::read_jdk(home, &[]) {
+            let mut a = Availability::default();
+            a.add(&jdk);
+            a.add(&pool_archives);
+            for p in &root_jars {
+                if let Ok(r) = bytecode::read_path(p) {
+                    a.add(std::slice::from_ref(&r));
+                }
+            }
+            avail = Some(a);
+        }
+    }
     let (pool, _) = ClassPool::from_archives(pool_archives);
     let ext_opts = ExtractOptions {
         context: Some(Arc::new(pool)),
@@ -286,8 +332,14 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
     } else {
         bytecode::extract_paths(&root_jars, &ext_opts)?
     };
-    let (extraction, view, view_note) =
+    let (mut extraction, view, view_note) =
         apply_view(extraction, &root_jars, &fetched, opts, ext_opts)?;
+    match &avail {
+        Some(a) => notes.extend(a.prune(&mut extraction.docs).note()),
+        None => notes.push(
+            "no JDK found: members naming classes that are not on the classpath are kept".into(),
+        ),
+    }
     let mut fetched_out = finish(
         coords,
         &config,
@@ -301,6 +353,8 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
     );
     fetched_out.record.view = view.into();
     fetched_out.record.view_note = view_note;
+    fetched_out.record.notes.clone_from(&notes);
+    fetched_out.notes = notes;
     Ok(fetched_out)
 }
 
@@ -405,6 +459,7 @@ fn finish(
         .collect();
     let record = FetchRecord {
         tool: format!("thalia {}", env!("CARGO_PKG_VERSION")),
+        notes: Vec::new(),
         requested: coords.iter().map(ToString::to_string).collect(),
         resolved: resolution
             .roots
@@ -442,6 +497,7 @@ fn finish(
             .collect(),
         problems: extraction.problems,
         doc_problems,
+        notes: Vec::new(),
     }
 }
 

@@ -42,6 +42,7 @@
 #![deny(missing_docs)]
 
 pub mod bytecode;
+pub mod classpath;
 pub mod diff;
 pub mod docs;
 pub mod fetch;

@@ -277,6 +277,7 @@ fn ensure_fetched(lib: &Library, ldir: &Path, args: &BatchArgs) -> Result<bool> 
         with_deps: false,
         view: args.view,
         auto_views: auto_views(args.lang),
+        optional_deps: true,
     };
     let fetched = match fetch::fetch(&[coord], &opts) {
         Ok(f) => f,
@@ -292,6 +293,9 @@ fn ensure_fetched(lib: &Library, ldir: &Path, args: &BatchArgs) -> Result<bool> 
             "api",
             format!("no public API: no class could be extracted{why}"),
         );
+    }
+    for n in &fetched.notes {
+        eprintln!("{}: warning: {n}", lib.coordinate());
     }
     // written aside and renamed: `api/` is there whole or not at all
     let tmp = ldir.join(format!("{API_DIR}.tmp-{}", std::process::id()));

@@ -32,6 +32,11 @@ pub(super) struct FetchArgs {
     /// resolved (by default they only serve as context).
     #[arg(long)]
     with_deps: bool,
+    /// Leave the requested artifacts' own optional and `provided` dependencies off the
+    /// classpath (Maven's view of a dependency; by default they are on it, since the API's
+    /// signatures name their classes)
+    #[arg(long)]
+    no_optional_deps: bool,
     /// Which language's view of the library to write: auto (Kotlin when its classes carry
     /// `kotlin.Metadata`, Scala for a Scala library with TASTy or Scala 2 signatures, else
     /// Java), java, kotlin or scala.
@@ -91,6 +96,7 @@ pub(super) fn fetch(args: FetchArgs) -> Result<ExitCode> {
         with_deps: args.with_deps,
         view: args.view,
         auto_views: thalia_extractors::view::AutoViews::ALL,
+        optional_deps: !args.no_optional_deps,
     };
     let fetched = fetch::fetch(&coords, &opts)?;
     let out = args.out.clone().unwrap_or_else(|| fetched.default_dir());
@@ -99,6 +105,9 @@ pub(super) fn fetch(args: FetchArgs) -> Result<ExitCode> {
     warn(&fetched.problems);
     for p in &fetched.doc_problems {
         eprintln!("warning: {p}");
+    }
+    for n in &fetched.notes {
+        eprintln!("warning: {n}");
     }
     let r = &fetched.record;
     if let Some(note) = &r.view_note {

@@ -137,6 +137,13 @@ pub struct SynthContext {
     pub concrete: Vec<TypeId>,
     /// Generic classes usable as type constructors, by name.
     pub generic: Vec<ClassId>,
+    /// For Scala programs, the generic classes a higher-kinded variable can be given alone
+    /// (`List` for `G[_]`): no own parameter is bounded or higher-kinded.
+    pub constructors: Vec<ClassId>,
+    /// For Scala programs, the type constructors the API itself passes to higher-kinded
+    /// parameters (`List` of `Traverse[List]`, of `IterableOps[A, List, List[A]]`), which
+    /// its type-class instances exist for.
+    pub mentioned_constructors: FxHashSet<Sym>,
     /// For each class symbol, the API classes that inherit from it (transitively), by name.
     pub subclasses: FxHashMap<Sym, Vec<ClassId>>,
     /// Each class's members (its own and inherited) grouped by name.
@@ -267,7 +274,8 @@ fn implicit_views(api: &Api) -> Vec<(TypeId, TypeId)> {
 
 /// True unless class type `t` passes something other than a type constructor (a class named
 /// without arguments, `List`) for a higher-kinded parameter of its class (`CC[_]` of
-/// `IterableOps[A, CC, C]`): a wildcard or an applied type there is ill-kinded.
+/// `IterableOps[A, CC, C]`) or a higher-kinded variable: a wildcard or an applied type there
+/// is ill-kinded.
 fn constructor_args_ok(api: &Api, t: TypeId) -> bool {
     let a = &api.ts.arena;
     let Type::Class { name, args } = a.get(t) else {
@@ -277,8 +285,61 @@ fn constructor_args_ok(api: &Api, t: TypeId) -> bool {
         return true;
     };
     params.iter().zip(args.iter()).all(|(&v, &arg)| {
-        !a.var(v).higher_kinded || matches!(a.get(arg), Type::Class { args, .. } if args.is_empty())
+        !a.var(v).higher_kinded
+            || match a.get(arg) {
+                Type::Class { args, .. } => args.is_empty(),
+                // a signature's own constructor variable, substituted before it is written
+                Type::Var(w) => a.var(*w).higher_kinded,
+                _ => false,
+            }
     })
+}
+
+/// True when generic class `c` can be given alone for a higher-kinded variable: none of its
+/// parameters is bounded (`EnumSet[E <: Enum[E]]` is not, nor Scala's `SoftReference[T <:
+/// AnyRef]`: only `Any` and a Java class's `Object` are no bound) or itself higher-kinded.
+fn plain_constructor(api: &Api, c: ClassId) -> bool {
+    let a = &api.ts.arena;
+    let cl = api.class(c);
+    let java = cl.syntax == Syntax::Java;
+    cl.type_params.iter().all(|&v| {
+        let d = a.var(v);
+        !d.higher_kinded
+            && d.lower.is_none()
+            && d.upper.iter().all(|&b| match a.get(b) {
+                Type::Class { name, args } if args.is_empty() => {
+                    let n = a.name(*name);
+                    n == "scala.Any" || java && n == "java.lang.Object"
+                }
+                _ => false,
+            })
+    })
+}
+
+/// Adds to `out` the generic classes named without arguments as type arguments in `t`
+/// (`List` of `Traverse[List]`): the API's type constructors.
+fn constructor_args(api: &Api, t: TypeId, out: &mut FxHashSet<Sym>) {
+    let a = &api.ts.arena;
+    match a.get(t) {
+        Type::Class { args, .. } | Type::Applied { args, .. } => {
+            for &arg in args.iter() {
+                if let Type::Class { name, args } = a.get(arg) {
+                    if args.is_empty() && api.ts.class_params(*name).is_some_and(|p| !p.is_empty())
+                    {
+                        out.insert(*name);
+                    }
+                }
+                constructor_args(api, arg, out);
+            }
+        }
+        Type::Function { params, ret, .. } => {
+            for &p in params.iter().chain([ret]) {
+                constructor_args(api, p, out);
+            }
+        }
+        Type::Array(i) | Type::Nullable(i) | Type::ByName(i) => constructor_args(api, *i, out),
+        _ => {}
+    }
 }
 
 /// True for an inner (non-static member) class of a generic class, directly or through
@@ -518,6 +579,17 @@ impl SynthContext {
             }
         }
 
+        let scala = native == Some(Syntax::Scala);
+        let constructors: Vec<ClassId> = if scala {
+            generic
+                .iter()
+                .copied()
+                .filter(|&c| plain_constructor(api, c))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut mentioned_constructors = FxHashSet::default();
         let mut subclasses: FxHashMap<Sym, Vec<ClassId>> = FxHashMap::default();
         for &c in &class_ids {
             let sym = api.class(c).sym;
@@ -525,6 +597,17 @@ impl SynthContext {
             for s in api.ts.all_supertypes(self_ty) {
                 if let Type::Class { name, .. } = api.ts.arena.get(s) {
                     subclasses.entry(*name).or_default().push(c);
+                }
+                if scala {
+                    constructor_args(api, s, &mut mentioned_constructors);
+                }
+            }
+        }
+        if scala {
+            for m in api.member_ids() {
+                let mem = api.member(m);
+                for t in mem.params.iter().map(|p| p.ty).chain([mem.ret]) {
+                    constructor_args(api, t, &mut mentioned_constructors);
                 }
             }
         }
@@ -620,6 +703,8 @@ impl SynthContext {
             throws_checked,
             concrete,
             generic,
+            constructors,
+            mentioned_constructors,
             subclasses,
             members_by_name,
             boxes,
@@ -717,10 +802,13 @@ impl SynthContext {
         let hk = |v: &VarId| a.var(*v).higher_kinded;
         // a class with a constructor parameter (`IterableOps[A, CC[_], C]`) is instantiated
         // as one of its subclasses sees it (`Worker::subclass_view`), for its instance
-        // members; a method's own constructor parameter (`def traverse[G[_]]`) and a
-        // constructor of such a class (`new C[List]`) would need a constructor drawn alone
+        // members; a constructor of such a class (`new C[List]`) and its static members are
+        // not called yet
+        // a method's own constructor parameter of a plain shape (`G[_]`) is drawn alone
+        // (`Worker::type_constructor`)
+        let opaque = |v: &VarId| hk(v) && a.var(*v).constructor_params.is_empty();
         let hk_owner = owner_vars.iter().any(hk);
-        if mem.type_params.iter().any(hk)
+        if mem.type_params.iter().any(opaque)
             || (hk_owner && (mem.is_static || mem.kind == MemberKind::Constructor))
         {
             return Some(SkipReason::HigherKinded);
@@ -1006,6 +1094,20 @@ mod tests {
                 .values()
                 .any(|cs| cs.iter().any(|&c| api.class(c).sym == ops));
         assert!(!in_pools, "IterableOps in a pool");
+        // type constructors a method's `G[_]` can be given alone: unbounded parameters only
+        // (not `SoftReference[T <: AnyRef]`); the API's own (`List`, passed to `CC` by the
+        // supertypes of `List`) are marked
+        let ctor = |api: &mut Api, n: &str| {
+            let s = sym(api, n);
+            let plain = ctx.constructors.iter().any(|&c| api.class(c).sym == s);
+            (plain, ctx.mentioned_constructors.contains(&s))
+        };
+        assert_eq!(
+            ctor(&mut api, "scala.collection.immutable.List"),
+            (true, true)
+        );
+        assert!(!ctor(&mut api, "scala.ref.SoftReference").0);
+        assert!(ctor(&mut api, "scala.Option").0);
         // its type is expressible with a type constructor for `CC`, not with a wildcard
         let defaults = sym(&mut api, "scala.collection.IterableFactoryDefaults");
         let a = &mut api.ts.arena;

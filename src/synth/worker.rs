@@ -13,7 +13,7 @@ use super::config::SynthConfig;
 use super::context::{SkipReason, SynthContext};
 use super::rules::LanguageRules;
 use crate::api::{Api, ClassId, MemberId};
-use crate::types::{Prim, Subst, Type, TypeId, UnifyMode, VarId, Wildcard};
+use crate::types::{Prim, Subst, Type, TypeId, UnifyMode, VarId, Variance, Wildcard};
 
 /// The random number generator of synthesis (seeded per program for determinism).
 pub type SynthRng = ChaCha8Rng;
@@ -84,6 +84,12 @@ const MAX_DRAW_ATTEMPTS: usize = 4_096;
 /// How many types (the bound itself first) a variable with a lower bound draws from: the
 /// bound and a few of its supertypes, so that `B >: A` is also instantiated above `A`.
 const LOWER_BOUND_SUPERTYPES: usize = 4;
+
+/// How often a higher-kinded variable drawn alone (`G[_]` of `def traverse[G[_]]`) takes one
+/// of the constructors the API itself passes to such variables (`List` of `Traverse[List]`)
+/// rather than any generic class of the right shape: type-class instances, which such members
+/// take as implicit arguments, exist for those. The rest keeps other constructors reachable.
+const MENTIONED_CONSTRUCTOR_PROBABILITY: f64 = 0.75;
 
 /// One worker's state: its own API copy and caches. Results never depend on what the worker
 /// did before (caches hold only deterministic data).
@@ -330,6 +336,9 @@ impl<'c> Worker<'c> {
         s: &Subst,
         depth: usize,
     ) -> TypeId {
+        if self.api.ts.arena.var(v).higher_kinded {
+            return self.type_constructor(rng, v);
+        }
         // a variable bounded below by a chosen type (Scala's `B >: A`): that type or one of
         // its supertypes, which a random type seldom is
         if let Some(lower) = self.api.ts.arena.var(v).lower {
@@ -376,6 +385,49 @@ impl<'c> Worker<'c> {
             }
             _ => self.random_type(rng, depth),
         }
+    }
+
+    /// A type constructor for higher-kinded variable `v` (a generic class named without
+    /// arguments, `List`) whose parameters match `v`'s own in number and variance; the top
+    /// type, which no substitution accepts, when there is none or `v`'s shape is not plain.
+    fn type_constructor(&mut self, rng: &mut SynthRng, v: VarId) -> TypeId {
+        let shape = self.api.ts.arena.var(v).constructor_params.clone();
+        let fits = |api: &Api, c: ClassId| {
+            let params = &api.class(c).type_params;
+            params.len() == shape.len()
+                && params.iter().zip(&shape).all(|(&p, &want)| {
+                    want == Variance::Invariant || api.ts.arena.var(p).variance == want
+                })
+        };
+        let all: Vec<ClassId> = if shape.is_empty() {
+            Vec::new()
+        } else {
+            self.ctx
+                .constructors
+                .iter()
+                .copied()
+                .filter(|&c| fits(&self.api, c))
+                .collect()
+        };
+        let mentioned: Vec<ClassId> = all
+            .iter()
+            .copied()
+            .filter(|&c| {
+                self.ctx
+                    .mentioned_constructors
+                    .contains(&self.api.class(c).sym)
+            })
+            .collect();
+        let pool = if !mentioned.is_empty() && rng.gen_bool(MENTIONED_CONSTRUCTOR_PROBABILITY) {
+            &mentioned
+        } else {
+            &all
+        };
+        if pool.is_empty() {
+            return self.api.ts.arena.top();
+        }
+        let sym = self.api.class(pool[rng.gen_range(0..pool.len())]).sym;
+        self.api.ts.arena.class(sym, &[])
     }
 
     /// An instance of class `e` that is a subtype of `target`, its remaining type arguments

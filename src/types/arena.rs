@@ -167,6 +167,10 @@ pub struct TypeVar {
     pub reified: bool,
     /// Scala higher-kinded parameter (`CC[_]`): a type constructor, not a type.
     pub higher_kinded: bool,
+    /// For a higher-kinded parameter, the declared variances of its own parameters (`[+_]`
+    /// gives one covariant); empty when its shape is not plain (bounded or higher-kinded own
+    /// parameters, or a bound on the constructor), which synthesis then never draws alone.
+    pub constructor_params: Vec<Variance>,
 }
 
 /// Deepest type any operation of the arena builds: a substitution whose result would be
@@ -280,6 +284,7 @@ impl TypeArena {
             variance: Variance::Invariant,
             reified: false,
             higher_kinded: false,
+            constructor_params: Vec::new(),
         });
         id
     }

@@ -226,10 +226,14 @@ impl TypeSystem {
             }
             let decl = self.arena.var(v).clone();
             // a higher-kinded variable takes a type constructor: a generic class named
-            // without arguments (`List` for `CC[_]`)
+            // without arguments (`List` for `CC[_]`), of as many parameters as its own when
+            // their number is known
             if decl.higher_kinded {
+                let arity = decl.constructor_params.len();
                 let ctor = matches!(self.arena.get(t), Type::Class { name, args }
-                    if args.is_empty() && self.class_params(*name).is_some_and(|p| !p.is_empty()));
+                if args.is_empty() && self.class_params(*name).is_some_and(|p| {
+                    !p.is_empty() && (arity == 0 || p.len() == arity)
+                }));
                 if !ctor {
                     return false;
                 }

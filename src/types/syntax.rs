@@ -126,6 +126,9 @@ pub struct TypeParamHead {
     pub reified: bool,
     /// Scala higher-kinded parameter (`CC[_]`, `F[X] <: Seq[X]`).
     pub higher_kinded: bool,
+    /// A higher-kinded parameter's own parameters' variances, when each is a plain name or
+    /// `_` (see [`crate::types::TypeVar::constructor_params`]).
+    pub constructor_params: Vec<Variance>,
 }
 
 /// Parses a type string.
@@ -195,10 +198,17 @@ pub fn parse_type_param(
     let mut lower = None;
     p.ws();
     if head.higher_kinded {
-        // a constructor's bounds name its own parameters (`CC[X] <: Seq[X]`): not kept
+        // a constructor's bounds name its own parameters (`CC[X] <: Seq[X]`): not kept, and
+        // the constructor is then not plain
+        let bounded = !p.rest().trim().is_empty();
         let decl = arena.var_mut(var);
         decl.variance = head.variance;
         decl.higher_kinded = true;
+        decl.constructor_params = if bounded {
+            Vec::new()
+        } else {
+            head.constructor_params
+        };
         return Ok(());
     }
     match syntax {
@@ -243,6 +253,31 @@ pub fn parse_type_param(
     decl.variance = head.variance;
     decl.reified = head.reified;
     Ok(())
+}
+
+/// The variances of a constructor parameter's own parameters (`+_, X` of `F[+_, X]`); empty
+/// unless each is a plain name or `_` with an optional variance.
+fn plain_constructor_params(inner: &str) -> Vec<Variance> {
+    let mut out = Vec::new();
+    for part in inner.split(',') {
+        let part = part.trim();
+        let (variance, name) = if let Some(n) = part.strip_prefix('+') {
+            (Variance::Covariant, n)
+        } else if let Some(n) = part.strip_prefix('-') {
+            (Variance::Contravariant, n)
+        } else {
+            (Variance::Invariant, part)
+        };
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c == '_' || c == '$' || c.is_alphanumeric())
+        {
+            return Vec::new();
+        }
+        out.push(variance);
+    }
+    out
 }
 
 struct Parser<'a> {
@@ -464,17 +499,21 @@ impl<'a> Parser<'a> {
             return self.err("expected a type-parameter name");
         };
         let mut higher_kinded = false;
+        let mut constructor_params = Vec::new();
         if self.syntax == Syntax::Scala && self.peek_char() == Some('[') {
-            // its own parameters (`[_]`, `[X]`, `[+X, Y[_]]`) are skipped: a constructor
-            // variable is only ever passed on (`CC`), never applied by synthesis
+            // its own parameters (`[_]`, `[X]`, `[+X, Y[_]]`) are not declared as variables:
+            // only their variances are kept, when each is a plain name
+            let start = self.pos;
             self.skip_brackets()?;
             higher_kinded = true;
+            constructor_params = plain_constructor_params(&self.text[start + 1..self.pos - 1]);
         }
         Ok(TypeParamHead {
             name,
             variance,
             reified,
             higher_kinded,
+            constructor_params,
         })
     }
 
@@ -928,6 +967,26 @@ mod tests {
         );
         let t = parse_type(&mut a, Syntax::Java, &at, &[]).unwrap();
         assert_eq!(a.depth(t), MAX_TYPE_DEPTH);
+    }
+
+    #[test]
+    fn a_plain_constructor_parameter_keeps_its_shape_and_a_bounded_one_does_not() {
+        let mut a = TypeArena::new();
+        let shape = |a: &mut TypeArena, text: &str| {
+            let var = a.new_var("G", "cats.Traverse.traverse");
+            parse_type_param(a, Syntax::Scala, text, var, &[var]).unwrap();
+            assert!(a.var(var).higher_kinded, "{text}");
+            a.var(var).constructor_params.clone()
+        };
+        assert_eq!(shape(&mut a, "G[_]"), [Variance::Invariant]);
+        assert_eq!(
+            shape(&mut a, "+G[+_, X]"),
+            [Variance::Covariant, Variance::Invariant]
+        );
+        // bounded or higher-kinded own parameters, or a bound on the constructor: not plain
+        assert!(shape(&mut a, "G[_ <: scala.AnyVal]").is_empty());
+        assert!(shape(&mut a, "G[F[_]]").is_empty());
+        assert!(shape(&mut a, "G[X] <: scala.collection.Seq[X]").is_empty());
     }
 
     #[test]

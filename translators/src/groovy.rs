@@ -471,18 +471,37 @@ mod tests {
                     vec![],
                 )),
                 Stmt::expr(Expr::static_call("a.B", "m", vec![], vec![])),
+                // an unbound reference's class is a qualifier too
+                Stmt::local(
+                    "g",
+                    Ty::class("java.util.function.Function", vec![]),
+                    Expr::Ref {
+                        kind: RefKind::Unbound {
+                            ty: Ty::class("org.postgresql.translation.messages_de", vec![]),
+                            name: "getParent".into(),
+                        },
+                        fn_params: vec![],
+                        fn_ret: Ty::class("java.util.ResourceBundle", vec![]),
+                        target: None,
+                        implicit: true,
+                        declared_in: vec![],
+                        method_pointer: false,
+                    },
+                ),
             ],
         );
         assert_eq!(
             GroovyTranslator::default()
                 .translate(&p)
                 .expect("translates"),
-            "package thalia.p7\n\nimport clojure.core.reducers__init as ThaliaImported0\n\n\
+            "package thalia.p7\n\nimport clojure.core.reducers__init as ThaliaImported0\n\
+             import org.postgresql.translation.messages_de as ThaliaImported1\n\n\
              @groovy.transform.CompileStatic\nfinal class Test_p7 {\n    \
              static void test() {\n        \
              clojure.lang.Keyword k = ThaliaImported0.const__51;\n        \
              ThaliaImported0.load();\n        \
-             a.B.m();\n    }\n}\n"
+             a.B.m();\n        \
+             java.util.function.Function g = ThaliaImported1::getParent;\n    }\n}\n"
         );
     }
 

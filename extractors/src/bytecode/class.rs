@@ -36,7 +36,7 @@ pub const ACC_ANNOTATION: u16 = 0x2000;
 pub const ACC_ENUM: u16 = 0x4000;
 
 /// A class as read from its class file.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RawClass {
     /// Binary name with slashes (`java/util/Map$Entry`).
     pub name: String,
@@ -58,6 +58,10 @@ pub struct RawClass {
     pub methods: Vec<RawMethod>,
     /// Public and protected fields, synthetic ones left out.
     pub fields: Vec<RawField>,
+    /// The classes (binary names) that its members name (descriptors, generic signatures,
+    /// declared exceptions; private and synthetic members' too), its type parameters' bounds
+    /// and supertypes' type arguments: a compiler that loads the class may load them all.
+    pub member_refs: Vec<String>,
     /// `@Deprecated` or the `Deprecated` attribute.
     pub deprecated: bool,
     /// Carries `kotlin.Metadata`.
@@ -1025,6 +1029,58 @@ fn extract_class_unguarded(
 
     let class_marked = null_marked(&cf.attributes);
     let mut methods = Vec::new();
+    // the classes every member's descriptor names, private ones' too
+    let mut member_refs: Vec<String> = Vec::new();
+    let mut refer = |d: &FieldDescriptor<'_>| {
+        if let FieldType::Object(n) = &d.field_type {
+            let n = n.to_string();
+            if !member_refs.contains(&n) {
+                member_refs.push(n);
+            }
+        }
+    };
+    for m in &cf.methods {
+        m.descriptor.parameters.iter().for_each(&mut refer);
+        if let cafebabe::descriptors::ReturnDescriptor::Return(d) = &m.descriptor.return_type {
+            refer(d);
+        }
+    }
+    for f in &cf.fields {
+        refer(&f.descriptor);
+    }
+    // the exceptions methods declare (`throws JspException`)
+    for m in &cf.methods {
+        for a in &m.attributes {
+            if let AttributeData::Exceptions(ex) = &a.data {
+                for e in ex {
+                    let e = e.to_string();
+                    if !member_refs.contains(&e) {
+                        member_refs.push(e);
+                    }
+                }
+            }
+        }
+    }
+    // and the classes their generic signatures name (`Class<? extends Missing>[]`), which
+    // groovyc resolves too; a signature that does not parse adds nothing
+    for m in &cf.methods {
+        if let Some(Ok(sig)) = signature(&m.attributes).map(parse_method_signature) {
+            for t in sig.params.iter().chain([&sig.ret]).chain(&sig.throws) {
+                crate::bytecode::signature::class_names(t, &mut member_refs);
+            }
+            crate::bytecode::signature::bound_class_names(&sig.type_params, &mut member_refs);
+        }
+    }
+    for f in &cf.fields {
+        if let Some(Ok(t)) = signature(&f.attributes).map(parse_field_signature) {
+            crate::bytecode::signature::class_names(&t, &mut member_refs);
+        }
+    }
+    // the class's own type parameters' bounds and supertypes' type arguments
+    for t in superclass.iter().chain(&interfaces) {
+        crate::bytecode::signature::class_names(t, &mut member_refs);
+    }
+    crate::bytecode::signature::bound_class_names(&type_params, &mut member_refs);
     for m in &cf.methods {
         let flags = m.access_flags.bits();
         if flags & (ACC_PUBLIC | ACC_PROTECTED) == 0
@@ -1134,6 +1190,7 @@ fn extract_class_unguarded(
         interfaces,
         methods,
         fields,
+        member_refs,
         deprecated: is_deprecated(&cf.attributes),
         is_kotlin: is_annotated(&cf.attributes, "kotlin/Metadata"),
         null_marked: class_marked,

@@ -86,6 +86,39 @@ pub struct MethodSig {
 /// `java/lang/Object`.
 pub const OBJECT: &str = "java/lang/Object";
 
+/// Adds to `out` the binary names of the classes `t` names (its type arguments, enclosing
+/// types and array elements included).
+pub fn class_names(t: &JType, out: &mut Vec<String>) {
+    match t {
+        JType::Class(c) => class_type_names(c, out),
+        JType::Array(e) => class_names(e, out),
+        JType::Base(_) | JType::Void | JType::Var(_) => {}
+    }
+}
+
+fn class_type_names(c: &ClassType, out: &mut Vec<String>) {
+    if !out.contains(&c.name) {
+        out.push(c.name.clone());
+    }
+    for a in &c.args {
+        if let TypeArg::Extends(t) | TypeArg::Super(t) | TypeArg::Exact(t) = a {
+            class_names(t, out);
+        }
+    }
+    if let Some(o) = &c.outer {
+        class_type_names(o, out);
+    }
+}
+
+/// Adds to `out` the classes that type parameters' bounds name.
+pub fn bound_class_names(params: &[TypeParam], out: &mut Vec<String>) {
+    for p in params {
+        for b in p.class_bound.iter().chain(&p.interface_bounds) {
+            class_names(b, out);
+        }
+    }
+}
+
 /// The deepest nesting of reference types (type arguments, array elements, bounds) a
 /// signature may have. Real signatures nest a few levels; the JVM allows 255 array
 /// dimensions; anything deeper is refused rather than parsed (and printed, substituted and

@@ -214,6 +214,8 @@ pub(crate) struct Parser<'a> {
     depth: usize,
     /// `with` ends a type (in a list of supertypes).
     no_with: bool,
+    /// A parameter's type is parsed: a refinement is kept (see `simple_inner`).
+    in_params: bool,
 }
 
 /// One parameter list.
@@ -264,6 +266,7 @@ impl<'a> Parser<'a> {
             pos: 0,
             depth: 0,
             no_with: false,
+            in_params: false,
         }
     }
 
@@ -532,8 +535,13 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 t = Ty::Other(format!("{}#{name}", render(&t, &[])));
             } else if self.at_p('{') {
-                // a refinement after a type: dropped
+                // a refinement after a type: dropped from a result, which it only narrows;
+                // kept in a parameter (as `P { … }`, which no type parser reads), so that the
+                // member is skipped rather than called with too wide an argument
                 self.skip_braces();
+                if self.in_params {
+                    t = Ty::Other(format!("{} {{ … }}", render(&t, &[])));
+                }
             } else {
                 return Ok(t);
             }
@@ -672,7 +680,10 @@ impl<'a> Parser<'a> {
                 } else {
                     None
                 };
-                let mut t = self.ty()?;
+                let outer = std::mem::replace(&mut self.in_params, true);
+                let t = self.ty();
+                self.in_params = outer;
+                let mut t = t?;
                 if self.eat_op("*") {
                     t = Ty::Repeated(Box::new(t));
                 }

@@ -47,8 +47,9 @@ pub struct ResolverOptions {
     /// An attempt that receives no byte for this long is abandoned and retried (default
     /// [`DEFAULT_STALL_TIMEOUT`]).
     pub stall_timeout: Duration,
-    /// Follow the optional dependencies of the roots themselves (Maven does not, for a
-    /// dependency; thalia's roots are libraries the user named).
+    /// Follow the optional and `provided` dependencies of the roots themselves (Maven does
+    /// not, for a dependency; thalia's roots are libraries the user named, whose public
+    /// signatures name those dependencies' classes).
     pub follow_root_optional: bool,
     /// Apply each root's dependency management to its transitive dependencies, as when the
     /// root is the project being built. Off, the result is what a project that depends on the
@@ -663,12 +664,14 @@ impl Resolver {
                             }
                         }
                     }
+                    let root_wide = depth == 0 && self.options.follow_root_optional;
                     let scope = match (node.scope, dep.scope()) {
                         (s, "compile") => s,
+                        (s, "provided") if root_wide => s,
                         (_, "runtime") => Scope::Runtime,
                         _ => continue,
                     };
-                    if dep.optional && !(depth == 0 && self.options.follow_root_optional) {
+                    if dep.optional && !root_wide {
                         continue;
                     }
                     if node

@@ -304,13 +304,33 @@ object ScalaSignatureDump extends Driver:
 
   private def tparamText(name: String, variance: Int, b: Type)(using Context): String =
     val v = if variance > 0 then "+" else if variance < 0 then "-" else ""
+    // a constructor parameter's own parameters keep their variances and bounds
+    // (`T[_, -_]`, `F[_ <: AnyRef]`): a constructor given for it must match them
     val hk = b match
       case TypeBounds(_, hi: HKTypeLambda) =>
-        hi.paramNames.map(n => if n.toString.contains('$') then "_" else n.toString).mkString("[", ", ", "]")
+        hi.typeParams.map { p =>
+          val n = p.paramName.toString
+          tparamText(if n.contains('$') then "_" else n, p.paramVarianceSign, p.paramInfo)
+        }.mkString("[", ", ", "]")
       case _ => ""
-    s"$v$name$hk${bounds(b)}"
+    // a constructor parameter's own bound (`CC[X] <: Seq[X]`), which `bounds` leaves out
+    val hkBound = b match
+      case TypeBounds(_, hi: HKTypeLambda)
+          if !(hi.resType.isExactlyAny || hi.resType.typeSymbol == defn.AnyKindClass) =>
+        s" <: ${ty(hi.resType)}"
+      case _ => ""
+    s"$v$name$hk${bounds(b)}$hkBound"
+
+  /** True while a parameter's type is written: a refinement there is kept (see `tyInner`). */
+  private var inParameter = false
 
   private def paramTy(p: Type)(using Context): String =
+    val outer = inParameter
+    inParameter = true
+    try paramTyInner(p)
+    finally inParameter = outer
+
+  private def paramTyInner(p: Type)(using Context): String =
     p match
       case ExprType(r) => s"=> ${ty(r)}"
       case AppliedType(tc, List(arg)) if tc.typeSymbol == defn.RepeatedParamClass => s"${ty(arg)}*"
@@ -372,7 +392,11 @@ object ScalaSignatureDump extends Driver:
       case OrType(a, b) => s"${ty(a)} | ${ty(b)}"
       case ExprType(r) => s"=> ${ty(r)}"
       case AnnotatedType(u, _) => ty(u)
-      case rt: RefinedType => ty(rt.parent)
+      // a refinement (`Representable[F] { type Representation = R }`) is dropped from a
+      // result, which it only narrows; a parameter's is written (`P { N }`), which no
+      // type parser reads, so that the member is skipped rather than called too widely
+      case rt: RefinedType =>
+        if inParameter then s"${ty(rt.parent)} { ${rt.refinedName} }" else ty(rt.parent)
       case ft: FlexibleType => ty(ft.hi)
       case ct: ConstantType => ty(ct.underlying.widen)
       case hk: HKTypeLambda if (hk.resType match

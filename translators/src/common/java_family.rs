@@ -379,6 +379,11 @@ pub(crate) trait JavaFamily: Dialect {
                             self.unsupported("an unbound reference to a member of a primitive")
                         )
                     }
+                    // (a class named alone is a qualifier: `static_qualifier` writes it)
+                    Ty::Class { name, .. } if !Self::REFERENCE_TYPE_ARGS => {
+                        self.check_qualified_name(name)?;
+                        self.static_qualifier(name)
+                    }
                     ty if !Self::REFERENCE_TYPE_ARGS => self.ty(&raw(ty), TyPos::Value)?,
                     ty => self.ty(ty, TyPos::Value)?,
                 };
