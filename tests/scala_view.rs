@@ -463,6 +463,11 @@ fn scala3_classes_member_by_member() {
         ["name", "times"]
     );
     assert_eq!(method(lone, "old")["deprecated"], true);
+    // a parameter with a default value, which a call may leave out
+    assert_eq!(
+        method(lone, "greet")["other_metadata"]["defaults"],
+        serde_json::json!([1])
+    );
     assert!(method(lone, "sum").get("deprecated").is_none());
 
     // top-level definitions: a document named after the package

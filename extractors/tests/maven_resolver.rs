@@ -342,8 +342,10 @@ fn resolution_follows_maven_rules() {
 fn resolution_options_and_relocations() {
     let repo = rules_repo();
     let jar = some_jar();
-    // opt-lib exists here, so following the root's optional dependency can succeed.
+    // opt-lib and prov-lib exist here, so following the root's optional and `provided`
+    // dependencies can succeed.
     repo.lib("opt-lib", "1.0", "", &jar);
+    repo.lib("prov-lib", "1.0", "", &jar);
     // A relocated artifact: its POM points elsewhere, and the new name is what resolves.
     repo.pom(
         "old-name",
@@ -361,7 +363,8 @@ fn resolution_options_and_relocations() {
     );
 
     // As a consumer of the root sees it: the root's management leaves transitive
-    // dependencies alone, and the root's optional dependencies are followed on request.
+    // dependencies alone, and the root's optional and `provided` dependencies are followed
+    // on request.
     let resolver = Resolver::new(
         config.clone(),
         ResolverOptions {
@@ -381,6 +384,7 @@ fn resolution_options_and_relocations() {
         Some("1.0")
     );
     assert!(r.find(G, "opt-lib").is_some());
+    assert!(r.find(G, "prov-lib").is_some());
     assert!(
         r.find(G, "opt-transitive").is_none(),
         "only the root's optional deps"

@@ -274,7 +274,8 @@ impl JavaNullness {
 }
 
 /// What a Kotlin declaration says of its call forms (`other_metadata`'s `is_operator`,
-/// `is_infix`, `defaults` and `parameter_names`; empty for other languages' members).
+/// `is_infix`, `defaults` and `parameter_names`; a Scala method's view has `defaults` too;
+/// empty for other languages' members).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct KotlinCallForms {
     /// Declared `operator`: callable as `a + b`, `a[i]`, `b in a`, ...

@@ -284,7 +284,10 @@ impl Worker<'_> {
         }
         let mut inst: Vec<(MemberId, Vec<TypeId>, bool)> = Vec::new();
         for r in &cands {
-            if let Some((ps, va)) = self.instantiate(r, &recv_subst, &explicit, args) {
+            if let Some((mut ps, va)) = self.instantiate(r, &recv_subst, &explicit, args) {
+                if self.leaves_out_defaults(r.member, ps.len(), args.len()) {
+                    ps.truncate(args.len());
+                }
                 inst.push((r.member, ps, va));
             }
         }
@@ -301,6 +304,18 @@ impl Worker<'_> {
             return self.most_specific(&app);
         }
         Resolution::NoneApplicable
+    }
+
+    /// True when a Scala candidate of `n_params` parameters takes a call of `n_args`
+    /// arguments by its default values for the others (`sizeHint(coll, delta = 0)` takes
+    /// `sizeHint(xs)`). Kotlin's calls that leave defaults out are modelled apart
+    /// (`Worker::rival_takes`).
+    fn leaves_out_defaults(&self, m: MemberId, n_params: usize, n_args: usize) -> bool {
+        let mem = self.api.member(m);
+        n_args < n_params
+            && mem.receiver.is_none()
+            && self.api.class(mem.owner).syntax == crate::types::Syntax::Scala
+            && (n_args..n_params).all(|i| mem.kotlin_forms.defaults.contains(&i))
     }
 
     /// True when another Scala candidate takes the call's explicit arguments and then

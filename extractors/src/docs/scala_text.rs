@@ -223,6 +223,8 @@ pub(crate) struct Parser<'a> {
 struct Params {
     implicit: bool,
     params: Vec<(Option<String>, Ty)>,
+    /// The indices of the parameters with a default value (`x: Int = 0`).
+    defaults: Vec<usize>,
 }
 
 /// A type parameter.
@@ -688,6 +690,7 @@ impl<'a> Parser<'a> {
                     t = Ty::Repeated(Box::new(t));
                 }
                 if self.eat_op("=") {
+                    pl.defaults.push(pl.params.len());
                     // a default value: skipped up to the end of the parameter
                     let mut depth = 0usize;
                     while let Some(tok) = self.peek() {
@@ -1047,7 +1050,9 @@ pub(crate) fn build_member(
             access_mod: Some(access.into()),
             is_default: None,
             throws: None,
-            other_metadata: None,
+            // the first list's parameters with default values, which a call may leave out
+            other_metadata: (!first.defaults.is_empty())
+                .then(|| serde_json::json!({ "defaults": first.defaults })),
             deprecated: m.deprecated.then_some(true),
             is_abstract: m.is_abstract.then_some(true),
             is_varargs: varargs.then_some(true),

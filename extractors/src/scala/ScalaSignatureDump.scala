@@ -260,6 +260,8 @@ object ScalaSignatureDump extends Driver:
     val tparamNames = mutable.ArrayBuffer[String]()
     val tparamTexts = mutable.ArrayBuffer[String]()
     val lists = mutable.ArrayBuffer[String]()
+    val termLists = d.paramSymss.filter(_.headOption.forall(_.isTerm))
+    var listIndex = 0
     var first = true
     var done = false
     while !done do
@@ -271,7 +273,14 @@ object ScalaSignatureDump extends Driver:
           }
           tpe = pt.resType
         case mt: MethodType =>
-          val params = mt.paramNames.lazyZip(mt.paramInfos).map { (n, p) => s"${n.toString}: ${paramTy(p)}" }
+          // a parameter with a default value is written `x: T = ?` (overload resolution
+          // counts a call that leaves it out)
+          val syms = termLists.lift(listIndex).getOrElse(Nil)
+          listIndex += 1
+          val params = mt.paramNames.lazyZip(mt.paramInfos).toList.zipWithIndex.map { case ((n, p), i) =>
+            val dflt = if syms.lift(i).exists(_.is(Flags.HasDefault)) then " = ?" else ""
+            s"${n.toString}: ${paramTy(p)}$dflt"
+          }
           if ext && first && !mt.isContextualMethod && !mt.isImplicitMethod && receiver.isEmpty then
             receiver = Some(mt.paramInfos.headOption.map(paramTy).getOrElse(""))
           else
