@@ -4,9 +4,10 @@
 //! A library's public signatures can name classes of dependencies that its POM does not
 //! declare, or declares optional or `provided` (spring-orm's Hibernate and JPA types, a
 //! servlet API): a program that names one does not compile, and a compiler that loads a class
-//! whose supertype is missing may crash (`NoClassDefFoundError`). Such rejections are the
-//! environment's, not the checker's, so a fetched API leaves out the members that name a class
-//! the classpath lacks, and the classes that extend one; the fetch says so in a note.
+//! whose supertype, or a type one of whose members (private ones too) names, is missing may
+//! crash (groovyc: `NoClassDefFoundError`). Such rejections are the environment's, not the
+//! checker's, so a fetched API leaves out the classes that are not usable with the classpath
+//! and the members that name one; the fetch says so in a note.
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -15,11 +16,12 @@ use crate::bytecode::signature::JType;
 use crate::bytecode::RawArchive;
 use crate::ClassDoc;
 
-/// The classes of a classpath with their direct supertypes, by dotted name (`a.b.Outer.Inner`:
-/// `/` and `$` both read as `.`, as API JSON writes nested classes).
+/// The classes of a classpath with their direct supertypes and the classes their members
+/// name, by dotted name (`a.b.Outer.Inner`: `/` and `$` both read as `.`, as API JSON writes
+/// nested classes).
 #[derive(Default)]
 pub struct Availability {
-    /// Each class's direct supertypes and the classes its members' descriptors name.
+    /// Each class's direct supertypes and the classes it names ([`crate::bytecode::RawClass::member_refs`]).
     classes: HashMap<String, (Vec<String>, Vec<String>)>,
     /// [`Self::has`] of the classes asked about.
     memo: RefCell<HashMap<String, bool>>,
