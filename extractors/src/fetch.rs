@@ -211,7 +211,6 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
         }
         None => resolve(false)?,
     };
-    let fetched: Vec<FetchedArtifact> = fetched;
     let resolve_seconds = t0.elapsed().as_secs_f64();
 
     let t1 = Instant::now();
@@ -337,7 +336,9 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
     match &avail {
         Some(a) => notes.extend(a.prune(&mut extraction.docs).note()),
         None => notes.push(
-            "no JDK found: members naming classes that are not on the classpath are kept".into(),
+            "no JDK whose modules could be read: classes and members naming classes that are \
+             not on the classpath are kept"
+                .into(),
         ),
     }
     let mut fetched_out = finish(
