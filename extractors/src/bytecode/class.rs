@@ -1029,41 +1029,28 @@ fn extract_class_unguarded(
 
     let class_marked = null_marked(&cf.attributes);
     let mut methods = Vec::new();
-    // the classes every member's descriptor names, private ones' too
+    // the classes every member names, private ones' too: its descriptor, the exceptions it
+    // declares (`throws JspException`) and its generic signature (`Class<? extends
+    // Missing>[]`, which groovyc resolves too; one that does not parse adds nothing); and the
+    // class's own type parameters' bounds and supertypes' type arguments
     let mut member_refs: Vec<String> = Vec::new();
-    let mut refer = |d: &FieldDescriptor<'_>| {
+    let descriptor = |d: &FieldDescriptor<'_>, out: &mut Vec<String>| {
         if let FieldType::Object(n) = &d.field_type {
-            let n = n.to_string();
-            if !member_refs.contains(&n) {
-                member_refs.push(n);
-            }
+            out.push(n.to_string());
         }
     };
     for m in &cf.methods {
-        m.descriptor.parameters.iter().for_each(&mut refer);
-        if let cafebabe::descriptors::ReturnDescriptor::Return(d) = &m.descriptor.return_type {
-            refer(d);
+        for d in &m.descriptor.parameters {
+            descriptor(d, &mut member_refs);
         }
-    }
-    for f in &cf.fields {
-        refer(&f.descriptor);
-    }
-    // the exceptions methods declare (`throws JspException`)
-    for m in &cf.methods {
+        if let cafebabe::descriptors::ReturnDescriptor::Return(d) = &m.descriptor.return_type {
+            descriptor(d, &mut member_refs);
+        }
         for a in &m.attributes {
             if let AttributeData::Exceptions(ex) = &a.data {
-                for e in ex {
-                    let e = e.to_string();
-                    if !member_refs.contains(&e) {
-                        member_refs.push(e);
-                    }
-                }
+                member_refs.extend(ex.iter().map(|e| e.to_string()));
             }
         }
-    }
-    // and the classes their generic signatures name (`Class<? extends Missing>[]`), which
-    // groovyc resolves too; a signature that does not parse adds nothing
-    for m in &cf.methods {
         if let Some(Ok(sig)) = signature(&m.attributes).map(parse_method_signature) {
             for t in sig.params.iter().chain([&sig.ret]).chain(&sig.throws) {
                 crate::bytecode::signature::class_names(t, &mut member_refs);
@@ -1072,15 +1059,17 @@ fn extract_class_unguarded(
         }
     }
     for f in &cf.fields {
+        descriptor(&f.descriptor, &mut member_refs);
         if let Some(Ok(t)) = signature(&f.attributes).map(parse_field_signature) {
             crate::bytecode::signature::class_names(&t, &mut member_refs);
         }
     }
-    // the class's own type parameters' bounds and supertypes' type arguments
     for t in superclass.iter().chain(&interfaces) {
         crate::bytecode::signature::class_names(t, &mut member_refs);
     }
     crate::bytecode::signature::bound_class_names(&type_params, &mut member_refs);
+    member_refs.sort_unstable();
+    member_refs.dedup();
     for m in &cf.methods {
         let flags = m.access_flags.bits();
         if flags & (ACC_PUBLIC | ACC_PROTECTED) == 0

@@ -87,7 +87,7 @@ pub struct MethodSig {
 pub const OBJECT: &str = "java/lang/Object";
 
 /// Adds to `out` the binary names of the classes `t` names (its type arguments, enclosing
-/// types and array elements included).
+/// types and array elements included; a name may be added more than once).
 pub fn class_names(t: &JType, out: &mut Vec<String>) {
     match t {
         JType::Class(c) => class_type_names(c, out),
@@ -97,9 +97,7 @@ pub fn class_names(t: &JType, out: &mut Vec<String>) {
 }
 
 fn class_type_names(c: &ClassType, out: &mut Vec<String>) {
-    if !out.contains(&c.name) {
-        out.push(c.name.clone());
-    }
+    out.push(c.name.clone());
     for a in &c.args {
         if let TypeArg::Extends(t) | TypeArg::Super(t) | TypeArg::Exact(t) = a {
             class_names(t, out);
