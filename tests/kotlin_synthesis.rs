@@ -1,6 +1,7 @@
 //! Synthesis from Kotlin-typed APIs (issue #15): Kotlin programs that call the Kotlin
 //! standard library's own members (extension and top-level functions, nullable types,
-//! Kotlin function types with lambdas), compiled by the real kotlinc, and the embedded
+//! Kotlin function types with lambdas, references to top-level and extension functions,
+//! lambdas cast to function types), compiled by the real kotlinc, and the embedded
 //! default that adds the standard library for Kotlin programs only.
 //!
 //! `thalia check` installs kotlinc through the Maven configuration when it is missing.
@@ -113,6 +114,22 @@ fn kotlin_stdlib_programs_use_its_own_members_and_compile_as_expected() {
     assert!(
         count("\nimport kotlin.") > 0,
         "an extension outside the default imports"
+    );
+    // references to top-level and extension functions, through an import alias
+    // (`import kotlin.text.trim as trim_`, `String::trim_`), and lambdas cast to their
+    // function type (`({ x: String -> .. }) as (String) -> Int`)
+    let aliased = sources
+        .iter()
+        .filter(|s| {
+            s.lines()
+                .any(|l| l.starts_with("import kotlin.") && l.contains(" as "))
+        })
+        .count();
+    assert!(aliased >= 3, "{aliased} package function references");
+    assert!(
+        count(") as (") * 20 >= sources.len(),
+        "lambdas cast to a function type: {}",
+        count(") as (")
     );
 
     let (n, wrong) = check(&well);

@@ -229,6 +229,7 @@ fn forms_of(p: &Program) -> std::collections::BTreeSet<&'static str> {
                 RefKind::Unbound { .. } => "ref unbound",
                 RefKind::Constructor { .. } => "ref constructor",
                 RefKind::ArrayConstructor { .. } => "ref array constructor",
+                RefKind::PackageFunction { .. } => "ref package function",
             });
             if let RefKind::Constructor {
                 type_args: None, ..

@@ -699,6 +699,7 @@ fn the_member_under_test_is_written_as_a_function_reference() {
                         thalia_translators::ir::RefKind::Unbound { .. } => "unbound",
                         thalia_translators::ir::RefKind::Constructor { .. } => "constructor",
                         thalia_translators::ir::RefKind::ArrayConstructor { .. } => "array",
+                        thalia_translators::ir::RefKind::PackageFunction { .. } => "package",
                     }),
                     _ => None,
                 })

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::Serialize;
-use thalia_translators::ir::{Expr, Program, Receiver, RefKind, Stmt, Ty};
+use thalia_translators::ir::{Expr, Program, Receiver, RefKind, RefOn, Stmt, Ty};
 use thalia_translators::{translator_with, GroovyMode, JavaTranslator, Language, Translator};
 
 use super::setup::RunIdentity;
@@ -228,7 +228,12 @@ fn map_children(e: &Expr, f: &mut dyn FnMut(&Expr) -> Expr, name: &str, with: &E
             ..
         } => apply(x),
         Expr::Ref {
-            kind: RefKind::Bound { receiver, .. },
+            kind:
+                RefKind::Bound { receiver, .. }
+                | RefKind::PackageFunction {
+                    on: RefOn::Value(receiver),
+                    ..
+                },
             ..
         } => apply(receiver),
         Expr::Lambda {

@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use thalia_translators::ir::{CallForm, Expr, LambdaForm, Program, Receiver, RefKind, Stmt, Ty};
+use thalia_translators::ir::{
+    CallForm, Expr, LambdaForm, Program, Receiver, RefKind, RefOn, Stmt, Ty,
+};
 
 /// Every form the census counts, with what it means (in report order).
 pub const FORMS: [(&str, &str); 33] = [
@@ -157,6 +159,10 @@ pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
                 RefKind::Unbound { .. } => "reference:unbound",
                 RefKind::Constructor { .. } => "reference:constructor",
                 RefKind::ArrayConstructor { .. } => "reference:array",
+                RefKind::PackageFunction {
+                    on: RefOn::Nothing, ..
+                } => "reference:top-level",
+                RefKind::PackageFunction { .. } => "reference:extension",
             });
             if *method_pointer {
                 seen.insert("method-pointer");

@@ -182,6 +182,29 @@ pub fn java_expressible(api: &Api, t: TypeId) -> bool {
     expressible(api, t, None)
 }
 
+/// True for an array of Kotlin's `Nothing` or `Nothing?`, which Kotlin has not ("an invalid
+/// array type", "not supported on the JVM").
+pub fn is_nothing_array(api: &Api, t: TypeId) -> bool {
+    let a = &api.ts.arena;
+    let Type::Array(e) = *a.get(t) else {
+        return false;
+    };
+    let e = match *a.get(e) {
+        Type::Nullable(i) => i,
+        _ => e,
+    };
+    matches!(a.get(e), Type::Class { name, .. } if a.name(*name) == "kotlin.Nothing")
+}
+
+/// True when a Kotlin array of `Nothing` occurs anywhere in the type ([`is_nothing_array`]).
+pub fn mentions_nothing_array(api: &Api, t: TypeId) -> bool {
+    let mut found = is_nothing_array(api, t);
+    api.ts
+        .arena
+        .for_each_child(t, |c| found |= mentions_nothing_array(api, c));
+    found
+}
+
 /// True when a program of the language whose API syntax is `native` can write the type:
 /// Java's types, and for Kotlin and Scala their own classes and function types too (and
 /// Scala's by-name types).
@@ -198,13 +221,7 @@ pub fn expressible(api: &Api, t: TypeId, native: Option<Syntax>) -> bool {
             ok
         }
         Type::ByName(e) if scala => expressible(api, *e, native),
-        // Kotlin has no `Array<Nothing>` ("an invalid array type")
-        Type::Array(e)
-            if kotlin
-                && matches!(a.get(*e), Type::Class { name, .. } if a.name(*name) == "kotlin.Nothing") =>
-        {
-            false
-        }
+        Type::Array(_) if kotlin && is_nothing_array(api, t) => false,
         Type::Function { .. } | Type::ByName(_) | Type::Top | Type::Bottom => false,
         // `CC[B]` of a signature: written once a type constructor is substituted for `CC`
         Type::Applied { .. } if !scala => false,
@@ -472,6 +489,11 @@ pub fn is_kotlin_object(api: &Api, c: ClassId) -> bool {
     matches!(kotlin_kind(api, c), Some("object" | "companion"))
 }
 
+/// True for a Kotlin annotation class, which is no type of values (nor a bound).
+pub fn is_kotlin_annotation_class(api: &Api, c: ClassId) -> bool {
+    kotlin_kind(api, c) == Some("annotation_class")
+}
+
 fn is_public(access: Option<&str>) -> bool {
     access.is_none_or(|a| a == "public")
 }
@@ -546,11 +568,11 @@ impl SynthContext {
             .copied()
             .filter(|&c| {
                 let cl = api.class(c);
+                let no_type = is_kotlin_annotation_class(api, c)
+                    || is_scala_object(api, c)
+                    || native.is_some() && is_raw_inner(api, cl.sym);
                 cl.is_class
-                    && flag(api, c, "kotlin_kind")
-                        != Some(serde_json::Value::String("annotation_class".into()))
-                    && !is_scala_object(api, c)
-                    && !(native.is_some() && is_raw_inner(api, cl.sym))
+                    && !no_type
                     && !cl
                         .type_params
                         .iter()

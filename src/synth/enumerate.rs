@@ -191,7 +191,19 @@ impl Worker<'_> {
             Subst::new()
         };
         let subst = self.draw_subst(rng, &vars, depth, &seed)?;
-        Some(self.formal_under(m, subst))
+        let f = self.formal_under(m, subst);
+        // `T ↦ Nothing` makes a Kotlin `Array<T?>` receiver or parameter an array of
+        // `Nothing?`, which Kotlin has not
+        if self.ctx.native == Some(crate::types::Syntax::Kotlin)
+            && f.receiver
+                .into_iter()
+                .chain(f.params.iter().copied())
+                .chain(f.ret)
+                .any(|t| super::context::mentions_nothing_array(&self.api, t))
+        {
+            return None;
+        }
+        Some(f)
     }
 
     /// The class's type parameters as a random instance of one of its subclasses sees them:
@@ -746,6 +758,10 @@ impl Worker<'_> {
                     && !a.name(sym).starts_with("java.lang.Void")
                     && !kotlin_view::is_array_class(a.name(sym))
                     && !self.rules.extends_any_only(&self.api.ts, sym)
+                    && !self
+                        .api
+                        .class_by_sym(sym)
+                        .is_some_and(|c| super::context::is_kotlin_annotation_class(&self.api, c))
             }
             None => false,
         }

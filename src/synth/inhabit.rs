@@ -131,12 +131,34 @@ impl Worker<'_> {
                 };
             }
             Type::Class { .. } => {}
-            // a Kotlin function type: a lambda
+            // a Kotlin function type: a lambda or a function reference
             Type::Function { .. } if depth > 0 => {
-                if let Some(l) = self.lambda(rng, t, depth) {
-                    return l;
+                if feats.references && self.rules.references_for_function_types() && rng.gen_bool(p)
+                {
+                    if let Some(r) = self
+                        .function_type(t)
+                        .and_then(|f| self.reference(rng, &f, depth))
+                    {
+                        return r;
+                    }
                 }
-                return self.bottom(t);
+                // cast to its type: the lambda then has no expected type, so the calls of its
+                // body keep their type arguments
+                let cast = feats.function_casts
+                    && self.rules.casts_lambdas_to_function_types()
+                    && rng.gen_bool(p)
+                    && self.ground_in_program(t);
+                self.building.keep_type_args += usize::from(cast);
+                let l = self.lambda(rng, t, depth);
+                self.building.keep_type_args -= usize::from(cast);
+                return match l {
+                    Some(l) if cast => Inhabitant {
+                        expr: Expr::cast(super::program::to_ir(&self.api, t), l.expr),
+                        info: InferInfo::Standalone(t),
+                    },
+                    Some(l) => l,
+                    None => self.bottom(t),
+                };
             }
             _ => return self.bottom(t),
         }
@@ -455,8 +477,9 @@ impl Worker<'_> {
         let (Some(ty), Some(target)) = (f.target_ir.clone(), f.target) else {
             return e;
         };
-        // a cast to a Kotlin function type needs a lambda with typed parameters and an
-        // anonymous function in parentheses, which the translator does not write yet
+        // a callable reference cast to a Kotlin function type has no expected type to
+        // resolve its overloads and infer its type arguments with (lambdas are cast where
+        // `Worker::inhabit` makes one for a function type)
         if matches!(ty, Ty::Function { .. }) {
             return e;
         }

@@ -3,6 +3,18 @@
 //! an instance method bound to a receiver `e::m`, an unbound instance method `C::m` (the
 //! receiver is `P1`), a constructor `C::new` or an array constructor `T[]::new`.
 //!
+//! Kotlin programs (issue #15) also implement their own function types (`(A) -> R`) with
+//! references, and reference the API's top-level and extension functions through an import
+//! alias (`::maxOf_`, `String::trim_`, `s::trim_`; the translator writes the alias). Such a
+//! function may be generic: its type arguments are inferred from the function type as
+//! kotlinc does for a callable reference (`Worker::infer_from_function`). It is chosen only
+//! where no other declaration of its name in its package takes the function's parameters
+//! without adaptation (`Worker::sole_package_candidate`), and candidates are drawn from an
+//! index by result (or receiver) class, so that they can fit at all. Functions returning
+//! `Nothing` (`::TODO`, `::error`) fit every result and are drawn with
+//! [`BOTTOM_RESULT_PROBABILITY`]; neither they nor generic ones are referenced where the
+//! reference is an argument of an overloaded call (every candidate would take them).
+//!
 //! A reference is written only where Java's rules (JLS 15.13.1) make its compile-time
 //! declaration unambiguous: among the methods of the searched class with the referenced name,
 //! exactly the chosen one is applicable in both of the searches Java makes, none is generic
@@ -13,7 +25,7 @@ use std::rc::Rc;
 
 use rand::seq::SliceRandom;
 use rand::Rng;
-use thalia_translators::ir::{Expr, RefKind};
+use thalia_translators::ir::{Expr, RefKind, RefOn};
 
 use super::context::java_expressible;
 use super::erase::InferInfo;
@@ -38,9 +50,69 @@ pub(crate) struct RefIndex {
     statics: Vec<Vec<MemberId>>,
     /// Non-generic instance methods with `i` parameters (`e::m` for an `i`-ary function).
     instance: Vec<Vec<MemberId>>,
+    /// Kotlin programs: the API's own non-generic top-level functions with `i` parameters
+    /// (`::f`), by result.
+    top_level: Vec<ByKey>,
+    /// Kotlin programs: the API's own non-generic extension functions with `i` parameters
+    /// besides the receiver (`e::f` for an `i`-ary function), by result.
+    extensions: Vec<ByKey>,
+    /// The same extension functions by receiver (`R::f` for an `i + 1`-ary function).
+    extensions_by_receiver: Vec<ByKey>,
 }
 
-/// The five kinds of references, in the order they are tried before shuffling.
+/// The class (or primitive, or bottom) a type names, under its nullability: what the
+/// package functions are indexed by, so that a reference's candidates are drawn among
+/// those whose result (or receiver) can fit at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Class(crate::types::Sym),
+    Prim(Prim),
+    /// `Nothing`: fits every result.
+    Bottom,
+    /// A type variable of the function's own: may fit any type.
+    Var,
+}
+
+/// Members grouped by the [`Key`] of one of their types.
+#[derive(Clone, Debug, Default)]
+struct ByKey {
+    /// Every member, in index order.
+    all: Vec<MemberId>,
+    /// The members by key.
+    by: rustc_hash::FxHashMap<Key, Vec<MemberId>>,
+}
+
+impl ByKey {
+    /// Adds a member under a key (`None`: in `all` only).
+    fn push(&mut self, key: Option<Key>, m: MemberId) {
+        self.all.push(m);
+        if let Some(k) = key {
+            self.by.entry(k).or_default().push(m);
+        }
+    }
+
+    /// The members under any of the keys, in the keys' order.
+    fn under(&self, keys: &[Key]) -> Vec<MemberId> {
+        keys.iter()
+            .filter_map(|k| self.by.get(k))
+            .flatten()
+            .copied()
+            .collect()
+    }
+}
+
+/// How often a reference's candidates include the package functions that return
+/// `Nothing` (`::TODO`, `::error`), which fit every result and would otherwise be most of
+/// the references drawn.
+pub const BOTTOM_RESULT_PROBABILITY: f64 = 0.2;
+
+/// How often a reference's candidates include the package functions whose result is one
+/// of their type variables (`fun <T> T.takeIf(..): T?`): they may fit any result, but
+/// their parameters rarely take the function's, so always drawing them would crowd out
+/// the candidates that fit.
+pub const GENERIC_RESULT_PROBABILITY: f64 = 0.5;
+
+/// The kinds of references, in the order they are tried before shuffling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Static,
@@ -48,6 +120,12 @@ enum Kind {
     Unbound,
     Constructor,
     Array,
+    /// A Kotlin top-level function (`::f`).
+    TopLevel,
+    /// A Kotlin extension function bound to a receiver (`e::f`).
+    ExtensionBound,
+    /// A Kotlin extension function whose receiver is the first parameter (`R::f`).
+    ExtensionUnbound,
 }
 
 impl Worker<'_> {
@@ -59,22 +137,39 @@ impl Worker<'_> {
         let mut ix = RefIndex {
             statics: vec![Vec::new(); MAX_REF_ARITY + 1],
             instance: vec![Vec::new(); MAX_REF_ARITY + 1],
+            top_level: vec![ByKey::default(); MAX_REF_ARITY + 1],
+            extensions: vec![ByKey::default(); MAX_REF_ARITY + 1],
+            extensions_by_receiver: vec![ByKey::default(); MAX_REF_ARITY + 1],
         };
+        let package_functions = self.rules.references_package_functions();
         for &m in &self.ctx.testable {
-            if !self.referencable(m) {
+            if !self.referencable_generic(m) {
                 continue;
             }
             let mem = self.api.member(m);
-            // a top-level or extension function's reference names it unqualified (not
-            // written yet), and a Kotlin class's members are typed by Kotlin's own rules
-            if mem.kind != MemberKind::Method
-                || mem.receiver.is_some()
-                || !self.api.class(mem.owner).is_class
-            {
+            let n = mem.params.len();
+            if mem.kind != MemberKind::Method || n > MAX_REF_ARITY {
                 continue;
             }
-            let n = mem.params.len();
-            if n > MAX_REF_ARITY {
+            let owner = self.api.class(mem.owner);
+            // a package's functions (a Kotlin facade's), named through an import alias
+            if !owner.is_class {
+                let native = self.ctx.native.is_some_and(|s| s == owner.syntax);
+                if package_functions && native && !mem.is_suspend && !mem.call_is_error {
+                    let ret = self.key(mem.ret);
+                    match mem.receiver {
+                        None => ix.top_level[n].push(ret, m),
+                        Some(r) => {
+                            let recv = self.key(r);
+                            ix.extensions[n].push(ret, m);
+                            ix.extensions_by_receiver[n].push(recv, m);
+                        }
+                    }
+                }
+                continue;
+            }
+            // an extension declared in a class or object needs its dispatch receiver too
+            if mem.receiver.is_some() || !mem.type_params.is_empty() {
                 continue;
             }
             if mem.is_static {
@@ -91,9 +186,19 @@ impl Worker<'_> {
     /// True when a member can be named by a reference at all: usable, not generic, not of
     /// variable arity, no checked exception, not one of `Object`'s methods.
     fn referencable(&self, m: MemberId) -> bool {
+        self.api.member(m).type_params.is_empty() && self.referencable_generic(m)
+    }
+
+    /// [`Self::referencable`] but for a generic member whose type parameters the expected
+    /// function type can fix (Kotlin infers a package function's type arguments from it):
+    /// none is higher-kinded or reified.
+    fn referencable_generic(&self, m: MemberId) -> bool {
         let mem = self.api.member(m);
         self.ctx.path_usable.contains(&m)
-            && mem.type_params.is_empty()
+            && mem.type_params.iter().all(|&v| {
+                let var = self.api.ts.arena.var(v);
+                !var.higher_kinded && !var.reified
+            })
             && !mem.params.iter().any(|p| p.vararg)
             && mem.scala_lists.is_none()
             && !self.ctx.throws_checked.contains(&m)
@@ -111,13 +216,16 @@ impl Worker<'_> {
         if !f.ground || f.suspend || f.params.len() > MAX_REF_ARITY {
             return None;
         }
-        let mut kinds = [
+        let mut kinds = vec![
             Kind::Static,
             Kind::Bound,
             Kind::Unbound,
             Kind::Constructor,
             Kind::Array,
         ];
+        if self.rules.references_package_functions() {
+            kinds.extend([Kind::TopLevel, Kind::ExtensionBound, Kind::ExtensionUnbound]);
+        }
         kinds.shuffle(rng);
         for k in kinds {
             let found = match k {
@@ -126,6 +234,9 @@ impl Worker<'_> {
                 Kind::Unbound => self.unbound_ref(rng, f),
                 Kind::Constructor => self.constructor_ref(rng, f),
                 Kind::Array => self.array_ref(rng, f),
+                Kind::TopLevel => self.top_level_ref(rng, f),
+                Kind::ExtensionBound => self.extension_bound_ref(rng, f, depth),
+                Kind::ExtensionUnbound => self.extension_unbound_ref(rng, f),
             };
             if let Some((kind, declared_in)) = found {
                 let p = self.cfg.swarm.use_probability;
@@ -379,23 +490,7 @@ impl Worker<'_> {
             if !self.only_applicable(m, &s, &f.params, None) {
                 continue;
             }
-            // the receiver, seen exactly as `rt` (a subclass could add overloads); a cast gives
-            // no target type to infer a generic call's type arguments from, so keep them
-            self.building.no_conditionals += 1;
-            self.building.keep_type_args += 1;
-            let recv = self.inhabit(rng, rt, depth - 1);
-            self.building.keep_type_args -= 1;
-            self.building.no_conditionals -= 1;
-            let exact = recv.info == InferInfo::Standalone(rt)
-                && !matches!(
-                    recv.expr,
-                    Expr::Lit(ref l) if !matches!(l, thalia_translators::ir::Lit::Str(_))
-                );
-            let receiver = if exact {
-                recv.expr
-            } else {
-                Expr::cast(to_ir(&self.api, rt), recv.expr)
-            };
+            let receiver = self.exact_receiver(rng, rt, depth - 1);
             let declared_in = self.declarers(self_ty, &mem.name, n);
             return Some((
                 RefKind::Bound {
@@ -406,6 +501,27 @@ impl Worker<'_> {
             ));
         }
         None
+    }
+
+    /// A receiver of static type exactly `rt` (a subclass could add overloads), cast when
+    /// its expression's type is another; a cast gives no target type to infer a generic
+    /// call's type arguments from, so the receiver's calls keep them.
+    fn exact_receiver(&mut self, rng: &mut SynthRng, rt: TypeId, depth: usize) -> Expr {
+        self.building.no_conditionals += 1;
+        self.building.keep_type_args += 1;
+        let recv = self.inhabit(rng, rt, depth);
+        self.building.keep_type_args -= 1;
+        self.building.no_conditionals -= 1;
+        let exact = recv.info == InferInfo::Standalone(rt)
+            && !matches!(
+                recv.expr,
+                Expr::Lit(ref l) if !matches!(l, thalia_translators::ir::Lit::Str(_))
+            );
+        if exact {
+            recv.expr
+        } else {
+            Expr::cast(to_ir(&self.api, rt), recv.expr)
+        }
     }
 
     /// `C::m` for an instance method of the first parameter's class taking the others.
@@ -676,6 +792,356 @@ impl Worker<'_> {
             Type::Array(e) => self.reifiable(*e),
             _ => false,
         }
+    }
+
+    /// The [`Key`] of a type (`None` for a type variable, an array, a function type, ...).
+    fn key(&self, t: TypeId) -> Option<Key> {
+        match self.api.ts.arena.get(t) {
+            Type::Nullable(i) => self.key(*i),
+            _ if self.api.ts.is_bottom_like(t) => Some(Key::Bottom),
+            Type::Class { name, .. } => Some(Key::Class(*name)),
+            Type::Prim(p) => Some(Key::Prim(*p)),
+            Type::Var(_) => Some(Key::Var),
+            _ => None,
+        }
+    }
+
+    /// The keys of the types below `t` (its class's subclasses, the primitives whose boxes
+    /// are below it), with [`Key::Var`] drawn with [`GENERIC_RESULT_PROBABILITY`] and
+    /// [`Key::Bottom`] with [`BOTTOM_RESULT_PROBABILITY`]; `None`
+    /// when any result fits (`void`, a root class, a type without a key).
+    fn keys_below(&mut self, rng: &mut SynthRng, t: TypeId) -> Option<Vec<Key>> {
+        let mut keys = match self.key(t)? {
+            Key::Bottom | Key::Var => Vec::new(),
+            Key::Prim(Prim::Void) => return None,
+            Key::Prim(p) => {
+                let mut v = vec![Key::Prim(p)];
+                v.extend(self.ctx.box_of(p).map(Key::Class));
+                v
+            }
+            Key::Class(c) if self.api.ts.is_root_class(c) => return None,
+            Key::Class(c) => {
+                let mut v = vec![Key::Class(c)];
+                if let Some(subs) = self.ctx.subclasses.get(&c) {
+                    v.extend(subs.iter().map(|&s| Key::Class(self.api.class(s).sym)));
+                }
+                for p in Prim::ALL {
+                    if let Some(b) = self.ctx.box_of(p) {
+                        let boxed = self.api.ts.arena.class(b, &[]);
+                        if self.api.ts.is_subtype(boxed, t) {
+                            v.push(Key::Prim(p));
+                        }
+                    }
+                }
+                v
+            }
+        };
+        if rng.gen_bool(GENERIC_RESULT_PROBABILITY) {
+            keys.push(Key::Var);
+        }
+        if rng.gen_bool(BOTTOM_RESULT_PROBABILITY) {
+            keys.push(Key::Bottom);
+        }
+        Some(keys)
+    }
+
+    /// The keys of the types above `t`: its supertypes' classes (its box's for a
+    /// primitive), and the primitive itself.
+    fn keys_above(&mut self, t: TypeId) -> Vec<Key> {
+        let t = match *self.api.ts.arena.get(t) {
+            Type::Nullable(i) => i,
+            _ => t,
+        };
+        let mut keys = vec![Key::Var];
+        let t = match *self.api.ts.arena.get(t) {
+            Type::Prim(p) => {
+                keys.push(Key::Prim(p));
+                match self.ctx.box_of(p) {
+                    Some(b) => self.api.ts.arena.class(b, &[]),
+                    None => return keys,
+                }
+            }
+            _ => t,
+        };
+        for s in self.api.ts.all_supertypes(t) {
+            if let Some((c, _)) = self.api.ts.arena.as_class(s) {
+                keys.push(Key::Class(c));
+            }
+        }
+        keys
+    }
+
+    /// Up to [`MAX_REF_CANDIDATES`] members of `list` whose result may fit `f`'s.
+    fn sample_by_result(&mut self, rng: &mut SynthRng, list: &ByKey, f: &FnType) -> Vec<MemberId> {
+        let keys = if f.void {
+            None
+        } else {
+            self.keys_below(rng, f.ret)
+        };
+        match keys {
+            None => Self::sample(rng, &list.all),
+            Some(keys) => Self::sample(rng, &list.under(&keys)),
+        }
+    }
+
+    /// `::f` for a Kotlin top-level function with the function's parameters.
+    fn top_level_ref(&mut self, rng: &mut SynthRng, f: &FnType) -> Option<(RefKind, Vec<String>)> {
+        let ix = self.ref_index();
+        for m in self.sample_by_result(rng, &ix.top_level[f.params.len()], f) {
+            if self.package_fits(m, &f.params, f) {
+                return Some((self.package_ref(m, RefOn::Nothing), Vec::new()));
+            }
+        }
+        None
+    }
+
+    /// True when package function `m` (its receiver first) implements `f`, whose
+    /// parameters are `fn_params` (a bound extension reference's receiver type first):
+    /// usable, its type arguments inferred from the function type, and the only candidate
+    /// of its name ([`Self::sole_package_candidate`]); not generic nor of result `Nothing`
+    /// where the reference is an argument of an overloaded call.
+    fn package_fits(&mut self, m: MemberId, fn_params: &[TypeId], f: &FnType) -> bool {
+        let mem = self.api.member(m).clone();
+        if !self.referencable_generic(m) || self.language_problem(m).is_some() {
+            return false;
+        }
+        // where the argument's own type picks among overloads (an argument of an overloaded
+        // call), a `Nothing` result fits every candidate's function type and a generic
+        // reference's type arguments are inferred together with the call's: neither is made
+        if self.building.no_conditionals > 0
+            && (mem.is_polymorphic() || self.api.ts.is_bottom_like(mem.ret))
+        {
+            return false;
+        }
+        let full: Vec<TypeId> = mem
+            .receiver
+            .into_iter()
+            .chain(mem.params.iter().map(|p| p.ty))
+            .collect();
+        let Some(s) = self.infer_from_function(&mem.type_params, &full, mem.ret, fn_params, f)
+        else {
+            return false;
+        };
+        let ps: Vec<TypeId> = full
+            .iter()
+            .map(|&p| self.api.ts.arena.subst(p, &s))
+            .collect();
+        let ret = self.api.ts.arena.subst(mem.ret, &s);
+        self.args_fit(fn_params, &ps)
+            && self.result_fits(ret, f)
+            && self.sole_package_candidate(m, fn_params)
+    }
+
+    /// The type arguments of a generic function whose parameters `formal` take
+    /// `fn_params` and whose result `ret` fits `f`'s, as Kotlin infers them for a callable
+    /// reference: each parameter unified with the function type's (or its supertype of the
+    /// parameter's class), the result with the function's result; every variable fixed,
+    /// within its bounds. Empty for a function without type parameters.
+    fn infer_from_function(
+        &mut self,
+        vars: &[crate::types::VarId],
+        formal: &[TypeId],
+        ret: TypeId,
+        fn_params: &[TypeId],
+        f: &FnType,
+    ) -> Option<Subst> {
+        if vars.is_empty() {
+            return Some(Subst::new());
+        }
+        let mut s = Subst::new();
+        for (&p, &a) in formal.iter().zip(fn_params) {
+            s = self.unify_above(p, a, vars, &s)?;
+        }
+        if !f.void {
+            s = self
+                .api
+                .ts
+                .unify_with(ret, f.ret, vars, crate::types::UnifyMode::Subtype, &s)?;
+        }
+        let fixed = vars.iter().all(|&v| {
+            s.get(v)
+                .is_some_and(|t| self.api.ts.arena.is_ground(t) && java_expressible(&self.api, t))
+        });
+        (fixed && self.api.ts.is_valid_subst(&s)).then_some(s)
+    }
+
+    /// Extends `s` so that `pattern` takes a value of type `actual`: equal to it, or (for a
+    /// class type) to `actual`'s supertype of the pattern's class; a nullable pattern takes
+    /// a non-null value too.
+    fn unify_above(
+        &mut self,
+        pattern: TypeId,
+        actual: TypeId,
+        vars: &[crate::types::VarId],
+        s: &Subst,
+    ) -> Option<Subst> {
+        use crate::types::UnifyMode::Equal;
+        match self.api.ts.arena.get(pattern).clone() {
+            Type::Nullable(inner) => {
+                let a = match *self.api.ts.arena.get(actual) {
+                    Type::Nullable(i) => i,
+                    _ => actual,
+                };
+                self.unify_above(inner, a, vars, s)
+            }
+            Type::Class { name, .. } => {
+                if matches!(self.api.ts.arena.get(actual), Type::Nullable(_)) {
+                    return None;
+                }
+                let sups: Vec<TypeId> = self
+                    .api
+                    .ts
+                    .all_supertypes(actual)
+                    .into_iter()
+                    .filter(|&u| {
+                        self.api
+                            .ts
+                            .arena
+                            .as_class(u)
+                            .is_some_and(|(c, _)| c == name)
+                    })
+                    .collect();
+                sups.into_iter()
+                    .find_map(|u| self.api.ts.unify_with(pattern, u, vars, Equal, s))
+            }
+            _ => self.api.ts.unify_with(pattern, actual, vars, Equal, s),
+        }
+    }
+
+    /// `R::f` for a Kotlin extension function whose receiver takes the function's first
+    /// parameter, written as that parameter's type.
+    fn extension_unbound_ref(
+        &mut self,
+        rng: &mut SynthRng,
+        f: &FnType,
+    ) -> Option<(RefKind, Vec<String>)> {
+        let (&p0, rest) = f.params.split_first()?;
+        if !self.api.ts.arena.is_ground(p0)
+            || self.mentions_wildcard(p0)
+            || !java_expressible(&self.api, p0)
+        {
+            return None;
+        }
+        let ix = self.ref_index();
+        let keys = self.keys_above(p0);
+        for m in Self::sample(rng, &ix.extensions_by_receiver[rest.len()].under(&keys)) {
+            if !self.package_fits(m, &f.params, f) {
+                continue;
+            }
+            let on = RefOn::Type(to_ir(&self.api, p0));
+            return Some((self.package_ref(m, on), Vec::new()));
+        }
+        None
+    }
+
+    /// `e::f` for a Kotlin extension function bound to a receiver of exactly its receiver
+    /// type, inhabited one level shallower.
+    fn extension_bound_ref(
+        &mut self,
+        rng: &mut SynthRng,
+        f: &FnType,
+        depth: usize,
+    ) -> Option<(RefKind, Vec<String>)> {
+        if depth == 0 {
+            return None;
+        }
+        let ix = self.ref_index();
+        for m in self.sample_by_result(rng, &ix.extensions[f.params.len()], f) {
+            let mem = self.api.member(m).clone();
+            let Some(r) = mem.receiver else { continue };
+            // a generic receiver type is fixed first: drawn from its variables' bounds
+            let r = if self.api.ts.arena.is_ground(r) {
+                r
+            } else {
+                let Some(s) = self.draw_subst(
+                    rng,
+                    &mem.type_params,
+                    self.cfg.max_type_depth,
+                    &Subst::new(),
+                ) else {
+                    continue;
+                };
+                self.api.ts.arena.subst(r, &s)
+            };
+            if !self.api.ts.arena.is_ground(r)
+                || self.mentions_wildcard(r)
+                || !java_expressible(&self.api, r)
+            {
+                continue;
+            }
+            let with_receiver: Vec<TypeId> = std::iter::once(r).chain(f.params.clone()).collect();
+            if !self.package_fits(m, &with_receiver, f) {
+                continue;
+            }
+            let receiver = self.exact_receiver(rng, r, depth - 1);
+            let on = RefOn::Value(Box::new(receiver));
+            return Some((self.package_ref(m, on), Vec::new()));
+        }
+        None
+    }
+
+    /// The reference to package function `m` on `on`.
+    fn package_ref(&self, m: MemberId, on: RefOn) -> RefKind {
+        let mem = self.api.member(m);
+        RefKind::PackageFunction {
+            package: self.api.class(mem.owner).name.clone(),
+            name: mem.name.clone(),
+            on,
+        }
+    }
+
+    /// True when no other function or property of `m`'s package with `m`'s name takes
+    /// `fn_params` (the extension receiver first) as they are. An alias imports every
+    /// namesake of the package (and nothing else), so these are the reference's
+    /// candidates; kotlinc ranks a candidate that needs no adaptation (no defaults left
+    /// out, no `vararg` spread, no `Unit` coercion) above those that do, so only namesakes
+    /// of the same arity compete: a generic one when its parameters unify with the
+    /// function's ([`Self::unify_above`]), another when it takes them.
+    fn sole_package_candidate(&mut self, m: MemberId, fn_params: &[TypeId]) -> bool {
+        let mem = self.api.member(m);
+        let Some(rs) = self
+            .ctx
+            .members_by_name
+            .get(&mem.owner)
+            .and_then(|by| by.get(&mem.name))
+            .cloned()
+        else {
+            return false;
+        };
+        for r in rs {
+            if r.member == m {
+                continue;
+            }
+            let o = self.api.member(r.member).clone();
+            if o.kind != MemberKind::Method {
+                return false;
+            }
+            let full: Vec<TypeId> = o
+                .receiver
+                .into_iter()
+                .chain(o.params.iter().map(|p| p.ty))
+                .collect();
+            if full.len() != fn_params.len() {
+                continue;
+            }
+            // a generic namesake competes when its parameters unify with the function's
+            if !o.type_params.is_empty() {
+                let mut unified = Some(Subst::new());
+                for (&p, &a) in full.iter().zip(fn_params) {
+                    unified = unified.and_then(|s| self.unify_above(p, a, &o.type_params, &s));
+                }
+                if unified.is_some() {
+                    return false;
+                }
+                continue;
+            }
+            if full.iter().any(|&p| !self.api.ts.arena.is_ground(p))
+                || self.args_fit(fn_params, &full)
+            {
+                return false;
+            }
+        }
+        true
     }
 
     /// True when a wildcard occurs anywhere in the type.

@@ -199,6 +199,26 @@ impl LanguageRules {
         self.lang != Language::Kotlin
     }
 
+    /// True when a value of the language's own function types (Kotlin's `(A) -> R`) is
+    /// drawn as a function reference too, not only as a lambda; Scala's eta-expansions
+    /// for its `A => R` are not drawn yet.
+    pub fn references_for_function_types(self) -> bool {
+        self.lang == Language::Kotlin
+    }
+
+    /// True when a lambda for one of the language's own function types is cast to it in a
+    /// share of the programs (Kotlin's `{ x: String -> .. } as (String) -> Int`, its
+    /// parameters typed, since a cast gives it no expected type).
+    pub fn casts_lambdas_to_function_types(self) -> bool {
+        self.lang == Language::Kotlin
+    }
+
+    /// True when the language references its packages' own functions (Kotlin's top-level
+    /// and extension functions: `::maxOf_`, `String::trim_`, through import aliases).
+    pub fn references_package_functions(self) -> bool {
+        self.lang == Language::Kotlin
+    }
+
     /// True when a function's result of a primitive type (or its box) converts to the
     /// function type's wider primitive result (`int` for a `ToLongFunction`); groovyc's
     /// static checker does not widen a closure's or a reference's result.

@@ -142,7 +142,8 @@ impl TypeSystem {
         }
     }
 
-    fn is_bottom_like(&self, t: TypeId) -> bool {
+    /// True for the bottom type or a bottom class (`Nothing`).
+    pub fn is_bottom_like(&self, t: TypeId) -> bool {
         match self.arena.get(t) {
             Type::Bottom => true,
             Type::Class { name, .. } => self.bottoms.contains(name),

@@ -7,7 +7,7 @@ pub(crate) mod literal;
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, RefKind, Stmt, Ty};
+use crate::ir::{Expr, Lit, PrimTy, Program, Receiver, RefKind, RefOn, Stmt, Ty};
 use crate::{Language, TranslateError};
 
 /// What differs between languages when a program is laid out as a file. The shared driver
@@ -281,7 +281,11 @@ impl<'a, D: Dialect + ?Sized> ScopeChecker<'a, D> {
                 args.iter().try_for_each(|a| self.check_expr(a))
             }
             Expr::Ref { kind, .. } => match kind {
-                RefKind::Bound { receiver, .. } => self.check_expr(receiver),
+                RefKind::Bound { receiver, .. }
+                | RefKind::PackageFunction {
+                    on: RefOn::Value(receiver),
+                    ..
+                } => self.check_expr(receiver),
                 _ => Ok(()),
             },
             Expr::Call { receiver, args, .. } => {

@@ -505,6 +505,29 @@ pub enum RefKind {
         /// Element type.
         elem: Ty,
     },
+    /// A Kotlin top-level or extension function, named through an import alias
+    /// (`import kotlin.text.trim as trim_`): `::trim_`, `String::trim_`, `e::trim_`.
+    PackageFunction {
+        /// The package that declares it.
+        package: String,
+        /// Function name.
+        name: String,
+        /// Its receiver: none (a top-level function), a type or a value (an extension).
+        on: RefOn,
+    },
+}
+
+/// The receiver of a [`RefKind::PackageFunction`] reference.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefOn {
+    /// None: a top-level function (`::maxOf_`).
+    Nothing,
+    /// An unbound extension reference: the receiver is the function's first parameter
+    /// (`String::trim_`).
+    Type(Ty),
+    /// A bound extension reference: the receiver, evaluated once (`(e)::trim_`).
+    Value(Box<Expr>),
 }
 
 /// How a function literal ([`Expr::Lambda`]) is spelled where a language has several forms.
@@ -724,11 +747,14 @@ impl Expr {
                 block.iter().for_each(|s| s.walk(f));
                 body.walk(f);
             }
-            Expr::Ref { kind, .. } => {
-                if let RefKind::Bound { receiver, .. } = kind {
-                    receiver.walk(f);
-                }
-            }
+            Expr::Ref { kind, .. } => match kind {
+                RefKind::Bound { receiver, .. }
+                | RefKind::PackageFunction {
+                    on: RefOn::Value(receiver),
+                    ..
+                } => receiver.walk(f),
+                _ => {}
+            },
             Expr::NewArray { elems, .. } => elems.iter().for_each(|e| e.walk(f)),
             Expr::Cast { expr, .. } | Expr::Spread(expr) => expr.walk(f),
             Expr::Cond { cond, then, els } => {
@@ -778,9 +804,12 @@ impl Expr {
                 ..
             } => {
                 match kind {
-                    RefKind::Unbound { ty, .. } | RefKind::ArrayConstructor { elem: ty } => {
-                        ty.walk(f)
-                    }
+                    RefKind::Unbound { ty, .. }
+                    | RefKind::ArrayConstructor { elem: ty }
+                    | RefKind::PackageFunction {
+                        on: RefOn::Type(ty),
+                        ..
+                    } => ty.walk(f),
                     RefKind::Constructor {
                         type_args: Some(ts),
                         ..

@@ -6,6 +6,7 @@
 //! package thalia.<id>
 //!
 //! import java.util.ArrayList as ArrayList_        // only for constructor references
+//! import kotlin.text.trim as trim_                 // and package function references
 //! private typealias ArrayList_2 = java.util.ArrayList<String>
 //!
 //! object Test_<id> {
@@ -16,7 +17,9 @@
 //! ```
 //!
 //! Classes are written fully qualified, except the Java types that Kotlin maps to its own
-//! (below); the only imports are the aliases of constructor references (below).
+//! (below); the only imports are the extension functions outside Kotlin's default imports
+//! (`Program::imports`) and the aliases of constructor and package function references
+//! (below).
 //!
 //! The test function's type parameters (`Program::type_params`) are `<T : A>` with one bound
 //! and go to a `where` clause with several (`where T : A, T : B`); a type parameter without
@@ -92,6 +95,18 @@
 //!   (`String`, the wrappers), a reference for Kotlin's own `Iterable`, `Comparable` or
 //!   `Annotation` (no fun interfaces), type arguments of a constructor reference that name
 //!   the test function's type parameters (a type alias is top-level).
+//! - References to Kotlin's top-level and extension functions (`RefKind::PackageFunction`)
+//!   name them through an import alias of the package's declarations of that name,
+//!   `import kotlin.text.trim as trim_` (named as constructor aliases are): `::maxOf_`,
+//!   unbound `String::trim_`, bound `s::trim_` or `(e)::trim_`. The alias imports every
+//!   namesake of that package and nothing else (no member of the receiver's class has the
+//!   alias's name), and it hides the name from the default imports: a program that also
+//!   calls or reads a member of that name imports it again (`import kotlin.text.trim`).
+//! - A cast of a lambda to a Kotlin function type gives the lambda typed parameters (a
+//!   cast is no expected type): `(({ x: String -> x.length }) as (String) -> Int)`, the
+//!   lambda parenthesized (an anonymous function's expression body would take the `as`);
+//!   a callable reference cast to a function type is `Unsupported` (without an expected
+//!   type an overloaded name is ambiguous).
 //! - A cast of a lambda or reference to a class type is its SAM constructor, cast:
 //!   `(java.util.function.Function<String, Int>(java.lang.Integer::parseInt) as F)`. Kotlin's
 //!   `(x::m as F)` and `({ x -> e } as F)` are unchecked casts, not SAM conversions: the
@@ -163,8 +178,8 @@ use crate::common::{
     BLOCK_UNUSED_STEM,
 };
 use crate::ir::{
-    CallForm, Expr, LambdaForm, Lit, PrimTy, Program, Receiver, RefKind, Stmt, Ty, TypeParam,
-    NATIVE_MEMBER,
+    CallForm, Expr, LambdaForm, Lit, PrimTy, Program, Receiver, RefKind, RefOn, Stmt, Ty,
+    TypeParam, NATIVE_MEMBER,
 };
 use crate::{Language, TranslateError, Translator};
 
@@ -692,6 +707,8 @@ struct Emitter {
     /// The alias each constructor reference's class (with its explicit type arguments, if
     /// any) is written with.
     ctor_aliases: HashMap<(String, Option<Vec<Ty>>), String>,
+    /// The alias each referenced package function (package, name) is imported as.
+    fn_aliases: HashMap<(String, String), String>,
     /// Fresh names of the locals that hold expression statements of lambda blocks.
     block_cx: RefCell<BodyCx>,
 }
@@ -776,14 +793,22 @@ impl Emitter {
             names.take(&tp.name);
         }
         let mut refs = Vec::new();
-        p.walk_exprs(&mut |x| {
-            if let Expr::Ref {
+        let mut fns = Vec::new();
+        // the names the program calls or reads otherwise (an alias import hides the name)
+        let mut used = std::collections::HashSet::new();
+        p.walk_exprs(&mut |x| match x {
+            Expr::Ref {
                 kind: RefKind::Constructor { class, type_args },
                 ..
-            } = x
-            {
-                refs.push((class, type_args.as_deref()));
+            } => refs.push((class, type_args.as_deref())),
+            Expr::Ref {
+                kind: RefKind::PackageFunction { package, name, .. },
+                ..
+            } => fns.push((package, name)),
+            Expr::Call { name, .. } | Expr::Field { name, .. } => {
+                used.insert(name.as_str());
             }
+            _ => {}
         });
         if !p.opt_ins.is_empty() {
             let mut markers = Vec::new();
@@ -797,6 +822,36 @@ impl Emitter {
         for name in &p.imports {
             e.check_qualified_name(name)?;
             e.header.push(format!("import {}", qualified(name)));
+        }
+        // package functions through an alias (`import kotlin.text.trim as trim_`), which
+        // hides the name from the default imports: the program's other uses of the name
+        // import it again by name
+        for (package, f) in fns {
+            let key = (package.clone(), f.clone());
+            if e.fn_aliases.contains_key(&key) {
+                continue;
+            }
+            e.check_qualified_name(package)?;
+            e.check_name(f)?;
+            let alias = (1..)
+                .map(|n| match n {
+                    1 => format!("{f}_"),
+                    n => format!("{f}_{n}"),
+                })
+                .find(|a| names.take(a))
+                .unwrap_or_default();
+            e.header.push(format!(
+                "import {}.{} as {}",
+                qualified(package),
+                name(f),
+                name(&alias)
+            ));
+            let full = format!("{package}.{f}");
+            if used.contains(f.as_str()) && !p.imports.contains(&full) {
+                e.header
+                    .push(format!("import {}.{}", qualified(package), name(f)));
+            }
+            e.fn_aliases.insert(key, alias);
         }
         let mut imports = e.header.len();
         for (class, type_args) in refs {
@@ -1507,6 +1562,32 @@ impl Emitter {
                      reference to an array constructor",
                 ))
             }
+            RefKind::PackageFunction {
+                package,
+                name: f,
+                on,
+            } => {
+                let Some(alias) = self.fn_aliases.get(&(package.clone(), f.clone())) else {
+                    return Err(self.unsupported(format!(
+                        "a reference to {package}.{f} outside its program (no alias)"
+                    )));
+                };
+                let alias = name(alias);
+                match on {
+                    RefOn::Nothing => format!("::{alias}"),
+                    RefOn::Type(Ty::Var(v)) => {
+                        return Err(self.unsupported(format!(
+                            "an unbound reference on type parameter {v} (kotlinc resolves no \
+                             callable reference `{v}::m`)"
+                        )))
+                    }
+                    RefOn::Type(ty) => format!("{}::{alias}", self.ty(ty, TyPos::Value)?),
+                    RefOn::Value(receiver) => match receiver.as_ref() {
+                        Expr::Local(n) => format!("{}::{alias}", name(n)),
+                        r => format!("({})::{alias}", self.expr(r)?),
+                    },
+                }
+            }
         })
     }
 
@@ -1530,6 +1611,43 @@ impl Emitter {
     /// is an unchecked cast, not a SAM conversion, and gives a lambda no parameter types):
     /// `(java.util.function.Function<String, Int>(java.lang.Integer::parseInt) as F)`.
     fn cast(&self, ty: &Ty, expr: &Expr) -> Result<String, TranslateError> {
+        // a cast gives a lambda no expected type: its parameters are typed from the function
+        // type (`{ x: String -> .. } as (String) -> Int`)
+        if let (
+            Ty::Function {
+                receiver: None,
+                params: fn_params,
+                ..
+            },
+            Expr::Lambda { params, .. },
+        ) = (ty, expr)
+        {
+            if fn_params.len() != params.len() {
+                return Err(self.unsupported(format!(
+                    "a lambda of {} parameters cast to a function type of {}",
+                    params.len(),
+                    fn_params.len()
+                )));
+            }
+            let mut typed = expr.clone();
+            if let Expr::Lambda { params, .. } = &mut typed {
+                for ((_, t), p) in params.iter_mut().zip(fn_params) {
+                    t.get_or_insert_with(|| p.clone());
+                }
+            }
+            // parenthesized: an anonymous function's expression body would take the `as`
+            return Ok(format!(
+                "(({}) as {})",
+                self.lambda_expr(&typed, None)?,
+                self.ty(ty, TyPos::Value)?
+            ));
+        }
+        if let (Ty::Function { .. }, Expr::Ref { .. }) = (ty, expr) {
+            return Err(self.unsupported(
+                "a callable reference cast to a function type (a cast gives it no expected \
+                 type to resolve overloads and infer type arguments with)",
+            ));
+        }
         if let (Ty::Class { .. }, Expr::Lambda { .. } | Expr::Ref { .. }) = (ty, expr) {
             return Ok(format!(
                 "({} as {})",

@@ -451,6 +451,9 @@ impl Emitter<'_> {
                 self.array_elem(elem)?,
                 holes(fn_params)?
             )),
+            RefKind::PackageFunction { package, name, .. } => Err(self.unsupported(format!(
+                "a reference to the Kotlin package function {package}.{name}"
+            ))),
         }
     }
 

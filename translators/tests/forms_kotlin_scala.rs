@@ -1131,3 +1131,133 @@ fn forms_compile_with_scala3() {
 fn forms_compile_with_scala2() {
     forms_compile("scala2");
 }
+
+/// Kotlin's top-level and extension functions are referenced through import aliases
+/// (`import kotlin.text.trim as trim_`): unbound on a type, bound to a value, top-level; a
+/// call of the same name elsewhere in the program imports the name again (an alias hides
+/// it from the default imports). A lambda cast to a function type gets typed parameters.
+/// kotlinc accepts the result; Scala has no such reference.
+#[test]
+fn kotlin_package_function_references_and_function_casts() {
+    use thalia_translators::ir::{RefOn, NATIVE_MEMBER};
+    let fun_ty = |params: Vec<Ty>, ret: Ty| Ty::Function {
+        receiver: None,
+        params,
+        ret: Box::new(ret),
+    };
+    let pkg_ref = |package: &str, name: &str, on: RefOn, params: Vec<Ty>, ret: Ty| {
+        let target = fun_ty(params.clone(), ret.clone());
+        reference(
+            RefKind::PackageFunction {
+                package: package.into(),
+                name: name.into(),
+                on,
+            },
+            params,
+            ret,
+            target,
+            false,
+        )
+    };
+    let p = Program::new(
+        "pkgfun",
+        vec![
+            s_local(),
+            Stmt::local(
+                "trimmed",
+                string(),
+                call_in(
+                    Expr::local("s"),
+                    "trim",
+                    vec![],
+                    &[NATIVE_MEMBER, "kotlin.text"],
+                ),
+            ),
+            Stmt::local(
+                "f",
+                fun_ty(vec![string()], string()),
+                pkg_ref(
+                    "kotlin.text",
+                    "trim",
+                    RefOn::Type(string()),
+                    vec![string()],
+                    string(),
+                ),
+            ),
+            Stmt::local(
+                "g",
+                fun_ty(vec![], string()),
+                pkg_ref(
+                    "kotlin.text",
+                    "trim",
+                    RefOn::Value(Box::new(Expr::local("s"))),
+                    vec![],
+                    string(),
+                ),
+            ),
+            Stmt::local(
+                "h",
+                fun_ty(vec![Ty::INT, Ty::INT], Ty::INT),
+                pkg_ref(
+                    "kotlin.comparisons",
+                    "maxOf",
+                    RefOn::Nothing,
+                    vec![Ty::INT, Ty::INT],
+                    Ty::INT,
+                ),
+            ),
+            Stmt::local(
+                "c",
+                Ty::object(),
+                Expr::cast(
+                    fun_ty(vec![string()], Ty::INT),
+                    Lam::new(
+                        &[("x", None)],
+                        fun_ty(vec![string()], Ty::INT),
+                        length_of(Expr::local("x")),
+                    )
+                    .not_implicit()
+                    .expr(),
+                ),
+            ),
+        ],
+    );
+    let src = KotlinTranslator.translate(&p).expect("translates");
+    let header: Vec<&str> = src.lines().filter(|l| l.starts_with("import")).collect();
+    assert_eq!(
+        header,
+        vec![
+            "import kotlin.text.trim as trim_",
+            "import kotlin.text.trim",
+            "import kotlin.comparisons.maxOf as maxOf_",
+        ],
+        "{src}"
+    );
+    for want in [
+        "= String::trim_",
+        "= s::trim_",
+        "= ::maxOf_",
+        "(({ x: String -> x.length }) as (String) -> Int)",
+    ] {
+        assert!(src.contains(want), "{want} missing from:\n{src}");
+    }
+    for t in [ScalaTranslator::SCALA3, ScalaTranslator::SCALA2] {
+        match t.translate(&p) {
+            Err(TranslateError::Unsupported { what, .. }) => {
+                assert!(what.contains("package function"), "{what}")
+            }
+            other => panic!("Scala wrote a Kotlin package function reference: {other:?}"),
+        }
+    }
+    let out = scratch_dir("forms-kotlin-pkgfun");
+    let file = out.join("Test_pkgfun.kt");
+    fs::write(&file, &src).expect("writes the program");
+    if let Some(o) = compile("kotlin", &[file], &out.join("classes")) {
+        assert!(
+            o.status.success(),
+            "kotlinc rejects:\n{src}\n{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

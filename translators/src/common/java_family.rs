@@ -410,6 +410,11 @@ pub(crate) trait JavaFamily: Dialect {
                 };
                 format!("{}[]::new", self.ty(&written, TyPos::Value)?)
             }
+            RefKind::PackageFunction { package, name, .. } => {
+                return Err(self.unsupported(format!(
+                    "a reference to the Kotlin package function {package}.{name}"
+                )))
+            }
         })
     }
 
