@@ -973,6 +973,7 @@ impl Builder {
         let lists = ArgLists {
             explicit: sizes,
             implicit: l.implicit.len(),
+            searched: 0,
         };
         Ok((params, ret, Some(lists)))
     }
@@ -993,7 +994,10 @@ impl Builder {
             };
             for b in list.iter().skip(1).filter_map(|b| b.as_str()) {
                 if let Ok(t) = parse_type(&mut self.ts.arena, Syntax::Kotlin, b, scope) {
-                    self.ts.arena.var_mut(*v).upper.push(t);
+                    let not_null = !matches!(self.ts.arena.get(t), Type::Nullable(_));
+                    let decl = self.ts.arena.var_mut(*v);
+                    decl.upper.push(t);
+                    decl.not_null |= not_null;
                 }
             }
         }
@@ -1375,6 +1379,7 @@ mod tests {
             Some(ArgLists {
                 explicit: explicit.to_vec(),
                 implicit,
+                searched: 0,
             })
         };
         // `foldLeft[B](z: B)(op: (B, A) => B): B`: the curried list unfolded, the result `B`

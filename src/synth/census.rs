@@ -10,7 +10,7 @@ use thalia_translators::ir::{
 };
 
 /// Every form the census counts, with what it means (in report order).
-pub const FORMS: [(&str, &str); 33] = [
+pub const FORMS: [(&str, &str); 36] = [
     ("reference", "a function reference of any kind"),
     ("reference:static", "a static method reference `C::m`"),
     ("reference:bound", "a bound method reference `e::m`"),
@@ -22,6 +22,14 @@ pub const FORMS: [(&str, &str); 33] = [
     (
         "reference:array",
         "an array constructor reference `T[]::new`",
+    ),
+    (
+        "reference:top-level",
+        "a Kotlin top-level function reference `::f` (through an import alias)",
+    ),
+    (
+        "reference:extension",
+        "a Kotlin extension function reference `R::f` or `e::f` (through an import alias)",
     ),
     ("method-pointer", "Groovy's method pointer `e.&m`"),
     ("conditional", "a conditional expression"),
@@ -100,6 +108,10 @@ pub const FORMS: [(&str, &str); 33] = [
     (
         "implicit-arguments",
         "a Scala call given its implicit arguments (`f(a)(using ev)`, Scala 2 `f(a)(ev)`)",
+    ),
+    (
+        "implicit-search",
+        "a Scala call whose implicit arguments scalac's implicit search supplies (`xs.sorted[Int]`)",
     ),
 ];
 
@@ -242,6 +254,9 @@ pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
                 }
                 if l.implicit > 0 {
                     seen.insert("implicit-arguments");
+                }
+                if l.searched > 0 {
+                    seen.insert("implicit-search");
                 }
             }
             if let Receiver::Expr(r) = receiver {

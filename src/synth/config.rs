@@ -163,6 +163,13 @@ pub struct SynthConfig {
     /// are named: `f(a, limit = 3)`). Only where no other member or extension of the name
     /// could be selected instead. Default 0.4: the full call stays the more common form.
     pub default_omission_probability: f64,
+    /// Probability that a Scala program leaves the implicit (`using`) list of the member
+    /// under test out, for scalac's implicit search to supply, where the search is certain
+    /// to find every argument (compiler-synthesized `ClassTag`s and `<:<` evidence, the
+    /// standard `Ordering`s and `Numeric`s: `synth::implicits`); otherwise the arguments
+    /// are passed. Drawn per program from its own stream. Default 0.5: both the search
+    /// and explicitly passed implicits are exercised.
+    pub implicit_search_probability: f64,
     /// The language the programs are written in: its conversions decide which sequences are
     /// well-typed or ill-typed beyond Java's rules (Kotlin has no implicit primitive
     /// widening; Groovy converts anything to `boolean` and `String` on assignment).
@@ -195,6 +202,7 @@ impl Default for SynthConfig {
             max_path_len: 9,
             operator_form_probability: 0.5,
             default_omission_probability: 0.4,
+            implicit_search_probability: 0.5,
             lang: thalia_translators::Language::Java,
             swarm: super::swarm::SwarmConfig::default(),
         }
@@ -260,6 +268,10 @@ impl SynthConfig {
             (
                 "default_omission_probability",
                 self.default_omission_probability,
+            ),
+            (
+                "implicit_search_probability",
+                self.implicit_search_probability,
             ),
         ];
         for (name, p) in probabilities {

@@ -79,6 +79,9 @@ pub enum SkipReason {
     /// programs declare arrays `Array<out T>`, as Java's covariant arrays are, which it does
     /// not take.
     KotlinInvariantArray,
+    /// A member of a Kotlin annotation class, whose values a program cannot name ("this
+    /// class can only be used as an annotation").
+    KotlinAnnotationMember,
 }
 
 impl SkipReason {
@@ -113,6 +116,7 @@ impl SkipReason {
             SkipReason::ScalaExtension => "Scala 3 extension method",
             SkipReason::DeprecatedError => "Kotlin deprecated with level ERROR",
             SkipReason::KotlinInvariantArray => "invariant Kotlin array parameter (Array<T>)",
+            SkipReason::KotlinAnnotationMember => "member of a Kotlin annotation class",
             SkipReason::KotlinMappedParameter => {
                 "Object parameter Kotlin types with the element type (Map.get, Collection.contains)"
             }
@@ -884,7 +888,13 @@ impl SynthContext {
         if own && (mem.call_is_error || mem.signature_types().any(|t| names_error_class(api, t))) {
             return Some(SkipReason::DeprecatedError);
         }
-        if own && owner.syntax == Syntax::Kotlin && mem.kind == MemberKind::Method {
+        if own && is_kotlin_annotation_class(api, mem.owner) {
+            return Some(SkipReason::KotlinAnnotationMember);
+        }
+        if own
+            && owner.syntax == Syntax::Kotlin
+            && matches!(mem.kind, MemberKind::Method | MemberKind::Constructor)
+        {
             // (the document's text tells `Array<T>` from `Array<out T>`, which both load
             // as an array)
             let invariant = |t: &str| {

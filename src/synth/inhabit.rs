@@ -151,8 +151,14 @@ impl Worker<'_> {
                 self.building.keep_type_args += usize::from(cast);
                 let l = self.lambda(rng, t, depth);
                 self.building.keep_type_args -= usize::from(cast);
+                // a lambda or reference (or a conditional) as the body needs the expected type
+                // of the lambda's result, which a cast does not give
+                let poly_body = |e: &Expr| {
+                    matches!(e, Expr::Lambda { body, .. }
+                        if matches!(**body, Expr::Lambda { .. } | Expr::Ref { .. } | Expr::Cond { .. }))
+                };
                 return match l {
-                    Some(l) if cast => Inhabitant {
+                    Some(l) if cast && !poly_body(&l.expr) => Inhabitant {
                         expr: Expr::cast(super::program::to_ir(&self.api, t), l.expr),
                         info: InferInfo::Standalone(t),
                     },
@@ -946,10 +952,21 @@ impl Worker<'_> {
         self.building.no_conditionals -= usize::from(overloaded);
         self.building.keep_type_args -= usize::from(keep);
         self.building.varargs_element_calls += usize::from(elems.is_some());
+        let has_implicits = self
+            .api
+            .member(m)
+            .scala_lists
+            .as_ref()
+            .is_some_and(|l| l.implicit > 0);
+        let search_implicits = has_implicits
+            && self.rules.searches_implicits()
+            && rng.gen_bool(self.cfg.implicit_search_probability.clamp(0.0, 1.0))
+            && self.implicits_found(m, s);
         let shape = CallShape {
             keep_explicit: false,
             varargs: elems,
             erase_for_form: false,
+            search_implicits,
         };
         self.build_call_shaped(m, s, receiver, &args, goal, true, &shape)
             .0

@@ -19,6 +19,7 @@ pub mod context;
 pub mod enumerate;
 pub mod erase;
 pub mod groovy;
+pub mod implicits;
 pub mod inhabit;
 pub mod output;
 pub mod overload;

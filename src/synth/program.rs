@@ -282,6 +282,10 @@ pub struct CallShape {
     /// Erase type arguments that inference recovers even when the run does not erase: a
     /// call wanted in Kotlin's operator or infix form, which takes no type arguments.
     pub erase_for_form: bool,
+    /// Leave a Scala call's implicit list out, for scalac's implicit search to supply
+    /// (only where it is certain to, `Worker::implicits_found`); the call keeps its type
+    /// arguments, which the search depends on.
+    pub search_implicits: bool,
 }
 
 /// What the compiler sees as the type of an initializer, compared with the local's declared
@@ -371,6 +375,7 @@ impl Worker<'_> {
         if (self.cfg.erase || shape.erase_for_form)
             && allow_erase
             && self.building.keep_type_args == 0
+            && !shape.search_implicits
             && !vars.is_empty()
         {
             let mut outer = s.clone();
@@ -456,6 +461,11 @@ impl Worker<'_> {
                 .imports
                 .insert(format!("{}.{}", owner.name, mem.name));
         }
+        if shape.search_implicits && self.ctx.native.is_some_and(|s| s == owner.syntax) {
+            if let Some(l) = &mem.scala_lists {
+                arg_exprs.truncate(arg_exprs.len().saturating_sub(l.implicit));
+            }
+        }
         let expr = match mem.kind {
             MemberKind::Constructor => Expr::New {
                 class: owner.name.clone(),
@@ -482,11 +492,19 @@ impl Worker<'_> {
                 },
                 form: CallForm::Usual,
                 // a Scala program writes a Scala member's lists (another language calls the
-                // JVM method, which takes every list's parameters in one)
+                // JVM method, which takes every list's parameters in one), without the
+                // implicit one where scalac's search supplies it
                 lists: mem
                     .scala_lists
                     .clone()
-                    .filter(|_| self.ctx.native.is_some_and(|s| s == owner.syntax)),
+                    .filter(|_| self.ctx.native.is_some_and(|s| s == owner.syntax))
+                    .map(|mut l| {
+                        if shape.search_implicits {
+                            l.searched = l.implicit;
+                            l.implicit = 0;
+                        }
+                        l
+                    }),
             },
             MemberKind::Field => Expr::Field {
                 receiver: if mem.is_static {
@@ -949,6 +967,21 @@ impl Worker<'_> {
             && !forms.defaults.is_empty()
             && form_rng.gen_bool(self.cfg.default_omission_probability.clamp(0.0, 1.0));
         let keep_explicit = keep_explicit && !want_operator;
+        // Scala: the implicit list left to scalac's search, where it finds every argument
+        // (never when one of them is the broken one)
+        let implicits = self
+            .api
+            .member(m)
+            .scala_lists
+            .as_ref()
+            .map_or(0, |l| l.implicit);
+        let first_implicit = self.api.member(m).params.len().saturating_sub(implicits);
+        let broken_implicit = matches!(broken_at, Some(Position::Arg(i)) if i >= first_implicit);
+        let search_implicits = implicits > 0
+            && self.rules.searches_implicits()
+            && form_rng.gen_bool(self.cfg.implicit_search_probability.clamp(0.0, 1.0))
+            && !broken_implicit
+            && self.implicits_found(m, &task.formal.subst);
         let receiver = task.seq.receiver.is_some();
         let recv_expr = operands
             .first()
@@ -965,6 +998,7 @@ impl Worker<'_> {
                 keep_explicit,
                 varargs: elems,
                 erase_for_form: want_operator,
+                search_implicits,
             },
         );
         shape.explicit_type_args = kept;

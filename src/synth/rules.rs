@@ -28,24 +28,9 @@ pub enum ConversionSite {
     Argument,
 }
 
-/// The packages every Kotlin file imports (Kotlin spec, "Default imports"), whose extension
-/// members need no import.
-const KOTLIN_DEFAULT_IMPORTS: [&str; 10] = [
-    "kotlin",
-    "kotlin.annotation",
-    "kotlin.collections",
-    "kotlin.comparisons",
-    "kotlin.io",
-    "kotlin.ranges",
-    "kotlin.sequences",
-    "kotlin.text",
-    "kotlin.jvm",
-    "java.lang",
-];
-
 /// True when Kotlin imports every member of `package` by default.
 pub(crate) fn kotlin_default_import(package: &str) -> bool {
-    KOTLIN_DEFAULT_IMPORTS.contains(&package)
+    thalia_translators::kotlin::is_default_import(package)
 }
 
 /// The rules of one target language, as answers to capability questions.
@@ -211,6 +196,12 @@ impl LanguageRules {
     /// parameters typed, since a cast gives it no expected type).
     pub fn casts_lambdas_to_function_types(self) -> bool {
         self.lang == Language::Kotlin
+    }
+
+    /// True when the language has implicit parameters that a call may leave to the
+    /// compiler's search (Scala).
+    pub fn searches_implicits(self) -> bool {
+        self.is_scala()
     }
 
     /// True when the language references its packages' own functions (Kotlin's top-level

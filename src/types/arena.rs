@@ -171,6 +171,10 @@ pub struct TypeVar {
     /// gives one covariant); empty when its shape is not plain (bounded or higher-kinded own
     /// parameters, or a bound on the constructor), which synthesis then never draws alone.
     pub constructor_params: Vec<Variance>,
+    /// Its values are never null: a Kotlin type parameter with a non-null bound (`T : Any`,
+    /// `T : Comparable<T>`), which no nullable type instantiates (Java's `Object` bound
+    /// admits null as a platform type, so the bounds alone do not say it).
+    pub not_null: bool,
 }
 
 /// Deepest type any operation of the arena builds: a substitution whose result would be
@@ -285,6 +289,7 @@ impl TypeArena {
             reified: false,
             higher_kinded: false,
             constructor_params: Vec::new(),
+            not_null: false,
         });
         id
     }

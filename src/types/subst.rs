@@ -239,6 +239,9 @@ impl TypeSystem {
                 }
                 continue;
             }
+            if decl.not_null && matches!(self.arena.get(t), Type::Nullable(_)) {
+                return false;
+            }
             for b in decl.upper {
                 let b = self.arena.subst(b, s);
                 if !self.is_subtype(t, b) {

@@ -247,11 +247,16 @@ pub fn parse_type_param(
     for &b in upper.iter().chain(&lower) {
         p.check_bounds(b)?;
     }
+    let not_null = syntax == Syntax::Kotlin
+        && upper
+            .iter()
+            .any(|&b| !matches!(arena.get(b), super::Type::Nullable(_)));
     let decl = arena.var_mut(var);
     decl.upper = upper;
     decl.lower = lower;
     decl.variance = head.variance;
     decl.reified = head.reified;
+    decl.not_null = not_null;
     Ok(())
 }
 

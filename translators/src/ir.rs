@@ -292,6 +292,15 @@ pub struct ArgLists {
     pub explicit: Vec<usize>,
     /// The number of implicit arguments, written as one last list.
     pub implicit: usize,
+    /// The number of implicit arguments left out for the compiler's implicit search to
+    /// supply (not among the call's arguments; `implicit` is then 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub searched: usize,
+}
+
+/// True for 0 (serde's test for leaving a count out).
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl ArgLists {

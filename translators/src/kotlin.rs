@@ -183,6 +183,27 @@ use crate::ir::{
 };
 use crate::{Language, TranslateError, Translator};
 
+/// The packages every Kotlin file imports (Kotlin spec, "Default imports"): their
+/// extension members need no import, and an alias import of one of their declarations
+/// hides its name unless it is imported again.
+pub const DEFAULT_IMPORTS: [&str; 10] = [
+    "kotlin",
+    "kotlin.annotation",
+    "kotlin.collections",
+    "kotlin.comparisons",
+    "kotlin.io",
+    "kotlin.ranges",
+    "kotlin.sequences",
+    "kotlin.text",
+    "kotlin.jvm",
+    "java.lang",
+];
+
+/// True when Kotlin imports every member of `package` by default.
+pub fn is_default_import(package: &str) -> bool {
+    DEFAULT_IMPORTS.contains(&package)
+}
+
 /// Translates programs to Kotlin source.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct KotlinTranslator;
@@ -868,6 +889,15 @@ impl Emitter {
                 })
                 .find(|a| names.take(a))
                 .unwrap_or_default();
+            // an alias hides the class's own name from the default imports, by which the
+            // program names Kotlin's own classes too (`(Int) -> Char` beside `::Char_`;
+            // Java's are written qualified)
+            let package = class.rsplit_once('.').map_or("", |(p, _)| p);
+            if key.1.is_none() && package.starts_with("kotlin") && is_default_import(package) {
+                e.header
+                    .insert(imports, format!("import {}", qualified(class)));
+                imports += 1;
+            }
             let line = match &key.1 {
                 None => format!("import {} as {}", qualified(class), name(&alias)),
                 Some(args) => {

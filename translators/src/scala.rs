@@ -848,6 +848,7 @@ mod tests {
         let lists = |explicit: &[usize], implicit| ArgLists {
             explicit: explicit.to_vec(),
             implicit,
+            searched: 0,
         };
         let obj = || Ty::class("java.lang.Object", vec![]);
         let mut stmts: Vec<Stmt> = ["xs", "ord", "op", "f"]

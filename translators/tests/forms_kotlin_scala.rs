@@ -1135,7 +1135,8 @@ fn forms_compile_with_scala2() {
 /// Kotlin's top-level and extension functions are referenced through import aliases
 /// (`import kotlin.text.trim as trim_`): unbound on a type, bound to a value, top-level; a
 /// call of the same name elsewhere in the program imports the name again (an alias hides
-/// it from the default imports). A lambda cast to a function type gets typed parameters.
+/// it from the default imports), as does a constructor alias of Kotlin's own class. A lambda
+/// cast to a function type gets typed parameters.
 /// kotlinc accepts the result; Scala has no such reference.
 #[test]
 fn kotlin_package_function_references_and_function_casts() {
@@ -1206,6 +1207,18 @@ fn kotlin_package_function_references_and_function_casts() {
                     Ty::INT,
                 ),
             ),
+            // a constructor alias of Kotlin's own class imports its name again
+            Stmt::local(
+                "k",
+                fun_ty(vec![Ty::INT], Ty::CHAR),
+                reference(
+                    ctor_ref("kotlin.Char", None),
+                    vec![Ty::INT],
+                    Ty::CHAR,
+                    fun_ty(vec![Ty::INT], Ty::CHAR),
+                    false,
+                ),
+            ),
             Stmt::local(
                 "c",
                 Ty::object(),
@@ -1230,6 +1243,8 @@ fn kotlin_package_function_references_and_function_casts() {
             "import kotlin.text.trim as trim_",
             "import kotlin.text.trim",
             "import kotlin.comparisons.maxOf as maxOf_",
+            "import kotlin.Char",
+            "import kotlin.Char as Char_",
         ],
         "{src}"
     );
@@ -1237,6 +1252,7 @@ fn kotlin_package_function_references_and_function_casts() {
         "= String::trim_",
         "= s::trim_",
         "= ::maxOf_",
+        "val k: (Int) -> Char = ::Char_",
         "(({ x: String -> x.length }) as (String) -> Int)",
     ] {
         assert!(src.contains(want), "{want} missing from:\n{src}");
