@@ -3,7 +3,8 @@
 //! function and by-name types, `Int` as a type argument), compiled by the real scalac 3 and
 //! scalac 2.13 with at least 99 % of each cell as expected, and the members that are skipped
 //! with their reason (a method's own higher-kinded parameters; constructors with implicit or
-//! several lists). Members of classes with higher-kinded parameters are called.
+//! several lists). Members of classes with higher-kinded parameters are called; implicit
+//! arguments are passed, or left to scalac's search where it surely finds them.
 //! `tests/scala_lists.rs` covers the calls with several lists.
 //!
 //! `thalia check` installs scalac through the Maven configuration when it is missing.
@@ -124,6 +125,13 @@ fn scala_library_programs_use_its_own_members_and_compile_as_expected() {
         "lambdas: {}",
         count(" => ")
     );
+
+    // implicit arguments passed (`(using ev)`), and left to scalac's search where it surely
+    // finds them (a `ClassTag`, the standard `Ordering`s: `xs.sorted[Int]`)
+    let forms = &summary["summary"]["census"]["forms"];
+    for form in ["implicit-arguments", "implicit-search"] {
+        assert!(forms[form].as_u64().unwrap_or(0) >= 1, "{form}: {forms}");
+    }
 
     let (n, wrong) = check(&well, "scala3@3.9.0");
     assert_eq!(n, recs.len());

@@ -393,6 +393,11 @@ impl Builder {
                     v
                 })
                 .collect();
+            mark_not_null(
+                &mut self.ts.arena,
+                &type_params,
+                doc.extra.get(NOT_NULL_TYPE_PARAMS),
+            );
             self.ts.declare_class(
                 sym,
                 ClassSig {
@@ -670,6 +675,13 @@ impl Builder {
                         }
                         let is_static = m.is_static.unwrap_or(false)
                             || (!self.classes[i].is_class && p.receiver.is_none());
+                        mark_not_null(
+                            &mut self.ts.arena,
+                            &p.type_params,
+                            m.other_metadata
+                                .as_ref()
+                                .and_then(|o| o.get(NOT_NULL_TYPE_PARAMS)),
+                        );
                         self.push_member(Member {
                             kind,
                             name: m.name.clone(),
@@ -1130,6 +1142,28 @@ struct ListTexts {
 }
 
 /// The parameter lists of a method document that has other than one explicit list.
+/// The key of a class document's (or a method's `other_metadata`) list of the type
+/// parameters that are not-null: a Java declaration's in a JSpecify `@NullMarked` scope.
+const NOT_NULL_TYPE_PARAMS: &str = "not_null_type_parameters";
+
+/// Marks the variables among `vars` that `names` (a JSON list of names) lists as not-null
+/// ([`crate::types::TypeVar::not_null`]); entries that are not strings are ignored.
+fn mark_not_null(
+    a: &mut crate::types::TypeArena,
+    vars: &[VarId],
+    names: Option<&serde_json::Value>,
+) {
+    let Some(list) = names.and_then(|v| v.as_array()) else {
+        return;
+    };
+    for &v in vars {
+        let name = a.var_name(v).to_string();
+        if list.iter().any(|n| n.as_str() == Some(name.as_str())) {
+            a.var_mut(v).not_null = true;
+        }
+    }
+}
+
 fn scala_list_texts(extra: &serde_json::Map<String, serde_json::Value>) -> Option<ListTexts> {
     let explicit = extra.get("parameter_lists").and_then(|v| v.as_u64());
     let implicit: Vec<String> = extra

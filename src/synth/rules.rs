@@ -504,7 +504,9 @@ impl Worker<'_> {
             }
         }
         let broken = task.broken.map(|b| b.position);
-        if task.seq.result.is_some() && rng.gen_bool(p) {
+        // (a broken result stays as broken: `Double?` would take the nullable result that a
+        // `double` local is broken by)
+        if task.seq.result.is_some() && rng.gen_bool(p) && broken != Some(Position::Result) {
             out.push(Position::Result);
         }
         if !self.rules.java_reference_parameters_accept_null()
@@ -527,6 +529,7 @@ impl Worker<'_> {
                 || prim(self, param.ty)
                 || prim(self, task.seq.args[i])
                 || mem.java_nullness.not_null_param(i)
+                || self.is_not_null_var(param.ty)
             {
                 continue;
             }
@@ -536,6 +539,13 @@ impl Worker<'_> {
             out.push(Position::Arg(i));
         }
         out
+    }
+
+    /// True for a type variable whose values are never null (`TypeVar::not_null`: a Kotlin
+    /// one with a non-null bound, a Java one of a JSpecify `@NullMarked` scope), so that a
+    /// parameter of that type takes no nullable argument.
+    fn is_not_null_var(&self, t: TypeId) -> bool {
+        matches!(self.api.ts.arena.get(t), Type::Var(v) if self.api.ts.arena.var(*v).not_null)
     }
 
     /// The positions of `task`'s member that a nullable local breaks in Kotlin, with the
@@ -566,7 +576,9 @@ impl Worker<'_> {
                     // a primitive, or a reference that a nullability annotation makes not-null
                     let breaks = match self.api.ts.arena.get(f) {
                         Type::Prim(q) => *q != Prim::Void,
-                        Type::Class { .. } => mem.java_nullness.not_null_param(i),
+                        Type::Class { .. } => {
+                            mem.java_nullness.not_null_param(i) || self.is_not_null_var(p.ty)
+                        }
                         _ => false,
                     };
                     if breaks {

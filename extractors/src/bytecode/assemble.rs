@@ -126,6 +126,7 @@ fn subst_method(m: &RawMethod, s: &Subst) -> RawMethod {
         preview: m.preview,
         nullness: m.nullness.clone(),
         null_marked: m.null_marked,
+        nullable_bounds: m.nullable_bounds.clone(),
     }
 }
 
@@ -278,9 +279,23 @@ impl Builder<'_, '_> {
     /// scope: its own or its class's annotation, else the enclosing classes', else its
     /// package's.
     fn null_marked(&self, c: &RawClass, m: &RawMethod) -> bool {
-        if let Some(v) = m.null_marked {
-            return v;
+        match m.null_marked {
+            Some(v) => v,
+            None => self.enclosing_null_marked(c),
         }
+    }
+
+    /// Whether class `c` is in a JSpecify `@NullMarked` scope: its own annotation, else its
+    /// enclosing classes', else its package's.
+    fn class_null_marked(&self, c: &RawClass) -> bool {
+        match c.null_marked {
+            Some(v) => v,
+            None => self.enclosing_null_marked(c),
+        }
+    }
+
+    /// The scope around class `c`: its enclosing classes', else its package's.
+    fn enclosing_null_marked(&self, c: &RawClass) -> bool {
         let mut outer = c.outer.as_deref();
         // (an enclosing chain is short; the bound guards against a cyclic `InnerClasses`)
         for _ in 0..16 {
@@ -494,7 +509,18 @@ impl Builder<'_, '_> {
             is_inner: c.is_inner().then_some(true),
             is_sealed: c.sealed.then_some(true),
             preview: c.preview.then_some(true),
-            extra: Default::default(),
+            extra: {
+                let mut m = serde_json::Map::new();
+                let names = not_null_type_params(
+                    &c.type_params,
+                    &c.nullable_bounds,
+                    self.class_null_marked(c),
+                );
+                if !names.is_empty() {
+                    m.insert("not_null_type_parameters".into(), names.into());
+                }
+                m
+            },
         }
     }
 
@@ -527,7 +553,18 @@ impl Builder<'_, '_> {
             access_mod: Some(access_mod(m.access).into()),
             is_default: Some(c.is_interface() && !m.is_abstract() && !m.is_static() && !ctor),
             throws: Some(m.throws.iter().map(|t| p.ty(t)).collect()),
-            other_metadata: nullness_metadata(&m.nullness, &m.params, self.null_marked(c, m)),
+            other_metadata: {
+                let marked = self.null_marked(c, m);
+                let mut meta = nullness_metadata(&m.nullness, &m.params, marked);
+                let names = not_null_type_params(&m.type_params, &m.nullable_bounds, marked);
+                if !names.is_empty() {
+                    let obj = meta.get_or_insert_with(|| serde_json::json!({}));
+                    if let Some(o) = obj.as_object_mut() {
+                        o.insert("not_null_type_parameters".into(), names.into());
+                    }
+                }
+                meta
+            },
             deprecated: m.deprecated.then_some(true),
             is_abstract: m.is_abstract().then_some(true),
             is_varargs: varargs.then_some(true),
@@ -535,6 +572,25 @@ impl Builder<'_, '_> {
             extra: Default::default(),
         }
     }
+}
+
+/// The names of the type parameters that are not-null in a JSpecify `@NullMarked` scope: all
+/// but those with a bound annotated nullable (`<T extends @Nullable Object>`); none outside
+/// such a scope.
+fn not_null_type_params(
+    params: &[super::signature::TypeParam],
+    nullable_bounds: &[usize],
+    null_marked: bool,
+) -> Vec<String> {
+    if !null_marked {
+        return Vec::new();
+    }
+    params
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !nullable_bounds.contains(i))
+        .map(|(_, p)| p.name.clone())
+        .collect()
 }
 
 /// The `other_metadata` that records a method's nullability annotations as Kotlin reads them

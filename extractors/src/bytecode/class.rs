@@ -73,6 +73,9 @@ pub struct RawClass {
     /// Its own JSpecify scope annotation: `Some(true)` `@NullMarked`, `Some(false)`
     /// `@NullUnmarked`, `None` neither (the enclosing class's or package's scope applies).
     pub null_marked: Option<bool>,
+    /// The indices of its type parameters with a bound annotated nullable
+    /// (`<T extends @Nullable Object>`): in a `@NullMarked` scope the others are not-null.
+    pub nullable_bounds: Vec<usize>,
     /// Member-class facts from this class's `InnerClasses` attribute:
     /// (inner binary name, outer binary name, simple name).
     pub member_classes: Vec<(String, String, String)>,
@@ -107,6 +110,9 @@ pub struct RawMethod {
     /// The JSpecify scope annotation of the method, else of its class (see
     /// [`RawClass::null_marked`]).
     pub null_marked: Option<bool>,
+    /// The indices of its own type parameters with a bound annotated nullable (see
+    /// [`RawClass::nullable_bounds`]).
+    pub nullable_bounds: Vec<usize>,
 }
 
 /// What the nullability annotations Kotlin honours (JetBrains, JSR-305's `javax.annotation`,
@@ -274,6 +280,37 @@ fn nullness_of<'a>(
             None => {}
         }
     }
+    out
+}
+
+/// The indices of the type parameters (of a class or method, whose attributes these are)
+/// that have a bound annotated nullable by a type-use annotation on the bound itself.
+fn nullable_bounds(attrs: &[AttributeInfo<'_>]) -> Vec<usize> {
+    use cafebabe::attributes::TypeAnnotationTarget;
+    let mut out = Vec::new();
+    for a in attrs {
+        let (AttributeData::RuntimeVisibleTypeAnnotations(v)
+        | AttributeData::RuntimeInvisibleTypeAnnotations(v)) = &a.data
+        else {
+            continue;
+        };
+        for t in v {
+            if let TypeAnnotationTarget::TypeParameterBound {
+                type_parameter_index,
+                ..
+            } = t.target_type
+            {
+                let i = usize::from(type_parameter_index);
+                if t.target_path.is_empty()
+                    && annotation_nullness(&t.annotation) == Some(true)
+                    && !out.contains(&i)
+                {
+                    out.push(i);
+                }
+            }
+        }
+    }
+    out.sort_unstable();
     out
 }
 
@@ -1133,6 +1170,7 @@ fn extract_class_unguarded(
             deprecated: is_deprecated(&m.attributes),
             preview: is_preview(&m.attributes),
             null_marked: null_marked(&m.attributes).or(class_marked),
+            nullable_bounds: nullable_bounds(&m.attributes),
             nullness: {
                 let (ret_paths, param_paths) = inner_nullable_paths(&m.attributes, params.len());
                 Nullness {
@@ -1183,6 +1221,7 @@ fn extract_class_unguarded(
         deprecated: is_deprecated(&cf.attributes),
         is_kotlin: is_annotated(&cf.attributes, "kotlin/Metadata"),
         null_marked: class_marked,
+        nullable_bounds: nullable_bounds(&cf.attributes),
         sealed: cf
             .attributes
             .iter()
