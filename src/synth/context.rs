@@ -82,6 +82,9 @@ pub enum SkipReason {
     /// A member of a Kotlin annotation class, whose values a program cannot name ("this
     /// class can only be used as an annotation").
     KotlinAnnotationMember,
+    /// A member of `scala.Unit`'s companion object, which scalac 2.13 and 3 do not allow in
+    /// source ("use `()` for the unit value").
+    ScalaUnitCompanion,
 }
 
 impl SkipReason {
@@ -117,6 +120,7 @@ impl SkipReason {
             SkipReason::DeprecatedError => "Kotlin deprecated with level ERROR",
             SkipReason::KotlinInvariantArray => "invariant Kotlin array parameter (Array<T>)",
             SkipReason::KotlinAnnotationMember => "member of a Kotlin annotation class",
+            SkipReason::ScalaUnitCompanion => "member of scala.Unit's companion (not in source)",
             SkipReason::KotlinMappedParameter => {
                 "Object parameter Kotlin types with the element type (Map.get, Collection.contains)"
             }
@@ -803,6 +807,9 @@ impl SynthContext {
         };
         if mem.receiver.is_some() {
             return Some(SkipReason::ScalaExtension);
+        }
+        if mem.is_static && api.class(mem.owner).name == "scala.Unit" {
+            return Some(SkipReason::ScalaUnitCompanion);
         }
         // an auxiliary constructor that a page lists as a method
         if mem.name == "this" {

@@ -184,11 +184,14 @@ impl LanguageRules {
         self.lang != Language::Kotlin
     }
 
-    /// True when a value of the language's own function types (Kotlin's `(A) -> R`) is
-    /// drawn as a function reference too, not only as a lambda; Scala's eta-expansions
-    /// for its `A => R` are not drawn yet.
+    /// True when a value of the language's own function types (Kotlin's `(A) -> R`, Scala's
+    /// `A => R`) is drawn as a function reference too (a callable reference, an
+    /// eta-expansion), not only as a lambda.
     pub fn references_for_function_types(self) -> bool {
-        self.lang == Language::Kotlin
+        matches!(
+            self.lang,
+            Language::Kotlin | Language::Scala3 | Language::Scala2
+        )
     }
 
     /// True when a lambda for one of the language's own function types is cast to it in a
