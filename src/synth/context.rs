@@ -180,6 +180,10 @@ pub struct SynthContext {
     /// For Scala programs, the implicit conversions the API declares (an `implicit def` of
     /// one explicit parameter, an implicit class's constructor): (parameter, result) types.
     pub scala_views: Vec<(TypeId, TypeId)>,
+    /// For Scala programs, the implicit instances of the API's companion objects, which
+    /// implicit search finds in the implicit scope of the types their companions belong to
+    /// ([`super::implicits::ImplicitIndex`]).
+    pub scala_instances: super::implicits::ImplicitIndex,
 }
 
 /// The boxed class of each primitive.
@@ -725,6 +729,11 @@ impl SynthContext {
         } else {
             Vec::new()
         };
+        let scala_instances = if native == Some(Syntax::Scala) {
+            super::implicits::ImplicitIndex::of(api)
+        } else {
+            super::implicits::ImplicitIndex::default()
+        };
         SynthContext {
             graph,
             testable,
@@ -746,6 +755,7 @@ impl SynthContext {
             packages,
             raw_inner,
             scala_views,
+            scala_instances,
         }
     }
 

@@ -10,12 +10,117 @@
 //!   `Unit` and of `Option`s and tuples of such; `Numeric`, `Integral` and `Fractional` of
 //!   the numeric types.
 //!
+//! - the API's own instances: an implicit `val` or parameterless `def` of a class's
+//!   companion object (`object Invariant { implicit def catsInstancesForList: Monad[List] &
+//!   Alternative[List] & … }`), found for a wanted type `TC[A]` when the companion is in its
+//!   implicit scope (the companion of `TC` or of one of its supertypes, of `A`'s class or of
+//!   one of its supertypes), one of the instance's types is a subtype of `TC[A]`, it is the
+//!   only such instance there, and no implicit method there returns `TC` or a subclass of it
+//!   (a generic or conditional instance, which could make the search ambiguous)
+//!   ([`ImplicitIndex`]).
+//!
 //! Anything else (an `ExecutionContext`, a type class instance an import provides, a type
 //! variable's `ClassTag`) is supplied as an argument, as before.
 
+use rustc_hash::FxHashSet;
+
 use super::worker::Worker;
-use crate::api::MemberId;
-use crate::types::{Subst, Type, TypeId};
+use crate::api::{Api, MemberId, MemberKind};
+use crate::types::{Subst, Sym, Syntax, Type, TypeId};
+
+/// The implicit instances and implicit methods of a Scala API's companion objects.
+#[derive(Clone, Debug, Default)]
+pub struct ImplicitIndex {
+    /// Each implicit `val` or parameterless `def` of a companion: its owner class and the
+    /// parts of its type (an intersection `A & B` gives both).
+    instances: Vec<(Sym, Vec<TypeId>)>,
+    /// Each implicit method of a companion with type or implicit parameters (a generic or
+    /// conditional instance): its owner class and the class its result is an instance of.
+    producers: Vec<(Sym, Sym)>,
+}
+
+impl ImplicitIndex {
+    /// Reads the API's Scala companions (static members): fields and methods marked
+    /// `implicit`; an instance's type is read from its document (the loader leaves out a
+    /// member whose type is an intersection).
+    pub fn of(api: &mut Api) -> ImplicitIndex {
+        let mut out = ImplicitIndex::default();
+        let implicit = |extra: &serde_json::Map<String, serde_json::Value>| {
+            extra.get("implicit") == Some(&serde_json::Value::Bool(true))
+        };
+        let classes: Vec<crate::api::ClassId> = api
+            .class_ids()
+            .filter(|&c| api.class(c).syntax == Syntax::Scala)
+            .collect();
+        for c in classes {
+            let (sym, doc) = {
+                let cl = api.class(c);
+                (cl.sym, cl.doc.clone())
+            };
+            for f in doc.fields() {
+                if !implicit(&f.extra) || f.is_static != Some(true) {
+                    continue;
+                }
+                let parts: Option<Vec<TypeId>> = split_intersection(&f.ty)
+                    .into_iter()
+                    .map(|t| {
+                        let t = crate::types::parse_type(&mut api.ts.arena, Syntax::Scala, t, &[])
+                            .ok()?;
+                        Some(crate::types::scala_view::to_jvm(&mut api.ts.arena, t, true))
+                    })
+                    .collect();
+                if let Some(parts) = parts {
+                    out.instances.push((sym, parts));
+                }
+            }
+        }
+        for m in api.member_ids() {
+            let mem = api.member(m);
+            let cl = api.class(mem.owner);
+            if cl.syntax != Syntax::Scala || !mem.is_static || mem.kind != MemberKind::Method {
+                continue;
+            }
+            let marked = cl
+                .doc
+                .methods()
+                .get(mem.doc_index)
+                .is_some_and(|d| implicit(&d.extra));
+            if !marked {
+                continue;
+            }
+            let ret = api.ts.arena.as_class(mem.ret).map(|(s, _)| s);
+            match ret {
+                // a parameterless one is an instance (a method only where the view says so)
+                Some(_) if mem.params.is_empty() && mem.type_params.is_empty() => {
+                    out.instances.push((cl.sym, vec![mem.ret]));
+                }
+                Some(r) => out.producers.push((cl.sym, r)),
+                None => {}
+            }
+        }
+        out
+    }
+}
+
+/// The parts of an intersection type's text (`A & B[C & D]` gives `A` and `B[C & D]`): split
+/// at each `&` outside brackets and parentheses.
+fn split_intersection(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, ch) in text.char_indices() {
+        match ch {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            '&' if depth == 0 => {
+                parts.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(text[start..].trim());
+    parts
+}
 
 /// The numeric types of the standard library with `Numeric` instances (and `Ordering`).
 const NUMERIC: [&str; 9] = [
@@ -94,8 +199,62 @@ impl Worker<'_> {
             ("scala.math.Numeric", [x]) => self.named_in(*x, &NUMERIC),
             ("scala.math.Integral", [x]) => self.named_in(*x, &INTEGRAL),
             ("scala.math.Fractional", [x]) => self.named_in(*x, &FRACTIONAL),
-            _ => false,
+            _ => self.api_instance_found(t),
         }
+    }
+
+    /// True when exactly one of the API's implicit instances in `t`'s implicit scope has
+    /// a type below `t`, and no implicit method there produces `t`'s class or a subclass
+    /// (see the module documentation).
+    fn api_instance_found(&mut self, t: TypeId) -> bool {
+        let index = &self.ctx.scala_instances;
+        if index.instances.is_empty() {
+            return false;
+        }
+        let Some((tc, args)) = self.api.ts.arena.as_class(t).map(|(s, a)| (s, a.to_vec())) else {
+            return false;
+        };
+        // the implicit scope: the classes of `t`'s supertypes and of its arguments'
+        let mut scope: FxHashSet<Sym> = FxHashSet::default();
+        for u in std::iter::once(t).chain(args.iter().copied()) {
+            for s in self.api.ts.all_supertypes(u) {
+                if let Some((c, _)) = self.api.ts.arena.as_class(s) {
+                    scope.insert(c);
+                }
+            }
+        }
+        let producers = index
+            .producers
+            .iter()
+            .filter(|(owner, _)| scope.contains(owner))
+            .map(|&(_, r)| r)
+            .collect::<Vec<_>>();
+        for r in producers {
+            let below = r == tc || {
+                let rt = self.api.ts.self_type(r);
+                self.api
+                    .ts
+                    .all_supertypes(rt)
+                    .iter()
+                    .any(|&s| self.api.ts.arena.as_class(s).is_some_and(|(c, _)| c == tc))
+            };
+            if below {
+                return false;
+            }
+        }
+        let candidates: Vec<Vec<TypeId>> = index
+            .instances
+            .iter()
+            .filter(|(owner, _)| scope.contains(owner))
+            .map(|(_, parts)| parts.clone())
+            .collect();
+        let mut found = 0;
+        for parts in candidates {
+            if parts.iter().any(|&p| self.api.ts.is_subtype(p, t)) {
+                found += 1;
+            }
+        }
+        found == 1
     }
 
     /// `ClassTag[x]`: synthesized for any class type, however applied (its erasure is

@@ -974,6 +974,10 @@ pub(crate) fn build_member(
             if m.kind == SKind::Var {
                 extra.insert("is_var".into(), Value::Bool(true));
             }
+            // an implicit val or parameterless def: an instance implicit search may find
+            if mhas("implicit") {
+                extra.insert("implicit".into(), Value::Bool(true));
+            }
             let ty = render(&t, &mscope);
             if let Some(member) = class_type_member(&ty) {
                 return Err(type_member_reason(&member));
