@@ -312,6 +312,15 @@ impl Worker<'_> {
         {
             return false;
         }
+        // a boxed result converts to its own primitive only where the language does not
+        // widen after unboxing (Scala: `java.lang.Integer` is no `Double` result)
+        if !self.rules.widens_unboxed_reference_args()
+            && matches!(self.api.ts.arena.get(want), Type::Prim(_))
+            && !matches!(self.api.ts.arena.get(ret), Type::Prim(_))
+            && self.prim_of(ret) != self.prim_of(want)
+        {
+            return false;
+        }
         // Scala: an `Int` result converts to `java.lang.Integer` only, not to its supertypes
         if !self.rules.boxes_function_results_to_supertypes()
             && matches!(self.api.ts.arena.get(ret), Type::Prim(_))
