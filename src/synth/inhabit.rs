@@ -52,6 +52,10 @@ pub struct FnType {
     /// (which Kotlin then infers to be a suspend lambda) implements it, neither an
     /// anonymous function nor a reference to an ordinary function.
     pub suspend: bool,
+    /// True for a Kotlin function type (`(A) -> R`, not a functional interface): a callable
+    /// reference for one whose result is `Unit` only where it may have been a type
+    /// variable's (`() -> R` with `R = Unit`) is not adapted, so it must return `Unit`.
+    pub function_type: bool,
 }
 
 /// What a call on a lambda's parameters must return.
@@ -283,6 +287,7 @@ impl Worker<'_> {
                 target_ir,
                 declared_ret: ret,
                 suspend: false,
+                function_type: true,
             });
         }
         let (sym, args) = {
@@ -360,6 +365,7 @@ impl Worker<'_> {
             target_ir,
             declared_ret: sm.ret,
             suspend: sm.is_suspend,
+            function_type: false,
         })
     }
 

@@ -297,7 +297,7 @@ impl Worker<'_> {
     /// True when a method result of type `ret` is compatible with the function's result.
     fn result_fits(&mut self, ret: TypeId, f: &FnType) -> bool {
         if f.void {
-            return true;
+            return !f.function_type || super::enumerate::is_void(&self.api.ts.arena, ret);
         }
         self.api.ts.arena.is_ground(ret) && self.function_result_converts(ret, f.ret)
     }

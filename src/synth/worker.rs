@@ -544,6 +544,17 @@ impl<'c> Worker<'c> {
             Type::Class { .. } | Type::Array(_) => {
                 let mut sups = self.api.ts.all_supertypes(t);
                 sups.retain(|&u| u != t && self.ctx.expressible(&self.api, u));
+                // a raw supertype (a Java class's `extends KCallable`) where the language
+                // has no raw types
+                if !self.rules.has_raw_types() {
+                    let a = &self.api.ts.arena;
+                    let ts = &self.api.ts;
+                    sups.retain(|&u| {
+                        !a.as_class(u).is_some_and(|(c, args)| {
+                            args.is_empty() && ts.class_params(c).is_some_and(|p| !p.is_empty())
+                        })
+                    });
+                }
                 let o = self.ctx.object_sym;
                 let obj = self.api.ts.arena.class(o, &[]);
                 // (not above Scala's `Any` and value classes, which are no `Object`s, nor
