@@ -85,6 +85,10 @@ pub enum SkipReason {
     /// A member of `scala.Unit`'s companion object, which scalac 2.13 and 3 do not allow in
     /// source ("use `()` for the unit value").
     ScalaUnitCompanion,
+    /// A Kotlin extension that kotlinc accepts only on a property literal (`::x.isInitialized`:
+    /// its receiver is annotated `@AccessibleLateinitPropertyLiteral`, which the view does
+    /// not record).
+    KotlinPropertyLiteral,
 }
 
 impl SkipReason {
@@ -121,6 +125,7 @@ impl SkipReason {
             SkipReason::KotlinInvariantArray => "invariant Kotlin array parameter (Array<T>)",
             SkipReason::KotlinAnnotationMember => "member of a Kotlin annotation class",
             SkipReason::ScalaUnitCompanion => "member of scala.Unit's companion (not in source)",
+            SkipReason::KotlinPropertyLiteral => "Kotlin extension on a property literal only",
             SkipReason::KotlinMappedParameter => {
                 "Object parameter Kotlin types with the element type (Map.get, Collection.contains)"
             }
@@ -500,6 +505,9 @@ pub fn is_scala_object(api: &Api, c: ClassId) -> bool {
 pub fn is_kotlin_object(api: &Api, c: ClassId) -> bool {
     matches!(kotlin_kind(api, c), Some("object" | "companion"))
 }
+
+/// The Kotlin extensions (package, name) that kotlinc accepts only on a property literal.
+const PROPERTY_LITERAL_ONLY: [(&str, &str); 1] = [("kotlin", "isInitialized")];
 
 /// True for a Kotlin annotation class, which is no type of values (nor a bound).
 pub fn is_kotlin_annotation_class(api: &Api, c: ClassId) -> bool {
@@ -907,6 +915,13 @@ impl SynthContext {
         }
         if own && is_kotlin_annotation_class(api, mem.owner) {
             return Some(SkipReason::KotlinAnnotationMember);
+        }
+        if own
+            && owner.syntax == Syntax::Kotlin
+            && mem.receiver.is_some()
+            && PROPERTY_LITERAL_ONLY.contains(&(owner.name.as_str(), mem.name.as_str()))
+        {
+            return Some(SkipReason::KotlinPropertyLiteral);
         }
         if own
             && owner.syntax == Syntax::Kotlin
