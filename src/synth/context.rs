@@ -85,6 +85,9 @@ pub enum SkipReason {
     /// A member of `scala.Unit`'s companion object, which scalac 2.13 and 3 do not allow in
     /// source ("use `()` for the unit value").
     ScalaUnitCompanion,
+    /// A Scala macro that needs a literal receiver (`StringContext.f`: "Expected statically
+    /// known StringContext"; scalac 2.13 aborts the expansion).
+    ScalaMacro,
     /// A Kotlin extension that kotlinc accepts only on a property literal (`::x.isInitialized`:
     /// its receiver is annotated `@AccessibleLateinitPropertyLiteral`, which the view does
     /// not record).
@@ -126,6 +129,7 @@ impl SkipReason {
             SkipReason::KotlinAnnotationMember => "member of a Kotlin annotation class",
             SkipReason::ScalaUnitCompanion => "member of scala.Unit's companion (not in source)",
             SkipReason::KotlinPropertyLiteral => "Kotlin extension on a property literal only",
+            SkipReason::ScalaMacro => "Scala macro on a literal only (StringContext.f)",
             SkipReason::KotlinMappedParameter => {
                 "Object parameter Kotlin types with the element type (Map.get, Collection.contains)"
             }
@@ -828,6 +832,9 @@ impl SynthContext {
         }
         if mem.is_static && api.class(mem.owner).name == "scala.Unit" {
             return Some(SkipReason::ScalaUnitCompanion);
+        }
+        if api.class(mem.owner).name == "scala.StringContext" && mem.name == "f" {
+            return Some(SkipReason::ScalaMacro);
         }
         // an auxiliary constructor that a page lists as a method
         if mem.name == "this" {

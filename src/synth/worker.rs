@@ -669,8 +669,12 @@ impl Worker<'_> {
         let Some(&p) = self.api.class(c).type_params.get(i) else {
             return false;
         };
-        let bounds = self.api.ts.arena.var(p).upper.clone();
-        bounds
+        let var = self.api.ts.arena.var(p).clone();
+        // a not-null parameter (Kotlin `T : Any`, JSpecify `@NullMarked`) takes no `X?`
+        if var.not_null && matches!(self.api.ts.arena.get(t), Type::Nullable(_)) {
+            return false;
+        }
+        var.upper
             .iter()
             .all(|&b| self.api.ts.arena.is_ground(b) && self.api.ts.is_subtype(t, b))
     }
