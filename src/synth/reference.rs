@@ -612,13 +612,7 @@ impl Worker<'_> {
         other_arity: Option<usize>,
     ) -> bool {
         let name = self.api.member(m).name.clone();
-        let Some(rs) = self
-            .ctx
-            .members_by_name
-            .get(&cid)
-            .and_then(|by| by.get(&name))
-            .cloned()
-        else {
+        let Some(rs) = self.namesakes(cid, &name) else {
             return false;
         };
         for r in rs {
@@ -1108,13 +1102,7 @@ impl Worker<'_> {
     /// function's ([`Self::unify_above`]), another when it takes them.
     fn sole_package_candidate(&mut self, m: MemberId, fn_params: &[TypeId]) -> bool {
         let mem = self.api.member(m);
-        let Some(rs) = self
-            .ctx
-            .members_by_name
-            .get(&mem.owner)
-            .and_then(|by| by.get(&mem.name))
-            .cloned()
-        else {
+        let Some(rs) = self.namesakes(mem.owner, &mem.name) else {
             return false;
         };
         for r in rs {
@@ -1151,6 +1139,19 @@ impl Worker<'_> {
             }
         }
         true
+    }
+
+    /// The members of class `cid` (its own and inherited) named `name`, as it sees them.
+    fn namesakes(
+        &self,
+        cid: crate::api::ClassId,
+        name: &str,
+    ) -> Option<Vec<crate::api::ResolvedMember>> {
+        self.ctx
+            .members_by_name
+            .get(&cid)
+            .and_then(|by| by.get(name))
+            .cloned()
     }
 
     /// True when a wildcard occurs anywhere in the type.

@@ -168,26 +168,19 @@ fn inner_nullable_paths(attrs: &[AttributeInfo<'_>], n: usize) -> InnerPaths {
     use cafebabe::attributes::TypeAnnotationTarget;
     let mut ret = Vec::new();
     let mut params = Vec::new();
-    for a in attrs {
-        let (AttributeData::RuntimeVisibleTypeAnnotations(v)
-        | AttributeData::RuntimeInvisibleTypeAnnotations(v)) = &a.data
-        else {
+    for t in type_annotations(attrs) {
+        if t.target_path.is_empty() || annotation_nullness(&t.annotation) != Some(true) {
+            continue;
+        }
+        let Some(steps) = path_steps(&t.target_path) else {
             continue;
         };
-        for t in v {
-            if t.target_path.is_empty() || annotation_nullness(&t.annotation) != Some(true) {
-                continue;
+        match t.target_type {
+            TypeAnnotationTarget::Empty => ret.push(steps),
+            TypeAnnotationTarget::FormalParameter { index } if usize::from(index) < n => {
+                params.push((usize::from(index), steps));
             }
-            let Some(steps) = path_steps(&t.target_path) else {
-                continue;
-            };
-            match t.target_type {
-                TypeAnnotationTarget::Empty => ret.push(steps),
-                TypeAnnotationTarget::FormalParameter { index } if usize::from(index) < n => {
-                    params.push((usize::from(index), steps));
-                }
-                _ => {}
-            }
+            _ => {}
         }
     }
     (ret, params)
@@ -288,30 +281,34 @@ fn nullness_of<'a>(
 fn nullable_bounds(attrs: &[AttributeInfo<'_>]) -> Vec<usize> {
     use cafebabe::attributes::TypeAnnotationTarget;
     let mut out = Vec::new();
-    for a in attrs {
-        let (AttributeData::RuntimeVisibleTypeAnnotations(v)
-        | AttributeData::RuntimeInvisibleTypeAnnotations(v)) = &a.data
-        else {
-            continue;
-        };
-        for t in v {
-            if let TypeAnnotationTarget::TypeParameterBound {
-                type_parameter_index,
-                ..
-            } = t.target_type
+    for t in type_annotations(attrs) {
+        if let TypeAnnotationTarget::TypeParameterBound {
+            type_parameter_index,
+            ..
+        } = t.target_type
+        {
+            let i = usize::from(type_parameter_index);
+            if t.target_path.is_empty()
+                && annotation_nullness(&t.annotation) == Some(true)
+                && !out.contains(&i)
             {
-                let i = usize::from(type_parameter_index);
-                if t.target_path.is_empty()
-                    && annotation_nullness(&t.annotation) == Some(true)
-                    && !out.contains(&i)
-                {
-                    out.push(i);
-                }
+                out.push(i);
             }
         }
     }
     out.sort_unstable();
     out
+}
+
+/// The type annotations (visible and invisible) among `attrs`.
+fn type_annotations<'a, 'b>(
+    attrs: &'a [AttributeInfo<'b>],
+) -> impl Iterator<Item = &'a cafebabe::attributes::TypeAnnotation<'b>> {
+    attrs.iter().flat_map(|a| match &a.data {
+        AttributeData::RuntimeVisibleTypeAnnotations(v)
+        | AttributeData::RuntimeInvisibleTypeAnnotations(v) => v.as_slice(),
+        _ => &[],
+    })
 }
 
 /// Declaration and top-level type-use annotations of a member: the nullness of its type (a
