@@ -18,15 +18,6 @@ fn thalia() -> Command {
     Command::cargo_bin("thalia").expect("the thalia binary")
 }
 
-/// The records of a `thalia synth` directory's `programs.jsonl`.
-fn records(dir: &Path) -> Vec<Value> {
-    std::fs::read_to_string(dir.join("programs.jsonl"))
-        .expect("programs.jsonl")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect()
-}
-
 /// Synthesizes an evenly spread sample of a round of `mode` programs from the embedded
 /// Kotlin standard library alone.
 fn synth_stdlib(out: &Path, mode: &str, stride: usize) {
@@ -69,7 +60,7 @@ fn kotlin_stdlib_programs_use_its_own_members_and_compile_as_expected() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let well = tmp.path().join("well");
     synth_stdlib(&well, "well-typed", 80);
-    let recs = records(&well);
+    let recs = runs::records(&well);
     assert!(recs.len() >= 150, "{} programs", recs.len());
     // the programs call Kotlin's extension and top-level functions (declared in files of
     // top-level members, named after their package) and use its nullable and function types
@@ -205,7 +196,7 @@ fn synth_forms(api: &Path, tmp: &Path, mode: &str, max: usize) -> (std::path::Pa
     };
     // an even spread of operator, infix and default-omitting programs
     let mut picked: Vec<String> = Vec::new();
-    let recs = records(&all);
+    let recs = runs::records(&all);
     for kind in ["operator", "infix", "defaults"] {
         let of_kind = recs.iter().filter(|r| match kind {
             "defaults" => r["shape"]["defaults_omitted"].as_u64() > Some(0),
@@ -225,7 +216,7 @@ fn synth_forms(api: &Path, tmp: &Path, mode: &str, max: usize) -> (std::path::Pa
         .flat_map(|id| ["--only".to_string(), id.clone()])
         .collect();
     run(&out, &only);
-    (out.clone(), records(&out))
+    (out.clone(), runs::records(&out))
 }
 
 #[test]

@@ -14,8 +14,6 @@ mod require;
 #[path = "support/runs.rs"]
 mod runs;
 
-use std::path::Path;
-
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -46,15 +44,6 @@ object Api:
 
 fn thalia() -> Command {
     Command::cargo_bin("thalia").expect("the thalia binary")
-}
-
-/// The records of a `thalia synth` directory's `programs.jsonl`.
-fn records(dir: &Path) -> Vec<Value> {
-    std::fs::read_to_string(dir.join("programs.jsonl"))
-        .expect("programs.jsonl")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect()
 }
 
 #[test]
@@ -118,7 +107,7 @@ fn implicit_lists_are_left_to_scalacs_search_where_it_finds_them() {
         .success();
     let mut searched = 0;
     let mut passed = 0;
-    for r in records(&well) {
+    for r in runs::records(&well) {
         let member = r["member"].as_str().unwrap_or("");
         let text =
             std::fs::read_to_string(well.join(r["file"].as_str().expect("file"))).expect("program");

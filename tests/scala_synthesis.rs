@@ -21,15 +21,6 @@ fn thalia() -> Command {
     Command::cargo_bin("thalia").expect("the thalia binary")
 }
 
-/// The records of a `thalia synth` directory's `programs.jsonl`.
-fn records(dir: &Path) -> Vec<Value> {
-    std::fs::read_to_string(dir.join("programs.jsonl"))
-        .expect("programs.jsonl")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect()
-}
-
 /// Synthesizes an evenly spread sample of a round of `mode` programs from the embedded
 /// Scala standard library alone.
 fn synth_library(out: &Path, lang: &str, mode: &str, stride: usize) -> Value {
@@ -75,7 +66,7 @@ fn scala_library_programs_use_its_own_members_and_compile_as_expected() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let well = tmp.path().join("well");
     let summary = synth_library(&well, "scala3", "well-typed", STRIDE);
-    let recs = records(&well);
+    let recs = runs::records(&well);
     assert!(recs.len() >= 100, "{} programs", recs.len());
     assert!(
         recs.iter()

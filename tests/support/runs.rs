@@ -1,5 +1,6 @@
 //! Comparing run directories program by program: the results of a store (verdict and finding
-//! signature per program key) and the findings' counts as `thalia report --json` gives them.
+//! signature per program key), the findings' counts as `thalia report --json` gives them, and a
+//! synthesis directory's records.
 //! Shared by `tests/shard.rs`, `tests/online_slurm.rs` and the Kotlin and Scala synthesis
 //! tests (included with `#[path]`).
 
@@ -75,4 +76,13 @@ pub fn mismatches(results: &Path) -> (usize, usize) {
         );
     }
     (lines.len(), wrong.len())
+}
+
+/// The records of a `thalia synth` directory's `programs.jsonl`.
+pub fn records(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("programs.jsonl"))
+        .expect("programs.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
 }
