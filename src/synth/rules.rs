@@ -110,15 +110,18 @@ impl LanguageRules {
 
     /// True when `class` is a universal trait of the language, a supertype of its value
     /// classes that extends `Any`, not `AnyRef`, so that its values are no `Object`
-    /// (Scala's `java.lang.Comparable` and `java.io.Serializable`, and the Scala API's own,
-    /// such as `Product` and `Equals`).
+    /// (Scala's `java.lang.Comparable` and `java.io.Serializable`, Scala 3's
+    /// `java.lang.Cloneable`, and the Scala API's own, such as `Product` and `Equals`).
     pub fn extends_any_only(self, ts: &TypeSystem, class: Sym) -> bool {
         self.is_scala()
             && (ts.is_universal(class)
                 || matches!(
                     ts.arena.name(class),
                     "java.lang.Comparable" | "java.io.Serializable"
-                ))
+                )
+                // scalac 3 also sees Java's `Cloneable` so ("Found: Cloneable, Required:
+                // Object")
+                || self.lang == Language::Scala3 && ts.arena.name(class) == "java.lang.Cloneable")
     }
 
     /// True when overload resolution prefers an alternative whose result conforms to the

@@ -501,6 +501,16 @@ impl TypeSystem {
                 }
                 self.is_subtype(*t1, *t2)
             }
+            // a class below a function type (Scala's `FromJavaLongPredicate extends
+            // Long => Boolean`): through its supertypes that are function types
+            (Type::Class { .. }, Type::Function { .. }) => {
+                let fns: Vec<TypeId> = self
+                    .all_supertypes(s)
+                    .into_iter()
+                    .filter(|&u| matches!(self.arena.get(u), Type::Function { .. }))
+                    .collect();
+                fns.into_iter().any(|u| self.is_subtype(u, t))
+            }
             _ => false,
         }
     }
@@ -571,4 +581,44 @@ fn prim_widens(a: Prim, b: Prim) -> bool {
             | (Long, Float | Double)
             | (Float, Double)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{parse_type, Syntax};
+
+    #[test]
+    fn a_class_that_extends_a_function_type_is_below_it() {
+        let mut ts = TypeSystem::new();
+        // `class Pred extends (Long => Boolean)`, as the Scala view writes it
+        let pred = ts.arena.sym("p.Pred");
+        let f = parse_type(
+            &mut ts.arena,
+            Syntax::Scala,
+            "(scala.Long) => scala.Boolean",
+            &[],
+        )
+        .expect("a function type");
+        ts.declare_class(
+            pred,
+            ClassSig {
+                params: Vec::new(),
+                supers: vec![f],
+            },
+        );
+        let p = ts.arena.class(pred, &[]);
+        assert!(ts.is_subtype(p, f));
+        // a function type of other parameters is not above it
+        let g = parse_type(
+            &mut ts.arena,
+            Syntax::Scala,
+            "(scala.Int) => scala.Boolean",
+            &[],
+        )
+        .expect("a function type");
+        assert!(!ts.is_subtype(p, g));
+        // nor is the function type below the class
+        assert!(!ts.is_subtype(f, p));
+    }
 }
