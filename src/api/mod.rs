@@ -362,6 +362,14 @@ impl Member {
             .chain(std::iter::once(self.ret))
     }
 
+    /// The types a call supplies: the extension receiver first, then the parameters.
+    pub fn receiver_and_params(&self) -> Vec<TypeId> {
+        self.receiver
+            .into_iter()
+            .chain(self.params.iter().map(|p| p.ty))
+            .collect()
+    }
+
     /// True for a polymorphic member (one with its own type parameters).
     pub fn is_polymorphic(&self) -> bool {
         !self.type_params.is_empty()

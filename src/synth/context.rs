@@ -275,14 +275,18 @@ pub fn expressible(api: &Api, t: TypeId, native: Option<Syntax>) -> bool {
     }
 }
 
+/// True for a Scala document marked `implicit` (a method, field or class the Scala view
+/// marks `"implicit": true`).
+pub(crate) fn is_implicit(extra: &serde_json::Map<String, serde_json::Value>) -> bool {
+    extra.get("implicit") == Some(&serde_json::Value::Bool(true))
+}
+
 /// The implicit conversions of a Scala API, wherever declared (a conversion that needs an
 /// import counts too: a position it could convert is no certain type error): the
 /// (parameter, result) types of every `implicit def` with one explicit parameter and of every
 /// implicit class's constructor.
 fn implicit_views(api: &Api) -> Vec<(TypeId, TypeId)> {
-    let implicit = |extra: &serde_json::Map<String, serde_json::Value>| {
-        extra.get("implicit") == Some(&serde_json::Value::Bool(true))
-    };
+    let implicit = is_implicit;
     let mut out = Vec::new();
     for m in api.member_ids() {
         let mem = api.member(m);

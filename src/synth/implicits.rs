@@ -22,6 +22,7 @@
 //! Anything else (an `ExecutionContext`, a type class instance an import provides, a type
 //! variable's `ClassTag`) is supplied as an argument, as before.
 
+use rand::Rng;
 use rustc_hash::FxHashSet;
 
 use super::worker::Worker;
@@ -45,9 +46,7 @@ impl ImplicitIndex {
     /// member whose type is an intersection).
     pub fn of(api: &mut Api) -> ImplicitIndex {
         let mut out = ImplicitIndex::default();
-        let implicit = |extra: &serde_json::Map<String, serde_json::Value>| {
-            extra.get("implicit") == Some(&serde_json::Value::Bool(true))
-        };
+        let implicit = super::context::is_implicit;
         let classes: Vec<crate::api::ClassId> = api
             .class_ids()
             .filter(|&c| api.class(c).syntax == Syntax::Scala)
@@ -160,6 +159,27 @@ const ORDERED: [&str; 4] = [
 const ORDERED_TUPLES: [&str; 3] = ["scala.Tuple2", "scala.Tuple3", "scala.Tuple4"];
 
 impl Worker<'_> {
+    /// Whether a call of `m` (under `s`) leaves its implicit list to the search: the member
+    /// has one, the language searches, the draw (`implicit_search_probability`, only for
+    /// such a member) says so, and the search surely finds every argument.
+    pub(crate) fn draw_implicit_search(
+        &mut self,
+        rng: &mut super::worker::SynthRng,
+        m: MemberId,
+        s: &Subst,
+    ) -> bool {
+        let has_implicits = self
+            .api
+            .member(m)
+            .scala_lists
+            .as_ref()
+            .is_some_and(|l| l.implicit > 0);
+        has_implicits
+            && self.rules.searches_implicits()
+            && rng.gen_bool(self.cfg.implicit_search_probability.clamp(0.0, 1.0))
+            && self.implicits_found(m, s)
+    }
+
     /// True when every implicit parameter of member `m` (under `s`) is one scalac finds by
     /// itself ([`Self::implicit_found`]); false for a member without implicit parameters.
     pub(crate) fn implicits_found(&mut self, m: MemberId, s: &Subst) -> bool {

@@ -958,16 +958,7 @@ impl Worker<'_> {
         self.building.no_conditionals -= usize::from(overloaded);
         self.building.keep_type_args -= usize::from(keep);
         self.building.varargs_element_calls += usize::from(elems.is_some());
-        let has_implicits = self
-            .api
-            .member(m)
-            .scala_lists
-            .as_ref()
-            .is_some_and(|l| l.implicit > 0);
-        let search_implicits = has_implicits
-            && self.rules.searches_implicits()
-            && rng.gen_bool(self.cfg.implicit_search_probability.clamp(0.0, 1.0))
-            && self.implicits_found(m, s);
+        let search_implicits = self.draw_implicit_search(rng, m, s);
         let shape = CallShape {
             keep_explicit: false,
             varargs: elems,

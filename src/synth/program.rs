@@ -977,11 +977,8 @@ impl Worker<'_> {
             .map_or(0, |l| l.implicit);
         let first_implicit = self.api.member(m).params.len().saturating_sub(implicits);
         let broken_implicit = matches!(broken_at, Some(Position::Arg(i)) if i >= first_implicit);
-        let search_implicits = implicits > 0
-            && self.rules.searches_implicits()
-            && form_rng.gen_bool(self.cfg.implicit_search_probability.clamp(0.0, 1.0))
-            && !broken_implicit
-            && self.implicits_found(m, &task.formal.subst);
+        let search_implicits =
+            self.draw_implicit_search(&mut form_rng, m, &task.formal.subst) && !broken_implicit;
         let receiver = task.seq.receiver.is_some();
         let recv_expr = operands
             .first()

@@ -50,11 +50,11 @@ pub(crate) struct RefIndex {
     statics: Vec<Vec<MemberId>>,
     /// Non-generic instance methods with `i` parameters (`e::m` for an `i`-ary function).
     instance: Vec<Vec<MemberId>>,
-    /// Kotlin programs: the API's own non-generic top-level functions with `i` parameters
-    /// (`::f`), by result.
+    /// Kotlin programs: the API's own top-level functions with `i` parameters (`::f`), by
+    /// result (generic ones under [`Key::Var`] when their result is a type variable).
     top_level: Vec<ByKey>,
-    /// Kotlin programs: the API's own non-generic extension functions with `i` parameters
-    /// besides the receiver (`e::f` for an `i`-ary function), by result.
+    /// Kotlin programs: the API's own extension functions with `i` parameters besides the
+    /// receiver (`e::f` for an `i`-ary function), by result.
     extensions: Vec<ByKey>,
     /// The same extension functions by receiver (`R::f` for an `i + 1`-ary function).
     extensions_by_receiver: Vec<ByKey>,
@@ -797,7 +797,8 @@ impl Worker<'_> {
         }
     }
 
-    /// The [`Key`] of a type (`None` for a type variable, an array, a function type, ...).
+    /// The [`Key`] of a type, under its nullability (`None` for an array, a function type,
+    /// a wildcard, ...).
     fn key(&self, t: TypeId) -> Option<Key> {
         match self.api.ts.arena.get(t) {
             Type::Nullable(i) => self.key(*i),
@@ -916,11 +917,7 @@ impl Worker<'_> {
         {
             return false;
         }
-        let full: Vec<TypeId> = mem
-            .receiver
-            .into_iter()
-            .chain(mem.params.iter().map(|p| p.ty))
-            .collect();
+        let full = mem.receiver_and_params();
         let Some(s) = self.infer_from_function(&mem.type_params, &full, mem.ret, fn_params, f)
         else {
             return false;
@@ -951,10 +948,7 @@ impl Worker<'_> {
         if vars.is_empty() {
             return Some(Subst::new());
         }
-        let mut s = Subst::new();
-        for (&p, &a) in formal.iter().zip(fn_params) {
-            s = self.unify_above(p, a, vars, &s)?;
-        }
+        let mut s = self.unify_params(formal, fn_params, vars)?;
         if !f.void {
             s = self
                 .api
@@ -966,6 +960,21 @@ impl Worker<'_> {
                 .is_some_and(|t| self.api.ts.arena.is_ground(t) && java_expressible(&self.api, t))
         });
         (fixed && self.api.ts.is_valid_subst(&s)).then_some(s)
+    }
+
+    /// A substitution of `vars` under which each of `formal` takes the function parameter
+    /// at its position ([`Self::unify_above`]).
+    fn unify_params(
+        &mut self,
+        formal: &[TypeId],
+        fn_params: &[TypeId],
+        vars: &[crate::types::VarId],
+    ) -> Option<Subst> {
+        let mut s = Subst::new();
+        for (&p, &a) in formal.iter().zip(fn_params) {
+            s = self.unify_above(p, a, vars, &s)?;
+        }
+        Some(s)
     }
 
     /// Extends `s` so that `pattern` takes a value of type `actual`: equal to it, or (for a
@@ -1113,21 +1122,16 @@ impl Worker<'_> {
             if o.kind != MemberKind::Method {
                 return false;
             }
-            let full: Vec<TypeId> = o
-                .receiver
-                .into_iter()
-                .chain(o.params.iter().map(|p| p.ty))
-                .collect();
+            let full = o.receiver_and_params();
             if full.len() != fn_params.len() {
                 continue;
             }
             // a generic namesake competes when its parameters unify with the function's
             if !o.type_params.is_empty() {
-                let mut unified = Some(Subst::new());
-                for (&p, &a) in full.iter().zip(fn_params) {
-                    unified = unified.and_then(|s| self.unify_above(p, a, &o.type_params, &s));
-                }
-                if unified.is_some() {
+                if self
+                    .unify_params(&full, fn_params, &o.type_params)
+                    .is_some()
+                {
                     return false;
                 }
                 continue;

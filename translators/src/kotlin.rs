@@ -204,6 +204,18 @@ pub fn is_default_import(package: &str) -> bool {
     DEFAULT_IMPORTS.contains(&package)
 }
 
+/// An import alias for `stem` that no name of the program takes: `stem_`, else `stem_2`,
+/// `stem_3`, ... (taken in `names`).
+fn fresh_alias(names: &mut BodyCx, stem: &str) -> String {
+    (1..)
+        .map(|n| match n {
+            1 => format!("{stem}_"),
+            n => format!("{stem}_{n}"),
+        })
+        .find(|a| names.take(a))
+        .unwrap_or_default()
+}
+
 /// Translates programs to Kotlin source.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct KotlinTranslator;
@@ -854,13 +866,7 @@ impl Emitter {
             }
             e.check_qualified_name(package)?;
             e.check_name(f)?;
-            let alias = (1..)
-                .map(|n| match n {
-                    1 => format!("{f}_"),
-                    n => format!("{f}_{n}"),
-                })
-                .find(|a| names.take(a))
-                .unwrap_or_default();
+            let alias = fresh_alias(&mut names, f);
             e.header.push(format!(
                 "import {}.{} as {}",
                 qualified(package),
@@ -882,13 +888,7 @@ impl Emitter {
             }
             e.check_qualified_name(class)?;
             let simple = class.rsplit('.').next().unwrap_or(class);
-            let alias = (1..)
-                .map(|n| match n {
-                    1 => format!("{simple}_"),
-                    n => format!("{simple}_{n}"),
-                })
-                .find(|a| names.take(a))
-                .unwrap_or_default();
+            let alias = fresh_alias(&mut names, simple);
             // an alias hides the class's own name from the default imports, by which the
             // program names Kotlin's own classes too (`(Int) -> Char` beside `::Char_`;
             // Java's are written qualified)
