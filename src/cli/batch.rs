@@ -34,7 +34,7 @@ pub(super) struct BatchArgs {
     #[arg(long = "mode")]
     modes: Vec<BatchMode>,
     /// The budget of each library's campaign in each mode: a program count (`300`), a time
-    /// (`30m`) or `round`.
+    /// (`30m`: a deadline, as `thalia run --budget` says) or `round`.
     #[arg(long, default_value = "300")]
     budget_per_lib: String,
     /// Seed of every campaign (default: the batch directory's when resuming, else random).
