@@ -5,6 +5,7 @@ mod fuzz_corpus;
 mod hostile_core;
 mod load_errors;
 mod paper_graphs;
+mod readme;
 mod samples;
 #[path = "../support/mod.rs"]
 mod support;

@@ -3,6 +3,7 @@
 
 pub mod fake;
 pub mod javac;
+pub mod readme;
 pub mod require;
 pub mod runs;
 pub mod toolchains;

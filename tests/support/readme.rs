@@ -1,6 +1,6 @@
 //! The command blocks of `README.md`, read and run as a reader would run them. Shared by the
-//! offline (`tests/readme.rs`) and the online (`tests/online_readme.rs`) README tests
-//! (included with `#[path]`).
+//! offline (`tests/cli/readme.rs`) and the online (`tests/online/online_readme.rs`) README tests
+//! (`support::readme`).
 //!
 //! A block fenced ```` ```sh offline ```` or ```` ```sh online ```` is a command block of that
 //! lane; a `sh` or `bash` block without a lane is an error, so that no command block goes

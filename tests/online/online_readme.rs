@@ -3,10 +3,8 @@
 //! working directory, with the user's caches and Maven configuration (`support/readme.rs`
 //! says how the blocks are read and run).
 
-#[path = "support/readme.rs"]
-mod readme;
-#[path = "support/require.rs"]
-mod require;
+use crate::support::readme;
+use crate::support::require;
 
 use readme::Lane;
 

@@ -3,8 +3,7 @@
 //! `README.md` and `docs/**/*.md` leads to a file of the repository (and, with `#anchor`, to
 //! a heading of that file).
 
-#[path = "support/readme.rs"]
-mod readme;
+use crate::support::readme;
 
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
