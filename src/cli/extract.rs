@@ -165,6 +165,10 @@ pub(super) fn fetch(args: FetchArgs) -> Result<ExitCode> {
 /// Artifacts suggested for a misspelt one.
 const SUGGESTIONS: usize = 5;
 
+/// Edits (Damerau-Levenshtein) within which an artifact of the same group is suggested for a
+/// misspelt one, however short the names.
+const SUGGESTION_EDITS: usize = 2;
+
 /// Similarity (normalized Damerau-Levenshtein of `group:artifact`, 0 to 1) above which a
 /// known artifact is suggested for a misspelt one.
 const SUGGESTION_SIMILARITY: f64 = 0.85;
@@ -226,10 +230,16 @@ fn missing_hint(coords: &[Coordinate], repos: &[String]) -> Option<String> {
                     .iter()
                     .map(|ga| (strsim::normalized_damerau_levenshtein(ga, &wanted), ga))
                     .filter(|(s, ga)| {
+                        let same_group = ga
+                            .strip_prefix(c.group.as_str())
+                            .and_then(|r| r.strip_prefix(':'));
                         *s >= SUGGESTION_SIMILARITY
-                            || (ga.starts_with(&format!("{}:", c.group))
-                                && (ga.contains(c.artifact.as_str())
-                                    || c.artifact.contains(&ga[c.group.len() + 1..])))
+                            || same_group.is_some_and(|a| {
+                                a.contains(c.artifact.as_str())
+                                    || c.artifact.contains(a)
+                                    || strsim::damerau_levenshtein(a, &c.artifact)
+                                        <= SUGGESTION_EDITS
+                            })
                     })
                     .collect();
                 scored.sort_by(|x, y| y.0.total_cmp(&x.0).then_with(|| x.1.cmp(y.1)));

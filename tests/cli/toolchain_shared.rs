@@ -116,11 +116,25 @@ fn concurrent_javac_installs_leave_one_valid_install() {
 }
 
 /// Publishes a fake groovy compiler in releases 1.0.0 and 2.0.0 (a jar and a POM each, and
-/// `maven-metadata.xml`) under `root/repo`.
+/// `maven-metadata.xml`) under `root/repo`: its main class accepts every program.
 fn build_repository(root: &Path) -> PathBuf {
     let content = root.join("content");
     std::fs::create_dir_all(&content).expect("mkdir");
     std::fs::write(content.join("thalia-fake.txt"), "a fake compiler\n").expect("write");
+    let src = root.join("FileSystemCompiler.java");
+    std::fs::write(
+        &src,
+        "package org.codehaus.groovy.tools;\npublic class FileSystemCompiler {\n    \
+         public static void main(String[] args) {}\n}\n",
+    )
+    .expect("write source");
+    let ok = Process::new(real_javac())
+        .args(["--release", "17", "-d"])
+        .arg(&content)
+        .arg(&src)
+        .status()
+        .expect("javac runs");
+    assert!(ok.success(), "the fake compiler compiles");
     let repo = root.join("repo");
     let dir = repo.join("org/apache/groovy/groovy");
     let jar = real_javac().parent().expect("the JDK's bin").join("jar");
@@ -263,5 +277,98 @@ fn concurrent_maven_installs_share_one_cache_and_offline_installs_use_it_alone()
     assert!(
         err.contains("offline") && err.contains("groovy-1.0.0.jar"),
         "{err}"
+    );
+}
+
+/// A campaign that names a compiler without a version tests the newest release the
+/// repositories list, not the newest installed one; offline it falls back to the releases
+/// read before, and without those to the newest installed release, saying so.
+#[test]
+fn a_compiler_without_a_version_is_the_newest_release() {
+    if !have_jdk("a_compiler_without_a_version_is_the_newest_release") {
+        return;
+    }
+    let root = tempfile::tempdir().expect("tempdir");
+    let repo = build_repository(root.path());
+    let url = serve(repo.clone());
+    let (toolchains, cache) = (root.path().join("toolchains"), root.path().join("cache"));
+    let o = isolated(&toolchains, &cache)
+        .args(["toolchain", "install", "groovy@1.0.0", "--repo", &url])
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let api = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/api-samples/java");
+    let campaign = |out: &str, repo: &str| {
+        let run = root.path().join(out);
+        let o = isolated(&toolchains, &cache)
+            .args([
+                "run",
+                "--lang",
+                "groovy",
+                "--compiler",
+                "groovy",
+                "--no-twin",
+            ])
+            .args([
+                "--mode",
+                "well-typed",
+                "--budget",
+                "4",
+                "--seed",
+                "1",
+                "--api",
+            ])
+            .arg(&api)
+            .args(["--repo", repo, "--out"])
+            .arg(&run)
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert!(o.status.success(), "{err}");
+        let manifest: Value = serde_json::from_str(
+            &std::fs::read_to_string(run.join("manifest.json")).expect("a manifest"),
+        )
+        .expect("JSON");
+        (
+            manifest["compiler"]["version"]
+                .as_str()
+                .unwrap_or("")
+                .to_string(),
+            err,
+        )
+    };
+    let (version, err) = campaign("newest", &url);
+    assert_eq!(
+        version, "2.0.0",
+        "the newest release, not the installed 1.0.0: {err}"
+    );
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("compiler: groovy@2.0.0: the newest release")),
+        "the resolved release is printed: {err}"
+    );
+    assert!(err.contains("per the repositories' metadata"), "{err}");
+    // the list is cached: read again only once it is old; when the repository cannot answer
+    // then, the old list is used and said to be old
+    let cached = toolchains.join("groovy/releases.json");
+    let mut list: Value =
+        serde_json::from_str(&std::fs::read_to_string(&cached).expect("the cached list"))
+            .expect("JSON");
+    list["checked"] = Value::from(0);
+    std::fs::write(&cached, list.to_string()).expect("age the list");
+    std::fs::remove_file(repo.join("org/apache/groovy/groovy/maven-metadata.xml"))
+        .expect("rm metadata");
+    let (version, err) = campaign("stale", &url);
+    assert_eq!(version, "2.0.0", "{err}");
+    assert!(
+        err.contains("offline: per the repositories' metadata as read"),
+        "the stale list is said: {err}"
+    );
+    // a list read for other repositories does not count; then the newest installed release
+    let (version, err) = campaign("installed", "http://127.0.0.1:9/other/");
+    assert_eq!(version, "2.0.0", "{err}");
+    assert!(
+        err.contains("offline: the newest installed release"),
+        "the fallback is said: {err}"
     );
 }

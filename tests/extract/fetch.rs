@@ -2257,3 +2257,85 @@ fn fetch_leaves_out_what_names_classes_missing_from_the_classpath() {
     );
     assert!(!out.join("m.Leaky.json").exists(), "{r}");
 }
+
+#[test]
+fn fetch_without_out_writes_under_the_user_cache_and_api_names_it() {
+    let Some(w) = World::new("fetch_without_out_writes_under_the_user_cache_and_api_names_it")
+    else {
+        return;
+    };
+    let xdg = w.out("xdg-cache");
+    let mut cmd = w.thalia();
+    cmd.env("XDG_CACHE_HOME", &xdg)
+        .env_remove("THALIA_APIS")
+        .current_dir(w.work.path())
+        .args(["fetch", "g:lib:1.0", "--repo", &w.server.url]);
+    let r = run(cmd);
+    assert!(r.ok(), "thalia fetch g:lib:1.0 without --out: {r}");
+    let dir = xdg.join("thalia/api/lib-1.0");
+    assert!(dir.join("fetch.json").is_file(), "{r}");
+    assert!(dir.join("classpath.txt").is_file(), "{r}");
+    assert!(
+        r.stderr.contains(&dir.display().to_string()) && r.stderr.contains("--api @lib-1.0"),
+        "the output names the directory and how to use it: {r}"
+    );
+    assert!(
+        !w.work.path().join("api-json").exists(),
+        "nothing is written into ./api-json: {r}"
+    );
+    // `@lib-1.0` names the fetched API
+    let mut stats = thalia();
+    stats
+        .env("XDG_CACHE_HOME", &xdg)
+        .env_remove("THALIA_APIS")
+        .args(["api", "stats", "@lib-1.0"]);
+    let s = run(stats);
+    assert!(s.ok(), "api stats @lib-1.0: {s}");
+    assert!(
+        s.stdout.contains("classes") || s.stderr.contains("classes"),
+        "{s}"
+    );
+
+    // the embedded corpus folder is refused as the default root
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("api-json");
+    let mut cmd = w.thalia();
+    cmd.env("THALIA_APIS", &corpus)
+        .args(["fetch", "g:lib:1.0", "--repo", &w.server.url]);
+    let r = run(cmd);
+    assert!(
+        !r.ok(),
+        "fetch into the embedded corpus folder is refused: {r}"
+    );
+    assert!(r.stderr.contains("embedded corpus folder"), "{r}");
+    assert!(!corpus.join("lib-1.0").exists(), "nothing written there");
+}
+
+#[test]
+fn fetch_names_the_nearest_releases_and_similar_artifacts() {
+    let Some(w) = World::new("fetch_names_the_nearest_releases_and_similar_artifacts") else {
+        return;
+    };
+    fs::write(
+        w.repo.path("g/lib/maven-metadata.xml"),
+        "<metadata><groupId>g</groupId><artifactId>lib</artifactId><versioning>\
+         <release>1.0</release><versions><version>1.0</version></versions>\
+         </versioning></metadata>",
+    )
+    .expect("write metadata");
+    let r = w.fetch("g:lib:1.7", &w.out("wrong-version"));
+    assert!(!r.ok(), "{r}");
+    assert!(
+        r.stderr
+            .contains("g:lib has no release 1.7; nearest releases: 1.0"),
+        "a wrong version lists the releases: {r}"
+    );
+    // a misspelt artifact of a group the cache knows (the first fetch cached g:lib)
+    assert!(w.fetch("g:lib:1.0", &w.out("ok")).ok());
+    let r = w.fetch("g:lbi:1.0", &w.out("misspelt"));
+    assert!(!r.ok(), "{r}");
+    assert!(
+        r.stderr
+            .contains("no artifact g:lbi in the repositories; did you mean g:lib"),
+        "a misspelt artifact gets a suggestion: {r}"
+    );
+}
