@@ -8,19 +8,14 @@
 //! served on 127.0.0.1. This binary sets the toolchain and Maven cache variables of its own
 //! process (the library reads them), so it holds this one test.
 
-#[path = "support/fake.rs"]
-mod fake;
-#[path = "support/maven_repo.rs"]
-mod maven_repo;
-#[path = "support/require.rs"]
-mod require;
-#[path = "support/runs.rs"]
-mod runs;
+#[path = "support/mod.rs"]
+mod support;
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
-use maven_repo::{have_jdk, publish, serve, ALPHA};
+use support::maven_repo::{have_jdk, publish, serve, ALPHA};
+use support::{fake, runs};
 use thalia::batch::run::{run, BatchEvents, BatchOptions};
 use thalia::batch::BatchMode;
 use thalia::campaign::launch::Summary;

@@ -1,9 +1,6 @@
 //! A Maven-layout repository made in a test: small Java libraries compiled with javac and
 //! published (jar and POM) under a directory served over HTTP on 127.0.0.1. Shared by
-//! `tests/batch.rs` and `tests/batch_library.rs` (included with `#[path]`, beside
-//! `support/fake.rs` and `support/require.rs` as `fake` and `require`).
-
-#![allow(dead_code)]
+//! `tests/campaign/batch.rs` and `tests/batch_library.rs`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
