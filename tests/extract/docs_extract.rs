@@ -23,7 +23,7 @@ const TEMURIN_JAVADOC: &str = "/usr/lib/jvm/temurin-25-jdk-amd64/bin/javadoc";
 /// none. Parameter names are not compared (bytecode has none). `dx.Sub` implements
 /// `Cloneable` through its package-private superclass, which javadoc shows only among "All
 /// Implemented Interfaces": the extractor recovers it from there. (On guava the differences
-/// that remain are listed in the README.)
+/// that remain are listed in docs/doc-extraction.md.)
 const DOCUMENTED_EXCEPTIONS: &[(&str, &str, Option<&str>)] = &[];
 
 fn thalia() -> Cmd {

@@ -165,5 +165,5 @@ const PER_PATTERN: usize = 6;
 const MIN_PER_CELL: usize = 6;
 
 /// Most programs, in percent, whose verdict may contradict the expectation (measured:
-/// README, "Scala programs from Scala-typed APIs").
+/// docs/scala.md).
 const MAX_WRONG_PERCENT: usize = 10;
