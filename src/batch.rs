@@ -411,6 +411,16 @@ pub struct FindingLink {
     pub text: String,
     /// Its directory, relative to the batch directory.
     pub path: String,
+    /// The folder it is in (`bugs`, `known`, `suspects`, `intended`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub folder: String,
+    /// Its status on the newest release of the compiler (`open`, `fixed since V`,
+    /// `unchecked`), once rechecked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// The known bug it is, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known: Option<String>,
 }
 
 /// `cell.json`: a finished cell's figures.
@@ -454,6 +464,9 @@ impl CellRecord {
                     count: s.count,
                     text: s.text.clone(),
                     path: format!("{rel}/{}", s.signature),
+                    folder: s.folder.clone(),
+                    status: s.status.clone(),
+                    known: s.known.clone(),
                 })
                 .collect(),
             coverage: BTreeMap::new(),
@@ -893,6 +906,15 @@ fn state_name(s: State) -> &'static str {
 /// The first line of a message.
 fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("")
+}
+
+/// Writes the batch page of `summary` into the batch directory `dir`; returns its path.
+pub fn write_page(dir: &Path, summary: &BatchSummary) -> Result<PathBuf, BatchError> {
+    let page = dir.join(PAGE);
+    let tmp = page.with_extension("html.tmp");
+    std::fs::write(&tmp, page::page(summary)).map_err(io(&tmp))?;
+    std::fs::rename(&tmp, &page).map_err(io(&page))?;
+    Ok(page)
 }
 
 /// Whether `dir` is a batch directory (it holds `batch.json`).

@@ -537,6 +537,38 @@ fn releases(
     (asked, cached)
 }
 
+/// Every release of `tool` the repositories list (their list cached for
+/// [`RELEASES_CACHE_SECONDS`], as [`resolve_spec`] reads it), pre-releases included, with a
+/// note when the repositories could not be asked and the last list read from them answered.
+/// An error when the compiler comes with the JDK, or the repositories cannot be asked and no
+/// list was ever read.
+pub fn release_list(
+    tool: Tool,
+    repos: &[String],
+    progress: bool,
+) -> Result<(Vec<String>, Option<String>), ToolchainError> {
+    let profile = tool.profile();
+    let Install::Maven(compiler) = profile.install else {
+        return Err(ToolchainError::NoSuchVersion {
+            tool: profile.name.into(),
+            want: "a release list".into(),
+            available: "it comes with the JDK".into(),
+        });
+    };
+    let (asked, cached) = releases(profile, &compiler, repos, progress);
+    match (asked, cached) {
+        (Ok(v), _) => Ok((v, None)),
+        (Err(e), Some((v, age))) => Ok((
+            v,
+            Some(format!(
+                "offline: the releases as the repositories listed them {} hours ago ({e})",
+                age / 3600
+            )),
+        )),
+        (Err(e), None) => Err(e),
+    }
+}
+
 /// Resolves `NAME[@VERSION]` to one release the way `toolchain install` does: no version is
 /// the newest stable release and a prefix the newest stable release that starts with it,
 /// according to the repositories (their list cached for [`RELEASES_CACHE_SECONDS`]); an

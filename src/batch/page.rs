@@ -356,6 +356,7 @@ pub fn page(summary: &BatchSummary) -> String {
         }
     }
     s.push_str("</tbody>\n</table>\n");
+    findings_section(&mut s, summary);
     if m.coverage.is_some() {
         s.push_str("<h2>Increment over well-typed</h2>\n<p>The checker lines that a mode's campaign covers beyond the well-typed campaign of the same library (lines covered by the two together minus those of the well-typed one, never negative), in percentage points of the checker's lines and in lines, over the libraries with both (as Table 4 of the thalia paper).</p>\n<table id=\"increments\">\n<thead><tr><th>mode</th><th>libraries</th><th>min</th><th>max</th><th>median</th><th>mean</th><th>std</th></tr></thead>\n<tbody>\n");
         for i in summary.increments() {
@@ -394,6 +395,64 @@ pub fn page(summary: &BatchSummary) -> String {
     }
     s.push_str("</body>\n</html>\n");
     s
+}
+
+/// The order of findings: open ones first, then those not checked, then the fixed ones.
+fn status_rank(status: Option<&str>) -> u8 {
+    match status {
+        Some("open") => 0,
+        Some(s) if s.starts_with("fixed") => 2,
+        _ => 1,
+    }
+}
+
+/// The distinct findings of every cell, open ones first, with their status, known label and
+/// folder.
+fn findings_section(s: &mut String, summary: &BatchSummary) {
+    let mut all: Vec<(&str, super::BatchMode, &super::FindingLink)> = summary
+        .libraries
+        .iter()
+        .flat_map(|lib| {
+            lib.cells.iter().flat_map(move |c| {
+                c.record
+                    .iter()
+                    .flat_map(move |r| r.links.iter().map(move |f| (lib.coordinate.as_str(), c.mode, f)))
+            })
+        })
+        .collect();
+    all.sort_by(|a, b| {
+        status_rank(a.2.status.as_deref())
+            .cmp(&status_rank(b.2.status.as_deref()))
+            .then_with(|| b.2.count.cmp(&a.2.count))
+            .then_with(|| a.2.path.cmp(&b.2.path))
+    });
+    let open = all
+        .iter()
+        .filter(|f| f.2.status.as_deref() == Some("open"))
+        .count();
+    let _ = writeln!(
+        s,
+        "<h2>Findings</h2>\n<p>{} distinct findings over the cells, {open} open on the newest release of the compiler (open ones first; each links to its directory and <code>report.md</code>).</p>\n<table id=\"findings\">\n<thead><tr><th>status</th><th>library</th><th>mode</th><th>kind</th><th>programs</th><th>where</th><th>known</th><th>signature</th></tr></thead>\n<tbody>",
+        all.len()
+    );
+    for (lib, mode, f) in all {
+        let status = f.status.as_deref().unwrap_or("not checked");
+        let _ = writeln!(
+            s,
+            "<tr class=\"finding\" data-status=\"{}\"><td>{}</td><td>{}</td><td>{mode}</td><td>{}</td><td class=\"num\">{}</td><td><a href=\"{}/\">{}</a> <a href=\"{}/report.md\">report.md</a></td><td>{}</td><td><small>{}</small></td></tr>",
+            esc(status.split(' ').next().unwrap_or(status)),
+            esc(status),
+            esc(lib),
+            esc(&f.kind),
+            f.count,
+            href(&f.path),
+            esc(if f.folder.is_empty() { "bugs" } else { &f.folder }),
+            href(&f.path),
+            esc(f.known.as_deref().unwrap_or("new")),
+            esc(&f.text)
+        );
+    }
+    s.push_str("</tbody>\n</table>\n");
 }
 
 #[cfg(test)]

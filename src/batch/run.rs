@@ -66,6 +66,9 @@ pub struct BatchOptions {
     pub progress: bool,
     /// The command line recorded in every cell's manifest.
     pub command: Vec<String>,
+    /// At the end of every cell, check its findings on the newest release of the compiler
+    /// (see [`crate::campaign::recheck`]).
+    pub recheck: bool,
 }
 
 impl BatchOptions {
@@ -90,6 +93,7 @@ impl BatchOptions {
             out,
             progress: false,
             command: Vec::new(),
+            recheck: true,
         }
     }
 
@@ -265,6 +269,7 @@ fn cell_launch(
         compiler: Some(manifest.compiler.clone()),
         out: Some(cdir.to_path_buf()),
         command: opts.command.clone(),
+        recheck: opts.recheck,
         ..LaunchOptions::new(Programs::Synth(Box::new(programs)), settings)
     }
 }

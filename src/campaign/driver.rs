@@ -399,7 +399,7 @@ impl Worker<'_> {
         // the Java twins of the findings a twin can confirm, judged by javac
         let mut wanted = Vec::new();
         for c in batch {
-            if twins::wanted(c, verdict_of(c)?) {
+            if twins::wanted(c, verdict_of(c)?, self.judge.diagnostics()) {
                 wanted.push(c);
             }
         }

@@ -20,7 +20,9 @@ pub enum FindingKind {
     Performance,
     /// An ill-typed program was rejected, but for an error away from the statement of the
     /// call under test (where its broken position is): a generator defect, kept apart, since
-    /// such a rejection could hide an unexpected acceptance.
+    /// such a rejection could hide an unexpected acceptance — unless javac judges the
+    /// program's Java twin the other way (accepts it, or rejects it at the call only): then
+    /// the compiler rejects a statement javac accepts, a bug.
     RejectedElsewhere,
 }
 
@@ -89,11 +91,14 @@ impl TwinStatus {
 }
 
 /// Whether a finding of `kind` is one a twin can confirm (a verdict that contradicts the
-/// expectation; crashes and timeouts are bugs whatever the expectation).
+/// expectation, or a rejection away from the call under test, which javac may judge the
+/// other way; crashes and timeouts are bugs whatever the expectation).
 pub fn twin_applies(kind: FindingKind) -> bool {
     matches!(
         kind,
-        FindingKind::UnexpectedRejection | FindingKind::UnexpectedAcceptance
+        FindingKind::UnexpectedRejection
+            | FindingKind::UnexpectedAcceptance
+            | FindingKind::RejectedElsewhere
     )
 }
 

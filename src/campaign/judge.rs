@@ -3,13 +3,16 @@
 //! known bug or intended language change it is, and the differential findings against other
 //! compilers. The [`super::store`] keeps what [`Judge::judge`] decides.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use crate::compile::Verdict;
 use crate::synth::Expected;
 
 use super::candidate::Candidate;
 use super::finding::{twin_applies, DiffKind, FindingKind, TwinStatus};
 use super::intended::{DisagreementFacts, IntendedSet, Side};
-use super::known::{FindingFacts, KnownSet};
+use super::known::{confirms, Evidence, FindingFacts, KnownSet, NoEvidence};
 use super::records::{
     folder, CompilerInfo, FindingTwin, IntendedLabel, KnownLabel, Manifest, BUGS, INTENDED, KNOWN,
 };
@@ -136,9 +139,51 @@ pub fn twin_status(cand: &Candidate, kind: FindingKind, twin: Option<&Verdict>) 
     if cand.record.twin_not_applicable.is_some() {
         return TwinStatus::NotApplicable;
     }
+    match (twin, kind, &cand.twin) {
+        (Some(t), FindingKind::RejectedElsewhere, Some(tw)) => elsewhere_status(t, &tw.source),
+        (Some(t), _, _) => TwinStatus::of(cand.expected, t),
+        (None, _, _) => TwinStatus::NoTwin,
+    }
+}
+
+/// What javac's verdict `twin` on the Java twin (source `twin_source`) of a program rejected
+/// away from its call says: javac judges it the other way (it accepts the twin, or rejects
+/// it at the call only) — the compiler rejects a statement javac accepts, a bug — or javac
+/// too rejects it away from the call (the generator's doing).
+pub fn elsewhere_status(twin: &Verdict, twin_source: &str) -> TwinStatus {
     match twin {
-        Some(t) => TwinStatus::of(cand.expected, t),
-        None => TwinStatus::NoTwin,
+        Verdict::Accepted => TwinStatus::Confirmed,
+        Verdict::Rejected { .. } => {
+            let call = thalia_translators::call_lines(twin_source);
+            match judge_with_reason(
+                Expected::Reject,
+                twin,
+                crate::toolchain::Tool::Javac.profile().diagnostics,
+                call,
+            ) {
+                None if call.is_some() => TwinStatus::Confirmed,
+                _ => TwinStatus::GeneratorSuspect,
+            }
+        }
+        _ => TwinStatus::NoTwin,
+    }
+}
+
+/// javac's first diagnostics on a twin it rejected, shortened (the twin's file keeps them
+/// whole).
+fn twin_message(twin: Option<&Verdict>) -> Option<String> {
+    const KEPT: usize = 3;
+    const CHARS: usize = 600;
+    match twin? {
+        Verdict::Rejected { diagnostics } => Some(
+            diagnostics
+                .iter()
+                .take(KEPT)
+                .map(|d| d.chars().take(CHARS).collect::<String>())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        _ => None,
     }
 }
 
@@ -146,6 +191,7 @@ pub fn twin_status(cand: &Candidate, kind: FindingKind, twin: Option<&Verdict>) 
 /// twin `twin`, when it was compiled).
 fn twin_file(cand: &Candidate, kind: FindingKind, twin: Option<&Verdict>) -> Option<FindingTwin> {
     cand.twin.as_ref().map(|t| FindingTwin {
+        message: twin_message(twin),
         file: t.file.clone(),
         compiler: "javac".into(),
         verdict: twin.map(|v| v.label().to_string()),
@@ -171,30 +217,79 @@ fn first_diagnostic(verdict: &Verdict) -> Option<&str> {
     }
 }
 
+/// The known labels decided so far, by signature (`<signature dir>` for the compiler under
+/// test, `<label>/<signature dir>` for another): one label per signature.
+pub type PinnedLabels = HashMap<String, Option<KnownLabel>>;
+
 /// Judges a campaign's verdicts: the compiler under test, the other compilers (`--against`),
 /// and the known bugs and intended changes findings are labelled with.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Judge {
     compiler: CompilerInfo,
     against: Vec<CompilerInfo>,
     known: KnownSet,
     intended: IntendedSet,
+    evidence: Arc<dyn Evidence>,
+    pinned: Arc<Mutex<PinnedLabels>>,
+}
+
+impl std::fmt::Debug for Judge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Judge")
+            .field("compiler", &self.compiler)
+            .field("against", &self.against)
+            .field("known", &self.known.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What the evidence label of `entry` says, for `finding.json` and `report.md`.
+fn evidence_words(entry_id: &str, label: &str, kind: FindingKind) -> String {
+    match kind {
+        FindingKind::UnexpectedAcceptance | FindingKind::Performance => format!(
+            "{entry_id}'s own program shows the same kind of finding ({}) with {label}",
+            kind.as_str()
+        ),
+        _ => format!("{entry_id}'s own program gives the same signature with {label}"),
+    }
 }
 
 impl Judge {
     /// The judge of the run `manifest` describes (its compiler and `against` compilers),
-    /// labelling findings with `known` and `intended`.
+    /// labelling findings with `known` and `intended`; without evidence (see
+    /// [`Judge::with_evidence`]) no finding is labelled known.
     pub fn new(manifest: &Manifest, known: KnownSet, intended: IntendedSet) -> Judge {
         Judge {
             compiler: manifest.compiler.clone(),
             against: manifest.against.clone(),
             known,
             intended,
+            evidence: Arc::new(NoEvidence),
+            pinned: Arc::new(Mutex::new(HashMap::new())),
         }
     }
 
+    /// The judge with `evidence` for known labels.
+    pub fn with_evidence(mut self, evidence: Arc<dyn Evidence>) -> Judge {
+        self.evidence = evidence;
+        self
+    }
+
+    /// The judge with the labels already decided for signatures (a resumed run's).
+    pub fn with_pinned(self, pinned: PinnedLabels) -> Judge {
+        *self.pinned.lock().unwrap_or_else(|p| p.into_inner()) = pinned;
+        self
+    }
+
+    /// The diagnostic format of the compiler under test.
+    pub fn diagnostics(&self) -> crate::profile::DiagnosticFormat {
+        self.compiler.tool.profile().diagnostics
+    }
+
     /// The known entry a finding of `kind` with signature `sig` by compiler `c` on `cand`
-    /// matches, if any.
+    /// is, if any: the first entry (in file order) that matches it by its patterns and whose
+    /// own program, compiled with `c`, confirms it. A signature keeps the label its first
+    /// program decided (`pin`: its key).
     fn known_entry(
         &self,
         c: &CompilerInfo,
@@ -202,18 +297,39 @@ impl Judge {
         sig: &Signature,
         cand: &Candidate,
         verdict: &Verdict,
+        pin: &str,
     ) -> Option<KnownLabel> {
-        self.known
-            .find(&FindingFacts {
-                compiler: c.tool.name(),
-                version: &c.version,
-                kind,
-                signature: &sig.text,
-                diagnostic: first_diagnostic(verdict),
-                source: &cand.source,
-                record: &cand.record,
+        if let Some(decided) = self
+            .pinned
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(pin)
+        {
+            return decided.clone();
+        }
+        let label = c.label();
+        let facts = FindingFacts {
+            compiler: c.tool.name(),
+            version: &c.version,
+            kind,
+            signature: &sig.text,
+            diagnostic: first_diagnostic(verdict),
+            source: &cand.source,
+            record: &cand.record,
+        };
+        let found = self.known.candidates(&facts).into_iter().find_map(|e| {
+            let ev = self.evidence.verdict(e, &label)?;
+            confirms(&ev, kind, &sig.text).then(|| KnownLabel {
+                evidence: Some(evidence_words(&e.id, &label, kind)),
+                ..KnownLabel::of(e)
             })
-            .map(KnownLabel::of)
+        });
+        self.pinned
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(pin.to_string())
+            .or_insert(found)
+            .clone()
     }
 
     /// The intended change a disagreement between the compiler under test and `other` on
@@ -283,7 +399,7 @@ impl Judge {
                 let intended = intended.filter(|_| folder(status, kind) == BUGS);
                 let known = match folder(status, kind) {
                     BUGS if intended.is_none() => {
-                        self.known_entry(&self.compiler, kind, &sig, cand, verdict)
+                        self.known_entry(&self.compiler, kind, &sig, cand, verdict, &sig.dir)
                     }
                     _ => None,
                 };
@@ -344,7 +460,10 @@ impl Judge {
                 let sig = signature(info.tool, fk, other, &cand.record);
                 let known = match intended {
                     Some(_) => None,
-                    None => self.known_entry(info, fk, &sig, cand, other),
+                    None => {
+                        let pin = format!("{}/{}", info.label(), sig.dir);
+                        self.known_entry(info, fk, &sig, cand, other, &pin)
+                    }
                 };
                 let dest = if intended.is_some() {
                     INTENDED

@@ -13,6 +13,11 @@
 //! source, the broken position, whether that position's declared type mentions one of the
 //! member's own type variables). Patterns are globs: `*` stands for any text (line breaks
 //! included), everything else is literal, and a pattern matches the whole text.
+//!
+//! A match by patterns is a guess; a finding is labelled only on evidence ([`Evidence`]): the
+//! entry's own program, compiled with the finding's release, must show the bug the same way
+//! ([`confirms`]: the same kind, and for a rejection or a crash the same signature). The
+//! first entry in file order that matches and is confirmed gives the label.
 
 use std::path::{Path, PathBuf};
 
@@ -70,6 +75,10 @@ pub struct KnownEntry {
     /// The same program in Java (javac's reading), when there is one.
     #[serde(default)]
     pub java: Option<String>,
+    /// The Maven coordinates (`group:artifact:version`) of the libraries the program needs
+    /// besides the campaign's classpath, resolved when it is compiled as evidence.
+    #[serde(default)]
+    pub libraries: Vec<String>,
     /// Releases known to have the bug.
     #[serde(default)]
     pub affected: Vec<String>,
@@ -249,12 +258,18 @@ impl KnownSet {
         self.entries.is_empty()
     }
 
-    /// The first entry that matches the finding, if any.
+    /// The first entry that matches the finding by its patterns, if any.
     pub fn find(&self, f: &FindingFacts<'_>) -> Option<&KnownEntry> {
+        self.candidates(f).into_iter().next()
+    }
+
+    /// Every entry that matches the finding by its patterns, in file order: the candidates
+    /// that evidence then confirms or not.
+    pub fn candidates(&self, f: &FindingFacts<'_>) -> Vec<&KnownEntry> {
         let compiler = crate::toolchain::Tool::from_name(f.compiler);
         self.entries
             .iter()
-            .find(|c| {
+            .filter(|c| {
                 let e = &c.entry;
                 crate::toolchain::Tool::from_name(&e.compiler) == compiler
                     && !e.unaffected.iter().any(|v| v == f.version)
@@ -268,6 +283,118 @@ impl KnownSet {
                         .is_none_or(|want| generic_position(f.record) == Some(want))
             })
             .map(|c| &c.entry)
+            .collect()
+    }
+
+    /// The entries of the finding's family: of its compiler and kind, with a signature pattern
+    /// that matches its signature text, whatever the other facets say (possible duplicates
+    /// to look at before filing).
+    pub fn family(&self, compiler: &str, kind: FindingKind, signature: &str) -> Vec<&KnownEntry> {
+        let compiler = crate::toolchain::Tool::from_name(compiler);
+        self.entries
+            .iter()
+            .filter(|c| {
+                crate::toolchain::Tool::from_name(&c.entry.compiler) == compiler
+                    && c.entry.kind.is_none_or(|k| k == kind)
+                    && c.signatures.iter().any(|p| p.is_match(signature))
+            })
+            .map(|c| &c.entry)
+            .collect()
+    }
+}
+
+impl KnownEntry {
+    /// What a compiler must do with the entry's program: reject it for an entry of
+    /// unexpected acceptances, accept it otherwise (a rejection, a crash or a timeout is the
+    /// bug).
+    pub fn expected(&self) -> crate::synth::Expected {
+        match self.kind {
+            Some(FindingKind::UnexpectedAcceptance) => crate::synth::Expected::Reject,
+            _ => crate::synth::Expected::Accept,
+        }
+    }
+
+    /// A hash of what the entry's evidence depends on (its program, kind and libraries).
+    pub fn evidence_key(&self) -> String {
+        let text = format!(
+            "{}\n{:?}\n{}",
+            self.program,
+            self.kind,
+            self.libraries.join(",")
+        );
+        format!("{:016x}", crate::hash::fnv1a64(text.as_bytes()))
+    }
+}
+
+/// What a known entry's own program gave with one compiler release: the evidence a label
+/// rests on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EntryVerdict {
+    /// The entry's [`KnownEntry::evidence_key`] when it was compiled.
+    pub key: String,
+    /// The verdict (`accepted`, `rejected`, `crash`, `timeout`), when it could be compiled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+    /// The finding the verdict makes against the entry's expectation: the bug shows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<FindingKind>,
+    /// Its signature text, for a rejection or a crash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// The first diagnostic (or the crash output), shortened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagnostic: Option<String>,
+    /// Why the program could not be compiled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl EntryVerdict {
+    /// Whether the entry's program shows its bug on this release.
+    pub fn shows(&self) -> bool {
+        self.kind.is_some()
+    }
+}
+
+/// The part of a signature text after its kind (`groovy unexpected-rejection: X` → `X`).
+fn signature_detail(text: &str) -> &str {
+    text.split_once(": ").map_or(text, |(_, d)| d)
+}
+
+/// Whether the entry's verdict `ev` on the finding's release confirms that a finding of `kind`
+/// with signature text `signature` is the entry's bug: the entry's program shows a finding of
+/// the same kind, and for a rejection or a crash (whose signature is the compiler's message
+/// or stack) with the same signature detail. An acceptance's signature is the shape of the
+/// injected fault, which an entry's program has no record of: the entry's patterns stand
+/// for it.
+pub fn confirms(ev: &EntryVerdict, kind: FindingKind, signature: &str) -> bool {
+    ev.kind == Some(kind)
+        && match kind {
+            FindingKind::UnexpectedRejection
+            | FindingKind::RejectedElsewhere
+            | FindingKind::Crash => ev
+                .signature
+                .as_deref()
+                .is_some_and(|s| signature_detail(s) == signature_detail(signature)),
+            FindingKind::UnexpectedAcceptance | FindingKind::Performance => true,
+        }
+}
+
+/// Where the evidence for known labels comes from: each entry's own program compiled with a
+/// compiler release (`tool@version`, or `tool@version:variant`), computed when first asked
+/// and kept. `None`: no evidence can be had (the program could not be compiled at all).
+pub trait Evidence: Send + Sync {
+    /// The verdict of `entry`'s program with the compiler `label`.
+    fn verdict(&self, entry: &KnownEntry, label: &str) -> Option<EntryVerdict>;
+}
+
+/// No evidence: nothing is labelled known.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoEvidence;
+
+impl Evidence for NoEvidence {
+    fn verdict(&self, _: &KnownEntry, _: &str) -> Option<EntryVerdict> {
+        None
     }
 }
 
@@ -400,7 +527,7 @@ mod tests {
         let ids: Vec<&str> = set.entries().map(|e| e.id.as_str()).collect();
         for id in [
             "RB1", "RB2", "RB3a", "RB3b", "RB4", "RB5", "RB6", "RB7", "RB8", "RB9", "RB11", "RB12",
-            "RB13", "RB14",
+            "RB13", "RB14", "RB15", "RB16", "RB17",
         ] {
             assert!(ids.contains(&id), "{id} missing from {ids:?}");
         }
@@ -425,6 +552,10 @@ mod tests {
             ("Main.groovy: 2: [Static type checking] - Cannot call <E extends java.lang.Comparable<? super E>> com.google.common.collect.ImmutableSortedSet#of(E, E) with arguments [java.time.DayOfWeek, java.time.DayOfWeek]\n @ line 2, column 105.", "static <E extends java.lang.Comparable<? super E>> com.google.common.collect.ImmutableSortedSet<E> com.google.common.collect.ImmutableSortedSet.of(E, E)", "", Some("RB6")),
             ("Main.groovy: 3: [Static type checking] - Cannot call <E> Main#m(java.util.function.Predicate<? super E>, java.util.function.Consumer<? super E>) with arguments [java.util.function.Predicate<java.lang.Object>, java.util.function.Consumer<java.lang.String>]\n @ line 3, column 24.", "static <E> void a.B.m(java.util.function.Predicate<? super E>, java.util.function.Consumer<? super E>)", "", Some("RB12")),
             ("Main.groovy: 4: [Static type checking] - Cannot call <K,V> Main#dm(java.util.Map<K, V>, java.util.function.Function<? super K, ? extends V>) with arguments [java.util.Map<java.lang.Integer, java.util.function.UnaryOperator<java.lang.String>>, java.util.function.UnaryOperator<java.lang.String>]\n @ line 4, column 99.", "static <K, V> void a.B.dm(java.util.Map<K,V>, java.util.function.Function<? super K,? extends V>)", "", Some("RB11")),
+            // groovyc 5.1.3 on known-findings/programs/groovyc/V3-*
+            ("Main.groovy: 6: [Static type checking] - Cannot return value of type boolean for lambda expecting java.lang.String\n @ line 6, column 55.", "E java.util.List.remove(int)", "java.util.function.Supplier<String> f = () -> l.remove(s)", Some("RB17")),
+            // the same message for another call is not RB17
+            ("Main.groovy: 6: [Static type checking] - Cannot return value of type boolean for lambda expecting java.lang.String\n @ line 6, column 55.", "boolean java.util.Set.add(E)", "java.util.function.Supplier<String> f = () -> l.add(s)", None),
             // char widening is Groovy's language, not a known bug
             ("Main.groovy: 2: [Static type checking] - Cannot find matching method java.lang.String#charAt(char). Please check if the declared type is correct and if the method exists.\n @ line 2, column 59.", "char java.lang.String.charAt(int)", "", None),
         ];
@@ -489,6 +620,85 @@ mod tests {
             .as_deref(),
             Some("RB2")
         );
+    }
+
+    #[test]
+    fn the_shapes_of_the_v1_and_v2_programs_match_rb15_and_rb16() {
+        let set = KnownSet::embedded().expect("the embedded list parses");
+        let id = |rec: &ProgramRecord| {
+            let kind = FindingKind::UnexpectedAcceptance;
+            let sig = signature(Tool::Groovy, kind, &Verdict::Accepted, rec);
+            let found = set
+                .find(&FindingFacts {
+                    compiler: "groovy",
+                    version: "5.1.3",
+                    kind,
+                    signature: &sig.text,
+                    diagnostic: None,
+                    source: "",
+                    record: rec,
+                })
+                .map(|e| e.id.clone());
+            (sig.text, found)
+        };
+        // V1: `Function<Thread, List<Integer>> f = aForwardingListMultimap::get`
+        let mut v1 = record(json!({
+            "member": "java.util.List<V> com.google.common.collect.ForwardingListMultimap.get(K)",
+            "mode": "ill-typed", "expected": "reject",
+            "substitution": {"K": "java.lang.String", "V": "java.lang.Integer"},
+            "broken": {"position": "arg0", "formal": "java.lang.String", "actual": "java.lang.Thread"},
+        }));
+        v1.shape.wrapped = Some("reference".into());
+        let (text, found) = id(&v1);
+        assert_eq!(
+            text,
+            "groovy unexpected-acceptance: argument of a polymorphic method with explicit types, class given class, as a reference"
+        );
+        assert_eq!(found.as_deref(), Some("RB15"), "{text}");
+        // V2: `m(aThread, 2L)` for `<T> m(T, Comparable<T>, Object...)`
+        let v2 = record(json!({
+            "member": "static <T> void a.B.m(T, java.lang.Comparable<T>, java.lang.Object...)",
+            "mode": "ill-typed", "expected": "reject", "erased": true,
+            "substitution": {"T": "java.lang.Thread"},
+            "broken": {"position": "arg1", "formal": "java.lang.Comparable<java.lang.Thread>", "actual": "java.lang.Long"},
+        }));
+        let (text, found) = id(&v2);
+        assert_eq!(
+            text,
+            "groovy unexpected-acceptance: argument of a polymorphic method with erased type arguments, generic given class"
+        );
+        assert_eq!(found.as_deref(), Some("RB16"), "{text}");
+        // without the varargs tail it is not RB16
+        let mut plain = v2.clone();
+        plain.member = "static <T> void a.B.m(T, java.lang.Comparable<T>)".into();
+        assert_ne!(id(&plain).1.as_deref(), Some("RB16"));
+    }
+
+    #[test]
+    fn evidence_confirms_the_same_kind_and_for_messages_the_same_signature() {
+        let ev = |kind: Option<FindingKind>, sig: Option<&str>| EntryVerdict {
+            key: String::new(),
+            verdict: Some("rejected".into()),
+            kind,
+            signature: sig.map(str::to_string),
+            diagnostic: None,
+            error: None,
+        };
+        let r = FindingKind::UnexpectedRejection;
+        let a = FindingKind::UnexpectedAcceptance;
+        let sig = "groovy unexpected-rejection: [Static type checking] - X T";
+        assert!(confirms(&ev(Some(r), Some(sig)), r, sig));
+        assert!(!confirms(
+            &ev(Some(r), Some("groovy unexpected-rejection: Y")),
+            r,
+            sig
+        ));
+        // the entry's program no longer shows its bug on this release
+        assert!(!confirms(&ev(None, None), r, sig));
+        assert!(!confirms(&ev(None, None), a, "groovy unexpected-acceptance: z"));
+        // an acceptance: the kind is what an entry's program can show
+        assert!(confirms(&ev(Some(a), None), a, "groovy unexpected-acceptance: z"));
+        assert!(!confirms(&ev(Some(r), Some(sig)), a, "groovy unexpected-acceptance: z"));
     }
 
     #[test]

@@ -14,7 +14,9 @@ use super::budget::Budget;
 use super::driver::{self, CampaignError, Outcome};
 use super::identity::{RunIdentity, SynthIdentity};
 use super::intended::{IntendedError, IntendedSet};
+use super::evidence::CompiledEvidence;
 use super::judge::Judge;
+use super::recheck::{self, FinalizeOptions, RecheckOptions, RecheckSummary};
 use super::known::{KnownError, KnownSet};
 use super::records::StoreError;
 use super::reduce::ReduceOptions;
@@ -109,6 +111,9 @@ pub struct LaunchOptions {
     pub jvm_options: Vec<String>,
     /// The command line recorded for this session in the manifest.
     pub command: Vec<String>,
+    /// At the end, compile every finding with the newest release of its compiler (and the
+    /// newest pre-release) and record whether it is still open ([`super::recheck`]).
+    pub recheck: bool,
 }
 
 impl LaunchOptions {
@@ -127,6 +132,7 @@ impl LaunchOptions {
             intended: Vec::new(),
             jvm_options: Vec::new(),
             command: Vec::new(),
+            recheck: true,
         }
     }
 }
@@ -146,6 +152,8 @@ pub struct Summary {
     pub untranslatable: BTreeMap<String, u64>,
     /// What reduction during the run did (a run with reduction on, not interrupted).
     pub reduced: Option<AutoReduced>,
+    /// What the recheck on the newest releases did (not interrupted, not `--no-recheck`).
+    pub recheck: Option<RecheckSummary>,
 }
 
 /// A campaign that cannot be set up or run.
@@ -259,7 +267,73 @@ fn summary(outcome: Outcome, store: &Store) -> Summary {
         distinct,
         untranslatable: BTreeMap::new(),
         reduced: None,
+        recheck: None,
     }
+}
+
+/// The judge of the run `store` holds: labels on evidence (the known entries' programs
+/// compiled with the run's compilers, `tc` and `against`), one per signature (those the store
+/// holds kept).
+fn judge_for(
+    store: &Store,
+    known: KnownSet,
+    intended: IntendedSet,
+    tc: &Toolchain,
+    copts: &driver::CampaignOptions,
+    repos: &[String],
+) -> Judge {
+    let evidence = CompiledEvidence::new(store.dir(), repos);
+    evidence.add_compiler(
+        &store.manifest().compiler.label(),
+        tc.clone(),
+        copts.compile.clone(),
+    );
+    for (a, info) in copts.against.iter().zip(&store.manifest().against) {
+        let opts = crate::compile::CompileOptions {
+            flags: a.variant.map(|v| v.flag_list()).unwrap_or_default(),
+            ..copts.compile.clone()
+        };
+        evidence.add_compiler(&info.label(), a.toolchain.clone(), opts);
+    }
+    Judge::new(store.manifest(), known.clone(), intended)
+        .with_evidence(std::sync::Arc::new(evidence))
+        .with_pinned(store.pinned_labels())
+}
+
+/// The end of a session that was not interrupted: the recheck on the newest releases (unless
+/// turned off) and every finding's report rewritten with its status, environment and
+/// duplicates.
+fn finish(opts: &LaunchOptions, dir: &Path, known: &KnownSet) -> Option<RecheckSummary> {
+    let s = &opts.settings;
+    let rechecked = opts.recheck.then(|| {
+        recheck::recheck(
+            dir,
+            &RecheckOptions {
+                repos: s.repos.clone(),
+                progress: s.progress,
+                no_pre_release: false,
+                known: Some(known.clone()),
+            },
+        )
+    });
+    let rechecked = match rechecked {
+        Some(Ok(r)) => Some(r),
+        Some(Err(e)) => {
+            eprintln!("newest releases: not checked ({e})");
+            None
+        }
+        None => None,
+    };
+    if let Err(e) = recheck::finalize(
+        dir,
+        &FinalizeOptions {
+            known: Some(known.clone()),
+            repos: s.repos.clone(),
+        },
+    ) {
+        eprintln!("the findings' reports could not be rewritten: {e}");
+    }
+    rechecked
 }
 
 /// The toolchain of `spec` with this campaign's JVM options.
@@ -325,7 +399,7 @@ fn check(opts: &LaunchOptions, dir: &Path) -> Result<Summary, LaunchError> {
     let known = known(&opts.known)?;
     let intended = intended(&opts.intended)?;
     let store = Store::open(&out, manifest)?;
-    let judge = Judge::new(store.manifest(), known, intended);
+    let judge = judge_for(&store, known.clone(), intended, &tc, &copts, &settings.repos);
     note_recovery(&store);
     eprintln!(
         "checking {} programs of {} with {} ({}), results in {}",
@@ -336,7 +410,28 @@ fn check(opts: &LaunchOptions, dir: &Path) -> Result<Summary, LaunchError> {
         out.display()
     );
     let (outcome, store) = driver::run(store, &tc, &mut source, &judge, &copts)?;
-    Ok(summary(outcome, &store))
+    let interrupted = outcome.interrupted;
+    let mut done = summary(outcome, &store);
+    drop(store);
+    if !interrupted {
+        done.recheck = finish(opts, &out, &known);
+        let (findings, distinct) = counts(&out);
+        done.findings = findings;
+        done.distinct = distinct;
+    }
+    Ok(done)
+}
+
+/// Findings in the run in `dir`, and distinct signatures among them (after the recheck moved
+/// any).
+fn counts(dir: &Path) -> (u64, usize) {
+    match super::report::Report::load(dir) {
+        Ok(r) => (
+            r.signatures.iter().map(|s| s.count).sum(),
+            r.signatures.len(),
+        ),
+        Err(_) => (0, 0),
+    }
 }
 
 /// The Groovy checking mode of a run.
@@ -403,7 +498,7 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
     let known = known(&opts.known)?;
     let intended = intended(&opts.intended)?;
     let store = Store::open(&out, manifest)?;
-    let judge = Judge::new(store.manifest(), known, intended);
+    let judge = judge_for(&store, known.clone(), intended, &tc, &copts, &settings.repos);
     note_recovery(&store);
     let native = LanguageRules::from(p.lang).native_syntax();
     let api = api_source.load_for(native)?;
@@ -497,9 +592,17 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
             eprintln!("{n} programs could not be translated ({reason}): skipped");
         }
     }
-    Ok(Summary {
+    let mut done = Summary {
         untranslatable,
         reduced,
         ..summary(outcome, &store)
-    })
+    };
+    drop(store);
+    if !interrupted {
+        done.recheck = finish(opts, &out, &known);
+        let (findings, distinct) = counts(&out);
+        done.findings = findings;
+        done.distinct = distinct;
+    }
+    Ok(done)
 }

@@ -16,10 +16,12 @@
 //! - keeping: [`store`] (opens, resumes and writes the run directory), [`bugreport`]
 //!   (a finding's `report.md`);
 //! - running: [`source`] (synthesized or read programs), [`twins`] (Java twins compiled with
-//!   javac), [`driver`] (the compile loop, budgets as deadlines), [`interrupt`] (Ctrl-C),
-//!   [`setup`] (settings → identity, manifest, options), [`autoreduce`], and [`mod@launch`];
+//!   javac), [`evidence`] (known entries' programs compiled, for known labels), [`driver`]
+//!   (the compile loop, budgets as deadlines), [`interrupt`] (Ctrl-C), [`setup`] (settings →
+//!   identity, manifest, options), [`autoreduce`], and [`mod@launch`];
 //! - after a run: [`report`], [`merge`] (shards joined), [`reduce`], [`cluster`],
-//!   [`bisect`].
+//!   [`bisect`], [`recheck`] (open on the newest release or fixed since, reports rewritten),
+//!   [`page`] (the findings page).
 
 pub mod autoreduce;
 pub mod bisect;
@@ -28,6 +30,7 @@ pub mod bugreport;
 pub mod candidate;
 pub mod cluster;
 pub mod driver;
+pub mod evidence;
 pub mod finding;
 pub mod identity;
 pub mod intended;
@@ -36,6 +39,8 @@ pub mod judge;
 pub mod known;
 pub mod launch;
 pub mod merge;
+pub mod page;
+pub mod recheck;
 pub mod records;
 pub mod reduce;
 pub mod report;

@@ -169,6 +169,161 @@ pub struct FindingFile {
     /// reduction; see [`super::cluster`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cluster: Option<String>,
+    /// Whether the newest releases of the compiler still show it (set by the recheck at the
+    /// end of a campaign, or `thalia report --recheck`; see [`super::recheck`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<ReleaseStatus>,
+    /// A known label the evidence took back: the entry's program and this finding's behave
+    /// differently on a release the recheck compiled both with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known_disproved: Option<DisprovedLabel>,
+}
+
+/// A known label taken back, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DisprovedLabel {
+    /// The known entry's id.
+    pub id: String,
+    /// The release on which the entry's program and the finding's behave differently, in
+    /// words.
+    pub reason: String,
+}
+
+/// Where a finding stands on a compiler's newest releases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StatusState {
+    /// The newest release still shows it: worth filing.
+    Open,
+    /// It could not be checked (offline, a compiler that comes with the JDK, ...).
+    Unchecked,
+    /// The newest release no longer shows it.
+    Fixed,
+}
+
+impl StatusState {
+    /// The kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StatusState::Open => "open",
+            StatusState::Unchecked => "unchecked",
+            StatusState::Fixed => "fixed",
+        }
+    }
+}
+
+/// One release a finding's program was compiled with by the recheck.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReleaseCheck {
+    /// The release.
+    pub version: String,
+    /// Whether it is a pre-release (alpha, beta, release candidate, milestone, nightly).
+    #[serde(default)]
+    pub pre_release: bool,
+    /// Its verdict, when it could be compiled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+    /// Whether it still gets the program wrong the finding's way (same kind); `None`:
+    /// untestable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shows: Option<bool>,
+    /// Whether it does so with the finding's signature (a changed message still shows it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_signature: Option<bool>,
+    /// Its first diagnostic, shortened, with local paths taken out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagnostic: Option<String>,
+    /// Why it could not be tested.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// `finding.json`'s `status`: the finding's program compiled with the newest release and the
+/// newest pre-release of its compiler, and when the newest release no longer shows it, the
+/// first release that does not (a binary search between the finding's release and it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReleaseStatus {
+    /// Open, fixed, or not checked.
+    pub state: StatusState,
+    /// The program compiled: `reduced` (the finding's `reduced/` program) or `original`.
+    pub program: String,
+    /// The newest release, when the repositories could be asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub newest: Option<String>,
+    /// The newest pre-release, when newer than the newest release.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub newest_pre_release: Option<String>,
+    /// The releases checked that still show the finding (the finding's own included).
+    #[serde(default)]
+    pub open_on: Vec<String>,
+    /// The first release after the finding's own that no longer shows it (state `fixed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixed_in: Option<String>,
+    /// The last release before `fixed_in` that still shows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_affected: Option<String>,
+    /// Every release compiled, oldest first.
+    #[serde(default)]
+    pub checks: Vec<ReleaseCheck>,
+    /// Why it could not be checked, or what answered instead of the repositories.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// When it was checked (seconds since the Unix epoch).
+    #[serde(default)]
+    pub checked_at: f64,
+}
+
+impl ReleaseStatus {
+    /// The status in words, for `compiler` (`groovy`): `open on 6.0.0`, `fixed in 5.0.0
+    /// (last affected: 4.0.33)`, `not checked: ...`.
+    pub fn words(&self, compiler: &str) -> String {
+        match self.state {
+            StatusState::Open => {
+                let mut s = format!(
+                    "open: {compiler} {} still shows it",
+                    self.newest
+                        .clone()
+                        .or_else(|| self.open_on.last().cloned())
+                        .unwrap_or_default()
+                );
+                if let Some(pre) = &self.newest_pre_release {
+                    let shows = self
+                        .checks
+                        .iter()
+                        .find(|c| &c.version == pre)
+                        .and_then(|c| c.shows);
+                    match shows {
+                        Some(true) => s.push_str(&format!(", and so does {pre}")),
+                        Some(false) => s.push_str(&format!(", {pre} no longer does")),
+                        None => s.push_str(&format!(", {pre} could not be tested")),
+                    }
+                }
+                s
+            }
+            StatusState::Fixed => match (&self.fixed_in, &self.last_affected) {
+                (Some(f), Some(l)) => {
+                    format!("fixed since {compiler} {f} (last affected: {l})")
+                }
+                (Some(f), None) => format!("fixed since {compiler} {f}"),
+                _ => format!(
+                    "fixed: {compiler} {} no longer shows it",
+                    self.newest.clone().unwrap_or_default()
+                ),
+            },
+            StatusState::Unchecked => format!(
+                "not checked on the newest release: {}",
+                self.note.clone().unwrap_or_default()
+            ),
+        }
+    }
+
+    /// `open`, `fixed since V` or `unchecked`, short.
+    pub fn short(&self) -> String {
+        match (self.state, &self.fixed_in) {
+            (StatusState::Fixed, Some(v)) => format!("fixed since {v}"),
+            (s, _) => s.as_str().to_string(),
+        }
+    }
 }
 
 /// The intended language change a differential finding matches.
@@ -204,6 +359,10 @@ pub struct KnownLabel {
     /// Its tracker issue, when filed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tracker: Option<String>,
+    /// What shows that the finding is this entry: the entry's own program compiled with the
+    /// finding's release.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
 }
 
 impl KnownLabel {
@@ -213,6 +372,7 @@ impl KnownLabel {
             id: e.id.clone(),
             title: e.title.clone(),
             tracker: e.tracker.clone(),
+            evidence: None,
         }
     }
 }
@@ -261,6 +421,9 @@ pub struct FindingTwin {
     /// Why the twin cannot judge the program, when it cannot (status `not-applicable`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_applicable: Option<String>,
+    /// javac's diagnostics on the twin (the first few, shortened), when it rejected it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 impl FindingFile {
@@ -273,6 +436,28 @@ impl FindingFile {
             message: e.to_string(),
         })
     }
+
+    /// Writes `dir/finding.json` through a temporary file and a rename (a kill leaves the old
+    /// or the new file).
+    pub fn write(&self, dir: &Path) -> Result<(), StoreError> {
+        let path = dir.join("finding.json");
+        let text = serde_json::to_string_pretty(self).map_err(|e| StoreError::Manifest {
+            path: path.clone(),
+            message: e.to_string(),
+        })? + "\n";
+        write_atomic(&path, &text)
+    }
+}
+
+/// Writes `text` into `path` through a temporary file beside it and a rename.
+pub fn write_atomic(path: &Path, text: &str) -> Result<(), StoreError> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    fs::write(&tmp, text).map_err(io(&tmp))?;
+    fs::rename(&tmp, path).map_err(io(path))
 }
 
 /// A disagreement between the compiler under test and another compiler on one program.
@@ -346,12 +531,33 @@ impl FindingRef {
 }
 
 /// The folder of findings of `kind` with twin status `twin`: generator suspects (by their
-/// twin, or rejected away from the call under test) apart from the bugs.
+/// twin, or rejected away from the call under test) apart from the bugs. A program rejected
+/// away from its call whose Java twin javac judges the other way (accepts it, or rejects it
+/// at the call only) is a bug: the compiler rejects a statement javac accepts.
 pub fn folder(twin: TwinStatus, kind: FindingKind) -> &'static str {
     match (twin, kind) {
+        (TwinStatus::Confirmed, FindingKind::RejectedElsewhere) => BUGS,
         (TwinStatus::GeneratorSuspect, _) | (_, FindingKind::RejectedElsewhere) => SUSPECTS,
         _ => BUGS,
     }
+}
+
+/// The folders a finding's directory may be in.
+pub const FOLDERS: [&str; 4] = [BUGS, KNOWN, SUSPECTS, INTENDED];
+
+/// Where the directory of the finding `f` (recorded on a results line) is now, relative to
+/// `run`: where the line says, unless the recheck moved it to another folder since (a known
+/// label the evidence took back); where the line says when it is nowhere.
+pub fn locate(run: &Path, f: &FindingRef) -> String {
+    let recorded = f.path();
+    if run.join(&recorded).join("finding.json").is_file() {
+        return recorded;
+    }
+    FOLDERS
+        .iter()
+        .map(|folder| format!("{folder}/{}", f.signature))
+        .find(|p| run.join(p).join("finding.json").is_file())
+        .unwrap_or(recorded)
 }
 
 /// One line of `results.jsonl`.

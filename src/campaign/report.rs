@@ -8,6 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::finding::{FindingKind, TwinStatus};
+use super::records::{locate, FindingFile, StatusState};
 use super::store::{scan_results, Manifest, ResultLine, StoreError, MANIFEST, RESULTS};
 use crate::synth::Expected;
 
@@ -62,6 +63,16 @@ pub struct SignatureCount {
     /// reduced.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster: Option<String>,
+    /// The folder its directory is in (`bugs`, `known`, `suspects`, `intended`).
+    pub folder: String,
+    /// Whether the newest release still shows it (once rechecked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<StatusState>,
+    /// Its status in words: `open`, `fixed since V`, `unchecked`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// What its Java twin says (`confirmed`, `generator-suspect`, ...).
+    pub twin: TwinStatus,
 }
 
 /// Findings whose reduced programs are the same up to renaming: one cause.
@@ -72,6 +83,15 @@ pub struct Cluster {
     /// Its findings' directories (`bugs/<signature>`), most frequent first.
     pub findings: Vec<String>,
     /// Programs that hit its findings.
+    pub programs: u64,
+}
+
+/// The distinct findings of one folder and their programs.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct FolderCount {
+    /// Distinct findings (directories).
+    pub distinct: u64,
+    /// Programs that hit them.
     pub programs: u64,
 }
 
@@ -130,6 +150,12 @@ pub struct Report {
     pub twin: BTreeMap<String, u64>,
     /// Findings (occurrences) of known bugs, by the known entry's id.
     pub known: BTreeMap<String, u64>,
+    /// Distinct findings and programs by the folder their directories are in: they add up to
+    /// the findings per kind.
+    pub folders: BTreeMap<String, FolderCount>,
+    /// Distinct findings of the compiler by status on its newest release (`open`, `fixed`,
+    /// `unchecked`; those not rechecked are not counted).
+    pub statuses: BTreeMap<String, u64>,
     /// Findings (occurrences) of intended language changes, by the entry's id.
     pub intended: BTreeMap<String, u64>,
     /// Findings whose Java twin cannot judge them, by reason.
@@ -172,11 +198,14 @@ fn by_id(counts: &BTreeMap<String, u64>) -> String {
     )
 }
 
-/// The readable signature of a finding, from its `finding.json` (empty when unreadable).
-fn signature_text(dir: &Path, f: &super::store::FindingRef) -> String {
-    super::store::FindingFile::read(&dir.join(f.path()))
-        .map(|f| f.signature_text)
-        .unwrap_or_default()
+/// The order of distinct findings: open ones first, then those not (re)checked, then the
+/// fixed ones.
+fn state_rank(s: Option<StatusState>) -> u8 {
+    match s {
+        Some(StatusState::Open) => 0,
+        Some(StatusState::Unchecked) | None => 1,
+        Some(StatusState::Fixed) => 2,
+    }
 }
 
 impl Report {
@@ -212,6 +241,8 @@ impl Report {
         let mut intended: BTreeMap<String, u64> = BTreeMap::new();
         let mut not_applicable: BTreeMap<String, u64> = BTreeMap::new();
         let mut standing = Standing::default();
+        let mut folders: BTreeMap<String, FolderCount> = BTreeMap::new();
+        let mut files: HashMap<String, Option<FindingFile>> = HashMap::new();
         let mut sorted: Vec<&ResultLine> = lines.values().collect();
         sorted.sort_by(|a, b| a.at.total_cmp(&b.at).then_with(|| a.key.cmp(&b.key)));
         for r in &sorted {
@@ -244,10 +275,24 @@ impl Report {
             if let Some(f) = &r.finding {
                 *twin.entry(f.twin.as_str().to_string()).or_default() += 1;
             }
-            // the line's own finding and the other compilers' findings on its program
+            // the line's own finding and the other compilers' findings on its program, where
+            // their directories are now and with their labels as they are now
             let others = r.differential.iter().filter_map(|d| d.finding.as_ref());
             for f in r.finding.iter().chain(others) {
-                match (&f.intended, &f.known, f.folder()) {
+                let path = locate(dir, f);
+                let file = files
+                    .entry(path.clone())
+                    .or_insert_with(|| FindingFile::read(&dir.join(&path)).ok());
+                let folder = path.split('/').next().unwrap_or_default().to_string();
+                let mut f = f.clone();
+                if let Some(ff) = file.as_ref() {
+                    f.known = ff.known.as_ref().map(|k| k.id.clone());
+                    f.intended = ff.intended.as_ref().map(|i| i.id.clone());
+                }
+                let f = &f;
+                let entry = folders.entry(folder.clone()).or_default();
+                entry.programs += 1;
+                match (&f.intended, &f.known, folder.as_str()) {
                     (Some(id), _, _) => {
                         standing.intended += 1;
                         *intended.entry(id.clone()).or_default() += 1;
@@ -267,26 +312,45 @@ impl Report {
                     }
                     (None, None, _) => standing.new_without_twin += 1,
                 }
-                sigs.entry(f.path())
+                let file = files.get(&path).cloned().flatten();
+                sigs.entry(path.clone())
                     .or_insert_with(|| SignatureCount {
-                        signature: f.path(),
+                        signature: path.clone(),
                         kind: f.kind,
                         count: 0,
-                        text: signature_text(dir, f),
+                        text: file
+                            .as_ref()
+                            .map(|f| f.signature_text.clone())
+                            .unwrap_or_default(),
                         first_program: r.key.clone(),
                         known: f.known.clone(),
                         intended: f.intended.clone(),
-                        cluster: super::cluster::cluster_of(&dir.join(f.path())),
+                        cluster: super::cluster::cluster_of(&dir.join(&path)),
+                        folder: folder.clone(),
+                        state: file.as_ref().and_then(|f| f.status.as_ref()).map(|s| s.state),
+                        status: file
+                            .as_ref()
+                            .and_then(|f| f.status.as_ref())
+                            .map(|s| s.short()),
+                        twin: f.twin,
                     })
                     .count += 1;
             }
         }
         let mut signatures: Vec<SignatureCount> = sigs.into_values().collect();
         signatures.sort_by(|a, b| {
-            b.count
-                .cmp(&a.count)
+            state_rank(a.state)
+                .cmp(&state_rank(b.state))
+                .then_with(|| b.count.cmp(&a.count))
                 .then_with(|| a.signature.cmp(&b.signature))
         });
+        let mut statuses: BTreeMap<String, u64> = BTreeMap::new();
+        for s in &signatures {
+            if let Some(st) = s.state {
+                *statuses.entry(st.as_str().to_string()).or_default() += 1;
+            }
+            folders.entry(s.folder.clone()).or_default().distinct += 1;
+        }
         let mut groups: BTreeMap<String, Cluster> = BTreeMap::new();
         for s in &signatures {
             if let Some(c) = &s.cluster {
@@ -341,6 +405,8 @@ impl Report {
             differential,
             twin,
             known,
+            folders,
+            statuses,
             intended,
             twin_not_applicable: not_applicable,
             standing,
@@ -435,7 +501,7 @@ impl Report {
         let _ = writeln!(
             out,
             "\n  {:<22} {:>11} {:>9}",
-            "findings", "programs", "distinct"
+            "kind", "programs", "distinct"
         );
         for k in &self.findings {
             let _ = writeln!(
@@ -456,7 +522,7 @@ impl Report {
             let n = |k: &str| self.twin.get(k).copied().unwrap_or(0);
             let _ = writeln!(
                 out,
-                "\n  Java twins (javac): {} findings confirmed (bugs/), {} generator-suspect (suspects/), {} not applicable, {} without a twin",
+                "\n  Java twins (javac), programs: {} confirmed by javac, {} generator-suspect, {} not applicable, {} without a twin",
                 n("confirmed"),
                 n("generator-suspect"),
                 n("not-applicable"),
@@ -480,14 +546,38 @@ impl Report {
             st.generator_suspect,
             st.differential
         );
+        if !self.folders.is_empty() {
+            let where_: Vec<String> = self
+                .folders
+                .iter()
+                .map(|(folder, c)| {
+                    format!("{folder}/ {} distinct ({} programs)", c.distinct, c.programs)
+                })
+                .collect();
+            let _ = writeln!(out, "  where: {}", where_.join(", "));
+        }
+        if !self.statuses.is_empty() {
+            let n = |k: &str| self.statuses.get(k).copied().unwrap_or(0);
+            let _ = writeln!(
+                out,
+                "  on the newest release: {} open, {} fixed since, {} not checked (`thalia report --recheck` checks again)",
+                n("open"),
+                n("fixed"),
+                n("unchecked")
+            );
+        }
         if !self.signatures.is_empty() {
-            let _ = writeln!(out, "\n  distinct findings:");
+            let _ = writeln!(out, "\n  distinct findings (open first):");
             for s in &self.signatures {
                 let _ = writeln!(
                     out,
-                    "  {:>6}×  {}{}{}{}  (first: {})\n          {}",
+                    "  {:>6}×  {}{}{}{}{}  (first: {})\n          {}",
                     s.count,
                     s.signature,
+                    s.status
+                        .as_ref()
+                        .map(|st| format!("  [{st}]"))
+                        .unwrap_or_default(),
                     s.known
                         .as_ref()
                         .map(|k| format!("  [known {k}]"))

@@ -92,6 +92,7 @@ pub struct Store {
     counts: HashMap<String, u64>,
     session_start: Instant,
     recovered_lines: usize,
+    context: std::sync::OnceLock<super::bugreport::RunContext>,
 }
 
 impl Store {
@@ -142,7 +143,8 @@ impl Store {
             let own = r.finding.iter();
             let others = r.differential.iter().filter_map(|d| d.finding.as_ref());
             for f in own.chain(others) {
-                *counts.entry(f.path()).or_default() += 1;
+                // where its directory is now (the recheck may have moved it)
+                *counts.entry(super::records::locate(dir, f)).or_default() += 1;
             }
             done.insert(r.key.clone());
         }
@@ -196,6 +198,7 @@ impl Store {
             counts,
             session_start: Instant::now(),
             recovered_lines,
+            context: std::sync::OnceLock::new(),
         };
         store.checkpoint()?;
         Ok(store)
@@ -232,6 +235,33 @@ impl Store {
     /// Lines of `results.jsonl` that were cut short or unreadable when the store was opened.
     pub fn recovered_lines(&self) -> usize {
         self.recovered_lines
+    }
+
+    /// The known labels of the signatures stored so far (`None`: stored as new, in `bugs/`),
+    /// keyed as [`super::judge::PinnedLabels`]: a resumed run keeps one label per signature.
+    pub fn pinned_labels(&self) -> super::judge::PinnedLabels {
+        let mut out = super::judge::PinnedLabels::new();
+        for folder in [BUGS, KNOWN] {
+            for e in fs::read_dir(self.dir.join(folder)).into_iter().flatten().flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if name.starts_with('.') {
+                    continue;
+                }
+                let path = e.path();
+                if let Ok(f) = FindingFile::read(&path) {
+                    out.insert(name, f.known);
+                    continue;
+                }
+                // another compiler's findings: `<folder>/<label>/<signature>/`
+                for s in fs::read_dir(&path).into_iter().flatten().flatten() {
+                    if let Ok(f) = FindingFile::read(&s.path()) {
+                        let sig = s.file_name().to_string_lossy().into_owned();
+                        out.insert(format!("{name}/{sig}"), f.known);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Findings recorded, and distinct signatures among them.
@@ -476,15 +506,6 @@ impl Store {
             ),
         };
         write("compiler-output.txt", &output)?;
-        let mut report =
-            super::bugreport::report_md(c, kind, &sig.text, cand, &output, twin, differential);
-        if let Some(k) = &f.known {
-            report.push_str(&known_note(k));
-        }
-        if let Some(i) = &f.intended {
-            report.push_str(&intended_note(i));
-        }
-        write("report.md", &report)?;
         let finding = FindingFile {
             signature: sig.dir.clone(),
             signature_text: sig.text.clone(),
@@ -513,7 +534,36 @@ impl Store {
             known: f.known.clone(),
             intended: f.intended.clone(),
             cluster: None,
+            status: None,
+            known_disproved: None,
         };
+        let context = self.context.get_or_init(|| {
+            super::bugreport::RunContext::of(
+                self.manifest.clone(),
+                super::known::KnownSet::embedded().ok(),
+            )
+        });
+        let parts = super::bugreport::Parts {
+            file: cand.file.clone(),
+            source: cand.source.clone(),
+            output: output.clone(),
+            twin: cand
+                .twin
+                .as_ref()
+                .map(|t| (t.file.clone(), t.source.clone())),
+            twin_verdict: f
+                .twin_file
+                .as_ref()
+                .filter(|_| twin.is_some())
+                .and_then(|t| t.verdict.clone().map(|v| (v, t.message.clone(), t.status))),
+            differential: differential.to_vec(),
+            ..super::bugreport::Parts::default()
+        };
+        let report = super::bugreport::print(
+            &super::bugreport::blocks(&finding, &parts, context),
+            super::bugreport::Format::Markdown,
+        );
+        write("report.md", &report)?;
         if let Some(p) = &cand.program {
             let ir =
                 serde_json::to_string_pretty(p.as_ref()).map_err(|e| StoreError::Manifest {
@@ -538,32 +588,6 @@ impl Store {
         }
         publish(&tmp, bug)
     }
-}
-
-/// The paragraph `report.md` of a known bug's finding ends with.
-pub fn known_note(k: &KnownLabel) -> String {
-    format!(
-        "\n## Known bug\n\nThis is {} in thalia's known findings (`known-findings/`): {}{}. It is counted apart and not reported as new.\n",
-        k.id,
-        k.title,
-        k.tracker
-            .as_ref()
-            .map(|t| format!(" (tracker: {t})"))
-            .unwrap_or_default()
-    )
-}
-
-/// The paragraph `report.md` of an intended change's finding ends with.
-pub fn intended_note(i: &IntendedLabel) -> String {
-    format!(
-        "\n## Intended language change\n\nThis disagreement is {} in thalia's intended changes (`known-findings/intended-changes.toml`): {}{}. It is counted apart and not reported as a bug.\n",
-        i.id,
-        i.reason.trim(),
-        i.link
-            .as_ref()
-            .map(|l| format!(" ({l})"))
-            .unwrap_or_default()
-    )
 }
 
 /// Renames the finished directory `tmp` into place as `dest`; when another worker stored
@@ -831,7 +855,9 @@ fn repro_script(
 /// The run directory above a finding's directory `bug` (the nearest with a manifest) and its
 /// manifest, or what is wrong with them.
 pub fn finding_run(bug: &Path) -> Result<(PathBuf, Manifest), String> {
-    let run = bug
+    // `.` or `../x` from inside a run: its ancestors are those of the absolute path
+    let absolute = fs::canonicalize(bug).unwrap_or_else(|_| bug.to_path_buf());
+    let run = absolute
         .ancestors()
         .skip(1)
         .find(|d| d.join(MANIFEST).is_file())

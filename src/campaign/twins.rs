@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::candidate::Candidate;
 use super::finding::twin_applies;
-use super::judge::judge;
+use super::judge::judge_with_reason;
 use super::records::StoreError;
 use crate::compile::{compile_batch_until, CompileError, CompileOptions, Cutoff, Verdict};
 use crate::toolchain::Toolchain;
@@ -22,10 +22,12 @@ pub enum TwinsError {
     Compile(#[from] CompileError),
 }
 
-/// Whether `c`, which got `verdict`, is a finding whose Java twin javac should judge: a verdict
-/// a twin can confirm, a twin, and no word from the language model that it cannot judge it.
-pub fn wanted(c: &Candidate, verdict: &Verdict) -> bool {
-    judge(c.expected, verdict).is_some_and(twin_applies)
+/// Whether `c`, which got `verdict` from a compiler whose diagnostics are in `format`, is a
+/// finding whose Java twin javac should judge: a verdict a twin can judge (a rejection away
+/// from the call under test included), a twin, and no word from the language model that it
+/// cannot judge it.
+pub fn wanted(c: &Candidate, verdict: &Verdict, format: crate::profile::DiagnosticFormat) -> bool {
+    judge_with_reason(c.expected, verdict, format, c.record.call_lines).is_some_and(twin_applies)
         && c.twin.is_some()
         && c.record.twin_not_applicable.is_none()
 }

@@ -85,6 +85,9 @@ pub(super) struct BatchArgs {
     /// The batch directory (resumed when it holds the same batch).
     #[arg(long, short)]
     out: PathBuf,
+    /// Do not check each cell's findings on the newest release of the compiler.
+    #[arg(long)]
+    no_recheck: bool,
 }
 
 /// Prints the end of every cell's campaign as `thalia run` does.
@@ -124,6 +127,7 @@ pub(super) fn batch(args: BatchArgs) -> Result<ExitCode> {
         out: args.out,
         progress: progress(),
         command: std::env::args().collect(),
+        recheck: !args.no_recheck,
     };
     let outcome = thalia::batch::run::run(&opts, &Printer)?;
     if let Some(n) = outcome.server_starts {

@@ -72,6 +72,12 @@ pub(super) struct CompileArgs {
     /// `intended/` and counted apart from the bugs.
     #[arg(long = "intended", value_name = "FILE")]
     intended: Vec<PathBuf>,
+    /// Do not check the findings on the newest release of the compiler at the end (by
+    /// default every confirmed finding's program, reduced when it is, is compiled with the
+    /// newest release and the newest pre-release, installed when missing: `open` or `fixed
+    /// since V` in `finding.json`, `report.md` and `thalia report`).
+    #[arg(long)]
+    no_recheck: bool,
 }
 
 impl CompileArgs {
@@ -109,6 +115,7 @@ impl CompileArgs {
             known: self.known.clone(),
             intended: self.intended.clone(),
             command: std::env::args().collect(),
+            recheck: !self.no_recheck,
             ..LaunchOptions::new(programs, settings)
         }
     }
@@ -238,6 +245,27 @@ pub(super) struct ReportArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// Check the findings on the newest release (and newest pre-release) of the compiler
+    /// again, installing them when missing, and rewrite their reports.
+    #[arg(long)]
+    recheck: bool,
+    /// Print the paste-ready reports of the new findings (`bugs/`), open ones first, the
+    /// reduced program's when there is one: `markdown` (GitHub issues, YouTrack) or `jira`
+    /// (Groovy's JIRA).
+    #[arg(long, value_name = "markdown|jira")]
+    format: Option<thalia::campaign::bugreport::Format>,
+    /// Write the findings page (`RUN/findings.html`; a batch's `index.html`) and print its
+    /// path.
+    #[arg(long)]
+    html: bool,
+    /// A Maven repository for `--recheck` (repeatable; default: the user's Maven
+    /// configuration).
+    #[arg(long = "repo", value_name = "URL")]
+    repos: Vec<String>,
+    /// A known-findings file whose entries `--recheck` and the reports use besides the
+    /// embedded ones (repeatable).
+    #[arg(long = "known", value_name = "FILE")]
+    known: Vec<PathBuf>,
 }
 
 /// Prints the end of a campaign session: the session's figures and the run's report (its
@@ -260,6 +288,9 @@ pub(super) fn finish(summary: &Summary) -> Result<ExitCode> {
         summary.findings,
         summary.distinct
     );
+    if let Some(r) = &summary.recheck {
+        eprintln!("{}", r.line());
+    }
     let report = Report::load(&summary.dir)?;
     print!(
         "{}",
@@ -345,10 +376,58 @@ pub(super) fn merge(args: MergeArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The known findings: the embedded ones and those of `files`.
+fn known_set(files: &[PathBuf]) -> Result<thalia::campaign::known::KnownSet> {
+    let mut set = thalia::campaign::known::KnownSet::embedded()?;
+    for f in files {
+        set.add_file(f)?;
+    }
+    Ok(set)
+}
+
+/// `thalia report RUN --format F`: the paste-ready reports of the run's new findings, open
+/// ones first.
+fn print_reports(dir: &std::path::Path, report: &Report, format: thalia::campaign::bugreport::Format, known: thalia::campaign::known::KnownSet) -> Result<()> {
+    use thalia::campaign::bugreport::{self, RunContext};
+    let mut ctx = RunContext::load(dir)?;
+    ctx.known = Some(known);
+    let filed: Vec<_> = report
+        .signatures
+        .iter()
+        .filter(|s| s.folder == thalia::campaign::records::BUGS)
+        .collect();
+    let left = report.signatures.len() - filed.len();
+    for (i, s) in filed.iter().enumerate() {
+        let fdir = dir.join(&s.signature);
+        let f = thalia::campaign::records::FindingFile::read(&fdir)?;
+        let reduced = bugreport::reduced_program(&fdir, f.compiler.tool).is_some();
+        if i > 0 {
+            println!(
+                "{}",
+                match format {
+                    bugreport::Format::Markdown => "\n---\n",
+                    bugreport::Format::Jira => "\n----\n",
+                }
+            );
+        }
+        print!("{}", bugreport::render(&fdir, &ctx, reduced, format)?);
+    }
+    eprintln!(
+        "{} report(s) of new findings printed, open ones first; {left} finding(s) of known/, suspects/ and intended/ left out",
+        filed.len()
+    );
+    Ok(())
+}
+
 pub(super) fn report(args: ReportArgs) -> Result<ExitCode> {
     if thalia::batch::is_batch(&args.dir) {
         let summary = thalia::batch::BatchSummary::read(&args.dir)
             .with_context(|| format!("cannot read the batch in {}", args.dir.display()))?;
+        if args.html {
+            let page = thalia::batch::write_page(&args.dir, &summary)?;
+            println!("{}", page.display());
+            return Ok(ExitCode::SUCCESS);
+        }
         if args.json {
             print_json(&summary)?;
         } else {
@@ -356,9 +435,36 @@ pub(super) fn report(args: ReportArgs) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
+    let known = known_set(&args.known)?;
+    if args.recheck {
+        use thalia::campaign::recheck::{self, FinalizeOptions, RecheckOptions};
+        let r = recheck::recheck(
+            &args.dir,
+            &RecheckOptions {
+                repos: args.repos.clone(),
+                progress: progress(),
+                no_pre_release: false,
+                known: Some(known.clone()),
+            },
+        )
+        .with_context(|| format!("cannot recheck the run in {}", args.dir.display()))?;
+        eprintln!("{}", r.line());
+        recheck::finalize(
+            &args.dir,
+            &FinalizeOptions {
+                known: Some(known.clone()),
+                repos: args.repos.clone(),
+            },
+        )?;
+    }
     let report = Report::load(&args.dir)
         .with_context(|| format!("cannot read the run in {}", args.dir.display()))?;
-    if args.json {
+    if args.html {
+        let page = thalia::campaign::page::write(&args.dir)?;
+        println!("{}", page.display());
+    } else if let Some(format) = args.format {
+        print_reports(&args.dir, &report, format, known)?;
+    } else if args.json {
         print_json(&report)?;
     } else {
         print!("{}", report.table());

@@ -1,14 +1,18 @@
 //! Known findings end to end: a campaign labels findings that match a known entry `known`
-//! (results line, `known/` folder, `finding.json`, `report.md`), counts them apart in
-//! `thalia report`, and keeps reporting the others as new; and the Groovy generator no longer
-//! avoids RB9 (arguments of calls with explicit type arguments are broken again).
+//! (results line, `known/` folder, `finding.json`, `report.md`) only on evidence — the entry's
+//! own program, compiled with the campaign's compiler, gives the same signature — counts them
+//! apart in `thalia report` (the counts by folder add up), and keeps reporting the others as
+//! new, those that only look alike included; and the Groovy generator no longer avoids RB9
+//! (arguments of calls with explicit type arguments are broken again).
 
 use crate::support::fake;
 
 use fake::{fake_groovyc, lines, synth, thalia};
 use serde_json::Value;
 
-/// A user's known-findings file with one entry for the fake compiler's `old-bug` rejection.
+/// A user's known-findings file: one entry for the fake compiler's `old-bug` rejection (its
+/// program shows it), and one whose patterns match the `fresh` rejections but whose program
+/// the compiler accepts: it only looks alike.
 const MINE: &str = r#"
 [[finding]]
 id = "MINE-1"
@@ -18,8 +22,21 @@ kind = "unexpected-rejection"
 signatures = ["groovy unexpected-rejection: * old-bug rejection"]
 affected = ["fake"]
 tracker = "https://example.org/issues/1"
-program = "class Main {}"
+program = "class Main { /* OLD_BUG */ }"
+
+[[finding]]
+id = "LOOKALIKE"
+compiler = "groovy"
+title = "a bug whose signature looks like the fresh one"
+kind = "unexpected-rejection"
+signatures = ["groovy unexpected-rejection: * fresh rejection"]
+affected = ["fake"]
+program = "class Main { /* FINE */ }"
 "#;
+
+/// The fake groovyc: programs with an odd id, and sources that say `OLD_BUG`, hit the old
+/// bug; sources that say `FINE` compile; the others hit a fresh bug.
+const FAKE: &str = "    *.groovy)\n      if grep -q OLD_BUG \"$a\" || expr \"$a\" : '.*[13579][.]groovy$' >/dev/null; then\n        echo \"file://$a: 5: [Static type checking] - old-bug rejection @ line 5, column 9.\"\n        rc=1\n      elif ! grep -q FINE \"$a\"; then\n        echo \"file://$a: 5: [Static type checking] - fresh rejection @ line 5, column 9.\"\n        rc=1\n      fi\n      ;;";
 
 #[test]
 fn findings_of_known_bugs_are_labelled_kept_apart_and_counted_apart() {
@@ -28,11 +45,7 @@ fn findings_of_known_bugs_are_labelled_kept_apart_and_counted_apart() {
     let programs = root.path().join("programs");
     synth(&toolchains, "groovy", "well-typed", 5, 12, &programs);
     // odd program ids hit the known bug, even ones a new one
-    fake_groovyc(
-        &toolchains,
-        "fake",
-        "    *[13579].groovy)\n      echo \"file://$a: 5: [Static type checking] - old-bug rejection @ line 5, column 9.\"\n      rc=1\n      ;;\n    *.groovy)\n      echo \"file://$a: 5: [Static type checking] - fresh rejection @ line 5, column 9.\"\n      rc=1\n      ;;",
-    );
+    fake_groovyc(&toolchains, "fake", FAKE);
     let known = root.path().join("mine.toml");
     std::fs::write(&known, MINE).expect("write");
     let store = root.path().join("store");
@@ -78,12 +91,36 @@ fn findings_of_known_bugs_are_labelled_kept_apart_and_counted_apart() {
     };
     let known_dirs = dirs("known");
     assert_eq!(known_dirs.len(), 1, "{known_dirs:?}");
-    assert_eq!(dirs("bugs").len(), 1, "the new finding alone in bugs/");
+    assert_eq!(
+        dirs("bugs").len(),
+        1,
+        "the new finding alone in bugs/, not labelled with the look-alike"
+    );
+    // the evidence: both entries' programs compiled with the campaign's compiler
+    let evidence: Value = serde_json::from_str(
+        &std::fs::read_to_string(store.join("known-evidence.json")).expect("evidence kept"),
+    )
+    .expect("JSON");
+    let of = |id: &str| evidence["groovy@fake"][id].clone();
+    assert_eq!(of("MINE-1")["verdict"], "rejected", "{evidence}");
+    assert_eq!(
+        of("MINE-1")["signature"],
+        "groovy unexpected-rejection: [Static type checking] - old-bug rejection",
+        "{evidence}"
+    );
+    assert_eq!(of("LOOKALIKE")["verdict"], "accepted", "{evidence}");
+    assert_eq!(of("LOOKALIKE")["kind"], Value::Null, "{evidence}");
     let finding: Value = serde_json::from_str(
         &std::fs::read_to_string(known_dirs[0].join("finding.json")).expect("finding.json"),
     )
     .expect("JSON");
     assert_eq!(finding["known"]["id"], "MINE-1");
+    assert!(
+        finding["known"]["evidence"]
+            .as_str()
+            .is_some_and(|e| e.contains("same signature with groovy@fake")),
+        "{finding}"
+    );
     let report_md = std::fs::read_to_string(known_dirs[0].join("report.md")).expect("report.md");
     assert!(
         report_md.contains("## Known bug") && report_md.contains("example.org/issues/1"),
@@ -113,6 +150,15 @@ fn findings_of_known_bugs_are_labelled_kept_apart_and_counted_apart() {
         )),
         "{table}"
     );
+    // the counts by folder add up to the programs with findings
+    assert!(
+        table.contains(&format!(
+            "where: bugs/ 1 distinct ({fresh} programs), known/ 1 distinct ({old} programs)"
+        )),
+        "{table}"
+    );
+    assert_eq!(table.matches("findings:").count(), 1, "{table}");
+    assert_eq!(table.matches("distinct findings").count(), 1, "{table}");
 }
 
 #[test]

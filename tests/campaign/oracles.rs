@@ -293,3 +293,69 @@ fn a_signature_keeps_a_few_programs_whose_diagnostics_differ() {
         assert!(text.contains("Cannot find matching method"), "{text}");
     }
 }
+
+/// Installs a fake javac `javac@99` (newer than the JDK's, so campaigns take it for the
+/// twins) from the body of a shell `case "$a"` over its arguments.
+fn fake_javac(toolchains: &Path, cases: &str) {
+    fake::install_script(
+        toolchains,
+        "javac",
+        "99",
+        "com.sun.tools.javac.Main",
+        &format!("#!/bin/sh\nrc=0\nfor a in \"$@\"; do\n  case \"$a\" in\n{cases}\n  esac\ndone\nexit $rc\n"),
+    );
+}
+
+#[test]
+fn a_program_rejected_away_from_its_call_whose_twin_javac_judges_the_other_way_is_a_bug() {
+    // the fake groovyc rejects p000001 at its package line, away from the call; javac is
+    // asked about the twin: accepting it (or rejecting it at the call) says the compiler
+    // rejects a statement javac accepts (bugs/); rejecting it away from the call as well
+    // says the generator wrote it so (suspects/)
+    for (javac, folder, status) in [
+        ("    *) ;;", "bugs", "confirmed"),
+        (
+            "    *Test_p000001.java)\n      echo \"$a:1: error: injected\"\n      rc=1\n      ;;",
+            "suspects",
+            "generator-suspect",
+        ),
+    ] {
+        let root = tempfile::tempdir().expect("tempdir");
+        let toolchains = root.path().join("toolchains");
+        let programs = root.path().join("programs");
+        synth(&toolchains, "groovy", "ill-typed", 1, 4, &programs);
+        fake_groovyc(
+            &toolchains,
+            "elsewhere",
+            "    *.groovy)\n      rc=1\n      case \"$a\" in\n        */Test_p000001.groovy) l=1 ;;\n        *) l=$(( $(wc -l < \"$a\") - 2 )) ;;\n      esac\n      echo \"file://$a: $l: [Static type checking] - injected @ line $l, column 9.\"\n      ;;",
+        );
+        fake_javac(&toolchains, javac);
+        let store = root.path().join("store");
+        thalia(&toolchains)
+            .arg("check")
+            .arg(&programs)
+            .args(["--compiler", "groovy@elsewhere", "-j", "1"])
+            .arg("--out")
+            .arg(&store)
+            .assert()
+            .success();
+        let line = lines(&store.join("results.jsonl"))
+            .into_iter()
+            .find(|r| r["id"] == "p000001")
+            .expect("p000001 judged");
+        assert_eq!(line["finding"]["kind"], "rejected-elsewhere", "{line}");
+        assert_eq!(line["finding"]["twin"], status, "{line}");
+        assert!(line["twin_verdict"].is_string(), "the twin was compiled: {line}");
+        let dirs: Vec<PathBuf> = std::fs::read_dir(store.join(folder))
+            .map(|rd| rd.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        assert_eq!(dirs.len(), 1, "{folder}: {dirs:?}");
+        let finding: Value = serde_json::from_str(
+            &std::fs::read_to_string(dirs[0].join("finding.json")).expect("finding.json"),
+        )
+        .expect("JSON");
+        assert_eq!(finding["twin"]["status"], status, "{finding}");
+        let report = std::fs::read_to_string(dirs[0].join("report.md")).expect("report.md");
+        assert!(report.contains("What javac says"), "{report}");
+    }
+}

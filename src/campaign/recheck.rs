@@ -1,0 +1,929 @@
+//! Whether a run's findings are still open: at the end of a campaign (unless
+//! `--no-recheck`), or with `thalia report RUN --recheck`, every finding of the run's compiler
+//! in `bugs/` and `known/` has its program (the reduced one when `reduced/` holds it)
+//! compiled with the newest release of that compiler and the newest pre-release newer than
+//! it, as the repositories list them (`toolchain::release_list`; releases installed and
+//! cached by the tool). A finding the newest release still shows is `open`; one it no longer
+//! shows is `fixed`, and a binary search over the stable releases between the finding's own
+//! and the newest (all such findings at once, one compilation per release probed) finds the
+//! first fixed release. The status goes into `finding.json`; `report.md` is rewritten.
+//!
+//! A known label is checked again on the releases compiled: when the entry's own program and
+//! the finding's behave differently on one of them, they are not the same bug — the label is
+//! taken back (`known_disproved`) and the finding moves from `known/` to `bugs/`.
+//!
+//! [`finalize`] completes the reduced programs' evidence (their compiler output, and javac's
+//! verdict on their Java twins) and rewrites every finding's `report.md` from its directory.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::Serialize;
+use thalia_extractors::maven::compare_versions;
+
+use super::bisect::{candidates, BisectOptions, MAX_PROBES};
+use super::bugreport::{self, ReducedTwin, RunContext, REDUCED_OUTPUT, REDUCED_TWIN};
+use super::evidence::CompiledEvidence;
+use super::judge::{elsewhere_status, judge_with_reason};
+use super::known::{Evidence, KnownSet};
+use super::records::{
+    write_atomic, CompilerInfo, DisprovedLabel, FindingFile, Manifest, ReleaseCheck,
+    ReleaseStatus, StatusState, StoreError, BUGS, FOLDERS, KNOWN, MANIFEST, REDUCED, RESULTS,
+};
+use super::signature::signature;
+use super::store::now;
+use crate::compile::{CompileOptions, Compiler, Mode, Verdict};
+use crate::profile::Install;
+use crate::toolchain::{self, Tool, Toolchain};
+
+/// How to recheck.
+#[derive(Clone, Debug, Default)]
+pub struct RecheckOptions {
+    /// Maven repositories (default: the user's configuration).
+    pub repos: Vec<String>,
+    /// Show download progress.
+    pub progress: bool,
+    /// Leave the newest pre-release out.
+    pub no_pre_release: bool,
+    /// The known findings whose labels are checked again (default: the embedded ones).
+    pub known: Option<KnownSet>,
+}
+
+/// What a recheck did.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RecheckSummary {
+    /// The compiler (`groovy`).
+    pub compiler: String,
+    /// The finding's release.
+    pub version: String,
+    /// The newest release, when known.
+    pub newest: Option<String>,
+    /// The newest pre-release, when newer than the newest release.
+    pub pre_release: Option<String>,
+    /// Findings checked.
+    pub findings: usize,
+    /// Findings the newest release still shows.
+    pub open: usize,
+    /// Findings it no longer shows.
+    pub fixed: usize,
+    /// Findings that could not be checked.
+    pub unchecked: usize,
+    /// Known labels taken back: the finding's directory and the entry's id.
+    pub relabelled: Vec<(String, String)>,
+    /// Why nothing could be checked, or what answered instead of the repositories.
+    pub note: Option<String>,
+    /// Releases compiled (besides the finding's own).
+    pub releases_compiled: usize,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl RecheckSummary {
+    /// One line for people.
+    pub fn line(&self) -> String {
+        if self.findings == 0 {
+            return "newest releases: no finding to check".into();
+        }
+        let mut s = match (&self.newest, self.open + self.fixed) {
+            (Some(n), checked) if checked > 0 => format!(
+                "newest releases: {} of {} finding(s) still open on {} {n}{}, {} fixed since",
+                self.open,
+                self.findings,
+                self.compiler,
+                self.pre_release
+                    .as_ref()
+                    .map(|p| format!(" (pre-release {p} checked too)"))
+                    .unwrap_or_default(),
+                self.fixed
+            ),
+            _ => format!(
+                "newest releases: {} finding(s) not checked",
+                self.unchecked
+            ),
+        };
+        if self.unchecked > 0 && self.open + self.fixed > 0 {
+            s.push_str(&format!(", {} not checked", self.unchecked));
+        }
+        if let Some(n) = &self.note {
+            s.push_str(&format!(" ({n})"));
+        }
+        if !self.relabelled.is_empty() {
+            s.push_str(&format!(
+                "; {} known label(s) taken back by the newer releases (moved to {BUGS}/)",
+                self.relabelled.len()
+            ));
+        }
+        s
+    }
+}
+
+/// A recheck that could not be made at all.
+#[derive(Debug, thiserror::Error)]
+pub enum RecheckError {
+    /// Reading or writing the run failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// One finding being rechecked.
+struct Item {
+    dir: PathBuf,
+    finding: FindingFile,
+    /// The program compiled: its file name and source.
+    file: String,
+    source: String,
+    reduced: bool,
+    checks: BTreeMap<String, ReleaseCheck>,
+}
+
+/// The run's manifest.
+fn manifest(run: &Path) -> Result<Manifest, StoreError> {
+    let path = run.join(MANIFEST);
+    let text = std::fs::read_to_string(&path).map_err(|source| StoreError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|e| StoreError::Manifest {
+        path,
+        message: e.to_string(),
+    })
+}
+
+/// The directories of the findings in `folders` (the run's own compiler's, or with `all`
+/// every compiler's), sorted.
+fn finding_dirs(run: &Path, folders: &[&str], all: bool) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for folder in folders {
+        for e in std::fs::read_dir(run.join(folder))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let p = e.path();
+            if e.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            if p.join("finding.json").is_file() {
+                out.push(p);
+            } else if all {
+                out.extend(
+                    std::fs::read_dir(&p)
+                        .into_iter()
+                        .flatten()
+                        .flatten()
+                        .map(|s| s.path())
+                        .filter(|s| s.join("finding.json").is_file()),
+                );
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The toolchain of exactly `tool@version`, installed when missing.
+fn installed(tool: Tool, version: &str, opts: &RecheckOptions) -> Result<Toolchain, String> {
+    if let Some(tc) = toolchain::list()
+        .into_iter()
+        .find(|t| t.tool == tool && t.version == version)
+    {
+        return Ok(tc);
+    }
+    toolchain::install(tool, Some(version), &opts.repos, opts.progress)
+        .map_err(|e| e.to_string())
+        .and_then(|tc| {
+            if tc.version == version {
+                Ok(tc)
+            } else {
+                Err(format!("asked for {version}, installed {}", tc.version))
+            }
+        })
+}
+
+/// How the run compiled its programs: classpath, time budget and a variant's flags.
+fn compile_options(info: &CompilerInfo) -> CompileOptions {
+    CompileOptions {
+        classpath: info.classpath.clone(),
+        timeout: std::time::Duration::from_secs_f64(info.timeout_seconds.max(1.0)),
+        flags: info.variant().map(|v| v.flag_list()).unwrap_or_default(),
+    }
+}
+
+/// Compiles `programs` (file name, source) with `tc` in a fresh directory under `work`, a
+/// batch per set of distinct file names; their verdicts by file name, or why they could not
+/// be compiled.
+fn compile_all(
+    tc: &Toolchain,
+    work: &Path,
+    programs: &[(String, String)],
+    opts: &CompileOptions,
+) -> Result<HashMap<String, Verdict>, String> {
+    let mut out = HashMap::new();
+    let mut rest: Vec<&(String, String)> = programs.iter().collect();
+    let mut batch_no = 0;
+    while !rest.is_empty() {
+        let mut seen = HashSet::new();
+        let (batch, later): (Vec<_>, Vec<_>) =
+            rest.into_iter().partition(|(f, _)| seen.insert(f.clone()));
+        rest = later;
+        let dir = work.join(format!("b{batch_no}"));
+        batch_no += 1;
+        let classes = dir.join("classes");
+        std::fs::create_dir_all(&classes).map_err(|e| format!("{}: {e}", classes.display()))?;
+        let mut files = Vec::new();
+        for (f, src) in &batch {
+            let p = dir.join(f);
+            std::fs::write(&p, src).map_err(|e| format!("{}: {e}", p.display()))?;
+            files.push(p);
+        }
+        let mut compiler = Compiler::new(tc, Mode::Process);
+        let r = compiler
+            .compile_batch(&files, &classes, opts)
+            .map_err(|e| e.to_string())?;
+        let _ = std::fs::remove_dir_all(&dir);
+        out.extend(r.verdicts);
+    }
+    Ok(out)
+}
+
+/// What `v`, the verdict of `tool` on `item`'s program, says of the finding.
+fn check_of(item: &Item, tool: Tool, version: &str, pre: bool, v: &Verdict) -> ReleaseCheck {
+    let f = &item.finding;
+    let call = thalia_translators::call_lines(&item.source);
+    let kind = judge_with_reason(f.expected, v, tool.profile().diagnostics, call);
+    let shows = kind == Some(f.kind);
+    let same = shows
+        && kind
+            .map(|k| signature(tool, k, v, &f.program.record).dir == f.signature)
+            .unwrap_or(false);
+    ReleaseCheck {
+        version: version.to_string(),
+        pre_release: pre,
+        verdict: Some(v.label().to_string()),
+        shows: Some(shows),
+        same_signature: Some(same),
+        diagnostic: match v {
+            Verdict::Rejected { diagnostics } => diagnostics
+                .first()
+                .map(|d| bugreport::scrub(&d.chars().take(300).collect::<String>())),
+            Verdict::Crash { output, .. } => Some(bugreport::scrub(
+                &output.chars().take(300).collect::<String>(),
+            )),
+            _ => None,
+        },
+        error: None,
+    }
+}
+
+/// The checker of releases for a run: installs them, compiles the findings' programs with
+/// them and keeps every verdict.
+struct Prober<'a> {
+    info: &'a CompilerInfo,
+    opts: &'a RecheckOptions,
+    work: tempfile::TempDir,
+    compiled: HashSet<String>,
+    evidence: Option<&'a CompiledEvidence>,
+}
+
+impl Prober<'_> {
+    /// Compiles the programs of `items[which]` with `version` and records the checks.
+    fn probe(&mut self, items: &mut [Item], which: &[usize], version: &str, pre: bool) {
+        let tool = self.info.tool;
+        if version == self.info.version {
+            // the finding's own release: its verdict is the finding
+            for &i in which {
+                let it = &mut items[i];
+                it.checks.insert(
+                    version.to_string(),
+                    ReleaseCheck {
+                        version: version.to_string(),
+                        pre_release: pre,
+                        verdict: Some(it.finding.actual.clone()),
+                        shows: Some(true),
+                        same_signature: Some(true),
+                        diagnostic: None,
+                        error: None,
+                    },
+                );
+            }
+            return;
+        }
+        let failed = |items: &mut [Item], e: &str| {
+            for &i in which {
+                items[i].checks.insert(
+                    version.to_string(),
+                    ReleaseCheck {
+                        version: version.to_string(),
+                        pre_release: pre,
+                        verdict: None,
+                        shows: None,
+                        same_signature: None,
+                        diagnostic: None,
+                        error: Some(e.to_string()),
+                    },
+                );
+            }
+        };
+        let tc = match installed(tool, version, self.opts) {
+            Ok(tc) => tc,
+            Err(e) => return failed(items, &e),
+        };
+        let copts = compile_options(self.info);
+        if let Some(ev) = self.evidence {
+            ev.add_compiler(&release_label(self.info, version), tc.clone(), copts.clone());
+        }
+        self.compiled.insert(version.to_string());
+        let programs: Vec<(String, String)> = which
+            .iter()
+            .map(|&i| (items[i].file.clone(), items[i].source.clone()))
+            .collect();
+        let dir = self.work.path().join(format!("r{}", self.compiled.len()));
+        match compile_all(&tc, &dir, &programs, &copts) {
+            Ok(verdicts) => {
+                for &i in which {
+                    let check = match verdicts.get(&items[i].file) {
+                        Some(v) => check_of(&items[i], tool, version, pre, v),
+                        None => ReleaseCheck {
+                            version: version.to_string(),
+                            pre_release: pre,
+                            verdict: None,
+                            shows: None,
+                            same_signature: None,
+                            diagnostic: None,
+                            error: Some(format!("no verdict for {}", items[i].file)),
+                        },
+                    };
+                    items[i].checks.insert(version.to_string(), check);
+                }
+            }
+            Err(e) => failed(items, &e),
+        }
+    }
+}
+
+/// `tool@version` with the run's variant, as evidence is keyed.
+fn release_label(info: &CompilerInfo, version: &str) -> String {
+    CompilerInfo {
+        version: version.to_string(),
+        ..info.clone()
+    }
+    .label()
+}
+
+/// The newest pre-release among `versions` newer than `newest` (snapshots never), within the
+/// profile's default series when it has one.
+fn newest_pre_release(
+    versions: &[String],
+    rules: &crate::profile::VersionRules,
+    newest: &str,
+) -> Option<String> {
+    versions
+        .iter()
+        .filter(|v| !rules.is_stable(v) && !v.to_ascii_lowercase().contains("snapshot"))
+        .filter(|v| {
+            rules
+                .default_series
+                .is_none_or(|s| v.starts_with(s.trim_end_matches('.')))
+        })
+        .filter(|v| compare_versions(v, newest) == std::cmp::Ordering::Greater)
+        .max_by(|a, b| compare_versions(a, b))
+        .cloned()
+}
+
+/// Rechecks the findings of the run in `run` on the newest releases of its compiler.
+pub fn recheck(run: &Path, opts: &RecheckOptions) -> Result<RecheckSummary, RecheckError> {
+    let start = Instant::now();
+    let manifest = manifest(run)?;
+    let info = manifest.compiler.clone();
+    let tool = info.tool;
+    let profile = tool.profile();
+    let mut summary = RecheckSummary {
+        compiler: tool.name().to_string(),
+        version: info.version.clone(),
+        ..RecheckSummary::default()
+    };
+    let mut items: Vec<Item> = Vec::new();
+    for dir in finding_dirs(run, &[BUGS, KNOWN], false) {
+        let Ok(finding) = FindingFile::read(&dir) else {
+            continue;
+        };
+        if finding.compiler.tool != tool || finding.compiler.version != info.version {
+            continue;
+        }
+        let (file, source, reduced) = match bugreport::reduced_program(&dir, tool) {
+            Some(file) => match std::fs::read_to_string(dir.join(REDUCED).join(&file)) {
+                Ok(src) => (file, src, true),
+                Err(_) => continue,
+            },
+            None => match std::fs::read_to_string(dir.join(&finding.program.file)) {
+                Ok(src) => (finding.program.file.clone(), src, false),
+                Err(_) => continue,
+            },
+        };
+        items.push(Item {
+            dir,
+            finding,
+            file,
+            source,
+            reduced,
+            checks: BTreeMap::new(),
+        });
+    }
+    summary.findings = items.len();
+    if items.is_empty() {
+        return Ok(summary);
+    }
+    // a finding checked before keeps that status, noting that this check could not be made
+    let unchecked = |items: &[Item], note: String, summary: &mut RecheckSummary| {
+        for it in items {
+            if let Some(mut old) = it
+                .finding
+                .status
+                .clone()
+                .filter(|s| s.state != StatusState::Unchecked)
+            {
+                old.note = Some(format!(
+                    "{note}; the status is that of the check at {} (seconds since the epoch)",
+                    old.checked_at as u64
+                ));
+                write_status(it, old)?;
+                continue;
+            }
+            let status = ReleaseStatus {
+                state: StatusState::Unchecked,
+                program: program_word(it.reduced),
+                newest: None,
+                newest_pre_release: None,
+                open_on: Vec::new(),
+                fixed_in: None,
+                last_affected: None,
+                checks: Vec::new(),
+                note: Some(note.clone()),
+                checked_at: now(),
+            };
+            write_status(it, status)?;
+        }
+        summary.unchecked = items.len();
+        summary.note = Some(note);
+        Ok::<(), StoreError>(())
+    };
+    if !matches!(profile.install, Install::Maven(_)) {
+        unchecked(
+            &items,
+            format!(
+                "{} comes with the JDK: thalia does not install its releases",
+                profile.name
+            ),
+            &mut summary,
+        )?;
+        summary.seconds = start.elapsed().as_secs_f64();
+        return Ok(summary);
+    }
+    if info.coordinate.is_none() {
+        unchecked(
+            &items,
+            format!(
+                "{}@{} is a local toolchain, not a release installed from a Maven repository",
+                tool.name(),
+                info.version
+            ),
+            &mut summary,
+        )?;
+        summary.seconds = start.elapsed().as_secs_f64();
+        return Ok(summary);
+    }
+    let (versions, list_note) = match toolchain::release_list(tool, &opts.repos, opts.progress) {
+        Ok(v) => v,
+        Err(e) => {
+            unchecked(
+                &items,
+                format!("could not check: {}'s releases cannot be listed ({e})", tool.name()),
+                &mut summary,
+            )?;
+            summary.seconds = start.elapsed().as_secs_f64();
+            return Ok(summary);
+        }
+    };
+    let Ok(newest) = profile.versions.pick(&versions, None) else {
+        unchecked(
+            &items,
+            format!("the repositories list no stable release of {}", tool.name()),
+            &mut summary,
+        )?;
+        return Ok(summary);
+    };
+    // a finding of a release newer than the newest stable one (a pre-release): the newest is
+    // its own
+    let newest = if compare_versions(&info.version, &newest) == std::cmp::Ordering::Greater {
+        info.version.clone()
+    } else {
+        newest
+    };
+    let pre = if opts.no_pre_release {
+        None
+    } else {
+        newest_pre_release(&versions, &profile.versions, &newest)
+            .filter(|p| *p != info.version)
+    };
+    summary.newest = Some(newest.clone());
+    summary.pre_release = pre.clone();
+    summary.note = list_note.clone();
+    let known = opts
+        .known
+        .clone()
+        .or_else(|| KnownSet::embedded().ok())
+        .unwrap_or_default();
+    let evidence = CompiledEvidence::new(run, &opts.repos);
+    let mut prober = Prober {
+        info: &info,
+        opts,
+        work: tempfile::Builder::new()
+            .prefix(".recheck-")
+            .tempdir_in(run)
+            .map_err(|e| StoreError::Io {
+                path: run.to_path_buf(),
+                source: e,
+            })?,
+        compiled: HashSet::new(),
+        evidence: Some(&evidence),
+    };
+    if let Ok(tc) = installed(tool, &info.version, opts) {
+        evidence.add_compiler(&info.label(), tc, compile_options(&info));
+    }
+    let all: Vec<usize> = (0..items.len()).collect();
+    prober.probe(&mut items, &all, &newest, false);
+    if let Some(p) = &pre {
+        prober.probe(&mut items, &all, p, true);
+    }
+    // the fixed ones: a binary search over the stable releases between theirs and the newest
+    let fixed: Vec<usize> = (0..items.len())
+        .filter(|&i| items[i].checks.get(&newest).and_then(|c| c.shows) == Some(false))
+        .collect();
+    // per fixed finding: the newest release known to show it, the oldest known not to
+    let mut bounds: HashMap<usize, (String, String)> = fixed
+        .iter()
+        .map(|&i| (i, (info.version.clone(), newest.clone())))
+        .collect();
+    if !fixed.is_empty() {
+        let mut list = candidates(
+            &versions,
+            &profile.versions,
+            &info.version,
+            &BisectOptions {
+                from: Some(info.version.clone()),
+                to: Some(newest.clone()),
+                ..BisectOptions::default()
+            },
+        );
+        if !list.contains(&newest) {
+            list.push(newest.clone());
+        }
+        loop {
+            if prober.compiled.len() >= MAX_PROBES {
+                break;
+            }
+            // the middle release of every open interval, grouped
+            let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+            for (&i, (lo, hi)) in &bounds {
+                let (Some(l), Some(h)) = (
+                    list.iter().position(|v| v == lo),
+                    list.iter().position(|v| v == hi),
+                ) else {
+                    continue;
+                };
+                if h > l + 1 {
+                    groups.entry(list[l + (h - l) / 2].clone()).or_default().push(i);
+                }
+            }
+            if groups.is_empty() {
+                break;
+            }
+            for (version, which) in groups {
+                prober.probe(&mut items, &which, &version, false);
+                for i in which {
+                    let shows = items[i].checks.get(&version).and_then(|c| c.shows);
+                    let b = bounds.get_mut(&i).expect("a bounded finding");
+                    match shows {
+                        Some(true) => b.0 = version.clone(),
+                        Some(false) => b.1 = version.clone(),
+                        // untestable: left out of the search
+                        None => list.retain(|v| *v != version),
+                    }
+                }
+            }
+        }
+    }
+    summary.releases_compiled = prober.compiled.len();
+    // statuses, and known labels checked again on every release compiled
+    for (i, it) in items.iter_mut().enumerate() {
+        let mut checks: Vec<ReleaseCheck> = it.checks.values().cloned().collect();
+        checks.sort_by(|a, b| compare_versions(&a.version, &b.version));
+        let newest_shows = it.checks.get(&newest).and_then(|c| c.shows);
+        let state = match newest_shows {
+            Some(true) => StatusState::Open,
+            Some(false) => StatusState::Fixed,
+            None => StatusState::Unchecked,
+        };
+        let (last_affected, fixed_in) = match (bounds.get(&i), state) {
+            (Some((lo, hi)), StatusState::Fixed) => (Some(lo.clone()), Some(hi.clone())),
+            _ => (None, None),
+        };
+        let note = match state {
+            StatusState::Unchecked => it
+                .checks
+                .get(&newest)
+                .and_then(|c| c.error.clone())
+                .map(|e| format!("could not check {} {newest}: {e}", tool.name())),
+            _ => list_note.clone(),
+        };
+        let status = ReleaseStatus {
+            state,
+            program: program_word(it.reduced),
+            newest: Some(newest.clone()),
+            newest_pre_release: pre.clone(),
+            open_on: std::iter::once(info.version.clone())
+                .chain(
+                    checks
+                        .iter()
+                        .filter(|c| c.shows == Some(true) && c.version != info.version)
+                        .map(|c| c.version.clone()),
+                )
+                .collect(),
+            fixed_in,
+            last_affected,
+            checks,
+            note,
+            checked_at: now(),
+        };
+        match state {
+            StatusState::Open => summary.open += 1,
+            StatusState::Fixed => summary.fixed += 1,
+            StatusState::Unchecked => summary.unchecked += 1,
+        }
+        if let Some(disproved) = disprove(it, &status, &known, &evidence, &info) {
+            summary
+                .relabelled
+                .push((it.finding.signature.clone(), disproved.id.clone()));
+            it.finding.known = None;
+            it.finding.known_disproved = Some(disproved);
+            it.finding.status = Some(status);
+            let dest = run.join(BUGS).join(&it.finding.signature);
+            it.finding.write(&it.dir)?;
+            if !dest.exists() && std::fs::rename(&it.dir, &dest).is_ok() {
+                it.dir = dest;
+            }
+            continue;
+        }
+        write_status(it, status)?;
+    }
+    summary.seconds = start.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+/// `reduced` or `original`.
+fn program_word(reduced: bool) -> String {
+    if reduced { "reduced" } else { "original" }.to_string()
+}
+
+/// Writes the finding's status into its `finding.json`.
+fn write_status(it: &Item, status: ReleaseStatus) -> Result<(), StoreError> {
+    let mut f = FindingFile::read(&it.dir)?;
+    f.status = Some(status);
+    f.write(&it.dir)
+}
+
+/// The known label of `it` taken back, when its entry's program and the finding's behave
+/// differently on a release both were compiled with.
+fn disprove(
+    it: &Item,
+    status: &ReleaseStatus,
+    known: &KnownSet,
+    evidence: &CompiledEvidence,
+    info: &CompilerInfo,
+) -> Option<DisprovedLabel> {
+    let label = it.finding.known.as_ref()?;
+    let entry = known.entries().find(|e| e.id == label.id)?;
+    for c in &status.checks {
+        let (Some(shows), true) = (c.shows, c.version != info.version) else {
+            continue;
+        };
+        let Some(ev) = evidence.verdict(entry, &release_label(info, &c.version)) else {
+            continue;
+        };
+        if ev.verdict.is_none() {
+            continue;
+        }
+        if ev.shows() != shows {
+            let (ours, theirs) = if shows {
+                ("still shows", "no longer shows its bug")
+            } else {
+                ("no longer shows", "still shows its bug")
+            };
+            return Some(DisprovedLabel {
+                id: entry.id.clone(),
+                reason: format!(
+                    "{} {}: this finding's program {ours} it, {}'s own program {theirs}",
+                    info.tool.name(),
+                    c.version,
+                    entry.id
+                ),
+            });
+        }
+    }
+    None
+}
+
+/// How [`finalize`] completes a run's findings.
+#[derive(Clone, Debug, Default)]
+pub struct FinalizeOptions {
+    /// The known findings (for possible duplicates; default: the embedded ones).
+    pub known: Option<KnownSet>,
+    /// Maven repositories (to install javac when missing).
+    pub repos: Vec<String>,
+}
+
+/// Completes the reduced programs' evidence of the run in `run` (their compiler output, and
+/// javac's verdict on their Java twins, when missing) and rewrites every finding's
+/// `report.md` (and its reduced program's) from its directory. Returns the reports written.
+pub fn finalize(run: &Path, opts: &FinalizeOptions) -> Result<usize, RecheckError> {
+    let manifest = manifest(run)?;
+    let known = opts.known.clone().or_else(|| KnownSet::embedded().ok());
+    let ctx = RunContext::of(manifest.clone(), known);
+    let dirs = finding_dirs(run, &FOLDERS, true);
+    complete_reduced(run, &manifest, &dirs, opts);
+    let differential = differential_by_key(run);
+    let mut written = 0;
+    for dir in &dirs {
+        let Ok(f) = FindingFile::read(dir) else {
+            continue;
+        };
+        let diff = differential
+            .get(&f.program.key)
+            .cloned()
+            .unwrap_or_default();
+        bugreport::write_reports(dir, &ctx, &diff)?;
+        written += 1;
+    }
+    Ok(written)
+}
+
+/// The differential verdicts of every program with one, by program key.
+fn differential_by_key(run: &Path) -> HashMap<String, Vec<super::records::DiffRef>> {
+    let Ok(bytes) = std::fs::read(run.join(RESULTS)) else {
+        return HashMap::new();
+    };
+    super::store::scan_results(&bytes)
+        .lines
+        .into_iter()
+        .filter(|(_, _, r)| !r.differential.is_empty())
+        .map(|(_, _, r)| (r.key, r.differential))
+        .collect()
+}
+
+/// Compiles the reduced programs that lack their compiler output with their finding's own
+/// release, and their Java twins with javac; what cannot be compiled is left as it is.
+fn complete_reduced(run: &Path, manifest: &Manifest, dirs: &[PathBuf], opts: &FinalizeOptions) {
+    let info = &manifest.compiler;
+    let mut own: Vec<(PathBuf, FindingFile, String, String)> = Vec::new();
+    let mut twins: Vec<(PathBuf, FindingFile, String, String)> = Vec::new();
+    for dir in dirs {
+        let Ok(f) = FindingFile::read(dir) else {
+            continue;
+        };
+        if f.compiler.tool != info.tool || f.compiler.version != info.version {
+            continue;
+        }
+        let Some(file) = bugreport::reduced_program(dir, info.tool) else {
+            continue;
+        };
+        let rd = dir.join(REDUCED);
+        if !rd.join(REDUCED_OUTPUT).is_file() {
+            if let Ok(src) = std::fs::read_to_string(rd.join(&file)) {
+                own.push((dir.clone(), f.clone(), file.clone(), src));
+            }
+        }
+        let twin = f.twin.as_ref().map(|t| t.file.clone());
+        if let Some(t) = twin.filter(|t| rd.join(t).is_file() && !rd.join(REDUCED_TWIN).is_file()) {
+            if let Ok(src) = std::fs::read_to_string(rd.join(&t)) {
+                twins.push((dir.clone(), f, t, src));
+            }
+        }
+    }
+    let Ok(work) = tempfile::Builder::new()
+        .prefix(".finalize-")
+        .tempdir_in(run)
+    else {
+        return;
+    };
+    if !own.is_empty() {
+        let tc = toolchain::list()
+            .into_iter()
+            .find(|t| t.tool == info.tool && t.version == info.version);
+        if let Some(tc) = tc {
+            let programs: Vec<(String, String)> =
+                own.iter().map(|(_, _, f, s)| (f.clone(), s.clone())).collect();
+            if let Ok(verdicts) =
+                compile_all(&tc, &work.path().join("own"), &programs, &compile_options(info))
+            {
+                for (dir, _, file, _) in &own {
+                    if let Some(v) = verdicts.get(file) {
+                        let text = match v {
+                            Verdict::Accepted => "(accepted without diagnostics)\n".to_string(),
+                            Verdict::Rejected { diagnostics } => diagnostics.join("\n") + "\n",
+                            Verdict::Crash { output, .. } => output.clone(),
+                            Verdict::Timeout => "(no verdict within the per-file budget)\n".into(),
+                        };
+                        let _ = write_atomic(&dir.join(REDUCED).join(REDUCED_OUTPUT), &text);
+                    }
+                }
+            }
+        }
+    }
+    if !twins.is_empty() {
+        let javac = toolchain::find("javac")
+            .or_else(|_| toolchain::install(Tool::Javac, None, &opts.repos, false));
+        if let Ok(javac) = javac {
+            let programs: Vec<(String, String)> = twins
+                .iter()
+                .map(|(_, _, f, s)| (f.clone(), s.clone()))
+                .collect();
+            let jopts = CompileOptions {
+                classpath: info.classpath.clone(),
+                ..compile_options(info)
+            };
+            let jopts = CompileOptions {
+                flags: Vec::new(),
+                ..jopts
+            };
+            if let Ok(verdicts) = compile_all(&javac, &work.path().join("twins"), &programs, &jopts)
+            {
+                for (dir, f, file, src) in &twins {
+                    let Some(v) = verdicts.get(file) else { continue };
+                    let status = match f.kind {
+                        super::finding::FindingKind::RejectedElsewhere => {
+                            Some(elsewhere_status(v, src))
+                        }
+                        k if super::finding::twin_applies(k) => {
+                            Some(super::finding::TwinStatus::of(f.expected, v))
+                        }
+                        _ => None,
+                    };
+                    let message = match v {
+                        Verdict::Rejected { diagnostics } => Some(
+                            diagnostics
+                                .iter()
+                                .take(3)
+                                .map(|d| bugreport::scrub(d))
+                                .collect::<Vec<_>>()
+                                .join("\n"),
+                        ),
+                        _ => None,
+                    };
+                    let rt = ReducedTwin {
+                        file: file.clone(),
+                        verdict: v.label().to_string(),
+                        message,
+                        status,
+                    };
+                    if let Ok(text) = serde_json::to_string_pretty(&rt) {
+                        let _ = write_atomic(&dir.join(REDUCED).join(REDUCED_TWIN), &(text + "\n"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_newest_pre_release_is_newer_than_the_newest_release() {
+        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let rules = crate::profile::VersionRules::LATEST_STABLE;
+        let versions = v(&[
+            "5.1.3",
+            "6.0.0-alpha-1",
+            "6.0.0",
+            "6.1.0-SNAPSHOT",
+            "5.2.0-beta-1",
+            "6.1.0-rc-1",
+        ]);
+        assert_eq!(
+            newest_pre_release(&versions, &rules, "6.0.0").as_deref(),
+            Some("6.1.0-rc-1")
+        );
+        assert_eq!(newest_pre_release(&versions, &rules, "7.0.0"), None);
+        let scala2 = crate::profile::VersionRules {
+            unstable_markers: &crate::profile::UNSTABLE_MARKERS,
+            default_series: Some("2.13."),
+        };
+        let versions = v(&["2.13.18", "2.13.19-RC1", "3.0.0-RC1"]);
+        assert_eq!(
+            newest_pre_release(&versions, &scala2, "2.13.18").as_deref(),
+            Some("2.13.19-RC1")
+        );
+    }
+}
