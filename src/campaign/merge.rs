@@ -30,7 +30,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::shard::Shard;
 use super::store::{
@@ -40,17 +40,7 @@ use super::store::{
 use crate::rundir::{self, LockError, RunLock, UnsafeName, LOCK_FILE};
 use crate::synth::census::Census;
 
-/// One part of a merged run, as its manifest records it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MergedPart {
-    /// The part's run directory, as given to `thalia merge`.
-    pub dir: String,
-    /// Its shard (none: the whole campaign).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<Shard>,
-    /// Programs it judged.
-    pub programs: u64,
-}
+pub use super::records::MergedPart;
 
 /// Why a merge cannot be done.
 #[derive(Debug, thiserror::Error)]
@@ -373,7 +363,7 @@ pub fn merge(runs: &[PathBuf], out: &Path) -> Result<MergeOutcome, MergeError> {
     // the census of all parts; the synthesis config is the campaign's
     let mut census: Option<Census> = None;
     for p in &parts {
-        let path = p.dir.join(super::driver::CENSUS_FILE);
+        let path = p.dir.join(super::records::CENSUS_FILE);
         match rundir::read_optional(&path, rundir::MAX_JSON_BYTES) {
             Ok(Some(text)) => match serde_json::from_str::<Census>(&text) {
                 Ok(c) => census.get_or_insert_with(Census::default).merge(&c),
@@ -384,13 +374,13 @@ pub fn merge(runs: &[PathBuf], out: &Path) -> Result<MergeOutcome, MergeError> {
         }
     }
     if let Some(c) = census {
-        write_json(&tmp.join(super::driver::CENSUS_FILE), &c)?;
+        write_json(&tmp.join(super::records::CENSUS_FILE), &c)?;
     }
-    let config = parts[0].dir.join(super::driver::SYNTH_CONFIG_FILE);
+    let config = parts[0].dir.join(super::records::SYNTH_CONFIG_FILE);
     if let Some(text) =
         rundir::read_optional(&config, rundir::MAX_JSON_BYTES).map_err(io(&config))?
     {
-        let dest = tmp.join(super::driver::SYNTH_CONFIG_FILE);
+        let dest = tmp.join(super::records::SYNTH_CONFIG_FILE);
         rundir::write_atomic(&dest, text.as_bytes()).map_err(io(&dest))?;
     }
 

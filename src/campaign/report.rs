@@ -11,9 +11,10 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::finding::{FindingKind, TwinStatus};
 use super::store::{scan_results, Manifest, ResultLine, StoreError, MANIFEST, RESULTS};
-use super::{Expected, FindingKind};
 use crate::rundir;
+use crate::synth::Expected;
 
 /// Verdict counts of one mode.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -266,10 +267,10 @@ impl Report {
                         *known.entry(id.clone()).or_default() += 1;
                     }
                     (None, None, super::store::SUSPECTS) => standing.generator_suspect += 1,
-                    (None, None, _) if f.twin == super::TwinStatus::Confirmed => {
+                    (None, None, _) if f.twin == TwinStatus::Confirmed => {
                         standing.confirmed_new += 1
                     }
-                    (None, None, _) if f.twin == super::TwinStatus::NotApplicable => {
+                    (None, None, _) if f.twin == TwinStatus::NotApplicable => {
                         standing.twin_not_applicable += 1;
                         let reason = f.twin_reason.clone().unwrap_or_default();
                         *not_applicable.entry(reason).or_default() += 1;
@@ -366,7 +367,7 @@ impl Report {
             unreadable_lines: unreadable,
             warnings,
             census: rundir::read_to_string_limited(
-                &dir.join(super::driver::CENSUS_FILE),
+                &dir.join(super::records::CENSUS_FILE),
                 rundir::MAX_JSON_BYTES,
             )
             .ok()
