@@ -243,7 +243,9 @@ pub fn parse_list(text: &str, file: &str) -> Result<Vec<Library>, BatchError> {
 
 /// Reads and parses a library list file.
 pub fn read_list(path: &Path) -> Result<Vec<Library>, BatchError> {
-    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    // rundir: a regular file, size-limited
+    let text = crate::rundir::read_to_string_limited(path, crate::rundir::MAX_LIST_BYTES)
+        .map_err(io(path))?;
     parse_list(&text, &path.display().to_string())
 }
 
@@ -902,7 +904,9 @@ pub fn is_batch(dir: &Path) -> bool {
 
 /// Reads a JSON file.
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, BatchError> {
-    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    // rundir: a regular file, size-limited
+    let text = crate::rundir::read_to_string_limited(path, crate::rundir::MAX_JSON_BYTES)
+        .map_err(io(path))?;
     serde_json::from_str(&text).map_err(|source| BatchError::Json {
         path: path.to_path_buf(),
         source,
@@ -926,9 +930,8 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), BatchError
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(io(parent))?;
     }
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, text + "\n").map_err(io(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(io(path))
+    // rundir: a temporary file beside it, renamed over it (never through a link)
+    crate::rundir::write_atomic(path, (text + "\n").as_bytes()).map_err(io(path))
 }
 
 /// Removes a file if it exists.

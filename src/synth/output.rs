@@ -71,10 +71,12 @@ impl RunSummary {
     /// Reads `dir/summary.json`.
     pub fn read(dir: &Path) -> Result<RunSummary, SummaryError> {
         let path = dir.join("summary.json");
-        let text = fs::read_to_string(&path).map_err(|source| SummaryError::Io {
-            path: path.clone(),
-            source,
-        })?;
+        // rundir: a regular file, size-limited
+        let text = crate::rundir::read_to_string_limited(&path, crate::rundir::MAX_JSON_BYTES)
+            .map_err(|source| SummaryError::Io {
+                path: path.clone(),
+                source,
+            })?;
         serde_json::from_str(&text).map_err(|source| SummaryError::Malformed { path, source })
     }
 

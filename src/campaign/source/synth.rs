@@ -176,7 +176,10 @@ impl SynthSource {
     pub fn keep_census(&mut self, dir: &Path, resuming: bool) -> Result<(), SourceError> {
         let path = dir.join(CENSUS_FILE);
         if resuming {
-            if let Ok(text) = std::fs::read_to_string(&path) {
+            // rundir: a regular file, size-limited
+            if let Ok(text) =
+                crate::rundir::read_to_string_limited(&path, crate::rundir::MAX_JSON_BYTES)
+            {
                 match serde_json::from_str::<Census>(&text) {
                     Ok(c) => self.census = c,
                     Err(e) => eprintln!(
