@@ -19,9 +19,9 @@ use super::variant::Variant;
 use super::{judge, Candidate, Expected, Twin};
 use crate::api::Api;
 use crate::compile::{CompileError, CompileOptions, Compiler, Mode as CompileMode};
+use crate::synth::build::rng::RngStream;
 use crate::synth::census::Census;
 use crate::synth::output::{synth_command, RunSummary};
-use crate::synth::worker::RngStream;
 use crate::synth::{self, Mode, Plan, ProgramRecord, Selection, SynthConfig, SynthContext};
 use crate::toolchain::Toolchain;
 
