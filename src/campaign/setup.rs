@@ -218,12 +218,21 @@ pub fn compiler_label(tc: &Toolchain) -> String {
     format!("{}@{}", tc.tool.name(), tc.version)
 }
 
-/// The installed toolchain for `spec` (`NAME[@VERSION]`), installed first when missing.
+/// The toolchain for `spec` (`NAME[@VERSION]`), installed first when missing. No version
+/// means the newest stable release and a prefix the newest release it starts
+/// ([`toolchain::resolve_spec`]: the repositories' metadata, cached; offline the newest
+/// installed release); how the release was chosen is printed.
 pub fn toolchain_for(
     spec: &str,
     repos: &[String],
     progress: bool,
 ) -> Result<Toolchain, SetupError> {
+    let resolved = toolchain::resolve_spec(spec, repos, progress)?;
+    if let Some(note) = &resolved.note {
+        eprintln!("compiler: {note}");
+    }
+    let spec = resolved.spec();
+    let spec = spec.as_str();
     match toolchain::find(spec) {
         Ok(t) => Ok(t),
         Err(ToolchainError::NotInstalled(_)) => {
