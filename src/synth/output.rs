@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thalia_translators::{translator, JavaTranslator, Language, Translator};
 
+use super::typing::LanguageRules;
 use super::{SynthConfig, SynthSummary, Synthesized};
 
 /// What a run wrote.
@@ -197,7 +198,9 @@ pub fn write_run_with(
     let mut files = 0;
     let mut untranslatable = Vec::new();
     let mut untwinned = Vec::new();
-    let twin = (lang != Language::Java).then_some(JavaTranslator);
+    let twin = LanguageRules::new(lang)
+        .has_java_twin()
+        .then_some(JavaTranslator);
     for s in programs.iter_mut() {
         match tr.translate(&s.program) {
             Ok(src) => {

@@ -10,9 +10,9 @@ use crate::api::Api;
 use crate::campaign::candidate::{Candidate, Twin};
 use crate::campaign::records::{CENSUS_FILE, SYNTH_CONFIG_FILE};
 use crate::campaign::shard::{schedule_round, Shard};
+use crate::synth::build::rng::RngStream;
 use crate::synth::census::Census;
 use crate::synth::output::synth_command;
-use crate::synth::worker::RngStream;
 use crate::synth::{self, Expected, Mode, Plan, Selection, SynthConfig, SynthContext};
 
 /// The seed of synthesis round `round` (round 0 uses the run's seed).

@@ -18,13 +18,14 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use thalia_translators::ir::{Expr, Receiver, RefKind, Stmt, Ty};
 
-use super::context::java_expressible;
-use super::enumerate::{Position, Task};
-use super::inhabit::FnType;
-use super::program::to_ir;
-use super::reference::MAX_REF_ARITY;
-use super::worker::{SynthRng, Worker};
+use super::inhabitant::FnType;
+use super::ir::to_ir;
+use super::ref_index::MAX_REF_ARITY;
+use super::rng::SynthRng;
+use super::worker::Worker;
 use crate::api::{ClassId, MemberKind};
+use crate::synth::context::java_expressible;
+use crate::synth::typing::sequence::{is_void, Position, Task, OBJECT_METHODS};
 use crate::types::{Subst, Type, TypeId, UnifyMode};
 
 /// Functional interfaces of the wanted arity tried for one wrap before giving up (bounds the
@@ -88,7 +89,7 @@ impl Worker<'_> {
             if !cl.functional || cl.parent.is_some() {
                 continue;
             }
-            if let Some((sam, _)) = self.sam_method(c) {
+            if let Some((sam, _)) = self.typing().sam_method(c) {
                 let k = self.api.member(sam).params.len();
                 if let Some(v) = by.get_mut(k) {
                     v.push(c);
@@ -124,7 +125,7 @@ impl Worker<'_> {
                 continue;
             };
             match actual {
-                Some(a) if !f.void && !self.function_result_converts(a, f.ret) => continue,
+                Some(a) if !f.void && !self.typing().function_result_converts(a, f.ret) => continue,
                 _ => return Some(f),
             }
         }
@@ -138,7 +139,7 @@ impl Worker<'_> {
         params: &[TypeId],
         ret: Option<TypeId>,
     ) -> Option<FnType> {
-        let (sam, via) = self.sam_method(cid)?;
+        let (sam, via) = self.typing().sam_method(cid)?;
         let sm = self.api.member(sam).clone();
         if sm.params.len() != params.len() || !self.rules.converts_lambda_to(&sm.name) {
             return None;
@@ -150,7 +151,7 @@ impl Worker<'_> {
             pairs.push((self.api.ts.arena.subst(p.ty, &via), want));
         }
         let sam_ret = self.api.ts.arena.subst(sm.ret, &via);
-        let sam_void = super::enumerate::is_void(&self.api.ts.arena, sam_ret);
+        let sam_void = is_void(&self.api.ts.arena, sam_ret);
         match ret {
             None if !sam_void => return None,
             Some(_) if sam_void => return None,
@@ -175,7 +176,7 @@ impl Worker<'_> {
         let mut args = Vec::with_capacity(cl.type_params.len());
         for (i, &v) in cl.type_params.iter().enumerate() {
             let a = s.get(v)?;
-            if !self.within_bounds(cl.sym, i, a) {
+            if !self.typing().within_bounds(cl.sym, i, a) {
                 return None;
             }
             args.push(a);
@@ -253,18 +254,18 @@ impl Worker<'_> {
             // names it unqualified: not written yet
             || !self.api.class(mem.owner).is_class
             || self.ctx.throws_checked.contains(&m)
-            || super::enumerate::OBJECT_METHODS.contains(&mem.name.as_str())
+            || OBJECT_METHODS.contains(&mem.name.as_str())
             || self.api.is_signature_polymorphic(m)
             // a generic method's type arguments are inferred from the interface alone: its
             // result exactly (Kotlin infers no type argument from a supertype's `Object`)
             || !mem.type_params.is_empty()
                 && (ill
                     || task.seq.result != task.formal.ret
-                    || task.seq.args.iter().any(|&a| self.mentions_wildcard(a)))
+                    || task.seq.args.iter().any(|&a| self.typing().mentions_wildcard(a)))
             // Kotlin shows the member with its own signature or nullability (`Reference.get()`
             // is `T?`: no `() -> T`), which a reference cannot adapt
-            || self.cfg.lang == thalia_translators::Language::Kotlin
-                && self.kotlin_reference_retypes(task.member, task.seq.receiver)
+            || self.rules.maps_java_classes()
+                && self.typing().kotlin_reference_retypes(task.member, task.seq.receiver)
         {
             return None;
         }
@@ -340,7 +341,10 @@ impl Worker<'_> {
                     return None;
                 }
                 if ill && namesakes != 1
-                    || !ill && !self.only_applicable(m, &Subst::new(), &args, n.checked_sub(1))
+                    || !ill
+                        && !self
+                            .typing()
+                            .only_applicable(m, &Subst::new(), &args, n.checked_sub(1))
                 {
                     return None;
                 }
@@ -367,23 +371,23 @@ impl Worker<'_> {
                 }
                 // Kotlin resolves `e::m` on the static type of `e`, which for a call chain may
                 // be a subclass that Kotlin maps (`Hashtable(59)::remove` is `MutableMap`'s)
-                if self.cfg.lang == thalia_translators::Language::Kotlin
-                    && receiver_local(recv).is_none()
-                {
+                if self.rules.maps_java_classes() && receiver_local(recv).is_none() {
                     return None;
                 }
                 if ill && namesakes != 1 && !broken_recv
-                    || !ill && !self.only_applicable_in(cid, m, &rs, &args, None)
+                    || !ill && !self.typing().only_applicable_in(cid, m, &rs, &args, None)
                 {
                     return None;
                 }
                 let self_ty = self.api.ts.self_type(owner.sym);
-                let declared_in = self.declarers(self_ty, &mem.name, n);
+                let declared_in = self.typing().declarers(self_ty, &mem.name, n);
                 let unbound = !ill
-                    && !self.mentions_wildcard(r)
+                    && !self.typing().mentions_wildcard(r)
                     && java_expressible(&self.api, r)
                     && rng.gen_bool(0.5)
-                    && self.only_applicable_in(cid, m, &rs, &args, Some(n + 1));
+                    && self
+                        .typing()
+                        .only_applicable_in(cid, m, &rs, &args, Some(n + 1));
                 if unbound {
                     let mut ps = vec![r];
                     ps.extend(&args);
@@ -455,7 +459,7 @@ impl Worker<'_> {
             },
         ) = (task.seq.receiver, &call)
         {
-            if receiver_local(e) == Some("r") && !self.is_functional_class_type(r) {
+            if receiver_local(e) == Some("r") && !self.typing().is_functional_class_type(r) {
                 cands.push(("r".into(), r));
             }
         }
@@ -471,7 +475,9 @@ impl Worker<'_> {
                 cands.push((name, a));
             }
         }
-        cands.retain(|(_, t)| !self.mentions_wildcard(*t) && java_expressible(&self.api, *t));
+        cands.retain(|(_, t)| {
+            !self.typing().mentions_wildcard(*t) && java_expressible(&self.api, *t)
+        });
         // how many operands become parameters: none to the API's largest useful arity
         let most = cands.len().min(MAX_LAMBDA_WRAP_PARAMS);
         let k = if most > 0 && rng.gen_bool(OPERAND_PARAMS) {

@@ -5,7 +5,7 @@ import java.util.jar.*;
 /** Prints the static methods of kotlin-stdlib's file facades (extension functions compile to
  * static methods whose first parameter is the receiver) as name, receiver type, parameters
  * besides the receiver, `instance`, and `varargs`. */
-/// Regenerates src/synth/kotlin-extension-functions.tsv (see its header).
+/// Regenerates src/synth/typing/kotlin-extension-functions.tsv (see its header).
 public class KotlinExtensionFunctions {
     static String name(Class<?> c) {
         if (c.isArray()) {

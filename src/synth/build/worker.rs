@@ -1,70 +1,24 @@
-//! A synthesis worker: a private copy of the API (its type arena grows as types are built)
-//! plus caches, the random streams, and the random choice of types.
+//! A synthesis worker: a private copy of the API (its type arena grows as types are built),
+//! the memo tables of its checker (`Worker::typing`) and of program building, the counters of
+//! the program being built, and the random choice of types and substitutions.
 
 use std::rc::Rc;
 
 use petgraph::graph::NodeIndex;
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::Rng;
 use rustc_hash::FxHashMap;
 
-use super::config::SynthConfig;
-use super::context::{SkipReason, SynthContext};
-use super::rules::LanguageRules;
-use crate::api::{Api, ClassId, MemberId};
-use crate::types::{Prim, Subst, Type, TypeId, UnifyMode, VarId, Variance, Wildcard};
-
-/// The random number generator of synthesis (seeded per program for determinism).
-pub type SynthRng = ChaCha8Rng;
-
-/// The independent random streams drawn from a run's seed, one per purpose: each is seeded
-/// by `(seed, stream, index)` ([`mix_seed`]), so that what one stream draws never shifts
-/// another and the output does not depend on the order in which workers run.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-#[repr(u64)]
-pub enum RngStream {
-    /// A member's enumeration: substitutions and typing sequences (index: the member id).
-    Enumerate = 1,
-    /// A program's inhabitants and literals (index: the program's index in the run).
-    Program = 2,
-    /// The shuffled member order of a plan (index 0).
-    PlanOrder = 3,
-    /// A program's swarm draw: which expression forms it uses (index: the program's index).
-    Swarm = 4,
-    /// A program's shape drawn at build time: its generic test method's type variable and
-    /// Kotlin's nullable declarations (index: the program's index).
-    Shape = 5,
-    /// A program's call form (Kotlin's operator and infix forms, default arguments left
-    /// out; index: the program's index).
-    CallForm = 6,
-    /// The seed of a campaign's synthesis round after the first (index: the round;
-    /// `campaign::driver::round_seed` passes this value to [`mix_seed`]).
-    Round = 0x7275_6e64,
-}
-
-impl RngStream {
-    /// The seed of this stream's `index`-th generator under the run's `seed`.
-    pub fn seed(self, seed: u64, index: u64) -> u64 {
-        mix_seed(seed, self as u64, index)
-    }
-
-    /// This stream's `index`-th generator under the run's `seed`.
-    pub fn rng(self, seed: u64, index: u64) -> SynthRng {
-        SynthRng::seed_from_u64(self.seed(seed, index))
-    }
-}
-
-/// Mixes a seed with a stream label ([`RngStream`]) and an index into a new 64-bit seed
-/// (splitmix64).
-pub fn mix_seed(seed: u64, stream: u64, index: u64) -> u64 {
-    let mut z = seed
-        .wrapping_add(stream.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-        .wrapping_add(index.wrapping_mul(0xD1B5_4A32_D192_ED03));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use super::features::Features;
+use super::inhabitant::FnType;
+use super::ref_index::RefIndex;
+use super::rng::SynthRng;
+use crate::api::{Api, ClassId};
+use crate::synth::config::SynthConfig;
+use crate::synth::context::SynthContext;
+use crate::synth::typing::rules::{narrower_prims, wider_prims, LanguageRules};
+use crate::synth::typing::{Typing, TypingMemo};
+use crate::types::{Subst, Type, TypeId, UnifyMode, VarId, Variance, Wildcard};
 
 /// Deepest nesting of [`Worker::instance_below`] draws. Each level tries several subclasses
 /// and substitutions, so the work grows exponentially with it; F-bounds of Java APIs
@@ -74,7 +28,7 @@ const MAX_SUBST_NESTING: usize = 4;
 
 /// Most candidates one substitution draw may try, the draws nested in it included (the
 /// instances below bounds that its candidates need, and theirs). Each nesting level tries
-/// [`super::SynthConfig::max_subst_attempts`] substitutions of several subclasses, so F-bounded
+/// [`SynthConfig::max_subst_attempts`] substitutions of several subclasses, so F-bounded
 /// hierarchies with many subclasses (protobuf's `GeneratedMessageV3.ExtendableMessage<M
 /// extends ExtendableMessage<M>>`) grew the work exponentially: one member of protobuf-java
 /// took minutes. Ordinary draws need a few dozen; the budget is counted, not timed, so
@@ -102,7 +56,10 @@ pub struct Worker<'c> {
     pub cfg: &'c SynthConfig,
     /// The target language's rules (from `cfg.lang`).
     pub rules: LanguageRules,
-    /// Memo tables filled on demand; they hold only facts derived from the API.
+    /// The memo tables of [`Worker::typing`].
+    memo: TypingMemo,
+    /// The memo tables of program building, filled on demand; they hold only facts derived
+    /// from the API.
     pub(crate) caches: Caches,
     /// Where the program being built currently is (reset for every program).
     pub(crate) building: Building,
@@ -114,13 +71,6 @@ pub struct Worker<'c> {
 pub(crate) struct Caches {
     /// Yen paths per target type node, source first.
     pub(crate) paths: FxHashMap<NodeIndex, Rc<Vec<Vec<NodeIndex>>>>,
-    /// Self types of the language's extension methods (Groovy's, Kotlin's), parsed into this
-    /// worker's arena.
-    pub(crate) extension_self_types: FxHashMap<&'static str, Option<TypeId>>,
-    /// Per member, why the target language cannot use it (`None`: it can).
-    pub(crate) language_problems: FxHashMap<MemberId, Option<SkipReason>>,
-    /// Per instance method, the classes that may declare it (see `Expr::Call::declared_in`).
-    pub(crate) declared_in: FxHashMap<MemberId, Rc<[String]>>,
     /// The type variable of a generic test method per bound (`T extends B`), declared once in
     /// this worker's arena.
     pub(crate) program_vars: FxHashMap<TypeId, VarId>,
@@ -128,12 +78,12 @@ pub(crate) struct Caches {
     /// references where no functional interface is wanted).
     pub(crate) functional_below: FxHashMap<crate::types::Sym, Rc<Vec<crate::api::ClassId>>>,
     /// The members usable in function references, by arity (built on first use).
-    pub(crate) refs: Option<Rc<super::reference::RefIndex>>,
+    pub(crate) refs: Option<Rc<RefIndex>>,
     /// The API's functional interfaces by the arity of their abstract method (built on
     /// first use; empty before).
     pub(crate) functional: Vec<Rc<Vec<crate::api::ClassId>>>,
     /// Per type, its function type when it is a functional interface.
-    pub(crate) fn_types: FxHashMap<TypeId, Option<super::inhabit::FnType>>,
+    pub(crate) fn_types: FxHashMap<TypeId, Option<FnType>>,
 }
 
 /// The counters of the program being built: where inhabitants are being written, so that
@@ -158,7 +108,7 @@ pub(crate) struct Building {
     /// chain); taken by the next [`Worker::inhabit`].
     pub(crate) prefer_call: bool,
     /// The expression forms the program being built may use (its swarm draw).
-    pub(crate) features: super::swarm::Features,
+    pub(crate) features: Features,
     /// Lambda parameters and block locals in scope with their types (sources for the
     /// inhabitants of a lambda body).
     pub(crate) scope: Vec<(String, TypeId)>,
@@ -172,45 +122,6 @@ pub(crate) struct Building {
     pub(crate) imports: std::collections::BTreeSet<String>,
 }
 
-/// Java's widening primitive conversions (JLS 5.1.2): each primitive with those wider.
-const WIDER: [(Prim, &[Prim]); 6] = [
-    (
-        Prim::Byte,
-        &[
-            Prim::Short,
-            Prim::Int,
-            Prim::Long,
-            Prim::Float,
-            Prim::Double,
-        ],
-    ),
-    (
-        Prim::Short,
-        &[Prim::Int, Prim::Long, Prim::Float, Prim::Double],
-    ),
-    (
-        Prim::Char,
-        &[Prim::Int, Prim::Long, Prim::Float, Prim::Double],
-    ),
-    (Prim::Int, &[Prim::Long, Prim::Float, Prim::Double]),
-    (Prim::Long, &[Prim::Float, Prim::Double]),
-    (Prim::Float, &[Prim::Double]),
-];
-
-/// Primitives strictly wider than `p` (Java widening).
-pub fn wider_prims(p: Prim) -> &'static [Prim] {
-    WIDER.iter().find(|(q, _)| *q == p).map_or(&[], |(_, w)| w)
-}
-
-/// Primitives strictly narrower than `p`.
-pub fn narrower_prims(p: Prim) -> Vec<Prim> {
-    WIDER
-        .iter()
-        .filter(|(_, w)| w.contains(&p))
-        .map(|(q, _)| *q)
-        .collect()
-}
-
 impl<'c> Worker<'c> {
     /// A worker over its own copy of the API.
     pub fn new(api: Api, ctx: &'c SynthContext, cfg: &'c SynthConfig) -> Self {
@@ -219,9 +130,15 @@ impl<'c> Worker<'c> {
             ctx,
             cfg,
             rules: LanguageRules::new(cfg.lang),
+            memo: TypingMemo::default(),
             caches: Caches::default(),
             building: Building::default(),
         }
+    }
+
+    /// What the target language's checker accepts, asked of this worker's API.
+    pub fn typing(&mut self) -> Typing<'_> {
+        Typing::new(&mut self.api, self.ctx, self.rules, &mut self.memo)
     }
 
     /// True when `t` mentions no type variable but those of a generic test method (which the
@@ -464,29 +381,13 @@ impl<'c> Worker<'c> {
         }
     }
 
-    /// True when `t` mentions `Constable` or `ConstantDesc`, Java interfaces of `String`, the
-    /// boxes and enums that Kotlin's own `String`, `Int`, `Enum` do not implement.
-    pub(crate) fn mentions_java_only_supertype(&self, t: TypeId) -> bool {
-        let a = &self.api.ts.arena;
-        match a.get(t) {
-            Type::Class { name, args } => {
-                matches!(
-                    a.name(*name),
-                    "java.lang.constant.Constable" | "java.lang.constant.ConstantDesc"
-                ) || args.iter().any(|&x| self.mentions_java_only_supertype(x))
-            }
-            Type::Wildcard(Wildcard::Extends(b) | Wildcard::Super(b))
-            | Type::Array(b)
-            | Type::Nullable(b) => self.mentions_java_only_supertype(*b),
-            _ => false,
-        }
-    }
-
     /// Up to `cap` distinct subtypes of `t` (itself first).
     pub fn subtypes(&mut self, rng: &mut SynthRng, t: TypeId, cap: usize) -> Vec<TypeId> {
         let mut out = vec![t];
         // Kotlin's `String` is no `Constable`: a type mentioning one keeps only itself
-        if !self.rules.sees_java_supertypes_of_builtins() && self.mentions_java_only_supertype(t) {
+        if !self.rules.sees_java_supertypes_of_builtins()
+            && self.typing().mentions_java_only_supertype(t)
+        {
             return out;
         }
         match self.api.ts.arena.get(t).clone() {
@@ -565,7 +466,7 @@ impl<'c> Worker<'c> {
                 if !sups.contains(&obj)
                     && !any_only
                     && self.api.ts.is_subtype(t, obj)
-                    && (!self.rules.has_universal_traits() || self.hierarchy_known(t))
+                    && (!self.rules.has_universal_traits() || self.typing().hierarchy_known(t))
                 {
                     sups.push(obj);
                 }
@@ -589,7 +490,7 @@ impl<'c> Worker<'c> {
         };
         cands.shuffle(rng);
         if !self.rules.sees_java_supertypes_of_builtins() {
-            cands.retain(|&c| !self.mentions_java_only_supertype(c));
+            cands.retain(|&c| !self.typing().mentions_java_only_supertype(c));
         }
         for c in cands {
             if out.len() >= cap {
@@ -615,7 +516,9 @@ impl<'c> Worker<'c> {
         }
         // Scala 3 checks another parameter's F-bound with the wildcard in it
         // (`BaseStream[? <: Long, LongStream]` for `S <: BaseStream[T, S]` is an error)
-        if self.rules.checks_bounds_through_wildcards() && self.bound_mentions_param(name, i) {
+        if self.rules.checks_bounds_through_wildcards()
+            && self.typing().bound_mentions_param(name, i)
+        {
             return None;
         }
         let w = match rng.gen_range(0..3) {
@@ -630,7 +533,8 @@ impl<'c> Worker<'c> {
                 // Kotlin checks a projection's bound against the type parameter's bounds
                 // (`FailableLongPredicate<out Serializable>` for `E : Throwable` is an
                 // error); Java accepts `? extends Serializable` there
-                if self.rules.checks_projection_bounds() && !self.within_bounds(name, i, s) {
+                if self.rules.checks_projection_bounds() && !self.typing().within_bounds(name, i, s)
+                {
                     return None;
                 }
                 Wildcard::Extends(s)
@@ -642,44 +546,6 @@ impl<'c> Worker<'c> {
     }
 }
 
-impl Worker<'_> {
-    /// True when the bound of another type parameter of class `name` mentions its type
-    /// parameter `i` (`S extends BaseStream<T, S>` mentions `T`).
-    pub(crate) fn bound_mentions_param(&self, name: crate::types::Sym, i: usize) -> bool {
-        let Some(c) = self.api.class_by_sym(name) else {
-            return false;
-        };
-        let params = &self.api.class(c).type_params;
-        let Some(&p) = params.get(i) else {
-            return false;
-        };
-        let a = &self.api.ts.arena;
-        params
-            .iter()
-            .enumerate()
-            .any(|(j, &q)| j != i && a.var(q).upper.iter().any(|&b| a.free_vars(b).contains(&p)))
-    }
-
-    /// True when `t` is within the ground upper bounds of type parameter `i` of class `name`
-    /// (a bound that mentions type variables is not checked: `false`).
-    pub(crate) fn within_bounds(&mut self, name: crate::types::Sym, i: usize, t: TypeId) -> bool {
-        let Some(c) = self.api.class_by_sym(name) else {
-            return false;
-        };
-        let Some(&p) = self.api.class(c).type_params.get(i) else {
-            return false;
-        };
-        let var = self.api.ts.arena.var(p).clone();
-        // a not-null parameter (Kotlin `T : Any`, JSpecify `@NullMarked`) takes no `X?`
-        if var.not_null && matches!(self.api.ts.arena.get(t), Type::Nullable(_)) {
-            return false;
-        }
-        var.upper
-            .iter()
-            .all(|&b| self.api.ts.arena.is_ground(b) && self.api.ts.is_subtype(t, b))
-    }
-}
-
 fn p_obj(w: &mut Worker<'_>) -> TypeId {
     let o = w.ctx.object_sym;
     w.api.ts.arena.class(o, &[])
@@ -687,28 +553,64 @@ fn p_obj(w: &mut Worker<'_>) -> TypeId {
 
 #[cfg(test)]
 mod tests {
+    use rand::SeedableRng;
+    use thalia_translators::Language;
+
     use super::*;
+    use crate::types::Prim;
 
     #[test]
-    fn stream_ids_are_pinned_and_streams_differ() {
-        // changing an id changes every program of every seed
-        assert_eq!(RngStream::Enumerate as u64, 1);
-        assert_eq!(RngStream::Program as u64, 2);
-        assert_eq!(RngStream::PlanOrder as u64, 3);
-        assert_eq!(RngStream::Round.seed(5, 1), mix_seed(5, 0x7275_6e64, 1));
-        assert_eq!(RngStream::Swarm as u64, 4);
-        assert_eq!(RngStream::Shape as u64, 5);
-        let streams = [
-            RngStream::Enumerate,
-            RngStream::Program,
-            RngStream::PlanOrder,
-            RngStream::Swarm,
-            RngStream::Shape,
-            RngStream::Round,
-        ];
-        let mut seeds: Vec<u64> = streams.iter().map(|s| s.seed(5, 0)).collect();
-        seeds.sort_unstable();
-        seeds.dedup();
-        assert_eq!(seeds.len(), streams.len());
+    fn scala3_puts_no_wildcard_where_another_parameters_bound_mentions_it() {
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        for (lang, wildcard_at_t) in [(Language::Java, true), (Language::Scala3, false)] {
+            let cfg = SynthConfig {
+                lang,
+                ..SynthConfig::default()
+            };
+            let mut w = Worker::new(api.clone(), &ctx, &cfg);
+            let base = w.api.ts.arena.sym("java.util.stream.BaseStream");
+            assert!(
+                w.typing().bound_mentions_param(base, 0),
+                "S's bound mentions T"
+            );
+            assert!(!w.typing().bound_mentions_param(base, 1));
+            let long_stream = w
+                .api
+                .ts
+                .arena
+                .class_named("java.util.stream.LongStream", &[]);
+            let mut rng = SynthRng::seed_from_u64(3);
+            let mut seen = false;
+            for _ in 0..300 {
+                for t in w.supertypes(&mut rng, long_stream, 12) {
+                    if let Some((n, args)) = w.api.ts.arena.as_class(t) {
+                        if n == base && matches!(w.api.ts.arena.get(args[0]), Type::Wildcard(_)) {
+                            seen = true;
+                        }
+                    }
+                }
+            }
+            assert_eq!(seen, wildcard_at_t, "{lang}: BaseStream<?.., LongStream>");
+        }
+    }
+
+    #[test]
+    fn a_primitive_stands_for_its_narrower_ones_only_where_they_widen() {
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        for lang in [Language::Java, Language::Kotlin] {
+            let cfg = SynthConfig {
+                lang,
+                ..SynthConfig::default()
+            };
+            let mut w = Worker::new(api.clone(), &ctx, &cfg);
+            let int = w.api.ts.arena.prim(Prim::Int);
+            let mut rng = SynthRng::seed_from_u64(7);
+            let subs = w.subtypes(&mut rng, int, 4);
+            let want = if lang == Language::Kotlin { 1 } else { 4 };
+            assert_eq!(subs.len(), want, "{lang}: subtypes of int");
+            assert_eq!(subs[0], int);
+        }
     }
 }

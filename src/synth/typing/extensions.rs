@@ -13,7 +13,8 @@ use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap;
 
-use super::worker::Worker;
+use super::checker::Typing;
+use super::rules::ExtensionTable;
 use crate::types::{parse_type, Syntax, Type, TypeId};
 
 /// The embedded table of Groovy's extension methods.
@@ -94,7 +95,7 @@ fn parse_table(text: &'static str) -> FxHashMap<&'static str, Vec<Extension>> {
     out
 }
 
-impl Worker<'_> {
+impl Typing<'_> {
     /// True when an extension method of the target language named `name` taking `n`
     /// arguments applies to a call on a receiver of type `recv` (a primitive is boxed).
     /// Groovy: for a static call (`static_call`), on the class `recv`, the instance extensions
@@ -108,14 +109,12 @@ impl Worker<'_> {
         name: &str,
         n: usize,
     ) -> bool {
-        let kotlin = self.cfg.lang == thalia_translators::Language::Kotlin;
-        if kotlin && static_call {
+        if static_call && !self.rules.extends_static_calls() {
             return false;
         }
-        let table = if kotlin {
-            kotlin_extensions(name)
-        } else {
-            extensions(name)
+        let table = match self.rules.extension_table() {
+            ExtensionTable::Kotlin => kotlin_extensions(name),
+            ExtensionTable::Groovy => extensions(name),
         };
         let recv = self.boxed_type(recv);
         let class_ty = static_call.then(|| {
@@ -142,7 +141,7 @@ impl Worker<'_> {
 
     /// An extension's self type in this worker's arena (`None` if it does not parse).
     fn extension_self_type(&mut self, name: &'static str) -> Option<TypeId> {
-        if let Some(&t) = self.caches.extension_self_types.get(name) {
+        if let Some(&t) = self.memo.extension_self_types.get(name) {
             return t;
         }
         let t = parse_type(&mut self.api.ts.arena, Syntax::Java, name, &[]).ok();
@@ -151,14 +150,17 @@ impl Worker<'_> {
             Type::Class { .. } => self.api.ts.erase(t),
             _ => t,
         });
-        self.caches.extension_self_types.insert(name, t);
+        self.memo.extension_self_types.insert(name, t);
         t
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use thalia_translators::Language;
+
     use super::*;
+    use crate::synth::typing::testing::Fixture;
 
     #[test]
     fn kotlins_table_knows_the_stdlib_extensions_on_java_types() {
@@ -179,26 +181,32 @@ mod tests {
 
     #[test]
     fn a_kotlin_extension_applies_to_the_receivers_below_its_receiver_type() {
-        use crate::synth::{SynthConfig, SynthContext};
-        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
-        let ctx = SynthContext::new(&mut api);
-        let cfg = SynthConfig {
-            lang: thalia_translators::Language::Kotlin,
-            ..SynthConfig::default()
-        };
-        let mut w = Worker::new(api.clone(), &ctx, &cfg);
-        let string = w.api.ts.arena.class_named("java.lang.String", &[]);
-        let list = w
-            .api
-            .ts
-            .arena
-            .class_named("java.util.LinkedList", &[string]);
-        let breaks = w.api.ts.arena.class_named("java.text.BreakIterator", &[]);
-        assert!(w.extension_applies(list, false, "minus", 1));
-        assert!(w.extension_applies(list, false, "first", 0));
-        assert!(!w.extension_applies(breaks, false, "first", 0));
+        let mut fx = Fixture::java_base();
+        let list = fx.ty("java.util.LinkedList<java.lang.String>");
+        let breaks = fx.ty("java.text.BreakIterator");
+        let mut t = fx.typing(Language::Kotlin);
+        assert!(t.extension_applies(list, false, "minus", 1));
+        assert!(t.extension_applies(list, false, "first", 0));
+        assert!(!t.extension_applies(breaks, false, "first", 0));
         // no extension on a static call
-        assert!(!w.extension_applies(list, true, "minus", 1));
+        assert!(!t.extension_applies(list, true, "minus", 1));
+    }
+
+    #[test]
+    fn groovy_extensions_apply_to_static_calls_on_a_class() {
+        let mut fx = Fixture::java_base();
+        let string = fx.ty("java.lang.String");
+        let int = fx.ty("int");
+        let mut t = fx.typing(Language::Groovy);
+        // `String.sleep(10)`: a static extension of `Object`
+        assert!(t.extension_applies(string, true, "sleep", 1));
+        // `String.print(x)`: an instance extension of the class object
+        assert!(t.extension_applies(string, true, "print", 1));
+        // a primitive receiver is boxed: `1.print(x)`
+        assert!(t.extension_applies(int, false, "print", 1));
+        assert!(!t.extension_applies(string, false, "noSuchExtensionMethod", 0));
+        // no such arity: `print` takes one argument
+        assert!(!t.extension_applies(string, false, "print", 3));
     }
 
     #[test]

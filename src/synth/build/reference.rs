@@ -7,9 +7,9 @@
 //! references, and reference the API's top-level and extension functions through an import
 //! alias (`::maxOf_`, `String::trim_`, `s::trim_`; the translator writes the alias). Such a
 //! function may be generic: its type arguments are inferred from the function type as
-//! kotlinc does for a callable reference (`Worker::infer_from_function`). It is chosen only
+//! kotlinc does for a callable reference (`Typing::infer_from_function`). It is chosen only
 //! where no other declaration of its name in its package takes the function's parameters
-//! without adaptation (`Worker::sole_package_candidate`), and candidates are drawn from an
+//! without adaptation (`Typing::sole_package_candidate`), and candidates are drawn from an
 //! index by result (or receiver) class, so that they can fit at all. Functions returning
 //! `Nothing` (`::TODO`, `::error`) fit every result and are drawn with
 //! [`BOTTOM_RESULT_PROBABILITY`]; neither they nor generic ones are referenced where the
@@ -27,79 +27,20 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use thalia_translators::ir::{Expr, RefKind, RefOn};
 
-use super::context::java_expressible;
-use super::erase::InferInfo;
-use super::inhabit::{FnType, Inhabitant};
-use super::program::to_ir;
-use super::worker::{SynthRng, Worker};
+use super::inhabitant::{FnType, Inhabitant};
+use super::ir::to_ir;
+use super::ref_index::{ByKey, Key, RefIndex, MAX_REF_ARITY};
+use super::rng::SynthRng;
+use super::worker::Worker;
 use crate::api::{ClassKind, MemberId, MemberKind};
+use crate::synth::context::java_expressible;
+use crate::synth::typing::erase::InferInfo;
+use crate::synth::typing::sequence::is_void;
 use crate::types::{Prim, Subst, Type, TypeId};
 
 /// Candidates tried per reference kind before giving up on it (bounds the time a reference
 /// costs: synthesis stays under a millisecond per program).
 pub const MAX_REF_CANDIDATES: usize = 24;
-
-/// The largest function arity indexed for references.
-pub const MAX_REF_ARITY: usize = 4;
-
-/// The API's members usable in function references, by parameter count, in the stable
-/// order of `SynthContext::testable` (facts about the API only).
-#[derive(Debug, Default)]
-pub(crate) struct RefIndex {
-    /// Non-generic static methods with `i` parameters (`C::m` for an `i`-ary function).
-    statics: Vec<Vec<MemberId>>,
-    /// Non-generic instance methods with `i` parameters (`e::m` for an `i`-ary function).
-    instance: Vec<Vec<MemberId>>,
-    /// Kotlin programs: the API's own top-level functions with `i` parameters (`::f`), by
-    /// result (generic ones under [`Key::Var`] when their result is a type variable).
-    top_level: Vec<ByKey>,
-    /// Kotlin programs: the API's own extension functions with `i` parameters besides the
-    /// receiver (`e::f` for an `i`-ary function), by result.
-    extensions: Vec<ByKey>,
-    /// The same extension functions by receiver (`R::f` for an `i + 1`-ary function).
-    extensions_by_receiver: Vec<ByKey>,
-}
-
-/// The class (or primitive, or bottom) a type names, under its nullability: what the
-/// package functions are indexed by, so that a reference's candidates are drawn among
-/// those whose result (or receiver) can fit at all.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Key {
-    Class(crate::types::Sym),
-    Prim(Prim),
-    /// `Nothing`: fits every result.
-    Bottom,
-    /// A type variable of the function's own: may fit any type.
-    Var,
-}
-
-/// Members grouped by the [`Key`] of one of their types.
-#[derive(Clone, Debug, Default)]
-struct ByKey {
-    /// Every member, in index order.
-    all: Vec<MemberId>,
-    /// The members by key.
-    by: rustc_hash::FxHashMap<Key, Vec<MemberId>>,
-}
-
-impl ByKey {
-    /// Adds a member under a key (`None`: in `all` only).
-    fn push(&mut self, key: Option<Key>, m: MemberId) {
-        self.all.push(m);
-        if let Some(k) = key {
-            self.by.entry(k).or_default().push(m);
-        }
-    }
-
-    /// The members under any of the keys, in the keys' order.
-    fn under(&self, keys: &[Key]) -> Vec<MemberId> {
-        keys.iter()
-            .filter_map(|k| self.by.get(k))
-            .flatten()
-            .copied()
-            .collect()
-    }
-}
 
 /// How often a reference's candidates include the package functions that return
 /// `Nothing` (`::TODO`, `::error`), which fit every result and would otherwise be most of
@@ -143,7 +84,7 @@ impl Worker<'_> {
         };
         let package_functions = self.rules.references_package_functions();
         for &m in &self.ctx.testable {
-            if !self.referencable_generic(m) {
+            if !self.typing().referencable_generic(m) {
                 continue;
             }
             let mem = self.api.member(m);
@@ -181,29 +122,6 @@ impl Worker<'_> {
         let rc = Rc::new(ix);
         self.caches.refs = Some(Rc::clone(&rc));
         rc
-    }
-
-    /// True when a member can be named by a reference at all: usable, not generic, not of
-    /// variable arity, no checked exception, not one of `Object`'s methods.
-    fn referencable(&self, m: MemberId) -> bool {
-        self.api.member(m).type_params.is_empty() && self.referencable_generic(m)
-    }
-
-    /// [`Self::referencable`] but for a generic member whose type parameters the expected
-    /// function type can fix (Kotlin infers a package function's type arguments from it):
-    /// none is higher-kinded or reified.
-    fn referencable_generic(&self, m: MemberId) -> bool {
-        let mem = self.api.member(m);
-        self.ctx.path_usable.contains(&m)
-            && mem.type_params.iter().all(|&v| {
-                let var = self.api.ts.arena.var(v);
-                !var.higher_kinded && !var.reified
-            })
-            && !mem.params.iter().any(|p| p.vararg)
-            && mem.scala_lists.is_none()
-            && !self.ctx.throws_checked.contains(&m)
-            && !super::enumerate::OBJECT_METHODS.contains(&mem.name.as_str())
-            && !self.api.is_signature_polymorphic(m)
     }
 
     /// A function reference implementing `f`, or `None` when no candidate fits.
@@ -262,136 +180,12 @@ impl Worker<'_> {
         None
     }
 
-    /// Java's conversion of a value of type `from` to `to` in an invocation or assignment
-    /// context, without the target language's extra coercions: subtyping (of invariant arrays
-    /// where the language's are), the language's primitive widening, boxing then widening
-    /// reference, unboxing then widening.
-    pub(crate) fn java_converts(&mut self, from: TypeId, to: TypeId) -> bool {
-        if from == to {
-            return true;
-        }
-        let a = &self.api.ts.arena;
-        match (a.get(from).clone(), a.get(to).clone()) {
-            (Type::Prim(Prim::Void), _) | (_, Type::Prim(Prim::Void)) => false,
-            // Scala's arrays are invariant: `Array[Callback]` is no `Array[Object]`
-            (Type::Array(_), Type::Array(_)) if self.rules.arrays_are_invariant() => false,
-            (Type::Prim(p), Type::Prim(q)) => self.rules.widens_primitive(p, q),
-            (Type::Prim(p), _) => match self.ctx.box_of(p) {
-                Some(b) if self.api.class_by_sym(b).is_some() => {
-                    let boxed = self.api.ts.arena.class(b, &[]);
-                    self.api.ts.is_subtype(boxed, to)
-                }
-                _ => false,
-            },
-            (Type::Class { name, args }, Type::Prim(q)) if args.is_empty() => {
-                match self.ctx.unbox_of(name) {
-                    Some(p) => p == q || self.rules.widens_primitive(p, q),
-                    None => false,
-                }
-            }
-            (_, Type::Prim(_)) => false,
-            _ => self.api.ts.is_subtype(from, to),
-        }
-    }
-
     /// True when a method result of type `ret` is compatible with the function's result.
     fn result_fits(&mut self, ret: TypeId, f: &FnType) -> bool {
         if f.void {
-            return !f.function_type || super::enumerate::is_void(&self.api.ts.arena, ret);
+            return !f.function_type || is_void(&self.api.ts.arena, ret);
         }
-        self.api.ts.arena.is_ground(ret) && self.function_result_converts(ret, f.ret)
-    }
-
-    /// True when a function's result of type `ret` converts to the function type's result
-    /// `want` ([`Self::java_converts`], without widening a primitive where the language
-    /// does not, [`super::rules::LanguageRules::widens_function_results`]).
-    pub(crate) fn function_result_converts(&mut self, ret: TypeId, want: TypeId) -> bool {
-        if !self.rules.widens_function_results()
-            && matches!(self.api.ts.arena.get(want), Type::Prim(_))
-            && self.prim_of(ret) != self.prim_of(want)
-        {
-            return false;
-        }
-        // a boxed result converts to its own primitive only where the language does not
-        // widen after unboxing (Scala: `java.lang.Integer` is no `Double` result)
-        if !self.rules.widens_unboxed_reference_args()
-            && matches!(self.api.ts.arena.get(want), Type::Prim(_))
-            && !matches!(self.api.ts.arena.get(ret), Type::Prim(_))
-            && self.prim_of(ret) != self.prim_of(want)
-        {
-            return false;
-        }
-        // Scala: an `Int` result converts to `java.lang.Integer` only, not to its supertypes
-        if !self.rules.boxes_function_results_to_supertypes()
-            && matches!(self.api.ts.arena.get(ret), Type::Prim(_))
-            && !matches!(self.api.ts.arena.get(want), Type::Prim(_))
-            && self.prim_of(want).is_none()
-        {
-            return false;
-        }
-        // Kotlin: its `Int`, `String`, ... implement no `Constable` or `ConstantDesc`
-        // (`FailableDoubleFunction<ConstantDesc, ..>(System::identityHashCode)` is an error)
-        if !self.rules.sees_java_supertypes_of_builtins()
-            && (matches!(self.api.ts.arena.get(ret), Type::Prim(_))
-                || self.prim_of(ret).is_some()
-                || self
-                    .api
-                    .ts
-                    .arena
-                    .as_class(ret)
-                    .is_some_and(|(n, _)| n == self.ctx.string_sym))
-            && self.mentions_java_only_supertype(want)
-        {
-            return false;
-        }
-        self.java_converts(ret, want)
-    }
-
-    /// True when arguments of types `args` convert to parameters `params` (a boxed argument
-    /// to a wider primitive only where the language widens after unboxing).
-    fn args_fit(&mut self, args: &[TypeId], params: &[TypeId]) -> bool {
-        let widens = self.rules.widens_unboxed_reference_args();
-        args.len() == params.len()
-            && args.iter().zip(params).all(|(&a, &p)| {
-                self.api.ts.arena.is_ground(p)
-                    && self.java_converts(a, p)
-                    && (widens
-                        || !matches!(self.api.ts.arena.get(p), Type::Prim(_))
-                        || self.prim_of(a) == self.prim_of(p))
-            })
-    }
-
-    /// True when a member is usable here: referencable and the language sees it; in Kotlin,
-    /// not a member that Kotlin shows with its own signature, name or nullability (its
-    /// mapped types' `Map.Entry::getValue` is the property `value`, `WeakHashMap::values`
-    /// names a field), which a callable reference cannot adapt.
-    fn usable_ref(&mut self, m: MemberId) -> bool {
-        self.referencable(m)
-            && self.language_problem(m).is_none()
-            && !(self.cfg.lang == thalia_translators::Language::Kotlin
-                && self.kotlin_retypes(m, None, true))
-    }
-
-    /// JLS 15.13.1 for the methods named like `m` in its declaring class (seen through
-    /// `recv`): see [`Self::only_applicable_in`].
-    pub(crate) fn only_applicable(
-        &mut self,
-        m: MemberId,
-        recv: &Subst,
-        args: &[TypeId],
-        other_arity: Option<usize>,
-    ) -> bool {
-        let owner = self.api.member(m).owner;
-        self.only_applicable_in(owner, m, recv, args, other_arity)
-    }
-
-    /// True when every parameter erases like the argument (an overload Java may still
-    /// consider through unchecked conversion).
-    fn same_erasure(&mut self, ps: &[TypeId], args: &[TypeId]) -> bool {
-        ps.iter().zip(args).all(|(&p, &a)| {
-            let (ep, ea) = (self.api.ts.erase(p), self.api.ts.erase(a));
-            ep == ea
-        })
+        self.api.ts.arena.is_ground(ret) && self.typing().function_result_converts(ret, f.ret)
     }
 
     /// Draws up to [`MAX_REF_CANDIDATES`] members of a list.
@@ -411,7 +205,7 @@ impl Worker<'_> {
         let ix = self.ref_index();
         let n = f.params.len();
         for m in Self::sample(rng, &ix.statics[n]) {
-            if !self.usable_ref(m) {
+            if !self.typing().usable_ref(m) {
                 continue;
             }
             let mem = self.api.member(m).clone();
@@ -421,12 +215,15 @@ impl Worker<'_> {
                 continue;
             }
             let ps: Vec<TypeId> = mem.params.iter().map(|p| p.ty).collect();
-            if !self.args_fit(&f.params, &ps) || !self.result_fits(mem.ret, f) {
+            if !self.typing().args_fit(&f.params, &ps) || !self.result_fits(mem.ret, f) {
                 continue;
             }
             // the second search (an instance method taking `P2..Pn`) must find nothing
             let other = n.checked_sub(1);
-            if !self.only_applicable(m, &Subst::new(), &f.params, other) {
+            if !self
+                .typing()
+                .only_applicable(m, &Subst::new(), &f.params, other)
+            {
                 continue;
             }
             let class = self.api.class(mem.owner).name.clone();
@@ -454,7 +251,7 @@ impl Worker<'_> {
         let ix = self.ref_index();
         let n = f.params.len();
         for m in Self::sample(rng, &ix.instance[n]) {
-            if !self.usable_ref(m) {
+            if !self.typing().usable_ref(m) {
                 continue;
             }
             let mem = self.api.member(m).clone();
@@ -493,14 +290,14 @@ impl Worker<'_> {
                 .map(|p| self.api.ts.arena.subst(p.ty, &s))
                 .collect();
             let ret = self.api.ts.arena.subst(mem.ret, &s);
-            if !self.args_fit(&f.params, &ps) || !self.result_fits(ret, f) {
+            if !self.typing().args_fit(&f.params, &ps) || !self.result_fits(ret, f) {
                 continue;
             }
-            if !self.only_applicable(m, &s, &f.params, None) {
+            if !self.typing().only_applicable(m, &s, &f.params, None) {
                 continue;
             }
             let receiver = self.exact_receiver(rng, rt, depth - 1);
-            let declared_in = self.declarers(self_ty, &mem.name, n);
+            let declared_in = self.typing().declarers(self_ty, &mem.name, n);
             return Some((
                 RefKind::Bound {
                     receiver: Box::new(receiver),
@@ -540,7 +337,7 @@ impl Worker<'_> {
             let (s, a) = self.api.ts.arena.as_class(p0)?;
             (s, a.to_vec())
         };
-        if self.mentions_wildcard(p0) || !java_expressible(&self.api, p0) {
+        if self.typing().mentions_wildcard(p0) || !java_expressible(&self.api, p0) {
             return None;
         }
         let cid = self.api.class_by_sym(sym)?;
@@ -563,7 +360,7 @@ impl Worker<'_> {
         cands.shuffle(rng);
         for r in cands.into_iter().take(MAX_REF_CANDIDATES) {
             let m = r.member;
-            if !self.usable_ref(m) {
+            if !self.typing().usable_ref(m) {
                 continue;
             }
             let mem = self.api.member(m).clone();
@@ -577,16 +374,19 @@ impl Worker<'_> {
                 .collect();
             let ret = self.api.ts.arena.subst(mem.ret, &r.subst);
             let ret = self.api.ts.arena.subst(ret, &recv);
-            if !self.args_fit(rest, &ps) || !self.result_fits(ret, f) {
+            if !self.typing().args_fit(rest, &ps) || !self.result_fits(ret, f) {
                 continue;
             }
             // the namesakes as the searched class sees them, and no static one taking all
             // `n` parameters (the first search)
-            if !self.only_applicable_in(cid, m, &recv, rest, Some(f.params.len())) {
+            if !self
+                .typing()
+                .only_applicable_in(cid, m, &recv, rest, Some(f.params.len()))
+            {
                 continue;
             }
             let self_ty = self.api.ts.self_type(self.api.class(mem.owner).sym);
-            let declared_in = self.declarers(self_ty, &mem.name, rest.len());
+            let declared_in = self.typing().declarers(self_ty, &mem.name, rest.len());
             return Some((
                 RefKind::Unbound {
                     ty: to_ir(&self.api, p0),
@@ -596,58 +396,6 @@ impl Worker<'_> {
             ));
         }
         None
-    }
-
-    /// JLS 15.13.1 for the methods named like `m` in class `cid` (inherited ones too, seen
-    /// through `recv`): true when `m` is the only one applicable to `args` among those with
-    /// `args.len()` parameters, and no namesake with `other_arity` parameters exists (the
-    /// other search). A generic or variable-arity namesake, or one whose parameters the
-    /// receiver does not fix, makes the reference unsafe.
-    pub(crate) fn only_applicable_in(
-        &mut self,
-        cid: crate::api::ClassId,
-        m: MemberId,
-        recv: &Subst,
-        args: &[TypeId],
-        other_arity: Option<usize>,
-    ) -> bool {
-        let name = self.api.member(m).name.clone();
-        let Some(rs) = self.namesakes(cid, &name) else {
-            return false;
-        };
-        for r in rs {
-            if r.member == m {
-                continue;
-            }
-            let o = self.api.member(r.member).clone();
-            if o.kind != MemberKind::Method {
-                continue;
-            }
-            if !o.type_params.is_empty() || o.params.iter().any(|p| p.vararg) {
-                return false;
-            }
-            if Some(o.params.len()) == other_arity {
-                return false;
-            }
-            if o.params.len() != args.len() {
-                continue;
-            }
-            let ps: Vec<TypeId> = o
-                .params
-                .iter()
-                .map(|p| {
-                    let t = self.api.ts.arena.subst(p.ty, &r.subst);
-                    self.api.ts.arena.subst(t, recv)
-                })
-                .collect();
-            if ps.iter().any(|&p| !self.api.ts.arena.is_ground(p)) {
-                return false;
-            }
-            if self.args_fit(args, &ps) || self.same_erasure(&ps, args) {
-                return false;
-            }
-        }
-        true
     }
 
     /// `C::new` for a constructor of the result type or a subclass of it.
@@ -698,14 +446,14 @@ impl Worker<'_> {
             let m = same[0];
             if !self.ctx.path_usable.contains(&m)
                 || self.ctx.throws_checked.contains(&m)
-                || self.language_problem(m).is_some()
+                || self.typing().language_problem(m).is_some()
             {
                 continue;
             }
             let Some(ct) = self.instance_below(rng, c, f.ret, self.cfg.max_type_depth) else {
                 continue;
             };
-            if self.mentions_wildcard(ct) || !java_expressible(&self.api, ct) {
+            if self.typing().mentions_wildcard(ct) || !java_expressible(&self.api, ct) {
                 continue;
             }
             let args: Vec<TypeId> = self
@@ -722,7 +470,7 @@ impl Worker<'_> {
                 .iter()
                 .map(|p| self.api.ts.arena.subst(p.ty, &s))
                 .collect();
-            if !self.args_fit(&f.params, &ps) {
+            if !self.typing().args_fit(&f.params, &ps) {
                 continue;
             }
             let type_args = if cl.type_params.is_empty() {
@@ -734,8 +482,14 @@ impl Worker<'_> {
                 let infos: Vec<InferInfo> =
                     f.params.iter().map(|&p| InferInfo::Standalone(p)).collect();
                 let self_ty = self.api.ts.self_type(cl.sym);
-                let inferable =
-                    self.erasable(&cl.type_params, &s, &formal, &infos, self_ty, Some(f.ret));
+                let inferable = self.typing().erasable(
+                    &cl.type_params,
+                    &s,
+                    &formal,
+                    &infos,
+                    self_ty,
+                    Some(f.ret),
+                );
                 if inferable && !explicit {
                     None
                 } else {
@@ -760,7 +514,7 @@ impl Worker<'_> {
             return None;
         }
         let int = self.api.ts.arena.prim(Prim::Int);
-        if !self.java_converts(f.params[0], int) {
+        if !self.typing().java_converts(f.params[0], int) {
             return None;
         }
         let elem = match *self.api.ts.arena.get(f.ret) {
@@ -902,11 +656,11 @@ impl Worker<'_> {
     /// True when package function `m` (its receiver first) implements `f`, whose
     /// parameters are `fn_params` (a bound extension reference's receiver type first):
     /// usable, its type arguments inferred from the function type, and the only candidate
-    /// of its name ([`Self::sole_package_candidate`]); not generic nor of result `Nothing`
+    /// of its name (`Typing::sole_package_candidate`); not generic nor of result `Nothing`
     /// where the reference is an argument of an overloaded call.
     fn package_fits(&mut self, m: MemberId, fn_params: &[TypeId], f: &FnType) -> bool {
         let mem = self.api.member(m).clone();
-        if !self.referencable_generic(m) || self.language_problem(m).is_some() {
+        if !self.typing().referencable_generic(m) || self.typing().language_problem(m).is_some() {
             return false;
         }
         // where the argument's own type picks among overloads (an argument of an overloaded
@@ -918,8 +672,13 @@ impl Worker<'_> {
             return false;
         }
         let full = mem.receiver_and_params();
-        let Some(s) = self.infer_from_function(&mem.type_params, &full, mem.ret, fn_params, f)
-        else {
+        let Some(s) = self.typing().infer_from_function(
+            &mem.type_params,
+            &full,
+            mem.ret,
+            fn_params,
+            (!f.void).then_some(f.ret),
+        ) else {
             return false;
         };
         let ps: Vec<TypeId> = full
@@ -927,97 +686,9 @@ impl Worker<'_> {
             .map(|&p| self.api.ts.arena.subst(p, &s))
             .collect();
         let ret = self.api.ts.arena.subst(mem.ret, &s);
-        self.args_fit(fn_params, &ps)
+        self.typing().args_fit(fn_params, &ps)
             && self.result_fits(ret, f)
-            && self.sole_package_candidate(m, fn_params)
-    }
-
-    /// The type arguments of a generic function whose parameters `formal` take
-    /// `fn_params` and whose result `ret` fits `f`'s, as Kotlin infers them for a callable
-    /// reference: each parameter unified with the function type's (or its supertype of the
-    /// parameter's class), the result with the function's result; every variable fixed,
-    /// within its bounds. Empty for a function without type parameters.
-    fn infer_from_function(
-        &mut self,
-        vars: &[crate::types::VarId],
-        formal: &[TypeId],
-        ret: TypeId,
-        fn_params: &[TypeId],
-        f: &FnType,
-    ) -> Option<Subst> {
-        if vars.is_empty() {
-            return Some(Subst::new());
-        }
-        let mut s = self.unify_params(formal, fn_params, vars)?;
-        if !f.void {
-            s = self
-                .api
-                .ts
-                .unify_with(ret, f.ret, vars, crate::types::UnifyMode::Subtype, &s)?;
-        }
-        let fixed = vars.iter().all(|&v| {
-            s.get(v)
-                .is_some_and(|t| self.api.ts.arena.is_ground(t) && java_expressible(&self.api, t))
-        });
-        (fixed && self.api.ts.is_valid_subst(&s)).then_some(s)
-    }
-
-    /// A substitution of `vars` under which each of `formal` takes the function parameter
-    /// at its position ([`Self::unify_above`]).
-    fn unify_params(
-        &mut self,
-        formal: &[TypeId],
-        fn_params: &[TypeId],
-        vars: &[crate::types::VarId],
-    ) -> Option<Subst> {
-        let mut s = Subst::new();
-        for (&p, &a) in formal.iter().zip(fn_params) {
-            s = self.unify_above(p, a, vars, &s)?;
-        }
-        Some(s)
-    }
-
-    /// Extends `s` so that `pattern` takes a value of type `actual`: equal to it, or (for a
-    /// class type) to `actual`'s supertype of the pattern's class; a nullable pattern takes
-    /// a non-null value too.
-    fn unify_above(
-        &mut self,
-        pattern: TypeId,
-        actual: TypeId,
-        vars: &[crate::types::VarId],
-        s: &Subst,
-    ) -> Option<Subst> {
-        use crate::types::UnifyMode::Equal;
-        match self.api.ts.arena.get(pattern).clone() {
-            Type::Nullable(inner) => {
-                let a = match *self.api.ts.arena.get(actual) {
-                    Type::Nullable(i) => i,
-                    _ => actual,
-                };
-                self.unify_above(inner, a, vars, s)
-            }
-            Type::Class { name, .. } => {
-                if matches!(self.api.ts.arena.get(actual), Type::Nullable(_)) {
-                    return None;
-                }
-                let sups: Vec<TypeId> = self
-                    .api
-                    .ts
-                    .all_supertypes(actual)
-                    .into_iter()
-                    .filter(|&u| {
-                        self.api
-                            .ts
-                            .arena
-                            .as_class(u)
-                            .is_some_and(|(c, _)| c == name)
-                    })
-                    .collect();
-                sups.into_iter()
-                    .find_map(|u| self.api.ts.unify_with(pattern, u, vars, Equal, s))
-            }
-            _ => self.api.ts.unify_with(pattern, actual, vars, Equal, s),
-        }
+            && self.typing().sole_package_candidate(m, fn_params)
     }
 
     /// `R::f` for a Kotlin extension function whose receiver takes the function's first
@@ -1029,7 +700,7 @@ impl Worker<'_> {
     ) -> Option<(RefKind, Vec<String>)> {
         let (&p0, rest) = f.params.split_first()?;
         if !self.api.ts.arena.is_ground(p0)
-            || self.mentions_wildcard(p0)
+            || self.typing().mentions_wildcard(p0)
             || !java_expressible(&self.api, p0)
         {
             return None;
@@ -1076,7 +747,7 @@ impl Worker<'_> {
                 self.api.ts.arena.subst(r, &s)
             };
             if !self.api.ts.arena.is_ground(r)
-                || self.mentions_wildcard(r)
+                || self.typing().mentions_wildcard(r)
                 || !java_expressible(&self.api, r)
             {
                 continue;
@@ -1100,74 +771,5 @@ impl Worker<'_> {
             name: mem.name.clone(),
             on,
         }
-    }
-
-    /// True when no other function or property of `m`'s package with `m`'s name takes
-    /// `fn_params` (the extension receiver first) as they are. An alias imports every
-    /// namesake of the package (and nothing else), so these are the reference's
-    /// candidates; kotlinc ranks a candidate that needs no adaptation (no defaults left
-    /// out, no `vararg` spread, no `Unit` coercion) above those that do, so only namesakes
-    /// of the same arity compete: a generic one when its parameters unify with the
-    /// function's ([`Self::unify_above`]), another when it takes them.
-    fn sole_package_candidate(&mut self, m: MemberId, fn_params: &[TypeId]) -> bool {
-        let mem = self.api.member(m);
-        let Some(rs) = self.namesakes(mem.owner, &mem.name) else {
-            return false;
-        };
-        for r in rs {
-            if r.member == m {
-                continue;
-            }
-            let o = self.api.member(r.member).clone();
-            if o.kind != MemberKind::Method {
-                return false;
-            }
-            let full = o.receiver_and_params();
-            if full.len() != fn_params.len() {
-                continue;
-            }
-            // a generic namesake competes when its parameters unify with the function's
-            if !o.type_params.is_empty() {
-                if self
-                    .unify_params(&full, fn_params, &o.type_params)
-                    .is_some()
-                {
-                    return false;
-                }
-                continue;
-            }
-            if full.iter().any(|&p| !self.api.ts.arena.is_ground(p))
-                || self.args_fit(fn_params, &full)
-            {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// The members of class `cid` (its own and inherited) named `name`, as it sees them.
-    fn namesakes(
-        &self,
-        cid: crate::api::ClassId,
-        name: &str,
-    ) -> Option<Vec<crate::api::ResolvedMember>> {
-        self.ctx
-            .members_by_name
-            .get(&cid)
-            .and_then(|by| by.get(name))
-            .cloned()
-    }
-
-    /// True when a wildcard occurs anywhere in the type.
-    pub(crate) fn mentions_wildcard(&self, t: TypeId) -> bool {
-        if matches!(self.api.ts.arena.get(t), Type::Wildcard(_)) {
-            return true;
-        }
-        let mut w = false;
-        self.api
-            .ts
-            .arena
-            .for_each_child(t, |c| w |= self.mentions_wildcard(c));
-        w
     }
 }

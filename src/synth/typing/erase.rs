@@ -10,7 +10,7 @@
 //! inference fails (a poly argument whose variables nothing else fixes) the type arguments
 //! stay; where they are uncertain the shape is generated and the Java twin decides.
 
-use super::worker::Worker;
+use super::checker::Typing;
 use crate::types::{Subst, Type, TypeId, UnifyMode, VarId, Wildcard};
 
 /// What an argument expression tells type inference.
@@ -23,7 +23,7 @@ pub enum InferInfo {
     Poly,
 }
 
-impl Worker<'_> {
+impl Typing<'_> {
     /// Definition 3.14: can the explicit arguments `s(vars)` of a call with formal parameter
     /// types `params` and result type `ret` (both still mentioning `vars`) be erased, given
     /// what the arguments tell and the call's target type `goal`?
@@ -72,7 +72,7 @@ impl Worker<'_> {
                 sources += 1;
                 match *info {
                     InferInfo::Poly => poly = true,
-                    InferInfo::Standalone(a) if self.has_wildcard(a) => {
+                    InferInfo::Standalone(a) if self.mentions_wildcard(a) => {
                         blocked = true;
                         // wildcard against wildcard (`List<? extends T>` for
                         // `List<? extends X>`), else the upper projection
@@ -145,27 +145,103 @@ impl Worker<'_> {
             .collect();
         self.api.ts.arena.class(name, &args)
     }
+}
 
-    /// True when a wildcard occurs anywhere in the type.
-    fn has_wildcard(&self, t: TypeId) -> bool {
-        if matches!(self.api.ts.arena.get(t), Type::Wildcard(_)) {
-            return true;
-        }
-        let mut w = false;
-        self.api
-            .ts
-            .arena
-            .for_each_child(t, |c| w |= self.has_wildcard(c));
-        w
+#[cfg(test)]
+mod tests {
+    use thalia_translators::Language;
+
+    use super::*;
+    use crate::synth::typing::testing::Fixture;
+
+    /// A method type variable `T` in the fixture's arena, and its type.
+    fn var(fx: &mut Fixture) -> (VarId, TypeId) {
+        let a = &mut fx.api.ts.arena;
+        let v = a.new_var("T", "m");
+        (v, a.var_type(v))
     }
 
-    /// The boxed class type of a primitive; other types unchanged.
-    pub fn boxed_type(&mut self, t: TypeId) -> TypeId {
-        if let Type::Prim(p) = *self.api.ts.arena.get(t) {
-            if let Some(b) = self.ctx.box_of(p) {
-                return self.api.ts.arena.class(b, &[]);
-            }
+    #[test]
+    fn a_type_argument_is_erased_where_an_argument_infers_exactly_it() {
+        // `<T> T id(T)`
+        let mut fx = Fixture::java_base();
+        let (v, t) = var(&mut fx);
+        let (string, object) = (fx.ty("java.lang.String"), fx.ty("java.lang.Object"));
+        let (int, integer) = (fx.ty("int"), fx.ty("java.lang.Integer"));
+        let s = Subst::from_pairs(&[v], &[string]);
+        let mut c = fx.typing(Language::Java);
+        let by = |x| [InferInfo::Standalone(x)];
+        assert!(c.erasable(&[v], &s, &[t], &by(string), t, None));
+        // an argument of another type infers another type argument
+        assert!(!c.erasable(&[v], &s, &[t], &by(object), t, None));
+        // a primitive argument infers its box: `id(1)` is `id<Integer>`
+        let boxed = Subst::from_pairs(&[v], &[integer]);
+        assert!(c.erasable(&[v], &boxed, &[t], &by(int), t, None));
+        // a call without type parameters has nothing to erase
+        assert!(!c.erasable(&[], &Subst::new(), &[], &[], string, None));
+    }
+
+    #[test]
+    fn the_target_type_infers_a_variable_no_argument_fixes() {
+        // `<T> List<T> empty()`
+        let mut fx = Fixture::java_base();
+        let (v, t) = var(&mut fx);
+        let string = fx.ty("java.lang.String");
+        let list_t = fx.api.ts.arena.class_named("java.util.List", &[t]);
+        let list_string = fx.ty("java.util.List<java.lang.String>");
+        let list_object = fx.ty("java.util.List<java.lang.Object>");
+        let s = Subst::from_pairs(&[v], &[string]);
+        let mut c = fx.typing(Language::Java);
+        assert!(!c.erasable(&[v], &s, &[], &[], list_t, None));
+        assert!(c.erasable(&[v], &s, &[], &[], list_t, Some(list_string)));
+        assert!(!c.erasable(&[v], &s, &[], &[], list_t, Some(list_object)));
+    }
+
+    #[test]
+    fn a_poly_argument_needs_its_variable_fixed_elsewhere() {
+        // `<T> T get(Supplier<T>)` called with a lambda
+        let mut fx = Fixture::java_base();
+        let (v, t) = var(&mut fx);
+        let string = fx.ty("java.lang.String");
+        let supplier_t = fx
+            .api
+            .ts
+            .arena
+            .class_named("java.util.function.Supplier", &[t]);
+        let s = Subst::from_pairs(&[v], &[string]);
+        let poly = [InferInfo::Poly];
+        assert!(!fx
+            .typing(Language::Java)
+            .erasable(&[v], &s, &[supplier_t], &poly, t, None));
+        // fixed by the target: Java infers it first (JLS 18.5.2); Scala 2 types the lambda
+        // before it looks at the target
+        for (lang, erased) in [(Language::Java, true), (Language::Scala2, false)] {
+            let got = fx
+                .typing(lang)
+                .erasable(&[v], &s, &[supplier_t], &poly, t, Some(string));
+            assert_eq!(got, erased, "{lang}");
         }
-        t
+    }
+
+    #[test]
+    fn a_wildcard_argument_infers_its_bound_where_it_is_the_only_source() {
+        // `<T> T first(List<? extends T>)` on a `List<? extends String>`
+        let mut fx = Fixture::java_base();
+        let (v, t) = var(&mut fx);
+        let string = fx.ty("java.lang.String");
+        let upper = fx.api.ts.arena.wildcard(Wildcard::Extends(t));
+        let param = fx.api.ts.arena.class_named("java.util.List", &[upper]);
+        let arg = fx.ty("java.util.List<? extends java.lang.String>");
+        let s = Subst::from_pairs(&[v], &[string]);
+        let by = [InferInfo::Standalone(arg)];
+        for (lang, erased) in [(Language::Java, true), (Language::Scala2, false)] {
+            let got = fx.typing(lang).erasable(&[v], &s, &[param], &by, t, None);
+            assert_eq!(got, erased, "{lang}");
+        }
+        // a second argument of the variable's type would conflict with the capture
+        let two = [InferInfo::Standalone(arg), InferInfo::Standalone(string)];
+        assert!(!fx
+            .typing(Language::Java)
+            .erasable(&[v], &s, &[param, t], &two, t, None));
     }
 }

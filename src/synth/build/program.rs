@@ -1,292 +1,29 @@
-//! Turning a typing sequence into a client program (IR) and its manifest record.
-
-use std::rc::Rc;
+//! A typing sequence turned into a client program (IR) and its manifest record: the call under
+//! test and its operands' locals, the program's shape from its swarm draw (locals without a
+//! declared type, call chains, varargs elements, explicit type arguments kept, casts where a
+//! flow-typed local's type matters, the call held by a function through `wrap`, Kotlin's
+//! operator, infix and default-omitting call forms, Scala's implicit lists left to the search).
 
 use rand::seq::SliceRandom;
 use rand::Rng;
-use serde::{Deserialize, Serialize};
-use thalia_translators::ir::{
-    CallForm, Expr, Lit, PrimTy, Program, Receiver, Stmt, Ty, NATIVE_MEMBER,
+use thalia_translators::ir::{CallForm, Expr, Lit, Program, Receiver, Stmt, Ty, NATIVE_MEMBER};
+
+use super::features::Features;
+use super::inhabitant::{CallShape, Inhabitant};
+use super::ir::to_ir;
+use super::record::{
+    BrokenRecord, Expected, ProgramRecord, RecordKind, SequenceRecord, ShapeRecord,
+    NO_NULLABLE_TWIN,
 };
-
-use super::config::Mode;
-use super::enumerate::{Broken, Formal, Position, Resolution, Task, TypingSequence};
-use super::erase::InferInfo;
-use super::inhabit::Inhabitant;
-use super::worker::{RngStream, Worker};
-use crate::api::{Api, ClassId, MemberId, MemberKind};
-use crate::types::{print_type, Prim, Subst, Syntax, Type, TypeId, Variance, Wildcard};
-
-/// The language-neutral IR type of a core type.
-pub fn to_ir(api: &Api, t: TypeId) -> Ty {
-    let a = &api.ts.arena;
-    match a.get(t) {
-        Type::Prim(p) => Ty::Prim(match p {
-            Prim::Boolean => PrimTy::Boolean,
-            Prim::Byte => PrimTy::Byte,
-            Prim::Char => PrimTy::Char,
-            Prim::Short => PrimTy::Short,
-            Prim::Int => PrimTy::Int,
-            Prim::Long => PrimTy::Long,
-            Prim::Float => PrimTy::Float,
-            Prim::Double => PrimTy::Double,
-            Prim::Void => PrimTy::Void,
-        }),
-        Type::Class { name, args } => {
-            let params = api.ts.class_params(*name).unwrap_or(&[]);
-            Ty::Class {
-                name: a.name(*name).to_string(),
-                args: args
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &x)| {
-                        // a projection against the parameter's declared variance (`out X` for
-                        // Kotlin's `in T`) admits every argument, as `*` does, and Kotlin
-                        // rejects it as written
-                        let declared = params.get(i).map(|&v| a.var(v).variance);
-                        match (declared, a.get(x)) {
-                            (
-                                Some(Variance::Contravariant),
-                                Type::Wildcard(Wildcard::Extends(_)),
-                            )
-                            | (Some(Variance::Covariant), Type::Wildcard(Wildcard::Super(_))) => {
-                                Ty::WildcardStar
-                            }
-                            _ => to_ir(api, x),
-                        }
-                    })
-                    .collect(),
-            }
-        }
-        Type::Var(v) => Ty::Var(a.var_name(*v).to_string()),
-        // (never written: synthesis substitutes a type constructor for the variable first)
-        Type::Applied { head, args } => Ty::Class {
-            name: a.var_name(*head).to_string(),
-            args: args.iter().map(|&x| to_ir(api, x)).collect(),
-        },
-        Type::Wildcard(Wildcard::Star) => Ty::WildcardStar,
-        Type::Wildcard(Wildcard::Extends(b)) => Ty::WildcardExtends(Box::new(to_ir(api, *b))),
-        Type::Wildcard(Wildcard::Super(b)) => Ty::WildcardSuper(Box::new(to_ir(api, *b))),
-        Type::Array(e) => Ty::Array(Box::new(to_ir(api, *e))),
-        Type::Nullable(e) => Ty::Nullable(Box::new(to_ir(api, *e))),
-        Type::ByName(e) => to_ir(api, *e),
-        Type::Function {
-            receiver,
-            params,
-            ret,
-            ..
-        } => Ty::Function {
-            receiver: receiver.map(|r| Box::new(to_ir(api, r))),
-            params: params.iter().map(|&p| to_ir(api, p)).collect(),
-            ret: Box::new(to_ir(api, *ret)),
-        },
-        Type::Top => Ty::Top,
-        Type::Bottom => Ty::Bottom,
-    }
-}
-
-/// The typing sequence of a program as printed types.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SequenceRecord {
-    /// Receiver type, if any.
-    pub receiver: Option<String>,
-    /// Argument types.
-    pub args: Vec<String>,
-    /// Expected result type, if any.
-    pub result: Option<String>,
-    /// How many elements the variable-arity argument was written with (`m()`, `m(a)`,
-    /// `m(a, b, c)`), each of the last argument's component type; `None` when it is passed as
-    /// one array (or the member has no variable arity).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub varargs_elements: Option<usize>,
-}
-
-/// How a program departs from the plain shape (one call on locals with declared types), for
-/// the feature census.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ShapeRecord {
-    /// Casts of an operand of the call under test to its declared type, where the language
-    /// types locals by their initializer (Groovy).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub casts: usize,
-    /// Locals declared without a type (`var`, `def`, `val x =`).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub inferred_locals: usize,
-    /// The call under test is made on a call result (`a.b().m(..)`) instead of a local.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub call_chain: bool,
-    /// The call under test keeps type arguments that inference would recover (and a
-    /// constructor call its type arguments instead of the diamond).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub explicit_type_args: bool,
-    /// How the call under test is held when not as a plain call: `reference` (the member
-    /// as a function reference), `closure` (inside a lambda) or `receiver-lambda` (inside a
-    /// lambda whose parameter is the receiver); see `synth::wrap`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub wrapped: Option<String>,
-    /// Calls besides the call under test (in its operands) written with their varargs
-    /// elements instead of an array (`Paths.get(a, b, c)`).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub varargs_element_calls: usize,
-    /// Kotlin's form of the call under test when not the usual call: `operator` (`a + b`)
-    /// or `infix` (`a to b`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub call_form: Option<String>,
-    /// Parameters with default values left out of the call under test (Kotlin).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub defaults_omitted: usize,
-}
-
-impl ProgramRecord {
-    /// True when one of the program's variable-arity calls (the call under test or one in
-    /// its operands) is written with its elements instead of an array.
-    pub fn uses_varargs_elements(&self) -> bool {
-        self.typing_sequence.varargs_elements.is_some() || self.shape.varargs_element_calls > 0
-    }
-}
-
-impl ShapeRecord {
-    /// True for the plain shape (nothing to record).
-    pub fn is_plain(&self) -> bool {
-        *self == ShapeRecord::default()
-    }
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
-/// The broken position of an ill-typed program.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BrokenRecord {
-    /// `receiver`, `argN` or `result`.
-    pub position: String,
-    /// The type the signature asks for.
-    pub formal: String,
-    /// The incompatible type used instead.
-    pub actual: String,
-}
-
-/// What the compiler should do with a program.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Expected {
-    /// A well-typed program: the compiler must accept it.
-    Accept,
-    /// An ill-typed program: the compiler must reject it.
-    Reject,
-}
-
-impl Expected {
-    /// `accept` / `reject`, as in `programs.jsonl`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Expected::Accept => "accept",
-            Expected::Reject => "reject",
-        }
-    }
-
-    /// Parses `accept` / `reject`.
-    pub fn parse(s: &str) -> Option<Expected> {
-        match s {
-            "accept" => Some(Expected::Accept),
-            "reject" => Some(Expected::Reject),
-            _ => None,
-        }
-    }
-
-    /// The expectation of a program synthesized in `mode`.
-    pub fn of_mode(mode: Mode) -> Expected {
-        match mode {
-            Mode::WellTyped => Expected::Accept,
-            Mode::IllTyped => Expected::Reject,
-        }
-    }
-}
-
-/// The kind of the API member a program exercises.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RecordKind {
-    /// A method call.
-    Method,
-    /// A constructor call.
-    Constructor,
-    /// A field access.
-    Field,
-}
-
-impl RecordKind {
-    /// `method`, `constructor` or `field`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RecordKind::Method => "method",
-            RecordKind::Constructor => "constructor",
-            RecordKind::Field => "field",
-        }
-    }
-}
-
-/// One line of `programs.jsonl`: the typed record that crosses from synthesis to campaigns.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ProgramRecord {
-    /// Program id (`p000042`).
-    pub id: String,
-    /// The program's file, relative to the output directory.
-    pub file: String,
-    /// The API member under test, as a signature.
-    pub member: String,
-    /// Its declaring class.
-    pub class: String,
-    /// Method, constructor or field.
-    pub kind: RecordKind,
-    /// Receiver, argument and expected result types.
-    pub typing_sequence: SequenceRecord,
-    /// The type arguments chosen for the type variables (`T` → `java.lang.Integer`).
-    pub substitution: std::collections::BTreeMap<String, String>,
-    /// `well-typed` or `ill-typed`.
-    pub mode: Mode,
-    /// What the compiler must do with the program.
-    pub expected: Expected,
-    /// The broken position of an ill-typed program.
-    pub broken: Option<BrokenRecord>,
-    /// True when the call under test was written without its type arguments.
-    pub erased: bool,
-    /// The file of the program's Java twin (the same IR written in Java), for a program in
-    /// another language.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub twin: Option<String>,
-    /// Why the program's Java twin cannot judge it, when the language model says so
-    /// (`kotlin nullability: Java has no nullable types`) or the twin could not be written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub twin_not_applicable: Option<String>,
-    /// The lines of the statement of the call under test in the program's file: an
-    /// ill-typed program must be rejected there, not elsewhere.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub call_lines: Option<thalia_translators::LineSpan>,
-    /// The program's shape beyond one call on typed locals (casts, inferred locals, call
-    /// chains, explicit type arguments).
-    #[serde(default, skip_serializing_if = "ShapeRecord::is_plain")]
-    pub shape: ShapeRecord,
-}
-
-/// How the call under test is written beyond its receiver and arguments.
-#[derive(Clone, Debug, Default)]
-pub struct CallShape {
-    /// Keep the type arguments even when inference would recover them
-    /// ([`super::swarm::Features::explicit_type_args`]).
-    pub keep_explicit: bool,
-    /// The elements of the variable-arity argument, written in place of the array (the last
-    /// of `args`, which still decides erasure when there is at least one element).
-    pub varargs: Option<Vec<Inhabitant>>,
-    /// Erase type arguments that inference recovers even when the run does not erase: a
-    /// call wanted in Kotlin's operator or infix form, which takes no type arguments.
-    pub erase_for_form: bool,
-    /// Leave a Scala call's implicit list out, for scalac's implicit search to supply
-    /// (only where it is certain to, `Worker::implicits_found`); the call keeps its type
-    /// arguments, which the search depends on.
-    pub search_implicits: bool,
-}
+use super::rng::{RngStream, SynthRng};
+use super::worker::Worker;
+use crate::api::{MemberId, MemberKind};
+use crate::synth::config::Mode;
+use crate::synth::typing::erase::InferInfo;
+use crate::synth::typing::overload::Resolution;
+use crate::synth::typing::rules::{kotlin_default_import, print_actual};
+use crate::synth::typing::sequence::{Broken, Position, Task, TypingSequence};
+use crate::types::{print_type, Subst, Syntax, Type, TypeId};
 
 /// What the compiler sees as the type of an initializer, compared with the local's declared
 /// type.
@@ -327,6 +64,27 @@ struct Operand {
 }
 
 impl Worker<'_> {
+    /// Whether a call of `m` (under `s`) leaves its implicit list to the search: the member
+    /// has one, the language searches, the draw (`implicit_search_probability`, only for
+    /// such a member) says so, and the search surely finds every argument.
+    pub(crate) fn draw_implicit_search(
+        &mut self,
+        rng: &mut SynthRng,
+        m: MemberId,
+        s: &Subst,
+    ) -> bool {
+        let has_implicits = self
+            .api
+            .member(m)
+            .scala_lists
+            .as_ref()
+            .is_some_and(|l| l.implicit > 0);
+        has_implicits
+            && self.rules.searches_implicits()
+            && rng.gen_bool(self.cfg.implicit_search_probability.clamp(0.0, 1.0))
+            && self.typing().implicits_found(m, s)
+    }
+
     /// A call, field access or constructor call of `m` under `s` with the given receiver and
     /// arguments; its type arguments are erased when configured, allowed and safe.
     pub fn build_call(
@@ -409,9 +167,15 @@ impl Worker<'_> {
             }
             // a poly argument of an overloaded call makes Java infer through overload
             // resolution, where another candidate may accept it too
-            let poly_overloaded = infos.contains(&InferInfo::Poly)
-                && self.poly_competitor(m, args, shape.varargs.as_ref().map(Vec::len));
-            erased = !poly_overloaded && self.erasable(&vars, s, &params, &infos, fret, goal);
+            let poly_overloaded = infos.contains(&InferInfo::Poly) && {
+                let all: Vec<InferInfo> = args.iter().map(|a| a.info).collect();
+                self.typing()
+                    .poly_competitor(m, &all, shape.varargs.as_ref().map(Vec::len))
+            };
+            erased = !poly_overloaded
+                && self
+                    .typing()
+                    .erasable(&vars, s, &params, &infos, fret, goal);
         }
         let kept = erased && shape.keep_explicit;
         if kept {
@@ -428,10 +192,11 @@ impl Worker<'_> {
         // a lambda for a parameter declared with a type variable (`T` instantiated with a
         // functional interface), or for an overloaded method, is not converted implicitly
         // in every language (Kotlin, Scala 2)
-        let overloaded = self.is_overloaded(m);
+        let overloaded = self.typing().is_overloaded(m);
         for (e, p) in arg_exprs.iter_mut().zip(&mem.params) {
             if let Expr::Lambda { implicit, .. } | Expr::Ref { implicit, .. } = e {
-                *implicit = !overloaded && !p.vararg && self.is_functional_class_type(p.ty);
+                *implicit =
+                    !overloaded && !p.vararg && self.typing().is_functional_class_type(p.ty);
             }
         }
         // an array passed to a varargs parameter is spread (`*a` in Kotlin, `a*` in Scala),
@@ -451,10 +216,9 @@ impl Worker<'_> {
             Some(e) => Receiver::Expr(Box::new(e.clone())),
             None => Receiver::Static(owner.name.clone()),
         };
-        let object_member = super::context::is_kotlin_object(&self.api, mem.owner);
+        let object_member = crate::synth::context::is_kotlin_object(&self.api, mem.owner);
         if mem.receiver.is_some()
-            && (object_member
-                || !owner.is_class && !super::rules::kotlin_default_import(&owner.name))
+            && (object_member || !owner.is_class && !kotlin_default_import(&owner.name))
         {
             // an extension member is in scope only where imported
             self.building
@@ -471,7 +235,7 @@ impl Worker<'_> {
                 class: owner.name.clone(),
                 type_args: if erased { None } else { Some(ir_args) },
                 args: arg_exprs,
-                // an inner class's enclosing instance (see `Worker::formal_under`)
+                // an inner class's enclosing instance (see `Typing::formal_under`)
                 outer: receiver.as_ref().map(|e| Box::new(e.clone())),
             },
             MemberKind::Method => Expr::Call {
@@ -488,7 +252,7 @@ impl Worker<'_> {
                 } else if mem.is_static {
                     vec![owner.name.clone()]
                 } else {
-                    self.declared_in(m).to_vec()
+                    self.typing().declared_in(m).to_vec()
                 },
                 form: CallForm::Usual,
                 // a Scala program writes a Scala member's lists (another language calls the
@@ -528,68 +292,6 @@ impl Worker<'_> {
         )
     }
 
-    /// True when another member of `m`'s name, kind and arity (counting `varargs` elements
-    /// for the variable-arity argument when given) could take the call's arguments once
-    /// its poly arguments (lambdas, references, erased calls) no longer pin the choice:
-    /// every standalone argument converts to the other member's (erased) parameter and every
-    /// poly argument meets a reference type that could take it.
-    fn poly_competitor(
-        &mut self,
-        m: MemberId,
-        args: &[Inhabitant],
-        varargs: Option<usize>,
-    ) -> bool {
-        let mem = self.api.member(m).clone();
-        let Some(by) = self.ctx.members_by_name.get(&mem.owner) else {
-            return false;
-        };
-        let Some(rs) = by.get(&mem.name).cloned() else {
-            return false;
-        };
-        let arity = match varargs {
-            Some(n) => mem.params.len() - 1 + n,
-            None => mem.params.len(),
-        };
-        for r in rs {
-            let o = self.api.member(r.member).clone();
-            if r.member == m || o.kind != mem.kind {
-                continue;
-            }
-            let o_varargs = o.params.last().is_some_and(|p| p.vararg);
-            if o.params.len() != arity && !o_varargs {
-                continue;
-            }
-            let mut fits = true;
-            for (i, a) in args.iter().enumerate() {
-                let Some(p) = o
-                    .params
-                    .get(i)
-                    .or_else(|| o.params.last().filter(|_| o_varargs))
-                else {
-                    fits = false;
-                    break;
-                };
-                let pt = self.api.ts.erase(p.ty);
-                let ok = match a.info {
-                    InferInfo::Poly => !matches!(self.api.ts.arena.get(pt), Type::Prim(_)),
-                    InferInfo::Standalone(t) => {
-                        let t = self.api.ts.erase(t);
-                        self.assignable(t, pt)
-                            || matches!(self.api.ts.arena.get(pt), Type::Array(_)) && o_varargs
-                    }
-                };
-                if !ok {
-                    fits = false;
-                    break;
-                }
-            }
-            if fits {
-                return true;
-            }
-        }
-        false
-    }
-
     /// The inner (non-static member) classes that `p`'s types name, sorted.
     fn inner_classes_of(&self, p: &Program) -> Vec<String> {
         let mut inner = std::collections::BTreeSet::new();
@@ -607,76 +309,6 @@ impl Worker<'_> {
         inner.into_iter().collect()
     }
 
-    /// True when `t` is a class type of a functional interface (a position where a bare
-    /// lambda converts).
-    pub(crate) fn is_functional_class_type(&self, t: TypeId) -> bool {
-        let t = match *self.api.ts.arena.get(t) {
-            Type::Nullable(i) => i,
-            _ => t,
-        };
-        self.api
-            .ts
-            .arena
-            .as_class(t)
-            .and_then(|(sym, _)| self.api.class_by_sym(sym))
-            .is_some_and(|c| self.api.class(c).functional)
-    }
-
-    /// The classes that may declare instance method `m` for a receiver: its declaring class,
-    /// then the supertypes that declare an instance method of the same name and arity or whose
-    /// members the API does not describe, nearest first.
-    fn declared_in(&mut self, m: MemberId) -> Rc<[String]> {
-        if let Some(d) = self.caches.declared_in.get(&m) {
-            return Rc::clone(d);
-        }
-        let mem = self.api.member(m);
-        let (name, arity) = (mem.name.clone(), mem.params.len());
-        let sym = self.api.class(mem.owner).sym;
-        // the owner comes first: it declares `m`
-        let self_ty = self.api.ts.self_type(sym);
-        let rc: Rc<[String]> = self.declarers(self_ty, &name, arity).into();
-        self.caches.declared_in.insert(m, Rc::clone(&rc));
-        rc
-    }
-
-    /// The classes among `t` and its supertypes, nearest first, that declare an instance
-    /// method `name` with `arity` parameters or whose members the API does not describe.
-    pub fn declarers(&mut self, t: TypeId, name: &str, arity: usize) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for via in self.api.ts.all_supertypes(t) {
-            let Some((s, _)) = self.api.ts.arena.as_class(via) else {
-                continue;
-            };
-            let declares = match self.api.class_by_sym(s) {
-                None => true,
-                Some(c) => self.api.class(c).members.iter().any(|&o| {
-                    let o = self.api.member(o);
-                    o.kind == MemberKind::Method
-                        && !o.is_static
-                        && o.name == name
-                        && o.params.len() == arity
-                }),
-            };
-            let class_name = self.api.ts.arena.name(s).to_string();
-            if declares && !out.contains(&class_name) {
-                out.push(class_name);
-            }
-        }
-        out
-    }
-
-    /// True when the member's class has another member of the same name and kind.
-    pub(crate) fn is_overloaded(&self, m: MemberId) -> bool {
-        let mem = self.api.member(m);
-        let Some(by) = self.ctx.members_by_name.get(&mem.owner) else {
-            return false;
-        };
-        by.get(&mem.name).is_some_and(|rs| {
-            rs.iter()
-                .any(|r| r.member != m && self.api.member(r.member).kind == mem.kind)
-        })
-    }
-
     /// The component type and number of elements with which a call of method or constructor
     /// `m` in an operand (not the call under test) passes its variable-arity
     /// argument, when the program's swarm draw has varargs elements and the elements leave
@@ -684,7 +316,7 @@ impl Worker<'_> {
     /// the other arity).
     pub(crate) fn operand_varargs(
         &mut self,
-        rng: &mut super::worker::SynthRng,
+        rng: &mut SynthRng,
         m: MemberId,
         s: &Subst,
         arg_tys: &[TypeId],
@@ -711,81 +343,25 @@ impl Worker<'_> {
             let self_ty = self.api.ts.self_type(sym);
             self.api.ts.arena.subst(self_ty, s)
         });
-        let formal = self.formal_under(m, s.clone());
+        let formal = self.typing().formal_under(m, s.clone());
         let seq = TypingSequence {
             receiver,
             args,
             result: None,
         };
-        self.elements_resolve(m, &formal, &seq, Resolution::Unique(m))
+        self.typing()
+            .elements_resolve(m, &formal, &seq, Resolution::Unique(m))
             .then_some((comp, n))
     }
 
     /// The component type of array type `array` and a number of elements to write for it
     /// ([`VARARGS_ELEMENT_COUNTS`]).
-    fn draw_elements(
-        &mut self,
-        rng: &mut super::worker::SynthRng,
-        array: TypeId,
-    ) -> Option<(TypeId, usize)> {
+    fn draw_elements(&mut self, rng: &mut SynthRng, array: TypeId) -> Option<(TypeId, usize)> {
         let comp = match *self.api.ts.arena.get(array) {
             Type::Array(e) => e,
             _ => return None,
         };
         Some((comp, *VARARGS_ELEMENT_COUNTS.choose(rng)?))
-    }
-
-    /// True when a call of `m` with the argument types of `seq` (its variable-arity argument
-    /// written as elements) resolves as `want` in Java's rules, and no extension method of
-    /// that arity could answer it instead (Groovy, Kotlin).
-    fn elements_resolve(
-        &mut self,
-        m: MemberId,
-        formal: &Formal,
-        seq: &TypingSequence,
-        want: Resolution,
-    ) -> bool {
-        if self.resolve(m, formal, seq) != want {
-            return false;
-        }
-        let mem = self.api.member(m);
-        if mem.kind != MemberKind::Method || !self.rules.has_extension_methods() {
-            return true;
-        }
-        let (name, owner) = (mem.name.clone(), mem.owner);
-        let (recv, static_call) = match seq.receiver {
-            Some(r) => (r, false),
-            None => {
-                let sym = self.api.class(owner).sym;
-                (self.api.ts.self_type(sym), true)
-            }
-        };
-        !self.extension_applies(recv, static_call, &name, seq.args.len())
-    }
-
-    /// True when the language's arrays are invariant and member `m` returns an array: on a
-    /// receiver of a narrower type, an override's narrower array type is no subtype of it
-    /// (`Class<?>.getTypeParameters()` against `GenericDeclaration`'s in Scala).
-    pub(crate) fn covariant_array_risk(&self, m: MemberId) -> bool {
-        self.rules.arrays_are_invariant()
-            && matches!(
-                self.api.ts.arena.get(self.api.member(m).ret),
-                Type::Array(_)
-            )
-    }
-
-    /// True when the member's class has another member of the same name, kind and arity.
-    fn has_same_arity_overload(&self, m: MemberId) -> bool {
-        let mem = self.api.member(m);
-        let Some(by) = self.ctx.members_by_name.get(&mem.owner) else {
-            return false;
-        };
-        by.get(&mem.name).is_some_and(|rs| {
-            rs.iter().any(|r| {
-                let o = self.api.member(r.member);
-                r.member != m && o.kind == mem.kind && o.params.len() == mem.params.len()
-            })
-        })
     }
 
     /// Builds program `id` for a task; `seed` and `index` fix every random choice.
@@ -805,8 +381,7 @@ impl Worker<'_> {
         self.building.fresh = 0;
         self.building.varargs_element_calls = 0;
         self.building.imports.clear();
-        self.building.features =
-            super::swarm::Features::draw(&self.cfg.swarm, self.cfg.lang, seed, index);
+        self.building.features = Features::draw(&self.cfg.swarm, self.rules, seed, index);
         let shaped = self.shape_task(task, seed, index);
         let task = &shaped.task;
         let feats = self.building.features;
@@ -816,14 +391,14 @@ impl Worker<'_> {
         let broken_at = task.broken.map(|b| b.position);
         let ill = task.broken.is_some();
         let m = task.member;
-        let overloaded = self.overloaded_call(m, task.seq.receiver);
+        let overloaded = self.typing().overloaded_call(m, task.seq.receiver);
         let mut shape = ShapeRecord::default();
         let mut stmts = Vec::new();
         let mut operands: Vec<Operand> = Vec::new();
         // the type of the receiver's expression: the receiver type, or a chained receiver's
         // narrower type
         let mut receiver_ty = task.seq.receiver;
-        // a call under test that may end up in a lambda (`synth::wrap`) takes operands whose
+        // a call under test that may end up in a lambda (`build::wrap`) takes operands whose
         // calls throw no checked exception: a block lambda declares them, and a call chain's
         // receiver is part of the call
         let lambda_operands = feats.call_in_lambda && !self.ctx.throws_checked.contains(&m);
@@ -857,8 +432,8 @@ impl Worker<'_> {
                         !ill && !overloaded
                             && matches!(init, Init::Sub(_) | Init::Standalone)
                             && self.api.ts.is_subtype(t, r)
-                            && !self.overloaded_call(m, Some(t))
-                            && !self.covariant_array_risk(m)
+                            && !self.typing().overloaded_call(m, Some(t))
+                            && !self.typing().covariant_array_risk(m)
                     }
                     InferInfo::Poly => false,
                 };
@@ -958,12 +533,11 @@ impl Worker<'_> {
         // Kotlin's call forms, drawn from their own stream (the other choices stay as they
         // were): operator or infix syntax, parameters with default values left out
         let mut form_rng = RngStream::CallForm.rng(seed, index);
-        let kotlin = self.cfg.lang == thalia_translators::Language::Kotlin;
         let forms = self.api.member(m).kotlin_forms.clone();
-        let want_operator = kotlin
+        let want_operator = self.rules.writes_operator_forms()
             && (forms.is_operator || forms.is_infix)
             && form_rng.gen_bool(self.cfg.operator_form_probability.clamp(0.0, 1.0));
-        let want_omit = kotlin
+        let want_omit = self.rules.omits_default_arguments()
             && !forms.defaults.is_empty()
             && form_rng.gen_bool(self.cfg.default_omission_probability.clamp(0.0, 1.0));
         let keep_explicit = keep_explicit && !want_operator;
@@ -1021,7 +595,7 @@ impl Worker<'_> {
             },
         ) = (task.broken, &mut call.expr)
         {
-            *declared_in = self.declarers(actual, name, args.len());
+            *declared_in = self.typing().declarers(actual, name, args.len());
         } else if let (
             Some(t),
             Expr::Call {
@@ -1035,7 +609,7 @@ impl Worker<'_> {
         {
             // the classes that declare the member seen from the receiver's own type (a box's
             // or an enum's override, which Kotlin writes its own way)
-            *declared_in = self.declarers(t, name, args.len());
+            *declared_in = self.typing().declarers(t, name, args.len());
         }
         if flow {
             let broken_result = broken_at == Some(Position::Result);
@@ -1114,7 +688,7 @@ impl Worker<'_> {
     /// (operator or infix syntax, parameters with default values left out) where they fit.
     ///
     /// Defaults are left out only where no other candidate of the name could take the
-    /// shorter argument list ([`Worker::rival_takes`]: then none can be preferred for needing
+    /// shorter argument list (`Typing::rival_takes`: then none can be preferred for needing
     /// no defaults either); never the broken argument, nor in a program whose receiver is
     /// broken; a parameter whose type mentions the member's type variables only when the
     /// call keeps its type arguments. Operator and infix forms take no type arguments and
@@ -1125,7 +699,7 @@ impl Worker<'_> {
         program: &mut Program,
         task: &Task,
         want: (bool, bool),
-        rng: &mut super::worker::SynthRng,
+        rng: &mut SynthRng,
         shape: &mut ShapeRecord,
     ) {
         let (want_operator, want_omit) = want;
@@ -1194,7 +768,7 @@ impl Worker<'_> {
                         (name, task.seq.args[i])
                     })
                     .collect();
-                if (trailing || named) && !self.rival_takes(m, task, &kept) {
+                if (trailing || named) && !self.typing().rival_takes(m, task, &kept) {
                     let old = std::mem::take(args);
                     let mut names = Vec::new();
                     for (i, a) in old.into_iter().enumerate() {
@@ -1243,118 +817,6 @@ impl Worker<'_> {
             *form = CallForm::Infix;
             shape.call_form = Some("infix".into());
         }
-    }
-
-    /// True when a candidate of `m`'s name other than `m` might take the argument list
-    /// `kept` (names where named, typing-sequence types) that leaves out defaults of `m`: a
-    /// member of the name in `m`'s class or the receiver's class, or an extension of the
-    /// name whose receiver is related to the receiver (a subtype or supertype, erased),
-    /// whose parameters take the arguments (each kept argument's erased type related to
-    /// its parameter's, the rest of its parameters with defaults). Conservative: a
-    /// variable-arity rival, or a receiver of a type variable, counts as taking it.
-    fn rival_takes(&mut self, m: MemberId, task: &Task, kept: &[(Option<String>, TypeId)]) -> bool {
-        let mem = self.api.member(m).clone();
-        let recv = task.seq.receiver.map(|r| self.api.ts.erase(r));
-        let by_name = |cid: ClassId| {
-            self.ctx
-                .members_by_name
-                .get(&cid)
-                .and_then(|by| by.get(&mem.name))
-                .map(|rs| rs.iter().map(|r| r.member).collect::<Vec<_>>())
-                .unwrap_or_default()
-        };
-        let mut rivals = by_name(mem.owner);
-        if let Some(r) = task.seq.receiver {
-            let r = match *self.api.ts.arena.get(r) {
-                Type::Nullable(t) => t,
-                _ => r,
-            };
-            match *self.api.ts.arena.get(r) {
-                Type::Class { .. } => {
-                    // a class outside the API has no member known here
-                    if let Some(cid) = self
-                        .api
-                        .ts
-                        .arena
-                        .as_class(r)
-                        .and_then(|(sym, _)| self.api.class_by_sym(sym))
-                    {
-                        rivals.extend(by_name(cid));
-                    }
-                }
-                // primitives and arrays have no member of a name that has defaults
-                Type::Prim(_) | Type::Array(_) => {}
-                // a type variable's bound may declare one
-                _ => return true,
-            }
-        }
-        rivals.extend(
-            self.ctx
-                .extensions
-                .get(&mem.name)
-                .cloned()
-                .unwrap_or_default(),
-        );
-        rivals.sort_unstable();
-        rivals.dedup();
-        for c in rivals {
-            if c == m {
-                continue;
-            }
-            let cm = self.api.member(c).clone();
-            if cm.kind != MemberKind::Method {
-                continue;
-            }
-            let receiver_fits = match (mem.receiver, cm.receiver) {
-                (Some(_), Some(rc)) => match recv {
-                    None => true,
-                    Some(a) => {
-                        let b = self.api.ts.erase(rc);
-                        self.api.ts.is_subtype(a, b) || self.api.ts.is_subtype(b, a)
-                    }
-                },
-                // a function of the package is not called on a receiver
-                (Some(_), None) => !cm.is_static,
-                // an applicable member wins over extensions
-                (None, Some(_)) => false,
-                (None, None) => cm.is_static == mem.is_static,
-            };
-            if receiver_fits && self.params_take(&cm, kept) {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// True when member `c`'s parameters might take arguments `kept` (see
-    /// [`Worker::rival_takes`]).
-    fn params_take(&mut self, c: &crate::api::Member, kept: &[(Option<String>, TypeId)]) -> bool {
-        if c.params.iter().any(|p| p.vararg) {
-            return true;
-        }
-        let mut taken = vec![false; c.params.len()];
-        for (k, (name, t)) in kept.iter().enumerate() {
-            let i = match name {
-                None => k,
-                Some(n) => match c.kotlin_forms.parameter_names.iter().position(|x| x == n) {
-                    Some(i) => i,
-                    None => return false,
-                },
-            };
-            if i >= c.params.len() || taken[i] {
-                return false;
-            }
-            taken[i] = true;
-            let a = self.api.ts.erase(*t);
-            let b = self.api.ts.erase(c.params[i].ty);
-            if !(self.api.ts.is_subtype(a, b) || self.api.ts.is_subtype(b, a)) {
-                return false;
-            }
-        }
-        taken
-            .iter()
-            .enumerate()
-            .all(|(i, &t)| t || c.kotlin_forms.defaults.contains(&i))
     }
 
     /// The declared types of the call's operands, in [`Operand`] order: the receiver, then
@@ -1421,57 +883,10 @@ impl Worker<'_> {
         }
     }
 
-    /// True when a call of `m` on a receiver of type `recv` (its class when static) may
-    /// select another member of the same name and arity: `m`'s class or the receiver's class
-    /// has one with other (erased) parameter types.
-    fn overloaded_call(&mut self, m: MemberId, recv: Option<TypeId>) -> bool {
-        if self.has_same_arity_overload(m) {
-            return true;
-        }
-        let Some(r) = recv else { return false };
-        let Some(cid) = self
-            .api
-            .ts
-            .arena
-            .as_class(r)
-            .and_then(|(sym, _)| self.api.class_by_sym(sym))
-        else {
-            return false;
-        };
-        let mem = self.api.member(m).clone();
-        let Some(rs) = self
-            .ctx
-            .members_by_name
-            .get(&cid)
-            .and_then(|by| by.get(&mem.name))
-            .cloned()
-        else {
-            return false;
-        };
-        let mine: Vec<TypeId> = mem.params.iter().map(|p| p.ty).collect();
-        let mine: Vec<TypeId> = mine.into_iter().map(|t| self.api.ts.erase(t)).collect();
-        for r in rs {
-            let o = self.api.member(r.member).clone();
-            if r.member == m || o.kind != mem.kind || o.params.len() != mem.params.len() {
-                continue;
-            }
-            let theirs: Vec<TypeId> = o.params.iter().map(|p| self.api.ts.erase(p.ty)).collect();
-            if theirs != mine {
-                return true;
-            }
-        }
-        false
-    }
-
     /// The number of elements to write the task's variable-arity argument with (`None`: one
     /// array), when the swarm draw allows it and Java's overload resolution still selects
     /// the member (or, in ill-typed mode, still finds none applicable for a broken argument).
-    fn varargs_shape(
-        &mut self,
-        rng: &mut super::worker::SynthRng,
-        task: &Task,
-        on: bool,
-    ) -> Option<usize> {
+    fn varargs_shape(&mut self, rng: &mut SynthRng, task: &Task, on: bool) -> Option<usize> {
         let m = task.member;
         let mem = self.api.member(m).clone();
         let last = mem.params.len().checked_sub(1)?;
@@ -1503,7 +918,8 @@ impl Worker<'_> {
             Some(Position::Arg(_)) => Resolution::NoneApplicable,
             _ => Resolution::Unique(m),
         };
-        self.elements_resolve(m, &task.formal, &seq, want)
+        self.typing()
+            .elements_resolve(m, &task.formal, &seq, want)
             .then_some(n)
     }
 
@@ -1548,7 +964,7 @@ impl Worker<'_> {
             broken: task.broken.map(|b| BrokenRecord {
                 position: b.position.label(),
                 formal: p(b.formal),
-                actual: super::rules::print_actual(a, b.actual),
+                actual: print_actual(a, b.actual),
             }),
             erased,
             twin: None,
@@ -1561,11 +977,6 @@ impl Worker<'_> {
         }
     }
 }
-
-/// Why the Java twin of a program broken by nullability (a Kotlin `T?` value where `T` is
-/// required) cannot judge it: Java has no nullable types, so javac accepts the twin whatever
-/// the Kotlin compiler must do.
-pub const NO_NULLABLE_TWIN: &str = "kotlin nullability: Java has no nullable types";
 
 /// The probability that a program whose `call_chains` form is on makes its call under test
 /// on a call result (where the receiver's inhabitant is a call): higher than the use

@@ -13,9 +13,12 @@
 use rand::seq::SliceRandom;
 use thalia_translators::ir::Expr;
 
-use super::erase::InferInfo;
-use super::inhabit::Inhabitant;
-use super::worker::{SynthRng, Worker};
+use super::inhabitant::Inhabitant;
+use super::ir::to_ir;
+use super::rng::SynthRng;
+use super::worker::Worker;
+use crate::synth::typing::convert::{is_num, promoted};
+use crate::synth::typing::erase::InferInfo;
 use crate::types::{Prim, TypeId};
 
 /// Subtypes of the wanted type drawn to choose the two branches from (the type itself
@@ -34,14 +37,14 @@ impl Worker<'_> {
         if depth == 0 || self.building.no_conditionals > 0 {
             return None;
         }
-        let functional = self.is_functional_class_type(t);
+        let functional = self.typing().is_functional_class_type(t);
         let mut subs = self.subtypes(rng, t, COND_SUBTYPES);
         if !self.rules.sees_java_supertypes_of_builtins() {
             // a box or `String` below another type may be below it only in Java's view
             let string = self.ctx.string_sym;
             subs.retain(|&s| {
                 s == t
-                    || self.prim_of(s).is_none()
+                    || self.typing().prim_of(s).is_none()
                         && self
                             .api
                             .ts
@@ -59,7 +62,7 @@ impl Worker<'_> {
                 .as_class(t)
                 .is_some_and(|(n, _)| n == object)
         {
-            subs.retain(|&s| self.prim_of(s).is_none());
+            subs.retain(|&s| self.typing().prim_of(s).is_none());
         }
         subs.shuffle(rng);
         let (a, b) = match subs.as_slice() {
@@ -68,7 +71,7 @@ impl Worker<'_> {
             [a] if functional => (*a, *a),
             _ => return None,
         };
-        let info = match (self.prim_of(a), self.prim_of(b)) {
+        let info = match (self.typing().prim_of(a), self.typing().prim_of(b)) {
             (Some(p), Some(q)) if is_num(p) && is_num(q) => {
                 let with_char = p != q && (p == Prim::Char || q == Prim::Char);
                 if with_char && !self.rules.promotes_char_in_conditionals() {
@@ -78,9 +81,9 @@ impl Worker<'_> {
                 let rt = self.api.ts.arena.prim(r);
                 // a lambda's result may be this conditional: keep to what its language widens
                 let fits = if self.building.in_lambda > 0 {
-                    self.function_result_converts(rt, t)
+                    self.typing().function_result_converts(rt, t)
                 } else {
-                    self.java_converts(rt, t)
+                    self.typing().java_converts(rt, t)
                 };
                 if !fits {
                     return None;
@@ -107,7 +110,7 @@ impl Worker<'_> {
             let e = w.inhabit(rng, x, depth - 1).expr;
             match e {
                 Expr::Lambda { .. } | Expr::Ref { .. } if !functional => {
-                    Expr::cast(super::program::to_ir(&w.api, x), e)
+                    Expr::cast(to_ir(&w.api, x), e)
                 }
                 e => e,
             }
@@ -121,47 +124,43 @@ impl Worker<'_> {
     }
 }
 
-/// True for the numeric primitives.
-fn is_num(p: Prim) -> bool {
-    !matches!(p, Prim::Boolean | Prim::Void)
-}
-
-/// The type of a numeric conditional whose branches have (or unbox to) `p` and `q`
-/// (JLS 15.25.2, without the constant rules, which only narrow it): `short` for `byte` and
-/// `short`, the type itself when both are equal, else binary numeric promotion.
-fn promoted(p: Prim, q: Prim) -> Prim {
-    use Prim::*;
-    if p == q {
-        return p;
-    }
-    if matches!((p, q), (Byte, Short) | (Short, Byte)) {
-        return Short;
-    }
-    let rank = |x: Prim| match x {
-        Double => 4,
-        Float => 3,
-        Long => 2,
-        _ => 1,
-    };
-    match rank(p).max(rank(q)) {
-        4 => Double,
-        3 => Float,
-        2 => Long,
-        _ => Int,
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use rand::SeedableRng;
+    use thalia_translators::Language;
+
     use super::*;
+    use crate::synth::{SynthConfig, SynthContext};
 
     #[test]
-    fn numeric_conditionals_promote_as_java_does() {
-        assert_eq!(promoted(Prim::Byte, Prim::Short), Prim::Short);
-        assert_eq!(promoted(Prim::Char, Prim::Short), Prim::Int);
-        assert_eq!(promoted(Prim::Int, Prim::Long), Prim::Long);
-        assert_eq!(promoted(Prim::Long, Prim::Float), Prim::Float);
-        assert_eq!(promoted(Prim::Char, Prim::Char), Prim::Char);
-        assert_eq!(promoted(Prim::Byte, Prim::Double), Prim::Double);
+    fn scala2_conditionals_joining_into_object_take_no_primitive_branch() {
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        for (lang, primitive_allowed) in [(Language::Java, true), (Language::Scala2, false)] {
+            let mut cfg = SynthConfig {
+                lang,
+                ..SynthConfig::default()
+            };
+            cfg.swarm.use_probability = 1.0;
+            let mut w = Worker::new(api.clone(), &ctx, &cfg);
+            w.building.features.conditionals = true;
+            let object = w.api.ts.arena.class_named("java.lang.Object", &[]);
+            let mut rng = SynthRng::seed_from_u64(11);
+            let mut literal_branches = 0;
+            for _ in 0..400 {
+                if let Some(c) = w.conditional(&mut rng, object, 2) {
+                    c.expr.walk(&mut |e| {
+                        if let Expr::Cond { then, els, .. } = e {
+                            for b in [then, els] {
+                                if matches!(**b, Expr::Lit(_)) {
+                                    literal_branches += 1;
+                                }
+                            }
+                        }
+                    });
+                }
+            }
+            assert_eq!(literal_branches > 0, primitive_allowed, "{lang}");
+        }
     }
 }

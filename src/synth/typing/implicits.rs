@@ -17,109 +17,16 @@
 //!   one of its supertypes), one of the instance's types is a subtype of `TC[A]`, it is the
 //!   only such instance there, and no implicit method there returns `TC` or a subclass of it
 //!   (a generic or conditional instance, which could make the search ambiguous)
-//!   ([`ImplicitIndex`]).
+//!   ([`ImplicitIndex`](crate::synth::context::ImplicitIndex)).
 //!
 //! Anything else (an `ExecutionContext`, a type class instance an import provides, a type
 //! variable's `ClassTag`) is supplied as an argument, as before.
 
-use rand::Rng;
 use rustc_hash::FxHashSet;
 
-use super::worker::Worker;
-use crate::api::{Api, MemberId, MemberKind};
-use crate::types::{Subst, Sym, Syntax, Type, TypeId};
-
-/// The implicit instances and implicit methods of a Scala API's companion objects.
-#[derive(Clone, Debug, Default)]
-pub struct ImplicitIndex {
-    /// Each implicit `val` or parameterless `def` of a companion: its owner class and the
-    /// parts of its type (an intersection `A & B` gives both).
-    instances: Vec<(Sym, Vec<TypeId>)>,
-    /// Each implicit method of a companion with type or implicit parameters (a generic or
-    /// conditional instance): its owner class and the class its result is an instance of.
-    producers: Vec<(Sym, Sym)>,
-}
-
-impl ImplicitIndex {
-    /// Reads the API's Scala companions (static members): fields and methods marked
-    /// `implicit`; an instance's type is read from its document (the loader leaves out a
-    /// member whose type is an intersection).
-    pub fn of(api: &mut Api) -> ImplicitIndex {
-        let mut out = ImplicitIndex::default();
-        let implicit = super::context::is_implicit;
-        let classes: Vec<crate::api::ClassId> = api
-            .class_ids()
-            .filter(|&c| api.class(c).syntax == Syntax::Scala)
-            .collect();
-        for c in classes {
-            let (sym, doc) = {
-                let cl = api.class(c);
-                (cl.sym, cl.doc.clone())
-            };
-            for f in doc.fields() {
-                if !implicit(&f.extra) || f.is_static != Some(true) {
-                    continue;
-                }
-                let parts: Option<Vec<TypeId>> = split_intersection(&f.ty)
-                    .into_iter()
-                    .map(|t| {
-                        let t = crate::types::parse_type(&mut api.ts.arena, Syntax::Scala, t, &[])
-                            .ok()?;
-                        Some(crate::types::scala_view::to_jvm(&mut api.ts.arena, t, true))
-                    })
-                    .collect();
-                if let Some(parts) = parts {
-                    out.instances.push((sym, parts));
-                }
-            }
-        }
-        for m in api.member_ids() {
-            let mem = api.member(m);
-            let cl = api.class(mem.owner);
-            if cl.syntax != Syntax::Scala || !mem.is_static || mem.kind != MemberKind::Method {
-                continue;
-            }
-            let marked = cl
-                .doc
-                .methods()
-                .get(mem.doc_index)
-                .is_some_and(|d| implicit(&d.extra));
-            if !marked {
-                continue;
-            }
-            let ret = api.ts.arena.as_class(mem.ret).map(|(s, _)| s);
-            match ret {
-                // a parameterless one is an instance (a method only where the view says so)
-                Some(_) if mem.params.is_empty() && mem.type_params.is_empty() => {
-                    out.instances.push((cl.sym, vec![mem.ret]));
-                }
-                Some(r) => out.producers.push((cl.sym, r)),
-                None => {}
-            }
-        }
-        out
-    }
-}
-
-/// The parts of an intersection type's text (`A & B[C & D]` gives `A` and `B[C & D]`): split
-/// at each `&` outside brackets and parentheses.
-fn split_intersection(text: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0i32, 0usize);
-    for (i, ch) in text.char_indices() {
-        match ch {
-            '[' | '(' => depth += 1,
-            ']' | ')' => depth -= 1,
-            '&' if depth == 0 => {
-                parts.push(text[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(text[start..].trim());
-    parts
-}
+use super::checker::Typing;
+use crate::api::MemberId;
+use crate::types::{Subst, Sym, Type, TypeId};
 
 /// The numeric types of the standard library with `Numeric` instances (and `Ordering`).
 const NUMERIC: [&str; 9] = [
@@ -158,31 +65,10 @@ const ORDERED: [&str; 4] = [
 /// The tuple classes whose `Ordering` the companion derives from their elements'.
 const ORDERED_TUPLES: [&str; 3] = ["scala.Tuple2", "scala.Tuple3", "scala.Tuple4"];
 
-impl Worker<'_> {
-    /// Whether a call of `m` (under `s`) leaves its implicit list to the search: the member
-    /// has one, the language searches, the draw (`implicit_search_probability`, only for
-    /// such a member) says so, and the search surely finds every argument.
-    pub(crate) fn draw_implicit_search(
-        &mut self,
-        rng: &mut super::worker::SynthRng,
-        m: MemberId,
-        s: &Subst,
-    ) -> bool {
-        let has_implicits = self
-            .api
-            .member(m)
-            .scala_lists
-            .as_ref()
-            .is_some_and(|l| l.implicit > 0);
-        has_implicits
-            && self.rules.searches_implicits()
-            && rng.gen_bool(self.cfg.implicit_search_probability.clamp(0.0, 1.0))
-            && self.implicits_found(m, s)
-    }
-
+impl Typing<'_> {
     /// True when every implicit parameter of member `m` (under `s`) is one scalac finds by
     /// itself ([`Self::implicit_found`]); false for a member without implicit parameters.
-    pub(crate) fn implicits_found(&mut self, m: MemberId, s: &Subst) -> bool {
+    pub fn implicits_found(&mut self, m: MemberId, s: &Subst) -> bool {
         let mem = self.api.member(m).clone();
         let Some(lists) = &mem.scala_lists else {
             return false;
@@ -199,7 +85,7 @@ impl Worker<'_> {
 
     /// True when scalac's implicit search is certain to find a value of type `t` whatever
     /// the program imports (see the module documentation).
-    pub(crate) fn implicit_found(&mut self, t: TypeId) -> bool {
+    pub fn implicit_found(&mut self, t: TypeId) -> bool {
         if !self.api.ts.arena.is_ground(t) {
             return false;
         }
@@ -319,5 +205,125 @@ impl Worker<'_> {
     /// `x <:< y` (and so `x => y`): both class types, `x` a subtype of `y`.
     fn conforms(&mut self, x: TypeId, y: TypeId) -> bool {
         self.is_class_type(x) && self.is_class_type(y) && self.api.ts.is_subtype(x, y)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use thalia_translators::Language;
+
+    use super::*;
+    use crate::synth::typing::testing::{class, java_lang, with, Fixture};
+    use crate::types::{parse_type, scala_view, Syntax};
+
+    /// `name[args]` in the fixture's arena.
+    fn of(fx: &mut Fixture, name: &str, args: &[TypeId]) -> TypeId {
+        fx.api.ts.arena.class_named(name, args)
+    }
+
+    #[test]
+    fn scalac_synthesizes_class_tags_and_conformance_evidence() {
+        let mut fx = Fixture::java_base();
+        let (string, object) = (fx.ty("java.lang.String"), fx.ty("java.lang.Object"));
+        let strings = fx.ty("java.lang.String[]");
+        let v = fx.api.ts.arena.new_var("T", "m");
+        let t = fx.api.ts.arena.var_type(v);
+        let found = [
+            of(&mut fx, "scala.reflect.ClassTag", &[string]),
+            of(&mut fx, "scala.reflect.ClassTag", &[strings]),
+            of(&mut fx, "scala.<:<", &[string, object]),
+            of(&mut fx, "scala.Function1", &[string, object]),
+            of(&mut fx, "scala.=:=", &[string, string]),
+            of(&mut fx, "scala.DummyImplicit", &[]),
+        ];
+        let not_found = [
+            // a type variable's erasure is unknown
+            of(&mut fx, "scala.reflect.ClassTag", &[t]),
+            of(&mut fx, "scala.<:<", &[object, string]),
+            of(&mut fx, "scala.=:=", &[string, object]),
+            of(&mut fx, "scala.concurrent.ExecutionContext", &[]),
+        ];
+        let mut c = fx.typing(Language::Scala3);
+        for x in found {
+            assert!(c.implicit_found(x), "{x:?}");
+        }
+        for x in not_found {
+            assert!(!c.implicit_found(x), "{x:?}");
+        }
+    }
+
+    #[test]
+    fn the_standard_orderings_and_numerics_are_found() {
+        let mut fx = Fixture::java_base();
+        let int = of(&mut fx, "scala.Int", &[]);
+        let double = of(&mut fx, "scala.Double", &[]);
+        let string = fx.ty("java.lang.String");
+        let object = fx.ty("java.lang.Object");
+        let option = of(&mut fx, "scala.Option", &[string]);
+        let pair = of(&mut fx, "scala.Tuple2", &[int, option]);
+        let odd_pair = of(&mut fx, "scala.Tuple2", &[int, object]);
+        let cases = [
+            ("scala.math.Ordering", int, true),
+            ("scala.math.Ordering", pair, true),
+            ("scala.math.Ordering", odd_pair, false),
+            ("scala.math.Numeric", double, true),
+            ("scala.math.Numeric", string, false),
+            ("scala.math.Integral", int, true),
+            ("scala.math.Integral", double, false),
+            ("scala.math.Fractional", double, true),
+        ];
+        for (tc, x, want) in cases {
+            let wanted = of(&mut fx, tc, &[x]);
+            let got = fx.typing(Language::Scala3).implicit_found(wanted);
+            assert_eq!(got, want, "{tc} of {x:?}");
+        }
+    }
+
+    #[test]
+    fn an_api_instance_is_found_in_the_implicit_scope_when_it_is_the_only_one() {
+        let instance = |name: &str, ty: &str| {
+            json!({"name": name, "type": ty, "is_static": true, "implicit": true,
+                   "access_mod": "public", "type_parameters": []})
+        };
+        let show = |fields: Vec<serde_json::Value>, methods: Vec<serde_json::Value>| {
+            let mut docs = java_lang();
+            docs.push(with(
+                class("p.Show", "scala", &[], methods),
+                json!({"type_parameters": ["T"], "class_type": 1, "fields": fields}),
+            ));
+            Fixture::of(docs, Some(Syntax::Scala))
+        };
+        let wanted = |fx: &mut Fixture, text: &str| {
+            let t = parse_type(&mut fx.api.ts.arena, Syntax::Scala, text, &[]).expect("a type");
+            scala_view::to_jvm(&mut fx.api.ts.arena, t, true)
+        };
+        let int_show = instance("intShow", "p.Show[scala.Int]");
+        // one instance: found for its own type only
+        let mut fx = show(vec![int_show.clone()], vec![]);
+        let (of_int, of_string) = (
+            wanted(&mut fx, "p.Show[scala.Int]"),
+            wanted(&mut fx, "p.Show[java.lang.String]"),
+        );
+        let mut c = fx.typing(Language::Scala3);
+        assert!(c.implicit_found(of_int));
+        assert!(!c.implicit_found(of_string));
+        // two instances of the type: ambiguous
+        let mut fx = show(
+            vec![
+                int_show.clone(),
+                instance("otherIntShow", "p.Show[scala.Int]"),
+            ],
+            vec![],
+        );
+        let of_int = wanted(&mut fx, "p.Show[scala.Int]");
+        assert!(!fx.typing(Language::Scala3).implicit_found(of_int));
+        // a generic implicit method producing the type class could be chosen too
+        let producer = json!({"name": "listShow", "parameters": [],
+            "type_parameters": ["A"], "return_type": "p.Show[A]", "is_static": true,
+            "is_constructor": false, "access_mod": "public", "implicit": true});
+        let mut fx = show(vec![int_show], vec![producer]);
+        let of_int = wanted(&mut fx, "p.Show[scala.Int]");
+        assert!(!fx.typing(Language::Scala3).implicit_found(of_int));
     }
 }
