@@ -147,3 +147,21 @@ pub fn api_json(data: &[u8]) {
     let _ = GraphStats::compute(&mut api, &graph);
     let _ = api.to_docs();
 }
+
+/// Fuzz target `batch_list`: a `thalia batch` library list ([`crate::batch::parse_list`]);
+/// on success every library's coordinate is formatted and parsed again as a one-line list,
+/// which must give the same library.
+pub fn batch_list(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let Ok(libs) = crate::batch::parse_list(&text, "fuzz.txt") else {
+        return;
+    };
+    for lib in libs {
+        let again = crate::batch::parse_list(&lib.coordinate(), "again.txt");
+        assert!(
+            again.as_ref().is_ok_and(|l| l.len() == 1 && l[0] == lib),
+            "{} does not parse back: {again:?}",
+            lib.coordinate()
+        );
+    }
+}
