@@ -7,6 +7,9 @@
 #
 # Exits 0 when Slurm runs jobs; otherwise prints why on stderr and exits 1 (scripts/test.sh
 # goes on, and the test fails under THALIA_REQUIRE_TOOLS=1 naming this script).
+#
+# `bash scripts/slurm-setup.sh --stop` stops the three daemons it started (slurmctld, slurmd,
+# munged) and leaves the packages and slurm.conf in place.
 set -euo pipefail
 
 MARK="# written by thalia scripts/slurm-setup.sh"
@@ -39,6 +42,16 @@ works() {
     scancel -n "$CHECK" 2>/dev/null || true
     return 1
 }
+
+if [ "${1:-}" = "--stop" ]; then
+    for pidfile in /run/slurmctld.pid /run/slurmd.pid /run/munge/munged.pid; do
+        if [ -s "$pidfile" ]; then
+            say "stopping $(basename "$pidfile" .pid)"
+            as_root kill "$(cat "$pidfile")" 2>/dev/null || true
+        fi
+    done
+    exit 0
+fi
 
 if works; then
     say "Slurm already runs jobs ($(sinfo -h -o '%P %D %t' 2>/dev/null | head -1))"

@@ -10,6 +10,8 @@
 //! rename, so a kill at any moment leaves either the old or the new file.
 
 pub mod page;
+pub mod run;
+pub mod union;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -88,6 +90,23 @@ pub enum BatchError {
         /// The cause.
         source: serde_json::Error,
     },
+    /// A campaign cannot be set up (its compiler, a setting).
+    #[error(transparent)]
+    Setup(#[from] crate::campaign::setup::SetupError),
+    /// Coverage cannot be measured.
+    #[error(transparent)]
+    Coverage(#[from] crate::coverage::CoverageError),
+    /// The per-cell budget is not a budget.
+    #[error("--budget-per-lib: {0}")]
+    Budget(String),
+    /// Something failed while doing what `context` says.
+    #[error("{context}")]
+    Context {
+        /// What was being done (`cannot create DIR`).
+        context: String,
+        /// The failure.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// The directory holds a different batch.
     #[error("{dir} holds a different batch ({what}: recorded `{recorded}`, asked `{asked}`); choose another --out")]
     Different {
@@ -100,6 +119,35 @@ pub enum BatchError {
         /// Its asked value.
         asked: String,
     },
+}
+
+impl BatchError {
+    /// `source`, which happened while doing what `context` says.
+    pub fn context(
+        context: String,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> BatchError {
+        BatchError::Context {
+            context,
+            source: Box::new(source),
+        }
+    }
+}
+
+/// An error and its causes in one line, leaving out a cause whose text the message already
+/// contains (errors often include their source in their own message).
+pub fn error_text(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let t = c.to_string();
+        if !out.contains(&t) {
+            out.push_str(": ");
+            out.push_str(&t);
+        }
+        cause = c.source();
+    }
+    out
 }
 
 /// An I/O error on `path`.

@@ -141,3 +141,13 @@ fn collect(dir: &Dir<'static>, out: &mut Vec<(PathBuf, String)>) {
         collect(d, out);
     }
 }
+
+/// True when `dir` is the folder the embedded corpus is built from (this source tree's
+/// `api-json/`): writing there changes the default API of the next build.
+pub fn is_corpus_folder(dir: &std::path::Path) -> bool {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("api-json");
+    match (dir.canonicalize(), corpus.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b || a.starts_with(&b),
+        _ => dir == corpus,
+    }
+}

@@ -96,10 +96,12 @@ pub fn toolchains_dir() -> PathBuf {
     if let Some(d) = std::env::var_os("THALIA_TOOLCHAINS") {
         return PathBuf::from(d);
     }
-    dirs_cache().join("thalia").join("toolchains")
+    user_cache_dir().join("thalia").join("toolchains")
 }
 
-fn dirs_cache() -> PathBuf {
+/// The user's cache directory: `XDG_CACHE_HOME`, else `~/.cache` (the temporary directory
+/// when neither is set). thalia keeps its toolchains, Maven cache and fetched APIs there.
+pub fn user_cache_dir() -> PathBuf {
     std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
@@ -438,6 +440,190 @@ pub fn list() -> Vec<Toolchain> {
         out.extend(found);
     }
     out
+}
+
+/// How long the release list of a compiler, once read from the repositories, answers "the
+/// newest release" before they are asked again (a day's campaigns share one lookup; a new
+/// release is seen the next day, or at once with `toolchain install`).
+pub const RELEASES_CACHE_SECONDS: u64 = 12 * 3600;
+
+/// The releases of a compiler as last read from the repositories
+/// (`<toolchains>/<tool>/releases.json`).
+#[derive(Serialize, Deserialize)]
+struct CachedReleases {
+    /// Seconds since the Unix epoch when they were read.
+    checked: u64,
+    /// The repositories asked (`--repo` values; empty: the user's configuration).
+    repos: Vec<String>,
+    /// Every version the metadata listed.
+    versions: Vec<String>,
+}
+
+/// A compiler named by the user (`NAME[@VERSION]`) resolved to one release.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResolvedSpec {
+    /// The compiler.
+    pub tool: Tool,
+    /// The exact release (`None` for the JDK's javac named without a version: the running
+    /// JDK's).
+    pub version: Option<String>,
+    /// How it was chosen, for the user (`None` when the spec named an installed release).
+    pub note: Option<String>,
+}
+
+impl ResolvedSpec {
+    /// `NAME@VERSION` (or `NAME` for the JDK's javac).
+    pub fn spec(&self) -> String {
+        match &self.version {
+            Some(v) => format!("{}@{v}", self.tool.name()),
+            None => self.tool.name().to_string(),
+        }
+    }
+}
+
+fn now_seconds() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// A compiler's releases as read from the repositories (or why they could not be asked),
+/// and the last list cached with its age in seconds.
+type Releases = (
+    Result<Vec<String>, ToolchainError>,
+    Option<(Vec<String>, u64)>,
+);
+
+/// The releases of `compiler` listed by the repositories, from the cache when it is fresh
+/// ([`RELEASES_CACHE_SECONDS`]); with the last cached list and its age.
+fn releases(
+    profile: &CompilerProfile,
+    compiler: &MavenCompiler,
+    repos: &[String],
+    progress: bool,
+) -> Releases {
+    let file = toolchains_dir().join(profile.name).join("releases.json");
+    let cached = std::fs::read_to_string(&file)
+        .ok()
+        .and_then(|t| serde_json::from_str::<CachedReleases>(&t).ok())
+        .filter(|c| c.repos == repos && !c.versions.is_empty())
+        .map(|c| (c.versions, now_seconds().saturating_sub(c.checked)));
+    if let Some((versions, age)) = &cached {
+        if *age < RELEASES_CACHE_SECONDS {
+            return (Ok(versions.clone()), None);
+        }
+    }
+    let asked = resolver(repos, progress)
+        .and_then(|r| r.metadata(compiler.group, compiler.artifact))
+        .map(|m| m.versions.clone())
+        .map_err(|error| ToolchainError::Maven {
+            tool: profile.name.into(),
+            error: Box::new(error),
+        });
+    if let Ok(versions) = &asked {
+        let record = CachedReleases {
+            checked: now_seconds(),
+            repos: repos.to_vec(),
+            versions: versions.clone(),
+        };
+        // a cache: failing to write it only means asking again next time
+        if let (Some(dir), Ok(text)) = (file.parent(), serde_json::to_string(&record)) {
+            let tmp = dir.join(format!(".releases.{}.tmp", std::process::id()));
+            let _ = std::fs::create_dir_all(dir)
+                .and_then(|_| std::fs::write(&tmp, text))
+                .and_then(|_| std::fs::rename(&tmp, &file));
+        }
+    }
+    (asked, cached)
+}
+
+/// Resolves `NAME[@VERSION]` to one release the way `toolchain install` does: no version is
+/// the newest stable release and a prefix the newest stable release that starts with it,
+/// according to the repositories (their list cached for [`RELEASES_CACHE_SECONDS`]); an
+/// installed release named exactly needs no lookup. When the repositories cannot be asked,
+/// the last list read from them answers, else the newest installed release that matches;
+/// the note says which.
+pub fn resolve_spec(
+    spec: &str,
+    repos: &[String],
+    progress: bool,
+) -> Result<ResolvedSpec, ToolchainError> {
+    let (tool, want) = parse_spec(spec)?;
+    let profile = tool.profile();
+    // the JDK's javac: no release to look up; a version names an installed toolchain
+    let Install::Maven(compiler) = profile.install else {
+        return Ok(ResolvedSpec {
+            tool,
+            version: want,
+            note: None,
+        });
+    };
+    if let Some(w) = &want {
+        if list().iter().any(|t| t.tool == tool && &t.version == w) {
+            return Ok(ResolvedSpec {
+                tool,
+                version: Some(w.clone()),
+                note: None,
+            });
+        }
+    }
+    let asked_for = match &want {
+        Some(w) => format!("the newest release matching `{w}`"),
+        None => "the newest release".to_string(),
+    };
+    let pick = |versions: &[String]| {
+        profile
+            .versions
+            .pick(versions, want.as_deref())
+            .map_err(|miss| match miss {
+                VersionMiss::Prefix { want, nearest } => ToolchainError::NoSuchVersion {
+                    tool: profile.name.into(),
+                    want,
+                    available: nearest.join(", "),
+                },
+                VersionMiss::NoStable => ToolchainError::NoSuchVersion {
+                    tool: profile.name.into(),
+                    want: "latest".into(),
+                    available: String::new(),
+                },
+            })
+    };
+    let (asked, cached) = releases(profile, &compiler, repos, progress);
+    let (version, how) = match asked {
+        Ok(versions) => (
+            pick(&versions)?,
+            "per the repositories' metadata".to_string(),
+        ),
+        Err(e) => match cached {
+            Some((versions, age)) => (
+                pick(&versions)?,
+                format!(
+                    "offline: per the repositories' metadata as read {} hours ago ({e})",
+                    age / 3600
+                ),
+            ),
+            None => {
+                let installed = list()
+                    .into_iter()
+                    .filter(|t| t.tool == tool)
+                    .map(|t| t.version)
+                    .collect::<Vec<_>>();
+                match pick(&installed) {
+                    Ok(v) => (v, format!("offline: the newest installed release ({e})")),
+                    Err(_) => return Err(e),
+                }
+            }
+        },
+    };
+    Ok(ResolvedSpec {
+        tool,
+        note: Some(format!(
+            "{}@{version}: {asked_for} of {}, {how}",
+            tool.name(),
+            profile.name
+        )),
+        version: Some(version),
+    })
 }
 
 /// The installed toolchain for `NAME[@VERSION]` (a version prefix picks the newest match;

@@ -158,11 +158,10 @@ pub struct Fetched {
 }
 
 impl Fetched {
-    /// The default output directory: `api-json/<artifact>-<version>` of the requested
+    /// The default name of the output directory: `<artifact>-<version>` of the requested
     /// artifacts, joined by `+`.
-    pub fn default_dir(&self) -> PathBuf {
-        let name = self
-            .roots
+    pub fn default_name(&self) -> String {
+        self.roots
             .iter()
             .map(|c| {
                 format!(
@@ -172,8 +171,7 @@ impl Fetched {
                 )
             })
             .collect::<Vec<_>>()
-            .join("+");
-        PathBuf::from("api-json").join(name)
+            .join("+")
     }
 }
 

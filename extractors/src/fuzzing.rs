@@ -157,7 +157,7 @@ pub fn maven_settings(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let opts = DiscoverOptions {
         home: Some(PathBuf::from("/home/fuzz")),
-        cwd: Some(PathBuf::from("/work/fuzz")),
+        cwd: Some(PathBuf::from("/srv/fuzz")),
         env: [
             ("FUZZ", "value"),
             ("FUZZ_SELF", "${env.FUZZ_SELF}"),

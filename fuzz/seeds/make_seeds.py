@@ -2,7 +2,7 @@
 """Writes the raw seed corpora of the fuzz targets (before `cargo fuzz cmin`).
 
 Run from the repository root: python3 fuzz/seeds/make_seeds.py OUT_DIR
-Sources: api-json/ and the shared JSON sample (type strings, API JSON), the JDK's java.base
+Sources: api-json/ and the API JSON samples of tests/fixtures/api-samples (type strings, API JSON), the JDK's java.base
 jmod (class files and their Signature attributes), /usr/share/maven-repo and the test
 repository conventions (POMs, maven-metadata.xml), /etc/maven/settings.xml.
 """
@@ -10,7 +10,7 @@ import hashlib, json, os, random, re, subprocess, sys, zipfile, glob, io
 
 OUT = sys.argv[1]
 random.seed(7)
-SAMPLE = "/work/shared/thalia-json-sample"
+SAMPLE = "tests/fixtures/api-samples"
 
 def put(target, data):
     if isinstance(data, str):

@@ -17,6 +17,7 @@ use crate::types::{ParamType, Sym, Syntax, TypeId, TypeSystem, VarId};
 pub use inherit::ResolvedMember;
 pub use load::{IssueKind, LoadError, LoadIssue, LoadReport, Skipped};
 pub use show::{show_class, similar_class_names};
+pub use source::fetched_apis_dir;
 
 /// Index of a class in [`Api::classes`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]

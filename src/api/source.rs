@@ -20,8 +20,8 @@ pub enum ApiSource {
 /// A problem finding or loading an API, or its programs' classpath.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiSourceError {
-    /// No embedded corpus has that name.
-    #[error("no embedded API named `{name}` (available: {available})")]
+    /// No embedded corpus (and no fetched API) has that name.
+    #[error("no embedded or fetched API named `{name}` (embedded: {available}; fetched APIs are looked up in {})", fetched_apis_dir().display())]
     NoSuchCorpus {
         /// The name asked for.
         name: String,
@@ -49,13 +49,40 @@ pub enum ApiSourceError {
     Libraries(String),
 }
 
+/// The directory `thalia fetch` writes APIs into when no `--out` is given: `THALIA_APIS`,
+/// else `<user cache dir>/thalia/api` (beside the toolchains and the Maven cache). An API
+/// fetched there is named `@<artifact>-<version>` by `--api`.
+pub fn fetched_apis_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("THALIA_APIS") {
+        return PathBuf::from(d);
+    }
+    crate::toolchain::user_cache_dir()
+        .join("thalia")
+        .join("api")
+}
+
 impl ApiSource {
-    /// The source a command-line `--api` value names (`None`: the embedded API).
+    /// The source a command-line `--api` value names (`None`: the embedded API). `@NAME` is
+    /// an embedded corpus, or else an API fetched into [`fetched_apis_dir`] under that name.
     pub fn from_arg(arg: Option<&Path>) -> ApiSource {
         match arg {
             None => ApiSource::Embedded,
             Some(d) => match d.to_str().and_then(|s| s.strip_prefix('@')) {
-                Some(name) => ApiSource::Corpus(name.to_string()),
+                Some(name) => {
+                    let fetched = fetched_apis_dir().join(name);
+                    let plain = !name.is_empty()
+                        && !name.contains(['/', '\\'])
+                        && name != "."
+                        && name != "..";
+                    if plain
+                        && !embedded::embedded_corpora().iter().any(|c| c == name)
+                        && fetched.is_dir()
+                    {
+                        ApiSource::Dir(fetched)
+                    } else {
+                        ApiSource::Corpus(name.to_string())
+                    }
+                }
                 None => ApiSource::Dir(d.to_path_buf()),
             },
         }

@@ -13,9 +13,10 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use thalia_extractors::maven::{compare_versions, RepoConfig, Resolver, ResolverOptions};
 
+use super::finding::FindingKind;
+use super::judge::judge_with_reason;
 use super::signature::signature;
 use super::store::{CompilerInfo, FindingFile, StoreError};
-use super::{judge_with_reason, FindingKind};
 use crate::compile::{CompileOptions, Compiler, Mode, Verdict};
 use crate::profile::Install;
 use crate::toolchain::{self, Toolchain};

@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::shard::Shard;
 use super::store::{
@@ -32,17 +32,7 @@ use super::store::{
 };
 use crate::synth::census::Census;
 
-/// One part of a merged run, as its manifest records it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MergedPart {
-    /// The part's run directory, as given to `thalia merge`.
-    pub dir: String,
-    /// Its shard (none: the whole campaign).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<Shard>,
-    /// Programs it judged.
-    pub programs: u64,
-}
+pub use super::records::MergedPart;
 
 /// Why a merge cannot be done.
 #[derive(Debug, thiserror::Error)]
@@ -341,7 +331,7 @@ pub fn merge(runs: &[PathBuf], out: &Path) -> Result<MergeOutcome, MergeError> {
     // the census of all parts; the synthesis config is the campaign's
     let mut census: Option<Census> = None;
     for p in &parts {
-        let path = p.dir.join(super::driver::CENSUS_FILE);
+        let path = p.dir.join(super::records::CENSUS_FILE);
         if let Ok(text) = fs::read_to_string(&path) {
             match serde_json::from_str::<Census>(&text) {
                 Ok(c) => census.get_or_insert_with(Census::default).merge(&c),
@@ -350,11 +340,11 @@ pub fn merge(runs: &[PathBuf], out: &Path) -> Result<MergeOutcome, MergeError> {
         }
     }
     if let Some(c) = census {
-        write_json(&tmp.join(super::driver::CENSUS_FILE), &c)?;
+        write_json(&tmp.join(super::records::CENSUS_FILE), &c)?;
     }
-    let config = parts[0].dir.join(super::driver::SYNTH_CONFIG_FILE);
+    let config = parts[0].dir.join(super::records::SYNTH_CONFIG_FILE);
     if config.is_file() {
-        let dest = tmp.join(super::driver::SYNTH_CONFIG_FILE);
+        let dest = tmp.join(super::records::SYNTH_CONFIG_FILE);
         fs::copy(&config, &dest).map_err(io(&dest))?;
     }
 

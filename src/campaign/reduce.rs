@@ -17,10 +17,12 @@ use serde::Serialize;
 use thalia_translators::ir::{Expr, Program, Receiver, RefKind, RefOn, Stmt, Ty};
 use thalia_translators::{translator_with, GroovyMode, JavaTranslator, Language, Translator};
 
+use super::finding::FindingKind;
+use super::judge::{judge, judge_with_reason};
 use super::setup::RunIdentity;
 use super::store::{CompilerInfo, FindingFile, Manifest, StoreError, PROGRAM_IR};
-use super::{judge, judge_with_reason, Expected, FindingKind};
 use crate::compile::{CompileOptions, Compiler, Mode, Verdict};
+use crate::synth::Expected;
 use crate::toolchain::{self, Toolchain};
 
 /// The most compiler runs one reduction makes by default (each candidate step is one; a step
@@ -638,8 +640,7 @@ fn record_cluster(bug: &Path, finding: &FindingFile, cluster: &str) -> Result<()
     Ok(())
 }
 
-/// The folder of a finding's reduced program.
-pub const REDUCED: &str = "reduced";
+pub use super::records::REDUCED;
 
 /// Writes the reduced program, its Java twin and IR, and its `report.md`.
 fn write_reduced(
@@ -666,7 +667,7 @@ fn write_reduced(
         (true, Ok(java)) => {
             let name = JavaTranslator.file_name(program);
             write(&name, &java)?;
-            Some(super::Twin {
+            Some(super::candidate::Twin {
                 file: name,
                 source: java,
             })
@@ -681,7 +682,7 @@ fn write_reduced(
         Verdict::Crash { output, .. } => output.clone(),
         other => other.label().to_string(),
     };
-    let cand = super::Candidate {
+    let cand = super::candidate::Candidate {
         key: finding.program.key.clone(),
         id: finding.program.id.clone(),
         mode: finding.program.mode.clone(),

@@ -7,8 +7,9 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::finding::{FindingKind, TwinStatus};
 use super::store::{scan_results, Manifest, ResultLine, StoreError, MANIFEST, RESULTS};
-use super::{Expected, FindingKind};
+use crate::synth::Expected;
 
 /// Verdict counts of one mode.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -256,10 +257,10 @@ impl Report {
                         *known.entry(id.clone()).or_default() += 1;
                     }
                     (None, None, super::store::SUSPECTS) => standing.generator_suspect += 1,
-                    (None, None, _) if f.twin == super::TwinStatus::Confirmed => {
+                    (None, None, _) if f.twin == TwinStatus::Confirmed => {
                         standing.confirmed_new += 1
                     }
-                    (None, None, _) if f.twin == super::TwinStatus::NotApplicable => {
+                    (None, None, _) if f.twin == TwinStatus::NotApplicable => {
                         standing.twin_not_applicable += 1;
                         let reason = f.twin_reason.clone().unwrap_or_default();
                         *not_applicable.entry(reason).or_default() += 1;
@@ -355,7 +356,7 @@ impl Report {
             },
             unreadable_lines: unreadable,
             warnings,
-            census: std::fs::read_to_string(dir.join(super::driver::CENSUS_FILE))
+            census: std::fs::read_to_string(dir.join(super::records::CENSUS_FILE))
                 .ok()
                 .and_then(|t| serde_json::from_str(&t).ok()),
         })

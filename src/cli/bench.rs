@@ -47,7 +47,7 @@ pub(super) struct CompileBenchCli {
     /// Print the report as JSON on stdout.
     #[arg(long)]
     json: bool,
-    /// Print the table as Markdown (as in the README).
+    /// Print the table as Markdown (as in docs/results/).
     #[arg(long, conflicts_with = "json")]
     markdown: bool,
 }

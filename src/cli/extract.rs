@@ -17,7 +17,8 @@ pub(super) struct FetchArgs {
     /// Coordinates `group:artifact[:version]`.
     #[arg(required = true)]
     coords: Vec<String>,
-    /// Output directory (default: `api-json/<artifact>-<version>/`).
+    /// Output directory (default: `<artifact>-<version>/` in the user's cache,
+    /// `~/.cache/thalia/api/` or `THALIA_APIS`, named `--api @<artifact>-<version>` then).
     #[arg(long, short)]
     out: Option<PathBuf>,
     /// A repository to use (URL, `file://` URL or directory; repeatable). With any `--repo`,
@@ -98,8 +99,34 @@ pub(super) fn fetch(args: FetchArgs) -> Result<ExitCode> {
         auto_views: thalia_extractors::view::AutoViews::ALL,
         optional_deps: !args.no_optional_deps,
     };
-    let fetched = fetch::fetch(&coords, &opts)?;
-    let out = args.out.clone().unwrap_or_else(|| fetched.default_dir());
+    let default_root = match &args.out {
+        Some(_) => None,
+        None => {
+            let root = thalia::api::fetched_apis_dir();
+            if thalia::embedded::is_corpus_folder(&root) {
+                bail!(
+                    "THALIA_APIS names the embedded corpus folder {}: the next build would embed what \
+                     fetch writes there; give --out to write into it on purpose",
+                    root.display()
+                );
+            }
+            Some(root)
+        }
+    };
+    let fetched = match fetch::fetch(&coords, &opts) {
+        Ok(f) => f,
+        Err(e) => match missing_hint(&coords, &args.repos) {
+            Some(hint) => bail!("{e}\n{hint}"),
+            None => return Err(e.into()),
+        },
+    };
+    let name = fetched.default_name();
+    let out = args.out.clone().unwrap_or_else(|| {
+        default_root
+            .as_deref()
+            .unwrap_or(Path::new("."))
+            .join(&name)
+    });
     fetch::write_fetched(&out, &fetched)
         .with_context(|| format!("cannot write the API into {}", out.display()))?;
     warn(&fetched.problems);
@@ -129,7 +156,116 @@ pub(super) fn fetch(args: FetchArgs) -> Result<ExitCode> {
         out.join("classpath.txt").display(),
         out.join("fetch.json").display()
     );
+    if default_root.is_some() {
+        eprintln!("use it with --api @{name} (or --api {})", out.display());
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Artifacts suggested for a misspelt one.
+const SUGGESTIONS: usize = 5;
+
+/// Edits (Damerau-Levenshtein) within which an artifact of the same group is suggested for a
+/// misspelt one, however short the names.
+const SUGGESTION_EDITS: usize = 2;
+
+/// Similarity (normalized Damerau-Levenshtein of `group:artifact`, 0 to 1) above which a
+/// known artifact is suggested for a misspelt one.
+const SUGGESTION_SIMILARITY: f64 = 0.85;
+
+/// What to tell the user when fetching `coords` failed because one does not exist: the
+/// nearest releases of an artifact whose version is wrong, or the artifacts of its group
+/// that look like a misspelt one. `None` when every coordinate exists (or the repositories
+/// cannot be asked).
+fn missing_hint(coords: &[Coordinate], repos: &[String]) -> Option<String> {
+    use thalia_extractors::maven::{MavenError, RepoConfig, Resolver, ResolverOptions};
+    let config = RepoConfig::discover(repos).ok()?;
+    let resolver = Resolver::new(config, ResolverOptions::default()).ok()?;
+    let mut hints = Vec::new();
+    for c in coords {
+        match resolver.metadata(&c.group, &c.artifact) {
+            Ok(meta) => {
+                let Some(v) = c.version.as_deref() else {
+                    continue;
+                };
+                if meta.versions.iter().any(|x| x == v) {
+                    continue;
+                }
+                let near = thalia::profile::nearest_versions(
+                    &meta.versions,
+                    v,
+                    thalia::profile::NEAREST_SHOWN,
+                );
+                hints.push(format!(
+                    "{}:{} has no release {v}; nearest releases: {} (newest: {})",
+                    c.group,
+                    c.artifact,
+                    near.join(", "),
+                    meta.latest_release().unwrap_or("none listed")
+                ));
+            }
+            Err(MavenError::NotFound { .. }) => {
+                // known artifacts: the group's in the cache and repository listings, the
+                // default batch list's and the embedded API's libraries
+                let mut known: std::collections::BTreeSet<String> = resolver
+                    .group_artifacts(&c.group)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|a| format!("{}:{a}", c.group))
+                    .collect();
+                let listed = include_str!("../../maven-list.txt")
+                    .lines()
+                    .map(str::to_string)
+                    .chain(thalia::embedded::embedded_coordinates(None));
+                for line in listed {
+                    let mut parts = line.trim().split(':');
+                    if let (Some(g), Some(a)) = (parts.next(), parts.next()) {
+                        if !g.starts_with('#') && !g.is_empty() && !a.is_empty() {
+                            known.insert(format!("{g}:{a}"));
+                        }
+                    }
+                }
+                let wanted = format!("{}:{}", c.group, c.artifact);
+                let mut scored: Vec<(f64, &String)> = known
+                    .iter()
+                    .map(|ga| (strsim::normalized_damerau_levenshtein(ga, &wanted), ga))
+                    .filter(|(s, ga)| {
+                        let same_group = ga
+                            .strip_prefix(c.group.as_str())
+                            .and_then(|r| r.strip_prefix(':'));
+                        *s >= SUGGESTION_SIMILARITY
+                            || same_group.is_some_and(|a| {
+                                a.contains(c.artifact.as_str())
+                                    || c.artifact.contains(a)
+                                    || strsim::damerau_levenshtein(a, &c.artifact)
+                                        <= SUGGESTION_EDITS
+                            })
+                    })
+                    .collect();
+                scored.sort_by(|x, y| y.0.total_cmp(&x.0).then_with(|| x.1.cmp(y.1)));
+                let names: Vec<String> = scored
+                    .iter()
+                    .take(SUGGESTIONS)
+                    .map(|(_, ga)| ga.to_string())
+                    .collect();
+                hints.push(if names.is_empty() {
+                    format!(
+                        "no artifact {}:{} in the repositories (check the group and artifact names)",
+                        c.group, c.artifact
+                    )
+                } else {
+                    format!(
+                        "no artifact {}:{} in the repositories; did you mean {}?",
+                        c.group,
+                        c.artifact,
+                        names.join(", ")
+                    )
+                });
+            }
+            Err(_) => {}
+        }
+    }
+    (!hints.is_empty()).then(|| hints.join("\n"))
 }
 
 /// `thalia extract --docs PATH`: the documentation extractor.

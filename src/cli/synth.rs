@@ -27,7 +27,7 @@ fn parse_type_depth(s: &str) -> std::result::Result<usize, String> {
 pub(super) struct KnobArgs {
     /// Synthesis config file (TOML or JSON; or a `summary.json`, whose config is taken):
     /// every probability and limit of `SynthConfig`, including the swarm of expression
-    /// forms (README, "Synthesis config"). The flags below override it.
+    /// forms (docs/synthesis.md). The flags below override it.
     #[arg(long, value_name = "FILE")]
     synth_config: Option<PathBuf>,
     /// Maximum nesting depth of the types drawn for type variables (default 2).

@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
-/// The small API of `../shared/thalia-json-sample/java` (quick to synthesize from).
+/// The small API of `tests/fixtures/api-samples/java` (quick to synthesize from).
 pub fn sample_api() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/thalia-json-sample/java")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/api-samples/java")
 }
 
 /// `thalia` with its toolchains in `toolchains`.

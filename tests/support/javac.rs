@@ -1,11 +1,6 @@
 //! Batch compilation with `javac` for integration tests.
 //!
-//! Include it with
-//!
-//! ```ignore
-//! #[path = "support/javac.rs"]
-//! mod javac;
-//! ```
+//! Used as `crate::support::javac` by the test binaries.
 //!
 //! [`compile_batch`] compiles many `.java` files in as few javac invocations as possible (javac
 //! takes about a second to start, so one JVM for the whole batch is the point) and gives every

@@ -1,6 +1,6 @@
 //! What a test does when a tool it needs (javac, Maven, a compiler's classpath) is missing:
 //! CI sets `THALIA_REQUIRE_TOOLS=1` so that the test fails; elsewhere it prints why and
-//! skips. Shared by every test crate of the workspace (included with `#[path]`).
+//! skips. Shared by every test binary of the workspace (`support::require`).
 
 #![allow(dead_code)]
 

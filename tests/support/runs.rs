@@ -2,7 +2,7 @@
 //! signature per program key), the findings' counts as `thalia report --json` gives them, and a
 //! synthesis directory's records.
 //! Shared by `tests/shard.rs`, `tests/online_slurm.rs` and the Kotlin and Scala synthesis
-//! tests (included with `#[path]`).
+//! tests (`support::runs`).
 
 #![allow(dead_code)]
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-/// The compiler versions the README's figures were measured with, from
+/// The compiler versions the figures of docs/results/ were measured with, from
 /// `pinned-toolchains.txt` (which `scripts/test.sh` reads too).
 pub fn pinned() -> Vec<&'static str> {
     include_str!("pinned-toolchains.txt")

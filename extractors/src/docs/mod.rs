@@ -33,7 +33,7 @@
 //! names of `java.lang`, which are qualified.
 //!
 //! What documentation cannot say, and so differs from the bytecode view (documented
-//! exceptions, see the README): the interfaces of a non-public superclass (javadoc lists
+//! exceptions, see docs/doc-extraction.md): the interfaces of a non-public superclass (javadoc lists
 //! them only among *all* implemented interfaces), whether an interface is functional when it
 //! is not annotated `@FunctionalInterface` (computed from its own abstract methods only),
 //! and members that javadoc does not document (synthetic, or hidden by `@hidden`).

@@ -267,6 +267,60 @@ impl Resolver {
         }
     }
 
+    /// The artifacts of `group` known here: the Maven cache's folders and the repositories'
+    /// listings (their directory listings, where a repository serves one; a local
+    /// repository's folders), sorted and deduplicated: for "did you mean" messages about a
+    /// misspelt artifact. Repositories without listings add nothing.
+    pub fn group_artifacts(&self, group: &str) -> Result<Vec<String>> {
+        let probe = Coordinate::new(group, "x", None);
+        probe.metadata_path()?;
+        let rel = format!("{}/", probe.group_path());
+        let mut names = std::collections::BTreeSet::new();
+        for e in std::fs::read_dir(self.config.cache.join(&rel))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                names.extend(e.file_name().to_str().map(str::to_string));
+            }
+        }
+        for repo in &self.config.repositories {
+            if let Some(dir) = repo.local_dir() {
+                for e in std::fs::read_dir(dir.join(&rel))
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                {
+                    if e.file_type().is_ok_and(|t| t.is_dir()) {
+                        names.extend(e.file_name().to_str().map(str::to_string));
+                    }
+                }
+                continue;
+            }
+            // a listing is a convenience: a repository that fails to give one is skipped
+            let Ok(Some(bytes)) = self.transport.get_bytes(group, repo, &rel, MAX_XML_BYTES) else {
+                continue;
+            };
+            let html = String::from_utf8_lossy(&bytes);
+            for part in html.split("href=\"").skip(1) {
+                let Some(target) = part.split('"').next() else {
+                    continue;
+                };
+                if let Some(name) = target.strip_suffix('/') {
+                    if !name.is_empty()
+                        && !name.contains(['/', '?', '#', ':'])
+                        && name != ".."
+                        && name != "."
+                    {
+                        names.insert(name.to_string());
+                    }
+                }
+            }
+        }
+        Ok(names.into_iter().collect())
+    }
+
     /// The merged `maven-metadata.xml` of `group:artifact` across all repositories.
     pub fn metadata(&self, group: &str, artifact: &str) -> Result<Arc<Metadata>> {
         let c = Coordinate::new(group, artifact, None);

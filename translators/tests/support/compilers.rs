@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-// the including test crate declares `mod require` (tests/support/require.rs)
+// the sibling module `support::require` (tests/support/require.rs)
 use super::require;
 
 /// A fresh, empty scratch directory under cargo's per-target temp dir.

@@ -1,0 +1,16 @@
+//! Integration tests: campaigns and what they produce: oracles, stores, shards, reduce, bisect, batches. One binary of modules, one per former test file.
+
+mod batch;
+mod bisect;
+mod campaign;
+mod clusters;
+mod intended;
+mod javac_harness;
+mod known;
+mod oracles;
+mod reduce;
+mod shard;
+#[path = "../support/mod.rs"]
+mod support;
+mod twin_not_applicable;
+mod variants;
