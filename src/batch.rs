@@ -197,7 +197,7 @@ fn valid_part(part: &str) -> bool {
 pub fn parse_list(text: &str, file: &str) -> Result<Vec<Library>, BatchError> {
     let mut libs: Vec<Library> = Vec::new();
     // the line of each library listed, to find a duplicate in constant time
-    let mut first_line: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut line_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -227,7 +227,7 @@ pub fn parse_list(text: &str, file: &str) -> Result<Vec<Library>, BatchError> {
             artifact: parts[1].to_string(),
             version: parts[2].to_string(),
         };
-        if let Some(&first) = first_line.get(&lib.coordinate()) {
+        if let Some(&first) = line_of.get(&lib.coordinate()) {
             return Err(BatchError::Duplicate {
                 file: file.to_string(),
                 line: i + 1,
@@ -235,7 +235,7 @@ pub fn parse_list(text: &str, file: &str) -> Result<Vec<Library>, BatchError> {
                 coordinate: lib.coordinate(),
             });
         }
-        first_line.insert(lib.coordinate(), i + 1);
+        line_of.insert(lib.coordinate(), i + 1);
         libs.push(lib);
     }
     if libs.is_empty() {
