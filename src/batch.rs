@@ -195,7 +195,9 @@ fn valid_part(part: &str) -> bool {
 /// after the coordinate) and blank lines are ignored; anything else is an error naming the
 /// line. `file` names the list in errors.
 pub fn parse_list(text: &str, file: &str) -> Result<Vec<Library>, BatchError> {
-    let mut libs: Vec<(usize, Library)> = Vec::new();
+    let mut libs: Vec<Library> = Vec::new();
+    // the line of each library listed, to find a duplicate in constant time
+    let mut line_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -225,23 +227,25 @@ pub fn parse_list(text: &str, file: &str) -> Result<Vec<Library>, BatchError> {
             artifact: parts[1].to_string(),
             version: parts[2].to_string(),
         };
-        if let Some((first, _)) = libs.iter().find(|(_, l)| l == &lib) {
+        if let Some(&first) = line_of.get(&lib.coordinate()) {
             return Err(BatchError::Duplicate {
                 file: file.to_string(),
                 line: i + 1,
-                first: *first,
+                first,
                 coordinate: lib.coordinate(),
             });
         }
-        libs.push((i + 1, lib));
+        line_of.insert(lib.coordinate(), i + 1);
+        libs.push(lib);
     }
     if libs.is_empty() {
         return Err(BatchError::Empty(file.to_string()));
     }
-    Ok(libs.into_iter().map(|(_, l)| l).collect())
+    Ok(libs)
 }
 
-/// Reads and parses a library list file.
+/// Reads and parses a library list file: a regular file (a FIFO or a device is refused) of at
+/// most [`crate::rundir::MAX_LIST_BYTES`].
 pub fn read_list(path: &Path) -> Result<Vec<Library>, BatchError> {
     // rundir: a regular file, size-limited
     let text = crate::rundir::read_to_string_limited(path, crate::rundir::MAX_LIST_BYTES)

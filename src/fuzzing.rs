@@ -1,5 +1,5 @@
 //! Entry points shared by the `cargo fuzz` targets in `fuzz/` and their replay tests
-//! (`tests/fuzz_corpus.rs`): each takes arbitrary bytes, drives one input-facing part of the
+//! (`tests/cli/fuzz_corpus.rs`): each takes arbitrary bytes, drives one input-facing part of the
 //! core the way the CLI does, and must never panic (errors are fine).
 //!
 //! Input layouts are documented per function; `fuzz/README.md` describes the seed corpora.
@@ -250,4 +250,22 @@ pub fn summary_json(data: &[u8]) {
     let _ = s.regenerate_command(Path::new("programs"));
     let text = serde_json::to_string(&s).expect("a summary serializes");
     let _ = serde_json::from_str::<crate::synth::output::RunSummary>(&text);
+}
+
+/// Fuzz target `batch_list`: a `thalia batch` library list ([`crate::batch::parse_list`]);
+/// on success every library's coordinate is formatted and parsed again as a one-line list,
+/// which must give the same library.
+pub fn batch_list(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let Ok(libs) = crate::batch::parse_list(&text, "fuzz.txt") else {
+        return;
+    };
+    for lib in libs {
+        let again = crate::batch::parse_list(&lib.coordinate(), "again.txt");
+        assert!(
+            again.as_ref().is_ok_and(|l| l.len() == 1 && l[0] == lib),
+            "{} does not parse back: {again:?}",
+            lib.coordinate()
+        );
+    }
 }

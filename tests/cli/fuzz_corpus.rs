@@ -90,6 +90,11 @@ fn summary_json_corpus_and_regressions_do_not_panic() {
 }
 
 #[test]
+fn batch_list_corpus_and_regressions_do_not_panic() {
+    replay("batch_list", thalia::fuzzing::batch_list);
+}
+
+#[test]
 fn skip_list_names_real_regressions() {
     for (name, reason) in SKIP {
         assert!(!reason.is_empty(), "{name}: skip without a reason");
