@@ -46,7 +46,6 @@ impl ImplicitIndex {
     /// member whose type is an intersection).
     pub fn of(api: &mut Api) -> ImplicitIndex {
         let mut out = ImplicitIndex::default();
-        let implicit = super::context::is_implicit;
         let classes: Vec<crate::api::ClassId> = api
             .class_ids()
             .filter(|&c| api.class(c).syntax == Syntax::Scala)
@@ -57,7 +56,7 @@ impl ImplicitIndex {
                 (cl.sym, cl.doc.clone())
             };
             for f in doc.fields() {
-                if !implicit(&f.extra) || f.is_static != Some(true) {
+                if f.scala.implicit != Some(true) || f.is_static != Some(true) {
                     continue;
                 }
                 let parts: Option<Vec<TypeId>> = split_intersection(&f.ty)
@@ -83,7 +82,7 @@ impl ImplicitIndex {
                 .doc
                 .methods()
                 .get(mem.doc_index)
-                .is_some_and(|d| implicit(&d.extra));
+                .is_some_and(|d| d.scala.implicit == Some(true));
             if !marked {
                 continue;
             }

@@ -953,9 +953,7 @@ impl Worker<'_> {
                 .doc
                 .fields()
                 .get(mem.doc_index)
-                .and_then(|f| f.extra.get("static_from_hidden_supertype"))
-                .and_then(serde_json::Value::as_bool)
-                .unwrap_or(false)
+                .is_some_and(|f| f.static_from_hidden_supertype == Some(true))
     }
 
     /// True when the target language gives a value of type `t` members its class lacks
