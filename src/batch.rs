@@ -10,6 +10,8 @@
 //! rename, so a kill at any moment leaves either the old or the new file.
 
 pub mod page;
+pub mod run;
+pub mod union;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -88,6 +90,23 @@ pub enum BatchError {
         /// The cause.
         source: serde_json::Error,
     },
+    /// A campaign cannot be set up (its compiler, a setting).
+    #[error(transparent)]
+    Setup(#[from] crate::campaign::setup::SetupError),
+    /// Coverage cannot be measured.
+    #[error(transparent)]
+    Coverage(#[from] crate::coverage::CoverageError),
+    /// The per-cell budget is not a budget.
+    #[error("--budget-per-lib: {0}")]
+    Budget(String),
+    /// Something failed while doing what `context` says.
+    #[error("{context}")]
+    Context {
+        /// What was being done (`cannot create DIR`).
+        context: String,
+        /// The failure.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// The directory holds a different batch.
     #[error("{dir} holds a different batch ({what}: recorded `{recorded}`, asked `{asked}`); choose another --out")]
     Different {
@@ -100,6 +119,35 @@ pub enum BatchError {
         /// Its asked value.
         asked: String,
     },
+}
+
+impl BatchError {
+    /// `source`, which happened while doing what `context` says.
+    pub fn context(
+        context: String,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> BatchError {
+        BatchError::Context {
+            context,
+            source: Box::new(source),
+        }
+    }
+}
+
+/// An error and its causes in one line, leaving out a cause whose text the message already
+/// contains (errors often include their source in their own message).
+pub fn error_text(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let t = c.to_string();
+        if !out.contains(&t) {
+            out.push_str(": ");
+            out.push_str(&t);
+        }
+        cause = c.source();
+    }
+    out
 }
 
 /// An I/O error on `path`.
@@ -195,7 +243,9 @@ pub fn parse_list(text: &str, file: &str) -> Result<Vec<Library>, BatchError> {
 
 /// Reads and parses a library list file.
 pub fn read_list(path: &Path) -> Result<Vec<Library>, BatchError> {
-    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    // rundir: a regular file, size-limited
+    let text = crate::rundir::read_to_string_limited(path, crate::rundir::MAX_LIST_BYTES)
+        .map_err(io(path))?;
     parse_list(&text, &path.display().to_string())
 }
 
@@ -854,7 +904,9 @@ pub fn is_batch(dir: &Path) -> bool {
 
 /// Reads a JSON file.
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, BatchError> {
-    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    // rundir: a regular file, size-limited
+    let text = crate::rundir::read_to_string_limited(path, crate::rundir::MAX_JSON_BYTES)
+        .map_err(io(path))?;
     serde_json::from_str(&text).map_err(|source| BatchError::Json {
         path: path.to_path_buf(),
         source,
@@ -878,9 +930,8 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), BatchError
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(io(parent))?;
     }
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, text + "\n").map_err(io(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(io(path))
+    // rundir: a temporary file beside it, renamed over it (never through a link)
+    crate::rundir::write_atomic(path, (text + "\n").as_bytes()).map_err(io(path))
 }
 
 /// Removes a file if it exists.

@@ -9,6 +9,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -81,6 +83,60 @@ pub enum CompileError {
     /// The warm compile server failed.
     #[error(transparent)]
     Server(#[from] ServerError),
+    /// The compilation was given up at its [`Cutoff`]: its files have no verdict.
+    #[error("the compilation was given up before it ended")]
+    GivenUp,
+}
+
+/// When compilations under way are given up: at a fixed time (a time budget's deadline plus
+/// one timeout), as soon as [`Cutoff::fire`] is called, or as soon as a watched flag is set
+/// (an interrupt). A compilation given up ends with [`CompileError::GivenUp`], its processes
+/// killed; its files get no verdict.
+#[derive(Clone, Debug, Default)]
+pub struct Cutoff {
+    at: Option<Instant>,
+    fired: Arc<AtomicBool>,
+    watched: Option<&'static AtomicBool>,
+}
+
+impl Cutoff {
+    /// A cutoff that never comes (unless fired).
+    pub fn never() -> Cutoff {
+        Cutoff::default()
+    }
+
+    /// A cutoff at `at` (or when fired earlier).
+    pub fn at(at: Instant) -> Cutoff {
+        Cutoff {
+            at: Some(at),
+            ..Cutoff::default()
+        }
+    }
+
+    /// This cutoff, come also as soon as `flag` is set (by a signal handler, say).
+    pub fn watching(self, flag: &'static AtomicBool) -> Cutoff {
+        Cutoff {
+            watched: Some(flag),
+            ..self
+        }
+    }
+
+    /// Gives up every compilation that watches this cutoff (or a clone of it) now.
+    pub fn fire(&self) {
+        self.fired.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the cutoff has come.
+    pub fn due(&self) -> bool {
+        self.fired.load(Ordering::SeqCst)
+            || self.watched.is_some_and(|f| f.load(Ordering::SeqCst))
+            || self.at.is_some_and(|t| Instant::now() >= t)
+    }
+
+    /// The time left until a fixed cutoff, if there is one.
+    fn remaining(&self) -> Option<Duration> {
+        self.at.map(|t| t.saturating_duration_since(Instant::now()))
+    }
 }
 
 /// How the compiler is run.
@@ -100,6 +156,7 @@ pub struct Compiler {
     mode: Mode,
     server_options: ServerOptions,
     server: Option<CompileServer>,
+    cutoff: Cutoff,
 }
 
 impl Compiler {
@@ -110,7 +167,14 @@ impl Compiler {
             mode,
             server_options: ServerOptions::default(),
             server: None,
+            cutoff: Cutoff::never(),
         }
+    }
+
+    /// Gives up this compiler's compilations at `cutoff`.
+    pub fn with_cutoff(mut self, cutoff: Cutoff) -> Self {
+        self.cutoff = cutoff;
+        self
     }
 
     /// Sets when the server is restarted.
@@ -138,7 +202,7 @@ impl Compiler {
                 CompileServer::start_with(&self.tc, self.server_options)?
             });
         }
-        compile_batch_with(&self.tc, &mut self.server, files, out, opts)
+        compile_batch_until(&self.tc, &mut self.server, files, out, opts, &self.cutoff)
     }
 }
 
@@ -230,6 +294,7 @@ fn run_once(
     files: &[PathBuf],
     out: &Path,
     opts: &CompileOptions,
+    cutoff: &Cutoff,
 ) -> Result<Run, CompileError> {
     let _ = std::fs::create_dir_all(out);
     let mut args = compiler_args(tc.tool, opts.classpath.as_deref(), out, files);
@@ -237,7 +302,12 @@ fn run_once(
     args.splice(at..at, opts.flags.iter().cloned());
     let deadline = opts.deadline(files.len());
     if let Some(server) = server {
-        return match server.compile(&args, deadline) {
+        let timeout = cutoff.remaining().map_or(deadline, |r| r.min(deadline));
+        let run = server.compile(&args, timeout);
+        if cutoff.due() {
+            return Err(CompileError::GivenUp);
+        }
+        return match run {
             Ok(run) => Ok(Run {
                 ok: run.exit == 0 && !run.timed_out,
                 exit: (!run.timed_out).then_some(run.exit),
@@ -295,6 +365,12 @@ fn run_once(
     let status = loop {
         match child.try_wait().map_err(spawn)? {
             Some(s) => break Some(s),
+            None if cutoff.due() => {
+                kill_group(&mut child);
+                let _ = child.wait();
+                let _ = (t_out.join(), t_err.join());
+                return Err(CompileError::GivenUp);
+            }
             None if start.elapsed() > deadline => {
                 kill_group(&mut child);
                 let _ = child.wait();
@@ -440,6 +516,18 @@ pub fn compile_batch_with(
     out: &Path,
     opts: &CompileOptions,
 ) -> Result<BatchResult, CompileError> {
+    compile_batch_until(tc, server, files, out, opts, &Cutoff::never())
+}
+
+/// [`compile_batch_with`], given up at `cutoff` ([`CompileError::GivenUp`]).
+pub fn compile_batch_until(
+    tc: &Toolchain,
+    server: &mut Option<CompileServer>,
+    files: &[PathBuf],
+    out: &Path,
+    opts: &CompileOptions,
+    cutoff: &Cutoff,
+) -> Result<BatchResult, CompileError> {
     let start = Instant::now();
     let mut result = BatchResult::default();
     let name = |f: &PathBuf| {
@@ -449,7 +537,10 @@ pub fn compile_batch_with(
     };
     let mut pending: Vec<PathBuf> = files.to_vec();
     while !pending.is_empty() {
-        let run = run_once(tc, server.as_mut(), &pending, out, opts)?;
+        if cutoff.due() {
+            return Err(CompileError::GivenUp);
+        }
+        let run = run_once(tc, server.as_mut(), &pending, out, opts, cutoff)?;
         result.calls += 1;
         if run.ok {
             for f in &pending {
@@ -480,7 +571,7 @@ pub fn compile_batch_with(
             let mid = pending.len() / 2;
             let (a, b) = pending.split_at(mid);
             for half in [a, b] {
-                let r = compile_batch_with(tc, server, half, out, opts)?;
+                let r = compile_batch_until(tc, server, half, out, opts, cutoff)?;
                 result.calls += r.calls;
                 result.verdicts.extend(r.verdicts);
             }

@@ -464,7 +464,8 @@ struct CachedReleases {
 pub struct ResolvedSpec {
     /// The compiler.
     pub tool: Tool,
-    /// The exact release (`None` for the JDK's javac: the running JDK's).
+    /// The exact release (`None` for the JDK's javac named without a version: the running
+    /// JDK's).
     pub version: Option<String>,
     /// How it was chosen, for the user (`None` when the spec named an installed release).
     pub note: Option<String>,
@@ -549,10 +550,11 @@ pub fn resolve_spec(
 ) -> Result<ResolvedSpec, ToolchainError> {
     let (tool, want) = parse_spec(spec)?;
     let profile = tool.profile();
+    // the JDK's javac: no release to look up; a version names an installed toolchain
     let Install::Maven(compiler) = profile.install else {
         return Ok(ResolvedSpec {
             tool,
-            version: None,
+            version: want,
             note: None,
         });
     };

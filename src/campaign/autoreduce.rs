@@ -92,6 +92,7 @@ pub fn pending(run: &Path) -> Vec<PathBuf> {
 /// The background reducer of a campaign.
 pub struct AutoReducer {
     stop: Arc<AtomicBool>,
+    abort: Arc<AtomicBool>,
     handle: JoinHandle<AutoReduced>,
 }
 
@@ -99,9 +100,14 @@ impl AutoReducer {
     /// Starts reducing the findings of `run` as they appear.
     pub fn start(run: PathBuf, opts: ReduceOptions) -> AutoReducer {
         let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let handle = std::thread::spawn(move || work(&run, &opts, &flag));
-        AutoReducer { stop, handle }
+        let abort = Arc::new(AtomicBool::new(false));
+        let (flag, abort_flag) = (Arc::clone(&stop), Arc::clone(&abort));
+        let handle = std::thread::spawn(move || work(&run, &opts, &flag, &abort_flag));
+        AutoReducer {
+            stop,
+            abort,
+            handle,
+        }
     }
 
     /// Tells the reducer the campaign is over and waits for it (at most
@@ -110,12 +116,23 @@ impl AutoReducer {
         self.stop.store(true, Ordering::SeqCst);
         self.handle.join().unwrap_or_default()
     }
+
+    /// Tells the reducer to start no other reduction, without waiting for it (after Ctrl-C):
+    /// a reduction under way ends on its own, and what is left is pending for the next
+    /// session or `thalia reduce`.
+    pub fn abandon(self) {
+        self.abort.store(true, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
+    }
 }
 
-fn work(run: &Path, opts: &ReduceOptions, stop: &AtomicBool) -> AutoReduced {
+fn work(run: &Path, opts: &ReduceOptions, stop: &AtomicBool, abort: &AtomicBool) -> AutoReduced {
     let mut done = AutoReduced::default();
     let mut deadline: Option<Instant> = None;
     loop {
+        if abort.load(Ordering::SeqCst) {
+            return done;
+        }
         let stopping = stop.load(Ordering::SeqCst);
         if stopping && deadline.is_none() {
             deadline = Some(Instant::now() + REDUCE_AFTER_RUN);
@@ -129,6 +146,9 @@ fn work(run: &Path, opts: &ReduceOptions, stop: &AtomicBool) -> AutoReduced {
             continue;
         }
         for bug in todo {
+            if abort.load(Ordering::SeqCst) {
+                return done;
+            }
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 done.pending = pending(run).len();
                 return done;

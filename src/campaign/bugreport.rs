@@ -4,9 +4,11 @@
 
 use std::fmt::Write as _;
 
-use super::store::{CompilerInfo, DiffRef};
-use super::{twin_applies, Candidate, Expected, FindingKind, TwinStatus};
+use super::candidate::Candidate;
+use super::finding::{twin_applies, FindingKind, TwinStatus};
+use super::records::{CompilerInfo, DiffRef};
 use crate::compile::Verdict;
+use crate::synth::Expected;
 
 /// Lines of compiler output quoted in a report (the rest is in `compiler-output.txt`).
 const QUOTED_OUTPUT_LINES: usize = 40;

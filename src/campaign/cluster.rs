@@ -15,8 +15,7 @@ use std::path::Path;
 use serde_json::Value;
 use thalia_translators::ir::{Expr, Program, Stmt};
 
-use super::reduce::REDUCED;
-use super::store::PROGRAM_IR;
+use super::records::{FindingFile, PROGRAM_IR, REDUCED};
 use crate::toolchain::Tool;
 
 /// The names a program binds: its locals, its lambdas' parameters and its type parameters.
@@ -75,8 +74,12 @@ pub fn cluster_id(tool: Tool, p: &Program) -> String {
 /// The cluster of the finding in `bug`, computed from its reduced program; `None` when it has
 /// not been reduced (or its files cannot be read).
 pub fn cluster_of(bug: &Path) -> Option<String> {
-    let finding = super::store::FindingFile::read(bug).ok()?;
-    let text = std::fs::read_to_string(bug.join(REDUCED).join(PROGRAM_IR)).ok()?;
+    let finding = FindingFile::read(bug).ok()?;
+    let text = crate::rundir::read_to_string_limited(
+        &bug.join(REDUCED).join(PROGRAM_IR),
+        crate::rundir::MAX_PROGRAM_IR_BYTES,
+    )
+    .ok()?;
     let program: Program = serde_json::from_str(&text).ok()?;
     Some(cluster_id(finding.compiler.tool, &program))
 }

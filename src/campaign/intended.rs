@@ -24,8 +24,8 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use thalia_extractors::maven::version::{is_range, VersionRange};
 
+use super::finding::FindingKind;
 use super::known::{any, glob};
-use super::FindingKind;
 
 /// The repository's intended-changes file, compiled into the binary.
 pub const EMBEDDED: &str = include_str!("../../known-findings/intended-changes.toml");

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use super::FindingKind;
+use super::finding::FindingKind;
 use crate::synth::ProgramRecord;
 
 /// The repository's known-findings file, compiled into the binary.

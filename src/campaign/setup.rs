@@ -5,15 +5,18 @@
 use std::path::Path;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
 use thalia_translators::Language;
 
-use super::driver::{Budget, CampaignOptions};
-use super::store::{CompilerInfo, Manifest, Session, MANIFEST};
+use super::budget::Budget;
+use super::driver::{Against, CampaignOptions};
+use super::records::{CompilerInfo, Manifest, Session, MANIFEST};
 use super::variant::Variant;
 use crate::compile::{command_line, CompileOptions, Mode as CompileMode};
-use crate::synth::{Mode, SynthConfig};
 use crate::toolchain::{self, Toolchain, ToolchainError};
+
+pub use super::identity::{
+    recorded_synth_config, CheckIdentity, RunIdentity, SessionOptions, SynthIdentity,
+};
 
 /// The longest per-file time budget accepted (a week): anything longer is a typo, and larger
 /// values overflow the clocks that enforce it.
@@ -89,122 +92,6 @@ pub enum SetupError {
         /// Why.
         source: std::io::Error,
     },
-}
-
-/// What a synthesizing run (`thalia run`) must agree on when resumed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SynthIdentity {
-    /// The run's seed.
-    pub seed: u64,
-    /// The programs' language.
-    pub language: Language,
-    /// The API's label.
-    pub api: String,
-    /// The modes, interleaved in this order.
-    pub modes: Vec<Mode>,
-    /// Whether type arguments are erased.
-    pub erase: bool,
-    /// Groovy programs are `@TypeChecked` rather than `@CompileStatic`.
-    pub groovy_type_checked: bool,
-    /// The synthesis configuration (its mode is that of the first stream).
-    pub synth_config: SynthConfig,
-    /// `NAME@VERSION` of the compiler.
-    pub compiler: String,
-    /// `NAME@VERSION` of the other compilers (`--against`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub against: Vec<String>,
-    /// The shard of the campaign this run is (`--shard I/N`), if it is one: a resumed shard
-    /// stays the same shard.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<super::shard::Shard>,
-}
-
-/// What a check of a synthesized directory (`thalia check`) must agree on when resumed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CheckIdentity {
-    /// The checked directory (canonical).
-    pub programs: String,
-    /// Size of its `programs.jsonl`.
-    pub programs_jsonl_bytes: u64,
-    /// FNV-1a hash of its `programs.jsonl` (hex).
-    pub programs_jsonl_hash: String,
-    /// The programs' language.
-    pub language: Language,
-    /// `NAME@VERSION` of the compiler.
-    pub compiler: String,
-    /// `NAME@VERSION` of the other compilers (`--against`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub against: Vec<String>,
-    /// The shard of the check this store is (`thalia check --shard I/N`), if it is one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<super::shard::Shard>,
-}
-
-/// A run's identity, as `manifest.json` records it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum RunIdentity {
-    /// A synthesizing run.
-    Run(Box<SynthIdentity>),
-    /// A check of a directory.
-    Check(CheckIdentity),
-}
-
-impl RunIdentity {
-    /// `run` or `check`, the manifest's kind.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            RunIdentity::Run(_) => "run",
-            RunIdentity::Check(_) => "check",
-        }
-    }
-
-    /// The seed of a synthesizing run.
-    pub fn seed(&self) -> Option<u64> {
-        match self {
-            RunIdentity::Run(r) => Some(r.seed),
-            RunIdentity::Check(_) => None,
-        }
-    }
-
-    /// The shard of a sharded run.
-    pub fn shard(&self) -> Option<super::shard::Shard> {
-        match self {
-            RunIdentity::Run(r) => r.shard,
-            RunIdentity::Check(c) => c.shard,
-        }
-    }
-
-    /// The identity of the whole campaign this run is part of (without its shard).
-    pub fn campaign(&self) -> RunIdentity {
-        match self {
-            RunIdentity::Run(r) => RunIdentity::Run(Box::new(SynthIdentity {
-                shard: None,
-                ..(**r).clone()
-            })),
-            RunIdentity::Check(c) => RunIdentity::Check(CheckIdentity {
-                shard: None,
-                ..c.clone()
-            }),
-        }
-    }
-}
-
-/// The options of one session, as the manifest records them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SessionOptions {
-    /// Programs per compiler invocation.
-    pub batch_size: usize,
-    /// Compiler workers.
-    pub jobs: usize,
-    /// The budget, as written.
-    pub budget: String,
-    /// Per-file time budget in seconds.
-    pub timeout_seconds: f64,
-    /// Warm server or not.
-    pub server: bool,
-    /// The command line of the session.
-    pub command: Vec<String>,
 }
 
 /// The compiler (`NAME`) of a language's programs (its profile's default).
@@ -302,26 +189,6 @@ pub fn campaign_options(
     Ok((info, opts))
 }
 
-/// Another compiler every program is also compiled with (`--against`): a toolchain, run as
-/// one of its variants or as it is.
-#[derive(Clone, Debug)]
-pub struct Against {
-    /// The compiler.
-    pub toolchain: Toolchain,
-    /// How it is run differently (`k1`, `type-checked`, ...).
-    pub variant: Option<&'static Variant>,
-}
-
-impl Against {
-    /// `NAME@VERSION`, with `:VARIANT` for a variant.
-    pub fn label(&self) -> String {
-        match self.variant {
-            Some(v) => format!("{}:{}", compiler_label(&self.toolchain), v.name),
-            None => compiler_label(&self.toolchain),
-        }
-    }
-}
-
 /// The other compilers of `--against` (`NAME@VERSION[:VARIANT]`; `:VARIANT` alone is the
 /// compiler under test, `under_test`, run as the variant), installed when missing, with their
 /// manifest records (same settings and classpath as the compiler under test).
@@ -365,12 +232,13 @@ pub fn against(
 }
 
 /// The manifest of a new session of the run `identity` (a resumed run keeps its earlier
-/// sessions: the store merges them).
+/// sessions: the store merges them); `command` is the command line the session records.
 pub fn manifest(
     identity: RunIdentity,
     compiler: CompilerInfo,
     settings: &CompileSettings,
     opts: &CampaignOptions,
+    command: Vec<String>,
 ) -> Manifest {
     Manifest {
         tool: "thalia".into(),
@@ -390,7 +258,7 @@ pub fn manifest(
                 budget: settings.budget.to_string(),
                 timeout_seconds: settings.timeout_seconds,
                 server: settings.server,
-                command: std::env::args().collect(),
+                command,
             },
             untranslatable: Default::default(),
         }],
@@ -399,7 +267,10 @@ pub fn manifest(
 
 /// The seed recorded in the run directory `dir`, if it holds a synthesizing run.
 pub fn recorded_seed(dir: &Path) -> Option<u64> {
-    let text = std::fs::read_to_string(dir.join(MANIFEST)).ok()?;
+    // rundir: a regular file, size-limited
+    let text =
+        crate::rundir::read_to_string_limited(&dir.join(MANIFEST), crate::rundir::MAX_JSON_BYTES)
+            .ok()?;
     let m: Manifest = serde_json::from_str(&text).ok()?;
     m.identity.seed()
 }
@@ -411,7 +282,9 @@ pub fn check_identity(
     compiler: String,
 ) -> Result<CheckIdentity, SetupError> {
     let path = dir.join("programs.jsonl");
-    let programs = std::fs::read(&path).map_err(|source| SetupError::Io { path, source })?;
+    // rundir: a regular file, size-limited
+    let programs = crate::rundir::read_limited(&path, crate::rundir::MAX_RESULTS_BYTES)
+        .map_err(|source| SetupError::Io { path, source })?;
     Ok(CheckIdentity {
         programs: dir
             .canonicalize()
@@ -425,56 +298,4 @@ pub fn check_identity(
         against: Vec::new(),
         shard: None,
     })
-}
-
-/// The synthesis configuration recorded in a run's identity for `lang` (the knobs of `base`;
-/// the modes are recorded apart).
-pub fn recorded_synth_config(lang: Language, base: &SynthConfig) -> SynthConfig {
-    SynthConfig {
-        lang,
-        mode: Mode::WellTyped,
-        erase: false,
-        ..base.clone()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn identities_keep_their_json_shape_and_kind() {
-        let run = RunIdentity::Run(Box::new(SynthIdentity {
-            seed: 3,
-            language: Language::Kotlin,
-            api: "@java.base".into(),
-            modes: vec![Mode::WellTyped, Mode::IllTyped],
-            erase: false,
-            groovy_type_checked: false,
-            synth_config: recorded_synth_config(Language::Kotlin, &SynthConfig::default()),
-            compiler: "kotlin@2.4.21".into(),
-            against: vec!["kotlin@1.8.21".into()],
-            shard: None,
-        }));
-        let v = serde_json::to_value(&run).expect("serializes");
-        assert_eq!(v["seed"], 3);
-        assert_eq!(v["modes"][1], "ill-typed");
-        let back: RunIdentity = serde_json::from_value(v).expect("reads back");
-        assert_eq!(back, run);
-        assert_eq!(back.kind(), "run");
-        let check = RunIdentity::Check(CheckIdentity {
-            programs: "/x".into(),
-            programs_jsonl_bytes: 10,
-            programs_jsonl_hash: "00".into(),
-            language: Language::Java,
-            compiler: "javac@17".into(),
-            against: Vec::new(),
-            shard: None,
-        });
-        let back: RunIdentity =
-            serde_json::from_value(serde_json::to_value(&check).expect("serializes"))
-                .expect("reads back");
-        assert_eq!(back, check);
-        assert_eq!(back.seed(), None);
-    }
 }

@@ -18,7 +18,7 @@
 
 use crate::synth::ProgramRecord;
 
-use super::FindingKind;
+use super::finding::FindingKind;
 use crate::compile::Verdict;
 use crate::toolchain::Tool;
 

@@ -34,39 +34,24 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::setup::{RunIdentity, SessionOptions};
-use super::signature::{signature, Signature};
-use super::{
-    judge, judge_differential, judge_with_reason, twin_applies, Candidate, DiffKind, Expected,
-    FindingKind, TwinStatus,
-};
+use super::candidate::Candidate;
+use super::finding::FindingKind;
+use super::judge::{Finding, Judgement};
 use crate::compile::Verdict;
-use crate::toolchain::Tool;
 
-/// The manifest file's name.
-pub const MANIFEST: &str = "manifest.json";
-/// The results file's name.
-pub const RESULTS: &str = "results.jsonl";
-/// The bug directories' parent.
-pub const BUGS: &str = "bugs";
-/// The parent of the directories of generator-suspect findings (their Java twin got the same
-/// unexpected verdict from javac, or an ill-typed program was rejected away from its call).
-pub const SUSPECTS: &str = "suspects";
-pub use super::intended::INTENDED;
-pub use super::known::KNOWN;
-/// The file that keeps the raw bytes of corrupt `results.jsonl` lines (see the module docs).
-pub const QUARANTINE: &str = "results.quarantine.jsonl";
+use super::records::io;
+
+pub use super::identity::first_difference;
+pub use super::records::{
+    CompilerInfo, DiffRef, FindingCompiler, FindingFile, FindingProgram, FindingRef, FindingTwin,
+    IntendedLabel, KnownLabel, Manifest, ResultLine, Session, StoreError, BUGS, INTENDED,
+    KEPT_VARIANTS, KNOWN, MANIFEST, PROGRAM_IR, QUARANTINE, RESULTS, SUSPECTS, VARIANTS,
+};
+
 /// Verdict labels a results line may carry.
 const VERDICTS: [&str; 4] = ["accepted", "rejected", "crash", "timeout"];
-
-/// Programs kept per signature beyond its first whose diagnostics (or broken types) differ,
-/// in `bugs/<signature>/variants/<hash>/`.
-pub const KEPT_VARIANTS: usize = 3;
-/// The folder of a signature's variant programs.
-pub const VARIANTS: &str = "variants";
 
 /// A diagnostic without what changes from program to program at the same cause's location:
 /// the paths up to the program's file name, and line and column numbers after it.
@@ -90,390 +75,6 @@ const KEPT_DIAGNOSTICS: usize = 3;
 /// Characters kept per diagnostic in `results.jsonl`.
 const KEPT_CHARS: usize = 400;
 
-/// The compiler a run uses, as recorded in the manifest.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CompilerInfo {
-    /// Which compiler.
-    pub tool: Tool,
-    /// Its version.
-    pub version: String,
-    /// The Maven coordinate it was installed from.
-    pub coordinate: Option<String>,
-    /// `process` (a fresh compiler per batch) or `server` (a warm compile server).
-    pub mode: String,
-    /// The command line of one process-mode compilation, with `@OUT@` for the output
-    /// directory and `@FILE@` for the source file.
-    pub command: Vec<String>,
-    /// The programs' classpath.
-    pub classpath: Option<String>,
-    /// The per-file time budget in seconds.
-    pub timeout_seconds: f64,
-    /// The compiler variant (`k1`, `type-checked`, ...; see [`super::variant`]) of an
-    /// `--against` compiler.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<String>,
-}
-
-impl CompilerInfo {
-    /// `NAME@VERSION`, with `:VARIANT` for a variant.
-    pub fn label(&self) -> String {
-        match &self.variant {
-            Some(v) => format!("{}@{}:{v}", self.tool.name(), self.version),
-            None => format!("{}@{}", self.tool.name(), self.version),
-        }
-    }
-
-    /// The variant, when it is a known one for this compiler.
-    pub fn variant(&self) -> Option<&'static super::variant::Variant> {
-        let name = self.variant.as_deref()?;
-        super::variant::Variant::find(name, self.tool).ok()
-    }
-}
-
-/// One invocation of a run (a resumed run has several).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Session {
-    /// Start, in seconds since the Unix epoch.
-    pub started: f64,
-    /// Seconds spent so far.
-    pub seconds: f64,
-    /// Programs judged in this session.
-    pub programs: u64,
-    /// The options of this session (batch size, jobs, budget, ...).
-    pub options: SessionOptions,
-    /// Programs the translator could not write in this session (skipped), by reason.
-    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub untranslatable: std::collections::BTreeMap<String, u64>,
-}
-
-/// `manifest.json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Manifest {
-    /// `thalia`.
-    pub tool: String,
-    /// thalia's version.
-    pub version: String,
-    /// `run` (synthesized on the fly) or `check` (an existing directory).
-    pub kind: String,
-    /// What a resumed run must agree on: seed, language, API, modes, synthesis
-    /// configuration, compiler and version, or the checked directory's manifest hash.
-    pub identity: RunIdentity,
-    /// The compiler.
-    pub compiler: CompilerInfo,
-    /// The other compilers every program is also compiled with (`--against`): a disagreement
-    /// with the compiler under test is a differential finding.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub against: Vec<CompilerInfo>,
-    /// The run directories `thalia merge` joined into this one (empty for a run of its
-    /// own): each with its shard and programs.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub merged: Vec<super::merge::MergedPart>,
-    /// The sessions, oldest first (a merged run: those of every part, in the parts' order).
-    pub sessions: Vec<Session>,
-}
-
-/// The IR of a finding's program in its directory (for `thalia reduce`).
-pub const PROGRAM_IR: &str = "program.ir.json";
-
-/// `finding.json` in a finding's directory.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FindingFile {
-    /// The signature's directory name.
-    pub signature: String,
-    /// The readable signature.
-    pub signature_text: String,
-    /// The finding's kind.
-    pub kind: FindingKind,
-    /// The compiler that made it.
-    pub compiler: FindingCompiler,
-    /// The program.
-    pub program: FindingProgram,
-    /// What the compiler should have done.
-    pub expected: Expected,
-    /// What it did (`accepted`, `rejected`, `crash`, `timeout`).
-    pub actual: String,
-    /// The exit code of a crash.
-    pub exit: Option<i32>,
-    /// The program's Java twin and what javac said of it.
-    pub twin: Option<FindingTwin>,
-    /// The known bug it is a finding of (`known-findings/`), if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub known: Option<KnownLabel>,
-    /// The intended language change it is a finding of (`intended-changes.toml`), if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub intended: Option<IntendedLabel>,
-    /// The cluster of findings whose reduced programs are the same up to renaming (set by
-    /// reduction; see [`super::cluster`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cluster: Option<String>,
-}
-
-/// The intended language change a differential finding matches.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct IntendedLabel {
-    /// The entry's id.
-    pub id: String,
-    /// Why the change is intended.
-    pub reason: String,
-    /// Where it is documented.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub link: Option<String>,
-}
-
-impl IntendedLabel {
-    /// The label of an intended-change entry.
-    pub fn of(e: &super::intended::IntendedEntry) -> IntendedLabel {
-        IntendedLabel {
-            id: e.id.clone(),
-            reason: e.reason.clone(),
-            link: e.link.clone(),
-        }
-    }
-}
-
-/// The known bug a finding matches.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct KnownLabel {
-    /// The known entry's id (`RB9`).
-    pub id: String,
-    /// Its title.
-    pub title: String,
-    /// Its tracker issue, when filed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tracker: Option<String>,
-}
-
-impl KnownLabel {
-    /// The label of a known entry.
-    pub fn of(e: &super::known::KnownEntry) -> KnownLabel {
-        KnownLabel {
-            id: e.id.clone(),
-            title: e.title.clone(),
-            tracker: e.tracker.clone(),
-        }
-    }
-}
-
-/// The compiler of a finding.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FindingCompiler {
-    /// Which compiler.
-    pub tool: Tool,
-    /// Its version.
-    pub version: String,
-    /// `process` or `server`.
-    pub mode: String,
-}
-
-/// The program of a finding.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FindingProgram {
-    /// Its key in the run.
-    pub key: String,
-    /// Its id.
-    pub id: String,
-    /// Its mode label.
-    pub mode: String,
-    /// The synthesis round.
-    pub round: u64,
-    /// Its file.
-    pub file: String,
-    /// The command that regenerates it.
-    pub regenerate: Option<String>,
-    /// Its record.
-    pub record: crate::synth::ProgramRecord,
-}
-
-/// The Java twin of a finding's program.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FindingTwin {
-    /// The twin's file.
-    pub file: String,
-    /// `javac`.
-    pub compiler: String,
-    /// javac's verdict, when the twin was compiled.
-    pub verdict: Option<String>,
-    /// What it says of the finding.
-    pub status: Option<TwinStatus>,
-    /// Why the twin cannot judge the program, when it cannot (status `not-applicable`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub not_applicable: Option<String>,
-}
-
-impl FindingFile {
-    /// Reads `dir/finding.json`.
-    pub fn read(dir: &Path) -> Result<FindingFile, StoreError> {
-        let path = dir.join("finding.json");
-        let text = fs::read_to_string(&path).map_err(io(&path))?;
-        serde_json::from_str(&text).map_err(|e| StoreError::Manifest {
-            path,
-            message: e.to_string(),
-        })
-    }
-}
-
-/// A disagreement between the compiler under test and another compiler on one program.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DiffRef {
-    /// The other compiler (`groovy@4.0.11`).
-    pub against: String,
-    /// Its verdict.
-    pub verdict: String,
-    /// Regression, fixed-since, or a disagreement between different compilers.
-    pub kind: DiffKind,
-    /// When the other compiler is the wrong one: its finding (stored under
-    /// `bugs/<compiler>@<version>/`). When the compiler under test is wrong, its finding is
-    /// the line's own.
-    pub finding: Option<FindingRef>,
-    /// The id of the intended language change (`intended-changes.toml`) the disagreement
-    /// is, if any: the wrong side's finding is then stored under `intended/`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub intended: Option<String>,
-}
-
-/// A finding as recorded on a results line.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FindingRef {
-    /// Its kind.
-    pub kind: FindingKind,
-    /// Its signature's directory under `bugs/` (or `suspects/`).
-    pub signature: String,
-    /// True when this program's finding created the bug directory (false: a duplicate).
-    pub first: bool,
-    /// What the program's Java twin says (absent in runs without twins).
-    #[serde(default, skip_serializing_if = "is_no_twin")]
-    pub twin: TwinStatus,
-    /// The id of the known bug (`known-findings/`) the finding matches: it is stored under
-    /// `known/`, counted apart, and not reported as new.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub known: Option<String>,
-    /// The id of the intended language change (`intended-changes.toml`) the finding is: it
-    /// is stored under `intended/` and counted apart from the bugs.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub intended: Option<String>,
-    /// Why the program's Java twin cannot judge it (status `not-applicable`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub twin_reason: Option<String>,
-}
-
-/// For serde: a finding without twin information.
-fn is_no_twin(t: &TwinStatus) -> bool {
-    *t == TwinStatus::NoTwin
-}
-
-impl FindingRef {
-    /// The folder of the finding's directory: `intended` for an intended language change's,
-    /// `known` for a known bug's, `suspects` for a generator-suspect finding (kept apart from
-    /// the bugs), `bugs` otherwise.
-    pub fn folder(&self) -> &'static str {
-        if self.intended.is_some() {
-            INTENDED
-        } else if self.known.is_some() {
-            KNOWN
-        } else {
-            folder(self.twin, self.kind)
-        }
-    }
-
-    /// The finding's directory relative to the run directory (`bugs/<signature>`); also the
-    /// key findings are counted and deduplicated by.
-    pub fn path(&self) -> String {
-        format!("{}/{}", self.folder(), self.signature)
-    }
-}
-
-/// The folder of findings of `kind` with twin status `twin`: generator suspects (by their
-/// twin, or rejected away from the call under test) apart from the bugs.
-fn folder(twin: TwinStatus, kind: FindingKind) -> &'static str {
-    match (twin, kind) {
-        (TwinStatus::GeneratorSuspect, _) | (_, FindingKind::RejectedElsewhere) => SUSPECTS,
-        _ => BUGS,
-    }
-}
-
-/// One line of `results.jsonl`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ResultLine {
-    /// The program's key in the run.
-    pub key: String,
-    /// Its id.
-    pub id: String,
-    /// Its mode (`well-typed`, `ill-typed`, with `+erase`).
-    pub mode: String,
-    /// The synthesis round.
-    pub round: u64,
-    /// The API member under test.
-    pub member: String,
-    /// The source file's name.
-    pub file: String,
-    /// The expectation.
-    pub expected: Expected,
-    /// `accepted`, `rejected`, `crash` or `timeout`.
-    pub verdict: String,
-    /// The first diagnostics (or the crash output), shortened.
-    pub diagnostics: Vec<String>,
-    /// True when the verdict is the expected one.
-    pub matches: bool,
-    /// The finding, when it is not.
-    pub finding: Option<FindingRef>,
-    /// The other compilers that disagree with the compiler under test on this program.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub differential: Vec<DiffRef>,
-    /// The javac verdict of the program's Java twin, when a finding's twin was compiled.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub twin_verdict: Option<String>,
-    /// This program's share of its batch's compile time (seconds).
-    pub seconds: f64,
-    /// When it was judged (seconds since the Unix epoch).
-    pub at: f64,
-}
-
-/// A problem with the store.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// A file could not be read or written.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// The manifest cannot be read.
-    #[error("{path}: not a thalia run manifest: {message}")]
-    Manifest {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong.
-        message: String,
-    },
-    /// A known-findings file cannot be used.
-    #[error(transparent)]
-    Known(#[from] super::known::KnownError),
-    /// An intended-changes file cannot be used.
-    #[error(transparent)]
-    Intended(#[from] super::intended::IntendedError),
-    /// The directory holds a different run.
-    #[error("{dir} holds a different run ({field} was {was}, now {now}); give another output directory to start a new run")]
-    Mismatch {
-        /// The run directory.
-        dir: PathBuf,
-        /// The first option that differs.
-        field: String,
-        /// Its recorded value.
-        was: String,
-        /// Its value now.
-        now: String,
-    },
-}
-
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
-    move |source| StoreError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
 /// Seconds since the Unix epoch.
 pub fn now() -> f64 {
     SystemTime::now()
@@ -491,8 +92,8 @@ pub struct Store {
     counts: HashMap<String, u64>,
     session_start: Instant,
     recovered_lines: usize,
-    known: super::known::KnownSet,
-    intended: super::intended::IntendedSet,
+    /// rundir: one writer at a time (released when the store is dropped).
+    _lock: crate::rundir::RunLock,
 }
 
 impl Store {
@@ -500,10 +101,17 @@ impl Store {
     /// identities agree (a different run is an error). The manifest's last session is this
     /// one.
     pub fn open(dir: &Path, mut manifest: Manifest) -> Result<Store, StoreError> {
+        // rundir: the lock first, before anything in the directory is read, repaired or made
+        fs::create_dir_all(dir).map_err(io(dir))?;
+        let lock = crate::rundir::RunLock::acquire(dir)?;
         fs::create_dir_all(dir.join(BUGS)).map_err(io(dir))?;
         let manifest_path = dir.join(MANIFEST);
         if manifest_path.exists() {
-            let text = fs::read_to_string(&manifest_path).map_err(io(&manifest_path))?;
+            let text = crate::rundir::read_to_string_limited(
+                &manifest_path,
+                crate::rundir::MAX_JSON_BYTES,
+            )
+            .map_err(io(&manifest_path))?;
             let old: Manifest = serde_json::from_str(&text).map_err(|e| StoreError::Manifest {
                 path: manifest_path.clone(),
                 message: e.to_string(),
@@ -520,6 +128,14 @@ impl Store {
             sessions.append(&mut manifest.sessions);
             manifest.sessions = sessions;
         }
+        // rundir: no finding is written through a link (`bugs/`, `bugs/<compiler>/`,
+        // `bugs/<signature>/variants/`, ... down to a variant)
+        for folder in [BUGS, SUSPECTS, KNOWN, INTENDED] {
+            let top = dir.join(folder);
+            if let Some(link) = crate::rundir::find_link(&top, 3).map_err(io(&top))? {
+                return Err(io(&link)(crate::rundir::FileProblem::Symlink.into()));
+            }
+        }
         // leftovers of a bug directory that was being written when the run was killed
         for folder in [BUGS, SUSPECTS, KNOWN, INTENDED] {
             for e in fs::read_dir(dir.join(folder))
@@ -533,6 +149,11 @@ impl Store {
             }
         }
         let results_path = dir.join(RESULTS);
+        // rundir: an existing results file must be a regular file within the limit
+        if results_path.exists() {
+            crate::rundir::check_regular(&results_path, crate::rundir::MAX_RESULTS_BYTES)
+                .map_err(io(&results_path))?;
+        }
         let mut results = open_results(&results_path)?;
         let mut bytes = Vec::new();
         results.read_to_end(&mut bytes).map_err(io(&results_path))?;
@@ -555,6 +176,7 @@ impl Store {
             // keep the raw bytes first: a kill before the rename below leaves the lines in
             // both files, never in neither
             let qpath = dir.join(QUARANTINE);
+            crate::rundir::refuse_link(&qpath).map_err(io(&qpath))?; // rundir: no writes through links
             let mut q = fs::OpenOptions::new()
                 .create(true)
                 .append(true)
@@ -568,19 +190,13 @@ impl Store {
             q.write_all(&raw)
                 .and_then(|()| q.sync_all())
                 .map_err(io(&qpath))?;
-            let tmp = dir.join(format!(".{RESULTS}.tmp"));
             let mut kept = Vec::with_capacity(bytes.len());
             for (_, range, _) in &scan.lines {
                 kept.extend_from_slice(&bytes[range.clone()]);
                 kept.push(b'\n');
             }
-            fs::File::create(&tmp)
-                .and_then(|mut f| f.write_all(&kept).and_then(|()| f.sync_all()))
-                .map_err(io(&tmp))?;
-            fs::rename(&tmp, &results_path).map_err(io(&results_path))?;
-            if let Ok(d) = fs::File::open(dir) {
-                let _ = d.sync_all();
-            }
+            // rundir: a temporary file beside it, synced, renamed over it
+            crate::rundir::write_atomic_durable(&results_path, &kept).map_err(io(&results_path))?;
             results = open_results(&results_path)?;
         } else if scan.complete < bytes.len() {
             // everything after the last newline is a line cut short by a kill
@@ -597,61 +213,10 @@ impl Store {
             counts,
             session_start: Instant::now(),
             recovered_lines,
-            known: super::known::KnownSet::embedded()?,
-            intended: super::intended::IntendedSet::embedded()?,
+            _lock: lock,
         };
         store.checkpoint()?;
         Ok(store)
-    }
-
-    /// Replaces the known findings findings are labelled with (by default the embedded
-    /// list; `--known FILE` adds to it).
-    pub fn set_known(&mut self, known: super::known::KnownSet) {
-        self.known = known;
-    }
-
-    /// The known findings findings are labelled with.
-    pub fn known(&self) -> &super::known::KnownSet {
-        &self.known
-    }
-
-    /// Replaces the intended language changes differential findings are labelled with (by
-    /// default the embedded list; `--intended FILE` adds to it).
-    pub fn set_intended(&mut self, intended: super::intended::IntendedSet) {
-        self.intended = intended;
-    }
-
-    /// The intended language changes differential findings are labelled with.
-    pub fn intended(&self) -> &super::intended::IntendedSet {
-        &self.intended
-    }
-
-    /// The known entry a finding of `kind` with signature `sig` by compiler `c` on `cand`
-    /// matches, if any.
-    fn known_entry(
-        &self,
-        c: &CompilerInfo,
-        kind: FindingKind,
-        sig: &Signature,
-        cand: &Candidate,
-        verdict: &Verdict,
-    ) -> Option<KnownLabel> {
-        let diagnostic = match verdict {
-            Verdict::Rejected { diagnostics } => diagnostics.first().map(String::as_str),
-            Verdict::Crash { output, .. } => Some(output.as_str()),
-            _ => None,
-        };
-        self.known
-            .find(&super::known::FindingFacts {
-                compiler: c.tool.name(),
-                version: &c.version,
-                kind,
-                signature: &sig.text,
-                diagnostic,
-                source: &cand.source,
-                record: &cand.record,
-            })
-            .map(KnownLabel::of)
     }
 
     /// Starts this session's clock now (setting up the programs' source is not judging).
@@ -692,90 +257,61 @@ impl Store {
         (self.counts.values().sum(), self.counts.len())
     }
 
-    /// Judges a program's verdict, stores a new finding's bug directory, and appends the
-    /// program's results line.
+    /// Keeps what `judgement` (of `cand`'s `verdict`, and javac's `twin` verdict on its Java
+    /// twin) says: a new finding's directory (of the compiler under test, or of another
+    /// compiler that disagrees), an example of a known signature's variant, and the program's
+    /// results line, appended.
     pub fn record(
         &mut self,
         cand: &Candidate,
         verdict: &Verdict,
         seconds: f64,
         twin: Option<&Verdict>,
-        against: &[Verdict],
+        judgement: &Judgement,
     ) -> Result<ResultLine, StoreError> {
-        let mut differential = Vec::new();
-        for (info, other) in self.manifest.against.clone().iter().zip(against) {
-            differential.push(self.differential(cand, verdict, info, other)?);
-        }
-        let differential: Vec<DiffRef> = differential.into_iter().flatten().collect();
-        // the compiler under test is the wrong side of an intended change
-        let intended = differential
-            .iter()
-            .filter(|d| d.finding.is_none())
-            .find_map(|d| d.intended.as_deref())
-            .and_then(|id| self.intended.entries().find(|e| e.id == id))
-            .map(IntendedLabel::of);
-        let tool = self.manifest.compiler.tool;
-        let format = tool.profile().diagnostics;
-        let finding =
-            match judge_with_reason(cand.expected, verdict, format, cand.record.call_lines) {
-                Some(kind) => {
-                    let sig = signature(tool, kind, verdict, &cand.record);
-                    let status = twin_status(cand, kind, twin);
-                    // a generator suspect stays one: the expectation, not the compiler, is
-                    // in doubt
-                    let compiler = self.manifest.compiler.clone();
-                    let intended = intended.filter(|_| folder(status, kind) == BUGS);
-                    let known = match folder(status, kind) {
-                        BUGS if intended.is_none() => {
-                            self.known_entry(&compiler, kind, &sig, cand, verdict)
-                        }
-                        _ => None,
-                    };
-                    let dest = if intended.is_some() {
-                        INTENDED
-                    } else if known.is_some() {
-                        KNOWN
-                    } else {
-                        folder(status, kind)
-                    };
-                    let key = format!("{dest}/{}", sig.dir);
-                    let bug = self.dir.join(&key);
-                    let first = if self.counts.contains_key(&key) {
-                        self.keep_variant(&bug, cand, verdict)?;
-                        false
-                    } else if bug.exists() {
-                        // written just before a kill, for this program (judged again now)?
-                        FindingFile::read(&bug).is_ok_and(|f| f.program.key == cand.key)
-                    } else {
-                        self.write_bug(
-                            &bug,
-                            &sig,
-                            kind,
-                            cand,
-                            verdict,
-                            twin,
-                            &compiler,
-                            &differential,
-                            known.as_ref(),
-                            intended.as_ref(),
-                        )?;
-                        true
-                    };
-                    *self.counts.entry(key).or_default() += 1;
-                    Some(FindingRef {
-                        kind,
-                        signature: sig.dir,
-                        first,
-                        twin: status,
-                        known: known.map(|k| k.id),
-                        intended: intended.map(|i| i.id),
-                        twin_reason: (status == TwinStatus::NotApplicable)
-                            .then(|| cand.record.twin_not_applicable.clone())
-                            .flatten(),
-                    })
-                }
+        let mut differential = Vec::with_capacity(judgement.differential.len());
+        for d in &judgement.differential {
+            let label = d.compiler.label();
+            let finding = match &d.finding {
+                Some(f) => Some(self.keep_other(cand, &d.verdict, &d.compiler, &label, f)?),
                 None => None,
             };
+            differential.push(DiffRef {
+                against: label,
+                verdict: d.verdict.label().into(),
+                kind: d.kind,
+                finding,
+                intended: d.intended.as_ref().map(|i| i.id.clone()),
+            });
+        }
+        let finding = match &judgement.finding {
+            Some(f) => {
+                let key = format!("{}/{}", f.folder, f.signature.dir);
+                let bug = self.dir.join(&key);
+                let first = if self.counts.contains_key(&key) {
+                    self.keep_variant(&bug, cand, verdict)?;
+                    false
+                } else if bug.exists() {
+                    // written just before a kill, for this program (judged again now)?
+                    FindingFile::read(&bug).is_ok_and(|ff| ff.program.key == cand.key)
+                } else {
+                    let compiler = self.manifest.compiler.clone();
+                    self.write_bug(&bug, f, cand, verdict, twin, &compiler, &differential)?;
+                    true
+                };
+                *self.counts.entry(key).or_default() += 1;
+                Some(FindingRef {
+                    kind: f.kind,
+                    signature: f.signature.dir.clone(),
+                    first,
+                    twin: f.twin,
+                    known: f.known.as_ref().map(|k| k.id.clone()),
+                    intended: f.intended.as_ref().map(|i| i.id.clone()),
+                    twin_reason: f.twin_reason.clone(),
+                })
+            }
+            None => None,
+        };
         let diagnostics = match verdict {
             Verdict::Rejected { diagnostics } => diagnostics
                 .iter()
@@ -838,14 +374,13 @@ impl Store {
             s.seconds = self.session_start.elapsed().as_secs_f64();
         }
         let path = self.dir.join(MANIFEST);
-        let tmp = self.dir.join(format!(".{MANIFEST}.tmp"));
         let text =
             serde_json::to_string_pretty(&self.manifest).map_err(|e| StoreError::Manifest {
                 path: path.clone(),
                 message: e.to_string(),
             })? + "\n";
-        fs::write(&tmp, text).map_err(io(&tmp))?;
-        fs::rename(&tmp, &path).map_err(io(&path))?;
+        // rundir: a temporary file beside it, renamed over it (never through a link)
+        crate::rundir::write_atomic(&path, text.as_bytes()).map_err(io(&path))?;
         let _ = self.results.sync_data();
         Ok(())
     }
@@ -891,149 +426,55 @@ impl Store {
         publish(&tmp, &this)
     }
 
-    /// The differential finding of `cand` against the compiler `info`, which gave `other`;
-    /// when that compiler is the wrong one, its finding's directory is written.
-    fn differential(
+    /// Keeps the finding `f` of the other compiler `info` (labelled `label`), which gave
+    /// `other` on `cand`: its directory, `<folder>/<label>/<signature>/`, when it is new.
+    fn keep_other(
         &mut self,
         cand: &Candidate,
-        verdict: &Verdict,
-        info: &CompilerInfo,
         other: &Verdict,
-    ) -> Result<Option<DiffRef>, StoreError> {
-        let primary = self.manifest.compiler.clone();
-        // a variant of a release is not older or newer than the release
-        let newer = (primary.tool == info.tool && info.variant.is_none()).then(|| {
-            thalia_extractors::maven::version::compare_versions(&primary.version, &info.version)
-                == std::cmp::Ordering::Greater
-        });
-        let Some((kind, other_wrong)) = judge_differential(cand.expected, verdict, other, newer)
-        else {
-            return Ok(None);
-        };
-        let label = info.label();
-        // the side that got the program wrong, and whether that is an intended change
-        let (wrong, wrong_verdict) = if other_wrong {
-            (info, other)
-        } else {
-            (&primary, verdict)
-        };
-        let intended = judge(cand.expected, wrong_verdict).and_then(|fk| {
-            let sig = signature(wrong.tool, fk, wrong_verdict, &cand.record);
-            self.intended_entry(&primary, info, fk, &sig, cand, wrong_verdict)
-        });
-        let finding = match judge(cand.expected, other).filter(|_| other_wrong) {
-            Some(fk) => {
-                let sig = signature(info.tool, fk, other, &cand.record);
-                let known = match intended {
-                    Some(_) => None,
-                    None => self.known_entry(info, fk, &sig, cand, other),
-                };
-                let dest = if intended.is_some() {
-                    INTENDED
-                } else if known.is_some() {
-                    KNOWN
-                } else {
-                    BUGS
-                };
-                let key = format!("{dest}/{label}/{}", sig.dir);
-                let bug = self.dir.join(&key);
-                let first = !self.counts.contains_key(&key) && !bug.exists();
-                if first {
-                    // the program as the variant compiled it
-                    let seen = match info.variant() {
-                        Some(v) => Candidate {
-                            source: v.apply(&cand.source),
-                            ..cand.clone()
-                        },
-                        None => cand.clone(),
-                    };
-                    self.write_bug(
-                        &bug,
-                        &sig,
-                        fk,
-                        &seen,
-                        other,
-                        None,
-                        info,
-                        &[],
-                        known.as_ref(),
-                        intended.as_ref(),
-                    )?;
-                }
-                *self.counts.entry(key).or_default() += 1;
-                Some(FindingRef {
-                    kind: fk,
-                    signature: format!("{label}/{}", sig.dir),
-                    first,
-                    twin: TwinStatus::NoTwin,
-                    known: known.map(|k| k.id),
-                    intended: intended.as_ref().map(|i| i.id.clone()),
-                    twin_reason: None,
-                })
-            }
-            None => None,
-        };
-        Ok(Some(DiffRef {
-            against: label,
-            verdict: other.label().into(),
-            kind,
-            finding,
-            intended: intended.map(|i| i.id),
-        }))
+        info: &CompilerInfo,
+        label: &str,
+        f: &Finding,
+    ) -> Result<FindingRef, StoreError> {
+        let key = format!("{}/{label}/{}", f.folder, f.signature.dir);
+        let bug = self.dir.join(&key);
+        let first = !self.counts.contains_key(&key) && !bug.exists();
+        if first {
+            // the program as the variant compiled it
+            let seen = match info.variant() {
+                Some(v) => Candidate {
+                    source: v.apply(&cand.source),
+                    ..cand.clone()
+                },
+                None => cand.clone(),
+            };
+            self.write_bug(&bug, f, &seen, other, None, info, &[])?;
+        }
+        *self.counts.entry(key).or_default() += 1;
+        Ok(FindingRef {
+            kind: f.kind,
+            signature: format!("{label}/{}", f.signature.dir),
+            first,
+            twin: f.twin,
+            known: f.known.as_ref().map(|k| k.id.clone()),
+            intended: f.intended.as_ref().map(|i| i.id.clone()),
+            twin_reason: f.twin_reason.clone(),
+        })
     }
 
-    /// The intended change a disagreement between the compiler under test (`primary`) and
-    /// `other` on `cand` is, given the wrong side's finding (`kind`, `sig`, `verdict`).
-    fn intended_entry(
-        &self,
-        primary: &CompilerInfo,
-        other: &CompilerInfo,
-        kind: FindingKind,
-        sig: &Signature,
-        cand: &Candidate,
-        verdict: &Verdict,
-    ) -> Option<IntendedLabel> {
-        if primary.tool != other.tool {
-            return None;
-        }
-        let diagnostic = match verdict {
-            Verdict::Rejected { diagnostics } => diagnostics.first().map(String::as_str),
-            Verdict::Crash { output, .. } => Some(output.as_str()),
-            _ => None,
-        };
-        fn side(c: &CompilerInfo) -> super::intended::Side<'_> {
-            super::intended::Side {
-                version: &c.version,
-                variant: c.variant.as_deref(),
-            }
-        }
-        self.intended
-            .find(&super::intended::DisagreementFacts {
-                compiler: primary.tool.name(),
-                primary: side(primary),
-                other: side(other),
-                kind,
-                signature: &sig.text,
-                member: &cand.record.member,
-                diagnostic,
-            })
-            .map(IntendedLabel::of)
-    }
-
+    /// Writes the directory `bug` of the finding `f` of compiler `c` on `cand`.
     #[allow(clippy::too_many_arguments)]
     fn write_bug(
         &self,
         bug: &Path,
-        sig: &Signature,
-        kind: FindingKind,
+        f: &Finding,
         cand: &Candidate,
         verdict: &Verdict,
         twin: Option<&Verdict>,
         c: &CompilerInfo,
         differential: &[DiffRef],
-        known: Option<&KnownLabel>,
-        intended: Option<&IntendedLabel>,
     ) -> Result<(), StoreError> {
+        let (sig, kind) = (&f.signature, f.kind);
         let parent = bug.parent().unwrap_or(&self.dir);
         fs::create_dir_all(parent).map_err(io(parent))?;
         let tmp = fresh_tmp(parent, &sig.dir)?;
@@ -1054,10 +495,10 @@ impl Store {
         write("compiler-output.txt", &output)?;
         let mut report =
             super::bugreport::report_md(c, kind, &sig.text, cand, &output, twin, differential);
-        if let Some(k) = known {
+        if let Some(k) = &f.known {
             report.push_str(&known_note(k));
         }
-        if let Some(i) = intended {
+        if let Some(i) = &f.intended {
             report.push_str(&intended_note(i));
         }
         write("report.md", &report)?;
@@ -1085,22 +526,9 @@ impl Store {
                 Verdict::Crash { exit, .. } => *exit,
                 _ => None,
             },
-            twin: cand.twin.as_ref().map(|t| FindingTwin {
-                file: t.file.clone(),
-                compiler: "javac".into(),
-                verdict: twin.map(|v| v.label().to_string()),
-                status: match twin_status(cand, kind, twin) {
-                    TwinStatus::NoTwin => None,
-                    s => Some(s),
-                },
-                not_applicable: cand
-                    .record
-                    .twin_not_applicable
-                    .clone()
-                    .filter(|_| super::twin_applies(kind)),
-            }),
-            known: known.cloned(),
-            intended: intended.cloned(),
+            twin: f.twin_file.clone(),
+            known: f.known.clone(),
+            intended: f.intended.clone(),
             cluster: None,
         };
         if let Some(p) = &cand.program {
@@ -1155,22 +583,6 @@ pub fn intended_note(i: &IntendedLabel) -> String {
     )
 }
 
-/// What the Java twin says of a finding of `kind` on `cand` whose twin got `twin` from javac:
-/// not applicable when the program's language model says the twin cannot judge it (whatever
-/// javac said), the twin's verdict otherwise, no twin without one.
-pub fn twin_status(cand: &Candidate, kind: FindingKind, twin: Option<&Verdict>) -> TwinStatus {
-    if !twin_applies(kind) {
-        return TwinStatus::NoTwin;
-    }
-    if cand.record.twin_not_applicable.is_some() {
-        return TwinStatus::NotApplicable;
-    }
-    match twin {
-        Some(t) => TwinStatus::of(cand.expected, t),
-        None => TwinStatus::NoTwin,
-    }
-}
-
 /// Renames the finished directory `tmp` into place as `dest`; when another worker stored
 /// `dest` first, `tmp` is removed and that one is kept.
 fn publish(tmp: &Path, dest: &Path) -> Result<(), StoreError> {
@@ -1204,6 +616,7 @@ fn write_in(dir: &Path, name: &str, text: &str) -> Result<(), StoreError> {
 
 /// Opens `results.jsonl` for reading and appending (created if missing).
 fn open_results(path: &Path) -> Result<fs::File, StoreError> {
+    crate::rundir::refuse_link(path).map_err(io(path))?; // rundir: no writes through links
     fs::OpenOptions::new()
         .create(true)
         .read(true)
@@ -1247,6 +660,10 @@ impl ResultsScan {
     }
 }
 
+/// The most `/`-separated names a finding's signature has (`<compiler>/<signature>` for
+/// another compiler's differential finding).
+pub const MAX_SIGNATURE_COMPONENTS: usize = 2;
+
 /// Checks one line of `results.jsonl`.
 pub fn parse_result_line(bytes: &[u8]) -> Result<ResultLine, String> {
     let text = std::str::from_utf8(bytes)
@@ -1268,6 +685,16 @@ pub fn parse_result_line(bytes: &[u8]) -> Result<ResultLine, String> {
     }
     if !r.seconds.is_finite() || !r.at.is_finite() {
         return Err("not a results line: a time is not a finite number".into());
+    }
+    // rundir: a signature names a directory under the run's
+    let others = r.differential.iter().filter_map(|d| d.finding.as_ref());
+    for f in r.finding.iter().chain(others) {
+        crate::rundir::check_relative(&f.signature, MAX_SIGNATURE_COMPONENTS).map_err(|p| {
+            format!(
+                "not a results line: `finding.signature` {:?} is not a plain file name: {p}",
+                f.signature.chars().take(120).collect::<String>()
+            )
+        })?;
     }
     Ok(r)
 }
@@ -1312,28 +739,6 @@ pub fn scan_results(bytes: &[u8]) -> ResultsScan {
         }
     }
     scan
-}
-
-/// The first top-level field in which two identities differ.
-pub(crate) fn first_difference(
-    old: &RunIdentity,
-    new: &RunIdentity,
-) -> Option<(String, String, String)> {
-    if old == new {
-        return None;
-    }
-    // identities are plain data: serializing them cannot fail
-    let old = serde_json::to_value(old).unwrap_or_default();
-    let new = serde_json::to_value(new).unwrap_or_default();
-    let show = |v: Option<&Value>| v.map_or("nothing".to_string(), Value::to_string);
-    if let (Some(a), Some(b)) = (old.as_object(), new.as_object()) {
-        for k in a.keys().chain(b.keys()) {
-            if a.get(k) != b.get(k) {
-                return Some((k.clone(), show(a.get(k)), show(b.get(k))));
-            }
-        }
-    }
-    Some(("identity".into(), old.to_string(), new.to_string()))
 }
 
 /// Quotes a word for a POSIX shell.
@@ -1465,7 +870,8 @@ pub fn finding_run(bug: &Path) -> Result<(PathBuf, Manifest), String> {
         .map(Path::to_path_buf)
         .ok_or_else(|| format!("{}: no run directory above it", bug.display()))?;
     let path = run.join(MANIFEST);
-    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::rundir::read_to_string_limited(&path, crate::rundir::MAX_JSON_BYTES)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let manifest = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok((run, manifest))
 }
@@ -1493,32 +899,5 @@ mod tests {
         assert_eq!(sh_quote("a b"), "'a b'");
         assert_eq!(sh_quote("it's"), "'it'\\''s'");
         assert_eq!(sh_quote(""), "''");
-    }
-
-    #[test]
-    fn identities_differ_at_the_first_changed_field() {
-        let run = |seed: u64| {
-            RunIdentity::Run(Box::new(super::super::setup::SynthIdentity {
-                seed,
-                language: thalia_translators::Language::Kotlin,
-                api: "@java.base".into(),
-                modes: vec![crate::synth::Mode::WellTyped],
-                erase: false,
-                groovy_type_checked: false,
-                synth_config: super::super::setup::recorded_synth_config(
-                    thalia_translators::Language::Kotlin,
-                    &crate::synth::SynthConfig::default(),
-                ),
-                compiler: "kotlin@2.4.21".into(),
-                against: Vec::new(),
-                shard: None,
-            }))
-        };
-        let (a, b) = (run(1), run(2));
-        assert_eq!(first_difference(&a, &a), None);
-        assert_eq!(
-            first_difference(&a, &b),
-            Some(("seed".into(), "1".into(), "2".into()))
-        );
     }
 }

@@ -5,19 +5,16 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use thalia::api::source::ApiSource;
-use thalia::campaign::autoreduce::{self, AutoReducer};
-use thalia::campaign::driver::{self, Budget, DirSource, Outcome, SynthSource};
-use thalia::campaign::reduce::ReduceOptions;
+use thalia::campaign::budget::Budget;
+use thalia::campaign::interrupt;
+use thalia::campaign::launch::{self, LaunchOptions, Programs, Summary, SynthPrograms};
 use thalia::campaign::report::Report;
-use thalia::campaign::setup::{self, CheckIdentity, CompileSettings, RunIdentity, SynthIdentity};
+use thalia::campaign::setup::CompileSettings;
 use thalia::campaign::shard::Shard;
-use thalia::campaign::store::Store;
 use thalia::synth::Mode;
-use thalia_translators::{translator_with, Language};
+use thalia_translators::Language;
 
-use super::synth::groovy_mode;
-use super::{load_api_for, print_json, progress, threads};
+use super::{print_json, progress};
 
 /// Options shared by `thalia run` and `thalia check`: how programs are compiled.
 #[derive(Args, Debug)]
@@ -42,7 +39,10 @@ pub(super) struct CompileArgs {
     #[arg(short, long)]
     jobs: Option<usize>,
     /// When to stop: a program count (`500`), a time (`90s`, `30m`, `2h`, `1d`) or
-    /// `round` (every program once).
+    /// `round` (every program once). A time is a deadline, counted from when compiling
+    /// starts: no batch is started after it, and a batch under way then gets at most one
+    /// more `--timeout` before it is given up (its programs are judged when the run is
+    /// resumed).
     #[arg(long, default_value = "round")]
     budget: Budget,
     /// A Maven repository for installing compilers and resolving library jars (repeatable;
@@ -75,26 +75,6 @@ pub(super) struct CompileArgs {
 }
 
 impl CompileArgs {
-    /// The embedded intended changes and those of `--intended` files.
-    fn intended(&self) -> Result<thalia::campaign::intended::IntendedSet> {
-        let mut set = thalia::campaign::intended::IntendedSet::embedded()?;
-        for f in &self.intended {
-            set.add_file(f)?;
-        }
-        Ok(set)
-    }
-
-    /// The embedded known findings and those of `--known` files.
-    fn known(&self) -> Result<thalia::campaign::known::KnownSet> {
-        let mut set = thalia::campaign::known::KnownSet::embedded()?;
-        for f in &self.known {
-            set.add_file(f)?;
-        }
-        Ok(set)
-    }
-}
-
-impl CompileArgs {
     /// The settings, checked against their limits.
     fn settings(&self) -> Result<CompileSettings> {
         let settings = CompileSettings {
@@ -109,6 +89,28 @@ impl CompileArgs {
         };
         settings.validate()?;
         Ok(settings)
+    }
+
+    /// The campaign of `programs` with these options and `settings` (theirs).
+    fn launch_options(
+        &self,
+        programs: Programs,
+        settings: CompileSettings,
+        compiler: Option<String>,
+        out: Option<PathBuf>,
+        shard: Option<Shard>,
+    ) -> LaunchOptions {
+        LaunchOptions {
+            compiler,
+            out,
+            shard,
+            against: self.against.clone(),
+            twin: !self.no_twin,
+            known: self.known.clone(),
+            intended: self.intended.clone(),
+            command: std::env::args().collect(),
+            ..LaunchOptions::new(programs, settings)
+        }
     }
 }
 
@@ -182,7 +184,7 @@ pub(super) struct RunArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// The run directory (resumed when it holds a run with the same identity).
-    #[arg(long, short, default_value = "thalia-run")]
+    #[arg(long, short, default_value = launch::DEFAULT_RUN_DIR)]
     out: PathBuf,
     /// Do not reduce new findings while the campaign runs (`thalia reduce` does it later).
     #[arg(long)]
@@ -238,252 +240,83 @@ pub(super) struct ReportArgs {
     json: bool,
 }
 
-/// The javac that judges the Java twins of `lang` programs' findings, unless disabled.
-fn twin_compiler(
-    lang: Language,
-    args: &CompileArgs,
-    settings: &CompileSettings,
-) -> Result<Option<thalia::toolchain::Toolchain>> {
-    if lang == Language::Java || args.no_twin {
-        return Ok(None);
-    }
-    Ok(Some(setup::toolchain_for(
-        "javac",
-        &settings.repos,
-        settings.progress,
-    )?))
-}
-
-/// How a session compiles, for the start-up line.
-fn compile_mode(settings: &CompileSettings) -> &'static str {
-    if settings.server {
-        "warm server"
-    } else {
-        "a process per batch"
-    }
-}
-
-/// Prints that an interrupted session's cut-off lines were dropped.
-fn note_recovery(store: &Store) {
-    if store.recovered_lines() > 0 {
+/// Prints the end of a campaign session: the session's figures and the run's report (its
+/// census of forms is in `thalia report`), or after Ctrl-C how to resume (exit code 130).
+pub(super) fn finish(summary: &Summary) -> Result<ExitCode> {
+    let outcome = &summary.outcome;
+    if outcome.interrupted {
         eprintln!(
-            "{}: dropped {} incomplete line(s) of an interrupted session",
-            store.dir().display(),
-            store.recovered_lines()
+            "interrupted after {} programs; run the same command to resume",
+            outcome.judged
         );
+        return Ok(ExitCode::from(130));
     }
-}
-
-/// Prints the end of a campaign session and the run's report.
-fn finish(outcome: &Outcome, store: &Store) -> Result<()> {
-    let (findings, distinct) = store.findings();
     eprintln!(
         "judged {} programs in {:.1}s ({} judged earlier); {} findings in this session, {} in all ({} distinct)",
-        outcome.judged, outcome.seconds, outcome.resumed, outcome.findings, findings, distinct
+        outcome.judged,
+        outcome.seconds,
+        outcome.resumed,
+        outcome.findings,
+        summary.findings,
+        summary.distinct
     );
-    let report = Report::load(store.dir())?;
-    print!("{}", report.table());
+    let report = Report::load(&summary.dir)?;
+    print!(
+        "{}",
+        Report {
+            census: None,
+            ..report
+        }
+        .table()
+    );
     println!(
         "  results: {}",
-        store.dir().join(thalia::campaign::store::RESULTS).display()
+        summary
+            .dir
+            .join(thalia::campaign::records::RESULTS)
+            .display()
     );
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 pub(super) fn check(args: CheckArgs) -> Result<ExitCode> {
+    interrupt::install();
     let shard = args.shard.resolve()?;
     let settings = args.compile.settings()?;
-    let mut source = DirSource::open(&args.dir)?;
-    let lang = source.language();
-    let spec = args
-        .compiler
-        .clone()
-        .unwrap_or_else(|| setup::default_compiler(lang).to_string());
-    let tc = setup::toolchain_for(&spec, &settings.repos, settings.progress)?;
-    // the programs' libraries: those of the API they were synthesized from
-    let classpath = match &settings.classpath {
-        Some(cp) => Some(cp.clone()),
-        None => {
-            ApiSource::from_label(source.api()).classpath(&settings.repos, settings.progress)?
-        }
-    };
-    let (info, mut opts) = setup::campaign_options(&tc, &settings, classpath.clone())?;
-    opts.twin = twin_compiler(lang, &args.compile, &settings)?;
-    let (against, against_info) =
-        setup::against(&args.compile.against, &tc, &settings, classpath.as_deref())?;
-    opts.against = against;
-    // each shard its own store by default
-    let out = args.out.clone().unwrap_or_else(|| {
-        let suffix = shard
-            .map(|s| format!("-shard-{}-of-{}", s.index, s.count))
-            .unwrap_or_default();
-        args.dir
-            .join(format!("check-{}-{}{suffix}", tc.tool.name(), tc.version))
-    });
-    let mut identity: CheckIdentity =
-        setup::check_identity(&args.dir, lang, setup::compiler_label(&tc))?;
-    identity.against = opts.against.iter().map(setup::Against::label).collect();
-    identity.shard = shard;
-    if let Some(sh) = shard {
-        let count = match settings.budget {
-            Budget::Programs(n) => Some(n),
-            _ => None,
-        };
-        // a count budget is the check's: this shard judges its share of it
-        if let Some(share) = source.set_shard(sh, count) {
-            opts.budget = Budget::Programs(share);
-        }
-    }
-    let mut manifest = setup::manifest(RunIdentity::Check(identity), info, &settings, &opts);
-    manifest.against = against_info;
-    let known = args.compile.known()?;
-    let intended = args.compile.intended()?;
-    let mut store = Store::open(&out, manifest)?;
-    store.set_known(known);
-    store.set_intended(intended);
-    note_recovery(&store);
-    eprintln!(
-        "checking {} programs of {} with {} ({}), results in {}",
-        source.len(),
-        args.dir.display(),
-        setup::compiler_label(&tc),
-        compile_mode(&settings),
-        out.display()
+    let opts = args.compile.launch_options(
+        Programs::Dir(args.dir.clone()),
+        settings,
+        args.compiler.clone(),
+        args.out.clone(),
+        shard,
     );
-    let (outcome, store) = driver::run(store, &tc, &mut source, &opts)?;
-    finish(&outcome, &store)?;
-    Ok(ExitCode::SUCCESS)
+    finish(&launch::launch(&opts)?)
 }
 
 pub(super) fn run(args: RunArgs) -> Result<ExitCode> {
+    interrupt::install();
     let shard = args.shard.resolve()?;
     let settings = args.compile.settings()?;
-    let spec = args
-        .compiler
-        .clone()
-        .unwrap_or_else(|| setup::default_compiler(args.lang).to_string());
-    let mut tc = setup::toolchain_for(&spec, &settings.repos, settings.progress)?;
-    tc.jvm_options = args.jvm_options.clone();
-    let mut modes = if args.modes.is_empty() {
-        vec![Mode::WellTyped, Mode::IllTyped]
-    } else {
-        args.modes.clone()
-    };
-    modes.dedup();
-    let base = args.knobs.config()?;
-    // the seed: given, the run directory's, or random
-    let seed = args.seed.or_else(|| setup::recorded_seed(&args.out));
-    // the shards of one campaign share its seed: a random one each would make N campaigns
-    if let (Some(sh), None) = (shard, seed) {
-        anyhow::bail!("shard {sh} needs the campaign's --seed (every shard must use the same one)");
-    }
-    let seed = seed.unwrap_or_else(rand::random);
-    let api_source = ApiSource::from_arg(args.api.as_deref());
-    let classpath = match &settings.classpath {
-        Some(cp) => Some(cp.clone()),
-        None => api_source.classpath(&settings.repos, settings.progress)?,
-    };
-    let (info, mut opts) = setup::campaign_options(&tc, &settings, classpath.clone())?;
-    opts.twin = twin_compiler(args.lang, &args.compile, &settings)?;
-    let (against, against_info) =
-        setup::against(&args.compile.against, &tc, &settings, classpath.as_deref())?;
-    opts.against = against;
-    let identity = RunIdentity::Run(Box::new(SynthIdentity {
-        seed,
-        language: args.lang,
-        api: api_source.label(),
-        modes: modes.clone(),
+    let programs = SynthPrograms {
+        api: args.api.clone(),
+        lang: args.lang,
+        modes: args.modes.clone(),
         erase: args.erase,
         groovy_type_checked: args.groovy_type_checked,
-        synth_config: setup::recorded_synth_config(args.lang, &base),
-        compiler: setup::compiler_label(&tc),
-        against: opts.against.iter().map(setup::Against::label).collect(),
+        seed: args.seed,
+        config: args.knobs.config()?,
+        threads: None,
+        reduce: !args.no_reduce,
+    };
+    let mut opts = args.compile.launch_options(
+        Programs::Synth(Box::new(programs)),
+        settings,
+        args.compiler.clone(),
+        Some(args.out.clone()),
         shard,
-    }));
-    let mut manifest = setup::manifest(identity, info, &settings, &opts);
-    manifest.against = against_info;
-    let known = args.compile.known()?;
-    let intended = args.compile.intended()?;
-    let mut store = Store::open(&args.out, manifest)?;
-    store.set_known(known);
-    store.set_intended(intended);
-    note_recovery(&store);
-    let (api_source, api) = load_api_for(args.api.as_ref(), Some(args.lang))?;
-    let translator = translator_with(args.lang, groovy_mode(args.groovy_type_checked));
-    let mut source = SynthSource::new(
-        api,
-        translator,
-        &modes,
-        &thalia::synth::SynthConfig {
-            erase: args.erase,
-            lang: args.lang,
-            ..base.clone()
-        },
-        seed,
-        threads(None),
-        &api_source.arg(),
-        !matches!(settings.budget, Budget::OneRound),
     );
-    source.write_config(&args.out)?;
-    source.keep_census(&args.out, store.done_count() > 0)?;
-    source.prepare();
-    if let Some(sh) = shard {
-        // a count budget is the campaign's: the source stops where the unsharded run would,
-        // and this shard does its own programs up to there
-        if let Budget::Programs(n) = settings.budget {
-            source.set_shard(sh, Some(n), settings.batch_size);
-            opts.budget = Budget::OneRound;
-        } else {
-            source.set_shard(sh, None, settings.batch_size);
-        }
-    }
-    eprintln!(
-        "run {}{} (seed {seed}): {} {} programs with {} ({}), budget {}{}",
-        args.out.display(),
-        shard.map(|s| format!(", shard {s}")).unwrap_or_default(),
-        modes
-            .iter()
-            .map(|m| m.as_str())
-            .collect::<Vec<_>>()
-            .join(" + "),
-        args.lang,
-        setup::compiler_label(&tc),
-        compile_mode(&settings),
-        settings.budget,
-        if store.done_count() > 0 {
-            format!("; resuming after {} judged programs", store.done_count())
-        } else {
-            String::new()
-        }
-    );
-    let reducer = (!args.no_reduce).then(|| {
-        AutoReducer::start(
-            args.out.clone(),
-            ReduceOptions {
-                server: settings.server,
-                ..ReduceOptions::default()
-            },
-        )
-    });
-    let (outcome, mut store) = driver::run(store, &tc, &mut source, &opts)?;
-    if let Some(r) = reducer {
-        if !autoreduce::pending(&args.out).is_empty() {
-            eprintln!(
-                "reducing the new findings (at most {} s more; --no-reduce skips this)",
-                autoreduce::REDUCE_AFTER_RUN.as_secs()
-            );
-        }
-        let done = r.finish();
-        if done.reduced + done.failed + done.pending > 0 {
-            eprintln!("{}", done.line());
-        }
-    }
-    store.note_untranslatable(&source.untranslatable_reasons())?;
-    for (reason, n) in source.untranslatable_reasons() {
-        eprintln!("{n} programs could not be translated ({reason}): skipped");
-    }
-    finish(&outcome, &store)?;
-    Ok(ExitCode::SUCCESS)
+    opts.jvm_options = args.jvm_options.clone();
+    finish(&launch::launch(&opts)?)
 }
 
 pub(super) fn merge(args: MergeArgs) -> Result<ExitCode> {

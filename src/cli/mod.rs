@@ -133,17 +133,8 @@ fn load_api_for(
 
 /// Prints the load summary and the first few errors to stderr.
 fn report_load(api: &Api, source: &ApiSource) {
-    eprintln!("{}: {}", source.label(), api.report.summary());
-    const SHOWN: usize = 10;
-    let errors: Vec<_> = api.report.errors().collect();
-    for e in errors.iter().take(SHOWN) {
-        eprintln!("  {e}");
-    }
-    if errors.len() > SHOWN {
-        eprintln!(
-            "  ... and {} more (see `thalia api check`)",
-            errors.len() - SHOWN
-        );
+    for line in thalia::campaign::launch::load_lines(api, source) {
+        eprintln!("{line}");
     }
 }
 

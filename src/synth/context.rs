@@ -192,8 +192,8 @@ pub struct SynthContext {
     pub scala_views: Vec<(TypeId, TypeId)>,
     /// For Scala programs, the implicit instances of the API's companion objects, which
     /// implicit search finds in the implicit scope of the types their companions belong to
-    /// ([`super::implicits::ImplicitIndex`]).
-    pub scala_instances: super::implicits::ImplicitIndex,
+    /// ([`ImplicitIndex`]).
+    pub scala_instances: ImplicitIndex,
 }
 
 /// The boxed class of each primitive.
@@ -741,9 +741,9 @@ impl SynthContext {
             Vec::new()
         };
         let scala_instances = if native == Some(Syntax::Scala) {
-            super::implicits::ImplicitIndex::of(api)
+            ImplicitIndex::of(api)
         } else {
-            super::implicits::ImplicitIndex::default()
+            ImplicitIndex::default()
         };
         SynthContext {
             graph,
@@ -1064,6 +1064,97 @@ impl SynthContext {
     pub fn unbox_of(&self, s: Sym) -> Option<Prim> {
         self.boxes.iter().find(|(_, b)| *b == s).map(|(p, _)| *p)
     }
+}
+
+/// The implicit instances and implicit methods of a Scala API's companion objects.
+#[derive(Clone, Debug, Default)]
+pub struct ImplicitIndex {
+    /// Each implicit `val` or parameterless `def` of a companion: its owner class and the
+    /// parts of its type (an intersection `A & B` gives both).
+    pub(in crate::synth) instances: Vec<(Sym, Vec<TypeId>)>,
+    /// Each implicit method of a companion with type or implicit parameters (a generic or
+    /// conditional instance): its owner class and the class its result is an instance of.
+    pub(in crate::synth) producers: Vec<(Sym, Sym)>,
+}
+
+impl ImplicitIndex {
+    /// Reads the API's Scala companions (static members): fields and methods marked
+    /// `implicit`; an instance's type is read from its document (the loader leaves out a
+    /// member whose type is an intersection).
+    pub fn of(api: &mut Api) -> ImplicitIndex {
+        let mut out = ImplicitIndex::default();
+        let classes: Vec<crate::api::ClassId> = api
+            .class_ids()
+            .filter(|&c| api.class(c).syntax == Syntax::Scala)
+            .collect();
+        for c in classes {
+            let (sym, doc) = {
+                let cl = api.class(c);
+                (cl.sym, cl.doc.clone())
+            };
+            for f in doc.fields() {
+                if f.scala.implicit != Some(true) || f.is_static != Some(true) {
+                    continue;
+                }
+                let parts: Option<Vec<TypeId>> = split_intersection(&f.ty)
+                    .into_iter()
+                    .map(|t| {
+                        let t = crate::types::parse_type(&mut api.ts.arena, Syntax::Scala, t, &[])
+                            .ok()?;
+                        Some(crate::types::scala_view::to_jvm(&mut api.ts.arena, t, true))
+                    })
+                    .collect();
+                if let Some(parts) = parts {
+                    out.instances.push((sym, parts));
+                }
+            }
+        }
+        for m in api.member_ids() {
+            let mem = api.member(m);
+            let cl = api.class(mem.owner);
+            if cl.syntax != Syntax::Scala || !mem.is_static || mem.kind != MemberKind::Method {
+                continue;
+            }
+            let marked = cl
+                .doc
+                .methods()
+                .get(mem.doc_index)
+                .is_some_and(|d| d.scala.implicit == Some(true));
+            if !marked {
+                continue;
+            }
+            let ret = api.ts.arena.as_class(mem.ret).map(|(s, _)| s);
+            match ret {
+                // a parameterless one is an instance (a method only where the view says so)
+                Some(_) if mem.params.is_empty() && mem.type_params.is_empty() => {
+                    out.instances.push((cl.sym, vec![mem.ret]));
+                }
+                Some(r) => out.producers.push((cl.sym, r)),
+                None => {}
+            }
+        }
+        out
+    }
+}
+
+/// The parts of an intersection type's text (`A & B[C & D]` gives `A` and `B[C & D]`): split
+/// at each `&` outside brackets and parentheses.
+fn split_intersection(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, ch) in text.char_indices() {
+        match ch {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            '&' if depth == 0 => {
+                parts.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(text[start..].trim());
+    parts
 }
 
 #[cfg(test)]

@@ -3,8 +3,10 @@
 //! chosen program and runs the real `javac` otherwise. The tests assert that a crash or hang
 //! in a batch is bisected down to its program while every other program keeps the real
 //! compiler's verdict, that no verdict is lost, that findings are deduplicated into bug
-//! directories whose `repro.sh` reproduces them, and that a run killed with SIGKILL and
-//! resumed ends with exactly the results of an uninterrupted run.
+//! directories whose `repro.sh` reproduces them, that a run killed with SIGKILL, or stopped
+//! with Ctrl-C (SIGINT: it says how to resume), and resumed ends with exactly the results of
+//! an uninterrupted run, and that a time budget is a deadline (a hanging batch is given up one
+//! timeout after it, not judged).
 //!
 //! Programs come from the API JSON samples in `tests/fixtures/api-samples/java` (small, so
 //! synthesis is quick).
@@ -338,44 +340,62 @@ fn run_args_with(out: &Path, budget: &str, seed: &str) -> Vec<String> {
     v
 }
 
-#[test]
-fn a_run_killed_with_sigkill_resumes_to_the_uninterrupted_results() {
-    let f = fixture();
-    let whole = f.root.join("run-whole");
-    thalia(&f.toolchains)
-        .args(run_args(&whole))
-        .assert()
-        .success();
-    let expected = results(&whole);
-    assert_eq!(expected.len(), 80);
-    assert!(
-        expected.values().any(|(_, s)| s.is_some()),
-        "the run has findings to keep"
-    );
+/// The results of the uninterrupted run of [`run_args`] (80 programs, with findings).
+fn whole_run() -> &'static BTreeMap<String, (String, Option<String>)> {
+    static W: OnceLock<BTreeMap<String, (String, Option<String>)>> = OnceLock::new();
+    W.get_or_init(|| {
+        let f = fixture();
+        let whole = f.root.join("run-whole");
+        thalia(&f.toolchains)
+            .args(run_args(&whole))
+            .assert()
+            .success();
+        let expected = results(&whole);
+        assert_eq!(expected.len(), 80);
+        assert!(
+            expected.values().any(|(_, s)| s.is_some()),
+            "the run has findings to keep"
+        );
+        expected
+    })
+}
 
-    let cut = f.root.join("run-cut");
+/// Lines of a store's `results.jsonl` so far.
+fn lines(store: &Path) -> usize {
+    std::fs::read_to_string(store.join("results.jsonl"))
+        .map(|t| t.lines().count())
+        .unwrap_or(0)
+}
+
+/// Starts `thalia run_args(out)` and waits until it has recorded `n` programs.
+fn start_run_until(out: &Path, n: usize, stderr: Stdio) -> std::process::Child {
+    let f = fixture();
     let bin = assert_cmd::cargo::cargo_bin("thalia");
     let mut child = std::process::Command::new(&bin)
         .env("THALIA_TOOLCHAINS", &f.toolchains)
-        .args(run_args(&cut))
+        .args(run_args(out))
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .expect("thalia starts");
     let deadline = Instant::now() + Duration::from_secs(600);
-    let lines = |p: &Path| {
-        std::fs::read_to_string(p.join("results.jsonl"))
-            .map(|t| t.lines().count())
-            .unwrap_or(0)
-    };
-    while lines(&cut) < 10 {
+    while lines(out) < n {
         assert!(
             child.try_wait().expect("wait").is_none(),
-            "the run ended before it could be killed"
+            "the run ended before it could be stopped"
         );
         assert!(Instant::now() < deadline, "no progress");
         std::thread::sleep(Duration::from_millis(20));
     }
+    child
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_to_the_uninterrupted_results() {
+    let f = fixture();
+    let expected = whole_run();
+    let cut = f.root.join("run-cut");
+    let mut child = start_run_until(&cut, 10, Stdio::null());
     child.kill().expect("SIGKILL");
     child.wait().expect("reaped");
     let at_kill = lines(&cut);
@@ -396,7 +416,7 @@ fn a_run_killed_with_sigkill_resumes_to_the_uninterrupted_results() {
         .assert()
         .success();
     let resumed = results(&cut);
-    assert_eq!(resumed, expected, "killed at {at_kill} lines");
+    assert_eq!(&resumed, expected, "killed at {at_kill} lines");
     let manifest: Value = serde_json::from_str(
         &std::fs::read_to_string(cut.join("manifest.json")).expect("manifest"),
     )
@@ -410,7 +430,106 @@ fn a_run_killed_with_sigkill_resumes_to_the_uninterrupted_results() {
             .map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .collect::<Vec<_>>()
     };
-    assert_eq!(names(&cut), names(&whole));
+    assert_eq!(names(&cut), names(&f.root.join("run-whole")));
+}
+
+#[test]
+fn ctrl_c_stops_a_run_with_a_hint_and_the_same_command_resumes_it() {
+    let f = fixture();
+    let expected = whole_run();
+    let cut = f.root.join("run-sigint");
+    let child = start_run_until(&cut, 10, Stdio::piped());
+    let pid = i32::try_from(child.id()).expect("a pid");
+    // SAFETY: kill(2) on the child's pid; no memory is touched
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let waited = Instant::now();
+    let out = child.wait_with_output().expect("reaped");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        waited.elapsed() < Duration::from_secs(30),
+        "it took {:?} to stop",
+        waited.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let at_stop = lines(&cut);
+    assert!((10..80).contains(&at_stop), "stopped at {at_stop} lines");
+    let hint = format!(
+        "interrupted after {} programs; run the same command to resume",
+        at_stop
+    );
+    assert!(stderr.contains(&hint), "{stderr}");
+    // what was recorded is whole: every line reads, and the manifest has the session
+    assert_eq!(results(&cut).len(), at_stop);
+    assert!(std::fs::read_to_string(cut.join("results.jsonl"))
+        .expect("results")
+        .ends_with('\n'));
+    let o = thalia(&f.toolchains)
+        .args(run_args(&cut))
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("resuming after {at_stop} judged programs")),
+        "{stderr}"
+    );
+    assert_eq!(&results(&cut), expected, "stopped at {at_stop} lines");
+    // the end of a run shows the rates and findings; the census of forms is in `thalia report`
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("findings"), "{stdout}");
+    assert!(!stdout.contains("forms used"), "{stdout}");
+    thalia(&f.toolchains)
+        .arg("report")
+        .arg(&cut)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("forms used"));
+}
+
+#[test]
+fn a_time_budget_is_a_deadline_for_a_batch_under_way() {
+    let f = fixture();
+    // a compiler that hangs on every batch
+    install_script(
+        &f.toolchains,
+        "javac",
+        "sleepy",
+        "com.sun.tools.javac.Main",
+        "#!/bin/sh\nsleep 60\nexit 0\n",
+    );
+    let out = f.root.join("deadline");
+    let started = Instant::now();
+    let o = thalia(&f.toolchains)
+        .arg("check")
+        .arg(&f.programs)
+        .args([
+            "--compiler",
+            "javac@sleepy",
+            "--jobs",
+            "1",
+            "--batch-size",
+            "4",
+        ])
+        .args(["--budget", "2s", "--timeout", "3", "--out"])
+        .arg(&out)
+        .output()
+        .expect("thalia runs");
+    let took = started.elapsed();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    // the deadline (2 s) plus one timeout (3 s) for the batch under way, and start-up
+    assert!(
+        took < Duration::from_secs(12),
+        "the run took {took:?}\n{stderr}"
+    );
+    assert!(
+        took >= Duration::from_secs(2),
+        "the run took {took:?}\n{stderr}"
+    );
+    // the batch given up is not judged: no verdict, no performance finding
+    assert_eq!(lines(&out), 0, "{stderr}");
+    assert!(bug_dirs(&out).is_empty());
+    assert!(stderr.contains("judged 0 programs"), "{stderr}");
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 pub mod fake;
 pub mod javac;
+pub mod maven_repo;
 pub mod readme;
 pub mod require;
 pub mod runs;
