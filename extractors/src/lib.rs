@@ -73,4 +73,8 @@ pub mod view;
 pub use io::{
     read_api_dir, read_class_file, write_class_doc, write_class_docs, SchemaError, WriteError,
 };
-pub use schema::{ClassDoc, FieldDoc, MethodDoc};
+pub use schema::{
+    ClassDoc, DeprecationLevel, FieldDoc, FieldMetadata, KotlinClassFacts, KotlinKind,
+    KotlinObjectMark, MethodDoc, MethodMetadata, ParamDefaults, ScalaClassFacts, ScalaFieldFacts,
+    ScalaMethodFacts, TypeAliasDoc, TypePathStep,
+};

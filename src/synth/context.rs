@@ -3,6 +3,7 @@
 //! members (with inherited ones) of every class by name, and which members are usable.
 
 use rustc_hash::{FxHashMap, FxHashSet};
+use thalia_extractors::KotlinKind;
 
 use crate::api::{Api, ClassId, ClassKind, MemberId, MemberKind, ResolvedMember};
 use crate::graph::ApiGraph;
@@ -275,18 +276,11 @@ pub fn expressible(api: &Api, t: TypeId, native: Option<Syntax>) -> bool {
     }
 }
 
-/// True for a Scala document marked `implicit` (a method, field or class the Scala view
-/// marks `"implicit": true`).
-pub(crate) fn is_implicit(extra: &serde_json::Map<String, serde_json::Value>) -> bool {
-    extra.get("implicit") == Some(&serde_json::Value::Bool(true))
-}
-
 /// The implicit conversions of a Scala API, wherever declared (a conversion that needs an
 /// import counts too: a position it could convert is no certain type error): the
 /// (parameter, result) types of every `implicit def` with one explicit parameter and of every
 /// implicit class's constructor.
 fn implicit_views(api: &Api) -> Vec<(TypeId, TypeId)> {
-    let implicit = is_implicit;
     let mut out = Vec::new();
     for m in api.member_ids() {
         let mem = api.member(m);
@@ -303,8 +297,8 @@ fn implicit_views(api: &Api) -> Vec<(TypeId, TypeId)> {
                 .doc
                 .methods()
                 .get(mem.doc_index)
-                .is_some_and(|d| implicit(&d.extra)),
-            MemberKind::Constructor => implicit(&cl.doc.extra),
+                .is_some_and(|d| d.scala.implicit == Some(true)),
+            MemberKind::Constructor => cl.doc.scala.implicit == Some(true),
             MemberKind::Field => false,
         };
         if let (true, Some(p)) = (view, mem.params.first()) {
@@ -396,7 +390,7 @@ pub fn is_raw_inner(api: &Api, sym: Sym) -> bool {
         let Some(cl) = c.map(|c| api.class(c)) else {
             return false;
         };
-        if cl.doc.extra.contains_key("scala_inner") {
+        if cl.doc.scala.scala_inner.is_some() {
             return true;
         }
         if cl.doc.is_inner != Some(true) {
@@ -498,20 +492,23 @@ pub fn outer_class(api: &Api, m: MemberId) -> Option<ClassId> {
 
 /// The Kotlin kind the Kotlin view records for a class (`object`, `companion`,
 /// `annotation_class`, ...), if any.
-pub fn kotlin_kind(api: &Api, c: ClassId) -> Option<&str> {
-    api.class(c).doc.extra.get("kotlin_kind")?.as_str()
+pub fn kotlin_kind(api: &Api, c: ClassId) -> Option<KotlinKind> {
+    api.class(c).doc.kotlin.kotlin_kind
 }
 
 /// True for a Scala `object` without a companion class (`scala.None`,
 /// `scala.math.Ordering.Int`): its members are static, and it is no type that a program can
 /// name (`None.type` is).
 pub fn is_scala_object(api: &Api, c: ClassId) -> bool {
-    api.class(c).doc.extra.get("scala_object") == Some(&serde_json::Value::Bool(true))
+    api.class(c).doc.scala.scala_object == Some(true)
 }
 
 /// True for a Kotlin `object` or companion object, whose members are imported by name.
 pub fn is_kotlin_object(api: &Api, c: ClassId) -> bool {
-    matches!(kotlin_kind(api, c), Some("object" | "companion"))
+    matches!(
+        kotlin_kind(api, c),
+        Some(KotlinKind::Object | KotlinKind::Companion)
+    )
 }
 
 /// The Kotlin extensions (package, name) that kotlinc accepts only on a property literal.
@@ -519,7 +516,7 @@ const PROPERTY_LITERAL_ONLY: [(&str, &str); 1] = [("kotlin", "isInitialized")];
 
 /// True for a Kotlin annotation class, which is no type of values (nor a bound).
 pub fn is_kotlin_annotation_class(api: &Api, c: ClassId) -> bool {
-    kotlin_kind(api, c) == Some("annotation_class")
+    kotlin_kind(api, c) == Some(KotlinKind::AnnotationClass)
 }
 
 fn is_public(access: Option<&str>) -> bool {
@@ -570,8 +567,7 @@ impl SynthContext {
                 Some(cl.syntax) == native
                     && !(cl.syntax == Syntax::Kotlin && kotlin_view::is_mapped(&cl.name))
                     && !(cl.syntax == Syntax::Scala
-                        && (scala_view::is_mapped(&cl.name)
-                            || cl.doc.extra.contains_key("scala_inner")))
+                        && (scala_view::is_mapped(&cl.name) || cl.doc.scala.scala_inner.is_some()))
                     && cl.doc.deprecated != Some(true)
             };
             own && !preview.contains(&cl.sym) && is_public(cl.doc.access_mod.as_deref())
@@ -580,11 +576,10 @@ impl SynthContext {
         // native language's files of top-level members
         let mut owners: Vec<ClassId> = api.class_ids().filter(|&c| usable_owner(api, c)).collect();
         owners.sort_by(|a, b| api.class(*a).name.cmp(&api.class(*b).name));
-        let flag = |api: &Api, c: ClassId, key: &str| api.class(c).doc.extra.get(key).cloned();
         let opt_in_markers: Vec<String> = owners
             .iter()
             .copied()
-            .filter(|&c| flag(api, c, "opt_in_marker") == Some(serde_json::Value::Bool(true)))
+            .filter(|&c| api.class(c).doc.kotlin.opt_in_marker == Some(true))
             .map(|c| api.class(c).name.clone())
             .collect();
         // Kotlin's annotation classes and Scala's objects are no types of values, nor for
@@ -818,18 +813,14 @@ impl SynthContext {
     fn scala_problem(api: &Api, m: MemberId) -> Option<SkipReason> {
         let mem = api.member(m);
         let a = &api.ts.arena;
-        let extra = |key: &str| {
-            let owner = api.class(mem.owner);
-            match mem.kind {
-                MemberKind::Field => None,
-                _ => owner
-                    .doc
-                    .methods()
-                    .get(mem.doc_index)?
-                    .extra
-                    .get(key)
-                    .cloned(),
-            }
+        let facts = match mem.kind {
+            MemberKind::Field => None,
+            _ => api
+                .class(mem.owner)
+                .doc
+                .methods()
+                .get(mem.doc_index)
+                .map(|d| &d.scala),
         };
         if mem.receiver.is_some() {
             return Some(SkipReason::ScalaExtension);
@@ -846,8 +837,8 @@ impl SynthContext {
         }
         // a method's lists are written as declared (`Member::scala_lists`, the implicit
         // arguments given explicitly); a constructor's are not written yet
-        let implicit = extra("implicit_parameters").is_some();
-        let lists = extra("parameter_lists").and_then(|v| v.as_u64());
+        let implicit = facts.is_some_and(|f| f.implicit_parameters.is_some());
+        let lists = facts.and_then(|f| f.parameter_lists);
         let reason = if implicit {
             SkipReason::ScalaImplicit
         } else {
@@ -1092,7 +1083,6 @@ impl ImplicitIndex {
     /// member whose type is an intersection).
     pub fn of(api: &mut Api) -> ImplicitIndex {
         let mut out = ImplicitIndex::default();
-        let implicit = is_implicit;
         let classes: Vec<crate::api::ClassId> = api
             .class_ids()
             .filter(|&c| api.class(c).syntax == Syntax::Scala)
@@ -1103,7 +1093,7 @@ impl ImplicitIndex {
                 (cl.sym, cl.doc.clone())
             };
             for f in doc.fields() {
-                if !implicit(&f.extra) || f.is_static != Some(true) {
+                if f.scala.implicit != Some(true) || f.is_static != Some(true) {
                     continue;
                 }
                 let parts: Option<Vec<TypeId>> = split_intersection(&f.ty)
@@ -1129,7 +1119,7 @@ impl ImplicitIndex {
                 .doc
                 .methods()
                 .get(mem.doc_index)
-                .is_some_and(|d| implicit(&d.extra));
+                .is_some_and(|d| d.scala.implicit == Some(true));
             if !marked {
                 continue;
             }

@@ -611,6 +611,11 @@ fn build_class(raw: &RawPage) -> Result<ClassDoc, String> {
                     ),
                     deprecated: member_dep.then_some(true),
                     is_enum_constant: (m.kind == MemberKind::EnumConstant).then_some(true),
+                    deprecation_level: None,
+                    other_metadata: None,
+                    scala: Default::default(),
+                    static_from_hidden_supertype: None,
+                    nullable: None,
                     extra: Default::default(),
                 });
             }
@@ -627,18 +632,12 @@ fn build_class(raw: &RawPage) -> Result<ClassDoc, String> {
                 } else {
                     mhas("abstract")
                 };
-                let mut extra = serde_json::Map::new();
-                if params.iter().any(|(_, n)| n.is_some()) {
-                    extra.insert(
-                        "parameter_names".into(),
-                        Value::Array(
-                            params
-                                .iter()
-                                .map(|(_, n)| Value::String(n.clone().unwrap_or_default()))
-                                .collect(),
-                        ),
-                    );
-                }
+                let parameter_names = params.iter().any(|(_, n)| n.is_some()).then(|| {
+                    params
+                        .iter()
+                        .map(|(_, n)| n.clone().unwrap_or_default())
+                        .collect()
+                });
                 if ctor && d.name != simple {
                     return Err(format!(
                         "constructor `{}` does not name the class `{simple}`",
@@ -673,7 +672,10 @@ fn build_class(raw: &RawPage) -> Result<ClassDoc, String> {
                     is_abstract: (is_abstract && !ctor).then_some(true),
                     is_varargs: varargs.then_some(true),
                     preview: None,
-                    extra,
+                    deprecation_level: None,
+                    scala: Default::default(),
+                    parameter_names,
+                    extra: Default::default(),
                 });
             }
         }
@@ -739,6 +741,9 @@ fn build_class(raw: &RawPage) -> Result<ClassDoc, String> {
             .then_some(true),
         is_sealed: has("sealed").then_some(true),
         preview: None,
+        kotlin: Default::default(),
+        scala: Default::default(),
+        not_null_type_parameters: None,
         extra,
     })
 }

@@ -85,10 +85,7 @@ fn the_jdk8_layout_is_read_member_by_member() {
     );
     // parameter names, which bytecode lacks, are kept
     let map = &d.methods()[2];
-    assert_eq!(
-        map.extra.get("parameter_names"),
-        Some(&serde_json::json!(["f"]))
-    );
+    assert_eq!(map.parameter_names, Some(vec!["f".to_string()]));
 }
 
 /// A javadoc 17 class page around a description.

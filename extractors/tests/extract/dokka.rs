@@ -12,7 +12,7 @@
 use std::path::Path;
 
 use thalia_extractors::docs::{extract_docs, extract_pages, MAX_PAGE_BYTES};
-use thalia_extractors::{ClassDoc, MethodDoc};
+use thalia_extractors::{ClassDoc, KotlinObjectMark, MethodDoc, ParamDefaults};
 
 fn fixture() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dokka-ktor")
@@ -27,25 +27,23 @@ fn doc<'a>(docs: &'a [ClassDoc], name: &str) -> &'a ClassDoc {
 /// `receiver.name<tps>(params): ret [suspend inline operator static] defaults`.
 fn sig(m: &MethodDoc) -> String {
     let meta = m.other_metadata.clone().unwrap_or_default();
-    let flag = |k: &str| meta.get(k).and_then(|v| v.as_bool()) == Some(true);
     let mut flags = Vec::new();
-    for (k, n) in [
-        ("is_suspend", "suspend"),
-        ("is_inline", "inline"),
-        ("is_operator", "operator"),
+    for (flag, n) in [
+        (meta.is_suspend, "suspend"),
+        (meta.is_inline, "inline"),
+        (meta.is_operator, "operator"),
     ] {
-        if flag(k) {
+        if flag == Some(true) {
             flags.push(n);
         }
     }
     if m.is_static == Some(true) {
         flags.push("static");
     }
-    let defaults: Vec<bool> = meta
-        .get("defaults")
-        .and_then(|v| v.as_array())
-        .map(|a| a.iter().map(|b| b.as_bool() == Some(true)).collect())
-        .unwrap_or_default();
+    let defaults: Vec<bool> = match meta.defaults {
+        Some(ParamDefaults::PerParameter(flags)) => flags,
+        _ => Vec::new(),
+    };
     format!(
         "{}{}<{}>({}): {} [{}] {:?}",
         m.receiver
@@ -200,10 +198,7 @@ fn ktor_pages_are_read_member_by_member() {
             "io.ktor.server.request.ApplicationReceivePipeline".into()
         ))
     );
-    assert_eq!(
-        phases.extra.get("kotlin_object"),
-        Some(&serde_json::json!(true))
-    );
+    assert_eq!(phases.kotlin.kotlin_object, Some(KotlinObjectMark::Object));
     assert_eq!(
         fields(phases),
         [
@@ -216,10 +211,7 @@ fn ktor_pages_are_read_member_by_member() {
 
     // a companion object
     let comp = doc(&x.docs, "io.ktor.server.engine.ConnectorType.Companion");
-    assert_eq!(
-        comp.extra.get("kotlin_object"),
-        Some(&serde_json::json!("companion"))
-    );
+    assert_eq!(comp.kotlin.kotlin_object, Some(KotlinObjectMark::Companion));
     assert_eq!(
         fields(comp),
         [

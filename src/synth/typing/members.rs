@@ -189,9 +189,7 @@ impl Typing<'_> {
                 .doc
                 .fields()
                 .get(mem.doc_index)
-                .and_then(|f| f.extra.get("static_from_hidden_supertype"))
-                .and_then(serde_json::Value::as_bool)
-                .unwrap_or(false)
+                .is_some_and(|f| f.static_from_hidden_supertype == Some(true))
     }
 
     /// True when `t` is a class type of a functional interface (a position where a bare
