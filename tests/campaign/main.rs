@@ -5,6 +5,7 @@ mod bisect;
 mod campaign;
 mod clusters;
 mod findings;
+mod hostile_rundir;
 mod intended;
 mod javac_harness;
 mod known;
