@@ -914,12 +914,55 @@ fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("")
 }
 
+/// Reads every done cell's run in the batch directory `dir` again and refreshes its findings
+/// in `summary` and its `cell.json` (their statuses and labels after `thalia report BATCH
+/// --recheck`, or a recheck of one cell); then writes `summary.json`. Returns the cells
+/// refreshed.
+pub fn refresh_findings(dir: &Path, summary: &mut BatchSummary) -> Result<usize, BatchError> {
+    let mut n = 0;
+    for cell in summary
+        .libraries
+        .iter_mut()
+        .flat_map(|l| l.cells.iter_mut())
+    {
+        let Some(record) = cell.record.as_mut() else {
+            continue;
+        };
+        // the cell's directory as `summary.json` names it: checked before it is a path
+        if crate::rundir::check_relative(&cell.dir, 2).is_err() {
+            continue;
+        }
+        let cdir = dir.join(&cell.dir);
+        let report = Report::load(&cdir).map_err(|e| {
+            BatchError::context(format!("cannot read the run in {}", cdir.display()), e)
+        })?;
+        let fresh = CellRecord::from_report(&report, &cell.dir);
+        record.findings = fresh.findings;
+        record.distinct = fresh.distinct;
+        record.links = fresh.links;
+        write_json(&cdir.join(CELL), record)?;
+        n += 1;
+    }
+    summary.write(dir)?;
+    Ok(n)
+}
+
+/// The run directories of the done cells of `summary` in the batch directory `dir`.
+pub fn cell_dirs(dir: &Path, summary: &BatchSummary) -> Vec<PathBuf> {
+    summary
+        .libraries
+        .iter()
+        .flat_map(|l| &l.cells)
+        .filter(|c| c.record.is_some() && crate::rundir::check_relative(&c.dir, 2).is_ok())
+        .map(|c| dir.join(&c.dir))
+        .collect()
+}
+
 /// Writes the batch page of `summary` into the batch directory `dir`; returns its path.
 pub fn write_page(dir: &Path, summary: &BatchSummary) -> Result<PathBuf, BatchError> {
     let page = dir.join(PAGE);
-    let tmp = page.with_extension("html.tmp");
-    std::fs::write(&tmp, page::page(summary)).map_err(io(&tmp))?;
-    std::fs::rename(&tmp, &page).map_err(io(&page))?;
+    // through a temporary file and a rename, never through a link
+    crate::rundir::write_atomic(&page, page::page(summary).as_bytes()).map_err(io(&page))?;
     Ok(page)
 }
 

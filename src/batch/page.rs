@@ -406,36 +406,47 @@ fn status_rank(status: Option<&str>) -> u8 {
     }
 }
 
+/// A finding of a batch's page: its library, its cell's mode, and its link.
+type FindingRow<'a> = (&'a str, super::BatchMode, &'a super::FindingLink);
+
 /// The distinct findings of every cell, open ones first, with their status, known label and
 /// folder.
 fn findings_section(s: &mut String, summary: &BatchSummary) {
-    let mut all: Vec<(&str, super::BatchMode, &super::FindingLink)> = summary
+    let rows: Vec<FindingRow<'_>> = summary
         .libraries
         .iter()
         .flat_map(|lib| {
             lib.cells.iter().flat_map(move |c| {
-                c.record
-                    .iter()
-                    .flat_map(move |r| r.links.iter().map(move |f| (lib.coordinate.as_str(), c.mode, f)))
+                c.record.iter().flat_map(move |r| {
+                    r.links
+                        .iter()
+                        .map(move |f| (lib.coordinate.as_str(), c.mode, f))
+                })
             })
         })
         .collect();
-    all.sort_by(|a, b| {
+    findings_table(s, rows);
+}
+
+/// The findings table of `rows`, sorted: open ones first, then those not checked, then the
+/// fixed ones; the most programs first within each.
+fn findings_table(s: &mut String, mut rows: Vec<FindingRow<'_>>) {
+    rows.sort_by(|a, b| {
         status_rank(a.2.status.as_deref())
             .cmp(&status_rank(b.2.status.as_deref()))
             .then_with(|| b.2.count.cmp(&a.2.count))
             .then_with(|| a.2.path.cmp(&b.2.path))
     });
-    let open = all
+    let open = rows
         .iter()
         .filter(|f| f.2.status.as_deref() == Some("open"))
         .count();
     let _ = writeln!(
         s,
         "<h2>Findings</h2>\n<p>{} distinct findings over the cells, {open} open on the newest release of the compiler (open ones first; each links to its directory and <code>report.md</code>).</p>\n<table id=\"findings\">\n<thead><tr><th>status</th><th>library</th><th>mode</th><th>kind</th><th>programs</th><th>where</th><th>known</th><th>signature</th></tr></thead>\n<tbody>",
-        all.len()
+        rows.len()
     );
-    for (lib, mode, f) in all {
+    for (lib, mode, f) in rows {
         let status = f.status.as_deref().unwrap_or("not checked");
         let _ = writeln!(
             s,
@@ -466,5 +477,48 @@ mod tests {
             "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
         );
         assert_eq!(href("a b/c\"d"), "a%20b/c%22d");
+    }
+
+    #[test]
+    fn the_findings_table_lists_open_findings_first_then_unchecked_then_fixed() {
+        let link = |path: &str, count: u64, status: Option<&str>, known: Option<&str>| {
+            super::super::FindingLink {
+                kind: "unexpected-rejection".into(),
+                count,
+                text: format!("sig of {path}"),
+                path: path.into(),
+                folder: if known.is_some() { "known" } else { "bugs" }.into(),
+                status: status.map(str::to_string),
+                known: known.map(str::to_string),
+            }
+        };
+        let links = [
+            link("a/fixed", 9, Some("fixed since 2.1.0"), None),
+            link("a/unchecked", 5, None, Some("RB9")),
+            link("b/open-few", 1, Some("open"), None),
+            link("b/open-many", 3, Some("open"), None),
+        ];
+        let mode = super::super::BatchMode::WellTyped;
+        let rows: Vec<FindingRow<'_>> = links.iter().map(|l| ("g:a:1", mode, l)).collect();
+        let mut s = String::new();
+        findings_table(&mut s, rows);
+        let order: Vec<usize> = ["b/open-many/", "b/open-few/", "a/unchecked/", "a/fixed/"]
+            .iter()
+            .map(|p| s.find(&format!("href=\"{p}\"")).expect(p))
+            .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{s}");
+        assert!(
+            s.contains("4 distinct findings over the cells, 2 open"),
+            "{s}"
+        );
+        assert!(
+            s.contains("data-status=\"fixed\"><td>fixed since 2.1.0</td>"),
+            "{s}"
+        );
+        assert!(
+            s.contains("<td>RB9</td>") && s.contains(">known</a>"),
+            "{s}"
+        );
+        assert!(s.contains("<td>not checked</td>"), "{s}");
     }
 }

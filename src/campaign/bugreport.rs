@@ -159,7 +159,11 @@ fn md_spans(spans: &[Span]) -> String {
             Span::Text(t) => t.clone(),
             Span::Code(c) if c.contains('`') => format!("`` {c} ``"),
             Span::Code(c) => format!("`{c}`"),
-            Span::Bold(b) => format!("**{b}**"),
+            // `**Status:** `: a closing marker after a space is no marker
+            Span::Bold(b) => {
+                let t = b.trim_end();
+                format!("**{t}**{}", &b[t.len()..])
+            }
         })
         .collect()
 }
@@ -184,7 +188,10 @@ fn jira_spans(spans: &[Span]) -> String {
             Span::Text(t) => jira_escape(t),
             Span::Code(c) if c.contains(['{', '}']) => jira_escape(c),
             Span::Code(c) => format!("{{{{{c}}}}}"),
-            Span::Bold(b) => format!("*{}*", jira_escape(b)),
+            Span::Bold(b) => {
+                let t = b.trim_end();
+                format!("*{}*{}", jira_escape(t), &b[t.len()..])
+            }
         })
         .collect()
 }
@@ -231,7 +238,11 @@ pub fn print(blocks: &[Block], format: Format) -> String {
                         Format::Markdown => md_spans(i),
                         Format::Jira => jira_spans(i),
                     };
-                    let _ = writeln!(out, "{} {line}", if format == Format::Jira { "*" } else { "-" });
+                    let _ = writeln!(
+                        out,
+                        "{} {line}",
+                        if format == Format::Jira { "*" } else { "-" }
+                    );
                 }
                 out.push('\n');
             }
@@ -264,15 +275,13 @@ pub fn scrub(text: &str) -> String {
             continue;
         }
         let starts_path = c == '/'
-            && chars.get(i + 1).is_some_and(|&n| {
-                n.is_alphanumeric() || "._~+@$-".contains(n)
-            })
-            && (url
-                || i == 0
-                || {
-                    let p = chars[i - 1];
-                    !(p.is_alphanumeric() || "._/>$-".contains(p))
-                });
+            && chars
+                .get(i + 1)
+                .is_some_and(|&n| n.is_alphanumeric() || "._~+@$-".contains(n))
+            && (url || i == 0 || {
+                let p = chars[i - 1];
+                !(p.is_alphanumeric() || "._/>$-".contains(p))
+            });
         url = false;
         if !starts_path {
             out.push(c);
@@ -298,7 +307,10 @@ fn simple_names(s: &str) -> String {
     let flush = |word: &mut String, out: &mut String| {
         // `a.b.C` → `C`; a lower-case last part (a method, a field) keeps its class
         let parts: Vec<&str> = word.split('.').collect();
-        let keep = match parts.iter().rposition(|p| p.starts_with(char::is_uppercase)) {
+        let keep = match parts
+            .iter()
+            .rposition(|p| p.starts_with(char::is_uppercase))
+        {
             Some(i) if parts.len() > 1 => parts[i..].join("."),
             _ => word.clone(),
         };
@@ -476,7 +488,10 @@ impl Environment {
             .into_iter()
             .find(|t| t.tool == tool && t.version == version)
             .and_then(|t| jdk_version(&t.java));
-        Environment { jdk, os: os_words() }
+        Environment {
+            jdk,
+            os: os_words(),
+        }
     }
 }
 
@@ -626,15 +641,15 @@ impl RunContext {
     /// The context of the run in `run`, with the embedded known findings.
     pub fn load(run: &Path) -> Result<RunContext, StoreError> {
         let path = run.join(MANIFEST);
-        let text = std::fs::read_to_string(&path).map_err(|source| StoreError::Io {
-            path: path.clone(),
-            source,
-        })?;
-        let manifest: Manifest =
-            serde_json::from_str(&text).map_err(|e| StoreError::Manifest {
-                path,
-                message: e.to_string(),
+        let text = crate::rundir::read_to_string_limited(&path, crate::rundir::MAX_JSON_BYTES)
+            .map_err(|source| StoreError::Io {
+                path: path.clone(),
+                source,
             })?;
+        let manifest: Manifest = serde_json::from_str(&text).map_err(|e| StoreError::Manifest {
+            path,
+            message: e.to_string(),
+        })?;
         Ok(RunContext::of(manifest, KnownSet::embedded().ok()))
     }
 
@@ -689,10 +704,7 @@ pub fn blocks(f: &FindingFile, parts: &Parts, ctx: &RunContext) -> Vec<Block> {
         standing.push(vec![bold("Status: "), text(s.words(c.tool.name()))]);
     }
     if let Some(k) = &f.known {
-        let mut line = vec![
-            bold("Known: "),
-            text(format!("{} — {}", k.id, k.title)),
-        ];
+        let mut line = vec![bold("Known: "), text(format!("{} — {}", k.id, k.title))];
         if let Some(t) = &k.tracker {
             line.push(text(format!(" ({t})")));
         }
@@ -704,10 +716,15 @@ pub fn blocks(f: &FindingFile, parts: &Parts, ctx: &RunContext) -> Vec<Block> {
     if !standing.is_empty() {
         out.push(Block::List(standing));
     }
-    let mut summary = vec![text("The program below "), text(match f.kind {
-        FindingKind::Performance | FindingKind::Crash => "uses ",
-        _ => "calls ",
-    }), code(r.member.clone()), text(format!(" ({} typing sequence", f.program.mode))];
+    let mut summary = vec![
+        text("The program below "),
+        text(match f.kind {
+            FindingKind::Performance | FindingKind::Crash => "uses ",
+            _ => "calls ",
+        }),
+        code(r.member.clone()),
+        text(format!(" ({} typing sequence", f.program.mode)),
+    ];
     if let Some(b) = &r.broken {
         summary.push(text(format!("; its {} is a ", b.position)));
         summary.push(code(b.actual.clone()));
@@ -807,7 +824,12 @@ pub fn blocks(f: &FindingFile, parts: &Parts, ctx: &RunContext) -> Vec<Block> {
                     .map(|co| format!(" ({co})"))
                     .unwrap_or_default(),
             ),
-            text(info.variant.as_ref().map(|v| format!(", variant {v}")).unwrap_or_default()),
+            text(
+                info.variant
+                    .as_ref()
+                    .map(|v| format!(", variant {v}"))
+                    .unwrap_or_default(),
+            ),
         ],
         vec![text("Command: "), code(command_words(&info, &parts.file))],
     ];
@@ -912,7 +934,9 @@ fn twin_blocks(f: &FindingFile, parts: &Parts, out: &mut Vec<Block>) {
         }
         return;
     };
-    out.push(Block::Heading(format!("What javac says of the same program in Java ({file})")));
+    out.push(Block::Heading(format!(
+        "What javac says of the same program in Java ({file})"
+    )));
     if let Some(reason) = &not_applicable {
         out.push(Block::Para(vec![text(format!(
             "Does not apply ({reason}): javac's verdict on it would say nothing of this finding, so it was not asked."
@@ -947,9 +971,12 @@ fn twin_blocks(f: &FindingFile, parts: &Parts, out: &mut Vec<Block>) {
     out.push(Block::Code("java".into(), source.clone()));
 }
 
-/// Reads `dir/name`, when it is there.
-fn read(dir: &Path, name: &str) -> Option<String> {
-    std::fs::read_to_string(dir.join(name)).ok()
+/// Reads `dir/name` when it is there: `name` (read from a finding's files) only when it is
+/// a relative name of at most two components, the file only when it is a regular file of at
+/// most [`crate::rundir::MAX_SOURCE_BYTES`] (a run directory is data, not trusted).
+pub fn read(dir: &Path, name: &str) -> Option<String> {
+    crate::rundir::check_relative(name, 2).ok()?;
+    crate::rundir::read_to_string_limited(&dir.join(name), crate::rundir::MAX_SOURCE_BYTES).ok()
 }
 
 /// javac's verdict on a reduced program's twin (`reduced/twin.json`).
@@ -1018,7 +1045,7 @@ pub fn parts(dir: &Path, f: &FindingFile, reduced: bool) -> Result<Parts, StoreE
             .twin
             .as_ref()
             .map(|t| t.file.clone())
-            .filter(|t| rd.join(t).is_file());
+            .filter(|t| crate::rundir::check_relative(t, 2).is_ok() && rd.join(t).is_file());
         let twin = twin_file.and_then(|t| read(&rd, &t).map(|s| (t, s)));
         let twin_verdict = read(&rd, REDUCED_TWIN)
             .and_then(|t| serde_json::from_str::<ReducedTwin>(&t).ok())
@@ -1042,11 +1069,10 @@ pub fn parts(dir: &Path, f: &FindingFile, reduced: bool) -> Result<Parts, StoreE
         .twin
         .as_ref()
         .and_then(|t| read(dir, &t.file).map(|s| (t.file.clone(), s)));
-    let twin_verdict = f.twin.as_ref().and_then(|t| {
-        t.verdict
-            .clone()
-            .map(|v| (v, t.message.clone(), t.status))
-    });
+    let twin_verdict = f
+        .twin
+        .as_ref()
+        .and_then(|t| t.verdict.clone().map(|v| (v, t.message.clone(), t.status)));
     Ok(Parts {
         file: f.program.file.clone(),
         source,
@@ -1071,7 +1097,10 @@ pub fn write_reports(
     let f = FindingFile::read(dir)?;
     let mut p = parts(dir, &f, false)?;
     p.differential = differential.to_vec();
-    write_atomic(&dir.join("report.md"), &print(&blocks(&f, &p, ctx), Format::Markdown))?;
+    write_atomic(
+        &dir.join("report.md"),
+        &print(&blocks(&f, &p, ctx), Format::Markdown),
+    )?;
     if p.has_reduced {
         let r = parts(dir, &f, true)?;
         write_atomic(
@@ -1129,7 +1158,10 @@ pub fn report_md(
         file: cand.file.clone(),
         source: cand.source.clone(),
         output: output.to_string(),
-        twin: cand.twin.as_ref().map(|t| (t.file.clone(), t.source.clone())),
+        twin: cand
+            .twin
+            .as_ref()
+            .map(|t| (t.file.clone(), t.source.clone())),
         twin_verdict: twin.filter(|_| twin_applies(kind)).map(|v| {
             let message = match v {
                 Verdict::Rejected { diagnostics } => Some(diagnostics.join("\n")),
@@ -1215,7 +1247,12 @@ mod tests {
         let b = vec![
             Block::Title("A * title".into()),
             Block::Heading("Program".into()),
-            Block::Para(vec![text("calls "), code("m()"), text(" "), bold("Expected:")]),
+            Block::Para(vec![
+                text("calls "),
+                code("m()"),
+                text(" "),
+                bold("Expected:"),
+            ]),
             Block::Code("groovy".into(), "class A {}\n".into()),
             Block::Code(String::new(), "out".into()),
             Block::List(vec![vec![text("a")]]),

@@ -56,7 +56,11 @@ fn empty_record() -> Option<ProgramRecord> {
 
 /// What an entry's program gave: its verdict against the entry's expectation, and the
 /// signature of a rejection or a crash.
-pub fn entry_verdict(entry: &KnownEntry, tool: crate::toolchain::Tool, v: &Verdict) -> EntryVerdict {
+pub fn entry_verdict(
+    entry: &KnownEntry,
+    tool: crate::toolchain::Tool,
+    v: &Verdict,
+) -> EntryVerdict {
     let kind = judge(entry.expected(), v);
     let sig = match (kind, v) {
         (Some(k), Verdict::Rejected { .. } | Verdict::Crash { .. }) => {
@@ -144,8 +148,8 @@ impl CompiledEvidence {
         let file = format!("Main.{}", tc.tool.profile().extension);
         let path = work.path().join(&file);
         let classes = work.path().join("classes");
-        if let Err(e) = std::fs::create_dir_all(&classes)
-            .and_then(|()| std::fs::write(&path, &entry.program))
+        if let Err(e) =
+            std::fs::create_dir_all(&classes).and_then(|()| std::fs::write(&path, &entry.program))
         {
             return failed(e.to_string());
         }

@@ -695,10 +695,22 @@ mod tests {
         ));
         // the entry's program no longer shows its bug on this release
         assert!(!confirms(&ev(None, None), r, sig));
-        assert!(!confirms(&ev(None, None), a, "groovy unexpected-acceptance: z"));
+        assert!(!confirms(
+            &ev(None, None),
+            a,
+            "groovy unexpected-acceptance: z"
+        ));
         // an acceptance: the kind is what an entry's program can show
-        assert!(confirms(&ev(Some(a), None), a, "groovy unexpected-acceptance: z"));
-        assert!(!confirms(&ev(Some(r), Some(sig)), a, "groovy unexpected-acceptance: z"));
+        assert!(confirms(
+            &ev(Some(a), None),
+            a,
+            "groovy unexpected-acceptance: z"
+        ));
+        assert!(!confirms(
+            &ev(Some(r), Some(sig)),
+            a,
+            "groovy unexpected-acceptance: z"
+        ));
     }
 
     #[test]

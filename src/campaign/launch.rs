@@ -12,12 +12,12 @@ use thalia_translators::{translator_with, GroovyMode, Language};
 use super::autoreduce::{self, AutoReduced, AutoReducer};
 use super::budget::Budget;
 use super::driver::{self, CampaignError, Outcome};
+use super::evidence::CompiledEvidence;
 use super::identity::{RunIdentity, SynthIdentity};
 use super::intended::{IntendedError, IntendedSet};
-use super::evidence::CompiledEvidence;
 use super::judge::Judge;
-use super::recheck::{self, FinalizeOptions, RecheckOptions, RecheckSummary};
 use super::known::{KnownError, KnownSet};
+use super::recheck::{self, FinalizeOptions, RecheckOptions, RecheckSummary};
 use super::records::StoreError;
 use super::reduce::ReduceOptions;
 use super::setup::{self, CompileSettings, SetupError};
@@ -399,7 +399,14 @@ fn check(opts: &LaunchOptions, dir: &Path) -> Result<Summary, LaunchError> {
     let known = known(&opts.known)?;
     let intended = intended(&opts.intended)?;
     let store = Store::open(&out, manifest)?;
-    let judge = judge_for(&store, known.clone(), intended, &tc, &copts, &settings.repos);
+    let judge = judge_for(
+        &store,
+        known.clone(),
+        intended,
+        &tc,
+        &copts,
+        &settings.repos,
+    );
     note_recovery(&store);
     eprintln!(
         "checking {} programs of {} with {} ({}), results in {}",
@@ -498,7 +505,14 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
     let known = known(&opts.known)?;
     let intended = intended(&opts.intended)?;
     let store = Store::open(&out, manifest)?;
-    let judge = judge_for(&store, known.clone(), intended, &tc, &copts, &settings.repos);
+    let judge = judge_for(
+        &store,
+        known.clone(),
+        intended,
+        &tc,
+        &copts,
+        &settings.repos,
+    );
     note_recovery(&store);
     let native = LanguageRules::from(p.lang).native_syntax();
     let api = api_source.load_for(native)?;

@@ -95,11 +95,11 @@ pub fn findings_page(dir: &Path, report: &Report) -> String {
         let (program, reduced) = match &file {
             Some(f) => match bugreport::reduced_program(&fdir, f.compiler.tool) {
                 Some(r) => (
-                    std::fs::read_to_string(fdir.join(REDUCED).join(&r)).unwrap_or_default(),
+                    bugreport::read(&fdir.join(REDUCED), &r).unwrap_or_default(),
                     true,
                 ),
                 None => (
-                    std::fs::read_to_string(fdir.join(&f.program.file)).unwrap_or_default(),
+                    bugreport::read(&fdir, &f.program.file).unwrap_or_default(),
                     false,
                 ),
             },

@@ -28,8 +28,8 @@ use super::evidence::CompiledEvidence;
 use super::judge::{elsewhere_status, judge_with_reason};
 use super::known::{Evidence, KnownSet};
 use super::records::{
-    write_atomic, CompilerInfo, DisprovedLabel, FindingFile, Manifest, ReleaseCheck,
-    ReleaseStatus, StatusState, StoreError, BUGS, FOLDERS, KNOWN, MANIFEST, REDUCED, RESULTS,
+    write_atomic, CompilerInfo, DisprovedLabel, FindingFile, Manifest, ReleaseCheck, ReleaseStatus,
+    StatusState, StoreError, BUGS, FOLDERS, KNOWN, MANIFEST, REDUCED, RESULTS,
 };
 use super::signature::signature;
 use super::store::now;
@@ -97,10 +97,7 @@ impl RecheckSummary {
                     .unwrap_or_default(),
                 self.fixed
             ),
-            _ => format!(
-                "newest releases: {} finding(s) not checked",
-                self.unchecked
-            ),
+            _ => format!("newest releases: {} finding(s) not checked", self.unchecked),
         };
         if self.unchecked > 0 && self.open + self.fixed > 0 {
             s.push_str(&format!(", {} not checked", self.unchecked));
@@ -124,6 +121,9 @@ pub enum RecheckError {
     /// Reading or writing the run failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// Another process writes the run (a campaign, a merge).
+    #[error(transparent)]
+    Locked(#[from] crate::rundir::LockError),
 }
 
 /// One finding being rechecked.
@@ -140,10 +140,11 @@ struct Item {
 /// The run's manifest.
 fn manifest(run: &Path) -> Result<Manifest, StoreError> {
     let path = run.join(MANIFEST);
-    let text = std::fs::read_to_string(&path).map_err(|source| StoreError::Io {
-        path: path.clone(),
-        source,
-    })?;
+    let text = crate::rundir::read_to_string_limited(&path, crate::rundir::MAX_JSON_BYTES)
+        .map_err(|source| StoreError::Io {
+            path: path.clone(),
+            source,
+        })?;
     serde_json::from_str(&text).map_err(|e| StoreError::Manifest {
         path,
         message: e.to_string(),
@@ -331,7 +332,11 @@ impl Prober<'_> {
         };
         let copts = compile_options(self.info);
         if let Some(ev) = self.evidence {
-            ev.add_compiler(&release_label(self.info, version), tc.clone(), copts.clone());
+            ev.add_compiler(
+                &release_label(self.info, version),
+                tc.clone(),
+                copts.clone(),
+            );
         }
         self.compiled.insert(version.to_string());
         let programs: Vec<(String, String)> = which
@@ -394,6 +399,8 @@ fn newest_pre_release(
 /// Rechecks the findings of the run in `run` on the newest releases of its compiler.
 pub fn recheck(run: &Path, opts: &RecheckOptions) -> Result<RecheckSummary, RecheckError> {
     let start = Instant::now();
+    // one writer at a time: the findings' files are rewritten, a label taken back moves one
+    let _lock = crate::rundir::RunLock::acquire(run)?;
     let manifest = manifest(run)?;
     let info = manifest.compiler.clone();
     let tool = info.tool;
@@ -412,13 +419,17 @@ pub fn recheck(run: &Path, opts: &RecheckOptions) -> Result<RecheckSummary, Rech
             continue;
         }
         let (file, source, reduced) = match bugreport::reduced_program(&dir, tool) {
-            Some(file) => match std::fs::read_to_string(dir.join(REDUCED).join(&file)) {
-                Ok(src) => (file, src, true),
-                Err(_) => continue,
+            Some(file) => match bugreport::read(&dir.join(REDUCED), &file) {
+                Some(src) => (file, src, true),
+                None => continue,
             },
-            None => match std::fs::read_to_string(dir.join(&finding.program.file)) {
-                Ok(src) => (finding.program.file.clone(), src, false),
-                Err(_) => continue,
+            // a plain file name: it is written into the recheck's own directory
+            None => match crate::rundir::check_name(&finding.program.file)
+                .ok()
+                .and_then(|()| bugreport::read(&dir, &finding.program.file))
+            {
+                Some(src) => (finding.program.file.clone(), src, false),
+                None => continue,
             },
         };
         items.push(Item {
@@ -498,7 +509,10 @@ pub fn recheck(run: &Path, opts: &RecheckOptions) -> Result<RecheckSummary, Rech
         Err(e) => {
             unchecked(
                 &items,
-                format!("could not check: {}'s releases cannot be listed ({e})", tool.name()),
+                format!(
+                    "could not check: {}'s releases cannot be listed ({e})",
+                    tool.name()
+                ),
                 &mut summary,
             )?;
             summary.seconds = start.elapsed().as_secs_f64();
@@ -523,8 +537,7 @@ pub fn recheck(run: &Path, opts: &RecheckOptions) -> Result<RecheckSummary, Rech
     let pre = if opts.no_pre_release {
         None
     } else {
-        newest_pre_release(&versions, &profile.versions, &newest)
-            .filter(|p| *p != info.version)
+        newest_pre_release(&versions, &profile.versions, &newest).filter(|p| *p != info.version)
     };
     summary.newest = Some(newest.clone());
     summary.pre_release = pre.clone();
@@ -593,7 +606,10 @@ pub fn recheck(run: &Path, opts: &RecheckOptions) -> Result<RecheckSummary, Rech
                     continue;
                 };
                 if h > l + 1 {
-                    groups.entry(list[l + (h - l) / 2].clone()).or_default().push(i);
+                    groups
+                        .entry(list[l + (h - l) / 2].clone())
+                        .or_default()
+                        .push(i);
                 }
             }
             if groups.is_empty() {
@@ -668,10 +684,13 @@ pub fn recheck(run: &Path, opts: &RecheckOptions) -> Result<RecheckSummary, Rech
             it.finding.known = None;
             it.finding.known_disproved = Some(disproved);
             it.finding.status = Some(status);
-            let dest = run.join(BUGS).join(&it.finding.signature);
             it.finding.write(&it.dir)?;
-            if !dest.exists() && std::fs::rename(&it.dir, &dest).is_ok() {
-                it.dir = dest;
+            // the signature names a directory: a plain file name only
+            if crate::rundir::check_name(&it.finding.signature).is_ok() {
+                let dest = run.join(BUGS).join(&it.finding.signature);
+                if !dest.exists() && std::fs::rename(&it.dir, &dest).is_ok() {
+                    it.dir = dest;
+                }
             }
             continue;
         }
@@ -747,6 +766,7 @@ pub struct FinalizeOptions {
 /// javac's verdict on their Java twins, when missing) and rewrites every finding's
 /// `report.md` (and its reduced program's) from its directory. Returns the reports written.
 pub fn finalize(run: &Path, opts: &FinalizeOptions) -> Result<usize, RecheckError> {
+    let _lock = crate::rundir::RunLock::acquire(run)?;
     let manifest = manifest(run)?;
     let known = opts.known.clone().or_else(|| KnownSet::embedded().ok());
     let ctx = RunContext::of(manifest.clone(), known);
@@ -770,7 +790,9 @@ pub fn finalize(run: &Path, opts: &FinalizeOptions) -> Result<usize, RecheckErro
 
 /// The differential verdicts of every program with one, by program key.
 fn differential_by_key(run: &Path) -> HashMap<String, Vec<super::records::DiffRef>> {
-    let Ok(bytes) = std::fs::read(run.join(RESULTS)) else {
+    let Ok(bytes) =
+        crate::rundir::read_limited(&run.join(RESULTS), crate::rundir::MAX_RESULTS_BYTES)
+    else {
         return HashMap::new();
     };
     super::store::scan_results(&bytes)
@@ -799,13 +821,14 @@ fn complete_reduced(run: &Path, manifest: &Manifest, dirs: &[PathBuf], opts: &Fi
         };
         let rd = dir.join(REDUCED);
         if !rd.join(REDUCED_OUTPUT).is_file() {
-            if let Ok(src) = std::fs::read_to_string(rd.join(&file)) {
+            if let Some(src) = bugreport::read(&rd, &file) {
                 own.push((dir.clone(), f.clone(), file.clone(), src));
             }
         }
         let twin = f.twin.as_ref().map(|t| t.file.clone());
+        let twin = twin.filter(|t| crate::rundir::check_name(t).is_ok());
         if let Some(t) = twin.filter(|t| rd.join(t).is_file() && !rd.join(REDUCED_TWIN).is_file()) {
-            if let Ok(src) = std::fs::read_to_string(rd.join(&t)) {
+            if let Some(src) = bugreport::read(&rd, &t) {
                 twins.push((dir.clone(), f, t, src));
             }
         }
@@ -821,11 +844,16 @@ fn complete_reduced(run: &Path, manifest: &Manifest, dirs: &[PathBuf], opts: &Fi
             .into_iter()
             .find(|t| t.tool == info.tool && t.version == info.version);
         if let Some(tc) = tc {
-            let programs: Vec<(String, String)> =
-                own.iter().map(|(_, _, f, s)| (f.clone(), s.clone())).collect();
-            if let Ok(verdicts) =
-                compile_all(&tc, &work.path().join("own"), &programs, &compile_options(info))
-            {
+            let programs: Vec<(String, String)> = own
+                .iter()
+                .map(|(_, _, f, s)| (f.clone(), s.clone()))
+                .collect();
+            if let Ok(verdicts) = compile_all(
+                &tc,
+                &work.path().join("own"),
+                &programs,
+                &compile_options(info),
+            ) {
                 for (dir, _, file, _) in &own {
                     if let Some(v) = verdicts.get(file) {
                         let text = match v {
@@ -859,7 +887,9 @@ fn complete_reduced(run: &Path, manifest: &Manifest, dirs: &[PathBuf], opts: &Fi
             if let Ok(verdicts) = compile_all(&javac, &work.path().join("twins"), &programs, &jopts)
             {
                 for (dir, f, file, src) in &twins {
-                    let Some(v) = verdicts.get(file) else { continue };
+                    let Some(v) = verdicts.get(file) else {
+                        continue;
+                    };
                     let status = match f.kind {
                         super::finding::FindingKind::RejectedElsewhere => {
                             Some(elsewhere_status(v, src))

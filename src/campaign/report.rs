@@ -337,7 +337,10 @@ impl Report {
                         intended: f.intended.clone(),
                         cluster: super::cluster::cluster_of(&dir.join(&path)),
                         folder: folder.clone(),
-                        state: file.as_ref().and_then(|f| f.status.as_ref()).map(|s| s.state),
+                        state: file
+                            .as_ref()
+                            .and_then(|f| f.status.as_ref())
+                            .map(|s| s.state),
                         status: file
                             .as_ref()
                             .and_then(|f| f.status.as_ref())
@@ -564,7 +567,10 @@ impl Report {
                 .folders
                 .iter()
                 .map(|(folder, c)| {
-                    format!("{folder}/ {} distinct ({} programs)", c.distinct, c.programs)
+                    format!(
+                        "{folder}/ {} distinct ({} programs)",
+                        c.distinct, c.programs
+                    )
                 })
                 .collect();
             let _ = writeln!(out, "  where: {}", where_.join(", "));

@@ -260,7 +260,11 @@ impl Store {
     pub fn pinned_labels(&self) -> super::judge::PinnedLabels {
         let mut out = super::judge::PinnedLabels::new();
         for folder in [BUGS, KNOWN] {
-            for e in fs::read_dir(self.dir.join(folder)).into_iter().flatten().flatten() {
+            for e in fs::read_dir(self.dir.join(folder))
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
                 let name = e.file_name().to_string_lossy().into_owned();
                 if name.starts_with('.') {
                     continue;

@@ -387,7 +387,12 @@ fn known_set(files: &[PathBuf]) -> Result<thalia::campaign::known::KnownSet> {
 
 /// `thalia report RUN --format F`: the paste-ready reports of the run's new findings, open
 /// ones first.
-fn print_reports(dir: &std::path::Path, report: &Report, format: thalia::campaign::bugreport::Format, known: thalia::campaign::known::KnownSet) -> Result<()> {
+fn print_reports(
+    dir: &std::path::Path,
+    report: &Report,
+    format: thalia::campaign::bugreport::Format,
+    known: thalia::campaign::known::KnownSet,
+) -> Result<()> {
     use thalia::campaign::bugreport::{self, RunContext};
     let mut ctx = RunContext::load(dir)?;
     ctx.known = Some(known);
@@ -419,10 +424,55 @@ fn print_reports(dir: &std::path::Path, report: &Report, format: thalia::campaig
     Ok(())
 }
 
+/// `--recheck` of one run: its findings on the newest releases, then every report rewritten.
+fn recheck_run(
+    dir: &std::path::Path,
+    args: &ReportArgs,
+    known: &thalia::campaign::known::KnownSet,
+) -> Result<()> {
+    use thalia::campaign::recheck::{self, FinalizeOptions, RecheckOptions};
+    let r = recheck::recheck(
+        dir,
+        &RecheckOptions {
+            repos: args.repos.clone(),
+            progress: progress(),
+            no_pre_release: false,
+            known: Some(known.clone()),
+        },
+    )
+    .with_context(|| format!("cannot recheck the run in {}", dir.display()))?;
+    eprintln!("{}: {}", dir.display(), r.line());
+    recheck::finalize(
+        dir,
+        &FinalizeOptions {
+            known: Some(known.clone()),
+            repos: args.repos.clone(),
+        },
+    )
+    .with_context(|| format!("cannot rewrite the reports of {}", dir.display()))?;
+    Ok(())
+}
+
 pub(super) fn report(args: ReportArgs) -> Result<ExitCode> {
     if thalia::batch::is_batch(&args.dir) {
-        let summary = thalia::batch::BatchSummary::read(&args.dir)
+        let mut summary = thalia::batch::BatchSummary::read(&args.dir)
             .with_context(|| format!("cannot read the batch in {}", args.dir.display()))?;
+        if args.format.is_some() {
+            anyhow::bail!(
+                "--format prints the reports of one run: give a cell's directory ({}/LIBRARY/MODE)",
+                args.dir.display()
+            );
+        }
+        if args.recheck {
+            let known = known_set(&args.known)?;
+            for cell in thalia::batch::cell_dirs(&args.dir, &summary) {
+                recheck_run(&cell, &args, &known)?;
+            }
+        }
+        if args.recheck || args.html {
+            // the cells' findings as their runs hold them now
+            thalia::batch::refresh_findings(&args.dir, &mut summary)?;
+        }
         if args.html {
             let page = thalia::batch::write_page(&args.dir, &summary)?;
             println!("{}", page.display());
@@ -437,25 +487,7 @@ pub(super) fn report(args: ReportArgs) -> Result<ExitCode> {
     }
     let known = known_set(&args.known)?;
     if args.recheck {
-        use thalia::campaign::recheck::{self, FinalizeOptions, RecheckOptions};
-        let r = recheck::recheck(
-            &args.dir,
-            &RecheckOptions {
-                repos: args.repos.clone(),
-                progress: progress(),
-                no_pre_release: false,
-                known: Some(known.clone()),
-            },
-        )
-        .with_context(|| format!("cannot recheck the run in {}", args.dir.display()))?;
-        eprintln!("{}", r.line());
-        recheck::finalize(
-            &args.dir,
-            &FinalizeOptions {
-                known: Some(known.clone()),
-                repos: args.repos.clone(),
-            },
-        )?;
+        recheck_run(&args.dir, &args, &known)?;
     }
     let report = Report::load(&args.dir)
         .with_context(|| format!("cannot read the run in {}", args.dir.display()))?;

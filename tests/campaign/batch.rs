@@ -509,6 +509,24 @@ fn the_batch_page_renders_in_headless_chromium() {
     // a header, 2 libraries × 2 modes, the missing library; increments and union tables
     assert!(rows >= 6, "{rows} rows in\n{dom}");
     assert!(dom.contains("g:missing:3.0"), "{dom}");
+    // the findings section: one row per distinct finding of the cells' runs
+    let distinct: usize = summary(&out)["libraries"]
+        .as_array()
+        .expect("libraries")
+        .iter()
+        .flat_map(|l| l["cells"].as_array().cloned().unwrap_or_default())
+        .map(|c| c["record"]["links"].as_array().map_or(0, Vec::len))
+        .sum();
+    let section = dom
+        .split("<table id=\"findings\">")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no findings table in\n{dom}"));
+    let section = section.split("</table>").next().unwrap_or_default();
+    assert_eq!(
+        section.matches("<tr class=\"finding\"").count(),
+        distinct,
+        "{section}"
+    );
     for plot in ["coverage-plot", "increment-plot"] {
         let start = dom
             .find(&format!("<svg id=\"{plot}\""))

@@ -171,9 +171,7 @@ fn campaign(root: &Path, url: &str, run: &Path) -> String {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-        + "\n"
-        + &String::from_utf8_lossy(&out.stderr)
+    String::from_utf8_lossy(&out.stdout).into_owned() + "\n" + &String::from_utf8_lossy(&out.stderr)
 }
 
 /// The finding (of `bugs/`) of the fake's `bug` (`odd` or `even`).
@@ -283,7 +281,10 @@ fn the_recheck_says_which_findings_are_open_on_the_newest_release_and_since_when
     assert!(table.contains("where: bugs/ 2 distinct"), "{table}");
     // the reports say so, and hold no local path
     for (dir, words) in [
-        (&odd_dir, "open: groovy 2.2.0 still shows it, 3.0.0-rc-1 no longer does"),
+        (
+            &odd_dir,
+            "open: groovy 2.2.0 still shows it, 3.0.0-rc-1 no longer does",
+        ),
         (&even_dir, "fixed since groovy 2.1.0 (last affected: 2.0.0)"),
     ] {
         let md = std::fs::read_to_string(dir.join("report.md")).expect("report.md");
@@ -291,7 +292,8 @@ fn the_recheck_says_which_findings_are_open_on_the_newest_release_and_since_when
         assert!(md.starts_with("# A well-typed call of `"), "{md}");
         assert!(md.contains("is rejected in groovyc 1.3.0: "), "{md}");
         assert!(md.contains("## Environment"), "{md}");
-        assert!(md.contains("Command: `groovyc -cp <classpath>"), "{md}");
+        assert!(md.contains("- **Status:** "), "{md}");
+        assert!(md.contains("Command: `groovyc "), "{md}");
         assert!(md.contains("JDK: "), "{md}");
         assert!(md.contains("Dependencies: none (the JDK alone)"), "{md}");
         assert_no_local_path(&md, root.path(), "report.md");
@@ -306,13 +308,20 @@ fn the_recheck_says_which_findings_are_open_on_the_newest_release_and_since_when
             .expect("report runs");
         assert!(out.status.success());
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert_eq!(text.matches(&format!("\n{heading}")).count() + 1, 2, "{text}");
+        assert_eq!(
+            text.matches(&format!("\n{heading}")).count() + 1,
+            2,
+            "{text}"
+        );
         assert!(text.starts_with(heading), "{text}");
         let first_open = text.find("odd-bug rejection").expect("the open finding");
         let first_fixed = text.find("even-bug rejection").expect("the fixed finding");
         assert!(first_open < first_fixed, "open first:\n{text}");
         if format == "jira" {
-            assert!(text.contains("{code:groovy}") && text.contains("h2. Environment"), "{text}");
+            assert!(
+                text.contains("{code:groovy}") && text.contains("h2. Environment"),
+                "{text}"
+            );
         }
         assert_no_local_path(&text, root.path(), format);
     }
@@ -398,7 +407,10 @@ fn the_findings_page_lists_open_findings_first_and_renders_in_headless_chromium(
     assert!(rows[0].starts_with("open"), "the open finding first: {dom}");
     assert!(rows[1].starts_with("fixed"), "{dom}");
     assert!(rows[1].contains("fixed since 2.1.0"), "{dom}");
-    assert!(rows[1].contains("groovy 1.3.0 … 2.0.0; fixed in 2.1.0"), "{dom}");
+    assert!(
+        rows[1].contains("groovy 1.3.0 … 2.0.0; fixed in 2.1.0"),
+        "{dom}"
+    );
     for r in &rows {
         assert!(r.contains("class Test_p"), "the program is shown: {r}");
         assert!(r.contains("report.md"), "{r}");

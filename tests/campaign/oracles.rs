@@ -345,7 +345,10 @@ fn a_program_rejected_away_from_its_call_whose_twin_javac_judges_the_other_way_i
             .expect("p000001 judged");
         assert_eq!(line["finding"]["kind"], "rejected-elsewhere", "{line}");
         assert_eq!(line["finding"]["twin"], status, "{line}");
-        assert!(line["twin_verdict"].is_string(), "the twin was compiled: {line}");
+        assert!(
+            line["twin_verdict"].is_string(),
+            "the twin was compiled: {line}"
+        );
         let dirs: Vec<PathBuf> = std::fs::read_dir(store.join(folder))
             .map(|rd| rd.flatten().map(|e| e.path()).collect())
             .unwrap_or_default();

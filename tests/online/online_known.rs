@@ -1,4 +1,5 @@
-//! `online_*`: the compiler bugs this tool found (`TH*` entries of `known-findings/`) are real.
+//! `online_*`: the compiler bugs this tool found (`TH*` entries of `known-findings/`, and the
+//! groovyc causes RB15-RB17 its campaigns found) are real.
 //! Each entry's minimal program is compiled with every release of its compiler (groovyc,
 //! kotlinc) that the entry names
 //! (`affected`: the bug shows; `unaffected`: it does not) and its Java reading with javac,
@@ -63,7 +64,7 @@ fn online_the_compiler_bugs_found_by_this_tool_reproduce_and_javac_judges_them_o
     let known = KnownSet::embedded().expect("the embedded known findings");
     let ours: Vec<_> = known
         .entries()
-        .filter(|e| e.id.starts_with("TH"))
+        .filter(|e| e.id.starts_with("TH") || ["RB15", "RB16", "RB17"].contains(&e.id.as_str()))
         .cloned()
         .collect();
     assert!(ours.len() >= 5, "{} TH entries", ours.len());
@@ -88,6 +89,19 @@ fn online_the_compiler_bugs_found_by_this_tool_reproduce_and_javac_judges_them_o
         .expect("the embedded libraries resolve")
         .unwrap_or_default();
     for e in &ours {
+        // the entry's own libraries (guava for RB15) besides the embedded ones
+        let classpath = if e.libraries.is_empty() {
+            classpath.clone()
+        } else {
+            let jars = thalia::toolchain::library_jars(&e.libraries, &[], false)
+                .unwrap_or_else(|err| panic!("{}: its libraries: {err}", e.id));
+            let mut all: Vec<std::path::PathBuf> = std::env::split_paths(&classpath).collect();
+            all.extend(jars);
+            std::env::join_paths(all)
+                .expect("a classpath")
+                .to_string_lossy()
+                .into_owned()
+        };
         let dir = tmp.path().join(&e.id);
         std::fs::create_dir_all(dir.join("out")).expect("mkdir");
         let ext = if e.compiler == "kotlin" {
