@@ -817,7 +817,7 @@ pub fn blocks(f: &FindingFile, parts: &Parts, ctx: &RunContext) -> Vec<Block> {
     let mut env = vec![
         vec![
             text("Compiler: "),
-            text(format!("{compiler}")),
+            text(compiler.clone()),
             text(
                 info.coordinate
                     .as_ref()
@@ -1268,5 +1268,13 @@ mod tests {
         assert!(jira.contains("{code:groovy}\nclass A {}\n{code}"), "{jira}");
         assert!(jira.contains("{noformat}\nout\n{noformat}"), "{jira}");
         assert!(jira.contains("* a\n"), "{jira}");
+    }
+
+    #[test]
+    fn a_bold_label_keeps_its_trailing_space_outside_the_markers() {
+        let b = vec![Block::Para(vec![bold("Status: "), text("open")])];
+        // `**Status: **` would not render bold: a closing marker cannot follow a space
+        assert_eq!(print(&b, Format::Markdown), "**Status:** open\n");
+        assert_eq!(print(&b, Format::Jira), "*Status:* open\n");
     }
 }
