@@ -481,6 +481,12 @@ fn the_batch_page_renders_in_headless_chromium() {
     cmd.args(w.batch_args(&out))
         .args(["--mode", "well-typed", "--mode", "ill-typed"]);
     succeed(cmd);
+    // `thalia report BATCH --html` rewrites the page from the cells' runs as they are now
+    std::fs::remove_file(out.join("index.html")).expect("the batch wrote its page");
+    let mut cmd = w.command();
+    cmd.arg("report").arg(&out).arg("--html");
+    let printed = succeed(cmd);
+    assert_eq!(printed.trim(), out.join("index.html").display().to_string());
     let url = format!("file://{}", out.join("index.html").display());
     let profile = w.path("chromium-profile");
     let headless = |extra: &[&str]| {
