@@ -1224,7 +1224,7 @@ mod tests {
                 "at java.base/java.util.ArrayList.forEach(ArrayList.java:1) x / y https://example.org/i/1",
             ),
             (
-                "thalia synth --api '/work/x/api json' --seed 1",
+                "thalia synth --api '/srv/x/api json' --seed 1",
                 "thalia synth --api 'api json' --seed 1",
             ),
         ];
