@@ -16,9 +16,11 @@
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
+
+use thalia_extractors::files;
 
 /// The most bytes of a JSON document of a run directory (`manifest.json`, `finding.json`,
 /// `summary.json`, `census.json`, a batch's JSON files).
@@ -166,7 +168,7 @@ pub fn unsafe_name(file: &Path, field: &str, value: &str, problem: NameProblem) 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FileProblem {
     /// Not a regular file: refused without reading.
-    #[error("not a regular file (a {0}); refused")]
+    #[error("not a regular file ({0}); refused")]
     NotRegular(&'static str),
     /// Larger than the limit for its kind.
     #[error("{size} bytes, more than the {} this file may have; refused", Bytes(*limit))]
@@ -180,7 +182,7 @@ pub enum FileProblem {
     #[error("a symbolic link; thalia does not write through links")]
     Symlink,
     /// Something else where a directory is to be written.
-    #[error("exists and is not a directory (a {0})")]
+    #[error("exists and is not a directory ({0})")]
     NotADirectory(&'static str),
 }
 
@@ -208,48 +210,26 @@ impl fmt::Display for Bytes {
     }
 }
 
-/// The kind of a file that is not a regular file, by its type.
-fn kind_of(t: fs::FileType) -> &'static str {
-    if t.is_file() {
-        "regular file"
-    } else if t.is_dir() {
-        "directory"
-    } else if t.is_fifo() {
-        "FIFO"
-    } else if t.is_char_device() {
-        "character device"
-    } else if t.is_block_device() {
-        "block device"
-    } else if t.is_socket() {
-        "socket"
-    } else if t.is_symlink() {
-        "symbolic link"
-    } else {
-        "special file"
-    }
-}
-
 /// Refuses metadata that is not a regular file's.
 fn regular(meta: &fs::Metadata) -> io::Result<()> {
     if meta.is_file() {
         Ok(())
     } else {
-        Err(FileProblem::NotRegular(kind_of(meta.file_type())).into())
+        Err(FileProblem::NotRegular(files::file_kind(meta.file_type())).into())
     }
 }
 
 /// Opens `path` for reading when it is a regular file (a link to one is followed): FIFOs,
 /// devices, sockets and directories are refused before they are opened, and opening never
-/// blocks (`O_NONBLOCK`); the opened file is checked again.
+/// blocks; the opened file is checked again (the extractors' [`files::open_regular`]).
 pub fn open_regular(path: &Path) -> io::Result<File> {
-    regular(&fs::metadata(path)?)?;
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)?;
-    // replaced between the check and the open?
-    regular(&file.metadata()?)?;
-    Ok(file)
+    match files::open_regular(path) {
+        Ok((file, _)) => Ok(file),
+        Err(files::InputFileError::NotRegular { kind, .. }) => {
+            Err(FileProblem::NotRegular(kind).into())
+        }
+        Err(e) => Err(e.into_io()),
+    }
 }
 
 /// Checks, without opening it, that `path` is a regular file (a link to one is followed) of
@@ -362,7 +342,7 @@ pub fn ensure_dir(path: &Path) -> io::Result<()> {
     match fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => Err(FileProblem::Symlink.into()),
         Ok(m) if m.is_dir() => Ok(()),
-        Ok(m) => Err(FileProblem::NotADirectory(kind_of(m.file_type())).into()),
+        Ok(m) => Err(FileProblem::NotADirectory(files::file_kind(m.file_type())).into()),
         Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::create_dir(path) {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => ensure_dir(path),
             other => other,
@@ -710,13 +690,13 @@ mod tests {
         // SAFETY: a valid NUL-terminated path
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
         let e = read_limited(&fifo, 10).expect_err("a FIFO");
-        assert_eq!(file_problem(&e), Some(&FileProblem::NotRegular("FIFO")));
+        assert_eq!(file_problem(&e), Some(&FileProblem::NotRegular("a FIFO")));
         let zero = dir.path().join("zero");
         std::os::unix::fs::symlink("/dev/zero", &zero).expect("symlink");
         let e = read_limited(&zero, 10).expect_err("a device");
         assert_eq!(
             file_problem(&e),
-            Some(&FileProblem::NotRegular("character device"))
+            Some(&FileProblem::NotRegular("a character device"))
         );
         let f = dir.path().join("f");
         fs::write(&f, b"0123456789").expect("write");
@@ -759,7 +739,7 @@ mod tests {
         let e = ensure_dir(&plain).expect_err("a file");
         assert_eq!(
             file_problem(&e),
-            Some(&FileProblem::NotADirectory("regular file"))
+            Some(&FileProblem::NotADirectory("a regular file"))
         );
         assert_eq!(
             find_link(dir.path(), 1).expect("walks"),
