@@ -90,10 +90,13 @@ impl CompiledEvidence {
     /// The evidence of the run in `run` (its kept verdicts read), resolving the entries'
     /// libraries through `repos`.
     pub fn new(run: &Path, repos: &[String]) -> CompiledEvidence {
-        let cache: Cache = std::fs::read_to_string(run.join(EVIDENCE_FILE))
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default();
+        let cache: Cache = crate::rundir::read_to_string_limited(
+            &run.join(EVIDENCE_FILE),
+            crate::rundir::MAX_JSON_BYTES,
+        )
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
         CompiledEvidence {
             run: run.to_path_buf(),
             repos: repos.to_vec(),

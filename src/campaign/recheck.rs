@@ -929,6 +929,117 @@ fn complete_reduced(run: &Path, manifest: &Manifest, dirs: &[PathBuf], opts: &Fi
 mod tests {
     use super::*;
 
+    /// A finding of `groovy@1.0.0` labelled `K1`, a rejection.
+    fn labelled_finding() -> FindingFile {
+        serde_json::from_value(serde_json::json!({
+            "signature": "unexpected-rejection-groovy-0000000000000001",
+            "signature_text": "groovy unexpected-rejection: [Static type checking] - x",
+            "kind": "unexpected-rejection",
+            "compiler": {"tool": "groovy", "version": "1.0.0", "mode": "process"},
+            "program": {
+                "key": "well-typed/r0/p000001", "id": "p000001", "mode": "well-typed",
+                "round": 0, "file": "Test_p000001.groovy", "regenerate": null,
+                "record": {
+                    "id": "p000001", "file": "", "member": "", "class": "", "kind": "method",
+                    "typing_sequence": {"receiver": null, "args": [], "result": null},
+                    "substitution": {}, "mode": "well-typed", "expected": "accept",
+                    "broken": null, "erased": false
+                }
+            },
+            "expected": "accept",
+            "actual": "rejected",
+            "exit": null,
+            "twin": null,
+            "known": {"id": "K1", "title": "a known bug"},
+            "intended": null,
+            "cluster": null
+        }))
+        .expect("a finding")
+    }
+
+    #[test]
+    fn a_known_label_is_taken_back_when_the_entrys_program_behaves_otherwise_on_a_release() {
+        let run = tempfile::tempdir().expect("tempdir");
+        let mut known = KnownSet::default();
+        known
+            .add_text(
+                "[[finding]]\nid = \"K1\"\ncompiler = \"groovy\"\ntitle = \"a known bug\"\nkind = \"unexpected-rejection\"\nsignatures = [\"groovy unexpected-rejection: *\"]\nprogram = \"class Main {}\"\n",
+                "test",
+            )
+            .expect("an entry");
+        let entry = known.entries().next().expect("K1").clone();
+        let info: CompilerInfo = serde_json::from_value(serde_json::json!({
+            "tool": "groovy", "version": "1.0.0", "coordinate": "org.apache.groovy:groovy:1.0.0",
+            "mode": "process", "command": [], "classpath": null, "timeout_seconds": 10.0
+        }))
+        .expect("compiler info");
+        // the entry's program, as kept by an earlier compilation: it shows its bug on 2.0.0
+        // and no longer on 3.0.0
+        let verdict = |shows: bool| super::super::known::EntryVerdict {
+            key: entry.evidence_key(),
+            verdict: Some(if shows { "rejected" } else { "accepted" }.into()),
+            kind: shows.then_some(super::super::FindingKind::UnexpectedRejection),
+            signature: None,
+            diagnostic: None,
+            error: None,
+        };
+        let cache = serde_json::json!({
+            "groovy@2.0.0": {"K1": verdict(true)},
+            "groovy@3.0.0": {"K1": verdict(false)},
+        });
+        std::fs::write(
+            run.path().join(super::super::evidence::EVIDENCE_FILE),
+            cache.to_string(),
+        )
+        .expect("write the evidence");
+        let evidence = CompiledEvidence::new(run.path(), &[]);
+        let item = || Item {
+            dir: run.path().join("known/x"),
+            finding: labelled_finding(),
+            file: "Test_p000001.groovy".into(),
+            source: String::new(),
+            reduced: false,
+            checks: BTreeMap::new(),
+        };
+        let status = |shows_on_3: bool| ReleaseStatus {
+            state: if shows_on_3 {
+                StatusState::Open
+            } else {
+                StatusState::Fixed
+            },
+            program: "original".into(),
+            newest: Some("3.0.0".into()),
+            newest_pre_release: None,
+            open_on: Vec::new(),
+            fixed_in: None,
+            last_affected: None,
+            checks: [("2.0.0", true), ("3.0.0", shows_on_3)]
+                .into_iter()
+                .map(|(v, shows)| ReleaseCheck {
+                    version: v.into(),
+                    pre_release: false,
+                    verdict: Some(if shows { "rejected" } else { "accepted" }.into()),
+                    shows: Some(shows),
+                    same_signature: Some(shows),
+                    diagnostic: None,
+                    error: None,
+                })
+                .collect(),
+            note: None,
+            checked_at: 0.0,
+        };
+        // fixed on 3.0.0 like the entry's program: the same bug, the label stays
+        assert_eq!(
+            disprove(&item(), &status(false), &known, &evidence, &info),
+            None
+        );
+        // still there on 3.0.0 where the entry's program no longer shows its bug: another bug
+        let d = disprove(&item(), &status(true), &known, &evidence, &info)
+            .expect("the label taken back");
+        assert_eq!(d.id, "K1");
+        assert!(d.reason.contains("groovy 3.0.0"), "{}", d.reason);
+    }
+
     #[test]
     fn the_newest_pre_release_is_newer_than_the_newest_release() {
         let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
