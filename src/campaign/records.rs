@@ -350,7 +350,8 @@ impl FindingRef {
 /// twin, or rejected away from the call under test) apart from the bugs.
 pub fn folder(twin: TwinStatus, kind: FindingKind) -> &'static str {
     match (twin, kind) {
-        (TwinStatus::GeneratorSuspect, _) | (_, FindingKind::RejectedElsewhere) => SUSPECTS,
+        (TwinStatus::GeneratorSuspect | TwinStatus::Unconfirmed, _)
+        | (_, FindingKind::RejectedElsewhere) => SUSPECTS,
         _ => BUGS,
     }
 }

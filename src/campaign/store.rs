@@ -501,6 +501,7 @@ impl Store {
         if let Some(i) = &f.intended {
             report.push_str(&intended_note(i));
         }
+        report.push_str(&super::twins::oracle_note(f));
         write("report.md", &report)?;
         let finding = FindingFile {
             signature: sig.dir.clone(),
