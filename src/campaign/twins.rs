@@ -264,3 +264,73 @@ pub fn oracle_note(f: &super::judge::Finding) -> String {
         f.twin_reason.as_deref().unwrap_or_default()
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::DiagnosticFormat;
+    use thalia_translators::LineSpan;
+
+    const KOTLINC: DiagnosticFormat = DiagnosticFormat::Colon {
+        unlocated: true,
+        continued: false,
+        square_type_arguments: false,
+    };
+
+    fn rejected_at(line: u32) -> Verdict {
+        Verdict::Rejected {
+            diagnostics: vec![format!("/w/Test_p1.kt:{line}:5: error: type mismatch")],
+        }
+    }
+
+    #[test]
+    fn one_release_with_the_expected_verdict_confirms_a_finding() {
+        let call = Some(LineSpan { first: 7, last: 7 });
+        let others = [
+            ("kotlin@2.4.21".to_string(), Verdict::Accepted),
+            ("kotlin@2.2.21:k1".to_string(), rejected_at(7)),
+        ];
+        let (status, why) =
+            differential_status(Expected::Reject, &others, KOTLINC, call).expect("judged");
+        assert_eq!(status, TwinStatus::Differential);
+        assert!(why.starts_with("kotlin@2.2.21:k1"), "{why}");
+        // an expected acceptance is confirmed by any release that accepts
+        let (status, _) =
+            differential_status(Expected::Accept, &others, KOTLINC, call).expect("judged");
+        assert_eq!(status, TwinStatus::Differential);
+    }
+
+    #[test]
+    fn every_release_agreeing_with_the_compiler_makes_the_finding_suspect() {
+        let call = Some(LineSpan { first: 7, last: 7 });
+        let others = [
+            ("kotlin@2.4.21".to_string(), Verdict::Accepted),
+            ("kotlin@1.8.21".to_string(), Verdict::Accepted),
+        ];
+        let (status, why) =
+            differential_status(Expected::Reject, &others, KOTLINC, call).expect("judged");
+        assert_eq!(status, TwinStatus::GeneratorSuspect);
+        assert!(why.contains("kotlin@2.4.21, kotlin@1.8.21"), "{why}");
+    }
+
+    #[test]
+    fn a_rejection_away_from_the_call_or_without_a_line_confirms_nothing() {
+        let call = Some(LineSpan { first: 7, last: 7 });
+        // a frontend flag the release does not know: an error without a line
+        let flag = Verdict::Rejected {
+            diagnostics: vec!["error: language version 1.9 is no longer supported".into()],
+        };
+        let others = [
+            ("kotlin@2.4.21:k1".to_string(), flag),
+            ("kotlin@2.2.21".to_string(), rejected_at(3)),
+        ];
+        assert_eq!(
+            differential_status(Expected::Reject, &others, KOTLINC, call),
+            None
+        );
+        assert_eq!(
+            differential_status(Expected::Reject, &[], KOTLINC, call),
+            None
+        );
+    }
+}
