@@ -90,7 +90,7 @@ pub fn for_release(
     let Some((name, coords, with_deps)) = library_coordinates(tool, version) else {
         return Ok(None);
     };
-    if embedded::embedded_corpora().iter().any(|c| *c == name) {
+    if embedded::embedded_corpora().contains(&name) {
         return Ok(Some(LanguageLibrary {
             api: LibraryApi::Embedded(name.clone()),
             name,
