@@ -434,7 +434,12 @@ impl Worker<'_> {
         let oracle_verdicts = if untwinned.is_empty() {
             std::collections::BTreeMap::new()
         } else {
-            twins::compile_differential(&opts.oracles, dir, &untwinned, &opts.compile, self.cutoff)?
+            let oracles: Vec<twins::Oracle<'_>> = opts
+                .oracles
+                .iter()
+                .map(|o| (o.label(), &o.toolchain, o.variant))
+                .collect();
+            twins::compile_differential(&oracles, dir, &untwinned, &opts.compile, self.cutoff)?
         };
         let format = self.compiler.toolchain().tool.profile().diagnostics;
         // the same files with every other compiler

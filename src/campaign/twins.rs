@@ -9,10 +9,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::candidate::Candidate;
-use super::driver::Against;
 use super::finding::{twin_applies, TwinStatus};
 use super::judge::{judge, Judgement};
 use super::records::{StoreError, BUGS, SUSPECTS};
+use super::variant::Variant;
 use crate::compile::{compile_batch_until, CompileError, CompileOptions, Cutoff, Verdict};
 use crate::synth::Expected;
 use crate::toolchain::Toolchain;
@@ -104,19 +104,23 @@ pub fn wants_differential(c: &Candidate, verdict: &Verdict) -> bool {
         && (c.twin.is_none() || c.record.twin_not_applicable.is_some())
 }
 
+/// One compiler of the differential oracle: its label (`NAME@VERSION[:VARIANT]`), its
+/// toolchain and its variant.
+pub type Oracle<'a> = (String, &'a Toolchain, Option<&'static Variant>);
+
 /// Compiles the sources of `cands` with every compiler of `oracles` (each in its own
 /// directory under `dir`, a fresh process; a variant's flags and rewrite applied) and
 /// returns each candidate's verdicts by key, `(compiler label, verdict)` in the order of
 /// `oracles`.
 pub fn compile_differential(
-    oracles: &[Against],
+    oracles: &[Oracle<'_>],
     dir: &Path,
     cands: &[&Candidate],
     opts: &CompileOptions,
     cutoff: &Cutoff,
 ) -> Result<BTreeMap<String, Vec<(String, Verdict)>>, TwinsError> {
     let mut out: BTreeMap<String, Vec<(String, Verdict)>> = BTreeMap::new();
-    for (i, o) in oracles.iter().enumerate() {
+    for (i, (label, toolchain, variant)) in oracles.iter().enumerate() {
         let src = dir.join(format!("oracle-{i}-src"));
         let classes = dir.join(format!("oracle-{i}-classes"));
         let mut files = Vec::new();
@@ -128,7 +132,7 @@ pub fn compile_differential(
         }
         for c in cands {
             let p = src.join(&c.file);
-            let source = match o.variant {
+            let source = match variant {
                 Some(v) => v.apply(&c.source),
                 None => c.source.clone(),
             };
@@ -139,16 +143,15 @@ pub fn compile_differential(
             files.push(p);
         }
         let compile = CompileOptions {
-            flags: o.variant.map(|v| v.flag_list()).unwrap_or_default(),
+            flags: variant.map(|v| v.flag_list()).unwrap_or_default(),
             ..opts.clone()
         };
-        let result =
-            compile_batch_until(&o.toolchain, &mut None, &files, &classes, &compile, cutoff)?;
+        let result = compile_batch_until(toolchain, &mut None, &files, &classes, &compile, cutoff)?;
         for c in cands {
             if let Some(v) = result.verdicts.get(&c.file) {
                 out.entry(c.key.clone())
                     .or_default()
-                    .push((o.label(), v.clone()));
+                    .push((label.clone(), v.clone()));
             }
         }
     }
