@@ -160,6 +160,11 @@ pub struct Compiler {
 }
 
 impl Compiler {
+    /// The toolchain it runs.
+    pub fn toolchain(&self) -> &Toolchain {
+        &self.tc
+    }
+
     /// A compiler for `tc`; a server is started on the first batch.
     pub fn new(tc: &Toolchain, mode: Mode) -> Self {
         Compiler {

@@ -23,15 +23,60 @@ pub fn embedded_api() -> Api {
 /// language in `language.txt`, e.g. `kotlin` for `kotlin-stdlib-2.4.21`) but those that
 /// are selectable only by name (an `opt-in.txt` in the folder says why).
 pub fn embedded_api_for(native: Option<crate::types::Syntax>) -> Api {
+    api_from_files(default_files(native))
+}
+
+/// The files of the embedded default API of programs in the language whose API syntax is
+/// `native` (see [`embedded_api_for`]).
+fn default_files(native: Option<crate::types::Syntax>) -> Vec<(PathBuf, String)> {
     let mut files = Vec::new();
     for d in API_JSON.dirs() {
-        let lang = corpus_language(d);
-        let opt_in = d.get_file(d.path().join("opt-in.txt")).is_some();
-        if lang.is_none() || !opt_in && lang == native.map(|s| s.as_str().to_string()) {
+        if is_default_corpus(d, native) {
             collect(d, &mut files);
         }
     }
-    api_from_files(files)
+    files
+}
+
+/// Whether the corpus `d` is part of the default API of `native` programs: a Java corpus,
+/// or one of that language not marked opt-in.
+fn is_default_corpus(d: &Dir<'static>, native: Option<crate::types::Syntax>) -> bool {
+    let lang = corpus_language(d);
+    let opt_in = d.get_file(d.path().join("opt-in.txt")).is_some();
+    lang.is_none() || !opt_in && lang == native.map(|s| s.as_str().to_string())
+}
+
+/// Whether the embedded default API of `native` programs includes a corpus of that
+/// language (Kotlin's standard library for Kotlin programs; none for Scala's, which is
+/// opt-in).
+pub fn default_has_native_corpus(native: crate::types::Syntax) -> bool {
+    API_JSON
+        .dirs()
+        .any(|d| corpus_language(d).is_some() && is_default_corpus(d, Some(native)))
+}
+
+/// The embedded Java corpora with `library` (a language library's documents, e.g. an older
+/// release's standard library): the default API of that language's programs for the
+/// release whose library it is, in place of the embedded corpora of the language.
+pub fn embedded_api_with_library(library: Vec<(PathBuf, ClassDoc)>) -> Api {
+    let mut files = Vec::new();
+    for d in API_JSON.dirs() {
+        if corpus_language(d).is_none() {
+            collect(d, &mut files);
+        }
+    }
+    let (mut docs, errors) = docs_from_files(files);
+    docs.extend(library);
+    Api::from_docs(docs, errors)
+}
+
+/// The documents of one embedded corpus (sorted by path), `None` when there is no such
+/// corpus.
+pub fn corpus_docs(name: &str) -> Option<Vec<(PathBuf, ClassDoc)>> {
+    let dir = API_JSON.get_dir(name)?;
+    let mut files = Vec::new();
+    collect(dir, &mut files);
+    Some(docs_from_files(files).0)
 }
 
 /// The language a corpus is for (its `language.txt`), `None` for Java's.

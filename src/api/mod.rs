@@ -1,6 +1,7 @@
 //! The API model: classes and members with parsed types, loaded from thalia's API JSON.
 
 mod inherit;
+pub mod library;
 mod load;
 mod show;
 pub mod source;

@@ -44,6 +44,14 @@ pub enum ApiSourceError {
         /// Why.
         source: std::io::Error,
     },
+    /// A compiler release's language library could not be fetched or extracted.
+    #[error("cannot fetch the language library {name}: {reason}")]
+    Library {
+        /// Its coordinates.
+        name: String,
+        /// Why.
+        reason: String,
+    },
     /// The embedded API's libraries could not be resolved.
     #[error("cannot resolve the jars of the embedded API's libraries (give --classpath): {0}")]
     Libraries(String),
@@ -131,6 +139,75 @@ impl ApiSource {
         Ok(api)
     }
 
+    /// [`ApiSource::load_for`] for programs compiled by `release` (a compiler and its
+    /// version): the language library is that release's ([`super::library::for_release`],
+    /// fetched once when the embedded view is another release's) wherever the API takes the
+    /// language's standard library, in the embedded default (Kotlin's) and as the context of
+    /// a Kotlin or Scala library. `repos` and `progress` are for the fetch.
+    pub fn load_for_release(
+        &self,
+        native: Option<crate::types::Syntax>,
+        release: (crate::profile::Tool, &str),
+        repos: &[String],
+        progress: bool,
+    ) -> Result<Api, ApiSourceError> {
+        let library = || super::library::for_release(release.0, release.1, repos, progress);
+        let mut api = match (self, native) {
+            (ApiSource::Embedded, Some(n)) if embedded::default_has_native_corpus(n) => {
+                match library()? {
+                    Some(lib) if !lib.is_embedded() => {
+                        eprintln!(
+                            "language library: {} (the API of {}@{})",
+                            lib.name,
+                            release.0.name(),
+                            release.1
+                        );
+                        embedded::embedded_api_with_library(lib.docs())
+                    }
+                    _ => embedded::embedded_api_for(native),
+                }
+            }
+            (ApiSource::Dir(dir), Some(n)) if n != crate::types::Syntax::Java => {
+                let mut failed = None;
+                let api = Api::load_dir_with_context(dir, |docs| {
+                    if !docs.iter().any(|(_, d)| d.language.as_deref() == Some(n.as_str())) {
+                        return Vec::new();
+                    }
+                    match library() {
+                        Ok(Some(lib)) => {
+                            eprintln!(
+                                "{}: context: {} (the language library of {}@{}: its types and inhabitants; its members are not tested)",
+                                dir.display(),
+                                lib.name,
+                                release.0.name(),
+                                release.1
+                            );
+                            lib.docs()
+                        }
+                        Ok(None) => Vec::new(),
+                        Err(e) => {
+                            failed = Some(e);
+                            Vec::new()
+                        }
+                    }
+                })
+                .map_err(|source| ApiSourceError::Load {
+                    dir: dir.clone(),
+                    source,
+                })?;
+                if let Some(e) = failed {
+                    return Err(e);
+                }
+                api
+            }
+            _ => self.load_plain(native)?,
+        };
+        if native == Some(crate::types::Syntax::Kotlin) {
+            api.apply_kotlin_nullness();
+        }
+        Ok(api)
+    }
+
     /// [`ApiSource::load_for`] without Kotlin's view of Java's nullability annotations.
     fn load_plain(&self, native: Option<crate::types::Syntax>) -> Result<Api, ApiSourceError> {
         match self {
@@ -176,6 +253,18 @@ impl ApiSource {
         repos: &[String],
         progress: bool,
     ) -> Result<Option<String>, ApiSourceError> {
+        self.classpath_for(None, repos, progress)
+    }
+
+    /// [`ApiSource::classpath`] for programs compiled by `tool`: a fetched library's
+    /// classpath without the language library jars it was built with
+    /// ([`super::library::is_language_jar`]), since the compiler puts its own there.
+    pub fn classpath_for(
+        &self,
+        tool: Option<crate::profile::Tool>,
+        repos: &[String],
+        progress: bool,
+    ) -> Result<Option<String>, ApiSourceError> {
         let corpus = match self {
             ApiSource::Dir(d) => {
                 let f = d.join("classpath.txt");
@@ -184,7 +273,12 @@ impl ApiSource {
                 }
                 let text = std::fs::read_to_string(&f)
                     .map_err(|source| ApiSourceError::Classpath { path: f, source })?;
-                return Ok(Some(text.trim().to_string()));
+                let cp = text.trim();
+                let cp = match tool {
+                    Some(t) => super::library::without_language_jars(t, cp),
+                    None => cp.to_string(),
+                };
+                return Ok((!cp.is_empty()).then_some(cp));
             }
             ApiSource::Embedded => None,
             ApiSource::Corpus(n) => Some(n.as_str()),

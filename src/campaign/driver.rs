@@ -97,6 +97,14 @@ pub struct CampaignOptions {
     /// Other compilers every program is also compiled with (`--against`), in the order of
     /// the manifest's `against`.
     pub against: Vec<Against>,
+    /// The language runtime of the compiler under test, on the Java twins' classpath.
+    pub twin_runtime: Vec<std::path::PathBuf>,
+    /// Whether findings that no Java twin judges are settled by the differential oracle
+    /// (non-Java programs): confirmed by one of `oracles`, else kept apart.
+    pub differential: bool,
+    /// The other releases and frontends that judge the findings no Java twin judges (only
+    /// those programs are compiled with them).
+    pub oracles: Vec<Against>,
 }
 
 /// What a session did.
@@ -404,11 +412,36 @@ impl Worker<'_> {
             }
         }
         let twin_verdicts = match (&opts.twin, wanted.is_empty()) {
-            (Some(javac), false) => {
-                twins::compile(javac, dir, &wanted, &opts.compile, self.cutoff)?
-            }
+            (Some(javac), false) => twins::compile(
+                javac,
+                dir,
+                &wanted,
+                &opts.compile,
+                &opts.twin_runtime,
+                self.cutoff,
+            )?,
             _ => std::collections::BTreeMap::new(),
         };
+        // the findings no twin judges, judged by other releases and frontends
+        let mut untwinned = Vec::new();
+        if opts.differential && !opts.oracles.is_empty() {
+            for c in batch {
+                if twins::wants_differential(c, verdict_of(c)?) {
+                    untwinned.push(c);
+                }
+            }
+        }
+        let oracle_verdicts = if untwinned.is_empty() {
+            std::collections::BTreeMap::new()
+        } else {
+            let oracles: Vec<twins::Oracle<'_>> = opts
+                .oracles
+                .iter()
+                .map(|o| (o.label(), &o.toolchain, o.variant))
+                .collect();
+            twins::compile_differential(&oracles, dir, &untwinned, &opts.compile, self.cutoff)?
+        };
+        let format = self.compiler.toolchain().tool.profile().diagnostics;
         // the same files with every other compiler
         let mut others = Vec::with_capacity(self.against.len());
         for (i, (other, variant)) in self.against.iter_mut().enumerate() {
@@ -455,12 +488,12 @@ impl Worker<'_> {
                 })?);
             }
             let verdict = verdict_of(c)?;
-            judged.push((
-                c,
-                verdict,
-                twin,
-                self.judge.judge(c, verdict, twin, &other_verdicts),
-            ));
+            let mut judgement = self.judge.judge(c, verdict, twin, &other_verdicts);
+            if opts.differential {
+                let others = oracle_verdicts.get(&c.key).map_or(&[][..], Vec::as_slice);
+                twins::settle(&mut judgement, c, verdict, others, format);
+            }
+            judged.push((c, verdict, twin, judgement));
         }
         // a stop asked for while the batch compiled: its verdicts may be the stop's doing
         if self.cutoff.due() {

@@ -67,6 +67,12 @@ pub enum TwinStatus {
     /// campaign without twins.
     #[default]
     NoTwin,
+    /// No twin applies, and another release or frontend of the compiler (the differential
+    /// oracle) gives the expected verdict: the finding is the compiler's (`bugs/`).
+    Differential,
+    /// No twin applies, and no other release or frontend judged the program: the finding is
+    /// kept apart from the bugs (`suspects/`).
+    Unconfirmed,
 }
 
 impl TwinStatus {
@@ -77,6 +83,8 @@ impl TwinStatus {
             TwinStatus::GeneratorSuspect => "generator-suspect",
             TwinStatus::NotApplicable => "not-applicable",
             TwinStatus::NoTwin => "no-twin",
+            TwinStatus::Differential => "differential",
+            TwinStatus::Unconfirmed => "unconfirmed",
         }
     }
 

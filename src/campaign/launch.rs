@@ -103,6 +103,11 @@ pub struct LaunchOptions {
     pub against: Vec<String>,
     /// Compile the Java twins of non-Java findings with javac.
     pub twin: bool,
+    /// The other releases and frontends that judge the findings of non-Java programs that
+    /// no Java twin judges (`NAME@VERSION[:VARIANT]`); `None`: the compiler's defaults
+    /// ([`setup::default_oracle_specs`]), `Some(vec![])`: none (such findings stay
+    /// unconfirmed, in `suspects/`).
+    pub oracles: Option<Vec<String>>,
     /// Known-findings files added to the embedded ones.
     pub known: Vec<PathBuf>,
     /// Intended-changes files added to the embedded ones.
@@ -128,6 +133,7 @@ impl LaunchOptions {
             settings,
             against: Vec::new(),
             twin: true,
+            oracles: None,
             known: Vec::new(),
             intended: Vec::new(),
             jvm_options: Vec::new(),
@@ -235,6 +241,34 @@ fn twin_compiler(lang: Language, opts: &LaunchOptions) -> Result<Option<Toolchai
     }
     let s = &opts.settings;
     Ok(Some(setup::toolchain_for("javac", &s.repos, s.progress)?))
+}
+
+/// Sets up the differential oracle of a campaign on `lang` programs with `tc`: findings no
+/// Java twin judges are settled by it (non-Java programs), with the compilers `opts` names
+/// or the defaults, which are said on stderr.
+fn differential(
+    copts: &mut driver::CampaignOptions,
+    lang: Language,
+    opts: &LaunchOptions,
+    tc: &Toolchain,
+    classpath: Option<&str>,
+) {
+    copts.differential = lang != Language::Java;
+    if !copts.differential {
+        return;
+    }
+    copts.oracles = setup::oracles(opts.oracles.as_deref(), tc, &opts.settings, classpath);
+    if !copts.oracles.is_empty() {
+        eprintln!(
+            "differential oracle (findings without a Java twin): {}",
+            copts
+                .oracles
+                .iter()
+                .map(driver::Against::label)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
 }
 
 /// How a session compiles, for the start-up line.
@@ -359,15 +393,18 @@ fn check(opts: &LaunchOptions, dir: &Path) -> Result<Summary, LaunchError> {
     // the programs' libraries: those of the API they were synthesized from
     let classpath = match &settings.classpath {
         Some(cp) => Some(cp.clone()),
-        None => {
-            ApiSource::from_label(source.api()).classpath(&settings.repos, settings.progress)?
-        }
+        None => ApiSource::from_label(source.api()).classpath_for(
+            Some(tc.tool),
+            &settings.repos,
+            settings.progress,
+        )?,
     };
     let (info, mut copts) = setup::campaign_options(&tc, settings, classpath.clone())?;
     copts.twin = twin_compiler(lang, opts)?;
     let (against, against_info) =
         setup::against(&opts.against, &tc, settings, classpath.as_deref())?;
     copts.against = against;
+    differential(&mut copts, lang, opts, &tc, classpath.as_deref());
     // each shard its own store by default
     let out = opts.out.clone().unwrap_or_else(|| {
         let suffix = shard
@@ -481,13 +518,14 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
     let api_source = ApiSource::from_arg(p.api.as_deref());
     let classpath = match &settings.classpath {
         Some(cp) => Some(cp.clone()),
-        None => api_source.classpath(&settings.repos, settings.progress)?,
+        None => api_source.classpath_for(Some(tc.tool), &settings.repos, settings.progress)?,
     };
     let (info, mut copts) = setup::campaign_options(&tc, settings, classpath.clone())?;
     copts.twin = twin_compiler(p.lang, opts)?;
     let (against, against_info) =
         setup::against(&opts.against, &tc, settings, classpath.as_deref())?;
     copts.against = against;
+    differential(&mut copts, p.lang, opts, &tc, classpath.as_deref());
     let identity = RunIdentity::Run(Box::new(SynthIdentity {
         seed,
         language: p.lang,
@@ -515,7 +553,13 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
     );
     note_recovery(&store);
     let native = LanguageRules::from(p.lang).native_syntax();
-    let api = api_source.load_for(native)?;
+    // the language library is the compiler's own release's
+    let api = api_source.load_for_release(
+        native,
+        (tc.tool, &tc.version),
+        &settings.repos,
+        settings.progress,
+    )?;
     for line in load_lines(&api, &api_source) {
         eprintln!("{line}");
     }

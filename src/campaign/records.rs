@@ -533,7 +533,8 @@ impl FindingRef {
 pub fn folder(twin: TwinStatus, kind: FindingKind) -> &'static str {
     match (twin, kind) {
         (TwinStatus::Confirmed, FindingKind::RejectedElsewhere) => BUGS,
-        (TwinStatus::GeneratorSuspect, _) | (_, FindingKind::RejectedElsewhere) => SUSPECTS,
+        (TwinStatus::GeneratorSuspect | TwinStatus::Unconfirmed, _)
+        | (_, FindingKind::RejectedElsewhere) => SUSPECTS,
         _ => BUGS,
     }
 }

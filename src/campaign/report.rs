@@ -312,7 +312,10 @@ impl Report {
                         *known.entry(id.clone()).or_default() += 1;
                     }
                     (None, None, super::store::SUSPECTS) => standing.generator_suspect += 1,
-                    (None, None, _) if f.twin == TwinStatus::Confirmed => {
+                    // confirmed by the Java twin or by the differential oracle
+                    (None, None, _)
+                        if matches!(f.twin, TwinStatus::Confirmed | TwinStatus::Differential) =>
+                    {
                         standing.confirmed_new += 1
                     }
                     (None, None, _) if f.twin == TwinStatus::NotApplicable => {
@@ -538,9 +541,11 @@ impl Report {
             let n = |k: &str| self.twin.get(k).copied().unwrap_or(0);
             let _ = writeln!(
                 out,
-                "\n  Java twins (javac), programs: {} confirmed by javac, {} generator-suspect, {} not applicable, {} without a twin",
+                "\n  oracles, programs: {} confirmed by the Java twin (javac) and {} by the differential (another release or frontend) (bugs/), {} generator-suspect, {} unconfirmed (suspects/), {} twin not applicable, {} without a twin",
                 n("confirmed"),
+                n("differential"),
                 n("generator-suspect"),
+                n("unconfirmed"),
                 n("not-applicable"),
                 n("no-twin")
             );

@@ -185,6 +185,9 @@ pub fn campaign_options(
         progress: settings.progress,
         twin: None,
         against: Vec::new(),
+        twin_runtime: tc.runtime.clone(),
+        differential: false,
+        oracles: Vec::new(),
     };
     Ok((info, opts))
 }
@@ -298,4 +301,110 @@ pub fn check_identity(
         against: Vec::new(),
         shard: None,
     })
+}
+
+/// The other releases and frontends that judge the findings of `under_test` that no Java
+/// twin judges, by default (`NAME[@VERSION][:VARIANT]`, as `--against` takes them; `newest`
+/// is the newest stable release): Kotlin the newest release and the other frontend (K2 for
+/// 1.9 with `-language-version 2.0`, K1 for 2.0 to 2.2 with `-language-version 1.9`, and for
+/// later releases, which have no K1, the newest 2.2 release's K1); Scala 3 its other series
+/// (the LTS 3.3 against Next, the newest against the LTS); Scala 2.13 its newest release.
+pub fn default_oracle_specs(
+    tool: crate::profile::Tool,
+    version: &str,
+    newest: &str,
+) -> Vec<String> {
+    use crate::profile::Tool;
+    let num = |i: usize| -> u64 {
+        version
+            .split(['.', '-'])
+            .nth(i)
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(0)
+    };
+    let (major, minor) = (num(0), num(1));
+    let name = tool.name();
+    let mut specs = Vec::new();
+    if version != newest {
+        specs.push(format!("{name}@{newest}"));
+    }
+    match tool {
+        Tool::Kotlin => match (major, minor) {
+            (1, 9) => specs.push(":k2".into()),
+            (2, 0..=2) => specs.push(":k1".into()),
+            (2, _) | (3.., _) => specs.push(format!("{name}@2.2:k1")),
+            _ => {}
+        },
+        Tool::Scala3 if (major, minor) != (3, 3) => specs.push(format!("{name}@3.3")),
+        _ => {}
+    }
+    specs
+}
+
+/// The differential oracles of a campaign on `under_test`: `specs` (`None`: the defaults of
+/// [`default_oracle_specs`]) resolved and installed when missing. An oracle that cannot be
+/// had is left out with a warning: the findings it would judge stay unconfirmed.
+pub fn oracles(
+    specs: Option<&[String]>,
+    under_test: &Toolchain,
+    settings: &CompileSettings,
+    classpath: Option<&str>,
+) -> Vec<Against> {
+    let specs: Vec<String> = match specs {
+        Some(s) => s.to_vec(),
+        None => {
+            let tool = under_test.tool;
+            if crate::api::library::library_coordinates(tool, &under_test.version).is_none() {
+                return Vec::new();
+            }
+            match toolchain::resolve_spec(tool.name(), &settings.repos, settings.progress) {
+                Ok(r) => match r.version {
+                    Some(newest) => default_oracle_specs(tool, &under_test.version, &newest),
+                    None => Vec::new(),
+                },
+                Err(e) => {
+                    eprintln!(
+                        "warning: differential oracle: cannot find the newest {} release ({e}): findings without a Java twin stay unconfirmed",
+                        tool.name()
+                    );
+                    Vec::new()
+                }
+            }
+        }
+    };
+    let mut out = Vec::new();
+    for spec in &specs {
+        match against(std::slice::from_ref(spec), under_test, settings, classpath) {
+            Ok((mut a, _)) => out.append(&mut a),
+            Err(e) => eprintln!(
+                "warning: differential oracle {spec} left out ({e}): the findings only it would judge stay unconfirmed"
+            ),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::Tool;
+
+    #[test]
+    fn each_release_has_its_differential() {
+        let s = |t, v: &str| {
+            default_oracle_specs(t, v, if t == Tool::Kotlin { "2.4.21" } else { "3.9.0" })
+        };
+        assert_eq!(s(Tool::Kotlin, "1.8.21"), ["kotlin@2.4.21"]);
+        assert_eq!(s(Tool::Kotlin, "1.9.24"), ["kotlin@2.4.21", ":k2"]);
+        assert_eq!(s(Tool::Kotlin, "2.1.0"), ["kotlin@2.4.21", ":k1"]);
+        assert_eq!(s(Tool::Kotlin, "2.4.21"), ["kotlin@2.2:k1"]);
+        assert_eq!(s(Tool::Scala3, "3.3.0"), ["scala3@3.9.0"]);
+        assert_eq!(s(Tool::Scala3, "3.9.0"), ["scala3@3.3"]);
+        assert_eq!(s(Tool::Scala3, "3.5.0"), ["scala3@3.9.0", "scala3@3.3"]);
+        assert_eq!(
+            default_oracle_specs(Tool::Scala2, "2.13.10", "2.13.18"),
+            ["scala2@2.13.18"]
+        );
+        assert!(default_oracle_specs(Tool::Scala2, "2.13.18", "2.13.18").is_empty());
+    }
 }

@@ -61,6 +61,20 @@ pub(super) struct CompileArgs {
     /// non-Java program is confirmed, or kept apart as generator-suspect, by its twin).
     #[arg(long)]
     no_twin: bool,
+    /// A compiler that judges the findings no Java twin judges (Kotlin- and Scala-native
+    /// APIs; `NAME@VERSION[:VARIANT]`, repeatable; installed when missing): such a finding is
+    /// confirmed when it gives the expected verdict, generator-suspect when every one agrees
+    /// with the compiler under test. Default: the newest release and the other frontend
+    /// (Kotlin K1/K2), Scala 3's other series (LTS/Next), Scala 2.13's newest release.
+    #[arg(
+        long = "oracle",
+        value_name = "NAME@VERSION[:VARIANT]",
+        conflicts_with = "no_oracle"
+    )]
+    oracle: Vec<String>,
+    /// No differential oracle: findings without a Java twin stay unconfirmed (`suspects/`).
+    #[arg(long)]
+    no_oracle: bool,
     /// A known-findings file (the format of the repository's `known-findings/`) whose
     /// entries are added to the embedded ones (repeatable): matching findings are labelled
     /// `known`, kept in `known/` and counted apart.
@@ -112,6 +126,13 @@ impl CompileArgs {
             shard,
             against: self.against.clone(),
             twin: !self.no_twin,
+            oracles: if self.no_oracle {
+                Some(Vec::new())
+            } else if self.oracle.is_empty() {
+                None
+            } else {
+                Some(self.oracle.clone())
+            },
             known: self.known.clone(),
             intended: self.intended.clone(),
             command: std::env::args().collect(),

@@ -76,6 +76,11 @@ pub(super) struct SynthArgs {
     /// Target language of the programs.
     #[arg(long, default_value = "java")]
     lang: Language,
+    /// The compiler release the programs are for (`NAME@VERSION`, e.g. `kotlin@1.8.21`): its
+    /// own standard library (fetched once per release) is the API's language library, as in
+    /// `thalia run --compiler` (default: the embedded one, the newest release's).
+    #[arg(long = "for", value_name = "NAME@VERSION")]
+    for_release: Option<String>,
     /// `well-typed` (the compiler must accept) or `ill-typed` (it must reject).
     #[arg(long, default_value = "well-typed")]
     mode: synth::Mode,
@@ -120,7 +125,20 @@ pub(super) fn groovy_mode(type_checked: bool) -> GroovyMode {
 }
 
 pub(super) fn run(args: SynthArgs) -> Result<ExitCode> {
-    let (source, mut api) = load_api_for(args.api.as_ref(), Some(args.lang))?;
+    let (source, mut api) = match &args.for_release {
+        None => load_api_for(args.api.as_ref(), Some(args.lang))?,
+        Some(spec) => {
+            let (tool, version) = thalia::toolchain::parse_spec(spec)?;
+            let Some(version) = version else {
+                anyhow::bail!("--for {spec}: give the release (`NAME@VERSION`)");
+            };
+            let source = thalia::api::source::ApiSource::from_arg(args.api.as_deref());
+            let native = synth::LanguageRules::from(args.lang).native_syntax();
+            let api = source.load_for_release(native, (tool, &version), &[], super::progress())?;
+            super::report_load(&api, &source);
+            (source, api)
+        }
+    };
     let cfg = SynthConfig {
         mode: args.mode,
         lang: args.lang,

@@ -4,6 +4,7 @@ mod batch;
 mod bisect;
 mod campaign;
 mod clusters;
+mod differential;
 mod findings;
 mod hostile_rundir;
 mod intended;

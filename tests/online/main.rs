@@ -11,6 +11,7 @@ mod online_groovy_extensions;
 mod online_known;
 mod online_oracles;
 mod online_readme;
+mod online_releases;
 mod online_scaladoc;
 mod online_server;
 mod online_slurm;

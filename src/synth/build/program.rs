@@ -13,7 +13,7 @@ use super::inhabitant::{CallShape, Inhabitant};
 use super::ir::to_ir;
 use super::record::{
     BrokenRecord, Expected, ProgramRecord, RecordKind, SequenceRecord, ShapeRecord,
-    NO_NULLABLE_TWIN,
+    NO_NULLABLE_TWIN, NO_PACKAGE_FUNCTION_TWIN,
 };
 use super::rng::{RngStream, SynthRng};
 use super::worker::Worker;
@@ -660,10 +660,38 @@ impl Worker<'_> {
         program.imports = self.building.imports.iter().cloned().collect();
         program.opt_ins = self.ctx.opt_in_markers.clone();
         let mut record = self.record(task, id, erased);
+        if self.calls_package_function(&program) {
+            record
+                .twin_not_applicable
+                .get_or_insert_with(|| NO_PACKAGE_FUNCTION_TWIN.to_string());
+        }
         record.typing_sequence.varargs_elements = varargs_n;
         shape.varargs_element_calls = self.building.varargs_element_calls;
         record.shape = shape;
         (program, record, erased)
+    }
+
+    /// Whether `p` calls or references a Kotlin package function (a member of a file of
+    /// top-level members): its Java twin cannot name it.
+    fn calls_package_function(&self, p: &Program) -> bool {
+        let mut found = false;
+        p.walk_exprs(&mut |e| match e {
+            Expr::Call { declared_in, .. }
+                if declared_in.first().is_some_and(|d| d == NATIVE_MEMBER) =>
+            {
+                let owner = declared_in.get(1).and_then(|n| self.api.class_by_name(n));
+                found |= owner.is_some_and(|c| {
+                    let c = self.api.class(c);
+                    !c.is_class && c.syntax == crate::types::Syntax::Kotlin
+                });
+            }
+            Expr::Ref {
+                kind: thalia_translators::ir::RefKind::PackageFunction { .. },
+                ..
+            } => found = true,
+            _ => {}
+        });
+        found
     }
 
     /// A local declaration, without its type when `inferred` (counted in `shape`).

@@ -194,3 +194,9 @@ pub struct ProgramRecord {
 /// required) cannot judge it: Java has no nullable types, so javac accepts the twin whatever
 /// the Kotlin compiler must do.
 pub const NO_NULLABLE_TWIN: &str = "kotlin nullability: Java has no nullable types";
+
+/// Why the Java twin of a program that calls a Kotlin package function (a top-level or
+/// extension function) cannot judge it: Java calls it as a static method of its JVM facade
+/// class (`StringsKt.trim(s)`), which the API does not record.
+pub const NO_PACKAGE_FUNCTION_TWIN: &str =
+    "kotlin package function: Java calls it through its JVM facade class, which the API does not name";
