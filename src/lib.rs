@@ -18,6 +18,7 @@ pub mod graph;
 pub mod hash;
 pub mod profile;
 pub mod server;
+pub mod stages;
 pub mod stats;
 pub mod synth;
 pub mod toolchain;

@@ -8,8 +8,7 @@ use super::candidate::Candidate;
 use super::finding::twin_applies;
 use super::judge::judge;
 use super::records::StoreError;
-use crate::compile::{compile_batch_until, CompileError, CompileOptions, Cutoff, Verdict};
-use crate::toolchain::Toolchain;
+use crate::compile::{CompileError, CompileOptions, Compiler, Verdict};
 
 /// Why the twins of a batch could not be compiled.
 #[derive(Debug, thiserror::Error)]
@@ -30,14 +29,14 @@ pub fn wanted(c: &Candidate, verdict: &Verdict) -> bool {
         && c.record.twin_not_applicable.is_none()
 }
 
-/// Compiles the Java twins of `cands` with `javac` in `dir` (one batch, a fresh process:
-/// findings are rare; given up at `cutoff`) and returns their verdicts by candidate key.
+/// Compiles the Java twins of `cands` with `javac` (the worker's: a process per batch, or its
+/// warm server) in `dir` (one batch; given up at the compiler's cutoff) and returns their
+/// verdicts by candidate key.
 pub fn compile(
-    javac: &Toolchain,
+    javac: &mut Compiler,
     dir: &Path,
     cands: &[&Candidate],
     opts: &CompileOptions,
-    cutoff: &Cutoff,
 ) -> Result<BTreeMap<String, Verdict>, TwinsError> {
     let src = dir.join("twin-src");
     let classes = dir.join("twin-classes");
@@ -59,7 +58,7 @@ pub fn compile(
         files.push(p);
         keys.push((t.file.clone(), c.key.clone()));
     }
-    let result = compile_batch_until(javac, &mut None, &files, &classes, opts, cutoff)?;
+    let result = javac.compile_batch(&files, &classes, opts)?;
     Ok(keys
         .into_iter()
         .filter_map(|(file, key)| result.verdicts.get(&file).map(|v| (key, v.clone())))

@@ -8,6 +8,7 @@ mod intended;
 mod javac_harness;
 mod known;
 mod oracles;
+mod phases;
 mod reduce;
 mod shard;
 #[path = "../support/mod.rs"]
