@@ -195,7 +195,9 @@ fn valid_part(part: &str) -> bool {
 /// after the coordinate) and blank lines are ignored; anything else is an error naming the
 /// line. `file` names the list in errors.
 pub fn parse_list(text: &str, file: &str) -> Result<Vec<Library>, BatchError> {
-    let mut libs: Vec<(usize, Library)> = Vec::new();
+    let mut libs: Vec<Library> = Vec::new();
+    // the line of each library listed, to find a duplicate in constant time
+    let mut line_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -225,25 +227,29 @@ pub fn parse_list(text: &str, file: &str) -> Result<Vec<Library>, BatchError> {
             artifact: parts[1].to_string(),
             version: parts[2].to_string(),
         };
-        if let Some((first, _)) = libs.iter().find(|(_, l)| l == &lib) {
+        if let Some(&first) = line_of.get(&lib.coordinate()) {
             return Err(BatchError::Duplicate {
                 file: file.to_string(),
                 line: i + 1,
-                first: *first,
+                first,
                 coordinate: lib.coordinate(),
             });
         }
-        libs.push((i + 1, lib));
+        line_of.insert(lib.coordinate(), i + 1);
+        libs.push(lib);
     }
     if libs.is_empty() {
         return Err(BatchError::Empty(file.to_string()));
     }
-    Ok(libs.into_iter().map(|(_, l)| l).collect())
+    Ok(libs)
 }
 
-/// Reads and parses a library list file.
+/// Reads and parses a library list file: a regular file (a FIFO or a device is refused) of at
+/// most [`crate::rundir::MAX_LIST_BYTES`].
 pub fn read_list(path: &Path) -> Result<Vec<Library>, BatchError> {
-    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    // rundir: a regular file, size-limited
+    let text = crate::rundir::read_to_string_limited(path, crate::rundir::MAX_LIST_BYTES)
+        .map_err(io(path))?;
     parse_list(&text, &path.display().to_string())
 }
 
@@ -902,7 +908,9 @@ pub fn is_batch(dir: &Path) -> bool {
 
 /// Reads a JSON file.
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, BatchError> {
-    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    // rundir: a regular file, size-limited
+    let text = crate::rundir::read_to_string_limited(path, crate::rundir::MAX_JSON_BYTES)
+        .map_err(io(path))?;
     serde_json::from_str(&text).map_err(|source| BatchError::Json {
         path: path.to_path_buf(),
         source,
@@ -926,9 +934,8 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), BatchError
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(io(parent))?;
     }
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, text + "\n").map_err(io(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(io(path))
+    // rundir: a temporary file beside it, renamed over it (never through a link)
+    crate::rundir::write_atomic(path, (text + "\n").as_bytes()).map_err(io(path))
 }
 
 /// Removes a file if it exists.

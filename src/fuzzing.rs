@@ -1,10 +1,10 @@
 //! Entry points shared by the `cargo fuzz` targets in `fuzz/` and their replay tests
-//! (`tests/fuzz_corpus.rs`): each takes arbitrary bytes, drives one input-facing part of the
+//! (`tests/cli/fuzz_corpus.rs`): each takes arbitrary bytes, drives one input-facing part of the
 //! core the way the CLI does, and must never panic (errors are fine).
 //!
 //! Input layouts are documented per function; `fuzz/README.md` describes the seed corpora.
 
-use std::path::PathBuf;
+use std::path::{Component, Path, PathBuf};
 
 use crate::api::Api;
 use crate::graph::ApiGraph;
@@ -146,4 +146,126 @@ pub fn api_json(data: &[u8]) {
     let graph = ApiGraph::build(&mut api);
     let _ = GraphStats::compute(&mut api, &graph);
     let _ = api.to_docs();
+}
+
+/// The most candidate programs [`program_ir`] makes from one input (each is a copy).
+pub const MAX_FUZZ_CANDIDATES: usize = 32;
+
+/// The most IR nodes of a program [`program_ir`] reduces (larger ones are only parsed and
+/// measured, as `thalia reduce` refuses them).
+pub const MAX_FUZZ_REDUCE_NODES: usize = 2_000;
+
+/// Whether `path` (relative) has only plain components: nothing that leaves its base.
+fn stays_below(path: &Path) -> bool {
+    path.components().all(|c| matches!(c, Component::Normal(_)))
+}
+
+/// Fuzz target `results_line`: `results.jsonl` bytes through [`scan_results`] (every line
+/// through [`parse_result_line`]), as `thalia report`, `merge` and a resumed run read them.
+///
+/// A line accepted has signatures that stay inside the run directory (panics otherwise), and
+/// it writes back to a line that reads the same.
+///
+/// [`scan_results`]: crate::campaign::store::scan_results
+/// [`parse_result_line`]: crate::campaign::store::parse_result_line
+pub fn results_line(data: &[u8]) {
+    use crate::campaign::store::{parse_result_line, scan_results};
+    let scan = scan_results(data);
+    let _ = scan.warnings(Path::new("results.jsonl"));
+    for (_, range, r) in &scan.lines {
+        assert!(range.end <= data.len());
+        let others = r.differential.iter().filter_map(|d| d.finding.as_ref());
+        for f in r.finding.iter().chain(others) {
+            let path = f.path();
+            assert!(stays_below(Path::new(&path)), "{path:?} leaves the run");
+        }
+        let line = serde_json::to_string(r).expect("a results line serializes");
+        let again = parse_result_line(line.as_bytes()).expect("a line written reads back");
+        assert_eq!(again.key, r.key);
+    }
+}
+
+/// Fuzz target `finding_json`: `finding.json` bytes as `thalia reduce`, `bisect` and `report`
+/// read them ([`FindingFile`]), the program's file checked as `bisect` does, and the
+/// bisection's section added to the bytes as a `report.md`.
+///
+/// [`FindingFile`]: crate::campaign::store::FindingFile
+pub fn finding_json(data: &[u8]) {
+    use crate::campaign::bisect::{with_section, REPORT_HEADING};
+    use crate::campaign::store::FindingFile;
+    let md = String::from_utf8_lossy(data);
+    let once = with_section(&md, &format!("{REPORT_HEADING}\n\nA\n"));
+    let twice = with_section(&once, &format!("{REPORT_HEADING}\n\nB\n"));
+    assert!(twice.contains(REPORT_HEADING));
+    let Ok(f) = serde_json::from_slice::<FindingFile>(data) else {
+        return;
+    };
+    let bug = Path::new("run/bugs/finding");
+    if let Ok(p) = crate::rundir::join_name(
+        bug,
+        &f.program.file,
+        &bug.join("finding.json"),
+        "program.file",
+    ) {
+        assert_eq!(p.parent(), Some(bug), "{p:?} leaves the finding");
+    }
+    let text = serde_json::to_string(&f).expect("a finding serializes");
+    let again: FindingFile = serde_json::from_str(&text).expect("a finding written reads back");
+    assert_eq!(again.signature, f.signature);
+}
+
+/// Fuzz target `program_ir`: `program.ir.json` bytes as `thalia reduce` and the clustering
+/// read them: the program parsed, measured, its cluster id computed, and (when at most
+/// [`MAX_FUZZ_REDUCE_NODES`] nodes) up to [`MAX_FUZZ_CANDIDATES`] reduction candidates made
+/// and written in Java, each smaller than the program.
+pub fn program_ir(data: &[u8]) {
+    use crate::campaign::reduce::{candidates, size};
+    use thalia_translators::{JavaTranslator, Translator};
+    let Ok(p) = serde_json::from_slice::<thalia_translators::ir::Program>(data) else {
+        return;
+    };
+    let n = size(&p);
+    let _ = crate::campaign::cluster::cluster_id(crate::toolchain::Tool::Javac, &p);
+    if n > MAX_FUZZ_REDUCE_NODES {
+        return;
+    }
+    let _ = JavaTranslator.translate(&p);
+    for q in candidates(&p, true).take(MAX_FUZZ_CANDIDATES) {
+        assert!(
+            q.stmts.len() < p.stmts.len() || size(&q) <= n,
+            "a candidate grew the program"
+        );
+        let _ = JavaTranslator.translate(&q);
+    }
+}
+
+/// Fuzz target `summary_json`: a synthesized directory's `summary.json` bytes as `thalia
+/// check` reads them ([`RunSummary`]), and the command that regenerates its programs.
+///
+/// [`RunSummary`]: crate::synth::output::RunSummary
+pub fn summary_json(data: &[u8]) {
+    let Ok(s) = serde_json::from_slice::<crate::synth::output::RunSummary>(data) else {
+        return;
+    };
+    let _ = s.regenerate_command(Path::new("programs"));
+    let text = serde_json::to_string(&s).expect("a summary serializes");
+    let _ = serde_json::from_str::<crate::synth::output::RunSummary>(&text);
+}
+
+/// Fuzz target `batch_list`: a `thalia batch` library list ([`crate::batch::parse_list`]);
+/// on success every library's coordinate is formatted and parsed again as a one-line list,
+/// which must give the same library.
+pub fn batch_list(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let Ok(libs) = crate::batch::parse_list(&text, "fuzz.txt") else {
+        return;
+    };
+    for lib in libs {
+        let again = crate::batch::parse_list(&lib.coordinate(), "again.txt");
+        assert!(
+            again.as_ref().is_ok_and(|l| l.len() == 1 && l[0] == lib),
+            "{} does not parse back: {again:?}",
+            lib.coordinate()
+        );
+    }
 }

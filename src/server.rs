@@ -859,10 +859,12 @@ impl CompileServer {
         let Some(live) = self.live.as_mut() else {
             return Ok(Err("no server running".into()));
         };
-        let sent = live
-            .stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| live.stdin.flush());
+        // a dead server's pipe is an error here, not a SIGPIPE that ends thalia
+        let sent = without_sigpipe(|| {
+            live.stdin
+                .write_all(line.as_bytes())
+                .and_then(|()| live.stdin.flush())
+        });
         if sent.is_err() {
             let words = self.live.take().map(Live::kill).unwrap_or_default();
             return Ok(Err(words));
@@ -1057,9 +1059,77 @@ pub mod pool {
     }
 }
 
+/// Runs `f` (a write to a child's pipe) with `SIGPIPE` blocked in this thread and discards
+/// the signal `f` raised, if any: the write fails with `EPIPE` instead. The `thalia` binary
+/// gives `SIGPIPE` its default action (which ends the process) so that a closed stdout ends
+/// it quietly; a compile server that died must not.
+fn without_sigpipe<T>(f: impl FnOnce() -> T) -> T {
+    // SAFETY: signal-set manipulation on local, initialized sets; the mask is this thread's
+    // and is restored before returning
+    unsafe {
+        let mut pipe: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut pipe);
+        libc::sigaddset(&mut pipe, libc::SIGPIPE);
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::pthread_sigmask(libc::SIG_BLOCK, &pipe, &mut old);
+        let r = f();
+        let mut pending: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut pending);
+        if libc::sigismember(&old, libc::SIGPIPE) == 0
+            && libc::sigpending(&mut pending) == 0
+            && libc::sigismember(&pending, libc::SIGPIPE) == 1
+        {
+            let now = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            libc::sigtimedwait(&pipe, std::ptr::null_mut(), &now);
+        }
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        r
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_write_to_a_closed_pipe_fails_instead_of_killing_the_process() {
+        use std::os::fd::FromRawFd;
+        // in a child process: the default SIGPIPE action, as the `thalia` binary has it
+        // SAFETY: the child only makes system calls and ends with `_exit`
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork");
+        if pid == 0 {
+            // SAFETY: see above
+            unsafe {
+                libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+                let mut fds = [0; 2];
+                if libc::pipe(fds.as_mut_ptr()) != 0 {
+                    libc::_exit(3);
+                }
+                libc::close(fds[0]);
+                let mut w = std::fs::File::from_raw_fd(fds[1]);
+                let r = without_sigpipe(|| w.write_all(b"x"));
+                let code = match r {
+                    Err(e) if e.raw_os_error() == Some(libc::EPIPE) => 0,
+                    _ => 1,
+                };
+                // (a signal left pending would have ended the child when the mask was
+                // restored)
+                libc::_exit(code);
+            }
+        }
+        let mut status = 0;
+        // SAFETY: waits for the child forked above
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "status {status:#x} (signal {})",
+            libc::WTERMSIG(status)
+        );
+    }
 
     fn fake(tool: Tool, main_class: &str, java: &str) -> Toolchain {
         Toolchain {

@@ -187,3 +187,42 @@ pub fn javadoc_page(data: &[u8]) {
         let _ = crate::io::render_class_doc(d);
     }
 }
+
+/// Fuzz target `docs_page`: one documentation page read by the reader of the layout that byte
+/// 0 selects (`% 6`, in the order of [`crate::docs::Layout::ALL`]: javadoc 21+, 17, 8,
+/// Scaladoc 3, 2, Dokka), skipping layout detection, so that every reader meets every input;
+/// the document built is rendered. The rest is the page (invalid UTF-8 replaced).
+///
+/// It also checks the HTML parser's attribute pre-scan against the parse: no element of the
+/// tree holds more attributes than [`crate::docs::html::max_tag_attributes`] says a tag can
+/// have (`<html>` and `<body>` excepted: a repeated tag adds its attributes to them). A
+/// violation panics, which the fuzzer reports.
+pub fn docs_page(data: &[u8]) {
+    use crate::docs::{html, Layout};
+    let Some((&head, page)) = data.split_first() else {
+        return;
+    };
+    let layout = Layout::ALL[head as usize % Layout::ALL.len()];
+    if let Ok(Some((doc, _))) = crate::docs::read_one_page(layout, page) {
+        let _ = crate::io::render_class_doc(&doc);
+    }
+    let text = String::from_utf8_lossy(page);
+    let Ok(tree) = html::parse_page(&text) else {
+        return;
+    };
+    let bound = html::max_tag_attributes(&text);
+    for node in tree.tree.root().descendants() {
+        let Some(e) = node.value().as_element() else {
+            continue;
+        };
+        if matches!(e.name(), "html" | "body") {
+            continue;
+        }
+        let n = e.attrs().count();
+        assert!(
+            n <= bound,
+            "<{}> has {n} attributes, more than the pre-scan's bound {bound}",
+            e.name()
+        );
+    }
+}

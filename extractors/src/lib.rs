@@ -27,12 +27,26 @@
 //! | [`maven::limits::MAX_COORDINATE_PART_LEN`] | 200 bytes | a group segment, artifact, version, classifier or extension |
 //! | [`bytecode::class::MAX_CLASS_FILE_BYTES`] | 64 MiB | one class file (never preallocated from a declared size) |
 //! | [`bytecode::MAX_ARCHIVE_CLASS_BYTES`] | 2 GiB | all class files read from one jar, jmod or image |
+//! | [`bytecode::MAX_CONTAINER_BYTES`] | 2 GiB | one jar, jmod, `-javadoc.jar` or `ct.sym` file (read whole) |
+//! | [`io::MAX_API_JSON_BYTES`] | 64 MiB | one API JSON file |
 //! | [`bytecode::class::MAX_CLASS_NAME_LEN`] | 1024 bytes | a binary class name |
 //! | [`bytecode::signature::MAX_SIGNATURE_DEPTH`] | 256 | nesting of types in a generic signature |
 //! | [`docs::MAX_PAGE_BYTES`] | 16 MiB | one documentation page (a larger one is skipped) |
 //! | [`docs::MAX_TOTAL_BYTES`] | 2 GiB | all pages read from one javadoc jar or folder |
 //! | [`docs::MAX_PAGES`] | 1,000,000 | class pages read from one javadoc jar or folder |
 //! | [`docs::BATCH_BYTES`] | 64 MiB | pages held at once (parsed a batch at a time) |
+//! | [`docs::html::MAX_TAG_ATTRIBUTES`] | 64 | attributes of one tag in a page (a page with more is skipped) |
+//! | [`docs::html::TREE_WORK_PER_BYTE`] | 8 units a byte | HTML tree building of one page, plus [`docs::html::TREE_WORK_FLOOR`] (a page that needs more is skipped) |
+//! | [`docs::html::MAX_DOM_DEPTH`] | 256 | element nesting in a parsed page (a deeper page is skipped) |
+//!
+//! Input files are opened only if they are regular files (a symbolic link is followed to one):
+//! a FIFO, a device or a socket, given on the command line or met in a class directory, a
+//! documentation folder or an API JSON directory, is refused unread with a problem naming it
+//! ([`files`]).
+//!
+//! A class name becomes a file name percent-encoded where a file name cannot hold it (`/`,
+//! `%`, control characters, a leading `.`), cut and hashed past 250 bytes ([`io`]'s "File
+//! names"): every class is written, whatever its name.
 //!
 //! Coordinates (from the command line, POMs or metadata) must be usable as path segments:
 //! not empty, not `.` or `..`, no `/`, `\`, `:`, whitespace, control characters or other
@@ -46,6 +60,7 @@ pub mod classpath;
 pub mod diff;
 pub mod docs;
 pub mod fetch;
+pub mod files;
 pub mod fuzzing;
 pub mod io;
 mod jvm_helper;
@@ -58,4 +73,8 @@ pub mod view;
 pub use io::{
     read_api_dir, read_class_file, write_class_doc, write_class_docs, SchemaError, WriteError,
 };
-pub use schema::{ClassDoc, FieldDoc, MethodDoc};
+pub use schema::{
+    ClassDoc, DeprecationLevel, FieldDoc, FieldMetadata, KotlinClassFacts, KotlinKind,
+    KotlinObjectMark, MethodDoc, MethodMetadata, ParamDefaults, ScalaClassFacts, ScalaFieldFacts,
+    ScalaMethodFacts, TypeAliasDoc, TypePathStep,
+};

@@ -396,7 +396,7 @@ impl Builder {
             mark_not_null(
                 &mut self.ts.arena,
                 &type_params,
-                doc.extra.get(NOT_NULL_TYPE_PARAMS),
+                doc.not_null_type_parameters.as_deref(),
             );
             self.ts.declare_class(
                 sym,
@@ -664,7 +664,7 @@ impl Builder {
                     ret: m.return_type(),
                     receiver: m.receiver(),
                     throws: m.throws.as_deref().unwrap_or(&[]),
-                    lists: scala_list_texts(&m.extra),
+                    lists: scala_list_texts(&m.scala),
                 };
                 match self.parse_member(id, kind, &texts, &scope) {
                     Ok(p) if self.is_duplicate(&mut seen, id, kind, &texts, &p) => {}
@@ -680,7 +680,7 @@ impl Builder {
                             &p.type_params,
                             m.other_metadata
                                 .as_ref()
-                                .and_then(|o| o.get(NOT_NULL_TYPE_PARAMS)),
+                                .and_then(|o| o.not_null_type_parameters.as_deref()),
                         );
                         self.push_member(Member {
                             kind,
@@ -692,8 +692,8 @@ impl Builder {
                             receiver: p.receiver,
                             is_static,
                             is_default: m.is_default.unwrap_or(false),
-                            is_suspend: m.metadata_flag("is_suspend"),
-                            call_is_error: super::is_error_level(&m.extra),
+                            is_suspend: m.metadata_says(|o| o.is_suspend),
+                            call_is_error: super::is_error_level(m.deprecation_level),
                             java_nullness: super::JavaNullness::of_method(
                                 m.other_metadata.as_ref(),
                             ),
@@ -737,10 +737,9 @@ impl Builder {
                             is_static,
                             is_default: false,
                             is_suspend: false,
-                            call_is_error: super::is_error_level(&f.extra),
+                            call_is_error: super::is_error_level(f.deprecation_level),
                             java_nullness: super::JavaNullness {
-                                nullable_ret: f.extra.get("nullable")
-                                    == Some(&serde_json::Value::Bool(true)),
+                                nullable_ret: f.nullable == Some(true),
                                 ..Default::default()
                             },
                             kotlin_forms: super::KotlinCallForms::default(),
@@ -994,17 +993,16 @@ impl Builder {
     /// `where` clause), which the extractors list in `upper_bounds` (the type-parameter
     /// strings carry one bound); an unparsable one is dropped.
     fn kotlin_extra_bounds(&mut self, i: usize, tps: &[(VarId, String)], scope: &[VarId]) {
-        let Some(serde_json::Value::Object(bounds)) =
-            self.classes[i].doc.extra.get("upper_bounds").cloned()
-        else {
+        let Some(bounds) = self.classes[i].doc.kotlin.upper_bounds.clone() else {
             return;
         };
         for (v, _) in tps {
             let name = self.ts.arena.var_name(*v).to_string();
-            let Some(serde_json::Value::Array(list)) = bounds.get(&name) else {
+            // (the last entry of a name, as a JSON object reads)
+            let Some((_, list)) = bounds.iter().rev().find(|(n, _)| *n == name) else {
                 continue;
             };
-            for b in list.iter().skip(1).filter_map(|b| b.as_str()) {
+            for b in list.iter().skip(1) {
                 if let Ok(t) = parse_type(&mut self.ts.arena, Syntax::Kotlin, b, scope) {
                     let not_null = !matches!(self.ts.arena.get(t), Type::Nullable(_));
                     let decl = self.ts.arena.var_mut(*v);
@@ -1141,45 +1139,30 @@ struct ListTexts {
     implicit: Vec<String>,
 }
 
-/// The parameter lists of a method document that has other than one explicit list.
-/// The key of a class document's (or a method's `other_metadata`) list of the type
-/// parameters that are not-null: a Java declaration's in a JSpecify `@NullMarked` scope.
-const NOT_NULL_TYPE_PARAMS: &str = "not_null_type_parameters";
-
-/// Marks the variables among `vars` that `names` (a JSON list of names) lists as not-null
-/// ([`crate::types::TypeVar::not_null`]); entries that are not strings are ignored.
-fn mark_not_null(
-    a: &mut crate::types::TypeArena,
-    vars: &[VarId],
-    names: Option<&serde_json::Value>,
-) {
-    let Some(list) = names.and_then(|v| v.as_array()) else {
+/// Marks the variables among `vars` that `names` (a declaration's
+/// `not_null_type_parameters`: a Java declaration's in a JSpecify `@NullMarked` scope) lists
+/// as not-null ([`crate::types::TypeVar::not_null`]).
+fn mark_not_null(a: &mut crate::types::TypeArena, vars: &[VarId], names: Option<&[String]>) {
+    let Some(list) = names else {
         return;
     };
     for &v in vars {
         let name = a.var_name(v).to_string();
-        if list.iter().any(|n| n.as_str() == Some(name.as_str())) {
+        if list.contains(&name) {
             a.var_mut(v).not_null = true;
         }
     }
 }
 
-fn scala_list_texts(extra: &serde_json::Map<String, serde_json::Value>) -> Option<ListTexts> {
-    let explicit = extra.get("parameter_lists").and_then(|v| v.as_u64());
-    let implicit: Vec<String> = extra
-        .get("implicit_parameters")
-        .and_then(|v| v.as_array())
-        .map(|a| {
-            a.iter()
-                .filter_map(|t| t.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
+/// The parameter lists of a method document that has other than one explicit list.
+fn scala_list_texts(facts: &thalia_extractors::ScalaMethodFacts) -> Option<ListTexts> {
+    let explicit = facts.parameter_lists;
+    let implicit = facts.implicit_parameters.clone().unwrap_or_default();
     if explicit.is_none() && implicit.is_empty() {
         return None;
     }
     Some(ListTexts {
-        explicit: explicit.map_or(1, |n| n as usize),
+        explicit: explicit.unwrap_or(1),
         implicit,
     })
 }

@@ -9,7 +9,7 @@ mod write;
 use std::path::PathBuf;
 
 use rustc_hash::FxHashMap;
-use thalia_extractors::ClassDoc;
+use thalia_extractors::{ClassDoc, DeprecationLevel, MethodMetadata, ParamDefaults};
 use thalia_translators::ir::ArgLists;
 
 use crate::types::{ParamType, Sym, Syntax, TypeId, TypeSystem, VarId};
@@ -18,6 +18,8 @@ pub use inherit::ResolvedMember;
 pub use load::{IssueKind, LoadError, LoadIssue, LoadReport, Skipped};
 pub use show::{show_class, similar_class_names};
 pub use source::fetched_apis_dir;
+/// One step of a path into a type (the bytecode extractor's `nullable_return_paths`).
+pub use thalia_extractors::TypePathStep;
 
 /// Index of a class in [`Api::classes`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -62,8 +64,8 @@ impl ClassKind {
 
 /// True when a document says its use is an error (Kotlin's `"deprecation_level": "error"`,
 /// written by the metadata extractor for members and classes deprecated with level ERROR).
-pub(crate) fn is_error_level(extra: &serde_json::Map<String, serde_json::Value>) -> bool {
-    extra.get("deprecation_level").and_then(|v| v.as_str()) == Some("error")
+pub(crate) fn is_error_level(level: Option<DeprecationLevel>) -> bool {
+    level == Some(DeprecationLevel::Error)
 }
 
 /// The key a context document (see [`Class::is_context`]) carries in memory.
@@ -121,7 +123,7 @@ impl Class {
 
     /// True for a class deprecated with level ERROR (Kotlin): a program cannot name it.
     pub fn is_error_deprecated(&self) -> bool {
-        is_error_level(&self.doc.extra)
+        is_error_level(self.doc.kotlin.deprecation_level)
     }
 
     /// True for a generic class (a type constructor).
@@ -158,43 +160,6 @@ pub struct JavaNullness {
     pub nullable_ret_paths: Vec<Vec<TypePathStep>>,
     /// Parts of parameter types annotated nullable: (parameter index, path).
     pub nullable_param_paths: Vec<(usize, Vec<TypePathStep>)>,
-}
-
-/// One step of a path into a type (the bytecode extractor's `nullable_return_paths`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TypePathStep {
-    /// Type argument `i`.
-    Arg(usize),
-    /// An array's element type.
-    Element,
-    /// A wildcard's bound.
-    Bound,
-}
-
-/// A JSON number read as an index (`None` for anything else).
-fn as_index(v: &serde_json::Value) -> Option<usize> {
-    v.as_u64().and_then(|i| usize::try_from(i).ok())
-}
-
-/// The indices listed under `key` of a method document's `other_metadata` (empty when
-/// absent; entries that are not indices are left out).
-fn meta_indices(meta: Option<&serde_json::Value>, key: &str) -> Vec<usize> {
-    meta.and_then(|m| m.get(key))
-        .and_then(|v| v.as_array())
-        .map(|a| a.iter().filter_map(as_index).collect())
-        .unwrap_or_default()
-}
-
-/// Reads a path written as JSON: indices, `"[]"` and `"?"` (`None` when malformed).
-fn type_path(v: &serde_json::Value) -> Option<Vec<TypePathStep>> {
-    v.as_array()?
-        .iter()
-        .map(|s| match s {
-            serde_json::Value::String(x) if x == "[]" => Some(TypePathStep::Element),
-            serde_json::Value::String(x) if x == "?" => Some(TypePathStep::Bound),
-            x => as_index(x).map(TypePathStep::Arg),
-        })
-        .collect()
 }
 
 /// `t` with the part at `path` made nullable (`None` when the path does not fit the type).
@@ -239,32 +204,16 @@ fn nullable_at(
 
 impl JavaNullness {
     /// Reads a method document's `other_metadata`.
-    pub fn of_method(meta: Option<&serde_json::Value>) -> JavaNullness {
-        let indices = |k: &str| meta_indices(meta, k);
+    pub fn of_method(meta: Option<&MethodMetadata>) -> JavaNullness {
+        let Some(m) = meta else {
+            return JavaNullness::default();
+        };
         JavaNullness {
-            nullable_ret: meta
-                .and_then(|m| m.get("nullable_return"))
-                .and_then(|v| v.as_bool())
-                .unwrap_or(false),
-            nullable_params: indices("nullable_parameters"),
-            not_null_params: indices("not_null_parameters"),
-            nullable_ret_paths: meta
-                .and_then(|m| m.get("nullable_return_paths"))
-                .and_then(|v| v.as_array())
-                .map(|ps| ps.iter().filter_map(type_path).collect())
-                .unwrap_or_default(),
-            nullable_param_paths: meta
-                .and_then(|m| m.get("nullable_parameter_paths"))
-                .and_then(|v| v.as_array())
-                .map(|ps| {
-                    ps.iter()
-                        .filter_map(|p| {
-                            let i = as_index(p.get(0)?)?;
-                            Some((i, type_path(p.get(1)?)?))
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
+            nullable_ret: m.nullable_return == Some(true),
+            nullable_params: m.nullable_parameters.clone().unwrap_or_default(),
+            not_null_params: m.not_null_parameters.clone().unwrap_or_default(),
+            nullable_ret_paths: m.nullable_return_paths.clone().unwrap_or_default(),
+            nullable_param_paths: m.nullable_parameter_paths.clone().unwrap_or_default(),
         }
     }
 
@@ -291,23 +240,20 @@ pub struct KotlinCallForms {
 
 impl KotlinCallForms {
     /// Reads a method document's `other_metadata`.
-    pub fn of_method(meta: Option<&serde_json::Value>) -> KotlinCallForms {
-        let get = |k: &str| meta.and_then(|m| m.get(k));
-        let flag = |k: &str| get(k).and_then(|v| v.as_bool()).unwrap_or(false);
-        let array = |k: &str| {
-            get(k)
-                .and_then(|v| v.as_array())
-                .cloned()
-                .unwrap_or_default()
+    pub fn of_method(meta: Option<&MethodMetadata>) -> KotlinCallForms {
+        let Some(m) = meta else {
+            return KotlinCallForms::default();
         };
         KotlinCallForms {
-            is_operator: flag("is_operator"),
-            is_infix: flag("is_infix"),
-            defaults: meta_indices(meta, "defaults"),
-            parameter_names: array("parameter_names")
-                .iter()
-                .filter_map(|n| n.as_str().map(str::to_string))
-                .collect(),
+            is_operator: m.is_operator == Some(true),
+            is_infix: m.is_infix == Some(true),
+            // the Dokka reader's one flag per parameter is not read (as before: only
+            // indices were)
+            defaults: match &m.defaults {
+                Some(ParamDefaults::Indices(d)) => d.clone(),
+                Some(ParamDefaults::PerParameter(_)) | None => Vec::new(),
+            },
+            parameter_names: m.parameter_names.clone().unwrap_or_default(),
         }
     }
 }
@@ -650,10 +596,11 @@ mod tests {
 
     #[test]
     fn type_paths_are_read_from_json() {
-        let meta = serde_json::json!({
-            "nullable_return_paths": [[0], [1, "?", "[]"], ["bad"]],
-            "nullable_parameter_paths": [[2, [0]], ["x", [0]]]
-        });
+        let meta: MethodMetadata = serde_json::from_value(serde_json::json!({
+            "nullable_return_paths": [[0], [1, "?", "[]"]],
+            "nullable_parameter_paths": [[2, [0]]]
+        }))
+        .unwrap();
         let n = JavaNullness::of_method(Some(&meta));
         assert_eq!(
             n.nullable_ret_paths,
@@ -670,5 +617,31 @@ mod tests {
             n.nullable_param_paths,
             vec![(2, vec![TypePathStep::Arg(0)])]
         );
+        // a step that is no index, `[]` or `?` is a malformed document
+        for bad in [
+            serde_json::json!({"nullable_return_paths": [["bad"]]}),
+            serde_json::json!({"nullable_parameter_paths": [["x", [0]]]}),
+        ] {
+            assert!(serde_json::from_value::<MethodMetadata>(bad).is_err());
+        }
+    }
+
+    #[test]
+    fn call_forms_read_indices_and_not_dokkas_flags() {
+        let read = |v: serde_json::Value| {
+            let meta: MethodMetadata = serde_json::from_value(v).unwrap();
+            KotlinCallForms::of_method(Some(&meta))
+        };
+        let forms = read(serde_json::json!({
+            "is_operator": true, "is_infix": false, "defaults": [1, 2],
+            "parameter_names": ["a", "b", "c"]
+        }));
+        assert!(forms.is_operator && !forms.is_infix);
+        assert_eq!(forms.defaults, [1, 2]);
+        assert_eq!(forms.parameter_names, ["a", "b", "c"]);
+        assert!(read(serde_json::json!({"defaults": [false, true]}))
+            .defaults
+            .is_empty());
+        assert_eq!(KotlinCallForms::of_method(None), KotlinCallForms::default());
     }
 }

@@ -14,9 +14,10 @@ impl Api {
         self.classes.iter().map(|c| self.class_doc(c)).collect()
     }
 
-    /// Writes every class as `<name>.json` into `dir`; returns the files written. A class
-    /// whose name is not a plain file name (`/../x`) is not written: the others still are,
-    /// and the error names every such class.
+    /// Writes every class into `dir` under its encoded name
+    /// ([`thalia_extractors::io::file_name_for`]: `/../x` is `%2F..%2Fx.json`); returns the
+    /// files written. A class whose encoded name were still not a plain file name would not be
+    /// written: the others still are, and the error names every such class.
     pub fn write_dir(&self, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
         let mut written = Vec::new();
         let mut refused = Vec::new();

@@ -6,6 +6,10 @@
 //! first after the finding's own release that no longer does, assuming the behaviour changes
 //! once between tested bounds; every verdict seen is recorded in `BUGDIR/bisect.json`, and the
 //! range is added to the finding's `report.md`.
+//!
+//! The finding's directory is data: `program.file` must be a plain file name (it is read
+//! from the directory and written into a temporary one), and `bisect.json` and `report.md`
+//! are written through a temporary file and a rename, never through a symbolic link.
 
 use std::path::Path;
 use std::time::Instant;
@@ -197,6 +201,15 @@ fn first_clean(
 pub fn bisect(bug: &Path, opts: &BisectOptions) -> Result<Bisection, BisectError> {
     let start = Instant::now();
     let finding = FindingFile::read(bug)?;
+    // the program's file name is data: one plain name, read from `bug` only
+    let source_path = crate::rundir::join_name(
+        bug,
+        &finding.program.file,
+        &bug.join("finding.json"),
+        "program.file",
+    )
+    .map_err(|e| BisectError::NotAFinding(e.to_string()))?;
+    check_targets(bug)?;
     let (run, manifest) = super::store::finding_run(bug).map_err(BisectError::NotAFinding)?;
     let info: CompilerInfo = std::iter::once(&manifest.compiler)
         .chain(&manifest.against)
@@ -218,9 +231,9 @@ pub fn bisect(bug: &Path, opts: &BisectOptions) -> Result<Bisection, BisectError
             profile.name
         )));
     };
-    let source_path = bug.join(&finding.program.file);
-    let source = std::fs::read_to_string(&source_path)
-        .map_err(|e| BisectError::NotAFinding(format!("{}: {e}", source_path.display())))?;
+    let source =
+        crate::rundir::read_to_string_limited(&source_path, crate::rundir::MAX_SOURCE_BYTES)
+            .map_err(|e| BisectError::NotAFinding(format!("{}: {e}", source_path.display())))?;
     // the published releases
     let resolver = RepoConfig::discover(&opts.repos)
         .and_then(|c| {
@@ -394,6 +407,7 @@ fn compile_one(
     let dir = work.join(format!("p{n}"));
     let classes = dir.join("classes");
     std::fs::create_dir_all(&classes).map_err(|e| format!("{}: {e}", classes.display()))?;
+    crate::rundir::check_name(file).map_err(|p| format!("{file:?}: {p}"))?;
     let path = dir.join(file);
     std::fs::write(&path, source).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut compiler = Compiler::new(tc, Mode::Process);
@@ -472,22 +486,41 @@ pub fn with_section(md: &str, section: &str) -> String {
     }
 }
 
+/// Refuses symbolic links where a bisection writes: `bisect.json`, `report.md`, `reduced/`
+/// and `reduced/report.md`.
+fn check_targets(bug: &Path) -> Result<(), BisectError> {
+    let reduced = bug.join(super::reduce::REDUCED);
+    for path in [
+        bug.join(BISECT_FILE),
+        bug.join("report.md"),
+        reduced.join("report.md"),
+        reduced,
+    ] {
+        crate::rundir::refuse_link(&path).map_err(|source| StoreError::Io { path, source })?;
+    }
+    Ok(())
+}
+
 /// Writes `bisect.json` and the range into `report.md` (and the reduced program's report).
 fn write(bug: &Path, b: &Bisection) -> Result<(), BisectError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| StoreError::Io { path, source }
     };
+    check_targets(bug)?;
     let json = serde_json::to_string_pretty(b).map_err(|e| BisectError::Compiler(e.to_string()))?;
     let path = bug.join(BISECT_FILE);
-    std::fs::write(&path, json + "\n").map_err(io(&path))?;
+    crate::rundir::write_atomic(&path, (json + "\n").as_bytes()).map_err(io(&path))?;
     let section = report_section(b);
     for report in [
         bug.join("report.md"),
         bug.join(super::reduce::REDUCED).join("report.md"),
     ] {
-        if let Ok(md) = std::fs::read_to_string(&report) {
-            std::fs::write(&report, with_section(&md, &section)).map_err(io(&report))?;
+        if let Some(md) = crate::rundir::read_optional(&report, crate::rundir::MAX_REPORT_BYTES)
+            .map_err(io(&report))?
+        {
+            crate::rundir::write_atomic(&report, with_section(&md, &section).as_bytes())
+                .map_err(io(&report))?;
         }
     }
     Ok(())

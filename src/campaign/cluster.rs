@@ -75,7 +75,11 @@ pub fn cluster_id(tool: Tool, p: &Program) -> String {
 /// not been reduced (or its files cannot be read).
 pub fn cluster_of(bug: &Path) -> Option<String> {
     let finding = FindingFile::read(bug).ok()?;
-    let text = std::fs::read_to_string(bug.join(REDUCED).join(PROGRAM_IR)).ok()?;
+    let text = crate::rundir::read_to_string_limited(
+        &bug.join(REDUCED).join(PROGRAM_IR),
+        crate::rundir::MAX_PROGRAM_IR_BYTES,
+    )
+    .ok()?;
     let program: Program = serde_json::from_str(&text).ok()?;
     Some(cluster_id(finding.compiler.tool, &program))
 }

@@ -16,8 +16,15 @@
 //! place, so an interrupted merge leaves the old `MERGED` (or none) and rerunning it is safe;
 //! the output depends only on the parts, so a rerun gives the same bytes. An existing
 //! `MERGED` is replaced only when it is an earlier merge (or an empty directory). One merge
-//! into a given `MERGED` at a time: a merge removes the temporary directories it finds
-//! beside `MERGED` (left by killed merges).
+//! into a given `MERGED` at a time: a merge holds `MERGED`'s lock ([`RunLock`]) and removes
+//! the temporary directories it finds beside it (left by killed merges); the parts are read
+//! under a shared lock, so a part that a run still writes is refused.
+//!
+//! The parts are data, not trusted: a signature on a results line must be a plain name
+//! (such lines are left out with a warning, see [`super::store::parse_result_line`]), a
+//! finding's directory is copied only when it is a real directory (never through a symbolic
+//! link), links inside it are not copied, and files are read with the size limits of
+//! [`crate::rundir`].
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -28,8 +35,9 @@ use serde::Serialize;
 use super::shard::Shard;
 use super::store::{
     first_difference, scan_results, FindingFile, Manifest, ResultLine, StoreError, KEPT_VARIANTS,
-    MANIFEST, RESULTS, VARIANTS,
+    MANIFEST, MAX_SIGNATURE_COMPONENTS, RESULTS, VARIANTS,
 };
+use crate::rundir::{self, LockError, RunLock, UnsafeName, LOCK_FILE};
 use crate::synth::census::Census;
 
 pub use super::records::MergedPart;
@@ -40,6 +48,12 @@ pub enum MergeError {
     /// A part's store cannot be read.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A part or the output is in use by another process.
+    #[error(transparent)]
+    Locked(#[from] LockError),
+    /// A name read from a part is not a plain file name.
+    #[error(transparent)]
+    UnsafeName(#[from] UnsafeName),
     /// No run directory was given.
     #[error("give the run directories of the shards to merge")]
     NoRuns,
@@ -124,7 +138,7 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
 /// Reads a run directory's manifest.
 fn read_manifest(dir: &Path) -> Result<Manifest, StoreError> {
     let path = dir.join(MANIFEST);
-    let text = fs::read_to_string(&path).map_err(io(&path))?;
+    let text = rundir::read_to_string_limited(&path, rundir::MAX_JSON_BYTES).map_err(io(&path))?;
     serde_json::from_str(&text).map_err(|e| StoreError::Manifest {
         path,
         message: e.to_string(),
@@ -136,6 +150,8 @@ struct Part {
     dir: PathBuf,
     manifest: Manifest,
     holds: Vec<MergedPart>,
+    /// Keeps writers out while the part is read.
+    _lock: RunLock,
 }
 
 /// The order of results lines in a merged run: round, program id, key.
@@ -155,6 +171,7 @@ pub fn merge(runs: &[PathBuf], out: &Path) -> Result<MergeOutcome, MergeError> {
         if canon(dir) == out_canon {
             return Err(MergeError::OutIsPart(dir.clone()));
         }
+        let lock = RunLock::acquire_shared(dir)?;
         let manifest = read_manifest(dir)?;
         let holds = if manifest.merged.is_empty() {
             vec![MergedPart {
@@ -169,6 +186,7 @@ pub fn merge(runs: &[PathBuf], out: &Path) -> Result<MergeOutcome, MergeError> {
             dir: dir.clone(),
             manifest,
             holds,
+            _lock: lock,
         });
     }
     // one campaign
@@ -227,7 +245,7 @@ pub fn merge(runs: &[PathBuf], out: &Path) -> Result<MergeOutcome, MergeError> {
     let mut owner: BTreeMap<String, usize> = BTreeMap::new();
     for (i, p) in parts.iter().enumerate() {
         let path = p.dir.join(RESULTS);
-        let bytes = fs::read(&path).map_err(io(&path))?;
+        let bytes = rundir::read_limited(&path, rundir::MAX_RESULTS_BYTES).map_err(io(&path))?;
         let scan = scan_results(&bytes);
         warnings.extend(scan.warnings(&path));
         for (_, _, r) in scan.lines {
@@ -254,6 +272,9 @@ pub fn merge(runs: &[PathBuf], out: &Path) -> Result<MergeOutcome, MergeError> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "merged".into());
     fs::create_dir_all(&parent).map_err(io(&parent))?;
+    // one merge into `out` at a time: its lock (a missing `out` is created empty to hold it)
+    rundir::ensure_dir(out).map_err(io(out))?;
+    let out_lock = RunLock::acquire(out)?;
     let tmp_prefix = format!(".{name}.merge-");
     for e in fs::read_dir(&parent).map_err(io(&parent))?.flatten() {
         if e.file_name().to_string_lossy().starts_with(&tmp_prefix) {
@@ -277,18 +298,29 @@ pub fn merge(runs: &[PathBuf], out: &Path) -> Result<MergeOutcome, MergeError> {
     }
     let mut first_key: BTreeMap<String, String> = BTreeMap::new();
     for (path, &i) in &source_of {
-        let dest = tmp.join(path);
-        let src = parts[i].dir.join(path);
+        // `<folder>/<signature>`: checked when the line was read, checked again here
+        let under = |dir: &Path| {
+            rundir::join_relative(
+                dir,
+                path,
+                MAX_SIGNATURE_COMPONENTS + 1,
+                &parts[i].dir.join(RESULTS),
+                "finding.signature",
+            )
+        };
+        let dest = under(&tmp)?;
+        let src = under(&parts[i].dir)?;
         let mut key = earliest.get(path).cloned().unwrap_or_default();
-        if src.is_dir() {
+        if rundir::is_real_dir_under(&parts[i].dir, path) {
             copy_dir(&src, &dest)?;
             if let Ok(f) = FindingFile::read(&dest) {
                 key = f.program.key;
             }
             // the other parts' variants of the same finding, up to the limit
             for (j, p) in parts.iter().enumerate() {
-                if j != i {
-                    add_variants(&p.dir.join(path).join(VARIANTS), &dest.join(VARIANTS))?;
+                let variants = format!("{path}/{VARIANTS}");
+                if j != i && rundir::is_real_dir_under(&p.dir, &variants) {
+                    add_variants(&under(&p.dir)?.join(VARIANTS), &dest.join(VARIANTS))?;
                 }
             }
         }
@@ -316,7 +348,7 @@ pub fn merge(runs: &[PathBuf], out: &Path) -> Result<MergeOutcome, MergeError> {
         text.push('\n');
     }
     let rpath = tmp.join(RESULTS);
-    fs::write(&rpath, text).map_err(io(&rpath))?;
+    rundir::write_atomic(&rpath, text.as_bytes()).map_err(io(&rpath))?;
 
     // the manifest: the campaign, its parts, their sessions
     let mut manifest = parts[0].manifest.clone();
@@ -332,37 +364,39 @@ pub fn merge(runs: &[PathBuf], out: &Path) -> Result<MergeOutcome, MergeError> {
     let mut census: Option<Census> = None;
     for p in &parts {
         let path = p.dir.join(super::records::CENSUS_FILE);
-        if let Ok(text) = fs::read_to_string(&path) {
-            match serde_json::from_str::<Census>(&text) {
+        match rundir::read_optional(&path, rundir::MAX_JSON_BYTES) {
+            Ok(Some(text)) => match serde_json::from_str::<Census>(&text) {
                 Ok(c) => census.get_or_insert_with(Census::default).merge(&c),
                 Err(e) => warnings.push(format!("{}: {e}; left out of the census", path.display())),
-            }
+            },
+            Ok(None) => {}
+            Err(e) => warnings.push(format!("{}: {e}; left out of the census", path.display())),
         }
     }
     if let Some(c) = census {
         write_json(&tmp.join(super::records::CENSUS_FILE), &c)?;
     }
     let config = parts[0].dir.join(super::records::SYNTH_CONFIG_FILE);
-    if config.is_file() {
+    if let Some(text) =
+        rundir::read_optional(&config, rundir::MAX_JSON_BYTES).map_err(io(&config))?
+    {
         let dest = tmp.join(super::records::SYNTH_CONFIG_FILE);
-        fs::copy(&config, &dest).map_err(io(&dest))?;
+        rundir::write_atomic(&dest, text.as_bytes()).map_err(io(&dest))?;
     }
 
-    // into place
-    if out.exists() {
-        let empty = fs::read_dir(out).is_ok_and(|mut d| d.next().is_none());
-        let earlier_merge = read_manifest(out).is_ok_and(|m| !m.merged.is_empty());
-        if !(empty || earlier_merge) {
-            let _ = fs::remove_dir_all(&tmp);
-            return Err(MergeError::OutExists(out.to_path_buf()));
-        }
-        let old = parent.join(format!("{tmp_prefix}old-{}", std::process::id()));
-        fs::rename(out, &old).map_err(io(out))?;
-        fs::rename(&tmp, out).map_err(io(out))?;
-        let _ = fs::remove_dir_all(&old);
-    } else {
-        fs::rename(&tmp, out).map_err(io(out))?;
+    // into place, locked: the new directory's lock is taken before it is renamed to `out`
+    let empty = fs::read_dir(out).is_ok_and(|d| d.flatten().all(|e| e.file_name() == LOCK_FILE));
+    let earlier_merge = read_manifest(out).is_ok_and(|m| !m.merged.is_empty());
+    if !(empty || earlier_merge) {
+        let _ = fs::remove_dir_all(&tmp);
+        return Err(MergeError::OutExists(out.to_path_buf()));
     }
+    let _new_lock = RunLock::acquire(&tmp)?;
+    // swapped in one step where the file system can: `out` always exists, always locked
+    let old = parent.join(format!("{tmp_prefix}old-{}", std::process::id()));
+    let old = rundir::exchange_or_replace(&tmp, out, &old).map_err(io(out))?;
+    let _ = fs::remove_dir_all(&old);
+    drop(out_lock);
     Ok(MergeOutcome {
         dir: out.to_path_buf(),
         parts: manifest.merged,
@@ -379,10 +413,16 @@ fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), StoreError> {
         path: path.to_path_buf(),
         message: e.to_string(),
     })? + "\n";
-    fs::write(path, text).map_err(io(path))
+    rundir::write_atomic(path, text.as_bytes()).map_err(io(path))
 }
 
-/// Copies the directory `src` into `dest` (files and directories; permissions kept).
+/// Whether `path` is a directory itself, not a symbolic link to one.
+fn is_real_dir(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
+}
+
+/// Copies the directory `src` into `dest`: its directories and regular files (permissions
+/// kept), not its symbolic links, FIFOs, devices or sockets, nor hidden temporary entries.
 fn copy_dir(src: &Path, dest: &Path) -> Result<(), StoreError> {
     fs::create_dir_all(dest).map_err(io(dest))?;
     let mut entries: Vec<_> = fs::read_dir(src).map_err(io(src))?.flatten().collect();
@@ -411,7 +451,7 @@ fn add_variants(src: &Path, dest: &Path) -> Result<(), StoreError> {
     };
     let mut names: Vec<_> = rd
         .flatten()
-        .filter(|e| e.path().is_dir() && !e.file_name().to_string_lossy().starts_with('.'))
+        .filter(|e| is_real_dir(&e.path()) && !e.file_name().to_string_lossy().starts_with('.'))
         .map(|e| e.file_name())
         .collect();
     names.sort();

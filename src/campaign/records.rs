@@ -2,7 +2,6 @@
 //! a finding's `finding.json`), shared by the store that writes them and the commands that
 //! read them (`report`, `merge`, `reduce`, `bisect`).
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -267,7 +266,9 @@ impl FindingFile {
     /// Reads `dir/finding.json`.
     pub fn read(dir: &Path) -> Result<FindingFile, StoreError> {
         let path = dir.join("finding.json");
-        let text = fs::read_to_string(&path).map_err(io(&path))?;
+        // rundir: a regular file, size-limited
+        let text = crate::rundir::read_to_string_limited(&path, crate::rundir::MAX_JSON_BYTES)
+            .map_err(io(&path))?;
         serde_json::from_str(&text).map_err(|e| StoreError::Manifest {
             path,
             message: e.to_string(),
@@ -416,6 +417,9 @@ pub enum StoreError {
     /// An intended-changes file cannot be used.
     #[error(transparent)]
     Intended(#[from] super::intended::IntendedError),
+    /// rundir: another process writes the run directory.
+    #[error(transparent)]
+    Locked(#[from] crate::rundir::LockError),
     /// The directory holds a different run.
     #[error("{dir} holds a different run ({field} was {was}, now {now}); give another output directory to start a new run")]
     Mismatch {

@@ -9,7 +9,14 @@
 //! to its own declared type goes) or, for a program in another language than Java, is checked
 //! by javac on the step's Java twin, which must keep the expected verdict (a local used once is
 //! inlined, explicit type arguments are dropped).
+//!
+//! Memory is linear in the program's size: the candidate steps are made one at a time, each a
+//! copy of the program, and programs of more than [`MAX_REDUCE_NODES`] IR nodes are refused
+//! (synthesized programs have tens). The finding's directory is data: its files are read with
+//! the limits of [`crate::rundir`], and everything is written through a temporary file and a
+//! rename, never through a symbolic link (a linked `reduced/` or `report.md` is an error).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -22,12 +29,17 @@ use super::judge::{judge, judge_with_reason};
 use super::setup::RunIdentity;
 use super::store::{CompilerInfo, FindingFile, Manifest, StoreError, PROGRAM_IR};
 use crate::compile::{CompileOptions, Compiler, Mode, Verdict};
+use crate::rundir;
 use crate::synth::Expected;
 use crate::toolchain::{self, Toolchain};
 
 /// The most compiler runs one reduction makes by default (each candidate step is one; a step
 /// checked by the Java twin is two).
 pub const DEFAULT_MAX_COMPILES: usize = 300;
+
+/// The largest program reduced, in IR nodes ([`size`]): a step is a copy of the program, and a
+/// round may try a few steps per statement.
+pub const MAX_REDUCE_NODES: usize = 20_000;
 
 /// How to reduce.
 #[derive(Clone, Debug)]
@@ -86,6 +98,9 @@ pub enum ReduceError {
     /// The finding does not reproduce as it was recorded.
     #[error("the finding does not reproduce: {0}")]
     NotReproduced(String),
+    /// The program is larger than [`MAX_REDUCE_NODES`].
+    #[error("{0}")]
+    TooLarge(String),
 }
 
 /// The number of IR nodes of a program (its size for the reduction).
@@ -161,6 +176,8 @@ impl Judge {
         let classes = dir.join("classes");
         std::fs::create_dir_all(&classes)
             .map_err(|e| ReduceError::Compiler(format!("{}: {e}", classes.display())))?;
+        rundir::check_name(file)
+            .map_err(|p| ReduceError::NotAFinding(format!("the program's file {file:?}: {p}")))?;
         let path = dir.join(file);
         std::fs::write(&path, src)
             .map_err(|e| ReduceError::Compiler(format!("{}: {e}", path.display())))?;
@@ -197,6 +214,24 @@ fn uses(stmts: &[Stmt], name: &str) -> usize {
         });
     }
     n
+}
+
+/// For each statement that declares a local, how often the statements after it read its
+/// name (`uses(&stmts[i + 1..], name)`, for all `i` in one pass); 0 for the others.
+fn later_uses(stmts: &[Stmt]) -> Vec<usize> {
+    let mut reads: HashMap<&str, usize> = HashMap::new();
+    let mut out = vec![0; stmts.len()];
+    for (i, s) in stmts.iter().enumerate().rev() {
+        if let Stmt::Local { name, .. } = s {
+            out[i] = reads.get(name.as_str()).copied().unwrap_or(0);
+        }
+        s.expr_ref().walk(&mut |e| {
+            if let Expr::Local(l) = e {
+                *reads.entry(l.as_str()).or_default() += 1;
+            }
+        });
+    }
+    out
 }
 
 /// `e` with every `Local(name)` replaced by `with`.
@@ -376,111 +411,144 @@ fn map_stmts(stmts: &[Stmt], f: impl Fn(&Expr) -> Expr) -> Vec<Stmt> {
         .collect()
 }
 
-/// The candidate steps from `p`, most promising first.
-fn steps(p: &Program, may_check_twin: bool, keep_result: bool) -> Vec<Step> {
-    let mut out = Vec::new();
+/// The candidate steps from `p`, most promising first, made one at a time as they are taken
+/// (each is a copy of the program: all of them at once took memory quadratic in its size).
+fn steps(p: &Program, may_check_twin: bool, keep_result: bool) -> impl Iterator<Item = Step> + '_ {
     let n = p.stmts.len();
-    let with = |stmts: Vec<Stmt>| {
-        let mut q = p.clone();
+    let last = n.saturating_sub(1);
+    let later = later_uses(&p.stmts);
+    let limit = measure(p);
+    let mut shell = Program::new(p.id.clone(), Vec::new());
+    shell.inner_classes = p.inner_classes.clone();
+    shell.type_params = p.type_params.clone();
+    shell.imports = p.imports.clone();
+    shell.opt_ins = p.opt_ins.clone();
+    let with = move |stmts: Vec<Stmt>| {
+        let mut q = shell.clone();
         q.stmts = stmts;
         q
     };
+    let local = |i: usize| match &p.stmts[i] {
+        Stmt::Local { name, ty, init, .. } => Some((name, ty, init)),
+        Stmt::Expr(_) => None,
+    };
+    let later_ = later.clone();
+    let with_ = with.clone();
     // a local nobody reads goes (never the call under test, the last statement)
-    for i in 0..n.saturating_sub(1) {
-        if let Stmt::Local { name, .. } = &p.stmts[i] {
-            if uses(&p.stmts[i + 1..], name) == 0 {
-                let mut stmts = p.stmts.clone();
-                stmts.remove(i);
-                out.push(Step {
-                    program: with(stmts),
-                    needs_twin: false,
-                });
-            }
-        }
-    }
+    let unused = (0..last).filter_map(move |i| {
+        local(i).filter(|_| later_[i] == 0)?;
+        let mut stmts = p.stmts.clone();
+        stmts.remove(i);
+        Some(Step {
+            program: with_(stmts),
+            needs_twin: false,
+        })
+    });
     // a local read once is inlined: a typed bottom constant keeps the type its use sees;
     // any other initializer may not (javac checks the twin)
-    for i in 0..n.saturating_sub(1) {
-        if let Stmt::Local { name, init, .. } = &p.stmts[i] {
-            let bottom = matches!(init, Expr::Bottom(_));
-            if (bottom || may_check_twin) && uses(&p.stmts[i + 1..], name) == 1 {
-                let mut stmts = p.stmts[..i].to_vec();
-                stmts.extend(map_stmts(&p.stmts[i + 1..], |e| substitute(e, name, init)));
-                out.push(Step {
-                    program: with(stmts),
-                    needs_twin: !bottom,
-                });
-            }
+    let with_ = with.clone();
+    let inlined = (0..last).filter_map(move |i| {
+        let (name, _, init) = local(i)?;
+        let bottom = matches!(init, Expr::Bottom(_));
+        if !((bottom || may_check_twin) && later[i] == 1) {
+            return None;
         }
-    }
+        let mut stmts = p.stmts[..i].to_vec();
+        stmts.extend(map_stmts(&p.stmts[i + 1..], |e| substitute(e, name, init)));
+        Some(Step {
+            program: with_(stmts),
+            needs_twin: !bottom,
+        })
+    });
     // an initializer becomes a typed bottom constant of the local's declared type
-    for i in 0..n.saturating_sub(1) {
-        if let Stmt::Local { ty, init, .. } = &p.stmts[i] {
-            if !matches!(init, Expr::Bottom(_)) {
-                let mut stmts = p.stmts.clone();
-                if let Stmt::Local { init, .. } = &mut stmts[i] {
-                    *init = Expr::Bottom(ty.clone());
-                }
-                out.push(Step {
-                    program: with(stmts),
-                    needs_twin: false,
-                });
-            }
+    let with_ = with.clone();
+    let bottomed_inits = (0..last).filter_map(move |i| {
+        let (_, ty, init) = local(i)?;
+        if matches!(init, Expr::Bottom(_)) {
+            return None;
         }
-    }
+        let mut stmts = p.stmts.clone();
+        if let Stmt::Local { init, .. } = &mut stmts[i] {
+            *init = Expr::Bottom(ty.clone());
+        }
+        Some(Step {
+            program: with_(stmts),
+            needs_twin: false,
+        })
+    });
     // the result local of the call under test (the last statement) goes, the call stays as
     // a statement: what the result is assigned to is part of the finding only when the
     // finding then changes; an ill-typed program broken at its result keeps it (without it
     // the program would be well-typed, and an acceptance would still look like the finding)
-    if let Some(Stmt::Local { name, init, .. }) = p.stmts.last().filter(|_| !keep_result) {
-        if uses(&p.stmts, name) == 0 {
-            let mut stmts = p.stmts.clone();
-            if let Some(last) = stmts.last_mut() {
-                *last = Stmt::Expr(init.clone());
-            }
-            out.push(Step {
-                program: with(stmts),
-                needs_twin: false,
-            });
+    let with_ = with.clone();
+    let result = std::iter::once_with(move || {
+        let Some(Stmt::Local { name, init, .. }) = p.stmts.last().filter(|_| !keep_result) else {
+            return None;
+        };
+        if uses(&p.stmts, name) != 0 {
+            return None;
         }
-    }
+        let mut stmts = p.stmts.clone();
+        if let Some(last) = stmts.last_mut() {
+            *last = Stmt::Expr(init.clone());
+        }
+        Some(Step {
+            program: with_(stmts),
+            needs_twin: false,
+        })
+    });
     // a call's receiver that is a constructor call (a call chain) or a cast expression
     // becomes a typed bottom constant of its type
-    let bottomed = map_stmts(&p.stmts, bottom_receivers);
-    if bottomed != p.stmts {
-        out.push(Step {
-            program: with(bottomed),
+    let with_ = with.clone();
+    let receivers = std::iter::once_with(move || {
+        let bottomed = map_stmts(&p.stmts, bottom_receivers);
+        (bottomed != p.stmts).then(|| Step {
+            program: with_(bottomed),
             needs_twin: false,
-        });
-    }
-    // casts of locals to their own declared type go
-    let declared: Vec<(String, Ty)> = p
-        .stmts
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::Local { name, ty, .. } => Some((name.clone(), ty.clone())),
-            Stmt::Expr(_) => None,
         })
-        .collect();
-    let uncast = map_stmts(&p.stmts, |e| drop_own_casts(e, &declared));
-    if uncast != p.stmts {
-        out.push(Step {
-            program: with(uncast),
+    });
+    // casts of locals to their own declared type go
+    let with_ = with.clone();
+    let casts = std::iter::once_with(move || {
+        let declared: Vec<(String, Ty)> = p
+            .stmts
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Local { name, ty, .. } => Some((name.clone(), ty.clone())),
+                Stmt::Expr(_) => None,
+            })
+            .collect();
+        let uncast = map_stmts(&p.stmts, |e| drop_own_casts(e, &declared));
+        (uncast != p.stmts).then(|| Step {
+            program: with_(uncast),
             needs_twin: false,
-        });
-    }
+        })
+    });
     // explicit type arguments go (inference must find them: javac checks the twin)
-    if may_check_twin {
-        let erased = map_stmts(&p.stmts, drop_type_args);
-        if erased != p.stmts {
-            out.push(Step {
-                program: with(erased),
-                needs_twin: true,
-            });
+    let type_args = std::iter::once_with(move || {
+        if !may_check_twin {
+            return None;
         }
-    }
-    out.retain(|s| measure(&s.program) < measure(p));
-    out
+        let erased = map_stmts(&p.stmts, drop_type_args);
+        (erased != p.stmts).then(|| Step {
+            program: with(erased),
+            needs_twin: true,
+        })
+    });
+    unused
+        .chain(inlined)
+        .chain(bottomed_inits)
+        .chain(result.flatten())
+        .chain(receivers.flatten())
+        .chain(casts.flatten())
+        .chain(type_args.flatten())
+        .filter(move |s| measure(&s.program) < limit)
+}
+
+/// The programs a reduction round tries from `p`, in the order it tries them (with the Java
+/// twin's checks when `may_check_twin`), each smaller than `p`: for tests and fuzzing.
+pub fn candidates(p: &Program, may_check_twin: bool) -> impl Iterator<Item = Program> + '_ {
+    steps(p, may_check_twin, false).map(|s| s.program)
 }
 
 /// What a reduction step must decrease: statements, then IR nodes, then initializers that
@@ -498,16 +566,29 @@ fn measure(p: &Program) -> (usize, usize, usize) {
 pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> {
     let start = Instant::now();
     let finding = FindingFile::read(bug)?;
+    check_targets(bug)?;
     let ir_path = bug.join(PROGRAM_IR);
-    let text = std::fs::read_to_string(&ir_path).map_err(|e| {
-        ReduceError::NotAFinding(format!(
-            "{}: {e} (only findings of `thalia run` keep their program's IR)",
-            ir_path.display()
-        ))
-    })?;
+    let text =
+        rundir::read_to_string_limited(&ir_path, rundir::MAX_PROGRAM_IR_BYTES).map_err(|e| {
+            ReduceError::NotAFinding(format!(
+                "{}: {e} (only findings of `thalia run` keep their program's IR)",
+                ir_path.display()
+            ))
+        })?;
     let mut program: Program = serde_json::from_str(&text).map_err(|e| {
         ReduceError::NotAFinding(format!("{}: not a program: {e}", ir_path.display()))
     })?;
+    drop(text);
+    let nodes = size(&program);
+    if nodes > MAX_REDUCE_NODES {
+        return Err(ReduceError::TooLarge(format!(
+            "{}: the program has {nodes} IR nodes; reduction takes programs of at most {MAX_REDUCE_NODES} IR nodes",
+            ir_path.display()
+        )));
+    }
+    rundir::check_name(&program.id)
+        .map_err(|p| rundir::unsafe_name(&ir_path, "id", &program.id, p))
+        .map_err(|e| ReduceError::NotAFinding(e.to_string()))?;
     let (run, manifest) = super::store::finding_run(bug).map_err(ReduceError::NotAFinding)?;
     let info = compiler_info(&manifest, &finding).ok_or_else(|| {
         ReduceError::NotAFinding(format!(
@@ -569,29 +650,33 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
     };
     let (lines_before, size_before) = (source.lines().count(), size(&program));
     let mut kept = 0;
-    'outer: while judge_.compiles < opts.max_compiles {
-        let keep_result = finding
-            .program
-            .record
-            .broken
-            .as_ref()
-            .is_some_and(|b| b.position == "result");
+    let keep_result = finding
+        .program
+        .record
+        .broken
+        .as_ref()
+        .is_some_and(|b| b.position == "result");
+    while judge_.compiles < opts.max_compiles {
+        let mut next = None;
         for step in steps(&program, judge_.javac.is_some(), keep_result) {
             if judge_.compiles >= opts.max_compiles {
-                break 'outer;
+                break;
             }
             if step.needs_twin && !judge_.twin_keeps_expectation(&step.program)? {
                 continue;
             }
             if let Some((src, v)) = judge_.keeps_finding(&step.program)? {
-                program = step.program;
-                source = src;
-                verdict = v;
-                kept += 1;
-                continue 'outer;
+                next = Some((step.program, src, v));
+                break;
             }
         }
-        break;
+        let Some((p, src, v)) = next else {
+            break;
+        };
+        program = p;
+        source = src;
+        verdict = v;
+        kept += 1;
     }
     write_reduced(bug, &finding, &judge_, &program, &source, &verdict, info)?;
     let cluster = super::cluster::cluster_id(info.tool, &program);
@@ -610,8 +695,31 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
     let summary =
         serde_json::to_string_pretty(&out).map_err(|e| ReduceError::Compiler(e.to_string()))?;
     let path = bug.join(REDUCED).join("reduction.json");
-    std::fs::write(&path, summary + "\n").map_err(|source| StoreError::Io { path, source })?;
+    rundir::write_atomic(&path, (summary + "\n").as_bytes())
+        .map_err(|source| StoreError::Io { path, source })?;
     Ok(out)
+}
+
+/// Refuses, before any work, what reduction could not write: a symbolic link (or a file) as
+/// `reduced/`, a link as `finding.json`, `report.md` or one of `reduced/`'s files.
+fn check_targets(bug: &Path) -> Result<(), StoreError> {
+    let reduced = bug.join(REDUCED);
+    let check =
+        |path: PathBuf, r: std::io::Result<()>| r.map_err(|source| StoreError::Io { path, source });
+    if std::fs::symlink_metadata(&reduced).is_ok() {
+        check(reduced.clone(), rundir::ensure_dir(&reduced))?;
+    }
+    for path in [
+        bug.join("finding.json"),
+        bug.join("report.md"),
+        reduced.join("report.md"),
+        reduced.join(PROGRAM_IR),
+        reduced.join("reduction.json"),
+    ] {
+        let r = rundir::refuse_link(&path);
+        check(path, r)?;
+    }
+    Ok(())
 }
 
 /// Records the finding's cluster in its `finding.json` (rewritten through a temporary file)
@@ -622,20 +730,21 @@ fn record_cluster(bug: &Path, finding: &FindingFile, cluster: &str) -> Result<()
     f.cluster = Some(cluster.to_string());
     let text =
         serde_json::to_string_pretty(&f).map_err(|e| ReduceError::Compiler(e.to_string()))?;
-    let tmp = bug.join(".finding.json.tmp");
-    std::fs::write(&tmp, text + "\n").map_err(io(tmp.clone()))?;
     let dest = bug.join("finding.json");
-    std::fs::rename(&tmp, &dest).map_err(io(dest))?;
+    rundir::write_atomic(&dest, (text + "\n").as_bytes()).map_err(io(dest))?;
     let note = format!(
         "\n## Cluster\n\n{cluster}: the findings whose reduced programs are this one up to the names of locals are one cause (`thalia report` lists them together).\n"
     );
     for path in [bug.join("report.md"), bug.join(REDUCED).join("report.md")] {
-        let Ok(text) = std::fs::read_to_string(&path) else {
+        let Some(text) =
+            rundir::read_optional(&path, rundir::MAX_REPORT_BYTES).map_err(io(path.clone()))?
+        else {
             continue;
         };
         // a finding reduced again gets one cluster note, the latest
         let kept = text.split("\n## Cluster\n").next().unwrap_or(&text);
-        std::fs::write(&path, format!("{kept}{note}")).map_err(io(path.clone()))?;
+        rundir::write_atomic(&path, format!("{kept}{note}").as_bytes())
+            .map_err(io(path.clone()))?;
     }
     Ok(())
 }
@@ -653,13 +762,15 @@ fn write_reduced(
     info: &CompilerInfo,
 ) -> Result<(), ReduceError> {
     let dir = bug.join(REDUCED);
-    std::fs::create_dir_all(&dir).map_err(|source| StoreError::Io {
+    rundir::ensure_dir(&dir).map_err(|source| StoreError::Io {
         path: dir.clone(),
         source,
     })?;
     let write = |name: &str, text: &str| {
-        let p = dir.join(name);
-        std::fs::write(&p, text).map_err(|source| StoreError::Io { path: p, source })
+        let p = rundir::join_name(&dir, name, &bug.join(PROGRAM_IR), "id")
+            .map_err(|e| ReduceError::NotAFinding(e.to_string()))?;
+        rundir::write_atomic(&p, text.as_bytes())
+            .map_err(|source| ReduceError::from(StoreError::Io { path: p, source }))
     };
     let file = judge_.translator.file_name(program);
     write(&file, source)?;
@@ -706,4 +817,64 @@ fn write_reduced(
     );
     write("report.md", &report)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use thalia_translators::ir::Lit;
+
+    /// `a0 = null; a1 = a0; a2 = null; ...; m(a1, aN)`: a chain of reads and unused locals.
+    fn chain(n: usize) -> Program {
+        let string = Ty::class("java.lang.String", Vec::new());
+        let mut stmts: Vec<Stmt> = (0..n)
+            .map(|i| {
+                let init = if i % 3 == 1 {
+                    Expr::local(format!("a{}", i - 1))
+                } else {
+                    Expr::Lit(Lit::Null)
+                };
+                Stmt::local(format!("a{i}"), string.clone(), init)
+            })
+            .collect();
+        stmts.push(Stmt::expr(Expr::static_call(
+            "java.util.Objects",
+            "equals",
+            Vec::new(),
+            vec![Expr::local("a1"), Expr::local(format!("a{}", n - 1))],
+        )));
+        Program::new("p1", stmts)
+    }
+
+    #[test]
+    fn later_uses_counts_what_each_local_is_read_after_it() {
+        let p = chain(12);
+        let later = later_uses(&p.stmts);
+        for (i, s) in p.stmts.iter().enumerate() {
+            let expected = match s {
+                Stmt::Local { name, .. } => uses(&p.stmts[i + 1..], name),
+                Stmt::Expr(_) => 0,
+            };
+            assert_eq!(later[i], expected, "statement {i}");
+        }
+        assert_eq!(later[0], 1, "a1 = a0");
+        assert_eq!(later[1], 1, "m(a1, ..)");
+        assert_eq!(later[2], 0);
+    }
+
+    #[test]
+    fn candidates_are_smaller_and_the_first_drops_the_first_unused_local() {
+        let p = chain(12);
+        let all: Vec<Program> = candidates(&p, true).collect();
+        assert!(!all.is_empty());
+        for q in &all {
+            assert!(measure(q) < measure(&p));
+        }
+        // the first is the first unused local gone (a2)
+        assert_eq!(all[0].stmts.len(), p.stmts.len() - 1);
+        assert!(!all[0]
+            .stmts
+            .iter()
+            .any(|s| matches!(s, Stmt::Local { name, .. } if name == "a2")));
+    }
 }

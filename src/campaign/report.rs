@@ -1,5 +1,9 @@
 //! `thalia report RUN`: a run directory summarized — programs, verdicts, expectation rates,
 //! findings by kind and signature, and throughput.
+//!
+//! Files are read with the limits of [`crate::rundir`] (regular files only, never blocking
+//! on a FIFO); a results line whose signature is not a plain name is skipped with a warning
+//! ([`super::store::parse_result_line`]), so no finding directory outside the run is read.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -9,6 +13,7 @@ use serde::Serialize;
 
 use super::finding::{FindingKind, TwinStatus};
 use super::store::{scan_results, Manifest, ResultLine, StoreError, MANIFEST, RESULTS};
+use crate::rundir;
 use crate::synth::Expected;
 
 /// Verdict counts of one mode.
@@ -183,18 +188,23 @@ impl Report {
     /// Reads `dir`'s manifest, results and bug directories.
     pub fn load(dir: &Path) -> Result<Report, StoreError> {
         let mpath = dir.join(MANIFEST);
-        let text = std::fs::read_to_string(&mpath).map_err(|source| StoreError::Io {
-            path: mpath.clone(),
-            source,
-        })?;
+        let text =
+            rundir::read_to_string_limited(&mpath, rundir::MAX_JSON_BYTES).map_err(|source| {
+                StoreError::Io {
+                    path: mpath.clone(),
+                    source,
+                }
+            })?;
         let manifest: Manifest = serde_json::from_str(&text).map_err(|e| StoreError::Manifest {
             path: mpath.clone(),
             message: e.to_string(),
         })?;
         let rpath = dir.join(RESULTS);
-        let bytes = std::fs::read(&rpath).map_err(|source| StoreError::Io {
-            path: rpath.clone(),
-            source,
+        let bytes = rundir::read_limited(&rpath, rundir::MAX_RESULTS_BYTES).map_err(|source| {
+            StoreError::Io {
+                path: rpath.clone(),
+                source,
+            }
         })?;
         let scan = scan_results(&bytes);
         let warnings = scan.warnings(&rpath);
@@ -356,9 +366,12 @@ impl Report {
             },
             unreadable_lines: unreadable,
             warnings,
-            census: std::fs::read_to_string(dir.join(super::records::CENSUS_FILE))
-                .ok()
-                .and_then(|t| serde_json::from_str(&t).ok()),
+            census: rundir::read_to_string_limited(
+                &dir.join(super::records::CENSUS_FILE),
+                rundir::MAX_JSON_BYTES,
+            )
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok()),
         })
     }
 

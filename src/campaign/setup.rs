@@ -267,7 +267,10 @@ pub fn manifest(
 
 /// The seed recorded in the run directory `dir`, if it holds a synthesizing run.
 pub fn recorded_seed(dir: &Path) -> Option<u64> {
-    let text = std::fs::read_to_string(dir.join(MANIFEST)).ok()?;
+    // rundir: a regular file, size-limited
+    let text =
+        crate::rundir::read_to_string_limited(&dir.join(MANIFEST), crate::rundir::MAX_JSON_BYTES)
+            .ok()?;
     let m: Manifest = serde_json::from_str(&text).ok()?;
     m.identity.seed()
 }
@@ -279,7 +282,9 @@ pub fn check_identity(
     compiler: String,
 ) -> Result<CheckIdentity, SetupError> {
     let path = dir.join("programs.jsonl");
-    let programs = std::fs::read(&path).map_err(|source| SetupError::Io { path, source })?;
+    // rundir: a regular file, size-limited
+    let programs = crate::rundir::read_limited(&path, crate::rundir::MAX_RESULTS_BYTES)
+        .map_err(|source| SetupError::Io { path, source })?;
     Ok(CheckIdentity {
         programs: dir
             .canonicalize()

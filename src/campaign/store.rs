@@ -92,6 +92,8 @@ pub struct Store {
     counts: HashMap<String, u64>,
     session_start: Instant,
     recovered_lines: usize,
+    /// rundir: one writer at a time (released when the store is dropped).
+    _lock: crate::rundir::RunLock,
 }
 
 impl Store {
@@ -99,10 +101,17 @@ impl Store {
     /// identities agree (a different run is an error). The manifest's last session is this
     /// one.
     pub fn open(dir: &Path, mut manifest: Manifest) -> Result<Store, StoreError> {
+        // rundir: the lock first, before anything in the directory is read, repaired or made
+        fs::create_dir_all(dir).map_err(io(dir))?;
+        let lock = crate::rundir::RunLock::acquire(dir)?;
         fs::create_dir_all(dir.join(BUGS)).map_err(io(dir))?;
         let manifest_path = dir.join(MANIFEST);
         if manifest_path.exists() {
-            let text = fs::read_to_string(&manifest_path).map_err(io(&manifest_path))?;
+            let text = crate::rundir::read_to_string_limited(
+                &manifest_path,
+                crate::rundir::MAX_JSON_BYTES,
+            )
+            .map_err(io(&manifest_path))?;
             let old: Manifest = serde_json::from_str(&text).map_err(|e| StoreError::Manifest {
                 path: manifest_path.clone(),
                 message: e.to_string(),
@@ -119,6 +128,14 @@ impl Store {
             sessions.append(&mut manifest.sessions);
             manifest.sessions = sessions;
         }
+        // rundir: no finding is written through a link (`bugs/`, `bugs/<compiler>/`,
+        // `bugs/<signature>/variants/`, ... down to a variant)
+        for folder in [BUGS, SUSPECTS, KNOWN, INTENDED] {
+            let top = dir.join(folder);
+            if let Some(link) = crate::rundir::find_link(&top, 3).map_err(io(&top))? {
+                return Err(io(&link)(crate::rundir::FileProblem::Symlink.into()));
+            }
+        }
         // leftovers of a bug directory that was being written when the run was killed
         for folder in [BUGS, SUSPECTS, KNOWN, INTENDED] {
             for e in fs::read_dir(dir.join(folder))
@@ -132,6 +149,11 @@ impl Store {
             }
         }
         let results_path = dir.join(RESULTS);
+        // rundir: an existing results file must be a regular file within the limit
+        if results_path.exists() {
+            crate::rundir::check_regular(&results_path, crate::rundir::MAX_RESULTS_BYTES)
+                .map_err(io(&results_path))?;
+        }
         let mut results = open_results(&results_path)?;
         let mut bytes = Vec::new();
         results.read_to_end(&mut bytes).map_err(io(&results_path))?;
@@ -154,6 +176,7 @@ impl Store {
             // keep the raw bytes first: a kill before the rename below leaves the lines in
             // both files, never in neither
             let qpath = dir.join(QUARANTINE);
+            crate::rundir::refuse_link(&qpath).map_err(io(&qpath))?; // rundir: no writes through links
             let mut q = fs::OpenOptions::new()
                 .create(true)
                 .append(true)
@@ -167,19 +190,13 @@ impl Store {
             q.write_all(&raw)
                 .and_then(|()| q.sync_all())
                 .map_err(io(&qpath))?;
-            let tmp = dir.join(format!(".{RESULTS}.tmp"));
             let mut kept = Vec::with_capacity(bytes.len());
             for (_, range, _) in &scan.lines {
                 kept.extend_from_slice(&bytes[range.clone()]);
                 kept.push(b'\n');
             }
-            fs::File::create(&tmp)
-                .and_then(|mut f| f.write_all(&kept).and_then(|()| f.sync_all()))
-                .map_err(io(&tmp))?;
-            fs::rename(&tmp, &results_path).map_err(io(&results_path))?;
-            if let Ok(d) = fs::File::open(dir) {
-                let _ = d.sync_all();
-            }
+            // rundir: a temporary file beside it, synced, renamed over it
+            crate::rundir::write_atomic_durable(&results_path, &kept).map_err(io(&results_path))?;
             results = open_results(&results_path)?;
         } else if scan.complete < bytes.len() {
             // everything after the last newline is a line cut short by a kill
@@ -196,6 +213,7 @@ impl Store {
             counts,
             session_start: Instant::now(),
             recovered_lines,
+            _lock: lock,
         };
         store.checkpoint()?;
         Ok(store)
@@ -356,14 +374,13 @@ impl Store {
             s.seconds = self.session_start.elapsed().as_secs_f64();
         }
         let path = self.dir.join(MANIFEST);
-        let tmp = self.dir.join(format!(".{MANIFEST}.tmp"));
         let text =
             serde_json::to_string_pretty(&self.manifest).map_err(|e| StoreError::Manifest {
                 path: path.clone(),
                 message: e.to_string(),
             })? + "\n";
-        fs::write(&tmp, text).map_err(io(&tmp))?;
-        fs::rename(&tmp, &path).map_err(io(&path))?;
+        // rundir: a temporary file beside it, renamed over it (never through a link)
+        crate::rundir::write_atomic(&path, text.as_bytes()).map_err(io(&path))?;
         let _ = self.results.sync_data();
         Ok(())
     }
@@ -599,6 +616,7 @@ fn write_in(dir: &Path, name: &str, text: &str) -> Result<(), StoreError> {
 
 /// Opens `results.jsonl` for reading and appending (created if missing).
 fn open_results(path: &Path) -> Result<fs::File, StoreError> {
+    crate::rundir::refuse_link(path).map_err(io(path))?; // rundir: no writes through links
     fs::OpenOptions::new()
         .create(true)
         .read(true)
@@ -642,6 +660,10 @@ impl ResultsScan {
     }
 }
 
+/// The most `/`-separated names a finding's signature has (`<compiler>/<signature>` for
+/// another compiler's differential finding).
+pub const MAX_SIGNATURE_COMPONENTS: usize = 2;
+
 /// Checks one line of `results.jsonl`.
 pub fn parse_result_line(bytes: &[u8]) -> Result<ResultLine, String> {
     let text = std::str::from_utf8(bytes)
@@ -663,6 +685,16 @@ pub fn parse_result_line(bytes: &[u8]) -> Result<ResultLine, String> {
     }
     if !r.seconds.is_finite() || !r.at.is_finite() {
         return Err("not a results line: a time is not a finite number".into());
+    }
+    // rundir: a signature names a directory under the run's
+    let others = r.differential.iter().filter_map(|d| d.finding.as_ref());
+    for f in r.finding.iter().chain(others) {
+        crate::rundir::check_relative(&f.signature, MAX_SIGNATURE_COMPONENTS).map_err(|p| {
+            format!(
+                "not a results line: `finding.signature` {:?} is not a plain file name: {p}",
+                f.signature.chars().take(120).collect::<String>()
+            )
+        })?;
     }
     Ok(r)
 }
@@ -838,7 +870,8 @@ pub fn finding_run(bug: &Path) -> Result<(PathBuf, Manifest), String> {
         .map(Path::to_path_buf)
         .ok_or_else(|| format!("{}: no run directory above it", bug.display()))?;
     let path = run.join(MANIFEST);
-    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::rundir::read_to_string_limited(&path, crate::rundir::MAX_JSON_BYTES)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let manifest = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok((run, manifest))
 }

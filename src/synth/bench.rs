@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use thalia_translators::{translator, Language};
 
-use super::worker::Worker;
+use super::build::worker::Worker;
 use super::{Run, Selection};
 
 /// Figures of one benchmark run.

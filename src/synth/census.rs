@@ -322,7 +322,7 @@ impl Census {
 
     /// Counts one more synthesized program with what its record says beyond the IR
     /// (varargs elements, defaults left out).
-    pub fn add_record(&mut self, p: &Program, r: &super::program::ProgramRecord) {
+    pub fn add_record(&mut self, p: &Program, r: &super::build::record::ProgramRecord) {
         self.add(p, r.uses_varargs_elements());
         if r.shape.defaults_omitted > 0 {
             *self.forms.entry("default-omitted".to_string()).or_default() += 1;

@@ -166,7 +166,7 @@ pub struct SynthConfig {
     /// Probability that a Scala program leaves the implicit (`using`) list of the member
     /// under test out, for scalac's implicit search to supply, where the search is certain
     /// to find every argument (compiler-synthesized `ClassTag`s and `<:<` evidence, the
-    /// standard `Ordering`s and `Numeric`s: `synth::implicits`); otherwise the arguments
+    /// standard `Ordering`s and `Numeric`s: `synth::typing::implicits`); otherwise the arguments
     /// are passed. Drawn per program from its own stream. Default 0.5: both the search
     /// and explicitly passed implicits are exercised.
     pub implicit_search_probability: f64,

@@ -3,6 +3,7 @@
 //! members (with inherited ones) of every class by name, and which members are usable.
 
 use rustc_hash::{FxHashMap, FxHashSet};
+use thalia_extractors::KotlinKind;
 
 use crate::api::{Api, ClassId, ClassKind, MemberId, MemberKind, ResolvedMember};
 use crate::graph::ApiGraph;
@@ -191,8 +192,8 @@ pub struct SynthContext {
     pub scala_views: Vec<(TypeId, TypeId)>,
     /// For Scala programs, the implicit instances of the API's companion objects, which
     /// implicit search finds in the implicit scope of the types their companions belong to
-    /// ([`super::implicits::ImplicitIndex`]).
-    pub scala_instances: super::implicits::ImplicitIndex,
+    /// ([`ImplicitIndex`]).
+    pub scala_instances: ImplicitIndex,
 }
 
 /// The boxed class of each primitive.
@@ -275,18 +276,11 @@ pub fn expressible(api: &Api, t: TypeId, native: Option<Syntax>) -> bool {
     }
 }
 
-/// True for a Scala document marked `implicit` (a method, field or class the Scala view
-/// marks `"implicit": true`).
-pub(crate) fn is_implicit(extra: &serde_json::Map<String, serde_json::Value>) -> bool {
-    extra.get("implicit") == Some(&serde_json::Value::Bool(true))
-}
-
 /// The implicit conversions of a Scala API, wherever declared (a conversion that needs an
 /// import counts too: a position it could convert is no certain type error): the
 /// (parameter, result) types of every `implicit def` with one explicit parameter and of every
 /// implicit class's constructor.
 fn implicit_views(api: &Api) -> Vec<(TypeId, TypeId)> {
-    let implicit = is_implicit;
     let mut out = Vec::new();
     for m in api.member_ids() {
         let mem = api.member(m);
@@ -303,8 +297,8 @@ fn implicit_views(api: &Api) -> Vec<(TypeId, TypeId)> {
                 .doc
                 .methods()
                 .get(mem.doc_index)
-                .is_some_and(|d| implicit(&d.extra)),
-            MemberKind::Constructor => implicit(&cl.doc.extra),
+                .is_some_and(|d| d.scala.implicit == Some(true)),
+            MemberKind::Constructor => cl.doc.scala.implicit == Some(true),
             MemberKind::Field => false,
         };
         if let (true, Some(p)) = (view, mem.params.first()) {
@@ -396,7 +390,7 @@ pub fn is_raw_inner(api: &Api, sym: Sym) -> bool {
         let Some(cl) = c.map(|c| api.class(c)) else {
             return false;
         };
-        if cl.doc.extra.contains_key("scala_inner") {
+        if cl.doc.scala.scala_inner.is_some() {
             return true;
         }
         if cl.doc.is_inner != Some(true) {
@@ -498,20 +492,23 @@ pub fn outer_class(api: &Api, m: MemberId) -> Option<ClassId> {
 
 /// The Kotlin kind the Kotlin view records for a class (`object`, `companion`,
 /// `annotation_class`, ...), if any.
-pub fn kotlin_kind(api: &Api, c: ClassId) -> Option<&str> {
-    api.class(c).doc.extra.get("kotlin_kind")?.as_str()
+pub fn kotlin_kind(api: &Api, c: ClassId) -> Option<KotlinKind> {
+    api.class(c).doc.kotlin.kotlin_kind
 }
 
 /// True for a Scala `object` without a companion class (`scala.None`,
 /// `scala.math.Ordering.Int`): its members are static, and it is no type that a program can
 /// name (`None.type` is).
 pub fn is_scala_object(api: &Api, c: ClassId) -> bool {
-    api.class(c).doc.extra.get("scala_object") == Some(&serde_json::Value::Bool(true))
+    api.class(c).doc.scala.scala_object == Some(true)
 }
 
 /// True for a Kotlin `object` or companion object, whose members are imported by name.
 pub fn is_kotlin_object(api: &Api, c: ClassId) -> bool {
-    matches!(kotlin_kind(api, c), Some("object" | "companion"))
+    matches!(
+        kotlin_kind(api, c),
+        Some(KotlinKind::Object | KotlinKind::Companion)
+    )
 }
 
 /// The Kotlin extensions (package, name) that kotlinc accepts only on a property literal.
@@ -519,7 +516,7 @@ const PROPERTY_LITERAL_ONLY: [(&str, &str); 1] = [("kotlin", "isInitialized")];
 
 /// True for a Kotlin annotation class, which is no type of values (nor a bound).
 pub fn is_kotlin_annotation_class(api: &Api, c: ClassId) -> bool {
-    kotlin_kind(api, c) == Some("annotation_class")
+    kotlin_kind(api, c) == Some(KotlinKind::AnnotationClass)
 }
 
 fn is_public(access: Option<&str>) -> bool {
@@ -570,8 +567,7 @@ impl SynthContext {
                 Some(cl.syntax) == native
                     && !(cl.syntax == Syntax::Kotlin && kotlin_view::is_mapped(&cl.name))
                     && !(cl.syntax == Syntax::Scala
-                        && (scala_view::is_mapped(&cl.name)
-                            || cl.doc.extra.contains_key("scala_inner")))
+                        && (scala_view::is_mapped(&cl.name) || cl.doc.scala.scala_inner.is_some()))
                     && cl.doc.deprecated != Some(true)
             };
             own && !preview.contains(&cl.sym) && is_public(cl.doc.access_mod.as_deref())
@@ -580,11 +576,10 @@ impl SynthContext {
         // native language's files of top-level members
         let mut owners: Vec<ClassId> = api.class_ids().filter(|&c| usable_owner(api, c)).collect();
         owners.sort_by(|a, b| api.class(*a).name.cmp(&api.class(*b).name));
-        let flag = |api: &Api, c: ClassId, key: &str| api.class(c).doc.extra.get(key).cloned();
         let opt_in_markers: Vec<String> = owners
             .iter()
             .copied()
-            .filter(|&c| flag(api, c, "opt_in_marker") == Some(serde_json::Value::Bool(true)))
+            .filter(|&c| api.class(c).doc.kotlin.opt_in_marker == Some(true))
             .map(|c| api.class(c).name.clone())
             .collect();
         // Kotlin's annotation classes and Scala's objects are no types of values, nor for
@@ -746,9 +741,9 @@ impl SynthContext {
             Vec::new()
         };
         let scala_instances = if native == Some(Syntax::Scala) {
-            super::implicits::ImplicitIndex::of(api)
+            ImplicitIndex::of(api)
         } else {
-            super::implicits::ImplicitIndex::default()
+            ImplicitIndex::default()
         };
         SynthContext {
             graph,
@@ -818,18 +813,14 @@ impl SynthContext {
     fn scala_problem(api: &Api, m: MemberId) -> Option<SkipReason> {
         let mem = api.member(m);
         let a = &api.ts.arena;
-        let extra = |key: &str| {
-            let owner = api.class(mem.owner);
-            match mem.kind {
-                MemberKind::Field => None,
-                _ => owner
-                    .doc
-                    .methods()
-                    .get(mem.doc_index)?
-                    .extra
-                    .get(key)
-                    .cloned(),
-            }
+        let facts = match mem.kind {
+            MemberKind::Field => None,
+            _ => api
+                .class(mem.owner)
+                .doc
+                .methods()
+                .get(mem.doc_index)
+                .map(|d| &d.scala),
         };
         if mem.receiver.is_some() {
             return Some(SkipReason::ScalaExtension);
@@ -846,8 +837,8 @@ impl SynthContext {
         }
         // a method's lists are written as declared (`Member::scala_lists`, the implicit
         // arguments given explicitly); a constructor's are not written yet
-        let implicit = extra("implicit_parameters").is_some();
-        let lists = extra("parameter_lists").and_then(|v| v.as_u64());
+        let implicit = facts.is_some_and(|f| f.implicit_parameters.is_some());
+        let lists = facts.and_then(|f| f.parameter_lists);
         let reason = if implicit {
             SkipReason::ScalaImplicit
         } else {
@@ -1073,6 +1064,97 @@ impl SynthContext {
     pub fn unbox_of(&self, s: Sym) -> Option<Prim> {
         self.boxes.iter().find(|(_, b)| *b == s).map(|(p, _)| *p)
     }
+}
+
+/// The implicit instances and implicit methods of a Scala API's companion objects.
+#[derive(Clone, Debug, Default)]
+pub struct ImplicitIndex {
+    /// Each implicit `val` or parameterless `def` of a companion: its owner class and the
+    /// parts of its type (an intersection `A & B` gives both).
+    pub(in crate::synth) instances: Vec<(Sym, Vec<TypeId>)>,
+    /// Each implicit method of a companion with type or implicit parameters (a generic or
+    /// conditional instance): its owner class and the class its result is an instance of.
+    pub(in crate::synth) producers: Vec<(Sym, Sym)>,
+}
+
+impl ImplicitIndex {
+    /// Reads the API's Scala companions (static members): fields and methods marked
+    /// `implicit`; an instance's type is read from its document (the loader leaves out a
+    /// member whose type is an intersection).
+    pub fn of(api: &mut Api) -> ImplicitIndex {
+        let mut out = ImplicitIndex::default();
+        let classes: Vec<crate::api::ClassId> = api
+            .class_ids()
+            .filter(|&c| api.class(c).syntax == Syntax::Scala)
+            .collect();
+        for c in classes {
+            let (sym, doc) = {
+                let cl = api.class(c);
+                (cl.sym, cl.doc.clone())
+            };
+            for f in doc.fields() {
+                if f.scala.implicit != Some(true) || f.is_static != Some(true) {
+                    continue;
+                }
+                let parts: Option<Vec<TypeId>> = split_intersection(&f.ty)
+                    .into_iter()
+                    .map(|t| {
+                        let t = crate::types::parse_type(&mut api.ts.arena, Syntax::Scala, t, &[])
+                            .ok()?;
+                        Some(crate::types::scala_view::to_jvm(&mut api.ts.arena, t, true))
+                    })
+                    .collect();
+                if let Some(parts) = parts {
+                    out.instances.push((sym, parts));
+                }
+            }
+        }
+        for m in api.member_ids() {
+            let mem = api.member(m);
+            let cl = api.class(mem.owner);
+            if cl.syntax != Syntax::Scala || !mem.is_static || mem.kind != MemberKind::Method {
+                continue;
+            }
+            let marked = cl
+                .doc
+                .methods()
+                .get(mem.doc_index)
+                .is_some_and(|d| d.scala.implicit == Some(true));
+            if !marked {
+                continue;
+            }
+            let ret = api.ts.arena.as_class(mem.ret).map(|(s, _)| s);
+            match ret {
+                // a parameterless one is an instance (a method only where the view says so)
+                Some(_) if mem.params.is_empty() && mem.type_params.is_empty() => {
+                    out.instances.push((cl.sym, vec![mem.ret]));
+                }
+                Some(r) => out.producers.push((cl.sym, r)),
+                None => {}
+            }
+        }
+        out
+    }
+}
+
+/// The parts of an intersection type's text (`A & B[C & D]` gives `A` and `B[C & D]`): split
+/// at each `&` outside brackets and parentheses.
+fn split_intersection(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, ch) in text.char_indices() {
+        match ch {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            '&' if depth == 0 => {
+                parts.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(text[start..].trim());
+    parts
 }
 
 #[cfg(test)]

@@ -10,25 +10,21 @@
 //!    seed), numbered, and the selected ones are built; a worker re-enumerates a member
 //!    (deterministically) before building its programs, and program `i` draws from an RNG
 //!    seeded by `(seed, i)`.
+//!
+//! The modules below keep what a compiler accepts apart from what a program holds:
+//! [`typing`] answers what the target language's checker accepts (conversions, overload
+//! resolution, implicit search, erasure, language rules), [`build`] draws and builds the
+//! programs and asks it; [`context`] holds the read-only facts both share, [`config`] and
+//! [`swarm`] the knobs, [`census`] and [`output`] what a run reports and writes.
 
 pub mod bench;
+pub mod build;
 pub mod census;
-pub mod conditional;
 pub mod config;
 pub mod context;
-pub mod enumerate;
-pub mod erase;
-pub mod groovy;
-pub mod implicits;
-pub mod inhabit;
 pub mod output;
-pub mod overload;
-pub mod program;
-pub mod reference;
-pub mod rules;
 pub mod swarm;
-pub mod worker;
-pub mod wrap;
+pub mod typing;
 
 use std::collections::BTreeMap;
 
@@ -38,12 +34,13 @@ use serde::Serialize;
 use thalia_translators::ir::Program;
 
 use crate::api::{Api, MemberId};
+pub use build::{
+    BrokenRecord, Expected, Features, ProgramRecord, RecordKind, RngStream, SequenceRecord, Worker,
+};
 pub use config::{Mode, SynthConfig};
 pub use context::{SkipReason, SynthContext};
-pub use program::{BrokenRecord, Expected, ProgramRecord, RecordKind, SequenceRecord};
-pub use rules::LanguageRules;
-pub use swarm::{Features, SwarmConfig};
-use worker::{RngStream, Worker};
+pub use swarm::SwarmConfig;
+pub use typing::LanguageRules;
 
 /// Which programs of a run to build.
 #[derive(Clone, Debug, Default)]

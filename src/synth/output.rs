@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thalia_translators::{translator, JavaTranslator, Language, Translator};
 
+use super::typing::LanguageRules;
 use super::{SynthConfig, SynthSummary, Synthesized};
 
 /// What a run wrote.
@@ -71,10 +72,12 @@ impl RunSummary {
     /// Reads `dir/summary.json`.
     pub fn read(dir: &Path) -> Result<RunSummary, SummaryError> {
         let path = dir.join("summary.json");
-        let text = fs::read_to_string(&path).map_err(|source| SummaryError::Io {
-            path: path.clone(),
-            source,
-        })?;
+        // rundir: a regular file, size-limited
+        let text = crate::rundir::read_to_string_limited(&path, crate::rundir::MAX_JSON_BYTES)
+            .map_err(|source| SummaryError::Io {
+                path: path.clone(),
+                source,
+            })?;
         serde_json::from_str(&text).map_err(|source| SummaryError::Malformed { path, source })
     }
 
@@ -195,7 +198,9 @@ pub fn write_run_with(
     let mut files = 0;
     let mut untranslatable = Vec::new();
     let mut untwinned = Vec::new();
-    let twin = (lang != Language::Java).then_some(JavaTranslator);
+    let twin = LanguageRules::new(lang)
+        .has_java_twin()
+        .then_some(JavaTranslator);
     for s in programs.iter_mut() {
         match tr.translate(&s.program) {
             Ok(src) => {

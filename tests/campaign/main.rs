@@ -4,6 +4,7 @@ mod batch;
 mod bisect;
 mod campaign;
 mod clusters;
+mod hostile_rundir;
 mod intended;
 mod javac_harness;
 mod known;

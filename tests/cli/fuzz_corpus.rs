@@ -70,6 +70,31 @@ fn api_json_corpus_and_regressions_do_not_panic() {
 }
 
 #[test]
+fn results_line_corpus_and_regressions_do_not_panic() {
+    replay("results_line", thalia::fuzzing::results_line);
+}
+
+#[test]
+fn finding_json_corpus_and_regressions_do_not_panic() {
+    replay("finding_json", thalia::fuzzing::finding_json);
+}
+
+#[test]
+fn program_ir_corpus_and_regressions_do_not_panic() {
+    replay("program_ir", thalia::fuzzing::program_ir);
+}
+
+#[test]
+fn summary_json_corpus_and_regressions_do_not_panic() {
+    replay("summary_json", thalia::fuzzing::summary_json);
+}
+
+#[test]
+fn batch_list_corpus_and_regressions_do_not_panic() {
+    replay("batch_list", thalia::fuzzing::batch_list);
+}
+
+#[test]
 fn skip_list_names_real_regressions() {
     for (name, reason) in SKIP {
         assert!(!reason.is_empty(), "{name}: skip without a reason");

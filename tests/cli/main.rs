@@ -1,5 +1,6 @@
-//! Integration tests: the `thalia` binary and the core library: API loading, types, hostile input, toolchains. One binary of modules, one per former test file.
+//! Integration tests: the `thalia` binary and the core library: API loading, types, hostile input, toolchains, the source's architecture. One binary of modules, one per former test file.
 
+mod architecture;
 mod cli;
 mod fuzz_corpus;
 mod hostile_core;

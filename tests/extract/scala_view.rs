@@ -624,3 +624,50 @@ fn online_scala_library_fetch_writes_the_scala_view() {
         "static <A> apply(A): scala.Option[A]"
     );
 }
+
+/// Scala objects and classes with symbolic names, as in `os-lib` (`os.package./`), compiled
+/// by Scala 3.
+const SYMBOLIC: &str = r#"
+package object sym {
+  object / { def apply(x: Int): Int = x }
+  object % { def mod(a: Int, b: Int): Int = a % b }
+}
+package sym {
+  class <+>(val n: Int) { def <+>(o: <+>): <+> = new <+>(n + o.n) }
+}
+"#;
+
+/// Symbolic names that cannot be file names (`/`, `%`) are written under percent-encoded
+/// file names, and the directory loads under the names themselves (issue 34: `thalia fetch`
+/// of os-lib failed on `os.package./`).
+#[test]
+fn symbolic_names_are_written_under_encoded_file_names() {
+    let Some(classes) = compile("scala3@3.9.0", "Sym.scala", SYMBOLIC) else {
+        return;
+    };
+    let out = tempfile::tempdir().expect("tempdir").keep().join("api");
+    let (ok, stderr) = extract(&["--view", "scala"], &[&classes], &out);
+    if !ok && stderr.contains("cannot get org.scala-lang:scala3-compiler_3") {
+        require::missing_tool("scala_view", &stderr);
+        return;
+    }
+    assert!(ok, "{stderr}");
+    let by_name = docs(&out);
+    for (name, file) in [
+        ("sym.package./", "sym.package.%2F.json"),
+        ("sym.package.%", "sym.package.%25.json"),
+        ("sym.<+>", "sym.<+>.json"),
+    ] {
+        assert!(by_name.contains_key(name), "{name} in {:?}", by_name.keys());
+        let doc: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join(file)).expect(file))
+                .expect("json");
+        assert_eq!(doc["name"], name);
+    }
+    assert_eq!(
+        methods(&by_name["sym.package./"]),
+        ["static apply(scala.Int): scala.Int"]
+    );
+    let text = load(&out);
+    assert!(text.contains("loaded"), "{text}");
+}

@@ -1,7 +1,7 @@
 //! The ill-typed oracle's table of Groovy extension methods
-//! (`src/synth/groovy-extension-methods.tsv`) against real Groovy: `thalia toolchain install`
+//! (`src/synth/typing/groovy-extension-methods.tsv`) against real Groovy: `thalia toolchain install`
 //! fetches groovy 4 and 5 from Maven Central through the user's Maven configuration (this test
-//! needs that network access), and `src/synth/groovy-extension-methods.groovy` prints what
+//! needs that network access), and `src/synth/typing/groovy-extension-methods.groovy` prints what
 //! each one's static type checker sees. Every such method must be in the table, or
 //! synthesis would break a position that Groovy fills with an extension method (an ill-typed
 //! program groovyc accepts: a false alarm).
@@ -44,7 +44,7 @@ fn extension_methods(toolchain: &Path) -> BTreeSet<String> {
         .arg("-cp")
         .arg(cp.join(":"))
         .arg("groovy.ui.GroovyMain")
-        .arg(root().join("src/synth/groovy-extension-methods.groovy"))
+        .arg(root().join("src/synth/typing/groovy-extension-methods.groovy"))
         .output()
         .expect("java runs");
     assert!(
@@ -62,7 +62,7 @@ fn online_the_groovy_extension_table_covers_what_groovyc_sees() {
     let toolchains = tmp.path().join("toolchains");
     install(&toolchains, &PINNED);
     let table = rows(
-        &std::fs::read_to_string(root().join("src/synth/groovy-extension-methods.tsv"))
+        &std::fs::read_to_string(root().join("src/synth/typing/groovy-extension-methods.tsv"))
             .expect("the table"),
     );
     for pinned in PINNED {

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 use thalia::api::{Api, MemberId};
 use thalia::embedded::embedded_corpus;
-use thalia::synth::worker::Worker;
+use thalia::synth::build::Worker;
 use thalia::synth::{
     program_id, Mode, Run, Selection, SwarmConfig, SynthConfig, SynthContext, Synthesized,
 };

@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use thalia::api::{Api, MemberKind};
 use thalia::embedded::embedded_corpus;
-use thalia::synth::program::ProgramRecord;
+use thalia::synth::build::ProgramRecord;
 use thalia::synth::{
     Mode, Plan, Run, Selection, SwarmConfig, SynthConfig, SynthContext, Synthesized,
 };
@@ -751,9 +751,9 @@ fn erased(
     args: &[Option<&str>],
     goal: Option<&str>,
 ) -> bool {
-    use thalia::synth::erase::InferInfo;
-    use thalia::synth::inhabit::Inhabitant;
-    use thalia::synth::worker::Worker;
+    use thalia::synth::build::Inhabitant;
+    use thalia::synth::build::Worker;
+    use thalia::synth::typing::InferInfo;
     use thalia::types::{parse_type, Subst, Syntax};
     let (api, ctx) = java_base();
     let cfg = SynthConfig {

@@ -6,10 +6,10 @@
 
 use thalia::api::{Api, MemberId, MemberKind};
 use thalia::embedded::embedded_corpus;
+use thalia::synth::build::Inhabitant;
+use thalia::synth::build::Worker;
 use thalia::synth::context::SkipReason;
-use thalia::synth::erase::InferInfo;
-use thalia::synth::inhabit::Inhabitant;
-use thalia::synth::worker::Worker;
+use thalia::synth::typing::InferInfo;
 use thalia::synth::{Mode, SynthConfig, SynthContext};
 use thalia::types::{parse_type, Subst, Syntax};
 use thalia_translators::ir::{Expr, Ty};
@@ -174,9 +174,9 @@ fn calls_name_the_classes_that_declare_their_method() {
     // the declarations a type sees: `String.length()` comes from `CharSequence` too
     let string =
         parse_type(&mut w.api.ts.arena, Syntax::Java, "java.lang.String", &[]).expect("a type");
-    let got = w.declarers(string, "length", 0);
+    let got = w.typing().declarers(string, "length", 0);
     assert_eq!(got, ["java.lang.String", "java.lang.CharSequence"]);
-    let got = w.declarers(string, "size", 0);
+    let got = w.typing().declarers(string, "size", 0);
     assert!(got.is_empty(), "{got:?}");
 }
 
@@ -322,9 +322,9 @@ fn varargs_inference_takes_every_argument_into_account() {
         for (i, t) in [a0, a1].into_iter().enumerate() {
             seq.args[i] = parse_type(&mut w.api.ts.arena, Syntax::Java, t, &[]).expect("a type");
         }
-        let got = w.resolve(m, &task.formal, &seq);
+        let got = w.typing().resolve(m, &task.formal, &seq);
         assert_eq!(
-            got != thalia::synth::enumerate::Resolution::NoneApplicable,
+            got != thalia::synth::typing::Resolution::NoneApplicable,
             applicable,
             "join({a0}, {a1}): {got:?}"
         );

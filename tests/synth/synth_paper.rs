@@ -5,9 +5,9 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use thalia::api::{Api, MemberId};
-use thalia::synth::erase::InferInfo;
-use thalia::synth::inhabit::Inhabitant;
-use thalia::synth::worker::{SynthRng, Worker};
+use thalia::synth::build::Inhabitant;
+use thalia::synth::build::{SynthRng, Worker};
+use thalia::synth::typing::InferInfo;
 use thalia::synth::{SynthConfig, SynthContext};
 use thalia::types::{parse_type, print_type, Subst, Syntax, TypeId};
 use thalia_translators::ir::{Expr, Receiver, Ty};

@@ -14,6 +14,7 @@ use super::class::{
     extract_class, module_exports, package_null_marked, RawClass, MAX_CLASS_FILE_BYTES,
 };
 use super::{ExtractError, ExtractProblem};
+use crate::files::InputFileError;
 
 /// The classes read from one container.
 #[derive(Clone, Debug, Default)]
@@ -40,6 +41,10 @@ pub struct RawArchive {
 /// any real jar or JDK module, low enough that a zip bomb ends in seconds.
 pub const MAX_ARCHIVE_CLASS_BYTES: u64 = 2 << 30;
 
+/// The most bytes of one container file (a jar, jmod or `ct.sym`), which is read whole: the
+/// bound on the class files read out of it.
+pub const MAX_CONTAINER_BYTES: u64 = MAX_ARCHIVE_CLASS_BYTES;
+
 /// Reads at most [`MAX_CLASS_FILE_BYTES`] from `r`, never trusting a declared size (a zip
 /// entry may claim gigabytes); `total` counts the bytes read from the container so far,
 /// against [`MAX_ARCHIVE_CLASS_BYTES`].
@@ -53,6 +58,11 @@ fn read_class_bytes(r: impl Read, total: &AtomicU64) -> Result<Vec<u8>, String> 
             "larger than MAX_CLASS_FILE_BYTES = {MAX_CLASS_FILE_BYTES} bytes"
         ));
     }
+    count_class_bytes(buf, total)
+}
+
+/// Adds a class file's bytes to the container's `total`, against [`MAX_ARCHIVE_CLASS_BYTES`].
+fn count_class_bytes(buf: Vec<u8>, total: &AtomicU64) -> Result<Vec<u8>, String> {
     let before = total.fetch_add(buf.len() as u64, Ordering::Relaxed);
     if before + buf.len() as u64 > MAX_ARCHIVE_CLASS_BYTES {
         return Err(format!(
@@ -78,16 +88,17 @@ fn io_err(path: &Path, source: std::io::Error) -> ExtractError {
 }
 
 /// Reads a whole container file, which must be a regular file (a FIFO or a device would
-/// hang or never end).
+/// hang or never end) of at most [`MAX_CONTAINER_BYTES`].
 pub(crate) fn read_container(path: &Path) -> Result<Vec<u8>, ExtractError> {
-    let meta = std::fs::metadata(path).map_err(|e| io_err(path, e))?;
-    if !meta.is_file() {
-        return Err(ExtractError::NotAnArchive {
-            path: path.to_path_buf(),
-            reason: "not a regular file".into(),
-        });
-    }
-    std::fs::read(path).map_err(|e| io_err(path, e))
+    crate::files::read_regular(path, MAX_CONTAINER_BYTES, "MAX_CONTAINER_BYTES").map_err(
+        |e| match e {
+            InputFileError::Io { path, source } => ExtractError::Io { path, source },
+            other => ExtractError::NotAnArchive {
+                path: other.path().to_path_buf(),
+                reason: other.reason(),
+            },
+        },
+    )
 }
 
 /// Parses selected class files in parallel, in order, into `out`.
@@ -217,7 +228,10 @@ fn read_zip_data(
 /// versioned entries of multi-release jars) are skipped, and a `module-info.class` is not
 /// used to hide packages: on the class path every package is visible.
 pub fn read_jar(path: &Path) -> Result<RawArchive, ExtractError> {
-    let data = read_container(path)?;
+    read_jar_data(path, &read_container(path)?)
+}
+
+fn read_jar_data(path: &Path, data: &[u8]) -> Result<RawArchive, ExtractError> {
     let select = |name: &str| {
         if name.ends_with(".class")
             && !name.starts_with("META-INF/")
@@ -228,7 +242,7 @@ pub fn read_jar(path: &Path) -> Result<RawArchive, ExtractError> {
             None
         }
     };
-    read_zip_data(path, &data, &select)
+    read_zip_data(path, data, &select)
 }
 
 /// The 4-byte header of a jmod file.
@@ -237,7 +251,10 @@ pub const JMOD_MAGIC: [u8; 4] = *b"JM\x01\x00";
 /// Reads a jmod: a `JM\x01\x00` header, then zip data whose `classes/` folder holds the class
 /// files; its `module-info` gives the exported packages.
 pub fn read_jmod(path: &Path) -> Result<RawArchive, ExtractError> {
-    let data = read_container(path)?;
+    read_jmod_data(path, &read_container(path)?)
+}
+
+fn read_jmod_data(path: &Path, data: &[u8]) -> Result<RawArchive, ExtractError> {
     if data.len() < 4 || data[..4] != JMOD_MAGIC {
         return Err(ExtractError::NotAnArchive {
             path: path.to_path_buf(),
@@ -257,7 +274,10 @@ pub fn read_jmod(path: &Path) -> Result<RawArchive, ExtractError> {
     read_zip_data(path, &data[4..], &select)
 }
 
-/// Reads the `.class` files under a directory (a compiler's output folder).
+/// Reads the `.class` files under a directory (a compiler's output folder). Symbolic links
+/// are followed to regular files only (not to directories); a `.class` that is not a regular
+/// file (a FIFO, a device, a socket) or is larger than [`MAX_CLASS_FILE_BYTES`] is a problem
+/// naming it, not read.
 pub fn read_dir(path: &Path) -> Result<RawArchive, ExtractError> {
     let mut items = Vec::new();
     let total = AtomicU64::new(0);
@@ -269,7 +289,7 @@ pub fn read_dir(path: &Path) -> Result<RawArchive, ExtractError> {
                 .unwrap_or_else(|| std::io::Error::other("walk error")),
         })?;
         let p = e.path();
-        if !e.file_type().is_file() || p.extension().is_none_or(|x| x != "class") {
+        if e.file_type().is_dir() || p.extension().is_none_or(|x| x != "class") {
             continue;
         }
         let entry = p
@@ -282,10 +302,9 @@ pub fn read_dir(path: &Path) -> Result<RawArchive, ExtractError> {
         } else {
             Kind::Class
         };
-        let bytes = std::fs::File::open(p)
-            .map_err(|e| e.to_string())
-            .and_then(|f| read_class_bytes(f, &total))
-            .map_err(|e| format!("cannot read: {e}"));
+        let bytes = crate::files::read_regular(p, MAX_CLASS_FILE_BYTES, "MAX_CLASS_FILE_BYTES")
+            .map_err(|e| e.reason())
+            .and_then(|b| count_class_bytes(b, &total));
         items.push((entry, kind, bytes));
     }
     let mut out = RawArchive {
@@ -301,23 +320,11 @@ pub fn read_path(path: &Path) -> Result<RawArchive, ExtractError> {
     if path.is_dir() {
         return read_dir(path);
     }
-    if !std::fs::metadata(path)
-        .map_err(|e| io_err(path, e))?
-        .is_file()
-    {
-        return Err(ExtractError::NotAnArchive {
-            path: path.to_path_buf(),
-            reason: "not a regular file".into(),
-        });
-    }
-    let mut head = [0u8; 4];
-    let n = std::fs::File::open(path)
-        .and_then(|mut f| f.read(&mut head))
-        .map_err(|e| io_err(path, e))?;
-    if n == 4 && head == JMOD_MAGIC {
-        read_jmod(path)
+    let data = read_container(path)?;
+    if data.starts_with(&JMOD_MAGIC) {
+        read_jmod_data(path, &data)
     } else {
-        read_jar(path)
+        read_jar_data(path, &data)
     }
 }
 
@@ -378,7 +385,10 @@ pub fn read_jimage(image: &Path, modules: &[&str]) -> Result<RawArchive, Extract
         path: image.to_path_buf(),
         reason: format!("not a jimage file: {reason}"),
     };
-    let mut file = std::fs::File::open(image).map_err(|e| io_err(image, e))?;
+    let (mut file, _) = crate::files::open_regular(image).map_err(|e| match e {
+        InputFileError::Io { path, source } => ExtractError::Io { path, source },
+        other => bad(&other.reason()),
+    })?;
     let mut head = [0u8; 28];
     file.read_exact(&mut head).map_err(|_| bad("too short"))?;
     let le = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) == 0xCAFE_DADA;

@@ -11,7 +11,7 @@ use super::signature::{
     erased_descriptor, subst, subst_for, subst_param, JType, NameMap, Printer, Subst, TypeParam,
 };
 use super::ExtractOptions;
-use crate::schema::{ClassDoc, FieldDoc, MethodDoc};
+use crate::schema::{ClassDoc, FieldDoc, MethodDoc, MethodMetadata, TypePathStep};
 
 /// The classes an extraction can see, by binary name: the set being extracted, then the
 /// context (classes consulted, not emitted).
@@ -464,22 +464,17 @@ impl Builder<'_, '_> {
                 is_static: Some(f.access & ACC_STATIC != 0),
                 deprecated: f.deprecated.then_some(true),
                 is_enum_constant: (f.access & ACC_ENUM != 0).then_some(true),
+                deprecation_level: None,
+                other_metadata: None,
+                scala: Default::default(),
                 // a static field copied from a non-public supertype: Java reaches it through the
                 // subclass, Scala does not inherit statics
-                extra: {
-                    let mut m = serde_json::Map::new();
-                    if f.access & ACC_STATIC != 0 && copied.contains(&f.name.as_str()) {
-                        m.insert(
-                            "static_from_hidden_supertype".into(),
-                            serde_json::Value::Bool(true),
-                        );
-                    }
-                    if f.nullable {
-                        // annotated nullable for Kotlin (see `Nullness`)
-                        m.insert("nullable".into(), serde_json::Value::Bool(true));
-                    }
-                    m
-                },
+                static_from_hidden_supertype: (f.access & ACC_STATIC != 0
+                    && copied.contains(&f.name.as_str()))
+                .then_some(true),
+                // annotated nullable for Kotlin (see `Nullness`)
+                nullable: f.nullable.then_some(true),
+                extra: Default::default(),
             })
             .collect();
         let class_type = if c.is_interface() {
@@ -509,18 +504,17 @@ impl Builder<'_, '_> {
             is_inner: c.is_inner().then_some(true),
             is_sealed: c.sealed.then_some(true),
             preview: c.preview.then_some(true),
-            extra: {
-                let mut m = serde_json::Map::new();
+            kotlin: Default::default(),
+            scala: Default::default(),
+            not_null_type_parameters: {
                 let names = not_null_type_params(
                     &c.type_params,
                     &c.nullable_bounds,
                     self.class_null_marked(c),
                 );
-                if !names.is_empty() {
-                    m.insert("not_null_type_parameters".into(), names.into());
-                }
-                m
+                (!names.is_empty()).then_some(names)
             },
+            extra: Default::default(),
         }
     }
 
@@ -558,10 +552,8 @@ impl Builder<'_, '_> {
                 let mut meta = nullness_metadata(&m.nullness, &m.params, marked);
                 let names = not_null_type_params(&m.type_params, &m.nullable_bounds, marked);
                 if !names.is_empty() {
-                    let obj = meta.get_or_insert_with(|| serde_json::json!({}));
-                    if let Some(o) = obj.as_object_mut() {
-                        o.insert("not_null_type_parameters".into(), names.into());
-                    }
+                    meta.get_or_insert_with(MethodMetadata::default)
+                        .not_null_type_parameters = Some(names);
                 }
                 meta
             },
@@ -569,6 +561,9 @@ impl Builder<'_, '_> {
             is_abstract: m.is_abstract().then_some(true),
             is_varargs: varargs.then_some(true),
             preview: m.preview.then_some(true),
+            deprecation_level: None,
+            scala: Default::default(),
+            parameter_names: None,
             extra: Default::default(),
         }
     }
@@ -594,15 +589,16 @@ fn not_null_type_params(
 }
 
 /// The `other_metadata` that records a method's nullability annotations as Kotlin reads them
-/// (`nullable_return`, `nullable_parameters` and `not_null_parameters`, indices), or `None`
-/// when it has none. In a JSpecify `@NullMarked` scope (`null_marked`) an unannotated
-/// parameter of a class or array type is not-null (one of a type variable's type keeps the
-/// nullness of the type argument, and is left unannotated).
+/// (`nullable_return`, `nullable_parameters` and `not_null_parameters`, indices; the parts of
+/// types annotated nullable by their paths), or `None` when it has none. In a JSpecify
+/// `@NullMarked` scope (`null_marked`) an unannotated parameter of a class or array type is
+/// not-null (one of a type variable's type keeps the nullness of the type argument, and is
+/// left unannotated).
 fn nullness_metadata(
     n: &super::class::Nullness,
     params: &[JType],
     null_marked: bool,
-) -> Option<serde_json::Value> {
+) -> Option<MethodMetadata> {
     let of = |i: usize, v: Option<bool>| match v {
         None if null_marked => params
             .get(i)
@@ -627,43 +623,36 @@ fn nullness_metadata(
     {
         return None;
     }
-    let mut m = serde_json::Map::new();
-    if n.nullable_ret {
-        m.insert("nullable_return".into(), true.into());
+    fn some<T>(v: Vec<T>) -> Option<Vec<T>> {
+        (!v.is_empty()).then_some(v)
     }
-    if !n.ret_paths.is_empty() {
-        let paths: Vec<serde_json::Value> = n.ret_paths.iter().map(|p| path_json(p)).collect();
-        m.insert("nullable_return_paths".into(), paths.into());
-    }
-    if !n.param_paths.is_empty() {
-        let paths: Vec<serde_json::Value> = n
-            .param_paths
-            .iter()
-            .map(|(i, p)| serde_json::json!([i, path_json(p)]))
-            .collect();
-        m.insert("nullable_parameter_paths".into(), paths.into());
-    }
-    if !nullable.is_empty() {
-        m.insert("nullable_parameters".into(), nullable.into());
-    }
-    if !not_null.is_empty() {
-        m.insert("not_null_parameters".into(), not_null.into());
-    }
-    Some(serde_json::Value::Object(m))
+    Some(MethodMetadata {
+        nullable_return: n.nullable_ret.then_some(true),
+        nullable_return_paths: some(n.ret_paths.iter().map(|p| type_path(p)).collect()),
+        nullable_parameter_paths: some(
+            n.param_paths
+                .iter()
+                .map(|(i, p)| (*i, type_path(p)))
+                .collect(),
+        ),
+        nullable_parameters: some(nullable),
+        not_null_parameters: some(not_null),
+        ..MethodMetadata::default()
+    })
 }
 
-/// A type-use annotation's path as JSON: a type argument's index, `"[]"` for an array's
-/// element, `"?"` for a wildcard's bound (`[0, "?"]`: the bound of the first type argument).
-fn path_json(p: &[super::class::PathStep]) -> serde_json::Value {
+/// A type-use annotation's path in the schema's terms (written as a type argument's index,
+/// `"[]"` for an array's element, `"?"` for a wildcard's bound: `[0, "?"]` is the bound of
+/// the first type argument).
+fn type_path(p: &[super::class::PathStep]) -> Vec<TypePathStep> {
     use super::class::PathStep;
     p.iter()
         .map(|s| match s {
-            PathStep::Arg(i) => serde_json::Value::from(*i),
-            PathStep::Element => "[]".into(),
-            PathStep::Bound => "?".into(),
+            PathStep::Arg(i) => TypePathStep::Arg(usize::from(*i)),
+            PathStep::Element => TypePathStep::Element,
+            PathStep::Bound => TypePathStep::Bound,
         })
-        .collect::<Vec<_>>()
-        .into()
+        .collect()
 }
 
 fn access_mod(access: u16) -> &'static str {

@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 pub(crate) use archive::read_container;
 pub use archive::{
     ct_sym_release_letter, read_ct_sym, read_dir, read_jar, read_jimage, read_jmod, read_path,
-    RawArchive, JMOD_MAGIC, MAX_ARCHIVE_CLASS_BYTES,
+    RawArchive, JMOD_MAGIC, MAX_ARCHIVE_CLASS_BYTES, MAX_CONTAINER_BYTES,
 };
 pub use class::{extract_class, module_exports, RawClass, RawField, RawMethod};
 

@@ -35,9 +35,11 @@
 
 use super::sel;
 use scraper::{ElementRef, Html, Node, Selector};
-use serde_json::{json, Value};
 
-use crate::schema::{ClassDoc, FieldDoc, MethodDoc};
+use crate::schema::{
+    ClassDoc, FieldDoc, KotlinClassFacts, KotlinObjectMark, MethodDoc, MethodMetadata,
+    ParamDefaults,
+};
 
 /// Whether a page is of this layout.
 pub(crate) fn detect(head: &str) -> bool {
@@ -1210,6 +1212,9 @@ impl Dokka {
                 is_inner: None,
                 is_sealed: None,
                 preview: None,
+                kotlin: Default::default(),
+                scala: Default::default(),
+                not_null_type_parameters: None,
                 extra: Default::default(),
             };
             return Ok(Some((d, skipped)));
@@ -1287,19 +1292,15 @@ impl Dokka {
         };
         // a companion may use its outer class's name unqualified: nothing to add (links)
         let (methods, mut fields) = self.members(doc, &links, &vars, owner, &fqn, &mut skipped);
-        let mut extra = serde_json::Map::new();
-        match owner {
-            Owner::Object => {
-                extra.insert("kotlin_object".into(), Value::Bool(true));
-            }
-            Owner::Companion => {
-                extra.insert("kotlin_object".into(), Value::String("companion".into()));
-            }
-            _ => {}
-        }
-        if has("data") {
-            extra.insert("kotlin_data".into(), Value::Bool(true));
-        }
+        let kotlin = KotlinClassFacts {
+            kotlin_object: match owner {
+                Owner::Object => Some(KotlinObjectMark::Object),
+                Owner::Companion => Some(KotlinObjectMark::Companion),
+                _ => None,
+            },
+            kotlin_data: has("data").then_some(true),
+            ..KotlinClassFacts::default()
+        };
         if owner == Owner::Enum {
             fields.sort_by_key(|f| f.is_enum_constant != Some(true));
         }
@@ -1333,7 +1334,10 @@ impl Dokka {
             is_inner: has("inner").then_some(true),
             is_sealed: has("sealed").then_some(true),
             preview: None,
-            extra,
+            kotlin,
+            scala: Default::default(),
+            not_null_type_parameters: None,
+            extra: Default::default(),
         };
         Ok(Some((d, skipped)))
     }
@@ -1395,6 +1399,11 @@ impl Dokka {
                         is_static: Some(true),
                         deprecated: None,
                         is_enum_constant: Some(true),
+                        deprecation_level: None,
+                        other_metadata: None,
+                        scala: Default::default(),
+                        static_from_hidden_supertype: None,
+                        nullable: None,
                         extra: Default::default(),
                     });
                     continue;
@@ -1455,6 +1464,11 @@ impl Dokka {
                             is_static: Some(is_static),
                             deprecated: d.deprecated.then_some(true),
                             is_enum_constant: None,
+                            deprecation_level: None,
+                            other_metadata: None,
+                            scala: Default::default(),
+                            static_from_hidden_supertype: None,
+                            nullable: None,
                             extra: Default::default(),
                         }),
                         "fun" | "constructor" => {
@@ -1462,17 +1476,16 @@ impl Dokka {
                             if ctor && static_members {
                                 continue;
                             }
-                            let mut meta = serde_json::Map::new();
-                            meta.insert("is_suspend".into(), json!(has("suspend")));
-                            meta.insert("is_inline".into(), json!(has("inline")));
-                            meta.insert("is_operator".into(), json!(has("operator")));
-                            meta.insert(
-                                "defaults".into(),
-                                Value::Array(d.params.iter().map(|p| Value::Bool(p.1)).collect()),
-                            );
-                            if has("infix") {
-                                meta.insert("is_infix".into(), json!(true));
-                            }
+                            let meta = MethodMetadata {
+                                is_suspend: Some(has("suspend")),
+                                is_inline: Some(has("inline")),
+                                is_operator: Some(has("operator")),
+                                is_infix: has("infix").then_some(true),
+                                defaults: Some(ParamDefaults::PerParameter(
+                                    d.params.iter().map(|p| p.1).collect(),
+                                )),
+                                ..MethodMetadata::default()
+                            };
                             let varargs = d.params.iter().any(|p| p.2);
                             methods.push(MethodDoc {
                                 name: if ctor { simple.clone() } else { d.name.clone() },
@@ -1487,11 +1500,14 @@ impl Dokka {
                                 access_mod: Some(access.into()),
                                 is_default: None,
                                 throws: None,
-                                other_metadata: Some(Value::Object(meta)),
+                                other_metadata: Some(meta),
                                 deprecated: d.deprecated.then_some(true),
                                 is_abstract: has("abstract").then_some(true),
                                 is_varargs: varargs.then_some(true),
                                 preview: None,
+                                deprecation_level: None,
+                                scala: Default::default(),
+                                parameter_names: None,
                                 extra: Default::default(),
                             });
                         }

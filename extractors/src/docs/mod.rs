@@ -21,9 +21,11 @@
 //! object's members are merged, static, into its companion class's document.
 //!
 //! A page that matches none is a problem naming the page ([`DocProblem`]), skipped; so is a
-//! class page that is truncated (no closing `</html>`), larger than [`MAX_PAGE_BYTES`], or
-//! whose declaration cannot be parsed. Pages that document no class (package summaries,
-//! indexes, `class-use/`, `src-html/`) are not read.
+//! class page that is truncated (no closing `</html>`), larger than [`MAX_PAGE_BYTES`], past
+//! one of the HTML parser's bounds (misnested or deeply nested tags, a tag with too many
+//! attributes: see [`html`]), or whose declaration cannot be parsed; and, in a folder, a page
+//! that is not a regular file (a FIFO, a device: [`crate::files`]). Pages that document no
+//! class (package summaries, indexes, `class-use/`, `src-html/`) are not read.
 //!
 //! Types are written with fully-qualified names: a link's `title` (`class in java.util`)
 //! gives the package and its target's file name the class (`Map.Entry.html`); unlinked
@@ -38,6 +40,7 @@
 //! Parameter names, which bytecode lacks, are kept in `parameter_names`.
 
 mod dokka;
+pub mod html;
 mod javadoc17;
 mod javadoc21;
 mod javadoc8;
@@ -56,7 +59,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use scraper::Html;
 use serde_json::Value;
 
 use crate::bytecode::MAX_ARCHIVE_CLASS_BYTES;
@@ -177,6 +179,16 @@ pub enum Layout {
 }
 
 impl Layout {
+    /// Every layout, in the order [`detect`] tries them.
+    pub const ALL: [Layout; 6] = [
+        Layout::Javadoc21,
+        Layout::Javadoc17,
+        Layout::Javadoc8,
+        Layout::Scaladoc3,
+        Layout::Scaladoc2,
+        Layout::Dokka,
+    ];
+
     /// The layout's name in reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -391,11 +403,9 @@ const INDEX_PAGES: &[&str] = &[
 
 /// The class pages an index page links to (`href`s relative to the root, whose `title` says
 /// `class in p`, `interface in p`, ...).
-fn listed_pages(bytes: &[u8]) -> Vec<String> {
-    let doc = Html::parse_document(&String::from_utf8_lossy(bytes));
-    let Ok(a) = scraper::Selector::parse("a[href][title]") else {
-        return Vec::new();
-    };
+fn listed_pages(bytes: &[u8]) -> Result<Vec<String>, String> {
+    let doc = html::parse_page(&String::from_utf8_lossy(bytes))?;
+    let a = sel("a[href][title]");
     let mut out: Vec<String> = doc
         .select(&a)
         .filter(|e| {
@@ -412,7 +422,7 @@ fn listed_pages(bytes: &[u8]) -> Vec<String> {
         .collect();
     out.sort();
     out.dedup();
-    out
+    Ok(out)
 }
 
 /// One page's outcome.
@@ -452,7 +462,15 @@ fn read_page(parsers: &Parsers, bytes: &[u8]) -> PageResult {
                 .into(),
         );
     };
-    let doc = Html::parse_document(&text);
+    read_page_as(parsers, layout, &text)
+}
+
+/// Reads one page with the reader of `layout` (whatever the page's own start says).
+fn read_page_as(parsers: &Parsers, layout: Layout, text: &str) -> PageResult {
+    let doc = match html::parse_page(text) {
+        Ok(doc) => doc,
+        Err(reason) => return PageResult::Problem(format!("{} page: {reason}", layout.name())),
+    };
     let raw = match layout {
         Layout::Javadoc21 => javadoc21::read(&parsers.modern, &doc).map(|r| r.map(Raw::Java)),
         Layout::Javadoc17 => javadoc17::read(&parsers.modern, &doc).map(|r| r.map(Raw::Java)),
@@ -593,6 +611,11 @@ fn build_class(raw: &RawPage) -> Result<ClassDoc, String> {
                     ),
                     deprecated: member_dep.then_some(true),
                     is_enum_constant: (m.kind == MemberKind::EnumConstant).then_some(true),
+                    deprecation_level: None,
+                    other_metadata: None,
+                    scala: Default::default(),
+                    static_from_hidden_supertype: None,
+                    nullable: None,
                     extra: Default::default(),
                 });
             }
@@ -609,18 +632,12 @@ fn build_class(raw: &RawPage) -> Result<ClassDoc, String> {
                 } else {
                     mhas("abstract")
                 };
-                let mut extra = serde_json::Map::new();
-                if params.iter().any(|(_, n)| n.is_some()) {
-                    extra.insert(
-                        "parameter_names".into(),
-                        Value::Array(
-                            params
-                                .iter()
-                                .map(|(_, n)| Value::String(n.clone().unwrap_or_default()))
-                                .collect(),
-                        ),
-                    );
-                }
+                let parameter_names = params.iter().any(|(_, n)| n.is_some()).then(|| {
+                    params
+                        .iter()
+                        .map(|(_, n)| n.clone().unwrap_or_default())
+                        .collect()
+                });
                 if ctor && d.name != simple {
                     return Err(format!(
                         "constructor `{}` does not name the class `{simple}`",
@@ -655,7 +672,10 @@ fn build_class(raw: &RawPage) -> Result<ClassDoc, String> {
                     is_abstract: (is_abstract && !ctor).then_some(true),
                     is_varargs: varargs.then_some(true),
                     preview: None,
-                    extra,
+                    deprecation_level: None,
+                    scala: Default::default(),
+                    parameter_names,
+                    extra: Default::default(),
                 });
             }
         }
@@ -721,6 +741,9 @@ fn build_class(raw: &RawPage) -> Result<ClassDoc, String> {
             .then_some(true),
         is_sealed: has("sealed").then_some(true),
         preview: None,
+        kotlin: Default::default(),
+        scala: Default::default(),
+        not_null_type_parameters: None,
         extra,
     })
 }
@@ -753,16 +776,36 @@ struct Collector {
     start: Instant,
 }
 
+impl Parsers {
+    fn new() -> Self {
+        Parsers {
+            modern: modern::Modern::new(),
+            old: javadoc8::Old::new(),
+            scaladoc2: scaladoc2::Scaladoc2::new(),
+            scaladoc3: scaladoc3::Scaladoc3::new(),
+            dokka: dokka::Dokka::new(),
+        }
+    }
+}
+
+/// One page read with the reader of `layout`, skipping layout detection (for the fuzz target
+/// `docs_page`): the class's document and the problems of members left out, `None` for a
+/// page that documents no class, or why the page was skipped.
+pub(crate) fn read_one_page(
+    layout: Layout,
+    bytes: &[u8],
+) -> Result<Option<(ClassDoc, Vec<String>)>, String> {
+    match read_page_as(&Parsers::new(), layout, &String::from_utf8_lossy(bytes)) {
+        PageResult::Class(_, doc, skipped) => Ok(Some((*doc, skipped))),
+        PageResult::NotAClass => Ok(None),
+        PageResult::Problem(reason) => Err(reason),
+    }
+}
+
 impl Collector {
     fn new() -> Self {
         Collector {
-            parsers: Parsers {
-                modern: modern::Modern::new(),
-                old: javadoc8::Old::new(),
-                scaladoc2: scaladoc2::Scaladoc2::new(),
-                scaladoc3: scaladoc3::Scaladoc3::new(),
-                dokka: dokka::Dokka::new(),
-            },
+            parsers: Parsers::new(),
             batch: Vec::new(),
             batch_bytes: 0,
             names: std::collections::HashSet::new(),
@@ -817,13 +860,21 @@ impl Collector {
         self.flush();
         let mut problems = Vec::new();
         if let Some((index_name, bytes)) = &index {
-            for p in listed_pages(bytes) {
-                if !self.names.contains(&p) {
-                    problems.push(DocProblem {
-                        page: p,
-                        reason: format!("listed in {index_name} but missing"),
-                    });
+            match listed_pages(bytes) {
+                Ok(listed) => {
+                    for p in listed {
+                        if !self.names.contains(&p) {
+                            problems.push(DocProblem {
+                                page: p,
+                                reason: format!("listed in {index_name} but missing"),
+                            });
+                        }
+                    }
                 }
+                Err(reason) => problems.push(DocProblem {
+                    page: index_name.clone(),
+                    reason: format!("{reason}; the pages it lists were not checked"),
+                }),
             }
         }
         let mut stats = self.stats;
@@ -949,8 +1000,14 @@ fn better_index(kept: &IndexPage, name: &str) -> bool {
     kept.as_ref().is_none_or(|(k, _)| rank(name) < rank(k))
 }
 
-/// Reads the candidate pages of a folder (regular files only; symbolic links not followed)
-/// into `out`; returns the class index.
+/// Reads a page of a folder: a regular file (a symbolic link is followed to one) of at most
+/// [`MAX_PAGE_BYTES`]; a FIFO, device or socket is refused unread.
+fn read_folder_page(path: &Path) -> Result<Vec<u8>, String> {
+    crate::files::read_regular(path, MAX_PAGE_BYTES, "MAX_PAGE_BYTES").map_err(|e| e.reason())
+}
+
+/// Reads the candidate pages of a folder into `out`; returns the class index. Symbolic links
+/// to directories are not followed; a page that is not a regular file is a problem naming it.
 fn read_folder(dir: &Path, out: &mut Collector) -> Result<IndexPage, DocsError> {
     let mut pages = 0usize;
     let mut index: IndexPage = None;
@@ -960,7 +1017,7 @@ fn read_folder(dir: &Path, out: &mut Collector) -> Result<IndexPage, DocsError> 
             path: dir.to_path_buf(),
             source: e.into(),
         })?;
-        if !e.file_type().is_file() {
+        if e.file_type().is_dir() {
             continue;
         }
         let Ok(rel) = e.path().strip_prefix(dir) else {
@@ -968,8 +1025,9 @@ fn read_folder(dir: &Path, out: &mut Collector) -> Result<IndexPage, DocsError> 
         };
         let name = rel.to_string_lossy().replace('\\', "/");
         if INDEX_PAGES.contains(&name.as_str()) && better_index(&index, &name) {
-            if let Ok(b) = std::fs::File::open(e.path()).and_then(read_bounded) {
-                index = Some((name, b));
+            match read_folder_page(e.path()) {
+                Ok(b) => index = Some((name, b)),
+                Err(reason) => out.push(name, Err(reason)),
             }
             continue;
         }
@@ -981,9 +1039,7 @@ fn read_folder(dir: &Path, out: &mut Collector) -> Result<IndexPage, DocsError> 
             break;
         }
         pages += 1;
-        let bytes = std::fs::File::open(e.path())
-            .and_then(read_bounded)
-            .map_err(|err| format!("cannot read: {err}"));
+        let bytes = read_folder_page(e.path());
         if let Ok(b) = &bytes {
             total += b.len() as u64;
             if total > MAX_TOTAL_BYTES {

@@ -11,9 +11,10 @@
 //! `def`) is a field.
 
 use scraper::{ElementRef, Node};
-use serde_json::Value;
 
-use crate::schema::{ClassDoc, FieldDoc, MethodDoc};
+use crate::schema::{
+    ClassDoc, FieldDoc, MethodDoc, MethodMetadata, ParamDefaults, ScalaFieldFacts, ScalaMethodFacts,
+};
 
 /// A token of a flattened Scala signature.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -776,10 +777,6 @@ pub(crate) struct SPage {
     pub skipped: Vec<String>,
 }
 
-/// The key marking a document built from an object's page (merged into its companion
-/// class's document, if any, then removed).
-pub(crate) const SCALA_OBJECT: &str = "scala_object";
-
 fn skip_name(p: &mut Parser<'_>) -> Result<String, String> {
     match p.peek().cloned() {
         Some(STok::Word(w)) | Some(STok::Op(w)) | Some(STok::Ref(_, w)) => {
@@ -847,10 +844,10 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
     doc.deprecated = page.deprecated.then_some(true);
     doc.is_sealed = has("sealed").then_some(true);
     if object {
-        doc.extra.insert(SCALA_OBJECT.into(), Value::Bool(true));
+        doc.scala.scala_object = Some(true);
     }
     if has("case") {
-        doc.extra.insert("is_case".into(), Value::Bool(true));
+        doc.scala.is_case = Some(true);
     }
     // a class of a class or trait is path-dependent (`outer.Inner`): no program names it
     // `Outer.Inner` (the compiled view tells; Scaladoc pages do not)
@@ -858,11 +855,11 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
         doc.access_mod = Some("protected".into());
     }
     if has("inner") {
-        doc.extra.insert("scala_inner".into(), Value::Bool(true));
+        doc.scala.scala_inner = Some(true);
     }
     // an implicit class converts its constructor's argument to itself (`"a" -> 1`)
     if has("implicit") {
-        doc.extra.insert("implicit".into(), Value::Bool(true));
+        doc.scala.implicit = Some(true);
     }
     let mut methods = Vec::new();
     let mut fields = Vec::new();
@@ -892,14 +889,7 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
                 .iter()
                 .any(|m| m.is_constructor == Some(true) && m.parameters == params);
             if !known {
-                let mut extra = serde_json::Map::new();
                 let explicit_lists = ctor_lists.iter().filter(|l| !l.implicit).count();
-                if explicit_lists > 1 {
-                    extra.insert("parameter_lists".into(), Value::from(explicit_lists));
-                }
-                if let Some(names) = parameter_names(first) {
-                    extra.insert("parameter_names".into(), names);
-                }
                 methods.push(MethodDoc {
                     name: simple.clone(),
                     parameters: params,
@@ -920,7 +910,13 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
                         .is_some_and(|(_, t)| matches!(t, Ty::Repeated(_)))
                         .then_some(true),
                     preview: None,
-                    extra,
+                    deprecation_level: None,
+                    scala: ScalaMethodFacts {
+                        parameter_lists: (explicit_lists > 1).then_some(explicit_lists),
+                        ..ScalaMethodFacts::default()
+                    },
+                    parameter_names: parameter_names(first),
+                    extra: Default::default(),
                 });
             }
         }
@@ -970,14 +966,11 @@ pub(crate) fn build_member(
             let Some(t) = ret else {
                 return Err(format!("member `{name}` has no type"));
             };
-            let mut extra = serde_json::Map::new();
-            if m.kind == SKind::Var {
-                extra.insert("is_var".into(), Value::Bool(true));
-            }
-            // an implicit val or parameterless def: an instance implicit search may find
-            if mhas("implicit") {
-                extra.insert("implicit".into(), Value::Bool(true));
-            }
+            let scala = ScalaFieldFacts {
+                is_var: (m.kind == SKind::Var).then_some(true),
+                // an implicit val or parameterless def: an instance implicit search may find
+                implicit: mhas("implicit").then_some(true),
+            };
             let ty = render(&t, &mscope);
             if let Some(member) = class_type_member(&ty) {
                 return Err(type_member_reason(&member));
@@ -993,15 +986,20 @@ pub(crate) fn build_member(
                 is_static: Some(object),
                 deprecated: m.deprecated.then_some(true),
                 is_enum_constant: None,
-                extra,
+                deprecation_level: None,
+                other_metadata: None,
+                scala,
+                static_from_hidden_supertype: None,
+                nullable: None,
+                extra: Default::default(),
             });
             return Ok(());
         }
-        let mut extra = serde_json::Map::new();
-        // an implicit method (with one parameter: an implicit conversion)
-        if mhas("implicit") {
-            extra.insert("implicit".into(), Value::Bool(true));
-        }
+        let mut scala = ScalaMethodFacts {
+            // an implicit method (with one parameter: an implicit conversion)
+            implicit: mhas("implicit").then_some(true),
+            ..ScalaMethodFacts::default()
+        };
         let first = lists.first().cloned().unwrap_or_default();
         let mut ret_s = ret.as_ref().map(|t| render(t, &mscope));
         for l in lists.iter().skip(1).rev() {
@@ -1011,29 +1009,26 @@ pub(crate) fn build_member(
             let ps: Vec<String> = l.params.iter().map(|(_, t)| render(t, &mscope)).collect();
             ret_s = ret_s.map(|r| format!("({}) => {r}", ps.join(", ")));
         }
-        let implicit: Vec<Value> = lists
+        let implicit: Vec<String> = lists
             .iter()
             .filter(|l| l.implicit)
             .flat_map(|l| l.params.iter())
-            .map(|(_, t)| Value::String(render(t, &mscope)))
+            .map(|(_, t)| render(t, &mscope))
             .chain(
                 mtp.iter()
                     .flat_map(|t| t.context.iter().map(move |c| (t, c)))
-                    .map(|(t, c)| Value::String(format!("{}[{}]", render(c, &mscope), t.name))),
+                    .map(|(t, c)| format!("{}[{}]", render(c, &mscope), t.name)),
             )
             .collect();
         if !implicit.is_empty() {
-            extra.insert("implicit_parameters".into(), Value::Array(implicit));
+            scala.implicit_parameters = Some(implicit);
         }
         // curried lists are written into the result type; their number tells a call from
         // a function-valued result
         // (0: a parameterless `def empty[A]: …`, called without parentheses)
         let explicit_lists = lists.iter().filter(|l| !l.implicit).count();
         if explicit_lists > 1 || explicit_lists == 0 && !ctor {
-            extra.insert("parameter_lists".into(), Value::from(explicit_lists));
-        }
-        if let Some(names) = parameter_names(&first) {
-            extra.insert("parameter_names".into(), names);
+            scala.parameter_lists = Some(explicit_lists);
         }
         let varargs = first
             .params
@@ -1055,13 +1050,18 @@ pub(crate) fn build_member(
             is_default: None,
             throws: None,
             // the first list's parameters with default values, which a call may leave out
-            other_metadata: (!first.defaults.is_empty())
-                .then(|| serde_json::json!({ "defaults": first.defaults })),
+            other_metadata: (!first.defaults.is_empty()).then(|| MethodMetadata {
+                defaults: Some(ParamDefaults::Indices(first.defaults.clone())),
+                ..MethodMetadata::default()
+            }),
             deprecated: m.deprecated.then_some(true),
             is_abstract: m.is_abstract.then_some(true),
             is_varargs: varargs.then_some(true),
             preview: None,
-            extra,
+            deprecation_level: None,
+            scala,
+            parameter_names: parameter_names(&first),
+            extra: Default::default(),
         });
         if let (Some(r), Some(last)) = (receiver, methods.last_mut()) {
             last.receiver = Some(Some(render(&r, &mscope)));
@@ -1073,15 +1073,8 @@ pub(crate) fn build_member(
                 .chain(m.type_parameters.iter().flatten())
                 .chain(m.return_type.iter().flatten())
                 .chain(m.receiver.iter().flatten())
+                .chain(m.scala.implicit_parameters.iter().flatten())
                 .map(String::as_str)
-                .chain(
-                    m.extra
-                        .get("implicit_parameters")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str),
-                )
                 .find_map(class_type_member)
         }) {
             methods.pop();
@@ -1134,15 +1127,13 @@ fn type_member_reason(member: &str) -> String {
 }
 
 /// The `parameter_names` of a method whose first list is `first` (none if none is named).
-fn parameter_names(first: &Params) -> Option<Value> {
+fn parameter_names(first: &Params) -> Option<Vec<String>> {
     first.params.iter().any(|(n, _)| n.is_some()).then(|| {
-        Value::Array(
-            first
-                .params
-                .iter()
-                .map(|(n, _)| Value::String(n.clone().unwrap_or_default()))
-                .collect(),
-        )
+        first
+            .params
+            .iter()
+            .map(|(n, _)| n.clone().unwrap_or_default())
+            .collect()
     })
 }
 
@@ -1167,7 +1158,7 @@ fn extension_clause(toks: &[STok]) -> Result<(Vec<TParam>, Ty, Vec<Params>), Str
 pub(crate) fn merge_companions(docs: &mut Vec<ClassDoc>) {
     let mut out: Vec<ClassDoc> = Vec::with_capacity(docs.len());
     for d in std::mem::take(docs) {
-        let is_object = d.extra.contains_key(SCALA_OBJECT);
+        let is_object = d.scala.scala_object.is_some();
         match out.last_mut() {
             Some(prev) if prev.name == d.name && prev.language.as_deref() == Some("scala") => {
                 let (mut class, object) = if is_object {
@@ -1175,7 +1166,7 @@ pub(crate) fn merge_companions(docs: &mut Vec<ClassDoc>) {
                 } else {
                     (d.clone(), std::mem::replace(prev, d))
                 };
-                class.extra.remove(SCALA_OBJECT);
+                class.scala.scala_object = None;
                 // an object that extends its companion class (`object Random extends
                 // Random`) lists the class's members as its own: those are the class's
                 let methods = class.methods.get_or_insert_with(Vec::new);

@@ -23,7 +23,7 @@ use std::io::Read;
 use std::time::{Duration, Instant};
 
 use reqwest::Url;
-use scraper::{Html, Selector};
+use scraper::Selector;
 
 use super::{
     detect, is_candidate, Collector, DocProblem, DocsError, DocsExtraction, IndexPage, Layout,
@@ -338,8 +338,21 @@ pub fn extract_url_with(url: &str, limits: &CrawlLimits) -> Result<DocsExtractio
             let head = &bytes[..bytes.len().min(HEAD_BYTES)];
             dokka = detect(&String::from_utf8_lossy(head)) == Some(Layout::Dokka);
         }
-        if bytes.len() as u64 <= MAX_PAGE_BYTES {
-            let html = Html::parse_document(&String::from_utf8_lossy(&bytes));
+        let parsed = if bytes.len() as u64 <= MAX_PAGE_BYTES {
+            super::html::parse_page(&String::from_utf8_lossy(&bytes)).map(Some)
+        } else {
+            Ok(None)
+        };
+        if let Err(reason) = &parsed {
+            // a class page is reported (for the same reason) when it is read
+            if !is_candidate(&name) {
+                problems.push(DocProblem {
+                    page: u.to_string(),
+                    reason: format!("{reason}; its links were not followed"),
+                });
+            }
+        }
+        if let Ok(Some(html)) = parsed {
             for a in html.select(&links) {
                 let Some(href) = a.value().attr("href") else {
                     continue;

@@ -28,7 +28,9 @@
 //! Flags Kotlin declares go into `other_metadata`: `is_suspend`, `is_inline`, `is_operator`,
 //! `is_infix`, `defaults` (indices of parameters with a default value), `parameter_names`,
 //! `is_override`, and `upper_bounds` when a type parameter has more than one bound (the type
-//! string keeps the first, the only form thalia's parser reads).
+//! string keeps the first, the only form thalia's parser reads). The helper prints them as
+//! JSON; they are read into the schema's typed facts ([`crate::schema::MethodMetadata`],
+//! [`crate::schema::FieldMetadata`], [`crate::schema::KotlinClassFacts`]).
 //!
 //! Members deprecated with level `ERROR` (or `DeprecatedSinceKotlin(errorSince)`) are kept with
 //! `"deprecation_level": "error"`: a call of one does not compile, but Kotlin's overload
@@ -48,12 +50,12 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Map;
 
 use crate::bytecode::{self, ExtractOptions, ExtractProblem, Extraction};
 use crate::jvm_helper;
 use crate::maven::MavenError;
-use crate::schema::{ClassDoc, FieldDoc, MethodDoc};
+use crate::schema::{ClassDoc, FieldDoc, MethodDoc, TypeAliasDoc};
 
 /// The decoder the helper runs on: JetBrains' maintained reader of `kotlin.Metadata`.
 pub const METADATA_JVM: &str = "org.jetbrains.kotlin:kotlin-metadata-jvm:2.4.21";
@@ -172,7 +174,7 @@ struct FacadeLine {
     methods: Vec<MethodDoc>,
     fields: Vec<FieldDoc>,
     #[serde(default)]
-    type_aliases: Vec<Value>,
+    type_aliases: Vec<TypeAliasDoc>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -389,13 +391,10 @@ pub fn merge(java: Extraction, out: HelperOutput) -> (Extraction, KotlinStats) {
             }
         }
         if !f.type_aliases.is_empty() {
-            let entry = doc
-                .extra
-                .entry("type_aliases")
-                .or_insert_with(|| Value::Array(Vec::new()));
-            if let Value::Array(a) = entry {
-                a.extend(f.type_aliases);
-            }
+            doc.kotlin
+                .type_aliases
+                .get_or_insert_with(Vec::new)
+                .extend(f.type_aliases);
         }
     }
     stats.packages = packages.len();
@@ -427,9 +426,7 @@ pub fn merge(java: Extraction, out: HelperOutput) -> (Extraction, KotlinStats) {
                 stats.extensions += 1;
             }
         }
-        if let Some(Value::Array(a)) = d.extra.get("type_aliases") {
-            stats.type_aliases += a.len();
-        }
+        stats.type_aliases += d.kotlin.type_aliases.as_ref().map_or(0, Vec::len);
     }
     let mut xstats = java.stats;
     xstats.classes_emitted = docs.len();

@@ -333,27 +333,27 @@ fn is_scala_class(bytes: &[u8]) -> bool {
 }
 
 fn has_scala_one(path: &Path) -> bool {
+    use crate::files::{open_regular, read_regular};
+    use bytecode::class::MAX_CLASS_FILE_BYTES;
     if path.is_dir() {
-        let mut stack = vec![path.to_path_buf()];
-        while let Some(d) = stack.pop() {
-            let Ok(rd) = std::fs::read_dir(&d) else {
+        // symbolic links to directories are not followed (a link to an ancestor would loop);
+        // special files are not read (`read_dir` of the bytecode extractor reports them)
+        for e in walkdir::WalkDir::new(path).into_iter().flatten() {
+            let p = e.path();
+            if e.file_type().is_dir() {
                 continue;
-            };
-            for e in rd.flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|x| x == "tasty")
-                    || (p.extension().is_some_and(|x| x == "class")
-                        && std::fs::read(&p).is_ok_and(|b| is_scala_class(&b)))
-                {
-                    return true;
-                }
+            }
+            if p.extension().is_some_and(|x| x == "tasty")
+                || (p.extension().is_some_and(|x| x == "class")
+                    && read_regular(p, MAX_CLASS_FILE_BYTES, "MAX_CLASS_FILE_BYTES")
+                        .is_ok_and(|b| is_scala_class(&b)))
+            {
+                return true;
             }
         }
         return false;
     }
-    let Ok(f) = std::fs::File::open(path) else {
+    let Ok((f, _)) = open_regular(path) else {
         return false;
     };
     let Ok(mut zip) = zip::ZipArchive::new(f) else {

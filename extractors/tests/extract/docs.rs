@@ -1,11 +1,12 @@
 //! The documentation extractor on pages it cannot get from a javadoc on this machine: a class
 //! page written by hand after JDK 8's layout (`tests/fixtures/docs/jdk8/`), and hostile pages
 //! (too large, entity-heavy, of an unknown layout, cut, with a malformed signature, nested
-//! 100,000 deep) handed over as bytes.
+//! 100,000 deep, quadratic for the HTML parser) handed over as bytes, and special files in a folder.
 
 use std::path::Path;
 use std::time::Instant;
 
+use thalia_extractors::docs::html::MAX_DOM_DEPTH;
 use thalia_extractors::docs::{extract_docs, extract_pages, MAX_PAGE_BYTES};
 
 fn jdk8_fixture() -> std::path::PathBuf {
@@ -84,10 +85,7 @@ fn the_jdk8_layout_is_read_member_by_member() {
     );
     // parameter names, which bytecode lacks, are kept
     let map = &d.methods()[2];
-    assert_eq!(
-        map.extra.get("parameter_names"),
-        Some(&serde_json::json!(["f"]))
-    );
+    assert_eq!(map.parameter_names, Some(vec!["f".to_string()]));
 }
 
 /// A javadoc 17 class page around a description.
@@ -168,25 +166,144 @@ fn hostile_pages_are_named_and_skipped() {
     assert_eq!(problems.len(), 5, "{problems:#?}");
 }
 
-/// Elements nested 100,000 deep inside a signature (the reader walks them without recursion).
+/// A page whose signature nests `depth` `<span>`s around its return type.
+fn deep_signature_page(depth: usize) -> Vec<u8> {
+    let deep = format!("{}int{}", "<span>".repeat(depth), "</span>".repeat(depth));
+    String::from_utf8(page("Deep", ""))
+        .unwrap()
+        .replace(
+            "<span class=\"return-type\">void</span>",
+            &format!("<span class=\"return-type\">{deep}</span>"),
+        )
+        .into_bytes()
+}
+
+/// Extracts one page on a thread with a small stack: recursion over the elements' depth would
+/// overflow it.
+fn extract_on_small_stack(name: &str, bytes: Vec<u8>) -> thalia_extractors::docs::DocsExtraction {
+    let name = name.to_string();
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || extract_pages(vec![(name, Ok(bytes))], None))
+        .unwrap()
+        .join()
+        .expect("no stack overflow")
+}
+
+/// A signature nested close to `MAX_DOM_DEPTH` is read (the reader walks it without recursion);
+/// 100,000 levels are a problem naming the bound, not a stack overflow.
 #[test]
 fn deeply_nested_signatures_do_not_overflow_the_stack() {
-    let deep = format!(
-        "{}int{}",
-        "<span>".repeat(100_000),
-        "</span>".repeat(100_000)
-    );
-    let mut p = String::from_utf8(page("Deep", "")).unwrap();
-    p = p.replace(
-        "<span class=\"return-type\">void</span>",
-        &format!("<span class=\"return-type\">{deep}</span>"),
-    );
-    let handle = std::thread::Builder::new()
-        // a small stack: recursion over the depth would overflow it
-        .stack_size(256 << 10)
-        .spawn(move || extract_pages(vec![("p/Deep.html".to_string(), Ok(p.into_bytes()))], None))
-        .unwrap();
-    let x = handle.join().expect("no stack overflow");
+    let x = extract_on_small_stack("p/Deep.html", deep_signature_page(MAX_DOM_DEPTH - 40));
     assert_eq!(x.docs.len(), 1, "{:?}", x.problems);
     assert_eq!(x.docs[0].methods()[0].return_type(), Some("int"));
+    let x = extract_on_small_stack("p/Deep.html", deep_signature_page(100_000));
+    assert!(x.docs.is_empty());
+    assert_eq!(x.problems.len(), 1, "{:?}", x.problems);
+    assert!(
+        x.problems[0].reason.contains("MAX_DOM_DEPTH"),
+        "{:?}",
+        x.problems
+    );
+}
+
+/// The pages that make html5ever's tree building quadratic (issue 34): each is a problem naming
+/// the bound that stopped it, and the page beside them is read. The bounds guarantee the time
+/// (`docs::html`); this test checks that the pages are stopped by them.
+#[test]
+fn quadratic_pages_are_skipped_for_their_bound() {
+    use thalia_extractors::docs::html::{MAX_TAG_ATTRIBUTES, TREE_WORK_PER_BYTE};
+    // 0.9 MB of misnested formatting tags: 20 s before the bound
+    let misnested = page("Misnested", &"<b><i><u><s>x</b>".repeat(53_000));
+    assert!(misnested.len() > 900_000);
+    // 100,000 nested `<div>`s (0.6 MB): minutes before the bound
+    let divs = page(
+        "Divs",
+        &format!("{}x{}", "<div>".repeat(100_000), "</div>".repeat(100_000)),
+    );
+    // one tag with 100,000 attributes: the tokenizer's duplicate check is quadratic
+    let attrs: Vec<String> = (0..100_000).map(|i| format!("a{i}")).collect();
+    let attributes = page("Attributes", &format!("<span {}>x</span>", attrs.join(" ")));
+    let x = extract_pages(
+        vec![
+            ("p/Attributes.html".to_string(), Ok(attributes)),
+            ("p/Divs.html".to_string(), Ok(divs)),
+            (
+                "p/Good.html".to_string(),
+                Ok(page("Good", "<b><i>fine</b></i>")),
+            ),
+            ("p/Misnested.html".to_string(), Ok(misnested)),
+        ],
+        None,
+    );
+    let names: Vec<&str> = x.docs.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["p.Good"], "{:?}", x.problems);
+    let reason = |page: &str| {
+        x.problems
+            .iter()
+            .find(|p| p.page == page)
+            .map(|p| p.reason.clone())
+            .unwrap_or_default()
+    };
+    assert!(
+        reason("p/Misnested.html").contains("TREE_WORK_PER_BYTE"),
+        "{:?}",
+        x.problems
+    );
+    assert!(
+        reason("p/Divs.html").contains("TREE_WORK_PER_BYTE"),
+        "{:?}",
+        x.problems
+    );
+    assert!(
+        reason("p/Attributes.html").contains("MAX_TAG_ATTRIBUTES"),
+        "{:?}",
+        x.problems
+    );
+    assert_eq!(x.problems.len(), 3, "{:?}", x.problems);
+    // the bounds are what the messages say
+    assert!(reason("p/Misnested.html").contains(&TREE_WORK_PER_BYTE.to_string()));
+    assert!(reason("p/Attributes.html").contains(&MAX_TAG_ATTRIBUTES.to_string()));
+}
+
+/// A documentation folder holding a FIFO page, a page linked to `/dev/zero`, a FIFO as the
+/// class index and a link to a regular page (issue 34): each special file is a problem naming
+/// it, the link is followed, and the other pages are read.
+#[cfg(unix)]
+#[test]
+fn special_files_in_a_docs_folder_are_named_and_skipped() {
+    use std::os::unix::fs::symlink;
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("docs");
+    std::fs::create_dir_all(dir.join("p")).unwrap();
+    std::fs::write(dir.join("p/Good.html"), page("Good", "fine")).unwrap();
+    std::fs::write(base.path().join("Linked.html"), page("Linked", "")).unwrap();
+    symlink(base.path().join("Linked.html"), dir.join("p/Linked.html")).unwrap();
+    for fifo in ["p/Fifo.html", "allclasses-index.html"] {
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.join(fifo))
+            .status();
+        assert!(made.unwrap().success(), "mkfifo");
+    }
+    symlink("/dev/zero", dir.join("p/Zero.html")).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let d = dir.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(extract_docs(&d));
+    });
+    let x = rx
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("no hang")
+        .expect("the folder is read");
+    let names: Vec<&str> = x.docs.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["p.Good", "p.Linked"], "{:?}", x.problems);
+    let problems: Vec<String> = x.problems.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        problems,
+        [
+            "allclasses-index.html: not a regular file (a FIFO); not read",
+            "p/Fifo.html: not a regular file (a FIFO); not read",
+            "p/Zero.html: not a regular file (a character device); not read",
+        ]
+    );
 }

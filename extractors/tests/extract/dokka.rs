@@ -6,13 +6,13 @@
 //! has a `suspend` function type, a class with a companion object and the companion's page, an
 //! interface, and a member's page): real output of a real library, offline (Dokka itself runs
 //! on a fixture in `tests/online_dokka.rs`, which needs the resolver). Checked member by
-//! member; then hostile pages (cut, enormous, of no layout, nested 100,000 deep) are named and
+//! member; then hostile pages (cut, enormous, of no layout, nested 100,000 or 200 deep) are named and
 //! skipped.
 
 use std::path::Path;
 
 use thalia_extractors::docs::{extract_docs, extract_pages, MAX_PAGE_BYTES};
-use thalia_extractors::{ClassDoc, MethodDoc};
+use thalia_extractors::{ClassDoc, KotlinObjectMark, MethodDoc, ParamDefaults};
 
 fn fixture() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dokka-ktor")
@@ -27,25 +27,23 @@ fn doc<'a>(docs: &'a [ClassDoc], name: &str) -> &'a ClassDoc {
 /// `receiver.name<tps>(params): ret [suspend inline operator static] defaults`.
 fn sig(m: &MethodDoc) -> String {
     let meta = m.other_metadata.clone().unwrap_or_default();
-    let flag = |k: &str| meta.get(k).and_then(|v| v.as_bool()) == Some(true);
     let mut flags = Vec::new();
-    for (k, n) in [
-        ("is_suspend", "suspend"),
-        ("is_inline", "inline"),
-        ("is_operator", "operator"),
+    for (flag, n) in [
+        (meta.is_suspend, "suspend"),
+        (meta.is_inline, "inline"),
+        (meta.is_operator, "operator"),
     ] {
-        if flag(k) {
+        if flag == Some(true) {
             flags.push(n);
         }
     }
     if m.is_static == Some(true) {
         flags.push("static");
     }
-    let defaults: Vec<bool> = meta
-        .get("defaults")
-        .and_then(|v| v.as_array())
-        .map(|a| a.iter().map(|b| b.as_bool() == Some(true)).collect())
-        .unwrap_or_default();
+    let defaults: Vec<bool> = match meta.defaults {
+        Some(ParamDefaults::PerParameter(flags)) => flags,
+        _ => Vec::new(),
+    };
     format!(
         "{}{}<{}>({}): {} [{}] {:?}",
         m.receiver
@@ -200,10 +198,7 @@ fn ktor_pages_are_read_member_by_member() {
             "io.ktor.server.request.ApplicationReceivePipeline".into()
         ))
     );
-    assert_eq!(
-        phases.extra.get("kotlin_object"),
-        Some(&serde_json::json!(true))
-    );
+    assert_eq!(phases.kotlin.kotlin_object, Some(KotlinObjectMark::Object));
     assert_eq!(
         fields(phases),
         [
@@ -216,10 +211,7 @@ fn ktor_pages_are_read_member_by_member() {
 
     // a companion object
     let comp = doc(&x.docs, "io.ktor.server.engine.ConnectorType.Companion");
-    assert_eq!(
-        comp.extra.get("kotlin_object"),
-        Some(&serde_json::json!("companion"))
-    );
+    assert_eq!(comp.kotlin.kotlin_object, Some(KotlinObjectMark::Companion));
     assert_eq!(
         fields(comp),
         [
@@ -287,8 +279,8 @@ fn ktor_pages_are_read_member_by_member() {
     assert!(call.methods().iter().all(|m| m.is_abstract == Some(true)));
 }
 
-/// A Dokka class page whose member's signature nests 100,000 `span`s.
-fn deep() -> Vec<u8> {
+/// A Dokka class page `Deep` whose member's signature nests `depth` `span`s.
+fn deep(depth: usize) -> Vec<u8> {
     let mut s = String::from(
         "<html><head><script>var pathToRoot = \"../../\";</script>\
          <script src=\"../../scripts/sourceset_dependencies.js\"></script></head><body>\
@@ -299,9 +291,9 @@ fn deep() -> Vec<u8> {
          <div class=\"table-row\"><div class=\"main-subrow\"><a href=\"f.html\">f</a>\
          <div class=\"title\"><div class=\"symbol monospace\">fun f(): ",
     );
-    s.push_str(&"<span>".repeat(100_000));
+    s.push_str(&"<span>".repeat(depth));
     s.push_str("Int");
-    s.push_str(&"</span>".repeat(100_000));
+    s.push_str(&"</span>".repeat(depth));
     s.push_str("</div></div></div></div></div></div></body></html>");
     s.into_bytes()
 }
@@ -338,7 +330,8 @@ fn hostile_dokka_pages_are_named_and_skipped() {
             ("m/p/-unknown/index.html".into(), Ok(unknown)),
             ("m/p/-huge/index.html".into(), Ok(huge)),
             ("m/p/-garbage/index.html".into(), Ok(garbage.into_bytes())),
-            ("m/p/-deep/index.html".into(), Ok(deep())),
+            ("m/p/-deep/index.html".into(), Ok(deep(100_000))),
+            ("m/p/-deeper-than-a-member/index.html".into(), Ok(deep(200))),
         ],
         None,
     );
@@ -353,9 +346,11 @@ fn hostile_dokka_pages_are_named_and_skipped() {
     assert!(problem("m/p/-unknown/index.html").contains("unknown documentation layout"));
     assert!(problem("m/p/-huge/index.html").contains("MAX_PAGE_BYTES"));
     assert!(problem("m/p/-garbage/index.html").contains("dokka page: class declaration"));
-    // markup nested 100,000 deep in a signature: no stack overflow, the member named
-    assert!(problem("m/p/-deep/index.html").contains("member"));
-    assert_eq!(x.problems.len(), 5, "{:?}", x.problems);
+    // markup nested 100,000 deep: the page is not read (docs::html::MAX_DOM_DEPTH)
+    assert!(problem("m/p/-deep/index.html").contains("MAX_DOM_DEPTH"));
+    // nested 200 deep in a signature: no stack overflow, the member named
+    assert!(problem("m/p/-deeper-than-a-member/index.html").contains("member"));
+    assert_eq!(x.problems.len(), 6, "{:?}", x.problems);
     let names: Vec<&str> = x.docs.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(
         names,

@@ -90,6 +90,11 @@ fn javadoc_page_corpus_and_regressions_do_not_panic() {
 }
 
 #[test]
+fn docs_page_corpus_and_regressions_do_not_panic() {
+    replay("docs_page", thalia_extractors::fuzzing::docs_page);
+}
+
+#[test]
 fn skip_list_names_real_regressions() {
     for (name, reason) in SKIP {
         assert!(!reason.is_empty(), "{name}: skip without a reason");

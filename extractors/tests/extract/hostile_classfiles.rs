@@ -1,6 +1,7 @@
 //! The bytecode extractor against hostile class files and jars, all assembled here: a generic
 //! signature nested 5,000 deep, a broken descriptor constant, zip entries that lie about their
-//! size or are too large, class names that could be paths, and a FIFO given as a jar.
+//! size or are too large, class names that could be paths or are too long for a file name, a
+//! FIFO given as a jar, and special and oversized files in a class directory.
 
 use crate::support::classfile;
 
@@ -226,5 +227,128 @@ fn a_fifo_given_as_a_jar_is_an_error_not_a_hang() {
     assert!(
         err.contains("pipe.jar") && err.contains("not a regular file"),
         "{err}"
+    );
+}
+
+/// Makes a FIFO (`mkfifo`, which every Unix has).
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status();
+    assert!(
+        made.expect("run mkfifo").success(),
+        "mkfifo {}",
+        path.display()
+    );
+}
+
+/// A class directory holding a FIFO `F.class`, a `Zero.class` linked to `/dev/zero` and a link
+/// to its own parent (issue 34): the walk ends at once, each special file is a problem naming
+/// it, a link to a regular class file is followed and the other classes are extracted.
+#[cfg(unix)]
+#[test]
+fn special_files_in_a_class_directory_are_named_and_skipped() {
+    use std::os::unix::fs::symlink;
+    let base = tempfile::tempdir().expect("temp dir");
+    let dir = base.path().join("classes");
+    std::fs::create_dir_all(dir.join("p")).expect("mkdir");
+    std::fs::write(dir.join("p/Good.class"), good_class()).expect("write");
+    let outside = base.path().join("Other.class");
+    let other = ClassSpec::new("p/Other").method("m", "()V", None).bytes();
+    std::fs::write(&outside, other).expect("write");
+    symlink(&outside, dir.join("p/Other.class")).expect("symlink");
+    mkfifo(&dir.join("F.class"));
+    symlink("/dev/zero", dir.join("Zero.class")).expect("symlink");
+    symlink(&dir, dir.join("p/loop")).expect("symlink");
+    let x = within(20, move || {
+        thalia_extractors::bytecode::extract_paths(&[dir.as_path()], &ExtractOptions::default())
+    })
+    .expect("the directory is read");
+    assert_eq!(doc_names(&x), ["p.Good", "p.Other"]);
+    let problems: Vec<String> = x.problems.iter().map(ToString::to_string).collect();
+    assert_eq!(problems.len(), 2, "{problems:#?}");
+    assert!(
+        problems[0].contains("F.class") && problems[0].contains("not a regular file (a FIFO)"),
+        "{problems:#?}"
+    );
+    assert!(
+        problems[1].contains("Zero.class")
+            && problems[1].contains("not a regular file (a character device)"),
+        "{problems:#?}"
+    );
+}
+
+/// A class file in a directory larger than the limit is a problem naming it, read no further.
+#[test]
+fn a_class_file_in_a_directory_larger_than_the_limit_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("Good.class"), good_class()).expect("write");
+    let huge = std::fs::File::create(dir.path().join("Huge.class")).expect("create");
+    // sparse: no disk is used
+    huge.set_len(MAX_CLASS_FILE_BYTES + 1).expect("set_len");
+    let x = thalia_extractors::bytecode::extract_paths(&[dir.path()], &ExtractOptions::default())
+        .expect("the directory is read");
+    assert_eq!(doc_names(&x), ["p.Good"]);
+    assert_eq!(x.problems.len(), 1, "{:?}", x.problems);
+    let p = x.problems[0].to_string();
+    assert!(
+        p.contains("Huge.class") && p.contains("MAX_CLASS_FILE_BYTES"),
+        "{p}"
+    );
+}
+
+/// A class whose name is too long for a file name (600 bytes, in a jar built here) is written
+/// under a cut name ending in a hash and reads back whole; so do two such names that share
+/// their start.
+#[test]
+fn a_class_name_too_long_for_a_file_name_is_written_under_a_hashed_name() {
+    use thalia_extractors::io::{class_name_of_stem, MAX_FILE_NAME_BYTES};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let long = format!("p/{}", "Operator".repeat(75));
+    let jar = jar_of(&[
+        (
+            &format!("{long}A.class"),
+            ClassSpec::new(&format!("{long}A"))
+                .method("m", "()V", None)
+                .bytes(),
+        ),
+        (
+            &format!("{long}B.class"),
+            ClassSpec::new(&format!("{long}B"))
+                .method("m", "()V", None)
+                .bytes(),
+        ),
+        ("p/Good.class", good_class()),
+    ]);
+    let x = extract_bytes(dir.path(), "long.jar", &jar);
+    assert_eq!(x.docs.len(), 3, "{:?}", x.problems);
+    let out = dir.path().join("api");
+    thalia_extractors::write_class_docs(&out, &x.docs).expect("every class is written");
+    let mut files: Vec<String> = std::fs::read_dir(&out)
+        .expect("read_dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 3, "{files:?}");
+    for f in &files {
+        assert!(f.len() <= MAX_FILE_NAME_BYTES, "{f}");
+    }
+    assert_eq!(files[0], "p.Good.json");
+    assert!(
+        files[1].contains("%%") && files[2].contains("%%"),
+        "{files:?}"
+    );
+    assert_eq!(class_name_of_stem(files[1].trim_end_matches(".json")), None);
+    let (docs, errors) = thalia_extractors::read_api_dir(&out);
+    assert!(errors.is_empty(), "{errors:?}");
+    let mut names: Vec<String> = docs.into_iter().map(|(_, d)| d.name).collect();
+    names.sort();
+    let dotted = long.replace('/', ".");
+    assert_eq!(
+        names,
+        [
+            "p.Good".to_string(),
+            format!("{dotted}A"),
+            format!("{dotted}B")
+        ]
     );
 }

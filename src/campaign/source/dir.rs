@@ -23,8 +23,10 @@ impl DirSource {
     /// command that regenerates them).
     pub fn open(dir: &Path) -> Result<DirSource, SourceError> {
         let manifest = dir.join("programs.jsonl");
-        let text = std::fs::read_to_string(&manifest)
-            .map_err(|e| SourceError(format!("cannot read {}: {e}", manifest.display())))?;
+        // rundir: a regular file, size-limited
+        let text =
+            crate::rundir::read_to_string_limited(&manifest, crate::rundir::MAX_RESULTS_BYTES)
+                .map_err(|e| SourceError(format!("cannot read {}: {e}", manifest.display())))?;
         let mut records = Vec::new();
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
@@ -102,16 +104,23 @@ impl Source for DirSource {
             if done(&r.id) {
                 continue;
             }
-            let read = |file: &str| {
-                let path = self.dir.join(file);
-                std::fs::read_to_string(&path)
+            // rundir: a record's file names are plain names under the directory
+            let read = |file: &str, field: &str| {
+                let path = crate::rundir::join_name(
+                    &self.dir,
+                    file,
+                    &self.dir.join("programs.jsonl"),
+                    field,
+                )
+                .map_err(|e| SourceError(e.to_string()))?;
+                crate::rundir::read_to_string_limited(&path, crate::rundir::MAX_SOURCE_BYTES)
                     .map_err(|e| SourceError(format!("cannot read {}: {e}", path.display())))
             };
-            let source = read(&r.file)?;
+            let source = read(&r.file, "file")?;
             let twin = match &r.twin {
                 Some(f) => Some(Twin {
                     file: f.clone(),
-                    source: read(f)?,
+                    source: read(f, "twin")?,
                 }),
                 None => None,
             };

@@ -10,9 +10,9 @@ use crate::api::Api;
 use crate::campaign::candidate::{Candidate, Twin};
 use crate::campaign::records::{CENSUS_FILE, SYNTH_CONFIG_FILE};
 use crate::campaign::shard::{schedule_round, Shard};
+use crate::synth::build::rng::RngStream;
 use crate::synth::census::Census;
 use crate::synth::output::synth_command;
-use crate::synth::worker::RngStream;
 use crate::synth::{self, Expected, Mode, Plan, Selection, SynthConfig, SynthContext};
 
 /// The seed of synthesis round `round` (round 0 uses the run's seed).
@@ -176,7 +176,10 @@ impl SynthSource {
     pub fn keep_census(&mut self, dir: &Path, resuming: bool) -> Result<(), SourceError> {
         let path = dir.join(CENSUS_FILE);
         if resuming {
-            if let Ok(text) = std::fs::read_to_string(&path) {
+            // rundir: a regular file, size-limited
+            if let Ok(text) =
+                crate::rundir::read_to_string_limited(&path, crate::rundir::MAX_JSON_BYTES)
+            {
                 match serde_json::from_str::<Census>(&text) {
                     Ok(c) => self.census = c,
                     Err(e) => eprintln!(

@@ -1,0 +1,421 @@
+//! Inhabitants (Section 3.4, Algorithms 1 and 2): expressions of a wanted type, built from
+//! k-shortest loopless paths of the API graph (Yen, cached per target node) whose
+//! substitutions unify with the target, or literals, typed bottom constants, and the forms
+//! of the program's swarm draw (conditionals, lambdas and references, casts to a functional
+//! interface; see `lambda`, `reference`, `conditional`).
+
+use std::rc::Rc;
+
+use pathfinding::directed::yen::yen;
+use petgraph::graph::NodeIndex;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use thalia_translators::ir::{Expr, Lit};
+
+use super::inhabitant::{CallShape, Inhabitant};
+use super::ir::to_ir;
+use super::rng::SynthRng;
+use super::worker::Worker;
+use crate::api::{MemberId, MemberKind};
+use crate::graph::{ApiGraph, Node};
+use crate::synth::typing::erase::InferInfo;
+use crate::types::{Prim, Subst, Type, TypeId, UnifyMode, VarId};
+
+/// The string literals drawn for `String` (the empty string among them).
+const STRINGS: [&str; 6] = ["a", "thalia", "x1", "", "Hello", "42"];
+
+/// The `char` literals drawn for `char` and `Character` (a letter at each end of the
+/// alphabet, a digit, a space).
+const CHARS: [char; 4] = ['a', 'z', '0', ' '];
+
+/// Added to a drawn integer to make a `float` literal with a fraction (exact in binary).
+const FLOAT_FRACTION: f32 = 0.5;
+
+/// Added to a drawn integer to make a `double` literal with a fraction (exact in binary).
+const DOUBLE_FRACTION: f64 = 0.25;
+
+impl Worker<'_> {
+    /// An expression of type `t` (a subtype of it), nested at most `depth` calls deep.
+    pub fn inhabit(&mut self, rng: &mut SynthRng, t: TypeId, depth: usize) -> Inhabitant {
+        let t = match *self.api.ts.arena.get(t) {
+            Type::Nullable(i) => i,
+            _ => t,
+        };
+        // a call chain's receiver: a path that ends in a call, if any is feasible
+        if std::mem::take(&mut self.building.prefer_call)
+            && depth > 0
+            && matches!(self.api.ts.arena.get(t), Type::Class { .. })
+        {
+            if let Some(e) = self.path_inhabitant(rng, t, depth, true) {
+                return e;
+            }
+        }
+        let feats = self.building.features;
+        let p = self.cfg.swarm.use_probability;
+        // inside a lambda body, its parameters and block locals are sources too
+        if !self.building.scope.is_empty() && feats.lambda_bodies && rng.gen_bool(p) {
+            if let Some(e) = self.scope_source(rng, t) {
+                return e;
+            }
+        }
+        if feats.conditionals && depth > 0 && rng.gen_bool(p) {
+            if let Some(c) = self.conditional(rng, t, depth) {
+                return c;
+            }
+        }
+        if let Some(lit) = self.literal(rng, t) {
+            return Inhabitant {
+                expr: lit,
+                info: InferInfo::Standalone(t),
+            };
+        }
+        match self.api.ts.arena.get(t).clone() {
+            Type::Array(e) => {
+                let elem = self.inhabit(rng, e, depth.saturating_sub(1));
+                return Inhabitant {
+                    expr: Expr::NewArray {
+                        elem: to_ir(&self.api, e),
+                        elems: vec![elem.expr],
+                    },
+                    info: InferInfo::Standalone(t),
+                };
+            }
+            Type::Class { .. } => {}
+            // a Kotlin function type: a lambda or a function reference
+            Type::Function { .. } if depth > 0 => {
+                if feats.references && self.rules.references_for_function_types() && rng.gen_bool(p)
+                {
+                    if let Some(r) = self
+                        .function_type(t)
+                        .and_then(|f| self.reference(rng, &f, depth))
+                    {
+                        return r;
+                    }
+                }
+                // cast to its type: the lambda then has no expected type, so the calls of its
+                // body keep their type arguments
+                let cast = feats.function_casts
+                    && self.rules.casts_lambdas_to_function_types()
+                    && rng.gen_bool(p)
+                    && self.ground_in_program(t);
+                self.building.keep_type_args += usize::from(cast);
+                let l = self.lambda(rng, t, depth);
+                self.building.keep_type_args -= usize::from(cast);
+                // a lambda or reference (or a conditional) as the body needs the expected type
+                // of the lambda's result, which a cast does not give
+                let poly_body = |e: &Expr| {
+                    matches!(e, Expr::Lambda { body, .. }
+                        if matches!(**body, Expr::Lambda { .. } | Expr::Ref { .. } | Expr::Cond { .. }))
+                };
+                return match l {
+                    Some(l) if cast && !poly_body(&l.expr) => Inhabitant {
+                        expr: Expr::cast(to_ir(&self.api, t), l.expr),
+                        info: InferInfo::Standalone(t),
+                    },
+                    Some(l) => l,
+                    None => self.bottom(t),
+                };
+            }
+            _ => return self.bottom(t),
+        }
+        if depth == 0 {
+            return self.bottom(t);
+        }
+        if feats.references && rng.gen_bool(p) {
+            if let Some(f) = self.function_type(t) {
+                if let Some(r) = self.reference(rng, &f, depth) {
+                    return self.maybe_cast(rng, r, &f);
+                }
+            }
+        }
+        // where no functional interface is wanted (an `Object`, a `Serializable`), a lambda
+        // or reference cast to a functional interface below the wanted type
+        if feats.function_casts && rng.gen_bool(p) && self.function_type(t).is_none() {
+            if let Some(c) = self.function_cast_below(rng, t, depth) {
+                return c;
+            }
+        }
+        let sam_first = rng.gen_bool(self.cfg.lambda_first_probability);
+        if sam_first {
+            if let Some(l) = self.lambda(rng, t, depth) {
+                return l;
+            }
+        }
+        if let Some(e) = self.path_inhabitant(rng, t, depth, false) {
+            return e;
+        }
+        if !sam_first {
+            if let Some(l) = self.lambda(rng, t, depth) {
+                return l;
+            }
+        }
+        self.bottom(t)
+    }
+
+    /// The typed bottom constant `(T) null`.
+    pub fn bottom(&mut self, t: TypeId) -> Inhabitant {
+        Inhabitant {
+            expr: Expr::Bottom(to_ir(&self.api, t)),
+            info: InferInfo::Standalone(t),
+        }
+    }
+
+    /// A literal for primitives, their boxes and `String`.
+    fn literal(&mut self, rng: &mut SynthRng, t: TypeId) -> Option<Expr> {
+        let a = &self.api.ts.arena;
+        let p = match a.get(t) {
+            Type::Prim(p) => *p,
+            Type::Class { name, args } if args.is_empty() => {
+                if *name == self.ctx.string_sym {
+                    let s = STRINGS[rng.gen_range(0..STRINGS.len())];
+                    return Some(Expr::Lit(Lit::Str(s.to_string())));
+                }
+                self.ctx.unbox_of(*name)?
+            }
+            _ => return None,
+        };
+        let n: i32 = rng.gen_range(self.cfg.literal_ints.clone());
+        Some(Expr::Lit(match p {
+            Prim::Boolean => Lit::Bool(rng.gen_bool(self.cfg.true_probability)),
+            Prim::Byte => Lit::Byte(n as i8),
+            Prim::Char => Lit::Char(CHARS[rng.gen_range(0..CHARS.len())]),
+            Prim::Short => Lit::Short(n as i16),
+            Prim::Int => Lit::Int(n),
+            Prim::Long => Lit::Long(i64::from(n)),
+            Prim::Float => Lit::Float(n as f32 + FLOAT_FRACTION),
+            Prim::Double => Lit::Double(f64::from(n) + DOUBLE_FRACTION),
+            Prim::Void => return None,
+        }))
+    }
+
+    /// Yen's k shortest loopless paths from a receiver-less member to a type node (source
+    /// first), cached per node.
+    fn paths_to(&mut self, target: NodeIndex) -> Rc<Vec<Vec<NodeIndex>>> {
+        if let Some(p) = self.caches.paths.get(&target) {
+            return Rc::clone(p);
+        }
+        let g: &ApiGraph = &self.ctx.graph;
+        let usable = &self.ctx.path_usable;
+        let api = &self.api;
+        let is_source = |n: &NodeIndex| match g.graph[*n] {
+            Node::Member(m) => usable.contains(&m) && !api.member(m).needs_receiver(),
+            Node::Type(_) => false,
+        };
+        let max_len = self.cfg.max_path_len;
+        let found = yen(
+            &target,
+            |n: &NodeIndex| {
+                let n = *n;
+                g.in_edges(n)
+                    .filter(move |(_, src, _)| match g.graph[*src] {
+                        Node::Member(m) => usable.contains(&m),
+                        Node::Type(_) => true,
+                    })
+                    .map(|(_, src, _)| (src, 1usize))
+                    .collect::<Vec<_>>()
+            },
+            is_source,
+            self.cfg.yen_k.max(1),
+        );
+        let paths: Vec<Vec<NodeIndex>> = found
+            .into_iter()
+            .filter(|(p, _)| p.len() <= max_len)
+            .map(|(mut p, _)| {
+                p.reverse();
+                p
+            })
+            .collect();
+        let rc = Rc::new(paths);
+        self.caches.paths.insert(target, Rc::clone(&rc));
+        rc
+    }
+
+    /// Algorithm 1 and 2: the first feasible path (in random order; with `prefer_call` the
+    /// paths that end in no constructor call first) to the target's type constructor, turned
+    /// into a chain of calls.
+    fn path_inhabitant(
+        &mut self,
+        rng: &mut SynthRng,
+        t: TypeId,
+        depth: usize,
+        prefer_call: bool,
+    ) -> Option<Inhabitant> {
+        let (ctor, _) = ApiGraph::key(&mut self.api, t);
+        let node = self.ctx.graph.node_of_type(ctor)?;
+        let paths = self.paths_to(node);
+        let mut order: Vec<usize> = (0..paths.len()).collect();
+        order.shuffle(rng);
+        // a call chain's receiver: the paths whose last member is no constructor first
+        if prefer_call {
+            let g = &self.ctx.graph;
+            let api = &self.api;
+            order.sort_by_key(|&i| {
+                paths[i].iter().rev().find_map(|&n| match g.graph[n] {
+                    Node::Member(m) => Some(api.member(m).kind == MemberKind::Constructor),
+                    Node::Type(_) => None,
+                })
+            });
+        }
+        for i in order {
+            let path = &paths[i];
+            if self.building.in_lambda > 0 && self.throws_in_path(path) {
+                continue;
+            }
+            let unusable = path.iter().any(|&n| match self.ctx.graph.graph[n] {
+                Node::Member(m) => self.typing().language_problem(m).is_some(),
+                Node::Type(_) => false,
+            });
+            if unusable {
+                continue;
+            }
+            if let Some(s) = self.feasible(rng, path, ctor, t) {
+                return Some(self.path_to_expr(rng, path, &s, t, depth));
+            }
+        }
+        None
+    }
+
+    /// True when a member of the path declares a checked exception.
+    fn throws_in_path(&self, path: &[NodeIndex]) -> bool {
+        path.iter().any(|&n| match self.ctx.graph.graph[n] {
+            Node::Member(m) => self.ctx.throws_checked.contains(&m),
+            Node::Type(_) => false,
+        })
+    }
+
+    /// Algorithm 1 for one path: propagate the edge substitutions, unify the path's type with
+    /// the target, instantiate the remaining free variables at random; `None` if infeasible.
+    fn feasible(
+        &mut self,
+        rng: &mut SynthRng,
+        path: &[NodeIndex],
+        ctor: TypeId,
+        target: TypeId,
+    ) -> Option<Subst> {
+        let g = &self.ctx.graph;
+        let mut free: Vec<VarId> = Vec::new();
+        for &n in path {
+            if let Node::Member(m) = g.graph[n] {
+                let mem = self.api.member(m);
+                free.extend(mem.type_params.iter().copied());
+                if mem.kind == MemberKind::Constructor {
+                    free.extend(self.api.class(mem.owner).type_params.iter().copied());
+                }
+            }
+        }
+        let mut acc = Subst::new();
+        for w in path.windows(2) {
+            let e = g.graph.find_edge(w[0], w[1])?;
+            let label = g.graph[e].label.clone();
+            for (v, ty) in label.iter() {
+                let ty = self.api.ts.arena.subst(ty, &acc);
+                acc.insert(v, ty);
+            }
+        }
+        let path_ty = self.api.ts.arena.subst(ctor, &acc);
+        let u =
+            self.api
+                .ts
+                .unify_with(path_ty, target, &free, UnifyMode::Subtype, &Subst::new())?;
+        let depth = self.cfg.max_type_depth;
+        let free_s = self.draw_subst(rng, &free, depth, &u)?;
+        let mut full = free_s.clone();
+        for (v, ty) in acc.iter() {
+            let ty = self.api.ts.arena.subst(ty, &free_s);
+            full.insert(v, ty);
+        }
+        let result = self.api.ts.arena.subst(ctor, &full);
+        if !self.api.ts.arena.is_ground(result)
+            || !self.ctx.expressible(&self.api, result)
+            || !self.api.ts.is_subtype(result, target)
+        {
+            return None;
+        }
+        for (_, ty) in full.iter() {
+            if !self.api.ts.arena.is_ground(ty) || !self.ctx.expressible(&self.api, ty) {
+                return None;
+            }
+        }
+        Some(full)
+    }
+
+    /// Algorithm 2: the calls along a feasible path under its substitution.
+    fn path_to_expr(
+        &mut self,
+        rng: &mut SynthRng,
+        path: &[NodeIndex],
+        s: &Subst,
+        target: TypeId,
+        depth: usize,
+    ) -> Inhabitant {
+        let members: Vec<MemberId> = path
+            .iter()
+            .filter_map(|&n| match self.ctx.graph.graph[n] {
+                Node::Member(m) => Some(m),
+                Node::Type(_) => None,
+            })
+            .collect();
+        let mut cur: Option<Inhabitant> = None;
+        let last = members.len().saturating_sub(1);
+        for (i, m) in members.into_iter().enumerate() {
+            let goal = if i == last { Some(target) } else { None };
+            cur = Some(self.call_member(rng, m, s, cur.map(|c| c.expr), goal, depth));
+        }
+        cur.unwrap_or_else(|| self.bottom(target))
+    }
+
+    /// A call (or field access, or constructor call) of `m` under `s`, its arguments
+    /// inhabited one level deeper; type arguments erased when configured and safe.
+    pub fn call_member(
+        &mut self,
+        rng: &mut SynthRng,
+        m: MemberId,
+        s: &Subst,
+        receiver: Option<Expr>,
+        goal: Option<TypeId>,
+        depth: usize,
+    ) -> Inhabitant {
+        let mem = self.api.member(m).clone();
+        let arg_tys: Vec<TypeId> = mem
+            .params
+            .iter()
+            .map(|p| self.api.ts.arena.subst(p.ty, s))
+            .collect();
+        // Scala 2 types the arguments of an overloaded method before it picks the overload,
+        // without an expected type: a generic call there needs its type arguments
+        let overloaded = self.typing().is_overloaded(m);
+        let keep = self.rules.types_overloaded_arguments_untargeted() && overloaded;
+        self.building.keep_type_args += usize::from(keep);
+        // a joined type may make another overload applicable or more specific
+        self.building.no_conditionals += usize::from(overloaded);
+        // the variable-arity argument as elements of its component type: the array's type
+        // still decides erasure
+        let varargs = self.operand_varargs(rng, m, s, &arg_tys);
+        let fixed = arg_tys.len() - usize::from(varargs.is_some());
+        let mut args: Vec<Inhabitant> = arg_tys[..fixed]
+            .iter()
+            .map(|&t| self.inhabit(rng, t, depth.saturating_sub(1)))
+            .collect();
+        let elems = varargs.map(|(comp, n)| {
+            args.extend(arg_tys.last().map(|&t| Inhabitant {
+                expr: Expr::Unit,
+                info: InferInfo::Standalone(t),
+            }));
+            (0..n)
+                .map(|_| self.inhabit(rng, comp, depth.saturating_sub(1)))
+                .collect::<Vec<_>>()
+        });
+        self.building.no_conditionals -= usize::from(overloaded);
+        self.building.keep_type_args -= usize::from(keep);
+        self.building.varargs_element_calls += usize::from(elems.is_some());
+        let search_implicits = self.draw_implicit_search(rng, m, s);
+        let shape = CallShape {
+            keep_explicit: false,
+            varargs: elems,
+            erase_for_form: false,
+            search_implicits,
+        };
+        self.build_call_shaped(m, s, receiver, &args, goal, true, &shape)
+            .0
+    }
+}
