@@ -413,7 +413,10 @@ fn invoke(
             started,
         });
     }
-    let mut driven = tc.tool.profile().drives_processes() && !no_driver(tc);
+    // a JDK tool is driven only with its own JDK's `java` (a fake javac has none)
+    let mut driven = tc.tool.profile().drives_processes()
+        && (tc.tool.profile().launch != Launch::JdkExecutable || crate::server::java_beside(tc))
+        && !no_driver(tc);
     loop {
         let invocation = invoke_process(tc, &args, plan, files, deadline, cutoff, driven)?;
         match invocation {
@@ -1139,7 +1142,8 @@ mod tests {
         assert_eq!(runs[2].files, files[2..].to_vec());
         assert!(runs[2].timed_out && !runs[2].ok);
         // a section naming files the invocation was not given is ignored
-        let text = section(0, &["/elsewhere/X.kt"], "") + &section(0, &["/s/A.kt", "/s/B.kt", "/s/C.kt"], "");
+        let text = section(0, &["/elsewhere/X.kt"], "")
+            + &section(0, &["/s/A.kt", "/s/B.kt", "/s/C.kt"], "");
         let runs = split_sections(whole(text, false), &files);
         assert_eq!(runs.len(), 1);
         assert!(runs[0].ok);
@@ -1163,12 +1167,18 @@ mod tests {
             }
         );
         let crash = run(Some(4), "");
-        assert!(matches!(judge_run(Tool::Javac, crash, &files), Judged::Split));
+        assert!(matches!(
+            judge_run(Tool::Javac, crash, &files),
+            Judged::Split
+        ));
         let crash = run(Some(4), "boom");
         let Judged::Verdicts(v) = judge_run(Tool::Javac, crash, &files[..1]) else {
             panic!("a crash on one file is its verdict");
         };
-        assert!(matches!(v[0].1, Verdict::Crash { exit: Some(4), .. }), "{v:?}");
+        assert!(
+            matches!(v[0].1, Verdict::Crash { exit: Some(4), .. }),
+            "{v:?}"
+        );
         let Judged::Verdicts(v) = judge_run(Tool::Javac, run(Some(0), ""), &files) else {
             panic!("success is a verdict");
         };
@@ -1180,7 +1190,12 @@ mod tests {
         for line in ["1 error", "94 errors", "2 errors found", "  3 errors"] {
             assert!(is_error_count(line), "{line}");
         }
-        for line in ["error: 1", "1 error in A.java", "/s/A.java:1: error: x", "errors"] {
+        for line in [
+            "error: 1",
+            "1 error in A.java",
+            "/s/A.java:1: error: x",
+            "errors",
+        ] {
             assert!(!is_error_count(line), "{line}");
         }
     }

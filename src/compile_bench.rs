@@ -274,7 +274,8 @@ pub fn run(args: &CompileBenchArgs) -> Result<CompileBenchReport> {
             d.clone()
         }
         None => {
-            temp = tempfile::tempdir().with_context(|| "cannot create a temporary directory".into())?;
+            temp = tempfile::tempdir()
+                .with_context(|| "cannot create a temporary directory".into())?;
             temp.path().to_path_buf()
         }
     };
@@ -392,10 +393,7 @@ fn measure_mode(
         let mut k = 0;
         for &jobs in &args.jobs {
             for server in [false, true] {
-                let name = format!(
-                    "{}-{jobs}-{r}",
-                    if server { "server" } else { "process" }
-                );
+                let name = format!("{}-{jobs}-{r}", if server { "server" } else { "process" });
                 let c = measure_campaign(tc, mode, args, jobs, server, &dir.join(&name))
                     .with_context(|| format!("the campaign {name}"))?;
                 eprintln!(
@@ -444,9 +442,9 @@ fn measure_mode(
         synth::Mode::WellTyped => "accepted",
         synth::Mode::IllTyped => "rejected",
     };
-    let unexpected = campaigns
-        .first()
-        .map_or(0, |c| c.verdicts.values().filter(|v| *v != expected).count());
+    let unexpected = campaigns.first().map_or(0, |c| {
+        c.verdicts.values().filter(|v| *v != expected).count()
+    });
     Ok(ModeFigures {
         mode: mode.as_str().to_string(),
         programs,
@@ -589,10 +587,8 @@ fn measure_campaign(
             server,
             progress: false,
         };
-        let mut programs = SynthPrograms::new(
-            Some(PathBuf::from(CORPUS)),
-            tc.tool.profile().language,
-        );
+        let mut programs =
+            SynthPrograms::new(Some(PathBuf::from(CORPUS)), tc.tool.profile().language);
         programs.modes = vec![mode];
         programs.seed = Some(args.seed);
         programs.reduce = false;
@@ -628,7 +624,9 @@ fn measure_campaign(
     let summary = summary.with_context(|| "the campaign".into())?;
     let outcome = &summary.outcome;
     let seconds = outcome.seconds;
-    let batches = (outcome.judged as f64 / args.batch_size as f64).ceil().max(1.0);
+    let batches = (outcome.judged as f64 / args.batch_size as f64)
+        .ceil()
+        .max(1.0);
     let share = |s: Stage| ratio(stage_times.get(s), seconds);
     Ok(CampaignFigures {
         mode: if server { "server" } else { "process" }.to_string(),
@@ -661,8 +659,8 @@ fn measure_campaign(
 
 /// Verdict per program key in a run directory's results.
 fn verdicts(dir: &Path) -> BTreeMap<String, String> {
-    let text = std::fs::read_to_string(dir.join(crate::campaign::records::RESULTS))
-        .unwrap_or_default();
+    let text =
+        std::fs::read_to_string(dir.join(crate::campaign::records::RESULTS)).unwrap_or_default();
     text.lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter_map(|r| {
@@ -866,10 +864,7 @@ impl CompileBenchReport {
                     .collect();
                 parts.join("  ").trim_end().to_string() + "\n"
             };
-            s.push_str(&format!(
-                "\n{} (run plan: {})\n",
-                c.compiler, c.run_plan
-            ));
+            s.push_str(&format!("\n{} (run plan: {})\n", c.compiler, c.run_plan));
             s.push_str(&line(&HEADERS.map(String::from)));
             for r in &rows {
                 s.push_str(&line(r));
@@ -884,7 +879,10 @@ impl CompileBenchReport {
     pub fn markdown(&self) -> String {
         let mut s = self.settings() + ".\n";
         for c in &self.compilers {
-            s.push_str(&format!("\n### {} (run plan: {})\n\n", c.compiler, c.run_plan));
+            s.push_str(&format!(
+                "\n### {} (run plan: {})\n\n",
+                c.compiler, c.run_plan
+            ));
             s.push_str(&format!("| {} |\n", HEADERS.join(" | ")));
             s.push_str(&format!("|{}\n", " --- |".repeat(HEADERS.len())));
             for m in &c.modes {
@@ -895,5 +893,86 @@ impl CompileBenchReport {
             s.push_str(&format!("\n{}.\n", c.verdict_line()));
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn campaign(mode: &str, rate: f64, of_limit: f64) -> CampaignFigures {
+        CampaignFigures {
+            mode: mode.to_string(),
+            jobs: 1,
+            programs: 100,
+            programs_per_second: rate,
+            of_limit,
+            starts_per_batch: 1.0,
+            ..CampaignFigures::default()
+        }
+    }
+
+    #[test]
+    fn the_tables_give_each_campaigns_rate_and_its_share_of_the_limit() {
+        let report = CompileBenchReport {
+            api: CORPUS.to_string(),
+            count: 100,
+            batch_size: 100,
+            seed: 1,
+            warm_up: 2,
+            passes: 2,
+            jobs: vec![1],
+            repeat: 1,
+            cores: 2,
+            load: [1.0, 1.0],
+            compilers: vec![CompilerFigures {
+                compiler: "groovyc 5.1.3".into(),
+                tool: "groovy".into(),
+                version: "5.1.3".into(),
+                language: "groovy".into(),
+                run_plan: "apart".into(),
+                modes: vec![ModeFigures {
+                    mode: "ill-typed".into(),
+                    programs: 100,
+                    batches: 1,
+                    limit: LimitFigures {
+                        programs_per_second: 40.0,
+                        ..LimitFigures::default()
+                    },
+                    campaigns: vec![
+                        campaign("process", 10.0, 0.25),
+                        campaign("server", 34.0, 0.85),
+                    ],
+                    disagreements: 0,
+                    unexpected: 0,
+                }],
+            }],
+            skipped: Vec::new(),
+        };
+        let table = report.table();
+        let row = |needle: &str| {
+            table
+                .lines()
+                .find(|l| l.contains(needle))
+                .unwrap_or_else(|| panic!("no row {needle} in\n{table}"))
+                .to_string()
+        };
+        assert!(row("of limit").contains("prog/s"), "{table}");
+        assert!(row("limit (bare, warm)").contains("40.0"), "{table}");
+        let process = row("campaign, process, 1 job");
+        assert!(
+            process.contains("10.0") && process.contains("25 %"),
+            "{process}"
+        );
+        let server = row("campaign, server, 1 job");
+        assert!(
+            server.contains("34.0") && server.contains("85 %"),
+            "{server}"
+        );
+        let md = report.markdown();
+        assert!(
+            md.contains("| ill-typed | campaign, server, 1 job | 34.0 | 85 % |"),
+            "{md}"
+        );
     }
 }

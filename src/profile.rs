@@ -757,9 +757,11 @@ impl CompilerProfile {
 
     /// Whether process mode runs the compiler through the one-shot driver (its own JVM,
     /// judging the batch by the [`RunPlan`]) rather than its command line: for compilers
-    /// launched on the JVM. A JDK executable (javac) runs as it is.
+    /// launched on the JVM, and for javac through the JDK's in-process compiler (when the
+    /// toolchain's executable has the JDK's `java` beside it).
     pub fn drives_processes(&self) -> bool {
         matches!(self.launch, Launch::Jvm { .. })
+            || self.server_entry == ServerEntry::SystemJavaCompiler
     }
 
     /// True when the compiler is taken from the running JDK (nothing to download).

@@ -337,6 +337,13 @@ fn jdk_sibling(java: &Path, name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path).find_map(|d| exe(d.join(name)))
 }
 
+/// Whether `tc`'s executable (a JDK tool such as javac) has the JDK's `java` right beside it,
+/// following symlinks: then the one-shot driver runs the same JDK's compiler in-process.
+pub fn java_beside(tc: &Toolchain) -> bool {
+    let beside = |j: &Path| j.parent().is_some_and(|d| d.join("java").is_file());
+    beside(&tc.java) || std::fs::canonicalize(&tc.java).is_ok_and(|j| beside(&j))
+}
+
 /// Names the cached server build after its source.
 fn content_hash(s: &str) -> u64 {
     crate::hash::fnv1a64(s.as_bytes())

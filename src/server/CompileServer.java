@@ -271,7 +271,7 @@ public final class CompileServer {
                         }
                         List<String> unnamed = new ArrayList<>();
                         for (String f : rest) {
-                            if (!c.output.contains(new File(f).getName())) {
+                            if (!hasError(c.output, f)) {
                                 unnamed.add(f);
                             }
                         }
@@ -295,6 +295,19 @@ public final class CompileServer {
             // the one-shot driver's stdout is gone: nobody reads the rest
             return 3;
         }
+    }
+
+    /** Whether a line of `output` is an error at `file` (`PATH:LINE...` on a line saying
+     *  error, as thalia's attribution reads it; a warning does not count). */
+    private static boolean hasError(String output, String file) {
+        String full = file + ":";
+        String name = "/" + new File(file).getName() + ":";
+        for (String line : output.split("\n")) {
+            if ((line.contains(full) || line.contains(name)) && line.toLowerCase(java.util.Locale.ROOT).contains("error")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Why `entry` cannot call `main` in this JVM, or null when it can. */

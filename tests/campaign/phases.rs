@@ -23,7 +23,8 @@ fn fake_classes() -> &'static Path {
     DIR.get_or_init(|| {
         let root = tempfile::tempdir().expect("tempdir").keep();
         let classes = root.join("classes");
-        let sources = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake-compiler");
+        let sources =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake-compiler");
         let files: Vec<PathBuf> = walk(&sources)
             .into_iter()
             .filter(|p| p.extension().is_some_and(|e| e == "java"))
@@ -81,10 +82,26 @@ fn install_fake(toolchains: &Path, tool: &str, main_class: &str) -> PathBuf {
 /// What becomes of program `i`: a fake marker line, and the verdict and diagnostic expected.
 fn fate(i: usize, with_crash: bool) -> (&'static str, &'static str, &'static str) {
     match i % 6 {
-        0 => ("// fake: fail-at 1", "rejected", "injected error in parsing"),
-        1 => ("// fake: fail-at 2", "rejected", "injected error in resolving"),
-        2 => ("// fake: fail-at 3", "rejected", "injected error in type checking"),
-        3 => ("// fake: fail-at 4", "rejected", "injected error in class generation"),
+        0 => (
+            "// fake: fail-at 1",
+            "rejected",
+            "injected error in parsing",
+        ),
+        1 => (
+            "// fake: fail-at 2",
+            "rejected",
+            "injected error in resolving",
+        ),
+        2 => (
+            "// fake: fail-at 3",
+            "rejected",
+            "injected error in type checking",
+        ),
+        3 => (
+            "// fake: fail-at 4",
+            "rejected",
+            "injected error in class generation",
+        ),
         4 if with_crash => ("// fake: crash-at 4", "crash", "injected internal error"),
         _ => ("", "accepted", ""),
     }
@@ -114,7 +131,13 @@ fn check(
     let mut cmd = thalia(toolchains);
     cmd.arg("check")
         .arg(programs)
-        .args(["--compiler", &format!("{tool}@phases"), "--no-twin", "-j", "1"])
+        .args([
+            "--compiler",
+            &format!("{tool}@phases"),
+            "--no-twin",
+            "-j",
+            "1",
+        ])
         .args(["--batch-size", &batch.to_string(), "--out"])
         .arg(out);
     if server {
@@ -176,8 +199,7 @@ fn assert_verdicts(results: &[Value], with_crash: bool, generated: &[String], on
 }
 
 #[test]
-fn a_compiler_that_stops_at_the_first_failing_phase_judges_every_program_in_one_start_per_batch()
-{
+fn a_compiler_that_stops_at_the_first_failing_phase_judges_every_program_in_one_start_per_batch() {
     let root = tempfile::tempdir().expect("tempdir");
     let toolchains = root.path().join("toolchains");
     let log_file = install_fake(&toolchains, "groovy", "fake.Groovyc");
@@ -186,7 +208,14 @@ fn a_compiler_that_stops_at_the_first_failing_phase_judges_every_program_in_one_
 
     // a process per batch: two batches, two starts, though the batches hold errors of four
     // phases (the compiler's command line would need a run per phase, and a crash bisected)
-    let results = check(&toolchains, "groovy", &dir, 6, false, &root.path().join("p"));
+    let results = check(
+        &toolchains,
+        "groovy",
+        &dir,
+        6,
+        false,
+        &root.path().join("p"),
+    );
     let (starts, generated) = log(&log_file);
     assert_eq!(starts, 2, "one compiler start per batch");
     assert_verdicts(&results, true, &generated, true);
@@ -210,7 +239,14 @@ fn a_compiler_that_checks_every_file_generates_the_accepted_ones_in_the_same_sta
     // each batch: one run reports the errors of every file, a second run in the same JVM
     // generates the classes of the files without any; a batch with an error in class
     // generation (after the others passed) needs no more starts
-    let results = check(&toolchains, "kotlin", &dir, 6, false, &root.path().join("p"));
+    let results = check(
+        &toolchains,
+        "kotlin",
+        &dir,
+        6,
+        false,
+        &root.path().join("p"),
+    );
     let (starts, generated) = log(&log_file);
     assert_eq!(starts, 2, "one compiler start per batch");
     assert_verdicts(&results, false, &generated, true);

@@ -379,7 +379,10 @@ fn online_groovyc_judges_every_program_of_a_batch_in_one_invocation_and_generate
                 assert!(text.contains(phrase), "{mode:?} {name}: {text}");
                 for (other, _, _, _) in GROOVY_PHASES {
                     if other != name {
-                        assert!(!text.contains(&format!("{other}.groovy")), "{mode:?} {name}: {text}");
+                        assert!(
+                            !text.contains(&format!("{other}.groovy")),
+                            "{mode:?} {name}: {text}"
+                        );
                     }
                 }
             }
