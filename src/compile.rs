@@ -4,14 +4,14 @@
 //! A file with no diagnostic in a failing run is not proven accepted: groovyc, and scalac on
 //! errors in early phases, stop before type-checking the other files, and no compiler
 //! generates code once a file has errors. So one invocation judges the batch by the compiler's
-//! [`RunPlan`](crate::profile::RunPlan): in the warm server's request, or in process mode in the one-shot driver (a
-//! fresh JVM running the server class, for compilers launched on the JVM), each file a
-//! compilation of its own (groovyc), or the whole batch and then its error-free rest, which
-//! still needs its code generated (javac, kotlinc, scalac). The invocation answers one section
-//! per compiler run, and each section's files get their verdicts from it. Whatever is left
-//! without a verdict (a compiler run as a plain command line, such as javac's, or a run cut
-//! short) is compiled again, until a compile succeeds or every remaining file has a diagnostic
-//! of its own; a crash, a timeout or output naming no file is bisected down to the file.
+//! [`RunPlan`]: in the warm server's request, or in process mode in the one-shot driver (a
+//! fresh JVM running the server class), either the whole batch and then its error-free rest,
+//! which still needs its code generated (javac, kotlinc, scalac), or the whole batch and then
+//! each file its errors do not name alone (groovyc). The invocation answers one section per
+//! compiler run, and each section's files get their verdicts from it. Whatever is left without
+//! a verdict (a compiler run as a plain command line, or a run cut short) is compiled again,
+//! until a compile succeeds or every remaining file has a diagnostic of its own; a crash, a
+//! timeout or output naming no file is bisected down to the file.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -7,8 +7,8 @@
 //! by the server itself around its compiler runs after `--warm-up` passes: no process start,
 //! no synthesis, no attribution, no store, no twins. Against it, two campaigns (`thalia run`
 //! of `-n` programs of one mode, twins on, no reduction): one with a fresh compiler process per
-//! batch, one with warm compile servers (a first campaign warms the servers up, kept in the
-//! [`crate::server::pool`]; the second is measured). For each: programs per second and their
+//! batch, one with warm compile servers (as many campaigns as the limit has warm-up passes warm
+//! the servers up, kept in the [`crate::server::pool`]; the next one is measured). For each: programs per second and their
 //! share of the limit, compiler starts and invocations per batch, CPU per program (thalia's and
 //! its compilers'), and each stage's busy time over the wall time ([`crate::stages`]; synthesis
 //! runs on its own thread beside the compile workers, so the shares may add up past 100 %).
@@ -567,7 +567,7 @@ fn measure_limit(
 }
 
 /// A campaign of `args.count` programs of `mode` in `dir` with `jobs` workers, in server mode
-/// after a warm-up campaign on the same pooled servers.
+/// after `args.warm_up` warm-up campaigns (at least one) on the same pooled servers.
 fn measure_campaign(
     tc: &Toolchain,
     mode: synth::Mode,
@@ -599,7 +599,11 @@ fn measure_campaign(
     };
     if server {
         server::pool::enable();
-        launch_in(dir.with_extension("warm-up")).with_context(|| "the warm-up campaign".into())?;
+        // as warm as the limit's server: one warm-up campaign per warm-up pass of the limit
+        for k in 0..args.warm_up.max(1) {
+            launch_in(dir.with_extension(format!("warm-up{k}")))
+                .with_context(|| "the warm-up campaign".into())?;
+        }
     }
     let servers = server::pool::idle_pids();
     let cpu_before = cpu_seconds(&servers);

@@ -348,9 +348,12 @@ pub enum RunPlan {
     /// generated (a crash there is a finding too). For compilers that report the errors of
     /// every file of a run (javac, kotlinc, scalac).
     Together,
-    /// Each file a compilation of its own, one after another in the same JVM. For compilers
-    /// that stop after the first phase with errors, so that one file's errors would leave
-    /// the others unjudged (groovyc: one `CompilationUnit` per file).
+    /// One run on the whole batch; when it failed with errors only, each file its errors do
+    /// not name a compilation of its own, one after another in the same JVM (after a crash,
+    /// every file alone). For compilers that stop after the first phase with errors, so that
+    /// one file's errors would leave the others unjudged: the files that reached the failing
+    /// phase are judged together, the ones stopped earlier apart (groovyc: one
+    /// `CompilationUnit` per compilation).
     Apart,
 }
 

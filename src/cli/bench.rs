@@ -28,7 +28,8 @@ pub(super) struct CompileBenchCli {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Untimed passes over the programs that warm the limit's server up (the JIT keeps
-    /// compiling the compiler for dozens of requests).
+    /// compiling the compiler for dozens of requests), and as many untimed campaigns before
+    /// the measured server campaign (at least one).
     #[arg(long, default_value_t = 2)]
     warm_up: usize,
     /// Timed passes of the limit.

@@ -10,8 +10,9 @@
 //   (javax.tools, javac)
 //   plans (thalia's `profile::RunPlan`; the last K args are the source files): "" (one run on
 //   all args), "together" (one run on every file, then, while it failed with errors only, a run
-//   on the files its output does not name, which still need code generation), "apart" (each
-//   file a compilation of its own, one after another; groovyc: one CompilationUnit per file,
+//   on the files its errors do not name, which still need code generation), "apart" (one
+//   compilation of every file; when it failed with errors, each file its errors do not name a
+//   compilation of its own, one after another; groovyc: one CompilationUnit per compilation,
 //   sharing the batch's class loader and class-node cache as one groovyc run shares them
 //   between its files)
 //   response: {"id": N, "exit": <int>, "output": "<stdout then stderr of the call>",
@@ -240,21 +241,20 @@ public final class CompileServer {
         int worst = 0;
         try {
             switch (req.plan) {
-                case "apart":
+                case "apart": {
                     if (req.entry.equals("groovy-command-line")) {
                         Integer done = GroovyUnits.compile(req.main, common, files, sink);
                         if (done != null) {
                             return done;
                         }
                     }
-                    for (String f : files) {
+                    Group commandLine = group -> {
                         List<String> args = new ArrayList<>(common);
-                        args.add(f);
-                        Captured c = capture(() -> run(req.entry, req.main, args.toArray(new String[0])));
-                        sink.section(section(c.exit, List.of(f), c.output));
-                        worst = Math.max(worst, c.exit);
-                    }
-                    return worst;
+                        args.addAll(group);
+                        return capture(() -> run(req.entry, req.main, args.toArray(new String[0])));
+                    };
+                    return wholeThenApart(files, commandLine, sink);
+                }
                 case "together": {
                     List<String> rest = files;
                     // at most a few runs: each one judges the files that reached a later phase
@@ -271,7 +271,7 @@ public final class CompileServer {
                         }
                         List<String> unnamed = new ArrayList<>();
                         for (String f : rest) {
-                            if (!hasError(c.output, f)) {
+                            if (!hasError(c.output, f, false)) {
                                 unnamed.add(f);
                             }
                         }
@@ -297,13 +297,51 @@ public final class CompileServer {
         }
     }
 
+    /** One compilation of a group of files. */
+    private interface Group {
+        Captured compile(List<String> files) throws java.io.IOException;
+    }
+
+    /** The "apart" plan: one compilation of all the files; when it failed with errors only, each
+     *  file its errors do not name (stopped in an earlier phase, or never reached) a compilation
+     *  of its own; after a crash, every file alone. 0 when every compilation succeeded. */
+    private static int wholeThenApart(List<String> files, Group group, Sink sink) throws java.io.IOException {
+        List<String> rest = files;
+        int worst = 0;
+        if (files.size() > 1) {
+            Captured whole = group.compile(files);
+            if (whole.exit == 0 || whole.exit == 1) {
+                sink.section(section(whole.exit, files, whole.output));
+                if (whole.exit == 0) {
+                    return 0;
+                }
+                worst = whole.exit;
+                rest = new ArrayList<>();
+                for (String f : files) {
+                    if (!hasError(whole.output, f, true)) {
+                        rest.add(f);
+                    }
+                }
+            }
+        }
+        for (String f : rest) {
+            Captured one = group.compile(List.of(f));
+            sink.section(section(one.exit, List.of(f), one.output));
+            worst = Math.max(worst, one.exit);
+        }
+        return worst;
+    }
+
     /** Whether a line of `output` is an error at `file` (`PATH:LINE...` on a line saying
-     *  error, as thalia's attribution reads it; a warning does not count). */
-    private static boolean hasError(String output, String file) {
+     *  error, or for groovyc not saying warning, as thalia's attribution reads it). */
+    private static boolean hasError(String output, String file, boolean groovy) {
         String full = file + ":";
         String name = "/" + new File(file).getName() + ":";
         for (String line : output.split("\n")) {
-            if ((line.contains(full) || line.contains(name)) && line.toLowerCase(java.util.Locale.ROOT).contains("error")) {
+            String lower = line.toLowerCase(java.util.Locale.ROOT);
+            // groovyc's `PATH: LINE: message` says no `error`; anything but a warning is one
+            boolean error = groovy ? !lower.contains("warning") : lower.contains("error");
+            if ((line.contains(full) || line.contains(name)) && error) {
                 return true;
             }
         }
@@ -430,26 +468,23 @@ public final class CompileServer {
             } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
                 return null;
             }
-            int worst = 0;
-            for (String f : files) {
-                Object c = conf;
-                Object l = loader;
-                Object r = resolver;
-                Captured result = capture(() -> {
-                    Object unit = newUnit.newInstance(c, null, l);
-                    setResolver.invoke(unit, r);
-                    addSource.invoke(unit, new File(f));
-                    try {
-                        compile.invoke(unit);
-                        return 0;
-                    } catch (InvocationTargetException e) {
-                        return groovyFailure(unwrap(e));
-                    }
-                });
-                sink.section(section(result.exit, List.of(f), result.output));
-                worst = Math.max(worst, result.exit);
-            }
-            return worst;
+            Object c = conf;
+            Object l = loader;
+            Object r = resolver;
+            Group unit = group -> capture(() -> {
+                Object u = newUnit.newInstance(c, null, l);
+                setResolver.invoke(u, r);
+                for (String f : group) {
+                    addSource.invoke(u, new File(f));
+                }
+                try {
+                    compile.invoke(u);
+                    return 0;
+                } catch (InvocationTargetException e) {
+                    return groovyFailure(unwrap(e));
+                }
+            });
+            return wholeThenApart(files, unit, sink);
         }
     }
 
