@@ -1,21 +1,30 @@
 //! Compiling a batch of generated files with a real compiler (a process per invocation, or a
 //! warm [`CompileServer`]) and attributing its verdict to each file.
 //!
-//! A file with no diagnostic in a failing batch is not proven accepted: groovyc, and scalac
-//! on errors in early phases, stop before type-checking the other files. So the error-free
-//! rest of a failing batch is compiled again, until a compile succeeds or every remaining file
-//! has a diagnostic of its own.
+//! A file with no diagnostic in a failing run is not proven accepted: groovyc, and scalac on
+//! errors in early phases, stop before type-checking the other files, and no compiler
+//! generates code once a file has errors. So one invocation judges the batch by the compiler's
+//! [`RunPlan`]: in the warm server's request, or in process mode in the one-shot driver (a
+//! fresh JVM running the server class), either the whole batch and then its error-free rest,
+//! which still needs its code generated (javac, kotlinc, scalac), or the whole batch and then
+//! each file its errors do not name alone (groovyc). The invocation answers one section per
+//! compiler run, and each section's files get their verdicts from it. Whatever is left without
+//! a verdict (a compiler run as a plain command line, or a run cut short) is compiled again,
+//! until a compile succeeds or every remaining file has a diagnostic of its own; a crash, a
+//! timeout or output naming no file is bisected down to the file.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::server::{CompileServer, ServerError, ServerOptions};
+use crate::profile::{Launch, RunPlan, DRIVER_JVM_FLAGS};
+use crate::server::{CompileServer, ServerError, ServerOptions, DRIVER_MARKER, DRIVER_UNUSABLE};
+use crate::stages::{self, Stage};
 use crate::toolchain::{Tool, Toolchain};
 
 /// The verdict of one file.
@@ -63,10 +72,49 @@ impl Verdict {
 pub struct BatchResult {
     /// Verdict per file (by file name).
     pub verdicts: BTreeMap<String, Verdict>,
-    /// Compiler invocations made.
+    /// Compiler invocations made: processes in process mode, requests in server mode.
     pub calls: usize,
+    /// Compiler runs within them (an invocation that judges by a [`RunPlan`] runs the
+    /// compiler once per section of its output).
+    pub runs: usize,
+    /// Compiler processes started: one per invocation in process mode; in server mode, the
+    /// server's (re)starts.
+    pub starts: usize,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Of which reading the compiler's output and attributing its diagnostics to files.
+    pub attribution_seconds: f64,
+}
+
+impl BatchResult {
+    /// Adds the counts, times and verdicts of a part of the batch compiled on its own.
+    fn absorb(&mut self, part: BatchResult) {
+        self.verdicts.extend(part.verdicts);
+        self.calls += part.calls;
+        self.runs += part.runs;
+        self.starts += part.starts;
+        self.attribution_seconds += part.attribution_seconds;
+    }
+}
+
+/// Compiler processes started by [`compile_batch`] and its kin in this process so far, per
+/// [`Tool`] (by its index in [`Tool::ALL`]); server processes are counted by the server.
+static PROCESS_STARTS: [AtomicUsize; Tool::ALL.len()] =
+    [const { AtomicUsize::new(0) }; Tool::ALL.len()];
+
+/// Compiler invocations (processes and server requests) in this process so far, per [`Tool`].
+static INVOCATIONS: [AtomicUsize; Tool::ALL.len()] =
+    [const { AtomicUsize::new(0) }; Tool::ALL.len()];
+
+/// How many processes of `tool` (compiler processes, one-shot drivers, compile servers) this
+/// process started so far.
+pub fn starts_of(tool: Tool) -> usize {
+    PROCESS_STARTS[tool as usize].load(Ordering::SeqCst) + crate::server::starts_of(tool)
+}
+
+/// How many times this process invoked `tool` so far (a process, or a server request).
+pub fn invocations_of(tool: Tool) -> usize {
+    INVOCATIONS[tool as usize].load(Ordering::SeqCst)
 }
 
 /// A problem running the compiler at all.
@@ -157,6 +205,8 @@ pub struct Compiler {
     server_options: ServerOptions,
     server: Option<CompileServer>,
     cutoff: Cutoff,
+    /// The stage its compile time counts towards ([`crate::stages`]).
+    stage: Stage,
 }
 
 impl Compiler {
@@ -173,7 +223,15 @@ impl Compiler {
             server_options: ServerOptions::default(),
             server: None,
             cutoff: Cutoff::never(),
+            stage: Stage::Compile,
         }
+    }
+
+    /// Counts this compiler's compile time (its attribution included) towards `stage`
+    /// instead of [`Stage::Compile`] and [`Stage::Attribution`] (a campaign's twins).
+    pub fn with_stage(mut self, stage: Stage) -> Self {
+        self.stage = stage;
+        self
     }
 
     /// Gives up this compiler's compilations at `cutoff`.
@@ -207,7 +265,17 @@ impl Compiler {
                 CompileServer::start_with(&self.tc, self.server_options)?
             });
         }
-        compile_batch_until(&self.tc, &mut self.server, files, out, opts, &self.cutoff)
+        let result =
+            compile_batch_until(&self.tc, &mut self.server, files, out, opts, &self.cutoff)?;
+        let seconds = Duration::from_secs_f64(result.seconds);
+        if self.stage == Stage::Compile {
+            let attribution = Duration::from_secs_f64(result.attribution_seconds);
+            stages::add(Stage::Attribution, attribution);
+            stages::add(Stage::Compile, seconds.saturating_sub(attribution));
+        } else {
+            stages::add(self.stage, seconds);
+        }
+        Ok(result)
     }
 }
 
@@ -258,13 +326,23 @@ impl Default for CompileOptions {
     }
 }
 
+/// One compiler run: the files it compiled and how it ended.
 struct Run {
+    /// The files it judged.
+    files: Vec<PathBuf>,
     ok: bool,
     /// The exit code; `None` when killed (by a signal, or after the deadline) or when the
     /// warm server died under the request.
     exit: Option<i32>,
     output: String,
     timed_out: bool,
+}
+
+/// One invocation of the compiler (a process, or a server request): its runs, and the
+/// processes it started.
+struct Invocation {
+    runs: Vec<Run>,
+    started: usize,
 }
 
 /// The compiler's arguments for compiling `files` into `out` against `classpath` (the
@@ -293,43 +371,127 @@ pub fn command_line(
         .collect()
 }
 
-fn run_once(
+/// Invokes the compiler once on `files`: a request to `server` if there is one, else a
+/// process (the one-shot driver for a compiler launched on the JVM, the compiler's command
+/// line otherwise). The runs are the sections of the answer ([`split_sections`]).
+fn invoke(
     tc: &Toolchain,
     server: Option<&mut CompileServer>,
     files: &[PathBuf],
     out: &Path,
     opts: &CompileOptions,
     cutoff: &Cutoff,
-) -> Result<Run, CompileError> {
+) -> Result<Invocation, CompileError> {
     let _ = std::fs::create_dir_all(out);
     let mut args = compiler_args(tc.tool, opts.classpath.as_deref(), out, files);
     let at = args.len() - files.len();
     args.splice(at..at, opts.flags.iter().cloned());
     let deadline = opts.deadline(files.len());
+    let plan = tc.tool.profile().run_plan;
+    INVOCATIONS[tc.tool as usize].fetch_add(1, Ordering::SeqCst);
     if let Some(server) = server {
         let timeout = cutoff.remaining().map_or(deadline, |r| r.min(deadline));
-        let run = server.compile(&args, timeout);
+        let starts = server.starts();
+        let run = server.compile_planned(&args, Some((plan, files.len())), timeout);
+        let started = server.starts().saturating_sub(starts);
         if cutoff.due() {
             return Err(CompileError::GivenUp);
         }
-        return match run {
-            Ok(run) => Ok(Run {
+        let whole = match run {
+            Ok(run) => Whole {
                 ok: run.exit == 0 && !run.timed_out,
                 exit: (!run.timed_out).then_some(run.exit),
                 output: strip_ansi(&run.output),
                 timed_out: run.timed_out,
-            }),
+            },
             // it died twice on this request, on a fresh server too: the batch killed it
-            Err(ServerError::Died { message, .. }) => Ok(Run {
+            Err(ServerError::Died { message, .. }) => Whole {
                 ok: false,
                 exit: None,
                 output: format!("the compile server died: {message}"),
                 timed_out: false,
-            }),
-            Err(e) => Err(e.into()),
+            },
+            Err(e) => return Err(e.into()),
         };
+        return Ok(Invocation {
+            runs: split_sections(whole, files),
+            started,
+        });
     }
-    let mut cmd = tc.command(&args);
+    // a JDK tool is driven only with its own JDK's `java` (a fake javac has none)
+    let mut driven = tc.tool.profile().drives_processes()
+        && (tc.tool.profile().launch != Launch::JdkExecutable || crate::server::java_beside(tc))
+        && !no_driver(tc);
+    loop {
+        let invocation = invoke_process(tc, &args, plan, files, deadline, cutoff, driven)?;
+        match invocation {
+            Some(i) => return Ok(i),
+            // the driver cannot call this compiler: its command line, from now on
+            None => {
+                set_no_driver(tc);
+                driven = false;
+            }
+        }
+    }
+}
+
+/// The toolchains (by [`driver_key`]) whose compiler the one-shot driver cannot call.
+static NO_DRIVER: std::sync::Mutex<std::collections::BTreeSet<String>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+/// What identifies a toolchain's compiler for the one-shot driver.
+fn driver_key(tc: &Toolchain) -> String {
+    format!(
+        "{}\u{0}{}\u{0}{:?}",
+        tc.java.display(),
+        tc.main_class,
+        tc.classpath
+    )
+}
+
+/// Whether the one-shot driver was found unable to call `tc`'s compiler.
+fn no_driver(tc: &Toolchain) -> bool {
+    NO_DRIVER
+        .lock()
+        .map(|s| s.contains(&driver_key(tc)))
+        .unwrap_or(false)
+}
+
+/// Remembers that the one-shot driver cannot call `tc`'s compiler.
+fn set_no_driver(tc: &Toolchain) {
+    if let Ok(mut s) = NO_DRIVER.lock() {
+        s.insert(driver_key(tc));
+    }
+}
+
+/// One compiler process on `files`: the one-shot driver when `driven`, else the compiler's
+/// command line (javac given [`crate::profile::DRIVER_JVM_FLAGS`]); `None` when the driver
+/// said it cannot call the compiler.
+fn invoke_process(
+    tc: &Toolchain,
+    args: &[String],
+    plan: RunPlan,
+    files: &[PathBuf],
+    deadline: Duration,
+    cutoff: &Cutoff,
+    driven: bool,
+) -> Result<Option<Invocation>, CompileError> {
+    let mut cmd = if driven {
+        match crate::server::driver_command(tc, args, plan, files.len()) {
+            Ok(cmd) => cmd,
+            // no JDK beside the compiler's java to build the driver with: its command line
+            Err(ServerError::NoJdk { .. }) => {
+                set_no_driver(tc);
+                return invoke_process(tc, args, plan, files, deadline, cutoff, false);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    } else if tc.tool.profile().launch == Launch::JdkExecutable {
+        let quick: Vec<String> = DRIVER_JVM_FLAGS.iter().map(|f| format!("-J{f}")).collect();
+        tc.command(&[quick.as_slice(), args].concat())
+    } else {
+        tc.command(args)
+    };
     let spawn = |e: std::io::Error| CompileError::Spawn {
         tool: tc.tool.name().into(),
         message: e.to_string(),
@@ -338,10 +500,12 @@ fn run_once(
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     let mut child = cmd
+        .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(spawn)?;
+    PROCESS_STARTS[tc.tool as usize].fetch_add(1, Ordering::SeqCst);
     // drain both pipes on threads so a chatty compiler never blocks; output that is not
     // UTF-8 is kept lossily
     let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
@@ -387,14 +551,168 @@ fn run_once(
     };
     // processes the compiler left behind would hold its pipes open
     kill_group(&mut child);
-    let output =
-        strip_ansi(&(t_out.join().unwrap_or_default() + &t_err.join().unwrap_or_default()));
-    Ok(Run {
+    let stdout = t_out.join().unwrap_or_default();
+    let stderr = t_err.join().unwrap_or_default();
+    if driven && stdout.contains(DRIVER_UNUSABLE) {
+        return Ok(None);
+    }
+    if driven
+        && !stdout.contains(DRIVER_MARKER)
+        && stderr.contains("Could not find or load main class CompileServer")
+    {
+        return Err(CompileError::Spawn {
+            tool: tc.tool.name().into(),
+            message: format!("the one-shot driver did not start: {}", stderr.trim()),
+        });
+    }
+    let whole = Whole {
         ok: status.is_some_and(|s| s.success()),
         exit: status.and_then(|s| s.code()),
-        output,
+        output: strip_ansi(&(stdout + &stderr)),
         timed_out,
-    })
+    };
+    Ok(Some(Invocation {
+        runs: split_sections(whole, files),
+        started: 1,
+    }))
+}
+
+/// How a whole invocation ended, before its sections are told apart.
+struct Whole {
+    ok: bool,
+    exit: Option<i32>,
+    output: String,
+    timed_out: bool,
+}
+
+/// The start of a section's header line: `<marker>thalia-run exit=N files=K`.
+const SECTION_START: &str = "\u{1e}thalia-run ";
+
+/// The line that ends a section.
+const SECTION_END: &str = "\u{1e}thalia-end";
+
+/// A whole section of a driver's or a planned request's output.
+#[derive(Debug, PartialEq, Eq)]
+struct Section {
+    exit: i32,
+    files: Vec<String>,
+    output: String,
+}
+
+/// The whole sections of `output` (see `CompileServer.java`), and the text outside them (a
+/// section cut short included).
+fn sections(output: &str) -> (Vec<Section>, String) {
+    let mut found = Vec::new();
+    let mut outside = String::new();
+    let lines: Vec<&str> = output.split_inclusive('\n').collect();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let header = line
+            .trim_end_matches(['\n', '\r'])
+            .strip_prefix(SECTION_START)
+            .and_then(|h| {
+                let mut exit = None;
+                let mut count = None;
+                for word in h.split_whitespace() {
+                    if let Some(v) = word.strip_prefix("exit=") {
+                        exit = v.parse::<i32>().ok();
+                    } else if let Some(v) = word.strip_prefix("files=") {
+                        count = v.parse::<usize>().ok();
+                    }
+                }
+                exit.zip(count)
+            });
+        let Some((exit, count)) = header else {
+            if line.trim_end_matches(['\n', '\r']) != DRIVER_MARKER {
+                outside.push_str(line);
+            }
+            i += 1;
+            continue;
+        };
+        let end = lines
+            .iter()
+            .enumerate()
+            .skip(i + 1 + count)
+            .find(|(_, l)| l.trim_end_matches(['\n', '\r']) == SECTION_END)
+            .map(|(k, _)| k);
+        match end {
+            Some(end) if i + 1 + count <= lines.len() => {
+                let files = lines[i + 1..i + 1 + count]
+                    .iter()
+                    .map(|l| l.trim_end_matches(['\n', '\r']).to_string())
+                    .collect();
+                let output: String = lines[i + 1 + count..end].concat();
+                found.push(Section {
+                    exit,
+                    files,
+                    output,
+                });
+                i = end + 1;
+            }
+            // cut short (the process was killed): its text is the invocation's
+            _ => {
+                outside.push_str(&lines[i..].concat());
+                break;
+            }
+        }
+    }
+    (found, outside)
+}
+
+/// The runs of an invocation on `files`: one per whole section of its output naming files of
+/// `files`, and one for the files no whole section covers, with how the invocation itself
+/// ended and the text outside the sections (all the files and the whole output when there
+/// are no sections: a compiler's command line, a fake, a request that timed out).
+fn split_sections(whole: Whole, files: &[PathBuf]) -> Vec<Run> {
+    let (found, outside) = sections(&whole.output);
+    if found.is_empty() {
+        return vec![Run {
+            files: files.to_vec(),
+            ok: whole.ok,
+            exit: whole.exit,
+            output: whole.output,
+            timed_out: whole.timed_out,
+        }];
+    }
+    let by_arg: BTreeMap<String, &PathBuf> =
+        files.iter().map(|f| (f.display().to_string(), f)).collect();
+    let mut covered: std::collections::BTreeSet<&PathBuf> = std::collections::BTreeSet::new();
+    let mut runs = Vec::with_capacity(found.len() + 1);
+    for sec in found {
+        let mine: Vec<PathBuf> = sec
+            .files
+            .iter()
+            .filter_map(|f| by_arg.get(f).map(|p| (*p).clone()))
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        covered.extend(sec.files.iter().filter_map(|f| by_arg.get(f).copied()));
+        runs.push(Run {
+            files: mine,
+            ok: sec.exit == 0,
+            exit: Some(sec.exit),
+            output: sec.output,
+            timed_out: false,
+        });
+    }
+    let rest: Vec<PathBuf> = files
+        .iter()
+        .filter(|f| !covered.contains(f))
+        .cloned()
+        .collect();
+    if !rest.is_empty() {
+        runs.push(Run {
+            files: rest,
+            // the driver said nothing of these files
+            ok: false,
+            exit: whole.exit,
+            output: outside,
+            timed_out: whole.timed_out,
+        });
+    }
+    runs
 }
 
 /// Kills the child's process group (the child and anything it started).
@@ -469,6 +787,17 @@ fn has_stack_trace(output: &str) -> bool {
     })
 }
 
+/// True for a compiler's closing count of errors: `1 error`, `94 errors`, `2 errors found`.
+fn is_error_count(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        [n, e] | [n, e, "found"] => {
+            n.bytes().all(|b| b.is_ascii_digit()) && matches!(*e, "error" | "errors")
+        }
+        _ => false,
+    }
+}
+
 /// Attributes error lines (with the lines that follow them) to the files they name.
 fn attribute(tool: Tool, output: &str, files: &[PathBuf]) -> BTreeMap<String, Vec<String>> {
     let format = tool.profile().diagnostics;
@@ -492,7 +821,9 @@ fn attribute(tool: Tool, output: &str, files: &[PathBuf]) -> BTreeMap<String, Ve
             .unwrap_or_default();
         let mut text = line.to_string();
         for next in lines.iter().skip(i + 1).take(4) {
-            if format.is_error_line(next) {
+            // the next diagnostic, or the compiler's count at the end (`2 errors`), which
+            // says nothing about this file
+            if format.is_error_line(next) || is_error_count(next) {
                 break;
             }
             text.push('\n');
@@ -535,71 +866,125 @@ pub fn compile_batch_until(
 ) -> Result<BatchResult, CompileError> {
     let start = Instant::now();
     let mut result = BatchResult::default();
-    let name = |f: &PathBuf| {
-        f.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
     let mut pending: Vec<PathBuf> = files.to_vec();
     while !pending.is_empty() {
         if cutoff.due() {
             return Err(CompileError::GivenUp);
         }
-        let run = run_once(tc, server.as_mut(), &pending, out, opts, cutoff)?;
+        let invocation = invoke(tc, server.as_mut(), &pending, out, opts, cutoff)?;
         result.calls += 1;
-        if run.ok {
-            for f in &pending {
-                result.verdicts.insert(name(f), Verdict::Accepted);
+        result.starts += invocation.started;
+        result.runs += invocation.runs.len();
+        let attributing = Instant::now();
+        let before = pending.len();
+        let mut split: Vec<Vec<PathBuf>> = Vec::new();
+        for run in invocation.runs {
+            let mine: Vec<PathBuf> = run
+                .files
+                .iter()
+                .filter(|f| pending.contains(f))
+                .cloned()
+                .collect();
+            if mine.is_empty() {
+                continue;
             }
-            break;
-        }
-        let crash = is_crash(tc.tool, &run);
-        let errors = attribute(tc.tool, &run.output, &pending);
-        if errors.is_empty() || crash || run.timed_out {
-            // a crash, a timeout or nothing attributable: bisect down to files alone
-            if pending.len() == 1 {
-                let v = if run.timed_out {
-                    Verdict::Timeout
-                } else if crash {
-                    Verdict::Crash {
-                        exit: run.exit,
-                        output: run.output,
+            match judge_run(tc.tool, run, &mine) {
+                Judged::Verdicts(verdicts) => {
+                    for (file, v) in verdicts {
+                        result.verdicts.insert(file_name(&file), v);
+                        pending.retain(|p| *p != file);
                     }
-                } else {
-                    Verdict::Rejected {
-                        diagnostics: vec![run.output],
-                    }
-                };
-                result.verdicts.insert(name(&pending[0]), v);
-                break;
-            }
-            let mid = pending.len() / 2;
-            let (a, b) = pending.split_at(mid);
-            for half in [a, b] {
-                let r = compile_batch_until(tc, server, half, out, opts, cutoff)?;
-                result.calls += r.calls;
-                result.verdicts.extend(r.verdicts);
-            }
-            break;
-        }
-        pending.retain(|f| {
-            let n = name(f);
-            match errors.get(&n) {
-                Some(d) => {
-                    result.verdicts.insert(
-                        n,
-                        Verdict::Rejected {
-                            diagnostics: d.clone(),
-                        },
-                    );
-                    false
                 }
-                None => true,
+                Judged::Split => split.push(mine),
             }
-        });
+        }
+        result.attribution_seconds += attributing.elapsed().as_secs_f64();
+        if split.is_empty() && pending.len() == before {
+            // nothing judged (a run that named no file of its own): bisect them all
+            split.push(pending.clone());
+        }
+        // a crash, a timeout or nothing attributable: bisect down to files alone
+        for set in split {
+            let set: Vec<PathBuf> = set.into_iter().filter(|f| pending.contains(f)).collect();
+            if set.is_empty() {
+                continue;
+            }
+            let mid = set.len().div_ceil(2);
+            for half in [&set[..mid], &set[mid..]] {
+                if half.is_empty() {
+                    continue;
+                }
+                let part = compile_batch_until(tc, server, half, out, opts, cutoff)?;
+                result.absorb(part);
+                pending.retain(|p| !half.contains(p));
+            }
+        }
     }
     result.seconds = start.elapsed().as_secs_f64();
     Ok(result)
+}
+
+/// A file's name, the key of its verdict.
+fn file_name(f: &Path) -> String {
+    f.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// What one run says about its files still without a verdict.
+enum Judged {
+    /// These files' verdicts (the others stay without one).
+    Verdicts(Vec<(PathBuf, Verdict)>),
+    /// Nothing sound about any of them alone: a crash, a timeout or errors that name none of
+    /// them, on several files.
+    Split,
+}
+
+/// Judges `mine` (the run's files still without a verdict) by `run`: all accepted when it
+/// succeeded; the files its errors name rejected; a crash, a timeout or unattributable errors
+/// on one file are that file's verdict, on several a reason to split them.
+fn judge_run(tool: Tool, run: Run, mine: &[PathBuf]) -> Judged {
+    if run.ok {
+        return Judged::Verdicts(
+            mine.iter()
+                .map(|f| (f.clone(), Verdict::Accepted))
+                .collect(),
+        );
+    }
+    let crash = is_crash(tool, &run);
+    let errors = attribute(tool, &run.output, mine);
+    if errors.is_empty() || crash || run.timed_out {
+        let [file] = mine else {
+            return Judged::Split;
+        };
+        let v = if run.timed_out {
+            Verdict::Timeout
+        } else if crash {
+            Verdict::Crash {
+                exit: run.exit,
+                output: run.output,
+            }
+        } else {
+            Verdict::Rejected {
+                diagnostics: vec![run.output],
+            }
+        };
+        return Judged::Verdicts(vec![(file.clone(), v)]);
+    }
+    Judged::Verdicts(
+        mine.iter()
+            .filter_map(|f| {
+                errors.get(&file_name(f)).map(|d| {
+                    (
+                        f.clone(),
+                        Verdict::Rejected {
+                            diagnostics: d.clone(),
+                        },
+                    )
+                })
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -608,6 +993,7 @@ mod tests {
 
     fn run(exit: Option<i32>, output: &str) -> Run {
         Run {
+            files: Vec::new(),
             ok: exit == Some(0),
             exit,
             output: output.into(),
@@ -690,6 +1076,132 @@ mod tests {
             assert_eq!(line(Some("/lib/x.jar")), with_cp, "{tool:?}");
             assert_eq!(line(None), without_cp, "{tool:?}");
             assert_eq!(line(Some("")), without_cp, "{tool:?}");
+        }
+    }
+
+    /// A section as the driver writes it.
+    fn section(exit: i32, files: &[&str], output: &str) -> String {
+        let mut s = format!("{SECTION_START}exit={exit} files={}\n", files.len());
+        for f in files {
+            s.push_str(f);
+            s.push('\n');
+        }
+        s.push_str(output);
+        s.push_str(SECTION_END);
+        s.push('\n');
+        s
+    }
+
+    #[test]
+    fn sections_are_read_whole_and_a_section_cut_short_is_left_outside() {
+        let text = format!(
+            "{DRIVER_MARKER}\n{}{}JVM noise\n{SECTION_START}exit=0 files=1\n/s/C.groovy\nhalf",
+            section(1, &["/s/A.groovy"], "/s/A.groovy: 3: error\n"),
+            section(0, &["/s/B.groovy"], "")
+        );
+        let (found, outside) = sections(&text);
+        assert_eq!(
+            found,
+            vec![
+                Section {
+                    exit: 1,
+                    files: vec!["/s/A.groovy".into()],
+                    output: "/s/A.groovy: 3: error\n".into()
+                },
+                Section {
+                    exit: 0,
+                    files: vec!["/s/B.groovy".into()],
+                    output: String::new()
+                }
+            ]
+        );
+        assert!(outside.starts_with("JVM noise\n"), "{outside}");
+        assert!(outside.contains("half"), "{outside}");
+        assert!(!outside.contains(DRIVER_MARKER), "{outside}");
+    }
+
+    #[test]
+    fn files_no_whole_section_covers_get_the_invocations_own_end() {
+        let files: Vec<PathBuf> = ["/s/A.kt", "/s/B.kt", "/s/C.kt"]
+            .map(PathBuf::from)
+            .to_vec();
+        let whole = |output: String, timed_out: bool| Whole {
+            ok: false,
+            exit: None,
+            output,
+            timed_out,
+        };
+        // a plain compiler's output: one run on every file
+        let runs = split_sections(whole("/s/A.kt:1:1: error: x".into(), false), &files);
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].files, files);
+        // the first two judged in sections, the third cut short by the deadline
+        let text = section(1, &["/s/A.kt", "/s/B.kt"], "/s/A.kt:1:1: error: x\n")
+            + &section(0, &["/s/B.kt"], "");
+        let runs = split_sections(whole(text, true), &files);
+        assert_eq!(runs.len(), 3);
+        assert_eq!(runs[0].files, files[..2].to_vec());
+        assert!(!runs[0].ok && !runs[0].timed_out);
+        assert_eq!(runs[1].files, files[1..2].to_vec());
+        assert!(runs[1].ok);
+        assert_eq!(runs[2].files, files[2..].to_vec());
+        assert!(runs[2].timed_out && !runs[2].ok);
+        // a section naming files the invocation was not given is ignored
+        let text = section(0, &["/elsewhere/X.kt"], "")
+            + &section(0, &["/s/A.kt", "/s/B.kt", "/s/C.kt"], "");
+        let runs = split_sections(whole(text, false), &files);
+        assert_eq!(runs.len(), 1);
+        assert!(runs[0].ok);
+    }
+
+    #[test]
+    fn a_run_judges_the_files_its_errors_name_and_splits_what_it_cannot_tell_apart() {
+        let files: Vec<PathBuf> = ["/s/A.java", "/s/B.java"].map(PathBuf::from).to_vec();
+        let mut errors = run(Some(1), "/s/A.java:3: error: incompatible types\n1 error");
+        errors.files = files.clone();
+        let Judged::Verdicts(v) = judge_run(Tool::Javac, errors, &files) else {
+            panic!("errors naming a file are verdicts");
+        };
+        assert_eq!(v.len(), 1, "B stays without a verdict: {v:?}");
+        assert_eq!(v[0].0, files[0]);
+        assert_eq!(
+            v[0].1,
+            Verdict::Rejected {
+                // the closing count is no part of A's diagnostic
+                diagnostics: vec!["/s/A.java:3: error: incompatible types".into()]
+            }
+        );
+        let crash = run(Some(4), "");
+        assert!(matches!(
+            judge_run(Tool::Javac, crash, &files),
+            Judged::Split
+        ));
+        let crash = run(Some(4), "boom");
+        let Judged::Verdicts(v) = judge_run(Tool::Javac, crash, &files[..1]) else {
+            panic!("a crash on one file is its verdict");
+        };
+        assert!(
+            matches!(v[0].1, Verdict::Crash { exit: Some(4), .. }),
+            "{v:?}"
+        );
+        let Judged::Verdicts(v) = judge_run(Tool::Javac, run(Some(0), ""), &files) else {
+            panic!("success is a verdict");
+        };
+        assert!(v.iter().all(|(_, v)| v.is_accepted()) && v.len() == 2);
+    }
+
+    #[test]
+    fn closing_error_counts_are_told_from_diagnostics() {
+        for line in ["1 error", "94 errors", "2 errors found", "  3 errors"] {
+            assert!(is_error_count(line), "{line}");
+        }
+        for line in [
+            "error: 1",
+            "1 error in A.java",
+            "/s/A.java:1: error: x",
+            "errors",
+        ] {
+            assert!(!is_error_count(line), "{line}");
         }
     }
 

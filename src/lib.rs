@@ -19,6 +19,7 @@ pub mod hash;
 pub mod profile;
 pub mod rundir;
 pub mod server;
+pub mod stages;
 pub mod stats;
 pub mod synth;
 pub mod toolchain;

@@ -62,6 +62,12 @@ impl Tool {
 /// deeply nested programs, and English messages whatever the machine's locale.
 pub const JVM_FLAGS: [&str; 3] = ["-Xss8m", "-Duser.language=en", "-Duser.country=US"];
 
+/// The JVM options of a compiler JVM that lives for one batch (process mode: the one-shot
+/// driver, javac): the quick JIT alone. The optimizing JIT's threads burn more CPU in a JVM's
+/// first seconds than its code saves before the batch ends (about half the CPU of a batch of
+/// 100 programs with kotlinc, scalac and groovyc; the verdicts are the same).
+pub const DRIVER_JVM_FLAGS: [&str; 1] = ["-XX:TieredStopAtLevel=1"];
+
 /// Version strings containing one of these (case-insensitively) are not stable releases.
 pub const UNSTABLE_MARKERS: [&str; 9] = [
     "snapshot", "-rc", "-m", "alpha", "beta", "nightly", "-dev", "-bin", "-ea",
@@ -107,6 +113,8 @@ pub struct CompilerProfile {
     pub flags: Flags,
     /// How the warm compile server calls it in-process.
     pub server_entry: ServerEntry,
+    /// How one invocation (a server request, a driver process) judges a batch.
+    pub run_plan: RunPlan,
     /// JVM options of a compile server for it beyond [`JVM_FLAGS`].
     pub server_jvm_flags: &'static [&'static str],
     /// How its diagnostics look.
@@ -329,6 +337,36 @@ impl ServerEntry {
     }
 }
 
+/// How one invocation of a compiler judges a batch of files: the compile server's request, or
+/// the one-shot driver process (`CompileServer --once`) that a compiler launched on the JVM
+/// runs in process mode. Either way the invocation answers one section per compiler run, so
+/// a batch needs no further invocation in the common case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunPlan {
+    /// One run on the whole batch, then, when it failed with errors only, one on the files
+    /// its output does not name: they passed the type checker, and still need their code
+    /// generated (a crash there is a finding too). For compilers that report the errors of
+    /// every file of a run (javac, kotlinc, scalac).
+    Together,
+    /// One run on the whole batch; when it failed with errors only, each file its errors do
+    /// not name a compilation of its own, one after another in the same JVM (after a crash,
+    /// every file alone). For compilers that stop after the first phase with errors, so that
+    /// one file's errors would leave the others unjudged: the files that reached the failing
+    /// phase are judged together, the ones stopped earlier apart (groovyc: one
+    /// `CompilationUnit` per compilation).
+    Apart,
+}
+
+impl RunPlan {
+    /// The plan's name in a server request.
+    pub fn name(self) -> &'static str {
+        match self {
+            RunPlan::Together => "together",
+            RunPlan::Apart => "apart",
+        }
+    }
+}
+
 /// How a compiler's diagnostics look.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DiagnosticFormat {
@@ -504,6 +542,7 @@ pub static PROFILES: [CompilerProfile; 5] = [
             no_color: None,
         },
         server_entry: ServerEntry::CliCompilerExec,
+        run_plan: RunPlan::Together,
         // kotlinc builds an IntelliJ application environment (extension points, the jar file
         // system and its caches) for every compilation and disposes of it after the last
         // one; `kotlin.environment.keepalive` keeps it for the next request, as the Kotlin
@@ -547,6 +586,7 @@ pub static PROFILES: [CompilerProfile; 5] = [
             no_color: Some("-color:never"),
         },
         server_entry: ServerEntry::ScalaProcess,
+        run_plan: RunPlan::Together,
         server_jvm_flags: &[],
         diagnostics: DiagnosticFormat::Boxed,
         crash_exit: 2,
@@ -583,6 +623,7 @@ pub static PROFILES: [CompilerProfile; 5] = [
             no_color: None,
         },
         server_entry: ServerEntry::ScalaProcess,
+        run_plan: RunPlan::Together,
         server_jvm_flags: &[],
         diagnostics: DiagnosticFormat::Colon {
             unlocated: false,
@@ -619,6 +660,7 @@ pub static PROFILES: [CompilerProfile; 5] = [
             no_color: None,
         },
         server_entry: ServerEntry::GroovyCommandLine,
+        run_plan: RunPlan::Apart,
         server_jvm_flags: &[],
         diagnostics: DiagnosticFormat::Groovy,
         crash_exit: 2,
@@ -656,6 +698,7 @@ pub static PROFILES: [CompilerProfile; 5] = [
             no_color: None,
         },
         server_entry: ServerEntry::SystemJavaCompiler,
+        run_plan: RunPlan::Together,
         server_jvm_flags: &[],
         diagnostics: DiagnosticFormat::Colon {
             unlocated: false,
@@ -713,6 +756,15 @@ impl CompilerProfile {
         }
         args.extend(files.iter().map(|f| f.display().to_string()));
         args
+    }
+
+    /// Whether process mode runs the compiler through the one-shot driver (its own JVM,
+    /// judging the batch by the [`RunPlan`]) rather than its command line: for compilers
+    /// launched on the JVM, and for javac through the JDK's in-process compiler (when the
+    /// toolchain's executable has the JDK's `java` beside it).
+    pub fn drives_processes(&self) -> bool {
+        matches!(self.launch, Launch::Jvm { .. })
+            || self.server_entry == ServerEntry::SystemJavaCompiler
     }
 
     /// True when the compiler is taken from the running JDK (nothing to download).

@@ -3,11 +3,15 @@
 //!
 //! The server is `CompileServer.java` (embedded here, compiled with the JDK's `javac` on first
 //! use into `<toolchains dir>/server/<content hash>/`). It reads one JSON request per line on
-//! stdin (`{"id", "entry", "main", "args"}`: the compiler profile's
-//! [`crate::profile::ServerEntry`] and main class) and answers one JSON line (`{"id", "exit",
-//! "output", "heap_mb"}`). [`CompileServer`] restarts it transparently when it died (the
-//! request is retried once), after a timeout, when its heap grew past a ceiling, or after a
-//! number of requests.
+//! stdin (`{"id", "entry", "main", "args", "plan", "files"}`: the compiler profile's
+//! [`crate::profile::ServerEntry`] and main class, and how the batch's files are judged, its
+//! [`RunPlan`]) and answers one JSON line (`{"id", "exit", "output", "heap_mb", "nanos",
+//! "cpu_nanos"}`; with a plan, the output holds one section per compiler run). [`CompileServer`]
+//! restarts it transparently when it died (the request is retried once), after a timeout, when
+//! its heap grew past a ceiling, or after a number of requests.
+//!
+//! The same class is the one-shot driver of process mode ([`driver_command`]): a fresh JVM that
+//! judges one batch by its plan and streams the sections to its stdout.
 //!
 //! With a JaCoCo agent in the server's JVM (`output=none`), [`CompileServer::dump_coverage`]
 //! writes the agent's execution data to a file and resets it (JaCoCo's runtime API, called
@@ -39,7 +43,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::profile::{Launch, JVM_FLAGS};
+use crate::profile::{Launch, RunPlan, DRIVER_JVM_FLAGS, JVM_FLAGS};
 use crate::toolchain::{toolchains_dir, Tool, Toolchain};
 
 /// The server's source, compiled on first use.
@@ -82,12 +86,17 @@ impl Default for ServerOptions {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerRun {
     /// The compiler's exit code (0 success, 1 compilation errors, 2 internal error, 3 a
-    /// Throwable escaped; -1 after a timeout).
+    /// Throwable escaped; -1 after a timeout); with a plan, the highest of its runs'.
     pub exit: i32,
-    /// What the compiler printed: its standard output, then its standard error.
+    /// What the compiler printed: its standard output, then its standard error; with a plan,
+    /// one section per compiler run.
     pub output: String,
     /// The request did not finish in time (the server was killed and will be restarted).
     pub timed_out: bool,
+    /// Nanoseconds the server spent on the request's compiler runs (0 after a timeout).
+    pub nanos: u64,
+    /// CPU nanoseconds the server's JVM spent meanwhile, all its threads (`None`: unknown).
+    pub cpu_nanos: Option<u64>,
 }
 
 /// A problem with the server itself (not with the program compiled).
@@ -161,6 +170,10 @@ struct Request<'a> {
     /// The profile's main class, which the entry calls.
     main: &'a str,
     args: &'a [String],
+    /// The [`RunPlan`] by name; empty: one run on all the arguments.
+    plan: &'a str,
+    /// How many of the last arguments are the source files (with a plan).
+    files: usize,
 }
 
 #[derive(Deserialize)]
@@ -169,6 +182,15 @@ struct Response {
     exit: i32,
     output: String,
     heap_mb: u64,
+    #[serde(default)]
+    nanos: u64,
+    #[serde(default = "unknown_cpu")]
+    cpu_nanos: i64,
+}
+
+/// A response's CPU time when the server does not say.
+fn unknown_cpu() -> i64 {
+    -1
 }
 
 /// A running server process.
@@ -245,10 +267,19 @@ pub struct CompileServer {
 /// Compile server processes started by this process so far.
 static STARTS: AtomicUsize = AtomicUsize::new(0);
 
+/// Compile server processes started by this process so far, per [`Tool`] (by its index in
+/// [`Tool::ALL`]).
+static STARTS_OF: [AtomicUsize; Tool::ALL.len()] = [const { AtomicUsize::new(0) }; Tool::ALL.len()];
+
 /// How many compile server processes this process started so far (all servers, restarts
 /// included).
 pub fn total_starts() -> usize {
     STARTS.load(Ordering::SeqCst)
+}
+
+/// How many compile server processes for `tool` this process started so far.
+pub fn starts_of(tool: Tool) -> usize {
+    STARTS_OF[tool as usize].load(Ordering::SeqCst)
 }
 
 /// A fresh name for a coverage data file in `dir` (`jacoco-<pid>-<time>-<n>.exec`): every
@@ -306,6 +337,13 @@ fn jdk_sibling(java: &Path, name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path).find_map(|d| exe(d.join(name)))
 }
 
+/// Whether `tc`'s executable (a JDK tool such as javac) has the JDK's `java` right beside it,
+/// following symlinks: then the one-shot driver runs the same JDK's compiler in-process.
+pub fn java_beside(tc: &Toolchain) -> bool {
+    let beside = |j: &Path| j.parent().is_some_and(|d| d.join("java").is_file());
+    beside(&tc.java) || std::fs::canonicalize(&tc.java).is_ok_and(|j| beside(&j))
+}
+
 /// Names the cached server build after its source.
 fn content_hash(s: &str) -> u64 {
     crate::hash::fnv1a64(s.as_bytes())
@@ -355,6 +393,78 @@ fn build_server(javac: &Path, tool: Tool) -> Result<PathBuf, ServerError> {
     Ok(dir)
 }
 
+/// The `java` that runs a server for `tc`, and the directory of the server class (built if
+/// needed).
+fn server_jvm(tc: &Toolchain) -> Result<(PathBuf, PathBuf), ServerError> {
+    let missing = |program: &str| ServerError::NoJdk {
+        tool: tc.tool.name().into(),
+        program: program.into(),
+    };
+    // a JDK tool's toolchain names its executable (`javac`); the others name `java`
+    let java = if tc.tool.profile().launch == Launch::JdkExecutable {
+        jdk_sibling(&tc.java, "java").ok_or_else(|| missing("java"))?
+    } else {
+        tc.java.clone()
+    };
+    let javac = jdk_sibling(&java, "javac").ok_or_else(|| missing("javac"))?;
+    let class_dir = build_server(&javac, tc.tool)?;
+    Ok((java, class_dir))
+}
+
+/// Whether `tc`'s JVM is given a Java agent (JaCoCo's, for coverage).
+fn has_agent(tc: &Toolchain) -> bool {
+    tc.jvm_options.iter().any(|o| o.starts_with("-javaagent:"))
+}
+
+/// The server JVM's classpath: the compiler's, then the server class's directory.
+fn server_classpath(tc: &Toolchain, class_dir: &Path) -> String {
+    let sep = if cfg!(windows) { ";" } else { ":" };
+    tc.classpath
+        .iter()
+        .map(PathBuf::as_path)
+        .chain(std::iter::once(class_dir))
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// The marker line the one-shot driver writes first: output without it is not the driver's
+/// (a toolchain whose `java` is not a JVM, such as a test's fake compiler, ran the arguments
+/// as a compiler would).
+pub const DRIVER_MARKER: &str = "\u{1e}thalia-driver 1";
+
+/// The line start with which the one-shot driver says that the compiler has no in-process
+/// entry it can call: the compiler's own command line must do.
+pub const DRIVER_UNUSABLE: &str = "\u{1e}thalia-driver-unusable ";
+
+/// The command of the one-shot driver (`CompileServer --once`) that judges the last `files`
+/// of `args` (as given to `Toolchain::command`; the source files) by `plan` in a fresh JVM
+/// of the compiler, with the JVM options a server would have: process mode for a compiler
+/// launched on the JVM ([`crate::profile::CompilerProfile::drives_processes`]), JIT-compiled
+/// for a short life ([`DRIVER_JVM_FLAGS`]).
+pub fn driver_command(
+    tc: &Toolchain,
+    args: &[String],
+    plan: RunPlan,
+    files: usize,
+) -> Result<Command, ServerError> {
+    let (java, class_dir) = server_jvm(tc)?;
+    let profile = tc.tool.profile();
+    let mut c = Command::new(java);
+    c.args(&tc.jvm_options)
+        .args(JVM_FLAGS)
+        .args(DRIVER_JVM_FLAGS)
+        .args(profile.server_jvm_flags)
+        .arg("-cp")
+        .arg(server_classpath(tc, &class_dir))
+        .args(["CompileServer", "--once", profile.server_entry.name()])
+        .arg(&tc.main_class)
+        .arg(plan.name())
+        .arg(files.to_string())
+        .args(compiler_args(tc, args));
+    Ok(c)
+}
+
 impl CompileServer {
     /// Builds the server class if needed and starts a server for `tc`.
     pub fn start(tc: &Toolchain) -> Result<Self, ServerError> {
@@ -373,18 +483,7 @@ impl CompileServer {
         options: ServerOptions,
         startup_dir: Option<&Path>,
     ) -> Result<Self, ServerError> {
-        let missing = |program: &str| ServerError::NoJdk {
-            tool: tc.tool.name().into(),
-            program: program.into(),
-        };
-        // a JDK tool's toolchain names its executable (`javac`); the others name `java`
-        let java = if tc.tool.profile().launch == Launch::JdkExecutable {
-            jdk_sibling(&tc.java, "java").ok_or_else(|| missing("java"))?
-        } else {
-            tc.java.clone()
-        };
-        let javac = jdk_sibling(&java, "javac").ok_or_else(|| missing("javac"))?;
-        let class_dir = build_server(&javac, tc.tool)?;
+        let (java, class_dir) = server_jvm(tc)?;
         let mut server = CompileServer {
             tc: tc.clone(),
             options,
@@ -417,15 +516,7 @@ impl CompileServer {
     }
 
     fn spawn(&mut self) -> Result<(), ServerError> {
-        let sep = if cfg!(windows) { ";" } else { ":" };
-        let cp = self
-            .tc
-            .classpath
-            .iter()
-            .chain(std::iter::once(&self.class_dir))
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(sep);
+        let cp = server_classpath(&self.tc, &self.class_dir);
         let spawn = |e: std::io::Error| ServerError::Spawn {
             tool: self.tc.tool.name().into(),
             message: format!("{}: {e}", self.java.display()),
@@ -483,6 +574,7 @@ impl CompileServer {
         });
         self.starts += 1;
         STARTS.fetch_add(1, Ordering::SeqCst);
+        STARTS_OF[self.tc.tool as usize].fetch_add(1, Ordering::SeqCst);
         if let Some(dir) = self.startup_dir.clone() {
             let file = self.warm_up(&dir)?;
             self.startup_files.push(file);
@@ -527,7 +619,7 @@ impl CompileServer {
         // second did not is what this JVM runs once
         let mut dumps = Vec::new();
         for k in 0..2 {
-            let run = self.send(entry, &main, &args, WARM_UP_TIMEOUT);
+            let run = self.send(entry, &main, &args, None, WARM_UP_TIMEOUT);
             match run {
                 Ok(Ok(run)) if run.exit == 0 => {}
                 Ok(Ok(run)) if run.timed_out => dumps.push(Err(fail("no answer in time".into()))),
@@ -587,6 +679,11 @@ impl CompileServer {
         };
         self.startup_files = keep.into_iter().collect();
         result
+    }
+
+    /// Whether its JVM is given a Java agent (JaCoCo's, for coverage).
+    fn has_agent(&self) -> bool {
+        has_agent(&self.tc)
     }
 
     /// Whether this server runs `tc` with the same JVM options and restart limits.
@@ -651,7 +748,7 @@ impl CompileServer {
         };
         // control requests do not count towards the restart limit
         let served = self.live.as_ref().map(|l| l.served);
-        let answer = self.send(entry, "", &args, CONTROL_TIMEOUT)?;
+        let answer = self.send(entry, "", &args, None, CONTROL_TIMEOUT)?;
         if let (Some(n), Some(live)) = (served, self.live.as_mut()) {
             live.served = n;
         }
@@ -683,11 +780,22 @@ impl CompileServer {
         args: &[String],
         timeout: Duration,
     ) -> Result<ServerRun, ServerError> {
+        self.compile_planned(args, None, timeout)
+    }
+
+    /// [`CompileServer::compile`] judging the last `files` arguments (the source files) by
+    /// `plan`: the output holds one section per compiler run.
+    pub fn compile_planned(
+        &mut self,
+        args: &[String],
+        plan: Option<(RunPlan, usize)>,
+        timeout: Duration,
+    ) -> Result<ServerRun, ServerError> {
         let full = compiler_args(&self.tc, args);
-        match self.request(&full, timeout)? {
+        match self.request(&full, plan, timeout)? {
             Ok(run) => Ok(run),
             // the server died under this request: once more, on a fresh server
-            Err(_) => match self.request(&full, timeout)? {
+            Err(_) => match self.request(&full, plan, timeout)? {
                 Ok(run) => Ok(run),
                 Err(last_words) => Err(ServerError::Died {
                     tool: self.tc.tool.name().into(),
@@ -701,6 +809,7 @@ impl CompileServer {
     fn request(
         &mut self,
         args: &[String],
+        plan: Option<(RunPlan, usize)>,
         timeout: Duration,
     ) -> Result<Result<ServerRun, String>, ServerError> {
         // retire a server that is dead, too big or too old
@@ -723,6 +832,7 @@ impl CompileServer {
             self.tc.tool.profile().server_entry.name(),
             &main,
             args,
+            plan,
             timeout,
         )
     }
@@ -734,6 +844,7 @@ impl CompileServer {
         entry: &str,
         main: &str,
         args: &[String],
+        plan: Option<(RunPlan, usize)>,
         timeout: Duration,
     ) -> Result<Result<ServerRun, String>, ServerError> {
         self.next_id += 1;
@@ -744,6 +855,8 @@ impl CompileServer {
             entry,
             main,
             args,
+            plan: plan.map_or("", |(p, _)| p.name()),
+            files: plan.map_or(0, |(_, n)| n),
         };
         let mut line = serde_json::to_string(&request).map_err(|e| ServerError::Protocol {
             tool: tool.into(),
@@ -787,6 +900,8 @@ impl CompileServer {
                     exit: resp.exit,
                     output: resp.output,
                     timed_out: false,
+                    nanos: resp.nanos,
+                    cpu_nanos: u64::try_from(resp.cpu_nanos).ok(),
                 }))
             }
             Err(RecvTimeoutError::Timeout) => {
@@ -795,6 +910,8 @@ impl CompileServer {
                     exit: -1,
                     output: String::new(),
                     timed_out: true,
+                    nanos: 0,
+                    cpu_nanos: None,
                 }))
             }
             Err(RecvTimeoutError::Disconnected) => {
@@ -870,6 +987,9 @@ pub mod pool {
                 p.startup_dir.clone(),
             )
         };
+        // start-up coverage only for a compiler measured (with an agent), not for a
+        // campaign's twins' javac
+        let startup = startup.filter(|_| super::has_agent(tc));
         let mut server = match found {
             Some(s) => s,
             None => CompileServer::start_full(tc, options, startup.as_deref())?,
@@ -878,6 +998,11 @@ pub mod pool {
             server.set_coverage_dir(dir.as_deref())?;
         }
         Ok(server)
+    }
+
+    /// The process ids of the idle servers (for their CPU time and memory).
+    pub fn idle_pids() -> Vec<u32> {
+        lock().idle.iter().filter_map(CompileServer::pid).collect()
     }
 
     /// Returns a server to the pool (kept idle, warm), or ends it when the pool is off.
@@ -902,7 +1027,8 @@ pub mod pool {
         Ok(())
     }
 
-    /// Dumps every idle server's coverage data into a fresh file of `dir` (resetting it),
+    /// Dumps every idle server's coverage data into a fresh file of `dir` (resetting it; a
+    /// server without a Java agent, such as a campaign's twins' javac, is left alone),
     /// with the start-up data of its processes (see [`set_startup_dir`]), and clears the
     /// coverage directory; returns the problems. A server that cannot dump (dead, no agent)
     /// is ended: its data since the last dump is lost.
@@ -911,6 +1037,11 @@ pub mod pool {
         p.coverage_dir = None;
         let mut problems = Vec::new();
         for mut s in std::mem::take(&mut p.idle) {
+            // a server of another compiler than the one measured (a campaign's twins)
+            if !s.has_agent() {
+                p.idle.push(s);
+                continue;
+            }
             match s.dump_coverage(&fresh_exec_file(dir)) {
                 Ok(()) => p.idle.push(s),
                 Err(e) => {

@@ -28,6 +28,7 @@ use super::store::Store;
 use super::twins;
 use super::variant::Variant;
 use crate::compile::{CompileError, CompileOptions, Compiler, Cutoff, Mode as CompileMode};
+use crate::stages::{self, Stage};
 use crate::toolchain::Toolchain;
 
 /// A problem that stops a campaign (what was recorded before it stays in the store).
@@ -244,9 +245,16 @@ pub fn run(
                         )
                     })
                     .collect();
+                // the twins' javac: a warm server of its own in server mode
+                let mut twin = opts.twin.as_ref().map(|javac| {
+                    Compiler::new(javac, opts.mode)
+                        .with_cutoff(cutoff.clone())
+                        .with_stage(Stage::Twins)
+                });
                 let dir = work.join(format!("w{w}"));
                 let mut worker = Worker {
                     compiler: &mut compiler,
+                    twin: twin.as_mut(),
                     against: &mut against,
                     dir: &dir,
                     opts,
@@ -293,7 +301,8 @@ pub fn run(
                 _ => opts.batch_size,
             };
             let done = |k: &str| lock(&store).is_done(k);
-            match source.next_batch(max.max(1), &done) {
+            let next = stages::time(Stage::Synthesis, || source.next_batch(max.max(1), &done));
+            match next {
                 Ok(Some(b)) => {
                     positions += b.positions;
                     let skipped = b.positions - b.candidates.len() as u64;
@@ -358,6 +367,7 @@ fn lock(m: &Mutex<Store>) -> std::sync::MutexGuard<'_, Store> {
 /// One compiler worker: its compilers, its scratch directory and what it judges with.
 struct Worker<'a> {
     compiler: &'a mut Compiler,
+    twin: Option<&'a mut Compiler>,
     against: &'a mut [(Compiler, Option<&'static Variant>)],
     dir: &'a Path,
     opts: &'a CampaignOptions,
@@ -411,15 +421,10 @@ impl Worker<'_> {
                 wanted.push(c);
             }
         }
-        let twin_verdicts = match (&opts.twin, wanted.is_empty()) {
-            (Some(javac), false) => twins::compile(
-                javac,
-                dir,
-                &wanted,
-                &opts.compile,
-                &opts.twin_runtime,
-                self.cutoff,
-            )?,
+        let twin_verdicts = match (self.twin.as_deref_mut(), wanted.is_empty()) {
+            (Some(javac), false) => {
+                twins::compile(javac, dir, &wanted, &opts.compile, &opts.twin_runtime)?
+            }
             _ => std::collections::BTreeMap::new(),
         };
         // the findings no twin judges, judged by other releases and frontends
@@ -475,6 +480,7 @@ impl Worker<'_> {
             others.push(other.compile_batch(&vfiles, &out, &compile)?);
         }
         // judged outside the store's lock
+        let judging = Instant::now();
         let mut judged = Vec::with_capacity(batch.len());
         for c in batch {
             let twin = twin_verdicts.get(&c.key);
@@ -511,6 +517,7 @@ impl Worker<'_> {
             }
         }
         st.checkpoint()?;
+        stages::add(Stage::Store, judging.elapsed());
         Ok(found)
     }
 }

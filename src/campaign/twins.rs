@@ -13,7 +13,9 @@ use super::finding::{twin_applies, TwinStatus};
 use super::judge::{judge, judge_with_reason, Judgement};
 use super::records::{StoreError, BUGS, SUSPECTS};
 use super::variant::Variant;
-use crate::compile::{compile_batch_until, CompileError, CompileOptions, Cutoff, Verdict};
+use crate::compile::{
+    compile_batch_until, CompileError, CompileOptions, Compiler, Cutoff, Verdict,
+};
 use crate::synth::Expected;
 use crate::toolchain::Toolchain;
 
@@ -38,17 +40,17 @@ pub fn wanted(c: &Candidate, verdict: &Verdict, format: crate::profile::Diagnost
         && c.record.twin_not_applicable.is_none()
 }
 
-/// Compiles the Java twins of `cands` with `javac` in `dir` (one batch, a fresh process:
-/// findings are rare; given up at `cutoff`) and returns their verdicts by candidate key.
-/// `runtime` (the language runtime of the compiler under test: kotlin-stdlib, the Scala
-/// libraries) is added to the classpath, since the twins name its classes as Java sees them.
+/// Compiles the Java twins of `cands` with `javac` (the worker's: a process per batch, or its
+/// warm server) in `dir` (one batch; given up at the compiler's cutoff) and returns their
+/// verdicts by candidate key. `runtime` (the language runtime of the compiler under test:
+/// kotlin-stdlib, the Scala libraries) is added to the classpath, since the twins name its
+/// classes as Java sees them.
 pub fn compile(
-    javac: &Toolchain,
+    javac: &mut Compiler,
     dir: &Path,
     cands: &[&Candidate],
     opts: &CompileOptions,
     runtime: &[std::path::PathBuf],
-    cutoff: &Cutoff,
 ) -> Result<BTreeMap<String, Verdict>, TwinsError> {
     let opts = &with_runtime(opts, runtime);
     let src = dir.join("twin-src");
@@ -71,7 +73,7 @@ pub fn compile(
         files.push(p);
         keys.push((t.file.clone(), c.key.clone()));
     }
-    let result = compile_batch_until(javac, &mut None, &files, &classes, opts, cutoff)?;
+    let result = javac.compile_batch(&files, &classes, opts)?;
     Ok(keys
         .into_iter()
         .filter_map(|(file, key)| result.verdicts.get(&file).map(|v| (key, v.clone())))

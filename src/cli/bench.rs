@@ -17,45 +17,53 @@ pub(super) struct CompileBenchCli {
     /// newest version of each; javac is installed from the running JDK when missing).
     #[arg(long = "compiler", value_name = "NAME[@VERSION]")]
     compilers: Vec<String>,
-    /// Programs per compiler, synthesized from the embedded `java.base` in the compiler's
-    /// language: half ill-typed, half well-typed.
-    #[arg(short = 'n', long = "count", default_value_t = 120)]
+    /// Programs per compiler and mode (well-typed, ill-typed), synthesized from the embedded
+    /// `java.base` in the compiler's language as a campaign synthesizes them.
+    #[arg(short = 'n', long = "count", default_value_t = 300)]
     count: usize,
-    /// Files per compiler invocation (a batch never mixes ill-typed and well-typed files).
-    #[arg(long, default_value_t = 20)]
+    /// Programs per compiler invocation (the campaigns' `--batch-size`).
+    #[arg(long, default_value_t = 100)]
     batch_size: usize,
     /// Seed of the synthesized programs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Timed passes over the programs on the warm server (the server pass before them, whose
-    /// time includes the start-up, is their warm-up); the warm figure covers all of them. The
-    /// JIT keeps compiling the compiler for dozens of requests, so one pass is not yet warm.
-    #[arg(long, default_value_t = 3)]
-    warm_passes: usize,
-    /// Measure every compiler this many times and keep each column's fastest run (on a busy
+    /// Untimed passes over the programs that warm the limit's server up (the JIT keeps
+    /// compiling the compiler for dozens of requests), and as many untimed campaigns before
+    /// the measured server campaign (at least one).
+    #[arg(long, default_value_t = 2)]
+    warm_up: usize,
+    /// Timed passes of the limit.
+    #[arg(long, default_value_t = 2)]
+    passes: usize,
+    /// Compile workers of the campaigns, a warm server each with `--server`; each number
+    /// given is measured (`--jobs 1,2`).
+    #[arg(short, long, value_delimiter = ',', default_value = "1")]
+    jobs: Vec<usize>,
+    /// Measure every compiler this many times and keep each figure's fastest run (on a busy
     /// machine other load only ever slows a run down).
     #[arg(long, default_value_t = 1)]
     repeat: usize,
-    /// Per-program time budget in seconds, as for `thalia check` (an invocation on n programs
-    /// gets 1 + 0.1 × (n − 1) budgets).
+    /// Per-program time budget in seconds, as for `thalia run`.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     timeout: f64,
-    /// Write the programs and classes into DIR and keep them (default: a temporary directory,
-    /// removed at the end).
+    /// Write the programs and the campaigns' run directories into DIR and keep them
+    /// (default: a temporary directory, removed at the end).
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
     /// Print the report as JSON on stdout.
     #[arg(long)]
     json: bool,
-    /// Print the table as Markdown (as in docs/results/).
+    /// Print the tables as Markdown (as in docs/results/).
     #[arg(long, conflicts_with = "json")]
     markdown: bool,
 }
 
 #[derive(Subcommand, Debug)]
 pub(super) enum BenchCommand {
-    /// Compilation speed: programs checked per second by each compiler, a fresh process per
-    /// batch against the warm compile server (start-up included, and warm).
+    /// Compilation speed against the compiler's limit: per compiler, well-typed and ill-typed
+    /// programs apart, a campaign's programs per second (a process per batch, and warm
+    /// servers) against the bare warm compiler on the same programs, with compiler starts per
+    /// batch, CPU per program and each stage's share of the wall time.
     Compile(CompileBenchCli),
     /// Extraction and graph-construction speed: extract jars (or the JDK with `--jdk`) on
     /// one core, write the API JSON, load it back and build its API graph, timing each step.
@@ -113,7 +121,9 @@ pub(super) fn run(cmd: BenchCommand) -> Result<ExitCode> {
                 count: a.count,
                 batch_size: a.batch_size,
                 seed: a.seed,
-                warm_passes: a.warm_passes,
+                warm_up: a.warm_up,
+                passes: a.passes,
+                jobs: a.jobs,
                 repeat: a.repeat,
                 timeout: a.timeout,
                 dir: a.dir,

@@ -1,6 +1,7 @@
 //! Integration tests: campaigns and what they produce: oracles, stores, shards, reduce, bisect, batches. One binary of modules, one per former test file.
 
 mod batch;
+mod bench_compile;
 mod bisect;
 mod campaign;
 mod clusters;
@@ -11,6 +12,7 @@ mod intended;
 mod javac_harness;
 mod known;
 mod oracles;
+mod phases;
 mod reduce;
 mod shard;
 #[path = "../support/mod.rs"]

@@ -304,3 +304,94 @@ fn online_server_reports_javac_and_groovy_errors() {
     assert_eq!(r.exit, 1, "{}", r.output);
     assert!(r.output.contains("Bad.groovy"), "{}", r.output);
 }
+
+/// Groovy programs that groovyc rejects in four different phases, and two it accepts: by
+/// name, the verdict and (for a rejection) a phrase of the diagnostic.
+const GROOVY_PHASES: [(&str, &str, &str, &str); 6] = [
+    // parsing
+    ("P1", "class P1 { void f( }\n", "rejected", "Unexpected input"),
+    // resolving
+    (
+        "P2",
+        "@groovy.transform.CompileStatic\nclass P2 { static void test() { NoSuchType x = null } }\n",
+        "rejected",
+        "unable to resolve class NoSuchType",
+    ),
+    // static type checking
+    (
+        "P3",
+        "@groovy.transform.CompileStatic\nclass P3 { static void test() { int x = \"text\" } }\n",
+        "rejected",
+        "[Static type checking]",
+    ),
+    // class generation (a method reference the type checker lets through)
+    (
+        "P4",
+        "@groovy.transform.CompileStatic\nclass P4 { static void test() { java.util.function.Function<java.nio.channels.ClosedSelectorException, Object> f = java.nio.channels.ClosedSelectorException::duplicate } }\n",
+        "rejected",
+        "Failed to find class method 'duplicate",
+    ),
+    (
+        "P5",
+        "@groovy.transform.CompileStatic\nclass P5 { static void test() { int x = 1 + 2 } }\n",
+        "accepted",
+        "",
+    ),
+    (
+        "P6",
+        "@groovy.transform.CompileStatic\nclass P6 { static String test() { \"a\".toUpperCase() } }\n",
+        "accepted",
+        "",
+    ),
+];
+
+#[test]
+fn online_groovyc_judges_every_program_of_a_batch_in_one_invocation_and_generates_the_accepted() {
+    let tc = toolchain(Tool::Groovy);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let files: Vec<PathBuf> = GROOVY_PHASES
+        .iter()
+        .map(|(name, source, _, _)| {
+            let f = tmp.path().join(format!("{name}.groovy"));
+            std::fs::write(&f, source).expect("write");
+            f
+        })
+        .collect();
+    let opts = CompileOptions {
+        timeout: Duration::from_secs(300),
+        ..CompileOptions::default()
+    };
+    for mode in [Mode::Process, Mode::Server] {
+        let out = tmp.path().join(format!("classes-{mode:?}"));
+        let mut compiler = Compiler::new(&tc, mode);
+        let r = compiler
+            .compile_batch(&files, &out, &opts)
+            .expect("compiles");
+        // groovyc alone would stop at the parse error; one invocation judges all six
+        assert_eq!(r.calls, 1, "{mode:?}: {r:?}");
+        assert_eq!(r.runs, files.len(), "{mode:?}: a compilation per program");
+        assert_eq!(r.starts, 1, "{mode:?}: one JVM");
+        for (name, _, verdict, phrase) in GROOVY_PHASES {
+            let v = &r.verdicts[&format!("{name}.groovy")];
+            assert_eq!(kind(v), verdict, "{mode:?} {name}: {v:?}");
+            if let Verdict::Rejected { diagnostics } = v {
+                let text = diagnostics.join("\n");
+                assert!(text.contains(phrase), "{mode:?} {name}: {text}");
+                for (other, _, _, _) in GROOVY_PHASES {
+                    if other != name {
+                        assert!(
+                            !text.contains(&format!("{other}.groovy")),
+                            "{mode:?} {name}: {text}"
+                        );
+                    }
+                }
+            }
+            // the accepted ones went through class generation
+            assert_eq!(
+                out.join(format!("{name}.class")).is_file(),
+                verdict == "accepted",
+                "{mode:?} {name}"
+            );
+        }
+    }
+}

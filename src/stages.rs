@@ -1,0 +1,102 @@
+//! Busy time per campaign stage (synthesis, compile, attribution, store, twins), summed over
+//! the threads of this process: what `thalia bench compile` shares a campaign's wall time
+//! out by.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+/// A stage of a campaign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Making the programs (on the campaign's producer thread, beside the compilers).
+    Synthesis,
+    /// Compiling them (writing no files; a compiler's output read back included).
+    Compile,
+    /// Reading the compiler's output and attributing its diagnostics to files.
+    Attribution,
+    /// Judging the verdicts and keeping them in the run directory.
+    Store,
+    /// Compiling the Java twins of findings.
+    Twins,
+}
+
+impl Stage {
+    /// Every stage, in report order.
+    pub const ALL: [Stage; 5] = [
+        Stage::Synthesis,
+        Stage::Compile,
+        Stage::Attribution,
+        Stage::Store,
+        Stage::Twins,
+    ];
+}
+
+/// Nanoseconds per stage (by its index in [`Stage::ALL`]).
+static NANOS: [AtomicU64; Stage::ALL.len()] = [const { AtomicU64::new(0) }; Stage::ALL.len()];
+
+/// Adds `d` to `stage`.
+pub fn add(stage: Stage, d: Duration) {
+    let nanos = u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
+    NANOS[stage as usize].fetch_add(nanos, Ordering::Relaxed);
+}
+
+/// Runs `f`, adding its time to `stage`.
+pub fn time<T>(stage: Stage, f: impl FnOnce() -> T) -> T {
+    let start = Instant::now();
+    let out = f();
+    add(stage, start.elapsed());
+    out
+}
+
+/// Seconds per stage so far in this process.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct StageTimes {
+    /// [`Stage::Synthesis`].
+    pub synthesis: f64,
+    /// [`Stage::Compile`].
+    pub compile: f64,
+    /// [`Stage::Attribution`].
+    pub attribution: f64,
+    /// [`Stage::Store`].
+    pub store: f64,
+    /// [`Stage::Twins`].
+    pub twins: f64,
+}
+
+impl StageTimes {
+    /// The seconds of `stage`.
+    pub fn get(&self, stage: Stage) -> f64 {
+        match stage {
+            Stage::Synthesis => self.synthesis,
+            Stage::Compile => self.compile,
+            Stage::Attribution => self.attribution,
+            Stage::Store => self.store,
+            Stage::Twins => self.twins,
+        }
+    }
+
+    /// The time spent since `earlier`, stage by stage.
+    pub fn since(&self, earlier: &StageTimes) -> StageTimes {
+        StageTimes {
+            synthesis: self.synthesis - earlier.synthesis,
+            compile: self.compile - earlier.compile,
+            attribution: self.attribution - earlier.attribution,
+            store: self.store - earlier.store,
+            twins: self.twins - earlier.twins,
+        }
+    }
+}
+
+/// The seconds per stage so far.
+pub fn snapshot() -> StageTimes {
+    let s = |stage: Stage| NANOS[stage as usize].load(Ordering::Relaxed) as f64 / 1e9;
+    StageTimes {
+        synthesis: s(Stage::Synthesis),
+        compile: s(Stage::Compile),
+        attribution: s(Stage::Attribution),
+        store: s(Stage::Store),
+        twins: s(Stage::Twins),
+    }
+}
