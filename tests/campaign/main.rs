@@ -10,6 +10,7 @@ mod javac_harness;
 mod known;
 mod oracles;
 mod reduce;
+mod reduce_deep;
 mod shard;
 #[path = "../support/mod.rs"]
 mod support;
