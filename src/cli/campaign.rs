@@ -236,7 +236,8 @@ pub(super) struct RunArgs {
 
 #[derive(Args, Debug)]
 pub(super) struct ReduceArgs {
-    /// A finding's directory (`RUN/bugs/<signature>/`), written by `thalia run`.
+    /// A finding's directory (`RUN/bugs/<signature>/`), written by `thalia run` or `thalia
+    /// check`.
     dirs: Vec<PathBuf>,
     /// Stop a reduction after this many compiler runs.
     #[arg(long, default_value_t = thalia::campaign::reduce::DEFAULT_MAX_COMPILES)]
@@ -537,10 +538,12 @@ pub(super) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
     for dir in &args.dirs {
         let r = reduce(dir, &opts).with_context(|| format!("cannot reduce {}", dir.display()))?;
         eprintln!(
-            "{}: {} → {} lines ({} → {} IR nodes) in {} steps, {} compiler runs, {:.1}s; {}",
+            "{}: {} → {} lines, {} → {} characters ({} → {} IR nodes) in {} steps, {} compiler runs, {:.1}s; {}",
             dir.display(),
             r.lines_before,
             r.lines_after,
+            r.chars_before,
+            r.chars_after,
             r.size_before,
             r.size_after,
             r.steps,

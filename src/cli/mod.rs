@@ -70,10 +70,13 @@ enum Command {
     /// Summarize a run directory: programs, verdicts per mode, expectation rates, findings by
     /// kind and signature, throughput.
     Report(campaign::ReportArgs),
-    /// Shrink findings' programs (statements dropped, initializers made typed bottom
-    /// constants, locals inlined, casts and type arguments dropped) while the compiler keeps
-    /// giving each its signature; writes `reduced/` with the program, its Java twin and a
-    /// `report.md` into each finding's directory.
+    /// Shrink findings' programs (of `run` and `check`, in every language) by a pipeline of
+    /// passes over the IR (statements dropped, locals inlined, operands made their smallest
+    /// inhabitant, chains collapsed, conditionals cut to a branch, library types made JDK
+    /// types, opt-ins dropped) and over the source (short names, compact layout) while the
+    /// compiler keeps giving each its signature and the finding's own oracle (the Java twin,
+    /// an `--against` compiler) its verdict; writes `reduced/` with the program, its Java
+    /// twin, `reduction.json` and a `report.md` into each finding's directory.
     Reduce(campaign::ReduceArgs),
     /// Find the releases of a finding's compiler that show it: lists the published versions
     /// through the Maven resolver, installs releases as needed, compiles the finding's program

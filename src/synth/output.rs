@@ -120,6 +120,20 @@ pub fn synth_command(
     )
 }
 
+/// The file of a synthesis directory that holds every written program's IR, one
+/// [`ProgramIr`] per line in `programs.jsonl`'s order: what `thalia reduce` reduces a
+/// finding of `thalia check` from.
+pub const PROGRAMS_IR: &str = "programs.ir.jsonl";
+
+/// One line of [`PROGRAMS_IR`]: a program's id and IR.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ProgramIr {
+    /// The program's id (first, so that a reader can find a line without parsing it).
+    pub id: String,
+    /// Its IR.
+    pub program: thalia_translators::ir::Program,
+}
+
 /// A problem writing the output.
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
@@ -150,6 +164,7 @@ fn remove_previous_run(out: &Path) -> Result<(), OutputError> {
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let generated = name == "programs.jsonl"
+            || name == PROGRAMS_IR
             || name == "summary.json"
             || (name.starts_with("Test_p")
                 && Language::ALL
@@ -195,6 +210,8 @@ pub fn write_run_with(
     remove_previous_run(out)?;
     let manifest = out.join("programs.jsonl");
     let mut jsonl = BufWriter::new(fs::File::create(&manifest).map_err(io(&manifest))?);
+    let ir_path = out.join(PROGRAMS_IR);
+    let mut ir_lines = BufWriter::new(fs::File::create(&ir_path).map_err(io(&ir_path))?);
     let mut files = 0;
     let mut untranslatable = Vec::new();
     let mut untwinned = Vec::new();
@@ -232,11 +249,21 @@ pub fn write_run_with(
                     source: e.into(),
                 })?;
                 writeln!(jsonl, "{line}").map_err(io(&manifest))?;
+                let ir = ProgramIr {
+                    id: s.record.id.clone(),
+                    program: s.program.clone(),
+                };
+                let ir = serde_json::to_string(&ir).map_err(|e| OutputError::Io {
+                    path: ir_path.clone(),
+                    source: e.into(),
+                })?;
+                writeln!(ir_lines, "{ir}").map_err(io(&ir_path))?;
             }
             Err(e) => untranslatable.push((s.record.id.clone(), e.to_string())),
         }
     }
     jsonl.flush().map_err(io(&manifest))?;
+    ir_lines.flush().map_err(io(&ir_path))?;
     let summary_path = out.join("summary.json");
     let sf = RunSummary {
         tool: "thalia".into(),

@@ -14,6 +14,7 @@ mod known;
 mod oracles;
 mod phases;
 mod reduce;
+mod reduce_deep;
 mod shard;
 #[path = "../support/mod.rs"]
 mod support;
