@@ -309,7 +309,7 @@ fn map_children(e: &Expr, f: &mut dyn FnMut(&Expr) -> Expr, name: &str, with: &E
 /// `e` with casts of locals to their own declared type removed (`((T) a0)` where `a0: T`).
 fn drop_own_casts(e: &Expr, declared: &[(String, Ty)]) -> Expr {
     match e {
-        Expr::Cast { ty, expr } => match expr.as_ref() {
+        Expr::Cast { ty, expr, .. } => match expr.as_ref() {
             Expr::Local(l) if declared.iter().any(|(n, t)| n == l && t == ty) => {
                 Expr::Local(l.clone())
             }
@@ -340,7 +340,7 @@ fn bottom_receivers(e: &Expr) -> Expr {
                     outer: None,
                     ..
                 } => Some(Ty::class(class.clone(), targs.clone())),
-                Expr::Cast { ty, expr }
+                Expr::Cast { ty, expr, .. }
                     if !matches!(expr.as_ref(), Expr::Local(_) | Expr::Bottom(_)) =>
                 {
                     Some(ty.clone())
