@@ -96,10 +96,13 @@ pub struct SwarmConfig {
     /// Type arguments left to inference where it recovers them exactly (the diamond
     /// `new C<>(..)`, `m(..)` without `<A>`), as `--erase` does for a whole run. Default 0.6.
     pub inferred_type_args: f64,
-    /// A generic test method that declares the member's (or its class's) own type
-    /// parameters when two or more of them are bounded by each other or F-bounded
-    /// (`<K, V extends Comparable<K>>`), used in the typing sequence and the locals.
-    /// Default 0.6: it fits only members with such parameters.
+    /// A generic test method whose type parameters are bounded by each other or F-bounded:
+    /// the member's (or its class's) own related parameters (`<K, V extends
+    /// Comparable<K>>`, `<E extends Enum<E>>`) where it has them, else a type argument `X`
+    /// replaced by `T extends I<T>` where `I<X>` is a supertype of `X` in the API, else an
+    /// operand's type `X` replaced by `T` of `<U extends X, T extends U>`; used in the
+    /// typing sequence and the locals, and kept only where Java's resolution still selects
+    /// the member. Default 0.4.
     pub related_type_vars: f64,
     /// Groovy's `as` coercion (`{ x -> e } as F`, `e as T`) instead of a cast where it means
     /// the same: a closure or lambda to its interface, an operand to its declared type.
@@ -135,7 +138,7 @@ impl Default for SwarmConfig {
             deep_inhabitants: 0.35,
             functional_operands: 0.7,
             inferred_type_args: 0.6,
-            related_type_vars: 0.6,
+            related_type_vars: 0.4,
             as_coercion: 0.7,
             use_probability: 0.5,
         }

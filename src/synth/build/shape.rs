@@ -22,6 +22,10 @@ use crate::types::{kotlin_view, print_type, Subst, Syntax, Type, TypeId, VarId, 
 /// The name of the generic test method's type variable (`static <T extends B> void test()`).
 pub const PROGRAM_TYPE_VAR: &str = "T";
 
+/// The name of the variable that bounds the test method's `T` in `<U extends X, T extends
+/// U>`.
+pub const CHAIN_TYPE_VAR: &str = "U";
+
 /// How many type arguments of a substitution [`Worker::generalize`] tries to replace by the
 /// test method's type variable before it gives up.
 pub const GENERALIZE_ATTEMPTS: usize = 3;
@@ -58,6 +62,9 @@ impl Worker<'_> {
             } else if let Some((t, tp)) = self.generalize_f_bounded(&mut rng, &task) {
                 task = t;
                 type_params.push(tp);
+            } else if let Some((t, tps)) = self.generalize_position(&mut rng, &task, true) {
+                task = t;
+                type_params = tps;
             }
         }
         if type_params.is_empty() && self.building.features.generic_test_method && rng.gen_bool(p) {
@@ -234,6 +241,22 @@ impl Worker<'_> {
         None
     }
 
+    /// The test method's variables `U extends x` and `T extends U` (declared once per worker
+    /// for each `x`).
+    fn chain_vars(&mut self, x: TypeId) -> (VarId, VarId) {
+        if let Some(&p) = self.caches.chain_vars.get(&x) {
+            return p;
+        }
+        let u = self.api.ts.arena.new_var(CHAIN_TYPE_VAR, "test");
+        self.api.ts.arena.var_mut(u).upper = vec![x];
+        let ut = self.api.ts.arena.var_type(u);
+        let t = self.api.ts.arena.new_var(PROGRAM_TYPE_VAR, "test");
+        self.api.ts.arena.var_mut(t).upper = vec![ut];
+        self.caches.related_set.extend([u, t]);
+        self.caches.chain_vars.insert(x, (u, t));
+        (u, t)
+    }
+
     /// The test method's variable `T extends I<T>` for a type `x` with the supertype
     /// `I<x>` (the first such in printed order), declared once per worker; `None` when `x`
     /// has none.
@@ -383,17 +406,21 @@ impl Worker<'_> {
                 return Some((t, tp));
             }
         }
-        self.generalize_position(rng, task)
+        self.generalize_position(rng, task, false)
+            .and_then(|(t, mut tps)| Some((t, tps.pop()?)))
     }
 
     /// The task with the type `X` of its receiver or of one argument (a class type) replaced
     /// by the program's variable `T extends X` (a subtype of `X`, inhabited by `(T) null`),
-    /// kept when the call still resolves the same way (or stays broken).
+    /// or with `chain` by `T` of `<U extends X, T extends U>` (variables bounded by each
+    /// other), kept when the call still resolves the same way (or stays broken); the test
+    /// method's type parameters.
     fn generalize_position(
         &mut self,
         rng: &mut SynthRng,
         task: &Task,
-    ) -> Option<(Task, TypeParam)> {
+        chain: bool,
+    ) -> Option<(Task, Vec<TypeParam>)> {
         let broken = task.broken.map(|b| b.position);
         let mut positions: Vec<Position> = Vec::new();
         if task.seq.receiver.is_some() {
@@ -412,7 +439,12 @@ impl Worker<'_> {
             if !self.generalizable(x) || self.generic_array(x) {
                 continue;
             }
-            let v = self.program_var(x);
+            let (v, outer) = if chain {
+                let (u, t) = self.chain_vars(x);
+                (t, Some(u))
+            } else {
+                (self.program_var(x), None)
+            };
             let tv = self.api.ts.arena.var_type(v);
             let mut seq = task.seq.clone();
             match pos {
@@ -433,15 +465,30 @@ impl Worker<'_> {
             if want.is_some_and(|w| self.typing().resolve_call(m, &task.formal, &seq) != w) {
                 continue;
             }
-            let tp = TypeParam {
-                name: PROGRAM_TYPE_VAR.to_string(),
-                bounds: vec![to_ir(&self.api, x)],
+            let tps = match outer {
+                Some(u) => {
+                    let ut = self.api.ts.arena.var_type(u);
+                    vec![
+                        TypeParam {
+                            name: CHAIN_TYPE_VAR.to_string(),
+                            bounds: vec![to_ir(&self.api, x)],
+                        },
+                        TypeParam {
+                            name: PROGRAM_TYPE_VAR.to_string(),
+                            bounds: vec![to_ir(&self.api, ut)],
+                        },
+                    ]
+                }
+                None => vec![TypeParam {
+                    name: PROGRAM_TYPE_VAR.to_string(),
+                    bounds: vec![to_ir(&self.api, x)],
+                }],
             };
             let t = Task {
                 seq,
                 ..task.clone()
             };
-            return Some((t, tp));
+            return Some((t, tps));
         }
         None
     }

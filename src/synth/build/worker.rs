@@ -84,7 +84,9 @@ pub(crate) struct Caches {
     /// The test method's F-bounded variable `T extends I<T>` per type `X` with a supertype
     /// `I<X>` (`None`: it has none).
     pub(crate) f_bounded_vars: FxHashMap<TypeId, Option<VarId>>,
-    /// Every variable of `related_vars` and `f_bounded_vars`.
+    /// The test method's variables `U extends X` and `T extends U` per type `X`.
+    pub(crate) chain_vars: FxHashMap<TypeId, (VarId, VarId)>,
+    /// Every variable of `related_vars`, `f_bounded_vars` and `chain_vars`.
     pub(crate) related_set: rustc_hash::FxHashSet<VarId>,
     /// Per class, the functional interfaces among its subclasses (for casts of lambdas and
     /// references where no functional interface is wanted).
