@@ -577,6 +577,78 @@ mod tests {
     }
 
     #[test]
+    fn the_forms_of_issue_36_and_the_densities_are_counted() {
+        let f = Ty::class("java.util.function.Function", vec![Ty::string(), Ty::INT]);
+        let typed = Expr::lambda(
+            vec![("s".into(), Some(Ty::string()))],
+            Expr::local("s").method("length", vec![]),
+        );
+        // `Optional.of("a").map((s -> s.length()) as F)`: a lambda passed to a call, coerced
+        let call = Expr::static_call("java.util.Optional", "of", vec![], vec![Expr::str("a")])
+            .method("map", vec![Expr::coerce(f.clone(), typed)]);
+        let mut stmts = vec![Stmt::local("o", Ty::string(), call)];
+        // seven more calls: nine in all, dense
+        for i in 0..7 {
+            stmts.push(Stmt::local(
+                format!("n{i}"),
+                Ty::INT,
+                Expr::local("o").method("hashCode", vec![]),
+            ));
+        }
+        let mut p = Program::new("p1", stmts);
+        p.type_params = vec![
+            thalia_translators::ir::TypeParam {
+                name: "U".into(),
+                bounds: vec![Ty::string()],
+            },
+            thalia_translators::ir::TypeParam {
+                name: "T".into(),
+                bounds: vec![Ty::var("U")],
+            },
+        ];
+        let (forms, counts) = forms_and_counts(&p);
+        for want in [
+            "functional-argument",
+            "as-coercion",
+            "related-type-vars",
+            "dense",
+            "lambda",
+        ] {
+            assert!(forms.contains(&want), "{want} missing from {forms:?}");
+        }
+        assert_eq!(counts.api_calls, 9);
+        assert_eq!((counts.lambdas, counts.references, counts.casts), (1, 0, 1));
+        // one unrelated type parameter, few calls, no lambda in an argument
+        let mut q = Program::new(
+            "p2",
+            vec![Stmt::local("f", f.clone(), Expr::cast(f, Expr::local("g")))],
+        );
+        q.type_params = vec![thalia_translators::ir::TypeParam {
+            name: "T".into(),
+            bounds: vec![Ty::string()],
+        }];
+        let (forms, counts) = forms_and_counts(&q);
+        for absent in [
+            "functional-argument",
+            "as-coercion",
+            "related-type-vars",
+            "dense",
+        ] {
+            assert!(!forms.contains(&absent), "{absent} in {forms:?}");
+        }
+        assert_eq!(counts.api_calls, 0);
+        let mut c = Census::default();
+        c.add(&p, false);
+        c.add(&q, false);
+        assert_eq!((c.api_calls, c.lambdas), (9, 1));
+        assert!(
+            c.densities().contains("4.50 API calls"),
+            "{}",
+            c.densities()
+        );
+    }
+
+    #[test]
     fn every_form_name_is_listed_once() {
         let names: std::collections::BTreeSet<&str> = FORMS.iter().map(|(n, _)| *n).collect();
         assert_eq!(names.len(), FORMS.len());
