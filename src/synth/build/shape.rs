@@ -1,6 +1,8 @@
-//! A task's shape at build time: generalized over the generic test method's type variable
-//! `T` (Def. 3.1 and Java resolution re-checked), and Kotlin's nullable locals (where its
-//! null-safety allows them, or breaking the call in ill-typed mode).
+//! A task's shape at build time: generalized over the generic test method's type variables
+//! (`T`; the member's own variables related by their bounds, an F-bounded `T extends I<T>`,
+//! or `<U extends X, T extends U>`; Def. 3.1 and Java resolution re-checked), and Kotlin's
+//! nullable locals (where its null-safety allows them, or breaking the call in ill-typed
+//! mode).
 
 use std::rc::Rc;
 
@@ -44,7 +46,9 @@ pub struct Shaped {
 
 impl Worker<'_> {
     /// The shape of program `index` for `task` under the program's swarm features (drawn
-    /// before): a generic test method ([`Worker::generalize`]) and Kotlin's nullable locals
+    /// before): a generic test method whose type variables are related by their bounds
+    /// ([`Worker::relate`], [`Worker::generalize_f_bounded`], or `<U extends X, T extends
+    /// U>`), else one over a single variable ([`Worker::generalize`]), and Kotlin's nullable locals
     /// (`Worker::nullable_positions`). Creating an inner class needs its enclosing
     /// instance, so the form is on for a program whose member is an inner class's constructor.
     pub fn shape_task(&mut self, task: &Task, seed: u64, index: u64) -> Shaped {
