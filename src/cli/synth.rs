@@ -208,7 +208,11 @@ pub(super) fn run(args: SynthArgs) -> Result<ExitCode> {
     if used.is_empty() {
         used.push("none".into());
     }
-    eprintln!("forms: {} ({})", used.join(", "), census.densities());
+    eprintln!(
+        "forms: {} ({:.2} casts per program)",
+        used.join(", "),
+        census.casts_per_program()
+    );
     if !summary.skipped.is_empty() {
         let why: Vec<String> = summary
             .skipped
