@@ -17,6 +17,7 @@ pub mod fuzzing;
 pub mod graph;
 pub mod hash;
 pub mod profile;
+pub mod progress;
 pub mod rundir;
 pub mod server;
 pub mod stages;

@@ -146,28 +146,21 @@ fn progress_bar(
         }
         (None, None) => "{spinner} [{elapsed_precise}] {pos} programs ({rate}) {msg}",
     };
-    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
-        let style = style
-            .with_key(
-                "rate",
-                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = write!(w, "{:.1}/s", s.per_sec());
-                },
-            )
-            .with_key(
-                "left",
-                move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                    let left = deadline
-                        .map_or(0, |d| d.saturating_duration_since(Instant::now()).as_secs());
-                    let _ = write!(
-                        w,
-                        "{:02}:{:02}:{:02}",
-                        left / 3600,
-                        left / 60 % 60,
-                        left % 60
-                    );
-                },
-            );
+    {
+        let style = crate::progress::style(template).with_key(
+            "left",
+            move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let left =
+                    deadline.map_or(0, |d| d.saturating_duration_since(Instant::now()).as_secs());
+                let _ = write!(
+                    w,
+                    "{:02}:{:02}:{:02}",
+                    left / 3600,
+                    left / 60 % 60,
+                    left % 60
+                );
+            },
+        );
         b.set_style(style);
     }
     b.enable_steady_tick(Duration::from_millis(250));

@@ -478,15 +478,6 @@ fn counts(dir: &Path) -> (u64, usize) {
     }
 }
 
-/// The Groovy checking mode of a run.
-fn groovy_mode(type_checked: bool) -> GroovyMode {
-    if type_checked {
-        GroovyMode::TypeChecked
-    } else {
-        GroovyMode::CompileStatic
-    }
-}
-
 /// `thalia run`: programs synthesized from an API.
 fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> {
     let shard = opts.shard;
@@ -563,7 +554,7 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
     for line in load_lines(&api, &api_source) {
         eprintln!("{line}");
     }
-    let translator = translator_with(p.lang, groovy_mode(p.groovy_type_checked));
+    let translator = translator_with(p.lang, GroovyMode::of_flag(p.groovy_type_checked));
     let threads = p
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

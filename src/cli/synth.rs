@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use thalia::synth::config::MAX_TYPE_DEPTH;
 use thalia::synth::{self, Selection, SynthConfig, SynthContext};
 use thalia_translators::{translator_with, GroovyMode, Language};
@@ -115,15 +115,6 @@ pub(super) struct SynthArgs {
     knobs: KnobArgs,
 }
 
-/// `GroovyMode` of the `--groovy-type-checked` flag.
-pub(super) fn groovy_mode(type_checked: bool) -> GroovyMode {
-    if type_checked {
-        GroovyMode::TypeChecked
-    } else {
-        GroovyMode::CompileStatic
-    }
-}
-
 pub(super) fn run(args: SynthArgs) -> Result<ExitCode> {
     let (source, mut api) = match &args.for_release {
         None => load_api_for(args.api.as_ref(), Some(args.lang))?,
@@ -167,16 +158,13 @@ pub(super) fn run(args: SynthArgs) -> Result<ExitCode> {
         }
     };
     let bar = ProgressBar::new(selection.count(plan.order.len()) as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} programs ({per_sec}, eta {eta})",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    bar.set_style(thalia::progress::style(
+        "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} programs ({rate}, eta {eta})",
+    ));
     let mut built = run.build(&plan, &selection, &|| bar.inc(1));
     bar.finish_and_clear();
     let summary = synth::summarize(&api, &plan, &built);
-    let tr = translator_with(args.lang, groovy_mode(args.groovy_type_checked));
+    let tr = translator_with(args.lang, GroovyMode::of_flag(args.groovy_type_checked));
     let written = synth::output::write_run_with(
         &args.out,
         tr.as_ref(),

@@ -106,6 +106,15 @@ pub enum GroovyMode {
 }
 
 impl GroovyMode {
+    /// The mode of the `--groovy-type-checked` flag: `TypeChecked` when set.
+    pub fn of_flag(type_checked: bool) -> GroovyMode {
+        if type_checked {
+            GroovyMode::TypeChecked
+        } else {
+            GroovyMode::CompileStatic
+        }
+    }
+
     /// The annotation on the class.
     pub fn annotation(self) -> &'static str {
         match self {
