@@ -163,6 +163,9 @@ fn campaign(case: &Case, server: bool, out: &str) -> Campaign {
             "--seed",
             &SEED.to_string(),
         ])
+        // the campaign alone: the differential oracles and the newest-release recheck install
+        // other releases (tested in tests/online/online_releases.rs, tests/campaign/findings.rs)
+        .args(["--no-oracle", "--no-recheck"])
         .arg("--out")
         .arg(&dir);
     if server {
