@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when a tracked file names a path outside the repository: the repository stands alone,
-# so tests and docs may not reach into a folder beside the clone (`../shared/...`) or into the
+# so tests and docs may not reach into a folder beside the clone (the project's shared folder) or into the
 # machine it was written on (`/work/...`). Run by scripts/test.sh before it builds anything.
 # Usage: bash scripts/check-outside-paths.sh [FILE...]   (default: every tracked file)
 set -euo pipefail

@@ -7,36 +7,9 @@
 use std::fmt::Write;
 
 use super::{BatchMode, BatchSummary, State};
+use crate::campaign::page::{esc, href};
 use crate::coverage::{Counts, ALL};
 
-/// Escapes text for HTML.
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Escapes a relative path for an `href` (each byte outside a safe set percent-encoded).
-fn href(path: &str) -> String {
-    let mut out = String::new();
-    for b in path.bytes() {
-        if b.is_ascii_alphanumeric() || b"/._-~".contains(&b) {
-            out.push(b as char);
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
-}
 
 /// A colour per mode.
 fn colour(m: BatchMode) -> &'static str {

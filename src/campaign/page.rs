@@ -29,8 +29,8 @@ pub fn esc(s: &str) -> String {
     out
 }
 
-/// Escapes a relative path for an `href`.
-fn href(path: &str) -> String {
+/// Escapes a relative path for an `href` (each byte outside a safe set percent-encoded).
+pub fn href(path: &str) -> String {
     let mut out = String::new();
     for b in path.bytes() {
         if b.is_ascii_alphanumeric() || b"/._-~".contains(&b) {
