@@ -10,7 +10,6 @@ use super::{BatchMode, BatchSummary, State};
 use crate::campaign::page::{esc, href};
 use crate::coverage::{Counts, ALL};
 
-
 /// A colour per mode.
 fn colour(m: BatchMode) -> &'static str {
     match m {
