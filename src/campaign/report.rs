@@ -641,9 +641,9 @@ impl Report {
         if let Some(c) = &self.census {
             let _ = writeln!(
                 out,
-                "\n  forms used ({} programs synthesized, {:.2} casts per program):",
+                "\n  forms used ({} programs synthesized; {}):",
                 c.programs,
-                c.casts_per_program()
+                c.densities()
             );
             for (name, _) in crate::synth::census::FORMS {
                 let n = c.forms.get(name).copied().unwrap_or(0);

@@ -196,11 +196,7 @@ pub(super) fn run(args: SynthArgs) -> Result<ExitCode> {
     if used.is_empty() {
         used.push("none".into());
     }
-    eprintln!(
-        "forms: {} ({:.2} casts per program)",
-        used.join(", "),
-        census.casts_per_program()
-    );
+    eprintln!("forms: {} ({})", used.join(", "), census.densities());
     if !summary.skipped.is_empty() {
         let why: Vec<String> = summary
             .skipped

@@ -10,7 +10,7 @@ use thalia_translators::ir::{
 };
 
 /// Every form the census counts, with what it means (in report order).
-pub const FORMS: [(&str, &str); 36] = [
+pub const FORMS: [(&str, &str); 41] = [
     ("reference", "a function reference of any kind"),
     ("reference:static", "a static method reference `C::m`"),
     ("reference:bound", "a bound method reference `e::m`"),
@@ -53,6 +53,14 @@ pub const FORMS: [(&str, &str); 36] = [
     ),
     ("function-cast", "a cast of a lambda or reference"),
     (
+        "functional-argument",
+        "a lambda or function reference passed as an argument of an API call or constructor call",
+    ),
+    (
+        "as-coercion",
+        "Groovy's `as` coercion (`{ x -> e } as F`, `e as T`)",
+    ),
+    (
         "inferred-local",
         "a local without a declared type (`var`, `def`, `val x =`)",
     ),
@@ -63,6 +71,10 @@ pub const FORMS: [(&str, &str); 36] = [
     ),
     ("diamond", "a constructor call with the diamond `<>`"),
     ("generic-test-method", "a test method with type parameters"),
+    (
+        "related-type-vars",
+        "a test method whose type parameters are bounded by each other or F-bounded",
+    ),
     (
         "call-chain",
         "a call on the result of another call or of a constructor call",
@@ -87,6 +99,14 @@ pub const FORMS: [(&str, &str); 36] = [
     (
         "call-in-lambda",
         "the call under test inside a lambda (`F res = () -> r.m(a0);`)",
+    ),
+    (
+        "broken-in-lambda",
+        "an ill-typed program whose broken call sits inside a lambda body",
+    ),
+    (
+        "dense",
+        "a program with at least `DENSE_CALLS` API calls (deep inhabitant chains)",
     ),
     (
         "operator",
@@ -115,13 +135,66 @@ pub const FORMS: [(&str, &str); 36] = [
     ),
 ];
 
+/// The number of API calls (calls, constructor calls, field reads) from which a program
+/// counts as `dense`: the original tool's programs have about 10.
+pub const DENSE_CALLS: usize = 8;
+
+/// What one program holds besides its forms: counts for the per-program densities.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Casts (and Groovy coercions).
+    pub casts: usize,
+    /// API calls: method calls, constructor calls and field reads.
+    pub api_calls: usize,
+    /// Lambdas (and Kotlin anonymous functions).
+    pub lambdas: usize,
+    /// Function references (method pointers included).
+    pub references: usize,
+}
+
 /// The forms one program uses (names of [`FORMS`]) and its number of casts.
 pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
+    let (forms, counts) = forms_and_counts(p);
+    (forms, counts.casts)
+}
+
+/// True when one of a type parameter's bounds names a type parameter of the same list
+/// (itself: F-bounded, or another one).
+fn related_type_params(p: &Program) -> bool {
+    p.type_params.iter().any(|tp| {
+        let mut named = false;
+        for b in &tp.bounds {
+            b.walk(&mut |t| {
+                if let Ty::Var(v) = t {
+                    named |= p.type_params.iter().any(|q| q.name == *v);
+                }
+            });
+        }
+        named
+    })
+}
+
+/// The forms one program uses (names of [`FORMS`]) and what it counts.
+pub fn forms_and_counts(p: &Program) -> (Vec<&'static str>, Counts) {
     let mut seen = std::collections::BTreeSet::new();
     let mut casts = 0usize;
+    let mut api_calls = 0usize;
+    let mut lambdas = 0usize;
+    let mut references = 0usize;
     if !p.type_params.is_empty() {
         seen.insert("generic-test-method");
     }
+    if related_type_params(p) {
+        seen.insert("related-type-vars");
+    }
+    // a lambda or reference (under a cast or coercion) passed to a call
+    let functional = |a: &Expr| {
+        let a = match a {
+            Expr::Cast { expr, .. } => &**expr,
+            a => a,
+        };
+        matches!(a, Expr::Lambda { .. } | Expr::Ref { .. })
+    };
     let local_types = |stmts: &[Stmt], seen: &mut std::collections::BTreeSet<&'static str>| {
         for s in stmts {
             if let Stmt::Local { ty, inferred, .. } = s {
@@ -164,6 +237,7 @@ pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
             method_pointer,
             ..
         } => {
+            references += 1;
             seen.insert("reference");
             seen.insert(match kind {
                 RefKind::Static { .. } => "reference:static",
@@ -190,6 +264,7 @@ pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
             form,
             ..
         } => {
+            lambdas += 1;
             seen.insert("lambda");
             let mut calls = false;
             let mut find = |x: &Expr| {
@@ -219,9 +294,12 @@ pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
                 }
             }
         }
-        Expr::Cast { expr, .. } => {
+        Expr::Cast { expr, coerce, .. } => {
             casts += 1;
             seen.insert("cast");
+            if *coerce {
+                seen.insert("as-coercion");
+            }
             if matches!(**expr, Expr::Lambda { .. } | Expr::Ref { .. }) {
                 seen.insert("function-cast");
             }
@@ -231,8 +309,13 @@ pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
             type_args,
             form,
             lists,
+            args,
             ..
         } => {
+            api_calls += 1;
+            if args.iter().any(functional) {
+                seen.insert("functional-argument");
+            }
             if !type_args.is_empty() {
                 seen.insert("explicit-type-args");
             }
@@ -271,8 +354,15 @@ pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
             }
         }
         Expr::New {
-            type_args, outer, ..
+            type_args,
+            outer,
+            args,
+            ..
         } => {
+            api_calls += 1;
+            if args.iter().any(functional) {
+                seen.insert("functional-argument");
+            }
             match type_args {
                 None => {
                     seen.insert("diamond");
@@ -286,12 +376,24 @@ pub fn forms_of(p: &Program) -> (Vec<&'static str>, usize) {
                 seen.insert("inner-class-creation");
             }
         }
+        Expr::Field { .. } => {
+            api_calls += 1;
+        }
         Expr::Spread(_) => {
             seen.insert("varargs-spread");
         }
         _ => {}
     });
-    (seen.into_iter().collect(), casts)
+    if api_calls >= DENSE_CALLS {
+        seen.insert("dense");
+    }
+    let counts = Counts {
+        casts,
+        api_calls,
+        lambdas,
+        references,
+    };
+    (seen.into_iter().collect(), counts)
 }
 
 /// How many programs of a run use each form.
@@ -301,6 +403,15 @@ pub struct Census {
     pub programs: u64,
     /// Casts in all programs (divide by `programs` for casts per program).
     pub casts: u64,
+    /// API calls (calls, constructor calls, field reads) in all programs.
+    #[serde(default)]
+    pub api_calls: u64,
+    /// Lambdas in all programs.
+    #[serde(default)]
+    pub lambdas: u64,
+    /// Function references in all programs.
+    #[serde(default)]
+    pub references: u64,
     /// Programs that use each form (names of [`FORMS`]; a form no program uses is absent).
     pub forms: BTreeMap<String, u64>,
 }
@@ -309,12 +420,15 @@ impl Census {
     /// Counts one more program; `varargs_elements` says whether one of its variable-arity
     /// calls is written with its elements (none, one or several) instead of an array.
     pub fn add(&mut self, p: &Program, varargs_elements: bool) {
-        let (mut forms, casts) = forms_of(p);
+        let (mut forms, counts) = forms_and_counts(p);
         if varargs_elements {
             forms.push("varargs-elements");
         }
         self.programs += 1;
-        self.casts += casts as u64;
+        self.casts += counts.casts as u64;
+        self.api_calls += counts.api_calls as u64;
+        self.lambdas += counts.lambdas as u64;
+        self.references += counts.references as u64;
         for f in forms {
             *self.forms.entry(f.to_string()).or_default() += 1;
         }
@@ -327,12 +441,23 @@ impl Census {
         if r.shape.defaults_omitted > 0 {
             *self.forms.entry("default-omitted".to_string()).or_default() += 1;
         }
+        // the call under test inside a lambda (every wrap but the reference)
+        let in_lambda = r.shape.wrapped.as_deref().is_some_and(|w| w != "reference");
+        if r.broken.is_some() && in_lambda {
+            *self
+                .forms
+                .entry("broken-in-lambda".to_string())
+                .or_default() += 1;
+        }
     }
 
     /// Adds another census's counts.
     pub fn merge(&mut self, other: &Census) {
         self.programs += other.programs;
         self.casts += other.casts;
+        self.api_calls += other.api_calls;
+        self.lambdas += other.lambdas;
+        self.references += other.references;
         for (f, n) in &other.forms {
             *self.forms.entry(f.clone()).or_default() += n;
         }
@@ -348,11 +473,27 @@ impl Census {
 
     /// Casts per program.
     pub fn casts_per_program(&self) -> f64 {
+        self.per_program(self.casts)
+    }
+
+    /// `n` divided by the programs counted (0 for none).
+    fn per_program(&self, n: u64) -> f64 {
         if self.programs == 0 {
             0.0
         } else {
-            self.casts as f64 / self.programs as f64
+            n as f64 / self.programs as f64
         }
+    }
+
+    /// Casts, API calls, lambdas and references per program, for people.
+    pub fn densities(&self) -> String {
+        format!(
+            "{:.2} casts, {:.2} API calls, {:.2} lambdas, {:.2} references per program",
+            self.per_program(self.casts),
+            self.per_program(self.api_calls),
+            self.per_program(self.lambdas),
+            self.per_program(self.references)
+        )
     }
 
     /// A table of every form's share, for people (`thalia report`, `thalia synth`).
@@ -368,10 +509,7 @@ impl Census {
                 100.0 * self.share(name)
             ));
         }
-        out.push_str(&format!(
-            "\ncasts per program: {:.2}\n",
-            self.casts_per_program()
-        ));
+        out.push_str(&format!("\n{}\n", self.densities()));
         out
     }
 }
@@ -435,6 +573,78 @@ mod tests {
             c.table().contains("| conditional | 1 | 50.0% |"),
             "{}",
             c.table()
+        );
+    }
+
+    #[test]
+    fn the_forms_of_issue_36_and_the_densities_are_counted() {
+        let f = Ty::class("java.util.function.Function", vec![Ty::string(), Ty::INT]);
+        let typed = Expr::lambda(
+            vec![("s".into(), Some(Ty::string()))],
+            Expr::local("s").method("length", vec![]),
+        );
+        // `Optional.of("a").map((s -> s.length()) as F)`: a lambda passed to a call, coerced
+        let call = Expr::static_call("java.util.Optional", "of", vec![], vec![Expr::str("a")])
+            .method("map", vec![Expr::coerce(f.clone(), typed)]);
+        let mut stmts = vec![Stmt::local("o", Ty::string(), call)];
+        // seven more calls: ten in all (the lambda's `length()` too), dense
+        for i in 0..7 {
+            stmts.push(Stmt::local(
+                format!("n{i}"),
+                Ty::INT,
+                Expr::local("o").method("hashCode", vec![]),
+            ));
+        }
+        let mut p = Program::new("p1", stmts);
+        p.type_params = vec![
+            thalia_translators::ir::TypeParam {
+                name: "U".into(),
+                bounds: vec![Ty::string()],
+            },
+            thalia_translators::ir::TypeParam {
+                name: "T".into(),
+                bounds: vec![Ty::var("U")],
+            },
+        ];
+        let (forms, counts) = forms_and_counts(&p);
+        for want in [
+            "functional-argument",
+            "as-coercion",
+            "related-type-vars",
+            "dense",
+            "lambda",
+        ] {
+            assert!(forms.contains(&want), "{want} missing from {forms:?}");
+        }
+        assert_eq!(counts.api_calls, 10);
+        assert_eq!((counts.lambdas, counts.references, counts.casts), (1, 0, 1));
+        // one unrelated type parameter, few calls, no lambda in an argument
+        let mut q = Program::new(
+            "p2",
+            vec![Stmt::local("f", f.clone(), Expr::cast(f, Expr::local("g")))],
+        );
+        q.type_params = vec![thalia_translators::ir::TypeParam {
+            name: "T".into(),
+            bounds: vec![Ty::string()],
+        }];
+        let (forms, counts) = forms_and_counts(&q);
+        for absent in [
+            "functional-argument",
+            "as-coercion",
+            "related-type-vars",
+            "dense",
+        ] {
+            assert!(!forms.contains(&absent), "{absent} in {forms:?}");
+        }
+        assert_eq!(counts.api_calls, 0);
+        let mut c = Census::default();
+        c.add(&p, false);
+        c.add(&q, false);
+        assert_eq!((c.api_calls, c.lambdas), (10, 1));
+        assert!(
+            c.densities().contains("5.00 API calls"),
+            "{}",
+            c.densities()
         );
     }
 

@@ -148,6 +148,11 @@ pub struct SynthConfig {
     /// Nesting depth of inhabitants: arguments of calls on an inhabitant path are themselves
     /// inhabitants, down to this depth; deeper ones are literals or typed bottom constants.
     pub max_inhabitant_depth: usize,
+    /// Nesting depth of the inhabitants of a program whose `deep_inhabitants` swarm form is
+    /// on (instead of `max_inhabitant_depth`). Default 4: the arguments of the calls on an
+    /// inhabitant path are calls in turn, so that such a program holds about 10 API calls,
+    /// as the original tool's do.
+    pub deep_inhabitant_depth: usize,
     /// Maximum length (in nodes) of an inhabitant path.
     pub max_path_len: usize,
     /// Probability that a Kotlin program calls an `operator` or `infix` member under test
@@ -199,6 +204,7 @@ impl Default for SynthConfig {
             true_probability: 0.5,
             yen_k: 3,
             max_inhabitant_depth: 2,
+            deep_inhabitant_depth: 4,
             max_path_len: 9,
             operator_form_probability: 0.5,
             default_omission_probability: 0.4,
@@ -300,6 +306,12 @@ impl SynthConfig {
                 return Err(format!("{name} = 0: it must be at least 1"));
             }
         }
+        if self.deep_inhabitant_depth > MAX_INHABITANT_DEPTH {
+            return Err(format!(
+                "deep_inhabitant_depth = {} is more than {MAX_INHABITANT_DEPTH}",
+                self.deep_inhabitant_depth
+            ));
+        }
         if self.max_type_depth > MAX_TYPE_DEPTH {
             return Err(format!(
                 "max_type_depth = {} is more than {MAX_TYPE_DEPTH}",
@@ -321,6 +333,10 @@ impl SynthConfig {
         *self == d
     }
 }
+
+/// The deepest inhabitants a deep program may nest (`deep_inhabitant_depth`): every level
+/// multiplies a program's calls by the arguments of the calls on a path.
+pub const MAX_INHABITANT_DEPTH: usize = 8;
 
 /// The deepest types synthesis may draw (`max_type_depth`): random types are built
 /// recursively, and real APIs need 2 or 3.

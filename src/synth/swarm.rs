@@ -82,6 +82,32 @@ pub struct SwarmConfig {
     /// declaring the operands' locals). Default 0.35: lambda bodies, block lambdas and
     /// lambda-parameter inference for every member.
     pub call_in_lambda: f64,
+    /// Deep inhabitant chains: the program's operands nest `deep_inhabitant_depth` calls
+    /// deep (`SynthConfig`) instead of `max_inhabitant_depth`, so that the arguments of the
+    /// calls on an inhabitant path, and the bodies of their lambdas, are themselves API
+    /// calls; these programs reach the original tool's density (about 10 API calls).
+    /// Default 0.35.
+    pub deep_inhabitants: f64,
+    /// Inhabitant paths through members that take a functional interface or function type
+    /// tried first, so that lambdas and function references become arguments of generic and
+    /// overloaded calls, constructor arguments and chain links (where the API has such
+    /// paths). Default 0.7.
+    pub functional_operands: f64,
+    /// Type arguments left to inference where it recovers them exactly (the diamond
+    /// `new C<>(..)`, `m(..)` without `<A>`), as `--erase` does for a whole run. Default 0.6.
+    pub inferred_type_args: f64,
+    /// A generic test method whose type parameters are bounded by each other or F-bounded:
+    /// the member's (or its class's) own related parameters (`<K, V extends
+    /// Comparable<K>>`, `<E extends Enum<E>>`) where it has them, else a type argument `X`
+    /// replaced by `T extends I<T>` where `I<X>` is a supertype of `X` in the API, else an
+    /// operand's type `X` replaced by `T` of `<U extends X, T extends U>`; used in the
+    /// typing sequence and the locals, and kept only where Java's resolution still selects
+    /// the member. Default 0.4.
+    pub related_type_vars: f64,
+    /// Groovy's `as` coercion (`{ x -> e } as F`, `e as T`) instead of a cast where it means
+    /// the same: a closure or lambda to its interface, an operand to its declared type.
+    /// Default 0.7.
+    pub as_coercion: f64,
     /// How often a form that is on is used at a place where it fits. Default 0.5: a program
     /// mixes the form with the plain one, which is where inference has to reconcile them.
     pub use_probability: f64,
@@ -109,6 +135,11 @@ impl Default for SwarmConfig {
             inner_classes: 0.5,
             call_as_reference: 0.3,
             call_in_lambda: 0.35,
+            deep_inhabitants: 0.35,
+            functional_operands: 0.7,
+            inferred_type_args: 0.6,
+            related_type_vars: 0.4,
+            as_coercion: 0.7,
             use_probability: 0.5,
         }
     }
@@ -137,12 +168,17 @@ impl SwarmConfig {
             inner_classes: 0.0,
             call_as_reference: 0.0,
             call_in_lambda: 0.0,
+            deep_inhabitants: 0.0,
+            functional_operands: 0.0,
+            inferred_type_args: 0.0,
+            related_type_vars: 0.0,
+            as_coercion: 0.0,
             use_probability: 0.5,
         }
     }
 
     /// The fields and their values, in declaration order (for validation and messages).
-    pub fn fields(&self) -> [(&'static str, f64); 20] {
+    pub fn fields(&self) -> [(&'static str, f64); 25] {
         [
             ("references", self.references),
             ("method_pointers", self.method_pointers),
@@ -163,6 +199,11 @@ impl SwarmConfig {
             ("inner_classes", self.inner_classes),
             ("call_as_reference", self.call_as_reference),
             ("call_in_lambda", self.call_in_lambda),
+            ("deep_inhabitants", self.deep_inhabitants),
+            ("functional_operands", self.functional_operands),
+            ("inferred_type_args", self.inferred_type_args),
+            ("related_type_vars", self.related_type_vars),
+            ("as_coercion", self.as_coercion),
             ("use_probability", self.use_probability),
         ]
     }

@@ -9,6 +9,7 @@ mod scala_synthesis;
 mod support;
 mod synth_config;
 mod synth_determinism;
+mod synth_forms_deep;
 mod synth_forms_expr;
 mod synth_forms_program;
 mod synth_forms_shape;

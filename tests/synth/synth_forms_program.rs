@@ -859,7 +859,7 @@ fn the_function_holding_the_call_under_test_is_cast_to_its_interface() {
         // `F res = (F) <reference or lambda>;`, or `var res = (F) ..;`
         let cast_of = |s: &Synthesized| match s.program.stmts.last() {
             Some(Stmt::Local {
-                init: Expr::Cast { expr, ty },
+                init: Expr::Cast { expr, ty, .. },
                 ty: declared,
                 inferred,
                 ..

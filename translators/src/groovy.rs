@@ -65,7 +65,7 @@
 //!   (groovyc 4 does not coerce a method pointer to a generic interface on assignment). The
 //!   other kinds have no method-pointer form and keep `::`.
 //! - `Cast` of a lambda or reference: `((F) { x -> e })`, `((F) (x) -> e)`, `((F) C::m)`
-//!   (never cast twice).
+//!   (never cast twice); with `coerce`, Groovy's `as`: `({ x -> e } as F)`, `(e as T)`.
 //! - `New { outer: Some(o) }` is `o.new a.b.Outer.Inner(args)`: groovyc resolves the simple
 //!   name after `new` against the imports only, so the inner class is fully qualified.
 //! - Literals: Groovy's `1.0` is a `BigDecimal` and `'a'` a `String`, so doubles are `1.0d`,
@@ -339,6 +339,19 @@ impl JavaFamily for Emitter {
         } else {
             s
         })
+    }
+
+    /// `(e as T)`: the closure, lambda or reference bare, anything else as an operand.
+    fn coerce(&self, ty: &Ty, e: &Expr) -> Result<String, TranslateError> {
+        let inner = match e {
+            Expr::Lambda { .. } => format!("({})", self.bare_lambda(e)?),
+            Expr::Ref { .. } => self.reference_text(e)?,
+            e => self.operand(e)?,
+        };
+        Ok(format!(
+            "({inner} as {})",
+            self.ty(ty, common::TyPos::Value)?
+        ))
     }
 
     /// A lambda, as a closure or Java-style, and a reference, written bare after the cast

@@ -463,6 +463,11 @@ pub enum Expr {
         ty: Ty,
         /// Casted expression.
         expr: Box<Expr>,
+        /// Groovy's `as` coercion (`expr as T`) instead of a cast where synthesis found it
+        /// means the same (an upcast, a closure or lambda to its functional interface);
+        /// the other languages write their cast.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        coerce: bool,
     },
     /// Conditional expression `cond ? then : els`.
     Cond {
@@ -718,6 +723,16 @@ impl Expr {
         Expr::Cast {
             ty,
             expr: Box::new(expr),
+            coerce: false,
+        }
+    }
+
+    /// Groovy's `expr as ty` (a cast in the other languages).
+    pub fn coerce(ty: Ty, expr: Expr) -> Expr {
+        Expr::Cast {
+            ty,
+            expr: Box::new(expr),
+            coerce: true,
         }
     }
 

@@ -1358,7 +1358,7 @@ impl Emitter {
                 }
             }
             Expr::Spread(inner) => format!("*{}", self.receiver(inner)?),
-            Expr::Cast { ty, expr } => self.cast(ty, expr)?,
+            Expr::Cast { ty, expr, .. } => self.cast(ty, expr)?,
             Expr::Cond { cond, then, els } => self.cond_expr(cond, then, els, None)?,
         })
     }

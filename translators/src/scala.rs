@@ -637,7 +637,9 @@ impl Emitter<'_> {
                     ScalaVersion::Scala2 => format!("{inner}: _*"),
                 }
             }
-            Expr::Cast { ty, expr } if matches!(**expr, Expr::Lambda { .. } | Expr::Ref { .. }) => {
+            Expr::Cast { ty, expr, .. }
+                if matches!(**expr, Expr::Lambda { .. } | Expr::Ref { .. }) =>
+            {
                 // a lambda or reference is given its type by ascription (`asInstanceOf` would
                 // give it none), through its target first where the type has wildcards
                 match &**expr {
@@ -656,7 +658,7 @@ impl Emitter<'_> {
                     _ => self.ascribed(expr, ty)?,
                 }
             }
-            Expr::Cast { ty, expr } => format!(
+            Expr::Cast { ty, expr, .. } => format!(
                 "{}.asInstanceOf[{}]",
                 self.operand(expr)?,
                 self.ty(ty, TyPos::Value)?

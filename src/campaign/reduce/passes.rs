@@ -253,7 +253,7 @@ fn replacements(e: &Expr, pos: Pos, allow: Allow) -> Vec<(Expr, Check)> {
         Expr::Bottom(Ty::Class { name, args }) if name == "java.lang.String" && args.is_empty() => {
             out.push((Expr::str(""), Check::Signature));
         }
-        Expr::Cast { ty, expr } => {
+        Expr::Cast { ty, expr, .. } => {
             if !matches!(
                 expr.as_ref(),
                 Expr::Bottom(_) | Expr::Local(_) | Expr::Lit(_)
@@ -435,11 +435,12 @@ fn map_stmts(stmts: &[Stmt], f: impl Fn(&Expr) -> Expr) -> Vec<Stmt> {
 /// `e` with casts of locals to their own declared type removed (`((T) a0)` where `a0: T`).
 fn drop_own_casts(e: &Expr, declared: &[(String, Ty)]) -> Expr {
     map_expr(e, &|x| match x {
-        Expr::Cast { ty, expr } => match *expr {
+        Expr::Cast { ty, expr, coerce } => match *expr {
             Expr::Local(l) if declared.iter().any(|(n, t)| *n == l && *t == ty) => Expr::Local(l),
             other => Expr::Cast {
                 ty,
                 expr: Box::new(other),
+                coerce,
             },
         },
         other => other,
@@ -467,7 +468,7 @@ fn bottom_receivers(e: &Expr) -> Expr {
                     outer: None,
                     ..
                 } => Some(Ty::class(class.clone(), targs.clone())),
-                Expr::Cast { ty, expr }
+                Expr::Cast { ty, expr, .. }
                     if !matches!(expr.as_ref(), Expr::Local(_) | Expr::Bottom(_)) =>
                 {
                     Some(ty.clone())
@@ -587,9 +588,10 @@ fn retype(p: &Program, from: &str, to: &str) -> Option<Program> {
         .map(|s| {
             let init = map_expr(s.expr_ref(), &|x| match x {
                 Expr::Bottom(t) => Expr::Bottom(replace_class(&t, from, to)),
-                Expr::Cast { ty, expr } => Expr::Cast {
+                Expr::Cast { ty, expr, coerce } => Expr::Cast {
                     ty: replace_class(&ty, from, to),
                     expr,
+                    coerce,
                 },
                 other => other,
             });
@@ -640,7 +642,11 @@ fn map_expr_types(e: &Expr, f: &dyn Fn(&Ty) -> Ty) -> Expr {
     let all = |ts: &[Ty]| ts.iter().map(f).collect::<Vec<Ty>>();
     map_expr(e, &|x| match x {
         Expr::Bottom(t) => Expr::Bottom(f(&t)),
-        Expr::Cast { ty, expr } => Expr::Cast { ty: f(&ty), expr },
+        Expr::Cast { ty, expr, coerce } => Expr::Cast {
+            ty: f(&ty),
+            expr,
+            coerce,
+        },
         Expr::NewArray { elem, elems } => Expr::NewArray {
             elem: f(&elem),
             elems,

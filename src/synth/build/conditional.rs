@@ -106,8 +106,13 @@ impl Worker<'_> {
         // a branch takes the conditional's target type: a lambda or reference for a
         // functional subtype of a target that is not one is cast to its own interface
         // (`c ? (GenericArrayType) () -> t : u` for a `Type`)
+        // A branch's calls keep their type arguments: the branch's own type is not the
+        // target type inference sees (Java pushes the conditional's down, Kotlin gives an
+        // `if` branch none that fixes a constructor's variables)
         let mut branch = |w: &mut Self, x: TypeId| {
+            w.building.keep_type_args += 1;
             let e = w.inhabit(rng, x, depth - 1).expr;
+            w.building.keep_type_args -= 1;
             match e {
                 Expr::Lambda { .. } | Expr::Ref { .. } if !functional => {
                     Expr::cast(to_ir(&w.api, x), e)

@@ -51,6 +51,21 @@ pub struct Features {
     pub call_as_reference: bool,
     /// See [`SwarmConfig::call_in_lambda`].
     pub call_in_lambda: bool,
+    /// See [`SwarmConfig::deep_inhabitants`].
+    #[serde(default)]
+    pub deep_inhabitants: bool,
+    /// See [`SwarmConfig::functional_operands`].
+    #[serde(default)]
+    pub functional_operands: bool,
+    /// See [`SwarmConfig::inferred_type_args`].
+    #[serde(default)]
+    pub inferred_type_args: bool,
+    /// See [`SwarmConfig::related_type_vars`].
+    #[serde(default)]
+    pub related_type_vars: bool,
+    /// See [`SwarmConfig::as_coercion`].
+    #[serde(default)]
+    pub as_coercion: bool,
 }
 
 impl Features {
@@ -80,6 +95,11 @@ impl Features {
             inner_classes: on(cfg.inner_classes),
             call_as_reference: on(cfg.call_as_reference),
             call_in_lambda: on(cfg.call_in_lambda),
+            deep_inhabitants: on(cfg.deep_inhabitants),
+            functional_operands: on(cfg.functional_operands),
+            inferred_type_args: on(cfg.inferred_type_args),
+            related_type_vars: on(cfg.related_type_vars),
+            as_coercion: on(cfg.as_coercion),
         };
         f.method_pointers &= rules.writes_method_pointers();
         f.arrow_lambdas &= rules.writes_arrow_lambdas();
@@ -87,6 +107,7 @@ impl Features {
         f.cast_locals &= rules.flow_types_locals();
         f.anonymous_functions &= rules.writes_anonymous_functions();
         f.nullable_types &= rules.has_nullable_types();
+        f.as_coercion &= rules.writes_as_coercion();
         f
     }
 
@@ -112,6 +133,11 @@ impl Features {
             inner_classes: true,
             call_as_reference: true,
             call_in_lambda: true,
+            deep_inhabitants: true,
+            functional_operands: true,
+            inferred_type_args: true,
+            related_type_vars: true,
+            as_coercion: true,
         }
     }
 }

@@ -28,6 +28,11 @@ const STRINGS: [&str; 6] = ["a", "thalia", "x1", "", "Hello", "42"];
 /// alphabet, a digit, a space).
 const CHARS: [char; 4] = ['a', 'z', '0', ' '];
 
+/// How many times `yen_k` paths a program with deep inhabitants or functional operands
+/// searches per target: the k shortest paths of a type are mostly one or two calls long and
+/// seldom take a function.
+pub const DEEP_YEN_FACTOR: usize = 4;
+
 /// Added to a drawn integer to make a `float` literal with a fraction (exact in binary).
 const FLOAT_FRACTION: f32 = 0.5;
 
@@ -61,6 +66,13 @@ impl Worker<'_> {
         if feats.conditionals && depth > 0 && rng.gen_bool(p) {
             if let Some(c) = self.conditional(rng, t, depth) {
                 return c;
+            }
+        }
+        // a deep program computes a string or box by an API call where a path makes one
+        let boxed = matches!(self.api.ts.arena.get(t), Type::Class { .. });
+        if feats.deep_inhabitants && boxed && depth > 0 && rng.gen_bool(p) {
+            if let Some(e) = self.path_inhabitant(rng, t, depth, false) {
+                return e;
             }
         }
         if let Some(lit) = self.literal(rng, t) {
@@ -191,7 +203,16 @@ impl Worker<'_> {
     /// Yen's k shortest loopless paths from a receiver-less member to a type node (source
     /// first), cached per node.
     fn paths_to(&mut self, target: NodeIndex) -> Rc<Vec<Vec<NodeIndex>>> {
-        if let Some(p) = self.caches.paths.get(&target) {
+        // more paths for a deep program, and for one that looks for paths through a
+        // member that takes a function
+        let feats = self.building.features;
+        let deep = feats.deep_inhabitants || feats.functional_operands;
+        let cache = if deep {
+            &self.caches.deep_paths
+        } else {
+            &self.caches.paths
+        };
+        if let Some(p) = cache.get(&target) {
             return Rc::clone(p);
         }
         let g: &ApiGraph = &self.ctx.graph;
@@ -215,7 +236,11 @@ impl Worker<'_> {
                     .collect::<Vec<_>>()
             },
             is_source,
-            self.cfg.yen_k.max(1),
+            if deep {
+                self.cfg.yen_k.max(1) * DEEP_YEN_FACTOR
+            } else {
+                self.cfg.yen_k.max(1)
+            },
         );
         let paths: Vec<Vec<NodeIndex>> = found
             .into_iter()
@@ -226,7 +251,11 @@ impl Worker<'_> {
             })
             .collect();
         let rc = Rc::new(paths);
-        self.caches.paths.insert(target, Rc::clone(&rc));
+        if deep {
+            self.caches.deep_paths.insert(target, Rc::clone(&rc));
+        } else {
+            self.caches.paths.insert(target, Rc::clone(&rc));
+        }
         rc
     }
 
@@ -245,6 +274,22 @@ impl Worker<'_> {
         let paths = self.paths_to(node);
         let mut order: Vec<usize> = (0..paths.len()).collect();
         order.shuffle(rng);
+        // a deep program's longest paths first (stable: the random order stays among
+        // paths of one length)
+        if self.building.features.deep_inhabitants {
+            order.sort_by_key(|&i| std::cmp::Reverse(paths[i].len()));
+        }
+        // the paths through a member that takes a function first (stable: the random
+        // order stays among them)
+        if self.building.features.functional_operands {
+            let keys: Vec<bool> = order
+                .iter()
+                .map(|&i| !self.takes_function(&paths[i]))
+                .collect();
+            let mut keyed: Vec<(bool, usize)> = keys.into_iter().zip(order).collect();
+            keyed.sort_by_key(|&(k, _)| k);
+            order = keyed.into_iter().map(|(_, i)| i).collect();
+        }
         // a call chain's receiver: the paths whose last member is no constructor first
         if prefer_call {
             let g = &self.ctx.graph;
@@ -273,6 +318,24 @@ impl Worker<'_> {
             }
         }
         None
+    }
+
+    /// True when a member of the path takes a functional interface or a function type.
+    fn takes_function(&mut self, path: &[NodeIndex]) -> bool {
+        let members: Vec<MemberId> = path
+            .iter()
+            .filter_map(|&n| match self.ctx.graph.graph[n] {
+                Node::Member(m) => Some(m),
+                Node::Type(_) => None,
+            })
+            .collect();
+        members.into_iter().any(|m| {
+            let params: Vec<TypeId> = self.api.member(m).params.iter().map(|p| p.ty).collect();
+            params.into_iter().any(|t| {
+                matches!(self.api.ts.arena.get(t), Type::Function { .. })
+                    || self.typing().is_functional_class_type(t)
+            })
+        })
     }
 
     /// True when a member of the path declares a checked exception.

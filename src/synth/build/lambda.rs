@@ -301,8 +301,24 @@ impl Worker<'_> {
             return e;
         }
         Inhabitant {
-            expr: Expr::cast(ty, e.expr),
+            expr: self.cast_or_coerce(rng, ty, e.expr),
             info: InferInfo::Standalone(target),
+        }
+    }
+
+    /// `e` cast to `ty`, or coerced (Groovy's `as`, `features.as_coercion`) when `e` is a
+    /// lambda whose parameters are all declared: a coercion gives an untyped closure
+    /// parameter no type to check its body with.
+    pub(crate) fn cast_or_coerce(&mut self, rng: &mut SynthRng, ty: Ty, e: Expr) -> Expr {
+        let typed_lambda =
+            matches!(&e, Expr::Lambda { params, .. } if params.iter().all(|(_, t)| t.is_some()));
+        if self.building.features.as_coercion
+            && typed_lambda
+            && rng.gen_bool(self.cfg.swarm.use_probability)
+        {
+            Expr::coerce(ty, e)
+        } else {
+            Expr::cast(ty, e)
         }
     }
 
@@ -361,7 +377,7 @@ impl Worker<'_> {
             None => self.lambda(rng, f, depth)?,
         };
         Some(Inhabitant {
-            expr: Expr::cast(ty, inner.expr),
+            expr: self.cast_or_coerce(rng, ty, inner.expr),
             info: InferInfo::Standalone(target),
         })
     }

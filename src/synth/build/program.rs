@@ -130,7 +130,8 @@ impl Worker<'_> {
             mem.type_params.clone()
         };
         let mut erased = false;
-        if (self.cfg.erase || shape.erase_for_form)
+        let infer = self.cfg.erase || self.building.features.inferred_type_args;
+        if (infer || shape.erase_for_form)
             && allow_erase
             && self.building.keep_type_args == 0
             && !shape.search_implicits
@@ -387,7 +388,13 @@ impl Worker<'_> {
         let feats = self.building.features;
         let use_p = self.cfg.swarm.use_probability.clamp(0.0, 1.0);
         let flow = self.rules.flow_types_locals();
-        let depth = self.cfg.max_inhabitant_depth;
+        let depth = if feats.deep_inhabitants {
+            self.cfg
+                .deep_inhabitant_depth
+                .max(self.cfg.max_inhabitant_depth)
+        } else {
+            self.cfg.max_inhabitant_depth
+        };
         let broken_at = task.broken.map(|b| b.position);
         let ill = task.broken.is_some();
         let m = task.member;
@@ -623,7 +630,17 @@ impl Worker<'_> {
                 casts.push(needed.then(|| to_ir(&self.api, t)));
             }
             shape.casts = casts.iter().filter(|c| c.is_some()).count();
-            cast_operands(&mut call.expr, receiver, &casts);
+            // Groovy's `as` for an operand's cast to its own declared type (never at the
+            // broken position, whose type the cast fixes)
+            let coerce: Vec<bool> = operands
+                .iter()
+                .map(|op| {
+                    feats.as_coercion
+                        && (op.position.is_none() || op.position != broken_at)
+                        && rng.gen_bool(use_p)
+                })
+                .collect();
+            cast_operands(&mut call.expr, receiver, &casts, &coerce);
         }
         // the call under test as a function (a reference or inside a lambda); not where
         // Kotlin's nullable declarations rewrite the last statement's call
@@ -1020,19 +1037,26 @@ pub const VARARGS_ELEMENTS_PROBABILITY: f64 = 0.8;
 /// The element counts a variable-arity argument is written with: none, one, several.
 pub const VARARGS_ELEMENT_COUNTS: [usize; 4] = [0, 1, 2, 3];
 
-/// Wraps the operands of a call, constructor call or field read in the given casts: the
-/// receiver first when `has_receiver`, then the arguments in order (inside a spread).
-fn cast_operands(e: &mut Expr, has_receiver: bool, casts: &[Option<Ty>]) {
-    fn wrap(x: &mut Expr, ty: &Option<Ty>) {
+/// Wraps the operands of a call, constructor call or field read in the given casts (a
+/// coercion where `coerce` says so): the receiver first when `has_receiver`, then the
+/// arguments in order (inside a spread).
+fn cast_operands(e: &mut Expr, has_receiver: bool, casts: &[Option<Ty>], coerce: &[bool]) {
+    fn wrap(x: &mut Expr, (ty, coerce): (&Option<Ty>, bool)) {
         let Some(ty) = ty else { return };
         let target = match x {
             Expr::Spread(inner) => inner.as_mut(),
             other => other,
         };
         let inner = std::mem::replace(target, Expr::Unit);
-        *target = Expr::cast(ty.clone(), inner);
+        *target = if coerce {
+            Expr::coerce(ty.clone(), inner)
+        } else {
+            Expr::cast(ty.clone(), inner)
+        };
     }
-    let mut casts = casts.iter();
+    let mut casts = casts
+        .iter()
+        .zip(coerce.iter().copied().chain(std::iter::repeat(false)));
     match e {
         Expr::Call { receiver, args, .. } => {
             if has_receiver {

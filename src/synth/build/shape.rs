@@ -1,6 +1,10 @@
-//! A task's shape at build time: generalized over the generic test method's type variable
-//! `T` (Def. 3.1 and Java resolution re-checked), and Kotlin's nullable locals (where its
-//! null-safety allows them, or breaking the call in ill-typed mode).
+//! A task's shape at build time: generalized over the generic test method's type variables
+//! (`T`; the member's own variables related by their bounds, an F-bounded `T extends I<T>`,
+//! or `<U extends X, T extends U>`; Def. 3.1 and Java resolution re-checked), and Kotlin's
+//! nullable locals (where its null-safety allows them, or breaking the call in ill-typed
+//! mode).
+
+use std::rc::Rc;
 
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -20,6 +24,10 @@ use crate::types::{kotlin_view, print_type, Subst, Syntax, Type, TypeId, VarId, 
 /// The name of the generic test method's type variable (`static <T extends B> void test()`).
 pub const PROGRAM_TYPE_VAR: &str = "T";
 
+/// The name of the variable that bounds the test method's `T` in `<U extends X, T extends
+/// U>`.
+pub const CHAIN_TYPE_VAR: &str = "U";
+
 /// How many type arguments of a substitution [`Worker::generalize`] tries to replace by the
 /// test method's type variable before it gives up.
 pub const GENERALIZE_ATTEMPTS: usize = 3;
@@ -38,7 +46,9 @@ pub struct Shaped {
 
 impl Worker<'_> {
     /// The shape of program `index` for `task` under the program's swarm features (drawn
-    /// before): a generic test method ([`Worker::generalize`]) and Kotlin's nullable locals
+    /// before): a generic test method whose type variables are related by their bounds
+    /// ([`Worker::relate`], [`Worker::generalize_f_bounded`], or `<U extends X, T extends
+    /// U>`), else one over a single variable ([`Worker::generalize`]), and Kotlin's nullable locals
     /// (`Worker::nullable_positions`). Creating an inner class needs its enclosing
     /// instance, so the form is on for a program whose member is an inner class's constructor.
     pub fn shape_task(&mut self, task: &Task, seed: u64, index: u64) -> Shaped {
@@ -49,7 +59,19 @@ impl Worker<'_> {
         }
         let mut task = task.clone();
         let mut type_params = Vec::new();
-        if self.building.features.generic_test_method && rng.gen_bool(p) {
+        if self.building.features.related_type_vars && rng.gen_bool(p) {
+            if let Some((t, tps)) = self.relate(&task) {
+                task = t;
+                type_params = tps;
+            } else if let Some((t, tp)) = self.generalize_f_bounded(&mut rng, &task) {
+                task = t;
+                type_params.push(tp);
+            } else if let Some((t, tps)) = self.generalize_position(&mut rng, &task, true) {
+                task = t;
+                type_params = tps;
+            }
+        }
+        if type_params.is_empty() && self.building.features.generic_test_method && rng.gen_bool(p) {
             if let Some((t, tp)) = self.generalize(&mut rng, &task) {
                 task = t;
                 type_params.push(tp);
@@ -61,6 +83,300 @@ impl Worker<'_> {
             type_params,
             nullable,
         }
+    }
+
+    /// The task over the test method's own copies of the member's (and its class's) type
+    /// variables that are related by their bounds (`<K, V extends Comparable<K>>`, `<E
+    /// extends Enum<E>>`): the variables whose bounds name one of them, and those they
+    /// name, are declared by the test method with the same bounds, and the typing sequence
+    /// is the member's formal signature over them. Only for a well-typed task, kept when the
+    /// substitution is valid (Def. 3.1) and Java's resolution still selects the member.
+    pub fn relate(&mut self, task: &Task) -> Option<(Task, Vec<TypeParam>)> {
+        if task.broken.is_some() {
+            return None;
+        }
+        let m = task.member;
+        let pairs: Vec<(VarId, TypeId)> = task.formal.subst.iter().collect();
+        let keys: Vec<VarId> = pairs.iter().map(|&(v, _)| v).collect();
+        let a = &self.api.ts.arena;
+        let mentions = |v: VarId| -> Vec<VarId> {
+            a.var(v)
+                .upper
+                .iter()
+                .flat_map(|&b| a.free_vars(b))
+                .filter(|w| keys.contains(w))
+                .collect()
+        };
+        let mut related: Vec<VarId> = keys
+            .iter()
+            .copied()
+            .filter(|&v| !mentions(v).is_empty())
+            .collect();
+        if related.is_empty() {
+            return None;
+        }
+        // and the variables their bounds name, transitively
+        loop {
+            let more: Vec<VarId> = related
+                .iter()
+                .flat_map(|&v| mentions(v))
+                .filter(|w| !related.contains(w))
+                .collect();
+            if more.is_empty() {
+                break;
+            }
+            related.extend(more);
+            related.sort_unstable_by_key(|v| keys.iter().position(|k| k == v));
+            related.dedup();
+        }
+        // declared in the substitution's order
+        let related: Vec<VarId> = keys
+            .iter()
+            .copied()
+            .filter(|v| related.contains(v))
+            .collect();
+        let plain = related.iter().all(|&v| {
+            let d = a.var(v);
+            d.lower.is_none() && !d.reified && !d.higher_kinded
+        });
+        if !plain {
+            return None;
+        }
+        let fresh = self.related_vars(&pairs, &related)?;
+        let mut subst = Subst::new();
+        for &(v, t) in &pairs {
+            match related.iter().position(|&r| r == v) {
+                Some(i) => subst.insert(v, self.api.ts.arena.var_type(fresh[i])),
+                None => subst.insert(v, t),
+            }
+        }
+        if !self.api.ts.is_valid_subst(&subst) {
+            return None;
+        }
+        let f = self.typing().formal_under(m, subst);
+        let seq = TypingSequence {
+            receiver: f.receiver,
+            args: f.params.clone(),
+            result: f.ret,
+        };
+        let types: Vec<TypeId> = seq
+            .receiver
+            .into_iter()
+            .chain(seq.args.iter().copied())
+            .chain(seq.result)
+            .collect();
+        let writable = types.iter().all(|&t| {
+            !self.generic_array(t)
+                && self.api.ts.is_well_formed(t)
+                && self.ctx.expressible(&self.api, t)
+        });
+        // `r.new Inner()` on a type-variable-typed `r` is left out
+        let inner_on_var = self.api.member(m).kind == MemberKind::Constructor
+            && seq
+                .receiver
+                .is_some_and(|r| matches!(self.api.ts.arena.get(r), Type::Var(_)));
+        if !writable
+            || inner_on_var
+            || self.typing().resolve_call(m, &f, &seq) != Resolution::Unique(m)
+        {
+            return None;
+        }
+        let tps = fresh
+            .iter()
+            .map(|&v| TypeParam {
+                name: self.api.ts.arena.var_name(v).to_string(),
+                bounds: self
+                    .api
+                    .ts
+                    .arena
+                    .var(v)
+                    .upper
+                    .clone()
+                    .into_iter()
+                    .map(|b| to_ir(&self.api, b))
+                    .collect(),
+            })
+            .collect();
+        let t = Task {
+            member: m,
+            formal: f,
+            seq,
+            broken: None,
+        };
+        Some((t, tps))
+    }
+
+    /// The task generalized over an F-bounded type variable of the test method: a type
+    /// argument `X` of the member's substitution is replaced by `T extends I<T>`, where
+    /// `I<X>` is a supertype of `X` in the API (`Comparable<String>` of `String`,
+    /// `Enum<TimeUnit>` of `TimeUnit`), when the task stays valid and keeps its verdict
+    /// (as [`Worker::generalize`]).
+    pub fn generalize_f_bounded(
+        &mut self,
+        rng: &mut SynthRng,
+        task: &Task,
+    ) -> Option<(Task, TypeParam)> {
+        let mut cands: Vec<(String, TypeId)> = Vec::new();
+        let values: Vec<TypeId> = task.formal.subst.iter().map(|(_, t)| t).collect();
+        for t in values {
+            if self.generalizable(t) {
+                let key = print_type(&self.api.ts.arena, Syntax::Java, t);
+                if !cands.iter().any(|(k, _)| *k == key) {
+                    cands.push((key, t));
+                }
+            }
+        }
+        cands.sort();
+        cands.shuffle(rng);
+        for (_, x) in cands.into_iter().take(GENERALIZE_ATTEMPTS) {
+            let Some(v) = self.f_bounded_var(x) else {
+                continue;
+            };
+            let tv = self.api.ts.arena.var_type(v);
+            if let Some(t) = self.generalized(task, x, tv) {
+                let bounds = self.api.ts.arena.var(v).upper.clone();
+                let tp = TypeParam {
+                    name: PROGRAM_TYPE_VAR.to_string(),
+                    bounds: bounds.into_iter().map(|b| to_ir(&self.api, b)).collect(),
+                };
+                return Some((t, tp));
+            }
+        }
+        None
+    }
+
+    /// The test method's variables `U extends x` and `T extends U` (declared once per worker
+    /// for each `x`).
+    fn chain_vars(&mut self, x: TypeId) -> (VarId, VarId) {
+        if let Some(&p) = self.caches.chain_vars.get(&x) {
+            return p;
+        }
+        let u = self.api.ts.arena.new_var(CHAIN_TYPE_VAR, "test");
+        self.api.ts.arena.var_mut(u).upper = vec![x];
+        let ut = self.api.ts.arena.var_type(u);
+        let t = self.api.ts.arena.new_var(PROGRAM_TYPE_VAR, "test");
+        self.api.ts.arena.var_mut(t).upper = vec![ut];
+        self.caches.related_set.extend([u, t]);
+        self.caches.chain_vars.insert(x, (u, t));
+        (u, t)
+    }
+
+    /// The test method's variable `T extends I<T>` for a type `x` with the supertype
+    /// `I<x>` (the first such in printed order), declared once per worker; `None` when `x`
+    /// has none.
+    fn f_bounded_var(&mut self, x: TypeId) -> Option<VarId> {
+        if let Some(v) = self.caches.f_bounded_vars.get(&x) {
+            return *v;
+        }
+        let mut sups: Vec<(String, TypeId)> = self
+            .api
+            .ts
+            .all_supertypes(x)
+            .into_iter()
+            .filter(|&s| {
+                s != x
+                    && self
+                        .api
+                        .ts
+                        .arena
+                        .as_class(s)
+                        .is_some_and(|(_, args)| args.contains(&x))
+                    && self.ctx.expressible(&self.api, s)
+            })
+            .map(|s| (print_type(&self.api.ts.arena, Syntax::Java, s), s))
+            .collect();
+        sups.sort();
+        let made = match sups.first() {
+            Some(&(_, sup)) => {
+                let v = self.api.ts.arena.new_var(PROGRAM_TYPE_VAR, "test");
+                let tv = self.api.ts.arena.var_type(v);
+                let bound = self.replace_type(sup, x, tv);
+                self.api.ts.arena.var_mut(v).upper = vec![bound];
+                self.caches.related_set.insert(v);
+                Some(v)
+            }
+            None => None,
+        };
+        self.caches.f_bounded_vars.insert(x, made);
+        made
+    }
+
+    /// The test method's copies of the `related` variables of a substitution (`pairs`):
+    /// named `T` and the variable's name (numbered where two share one), bounded as declared
+    /// with the related variables replaced by the copies and the others by their values.
+    /// Declared once per worker for the same variables and values. `None` when a bound
+    /// cannot be written (an intersection with a type variable, a type Java cannot write).
+    fn related_vars(
+        &mut self,
+        pairs: &[(VarId, TypeId)],
+        related: &[VarId],
+    ) -> Option<Rc<Vec<VarId>>> {
+        let values: Vec<Option<TypeId>> = pairs
+            .iter()
+            .map(|&(v, t)| (!related.contains(&v)).then_some(t))
+            .collect();
+        let key: Vec<(VarId, Option<TypeId>)> = pairs
+            .iter()
+            .map(|&(v, _)| v)
+            .zip(values.iter().copied())
+            .collect();
+        if let Some(v) = self.caches.related_vars.get(&key) {
+            return v.clone();
+        }
+        let made = self.make_related_vars(pairs, related);
+        self.caches.related_vars.insert(key, made.clone());
+        made
+    }
+
+    /// [`Self::related_vars`], not cached.
+    fn make_related_vars(
+        &mut self,
+        pairs: &[(VarId, TypeId)],
+        related: &[VarId],
+    ) -> Option<Rc<Vec<VarId>>> {
+        let mut names: Vec<String> = Vec::new();
+        let mut fresh = Vec::new();
+        for &v in related {
+            let base = format!("{PROGRAM_TYPE_VAR}{}", self.api.ts.arena.var_name(v));
+            let mut name = base.clone();
+            let mut k = 1;
+            while names.contains(&name) || name == PROGRAM_TYPE_VAR {
+                k += 1;
+                name = format!("{base}{k}");
+            }
+            names.push(name.clone());
+            fresh.push(self.api.ts.arena.new_var(&name, "test"));
+        }
+        let mut ren = Subst::new();
+        for &(v, t) in pairs {
+            match related.iter().position(|&r| r == v) {
+                Some(i) => ren.insert(v, self.api.ts.arena.var_type(fresh[i])),
+                None => ren.insert(v, t),
+            }
+        }
+        for (&v, &nv) in related.iter().zip(&fresh) {
+            let upper = self.api.ts.arena.var(v).upper.clone();
+            let not_null = self.api.ts.arena.var(v).not_null;
+            let bounds: Vec<TypeId> = upper
+                .iter()
+                .map(|&b| self.api.ts.arena.subst(b, &ren))
+                .collect();
+            let var_bound = bounds
+                .iter()
+                .any(|&b| matches!(self.api.ts.arena.get(b), Type::Var(_)));
+            if var_bound && bounds.len() > 1
+                || bounds
+                    .iter()
+                    .any(|&b| !self.ctx.expressible(&self.api, b) || self.generic_array(b))
+            {
+                return None;
+            }
+            let d = self.api.ts.arena.var_mut(nv);
+            d.upper = bounds;
+            d.not_null = not_null;
+        }
+        self.caches.related_set.extend(fresh.iter().copied());
+        Some(Rc::new(fresh))
     }
 
     /// The task generalized over a type variable of the test method: a type argument `X` of
@@ -94,17 +410,21 @@ impl Worker<'_> {
                 return Some((t, tp));
             }
         }
-        self.generalize_position(rng, task)
+        self.generalize_position(rng, task, false)
+            .and_then(|(t, mut tps)| Some((t, tps.pop()?)))
     }
 
     /// The task with the type `X` of its receiver or of one argument (a class type) replaced
     /// by the program's variable `T extends X` (a subtype of `X`, inhabited by `(T) null`),
-    /// kept when the call still resolves the same way (or stays broken).
+    /// or with `chain` by `T` of `<U extends X, T extends U>` (variables bounded by each
+    /// other), kept when the call still resolves the same way (or stays broken); the test
+    /// method's type parameters.
     fn generalize_position(
         &mut self,
         rng: &mut SynthRng,
         task: &Task,
-    ) -> Option<(Task, TypeParam)> {
+        chain: bool,
+    ) -> Option<(Task, Vec<TypeParam>)> {
         let broken = task.broken.map(|b| b.position);
         let mut positions: Vec<Position> = Vec::new();
         if task.seq.receiver.is_some() {
@@ -123,7 +443,12 @@ impl Worker<'_> {
             if !self.generalizable(x) || self.generic_array(x) {
                 continue;
             }
-            let v = self.program_var(x);
+            let (v, outer) = if chain {
+                let (u, t) = self.chain_vars(x);
+                (t, Some(u))
+            } else {
+                (self.program_var(x), None)
+            };
             let tv = self.api.ts.arena.var_type(v);
             let mut seq = task.seq.clone();
             match pos {
@@ -144,15 +469,30 @@ impl Worker<'_> {
             if want.is_some_and(|w| self.typing().resolve_call(m, &task.formal, &seq) != w) {
                 continue;
             }
-            let tp = TypeParam {
-                name: PROGRAM_TYPE_VAR.to_string(),
-                bounds: vec![to_ir(&self.api, x)],
+            let tps = match outer {
+                Some(u) => {
+                    let ut = self.api.ts.arena.var_type(u);
+                    vec![
+                        TypeParam {
+                            name: CHAIN_TYPE_VAR.to_string(),
+                            bounds: vec![to_ir(&self.api, x)],
+                        },
+                        TypeParam {
+                            name: PROGRAM_TYPE_VAR.to_string(),
+                            bounds: vec![to_ir(&self.api, ut)],
+                        },
+                    ]
+                }
+                None => vec![TypeParam {
+                    name: PROGRAM_TYPE_VAR.to_string(),
+                    bounds: vec![to_ir(&self.api, x)],
+                }],
             };
             let t = Task {
                 seq,
                 ..task.clone()
             };
-            return Some((t, tp));
+            return Some((t, tps));
         }
         None
     }
@@ -497,10 +837,7 @@ impl Worker<'_> {
                 if let Some((bp, ty)) = &broken_ty {
                     if *bp == pos {
                         let inner = std::mem::replace(other, Expr::Unit);
-                        *other = Expr::Cast {
-                            ty: ty.clone(),
-                            expr: Box::new(inner),
-                        };
+                        *other = Expr::cast(ty.clone(), inner);
                     }
                 }
             }

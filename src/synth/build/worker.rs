@@ -71,9 +71,23 @@ pub struct Worker<'c> {
 pub(crate) struct Caches {
     /// Yen paths per target type node, source first.
     pub(crate) paths: FxHashMap<NodeIndex, Rc<Vec<Vec<NodeIndex>>>>,
+    /// The same for programs with deep inhabitants (more paths per node).
+    pub(crate) deep_paths: FxHashMap<NodeIndex, Rc<Vec<Vec<NodeIndex>>>>,
     /// The type variable of a generic test method per bound (`T extends B`), declared once in
     /// this worker's arena.
     pub(crate) program_vars: FxHashMap<TypeId, VarId>,
+    /// The test method's copies of a member's related type variables, per variables and
+    /// the values of the others (`None` for a related one; `None` overall when a bound
+    /// cannot be written), declared once in this worker's arena.
+    #[allow(clippy::type_complexity)]
+    pub(crate) related_vars: FxHashMap<Vec<(VarId, Option<TypeId>)>, Option<Rc<Vec<VarId>>>>,
+    /// The test method's F-bounded variable `T extends I<T>` per type `X` with a supertype
+    /// `I<X>` (`None`: it has none).
+    pub(crate) f_bounded_vars: FxHashMap<TypeId, Option<VarId>>,
+    /// The test method's variables `U extends X` and `T extends U` per type `X`.
+    pub(crate) chain_vars: FxHashMap<TypeId, (VarId, VarId)>,
+    /// Every variable of `related_vars`, `f_bounded_vars` and `chain_vars`.
+    pub(crate) related_set: rustc_hash::FxHashSet<VarId>,
     /// Per class, the functional interfaces among its subclasses (for casts of lambdas and
     /// references where no functional interface is wanted).
     pub(crate) functional_below: FxHashMap<crate::types::Sym, Rc<Vec<crate::api::ClassId>>>,
@@ -146,9 +160,10 @@ impl<'c> Worker<'c> {
     pub(crate) fn ground_in_program(&self, t: TypeId) -> bool {
         let a = &self.api.ts.arena;
         a.is_ground(t)
-            || a.free_vars(t)
-                .iter()
-                .all(|v| self.caches.program_vars.values().any(|p| p == v))
+            || a.free_vars(t).iter().all(|v| {
+                self.caches.related_set.contains(v)
+                    || self.caches.program_vars.values().any(|p| p == v)
+            })
     }
 
     /// A random ground class type of nesting depth at most `depth`.

@@ -381,6 +381,13 @@ impl LanguageRules {
         }
     }
 
+    /// True when the language has a coercion operator distinct from its cast, which
+    /// synthesis writes where it means the same as an upcast or a closure's conversion to
+    /// its interface (Groovy's `as`).
+    pub fn writes_as_coercion(self) -> bool {
+        self.lang == Language::Groovy
+    }
+
     /// True when locals may be declared with a nullable type `T?` and the null-safety rules
     /// apply (Kotlin): a member cannot be called with `.` on a nullable receiver, and a
     /// nullable value cannot be passed where a non-null type is expected.

@@ -146,7 +146,12 @@ pub(crate) trait JavaFamily: Dialect {
             Expr::Field { receiver, name } => self.field(receiver, name)?,
             Expr::Lambda { .. } => self.lambda(e)?,
             Expr::NewArray { elem, elems } => self.new_array(elem, elems)?,
-            Expr::Cast { ty, expr } => self.cast(ty, expr)?,
+            Expr::Cast {
+                ty,
+                expr,
+                coerce: true,
+            } => self.coerce(ty, expr)?,
+            Expr::Cast { ty, expr, .. } => self.cast(ty, expr)?,
             // an array is passed to a varargs parameter as it is
             Expr::Spread(inner) => self.expr(inner)?,
             Expr::Cond { cond, then, els } => self.cond(cond, then, els)?,
@@ -562,6 +567,11 @@ pub(crate) trait JavaFamily: Dialect {
             self.operand(e)?
         };
         Ok(format!("(({}) {inner})", self.ty(ty, TyPos::Value)?))
+    }
+
+    /// A coercion `e as T` (Groovy's `as`); Java writes the cast.
+    fn coerce(&self, ty: &Ty, e: &Expr) -> Result<String, TranslateError> {
+        self.cast(ty, e)
     }
 
     /// A lambda or reference `e` without the cast to its target that its position would

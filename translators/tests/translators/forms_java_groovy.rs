@@ -574,6 +574,103 @@ fn generic_test() -> Program {
     p
 }
 
+/// Groovy's `as` coercion (a cast in Java) of a typed closure, of a Java-style lambda and
+/// of a value to a supertype, and a coerced lambda passed to a generic call (issue #36).
+fn coercions() -> Program {
+    let f_si = function(string(), integer());
+    let length = |form| {
+        lambda(
+            typed(&[("s", string())]),
+            vec![],
+            local("s").method("length", vec![]),
+            f_si.clone(),
+            integer(),
+            form,
+        )
+    };
+    let cs = class("java.lang.CharSequence", vec![]);
+    Program::new(
+        "coercions",
+        vec![
+            Stmt::local(
+                "f",
+                f_si.clone(),
+                Expr::coerce(f_si.clone(), length(LambdaForm::Usual)),
+            ),
+            Stmt::local(
+                "g",
+                f_si.clone(),
+                Expr::coerce(f_si.clone(), length(LambdaForm::Arrow)),
+            ),
+            Stmt::local("c", cs.clone(), Expr::coerce(cs.clone(), Expr::str("a"))),
+            Stmt::local(
+                "n",
+                class("java.util.Optional", vec![integer()]),
+                optional_of("ab").method(
+                    "map",
+                    vec![Expr::coerce(f_si.clone(), length(LambdaForm::Usual))],
+                ),
+            ),
+            Stmt::local(
+                "k",
+                Ty::INT,
+                Expr::static_call(
+                    "java.util.Objects",
+                    "hashCode",
+                    vec![],
+                    vec![Expr::coerce(cs, local("c"))],
+                ),
+            ),
+        ],
+    )
+}
+
+/// A test method whose type variables are bounded by each other and F-bounded (issue #36):
+/// `<K extends Comparable<K>, V extends java.util.List<K>>`, with locals of their types and
+/// a generic call whose type argument is one of them.
+fn related_vars() -> Program {
+    let k = Ty::var("K");
+    let v = Ty::var("V");
+    let mut p = Program::new(
+        "related_vars",
+        vec![
+            Stmt::local("k", k.clone(), Expr::bottom(k.clone())),
+            Stmt::local("v", v.clone(), Expr::bottom(v.clone())),
+            Stmt::local(
+                "first",
+                k.clone(),
+                local("v").method("get", vec![Expr::int(0)]),
+            ),
+            Stmt::local(
+                "c",
+                Ty::INT,
+                local("k").method("compareTo", vec![local("first")]),
+            ),
+            Stmt::local(
+                "max",
+                k.clone(),
+                Expr::static_call(
+                    "java.util.Collections",
+                    "max",
+                    vec![k.clone()],
+                    vec![local("v")],
+                ),
+            ),
+        ],
+    );
+    p.type_params = vec![
+        TypeParam {
+            name: "K".into(),
+            bounds: vec![class("java.lang.Comparable", vec![k.clone()])],
+        },
+        TypeParam {
+            name: "V".into(),
+            bounds: vec![list(k)],
+        },
+    ];
+    p
+}
+
 /// Java only: explicit constructor type arguments, a conditional of references (groovyc
 /// types it as a `Closure`), an unbound reference on a type variable.
 fn java_only() -> Program {
@@ -680,6 +777,8 @@ fn cases(lang: Language) -> Vec<Program> {
         inferred_locals(),
         inner_classes(),
         generic_test(),
+        coercions(),
+        related_vars(),
     ];
     match lang {
         Language::Java => out.push(java_only()),
