@@ -30,12 +30,17 @@ fn compiles(spec: &str, file: &str, source: &str) -> Option<(bool, String)> {
     let cp = std::env::join_paths(&tc.classpath).expect("classpath");
     let mut cmd = Command::new(&tc.java);
     cmd.arg("-cp").arg(cp).arg(&tc.main_class);
-    let flags: &[&str] = match spec.split('@').next() {
-        Some("kotlin") => &["-nowarn"],
-        Some("scala3") => &["-usejavacp", "-color:never"],
-        _ => &["-usejavacp"],
+    match spec.split('@').next() {
+        // the program's classpath: the compiler's kotlin-stdlib
+        Some("kotlin") => {
+            let runtime = std::env::join_paths(&tc.runtime).expect("runtime classpath");
+            cmd.args(["-nowarn", "-no-stdlib", "-no-reflect", "-classpath"])
+                .arg(runtime)
+        }
+        Some("scala3") => cmd.args(["-usejavacp", "-color:never"]),
+        _ => cmd.arg("-usejavacp"),
     };
-    cmd.args(flags).arg("-d").arg(&out).arg(&src);
+    cmd.arg("-d").arg(&out).arg(&src);
     let o = cmd.output().expect("run the compiler");
     let text = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
     // (kotlinc and scalac exit non-zero on an error; scalac 3 prints "N error(s) found")

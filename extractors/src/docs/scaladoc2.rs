@@ -92,7 +92,7 @@ impl Scaladoc2 {
         // (`Duration$.html`) and a package's is `index.html`
         let owner_page = doc
             .select(&self.owner_links)
-            .last()
+            .next_back()
             .and_then(|a| a.value().attr("href"))
             .map(|h| h.rsplit('/').next().unwrap_or(h));
         if owner_page
