@@ -443,7 +443,9 @@ fn hidden_class_problem(api: &Api, t: TypeId, packages: &FxHashSet<String>) -> O
                     .is_some_and(|seg| seg.starts_with(char::is_uppercase))
             })
             .last();
-        if api.class_by_sym(*name).is_none() && package.is_some_and(|p| packages.contains(p)) {
+        if api.class_by_sym(*name).is_none()
+            && package.is_some_and(|p| packages.contains(p) || through_term(p, packages))
+        {
             return Some(SkipReason::NotPublic);
         }
     }
@@ -454,6 +456,20 @@ fn hidden_class_problem(api: &Api, t: TypeId, packages: &FxHashSet<String>) -> O
         }
     });
     found
+}
+
+/// True when `path`, the lower-case prefix of a class name the API lacks, is no package the
+/// API describes but continues one with a term: the class is named through an object (Scala's
+/// `private[process] object processInternal` of `scala.sys.process.processInternal.File`,
+/// a type alias that Scaladoc views keep), which a client cannot name.
+fn through_term(path: &str, packages: &FxHashSet<String>) -> bool {
+    !packages.contains(path)
+        && path
+            .match_indices('.')
+            .any(|(i, _)| packages.contains(&path[..i]))
+        && !packages
+            .iter()
+            .any(|p| p.starts_with(path) && p[path.len()..].starts_with('.'))
 }
 
 /// True when type `t` names a class deprecated with level `ERROR` (Kotlin's
@@ -1236,6 +1252,61 @@ mod tests {
             );
             assert_eq!(ctx.expressible(&api, inner_t), !raw_skipped, "{native:?}");
         }
+    }
+
+    #[test]
+    fn a_scala_type_named_through_a_private_object_is_not_written() {
+        let doc = |v: serde_json::Value| {
+            let d: thalia_extractors::ClassDoc =
+                serde_json::from_value(v).expect("a class document");
+            (PathBuf::from(format!("{}.json", d.name)), d)
+        };
+        let method = |name: &str, param: &str| {
+            serde_json::json!({"name": name, "parameters": [param], "type_parameters": [],
+                "return_type": "scala.Unit", "is_static": false, "is_constructor": false,
+                "access_mod": "public"})
+        };
+        // Scaladoc's view of `scala.sys.process.BasicIO`: `processInternal` is a
+        // `private[process] object` of the package object, its aliases kept
+        let mut api = Api::from_docs(
+            vec![
+                doc(
+                    serde_json::json!({"name": "java.io.File", "type_parameters": [],
+                    "class_type": 0, "access_mod": "public", "language": "java",
+                    "methods": [], "fields": []}),
+                ),
+                doc(serde_json::json!({"name": "scala.sys.process.BasicIO",
+                    "type_parameters": [], "class_type": 0, "access_mod": "public",
+                    "language": "scala",
+                    "methods": [method("aliased", "scala.sys.process.processInternal.File"),
+                                method("direct", "java.io.File"),
+                                method("sub", "scala.sys.process.sub.Missing")],
+                    "fields": []})),
+                doc(serde_json::json!({"name": "scala.sys.process.sub.Known",
+                    "type_parameters": [], "class_type": 0, "access_mod": "public",
+                    "language": "scala", "methods": [], "fields": []})),
+            ],
+            Vec::new(),
+        );
+        let packages: FxHashSet<String> = ["java.io", "scala.sys.process", "scala.sys.process.sub"]
+            .into_iter()
+            .map(String::from)
+            .collect();
+        assert!(through_term("scala.sys.process.processInternal", &packages));
+        assert!(!through_term("scala.sys.process", &packages));
+        assert!(!through_term("scala.sys.process.sub", &packages));
+        assert!(!through_term("org.other", &packages));
+        let ctx = SynthContext::for_native(&mut api, Some(Syntax::Scala));
+        let reason = |name: &str| {
+            ctx.skipped
+                .iter()
+                .find(|(m, _)| api.member(*m).name == name)
+                .map(|(_, r)| *r)
+        };
+        assert_eq!(reason("aliased"), Some(SkipReason::NotPublic));
+        assert_eq!(reason("direct"), None);
+        // a class the API lacks in a package it describes: not public, as before
+        assert_eq!(reason("sub"), Some(SkipReason::NotPublic));
     }
 
     #[test]

@@ -199,7 +199,7 @@ fn scaladoc2_pages_generated_by_scaladoc_extract() {
     let check = thalia().args(["api", "check"]).arg(&api).output().unwrap();
     let report = String::from_utf8_lossy(&check.stdout).to_string()
         + &String::from_utf8_lossy(&check.stderr);
-    assert!(report.contains("loaded 4 classes"), "{report}");
+    assert!(report.contains("loaded 6 classes"), "{report}");
     let synth = dir.join("synth");
     let o = thalia()
         .args(["synth", "--lang", "scala", "-n", "5", "--api"])
@@ -212,6 +212,10 @@ fn scaladoc2_pages_generated_by_scaladoc_extract() {
     assert!(o.status.success(), "{stderr}");
     assert!(stderr.contains("wrote 5 scala programs"), "{stderr}");
     assert!(synth.join("Test_p000000.scala").exists());
+
+    // a class of a class is path-dependent, one of an object is not
+    assert_eq!(doc(&api, "fx.Box.Inner")["scala_inner"], true);
+    assert_eq!(doc(&api, "fx.Box.Nested").get("scala_inner"), None);
 
     let u = doc(&api, "fx.Util");
     assert_eq!(u["scala_object"], true);

@@ -2,6 +2,7 @@
 
 mod kotlin_nullness;
 mod kotlin_synthesis;
+mod language_models;
 mod scala_implicits;
 mod scala_lists;
 mod scala_synthesis;

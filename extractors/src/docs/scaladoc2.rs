@@ -23,6 +23,7 @@ pub(crate) struct Scaladoc2 {
     kind: Selector,
     symbol: Selector,
     owner: Selector,
+    owner_links: Selector,
     name: Selector,
     members: Selector,
     deprecated: Selector,
@@ -54,6 +55,7 @@ impl Scaladoc2 {
             kind: sel("span.modifier_kind > span.kind"),
             symbol: sel("span.symbol"),
             owner: sel("#owner"),
+            owner_links: sel("#owner > a"),
             name: sel("span.symbol > span.name"),
             members: sel("div#allMembers li[name][visbl]"),
             deprecated: sel("span.symbol > span.name.deprecated"),
@@ -85,6 +87,19 @@ impl Scaladoc2 {
             .map(|o| o.text().collect::<String>())
             .unwrap_or_default();
         let owner = owner.trim();
+        // a class or trait of a class or trait is path-dependent (`outer.Inner`): its owner
+        // links to the class's page (`Option.html`), where an object's page ends in `$`
+        // (`Duration$.html`) and a package's is `index.html`
+        let owner_page = doc
+            .select(&self.owner_links)
+            .next_back()
+            .and_then(|a| a.value().attr("href"))
+            .map(|h| h.rsplit('/').next().unwrap_or(h));
+        if owner_page
+            .is_some_and(|h| h.ends_with(".html") && h != "index.html" && !h.ends_with("$.html"))
+        {
+            modifiers.push("inner".to_string());
+        }
         let fqn = if owner.is_empty() {
             name.trim().to_string()
         } else {

@@ -222,6 +222,15 @@ impl Typing<'_> {
         let mut inst: Vec<(MemberId, Vec<TypeId>, bool)> = Vec::new();
         for r in &cands {
             if let Some((mut ps, va)) = self.instantiate(r, &recv_subst, &explicit, args) {
+                // an extension of a covariant read-only receiver that the inferred instance
+                // does not take may take the call with its variables at their bounds
+                // (`Collection<T>.plus(T)` on a `UIntArray` with a `String`: `T = Any`)
+                if explicit.is_empty()
+                    && self.covariant_receiver(r.member)
+                    && !(1..=3).any(|phase| self.applicable(&ps, va, args, phase))
+                {
+                    ps = self.at_bounds(r, &recv_subst);
+                }
                 if self.leaves_out_defaults(r.member, ps.len(), args.len()) {
                     ps.truncate(args.len());
                 }
@@ -367,6 +376,54 @@ impl Typing<'_> {
                 .collect();
         }
         Some((ps, varargs))
+    }
+
+    /// The receiver and parameter types of extension candidate `r` with its own type
+    /// variables at their (erased) bounds, and each class type that mentions one erased:
+    /// Kotlin's `T = Any` for a covariant receiver, which Java's invariant generics of the one
+    /// hierarchy (`java.util.Collection<Object>`) would refuse.
+    fn at_bounds(&mut self, r: &ResolvedMember, recv_subst: &Subst) -> Vec<TypeId> {
+        let cm = self.api.member(r.member).clone();
+        let mut bounds = Subst::new();
+        for &v in &cm.type_params {
+            let b = self.var_bound(v);
+            bounds.insert(v, b);
+        }
+        cm.receiver
+            .iter()
+            .chain(cm.params.iter().map(|p| &p.ty))
+            .map(|&p| {
+                let t = self.api.ts.arena.subst(p, &r.subst);
+                let t = self.api.ts.arena.subst(t, recv_subst);
+                let mentions = self
+                    .api
+                    .ts
+                    .arena
+                    .free_vars(t)
+                    .into_iter()
+                    .any(|v| cm.type_params.contains(&v));
+                let t = self.api.ts.arena.subst(t, &bounds);
+                match self.api.ts.arena.get(t) {
+                    Type::Class { .. } if mentions => self.api.ts.erase(t),
+                    _ => t,
+                }
+            })
+            .collect()
+    }
+
+    /// True when extension `m`'s receiver, as its document writes it, is a read-only
+    /// collection type that the language declares covariant
+    /// ([`LanguageRules::covariant_receiver`](super::rules::LanguageRules::covariant_receiver)).
+    fn covariant_receiver(&self, m: MemberId) -> bool {
+        let mem = self.api.member(m);
+        let owner = self.api.class(mem.owner);
+        mem.kind == MemberKind::Method
+            && owner
+                .doc
+                .methods()
+                .get(mem.doc_index)
+                .and_then(|d| d.receiver())
+                .is_some_and(|r| self.rules.covariant_receiver(r))
     }
 
     /// The erasure of a type variable's first bound (`Object` when unbounded).
@@ -787,6 +844,7 @@ mod tests {
     use thalia_translators::Language;
 
     use super::*;
+    use crate::synth::typing::rules::LanguageRules;
     use crate::synth::typing::testing::{class, java_lang, method, with, Fixture};
     use crate::types::{Subst, Syntax};
 
@@ -1016,6 +1074,44 @@ mod tests {
             };
             assert_eq!(t.resolve(by_int, &f, &seq), want, "a {language} class");
         }
+    }
+
+    #[test]
+    fn a_kotlin_extension_of_a_covariant_supertype_takes_any_argument() {
+        // `UIntArray.plus(UInt)` and `Collection<T>.plus(T)` of the embedded kotlin-stdlib:
+        // `anUIntArray.plus(aString)` is the latter with `T = Any` (kotlinc 2.4.21 accepts
+        // it), so no ill-typed call; `Set`'s `minus` on a `Set<String>` with an `Integer`
+        // alike. Scala (no such receivers) and a fitting argument are unchanged.
+        let mut fx = Fixture::embedded(Some(Syntax::Kotlin));
+        let plus = fx.member("kotlin.UIntArray kotlin.UIntArray.plus(kotlin.UInt)");
+        let (uarr, string, uint) = (
+            fx.ty("kotlin.UIntArray"),
+            fx.ty("java.lang.String"),
+            fx.ty("kotlin.UInt"),
+        );
+        let mut t = fx.typing(Language::Kotlin);
+        let f = t.formal_under(plus, Subst::new());
+        let mut resolve = |arg: TypeId| {
+            let seq = TypingSequence {
+                receiver: Some(uarr),
+                args: vec![arg],
+                result: None,
+            };
+            t.resolve(plus, &f, &seq)
+        };
+        assert_eq!(resolve(uint), Resolution::Unique(plus));
+        let other = resolve(string);
+        assert!(
+            matches!(other, Resolution::Unique(m) if m != plus) || other == Resolution::Ambiguous,
+            "{other:?}"
+        );
+        let kotlin = LanguageRules::new(Language::Kotlin);
+        assert!(kotlin.covariant_receiver("kotlin.collections.Collection<T>"));
+        assert!(kotlin.covariant_receiver("kotlin.collections.Iterable<T>"));
+        assert!(!kotlin.covariant_receiver("kotlin.collections.MutableCollection<in T>"));
+        assert!(!kotlin.covariant_receiver("kotlin.UIntArray"));
+        assert!(!LanguageRules::new(Language::Scala3)
+            .covariant_receiver("kotlin.collections.Collection<T>"));
     }
 
     #[test]

@@ -349,6 +349,22 @@ impl LanguageRules {
         matches!(self.lang, Language::Groovy | Language::Kotlin)
     }
 
+    /// True when an extension's receiver type, as the API's text writes it
+    /// (`kotlin.collections.Collection<T>`), is a read-only type the language declares
+    /// covariant in its element (Kotlin's `Iterable<out T>`, `Collection<out E>`, `List`,
+    /// `Set`, `Sequence`): a call whose argument fits no `T` of the receiver's elements
+    /// takes `T = Any` (`aUIntArray.plus(aKey)` is `Collection<Any>.plus(Any)`).
+    pub fn covariant_receiver(self, receiver: &str) -> bool {
+        const READ_ONLY: [&str; 5] = [
+            "kotlin.collections.Iterable<",
+            "kotlin.collections.Collection<",
+            "kotlin.collections.List<",
+            "kotlin.collections.Set<",
+            "kotlin.sequences.Sequence<",
+        ];
+        self.lang == Language::Kotlin && READ_ONLY.iter().any(|p| receiver.starts_with(p))
+    }
+
     /// True when the checker checks an argument whose parameter mentions a method type
     /// variable against the variable's bounds, not against the explicit type arguments,
     /// and accepts any expected type for a result mentioning a method type variable no

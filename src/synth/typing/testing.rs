@@ -30,6 +30,12 @@ impl Fixture {
         Fixture::with_context(api, None)
     }
 
+    /// The embedded API of programs whose own API syntax is `native` (Java's corpora and, for
+    /// Kotlin, kotlin-stdlib), with their context.
+    pub(crate) fn embedded(native: Option<Syntax>) -> Fixture {
+        Fixture::with_context(crate::embedded::embedded_api_for(native), native)
+    }
+
     /// An API of the given class documents (see [`class`]), with the context of programs
     /// whose own API syntax is `native`.
     pub(crate) fn of(docs: Vec<Value>, native: Option<Syntax>) -> Fixture {
