@@ -82,8 +82,10 @@ fn findings_whose_programs_reduce_alike_form_one_cluster() {
             "javac@marker",
             "-j",
             "1",
-            "--api",
+            "--synth-config",
         ])
+        .arg(fake::shallow_forms_config(root.path()))
+        .arg("--api")
         .arg(sample_api())
         .arg("--out")
         .arg(&run)

@@ -95,8 +95,10 @@ fn marker_campaign(toolchains: &Path, lang: &str, run: &Path) -> Vec<PathBuf> {
             "-j",
             "1",
             "--no-reduce",
-            "--api",
+            "--synth-config",
         ])
+        .arg(fake::shallow_forms_config(run.parent().expect("a parent")))
+        .arg("--api")
         .arg(sample_api())
         .arg("--out")
         .arg(run)
@@ -307,7 +309,26 @@ fn a_finding_of_check_is_reduced_from_the_checked_directorys_ir() {
     let toolchains = root.path().join("toolchains");
     marker_compiler(&toolchains, "java");
     let programs = root.path().join("programs");
-    fake::synth(&toolchains, "java", "well-typed", 3, 60, &programs);
+    thalia(&toolchains)
+        .args([
+            "synth",
+            "--lang",
+            "java",
+            "--mode",
+            "well-typed",
+            "--seed",
+            "3",
+            "-n",
+            "60",
+        ])
+        .arg("--synth-config")
+        .arg(fake::shallow_forms_config(root.path()))
+        .arg("--api")
+        .arg(sample_api())
+        .arg("--out")
+        .arg(&programs)
+        .assert()
+        .success();
     assert!(programs.join("programs.ir.jsonl").is_file());
     let run = root.path().join("check");
     thalia(&toolchains)

@@ -90,6 +90,20 @@ pub fn synth(toolchains: &Path, lang: &str, mode: &str, seed: u64, n: usize, out
         .success();
 }
 
+/// Writes `dir/shallow.toml`, a synthesis config with the deep forms off (deep inhabitants,
+/// functional operands first, inferred type arguments, related type variables, Groovy's
+/// `as`): the short programs that the reduction and clustering tests are about.
+pub fn shallow_forms_config(dir: &Path) -> std::path::PathBuf {
+    let path = dir.join("shallow.toml");
+    std::fs::create_dir_all(dir).expect("config dir");
+    std::fs::write(
+        &path,
+        "[swarm]\ndeep_inhabitants = 0.0\nfunctional_operands = 0.0\ninferred_type_args = 0.0\nrelated_type_vars = 0.0\nas_coercion = 0.0\n",
+    )
+    .expect("config");
+    path
+}
+
 /// The JSON lines of a file.
 pub fn lines(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
