@@ -324,3 +324,27 @@ fn kotlinc_accepts_the_well_typed_programs_with_the_forms() {
     println!("kotlinc: {} of {n} rejected", rejected.len());
     assert!(rejected.is_empty(), "kotlinc rejected {rejected:?}:\n{err}");
 }
+
+/// kotlin-stdlib's extensions on collections of a given type (`Collection<UInt>.toUIntArray()`,
+/// `Iterable<T>.first()`) reached by deep paths from generic calls (`setOf(e)`): the type the
+/// path carries must be the receiver's, or kotlinc rejects `setOf(WARNING).toUIntArray()`.
+#[test]
+fn kotlinc_accepts_deep_paths_through_kotlin_stdlib_extensions() {
+    let mut api = embedded_corpus("kotlin-stdlib-2.4.21").expect("the embedded kotlin-stdlib");
+    api.apply_kotlin_nullness();
+    let ctx = SynthContext::for_native(&mut api, Some(thalia::types::Syntax::Kotlin));
+    let built: Vec<Synthesized> = synth(&api, &ctx, Language::Kotlin, Mode::WellTyped, forced());
+    let c = census(&built);
+    assert!(c.share("dense") > 0.0, "{}", c.table());
+    let Some((n, rejected, err)) = compile_with(
+        "THALIA_KOTLINC_CP",
+        "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",
+        Language::Kotlin,
+        &built,
+    ) else {
+        return;
+    };
+    println!("kotlinc: {} of {n} rejected", rejected.len());
+    assert!(n > COUNT / 2, "{n} programs written");
+    assert!(rejected.is_empty(), "kotlinc rejected {rejected:?}:\n{err}");
+}

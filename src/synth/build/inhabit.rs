@@ -17,9 +17,9 @@ use super::ir::to_ir;
 use super::rng::SynthRng;
 use super::worker::Worker;
 use crate::api::{MemberId, MemberKind};
-use crate::graph::{ApiGraph, Node};
+use crate::graph::{ApiGraph, EdgeKind, Node};
 use crate::synth::typing::erase::InferInfo;
-use crate::types::{Prim, Subst, Type, TypeId, UnifyMode, VarId};
+use crate::types::{Prim, Subst, Type, TypeArena, TypeId, UnifyMode, VarId};
 
 /// The string literals drawn for `String` (the empty string among them).
 const STRINGS: [&str; 6] = ["a", "thalia", "x1", "", "Hello", "42"];
@@ -367,21 +367,37 @@ impl Worker<'_> {
             }
         }
         let mut acc = Subst::new();
+        // a receiver edge into a member whose receiver type the path has already fixed (a
+        // Kotlin extension on `Collection<UInt>` or `Iterable<T>` reached from `Set<E>`):
+        // the type the path carries and the receiver's type argument must agree
+        let mut links: Vec<(TypeId, TypeId)> = Vec::new();
         for w in path.windows(2) {
             let e = g.graph.find_edge(w[0], w[1])?;
+            let receiver = g.graph[e].kind == EdgeKind::Receiver;
             let label = g.graph[e].label.clone();
             for (v, ty) in label.iter() {
                 let ty = self.api.ts.arena.subst(ty, &acc);
-                acc.insert(v, ty);
+                match acc.get(v) {
+                    Some(carried) if receiver => {
+                        if carried != ty {
+                            links.push((carried, ty));
+                        }
+                    }
+                    _ => acc.insert(v, ty),
+                }
             }
         }
         let path_ty = self.api.ts.arena.subst(ctor, &acc);
-        let u =
+        let mut u =
             self.api
                 .ts
                 .unify_with(path_ty, target, &free, UnifyMode::Subtype, &Subst::new())?;
+        for &(carried, wanted) in &links {
+            u = self.link(carried, wanted, &free, u)?;
+        }
         let depth = self.cfg.max_type_depth;
-        let free_s = self.draw_subst(rng, &free, depth, &u)?;
+        let drawn = self.draw_subst(rng, &free, depth, &u)?;
+        let free_s = resolve_chains(&mut self.api.ts.arena, drawn);
         let mut full = free_s.clone();
         for (v, ty) in acc.iter() {
             let ty = self.api.ts.arena.subst(ty, &free_s);
@@ -399,7 +415,28 @@ impl Worker<'_> {
                 return None;
             }
         }
+        // every receiver the path reaches takes the type that reaches it
+        for &(carried, wanted) in &links {
+            let carried = self.api.ts.arena.subst(carried, &full);
+            let wanted = self.api.ts.arena.subst(wanted, &full);
+            if carried != wanted && !self.api.ts.is_equivalent(carried, wanted) {
+                return None;
+            }
+        }
         Some(full)
+    }
+
+    /// `u` extended so that the type argument a path carries (`carried`) and the one a
+    /// receiver wants (`wanted`) are equal, binding the path's free variables on either side.
+    fn link(&mut self, carried: TypeId, wanted: TypeId, free: &[VarId], u: Subst) -> Option<Subst> {
+        let arena = &mut self.api.ts.arena;
+        let (carried, wanted) = (arena.subst(carried, &u), arena.subst(wanted, &u));
+        if carried == wanted {
+            return Some(u);
+        }
+        let ts = &mut self.api.ts;
+        ts.unify_with(wanted, carried, free, UnifyMode::Equal, &u)
+            .or_else(|| ts.unify_with(carried, wanted, free, UnifyMode::Equal, &u))
     }
 
     /// Algorithm 2: the calls along a feasible path under its substitution.
@@ -482,3 +519,26 @@ impl Worker<'_> {
             .0
     }
 }
+
+/// A substitution whose variables map to other mapped variables (`T ↦ E`, `E ↦ String`), made
+/// to map each to its end (`T ↦ String`); chains longer than [`MAX_CHAIN`] stay as they are.
+fn resolve_chains(arena: &mut TypeArena, mut s: Subst) -> Subst {
+    for _ in 0..MAX_CHAIN {
+        let mut changed = false;
+        let pairs: Vec<(VarId, TypeId)> = s.iter().collect();
+        for (v, ty) in pairs {
+            let resolved = arena.subst(ty, &s);
+            if resolved != ty {
+                s.insert(v, resolved);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    s
+}
+
+/// The longest chain of variables mapped to variables that [`resolve_chains`] follows.
+const MAX_CHAIN: usize = 4;
