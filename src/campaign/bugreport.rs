@@ -530,6 +530,108 @@ fn os_words() -> String {
     parts.join(", ")
 }
 
+/// Packages of the JDK and of the languages' own libraries (and the programs' own, `thalia.`):
+/// a program whose qualified names all start so needs no dependency.
+const OWN_PACKAGES: &[&str] = &[
+    "java.",
+    "javax.",
+    "jdk.",
+    "kotlin.",
+    "scala.",
+    "groovy.",
+    "groovyjarjar",
+    "org.codehaus.groovy.",
+    "org.apache.groovy.",
+    "thalia.",
+];
+
+/// True when every qualified name in `source` (its imports, and names of three or more
+/// segments whose first two are lower-case, `java.util.List`, `kotlin.collections.setOf`) is
+/// in the JDK, a language's own library or the program's own package: it compiles without
+/// the run's dependencies. Conservative: a name it cannot place (`r.field.method`) keeps them.
+pub fn uses_no_dependency(source: &str) -> bool {
+    static QUALIFIED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = QUALIFIED.get_or_init(|| {
+        regex::Regex::new(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+            .expect("a valid pattern")
+    });
+    let own = |name: &str| {
+        let name = name.trim_start_matches("_root_.");
+        OWN_PACKAGES.iter().any(|p| name.starts_with(p))
+    };
+    let lower = |s: &str| s.starts_with(|c: char| c.is_ascii_lowercase());
+    // comments and string literals name no class
+    let code: String = strip_strings(source)
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    // names that stand alone somewhere (`val r = ...`, `(l, s) ->`) are locals, fields or
+    // parameters: a chain on them (`r.size.toString()`) is no package name
+    let standalone: std::collections::HashSet<&str> = re_ident()
+        .find_iter(&code)
+        .filter(|m| {
+            let before = code[..m.start()].trim_end().ends_with('.');
+            let after = code[m.end()..].trim_start().starts_with('.');
+            !before && !after
+        })
+        .map(|m| m.as_str())
+        .collect();
+    re.find_iter(&code).all(|m| {
+        let name = m.as_str();
+        let segments: Vec<&str> = name.trim_start_matches("_root_.").split('.').collect();
+        let qualified = segments.len() >= 3
+            && lower(segments[0])
+            && lower(segments[1])
+            && !standalone.contains(segments[0]);
+        let imported = code[..m.start()]
+            .rsplit('\n')
+            .next()
+            .is_some_and(|line| line.trim_start().starts_with("import "));
+        !(qualified || imported) || own(name)
+    })
+}
+
+/// An identifier.
+fn re_ident() -> &'static regex::Regex {
+    static IDENT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    IDENT.get_or_init(|| regex::Regex::new(r"\b[A-Za-z_][A-Za-z0-9_]*\b").expect("a valid pattern"))
+}
+
+/// `source` with the contents of its string and character literals dropped.
+fn strip_strings(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in source.chars() {
+        match quote {
+            Some(_) if c == '\n' => {
+                // a literal ends at its line (an apostrophe in a comment opens none for long)
+                quote = None;
+                escaped = false;
+                out.push(c);
+            }
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                    out.push(c);
+                }
+            }
+            None => {
+                if c == '"' || c == '\'' {
+                    quote = Some(c);
+                }
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
 /// The Maven coordinates of the libraries the programs of a run were compiled against: the
 /// API's `fetch.json` (its requested artifacts, resolved), or the embedded API's
 /// `coordinates.txt`; empty when the programs use the JDK alone.
@@ -842,6 +944,21 @@ pub fn blocks(f: &FindingFile, parts: &Parts, ctx: &RunContext) -> Vec<Block> {
     }
     if ctx.dependencies.is_empty() {
         env.push(vec![text("Dependencies: none (the JDK alone)")]);
+    } else if uses_no_dependency(&parts.source) {
+        let what = if parts.reduced_from.is_some() {
+            "none after reduction (the reduced program names only the JDK's and the language's own classes; the campaign's program was compiled against "
+        } else {
+            "none (the program names only the JDK's and the language's own classes; the campaign compiled it against "
+        };
+        let mut deps = vec![text(format!("Dependencies: {what}"))];
+        for (i, d) in ctx.dependencies.iter().enumerate() {
+            if i > 0 {
+                deps.push(text(", "));
+            }
+            deps.push(code(d.clone()));
+        }
+        deps.push(text(")"));
+        env.push(deps);
     } else {
         let mut deps = vec![text("Dependencies: ")];
         for (i, d) in ctx.dependencies.iter().enumerate() {
@@ -1202,6 +1319,29 @@ pub fn report_md(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_program_naming_only_jdk_and_language_classes_needs_no_dependency() {
+        let java = "package thalia.p1;\nimport java.util.List;\nimport static java.util.Collections.emptyList;\nclass T { void t(List<String> l, short s) { java.util.function.Supplier<String> f = () -> l.remove(s); String x = \"org.foo.Bar\"; } }";
+        assert!(super::uses_no_dependency(java));
+        let kotlin = "import kotlin.io.walkBottomUp as w\nfun t() { val r = kotlin.collections.setOf(1u).toUIntArray(); r.size.toString() }";
+        assert!(super::uses_no_dependency(kotlin));
+        let scala = "import scala.collection.mutable.{ArrayBuffer}\nobject T { def t() = _root_.scala.Option(1).map(x => x) }";
+        assert!(super::uses_no_dependency(scala));
+    }
+
+    #[test]
+    fn a_program_naming_a_library_class_keeps_its_dependencies() {
+        let imported = "import org.apache.commons.lang3.StringUtils;\nclass T { void t() { StringUtils.trim(\"\"); } }";
+        assert!(!super::uses_no_dependency(imported));
+        let qualified =
+            "class T { void t() { String s = org.apache.commons.lang3.StringUtils.trim(\"\"); } }";
+        assert!(!super::uses_no_dependency(qualified));
+        let kotlin = "fun t() { val x: com.google.common.collect.ImmutableList<Int>? = null }";
+        assert!(!super::uses_no_dependency(kotlin));
+        // a chain on a name that never stands alone could be a package: kept
+        assert!(!super::uses_no_dependency("fun t() { r.field.method() }"));
+    }
+
     use super::*;
 
     #[test]

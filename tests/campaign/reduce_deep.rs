@@ -99,12 +99,33 @@ fn marker_campaign(toolchains: &Path, lang: &str, run: &Path) -> Vec<PathBuf> {
         ])
         .arg(fake::shallow_forms_config(run.parent().expect("a parent")))
         .arg("--api")
-        .arg(sample_api())
+        .arg(api_with_a_dependency(run.parent().expect("a parent")))
         .arg("--out")
         .arg(run)
         .assert()
         .success();
     findings(run)
+}
+
+/// The coordinates the campaign's API records as fetched (its programs name JDK classes only).
+const FETCHED: &str = "org.example:marker-lib:1.0";
+
+/// The sample API as a fetched library's API directory: its `fetch.json` names [`FETCHED`].
+fn api_with_a_dependency(dir: &Path) -> PathBuf {
+    let api = dir.join("api");
+    std::fs::create_dir_all(&api).expect("api dir");
+    for e in std::fs::read_dir(sample_api())
+        .expect("sample api")
+        .flatten()
+    {
+        std::fs::copy(e.path(), api.join(e.file_name())).expect("copy");
+    }
+    std::fs::write(
+        api.join("fetch.json"),
+        serde_json::json!({ "requested": [FETCHED], "resolved": [FETCHED] }).to_string(),
+    )
+    .expect("fetch.json");
+    api
 }
 
 /// The finding directories of a run's `bugs/`.
@@ -160,10 +181,15 @@ fn reduce_to_size(toolchains: &Path, bug: &Path, lang: &str, ext: &str) -> (Valu
         Some(source.chars().count() as u64),
         "{summary}"
     );
-    // the report shows the reduced program
+    // the report shows the reduced program, and that it needs no dependency
     let report = std::fs::read_to_string(reduced.join("report.md")).expect("report.md");
     assert!(
         report.contains(source.lines().last().unwrap_or("")),
+        "{report}"
+    );
+    assert!(
+        report.contains("Dependencies: none after reduction")
+            && report.contains(&format!("`{FETCHED}`")),
         "{report}"
     );
     (summary, source)
