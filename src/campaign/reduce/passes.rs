@@ -989,8 +989,18 @@ pub fn steps<'a>(
     } else {
         Vec::new()
     };
+    let again = subtrees.clone();
     let objects = subtrees.into_iter().filter_map(move |t| {
         retype_subtree(p, &t, &Ty::object()).map(|q| step(q, Check::Oracle, "object-type"))
+    });
+    // where `Object` loses the finding (a boxed result then fits: `Builder<Object>` takes an
+    // `int`-returning reference), the short final `String` may keep it
+    let string = Ty::class("java.lang.String", vec![]);
+    let strings = again.into_iter().filter_map(move |t| {
+        (t != string)
+            .then(|| retype_subtree(p, &t, &string))
+            .flatten()
+            .map(|q| step(q, Check::Oracle, "string-type"))
     });
     unused
         .chain(file_level)
@@ -1003,6 +1013,7 @@ pub fn steps<'a>(
         .chain(type_args)
         .chain(jdk)
         .chain(objects)
+        .chain(strings)
         .filter(move |s| measure(&s.program) < limit)
 }
 
@@ -1140,6 +1151,13 @@ mod tests {
             sources.iter().any(|(src, c, pass)| *pass == "object-type"
                 && *c == Check::Oracle
                 && src.contains("java.lang.Object a0 = (true ? ((lib.A) null)")),
+            "{sources:#?}"
+        );
+        // or `String`, where `Object` would lose the finding (oracle)
+        assert!(
+            sources.iter().any(|(src, c, pass)| *pass == "string-type"
+                && *c == Check::Oracle
+                && src.contains("java.lang.String a0 = (true ? ((lib.A) null)")),
             "{sources:#?}"
         );
         // without an oracle, only the steps that keep the types
