@@ -771,6 +771,14 @@ pub fn blocks(f: &FindingFile, parts: &Parts, ctx: &RunContext) -> Vec<Block> {
     }
     out.push(Block::Heading(format!("Program ({})", parts.file)));
     out.push(Block::Code(fence(&parts.file).into(), parts.source.clone()));
+    if let Some(run) = &f.run {
+        out.push(Block::Heading("Running it".into()));
+        let mut lines = vec![format!("program: {}", run.program.describe())];
+        if let Some(t) = &run.twin {
+            lines.push(format!("Java twin: {}", t.describe()));
+        }
+        out.push(Block::Code(String::new(), lines.join("\n")));
+    }
     out.push(Block::Heading(format!("{compiler} says")));
     let quoted: Vec<&str> = output.lines().take(QUOTED_OUTPUT_LINES).collect();
     out.push(Block::Code(String::new(), quoted.join("\n")));

@@ -110,33 +110,7 @@ pub struct CampaignOptions {
     /// those programs are compiled with them).
     pub oracles: Vec<Against>,
     /// Run the programs the compiler accepts, and their Java twins (`--run`).
-    pub run: Option<RunSettings>,
-}
-
-/// How accepted programs are run (`--run`).
-#[derive(Clone, Debug)]
-pub struct RunSettings {
-    /// The sandboxed runner.
-    pub runner: crate::run::Runner,
-    /// The classpath the programs and twins share: the language runtime, then the API's jars.
-    pub shared: Vec<std::path::PathBuf>,
-}
-
-impl RunSettings {
-    /// The settings for programs compiled by `tc` against `classpath` (the API's jars): a
-    /// sandbox is required ([`crate::run::RunError::NoSandbox`] without one).
-    pub fn new(
-        tc: &Toolchain,
-        classpath: Option<&str>,
-    ) -> Result<RunSettings, crate::run::RunError> {
-        let sandbox = crate::run::Sandbox::find()?;
-        let runner = crate::run::Runner::new(sandbox, crate::run::Limits::default())?;
-        let mut shared = tc.runtime.clone();
-        if let Some(cp) = classpath {
-            shared.extend(std::env::split_paths(cp));
-        }
-        Ok(RunSettings { runner, shared })
-    }
+    pub run: Option<crate::run::RunSettings>,
 }
 
 /// What a session did.
@@ -423,7 +397,7 @@ impl Worker<'_> {
     /// process or the machine is not run.
     fn run_accepted(
         &mut self,
-        settings: &RunSettings,
+        settings: &crate::run::RunSettings,
         batch: &[Candidate],
         verdicts: &std::collections::BTreeMap<String, crate::compile::Verdict>,
         classes: &Path,

@@ -410,8 +410,9 @@ fn check(opts: &LaunchOptions, dir: &Path) -> Result<Summary, LaunchError> {
     copts.against = against;
     differential(&mut copts, lang, opts, &tc, classpath.as_deref());
     if opts.run {
-        copts.run =
-            Some(driver::RunSettings::new(&tc, classpath.as_deref()).map_err(CampaignError::Run)?);
+        copts.run = Some(
+            crate::run::RunSettings::new(&tc, classpath.as_deref()).map_err(CampaignError::Run)?,
+        );
     }
     // each shard its own store by default
     let out = opts.out.clone().unwrap_or_else(|| {
@@ -526,8 +527,9 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
     copts.against = against;
     differential(&mut copts, p.lang, opts, &tc, classpath.as_deref());
     if opts.run {
-        copts.run =
-            Some(driver::RunSettings::new(&tc, classpath.as_deref()).map_err(CampaignError::Run)?);
+        copts.run = Some(
+            crate::run::RunSettings::new(&tc, classpath.as_deref()).map_err(CampaignError::Run)?,
+        );
     }
     let identity = RunIdentity::Run(Box::new(SynthIdentity {
         seed,

@@ -137,6 +137,12 @@ public final class ThaliaRunner {
             }
         }
         String msg = c.getMessage();
+        Throwable cause = c.getCause();
+        if (cause != null && cause != c) {
+            String tail = "caused by " + cause.getClass().getName()
+                + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+            msg = msg == null ? tail : msg + " (" + tail + ")";
+        }
         if (msg != null && msg.length() > 500) msg = msg.substring(0, 500);
         return "\"outcome\":\"exception\",\"class\":" + str(c.getClass().getName())
             + ",\"frame\":" + str(frame) + ",\"call\":" + str(call) + ",\"message\":" + str(msg);

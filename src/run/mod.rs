@@ -18,6 +18,34 @@ pub use oracle::{forbidden_call, judge_run, RunFinding, RunKind, RunOutcome, Run
 pub use runner::{BatchRun, Job, Runner};
 pub use sandbox::{Limits, Sandbox};
 
+/// How accepted programs are run (`--run`).
+#[derive(Clone, Debug)]
+pub struct RunSettings {
+    /// The sandboxed runner.
+    pub runner: Runner,
+    /// The classpath the programs and twins share: the language runtime, then the API's jars.
+    pub shared: Vec<PathBuf>,
+}
+
+impl RunSettings {
+    /// The settings for programs compiled by `tc` against `classpath` (the API's jars): a
+    /// sandbox is required ([`RunError::NoSandbox`] without one).
+    pub fn new(
+        tc: &crate::toolchain::Toolchain,
+        classpath: Option<&str>,
+    ) -> Result<RunSettings, RunError> {
+        let sandbox = Sandbox::find()?;
+        let runner = Runner::new(sandbox, Limits::default())?;
+        let mut shared = tc.runtime.clone();
+        if let Some(cp) = classpath {
+            // absolute: the sandbox binds each entry at its own path
+            shared
+                .extend(std::env::split_paths(cp).map(|p| std::fs::canonicalize(&p).unwrap_or(p)));
+        }
+        Ok(RunSettings { runner, shared })
+    }
+}
+
 /// Why programs could not be run.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {

@@ -131,7 +131,7 @@ impl Runner {
             class_dir,
             sandbox,
             limits,
-            program_timeout_ms: 10_000,
+            program_timeout_ms: 3_000,
         })
     }
 

@@ -407,3 +407,134 @@ fn a_check_with_run_runs_the_accepted_programs_and_records_their_outcomes() {
         "{lines:?}"
     );
 }
+
+/// Installs `javac@linkage`: the real javac, except that the class of `Test_p000003.java`
+/// is replaced by one that calls `thalia.stub.Stub.f()`, compiled against a `Stub` that has
+/// `f` while the output gets a `Stub` without it: that program's compiled form throws
+/// `NoSuchMethodError` when run, whatever its source.
+fn linkage_javac(toolchains: &Path) {
+    let javac = real_javac();
+    let javac = javac.display();
+    fake::install_script(
+        toolchains,
+        "javac",
+        "linkage",
+        "com.sun.tools.javac.Main",
+        &format!(
+            r#"#!/bin/sh
+'{javac}' "$@" || exit $?
+out=""; prev=""; hit=""
+for a in "$@"; do
+  [ "$prev" = "-d" ] && out="$a"
+  case "$a" in */Test_p000003.java|Test_p000003.java) hit=1 ;; esac
+  prev="$a"
+done
+[ -n "$hit" ] && [ -n "$out" ] || exit 0
+tmp=$(mktemp -d)
+mkdir -p "$tmp/a" "$tmp/b"
+echo 'package thalia.stub; public class Stub {{ public static void f() {{ }} }}' > "$tmp/a/Stub.java"
+echo 'package thalia.stub; public class Stub {{ public static void g() {{ }} }}' > "$tmp/b/Stub.java"
+echo 'package thalia.p000003; public final class Test_p000003 {{ public static void test() {{ thalia.stub.Stub.f(); }} }}' > "$tmp/Test_p000003.java"
+'{javac}' -d "$tmp/a" "$tmp/a/Stub.java" >/dev/null 2>&1 &&
+'{javac}' -cp "$tmp/a" -d "$out" "$tmp/Test_p000003.java" >/dev/null 2>&1 &&
+'{javac}' -d "$out" "$tmp/b/Stub.java" >/dev/null 2>&1
+rm -rf "$tmp"
+exit 0
+"#
+        ),
+    );
+}
+
+#[test]
+fn a_campaigns_linkage_error_is_a_miscompilation_and_its_reduction_keeps_it() {
+    if !have_tools("a_campaigns_linkage_error_is_a_miscompilation_and_its_reduction_keeps_it") {
+        return;
+    }
+    let root = tempfile::tempdir().expect("tempdir");
+    let r = root.path();
+    let tc = r.join("toolchains");
+    linkage_javac(&tc);
+    let programs = r.join("programs");
+    fake::synth(&tc, "java", "well-typed", 1, 8, &programs);
+    let run = r.join("check");
+    let out = thalia(&tc)
+        .arg("check")
+        .arg(&programs)
+        .args([
+            "--compiler",
+            "javac@linkage",
+            "-j",
+            "1",
+            "--no-recheck",
+            "--run",
+            "--out",
+        ])
+        .arg(&run)
+        .output()
+        .expect("thalia runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = fake::lines(&run.join("results.jsonl"));
+    let p3 = lines
+        .iter()
+        .find(|l| l["id"] == "p000003")
+        .expect("p000003 judged");
+    assert_eq!(p3["verdict"], "accepted", "{p3}");
+    assert_eq!(p3["finding"]["kind"], "miscompilation", "{p3}");
+    assert_eq!(
+        p3["run"]["program"]["class"], "java.lang.NoSuchMethodError",
+        "{p3}"
+    );
+    // the others link: no other miscompilation
+    let misc = lines
+        .iter()
+        .filter(|l| l["finding"]["kind"] == "miscompilation")
+        .count();
+    assert_eq!(misc, 1, "{lines:?}");
+    let bug = run
+        .join("bugs")
+        .join(p3["finding"]["signature"].as_str().expect("signature"));
+    let finding: Value = serde_json::from_str(
+        &std::fs::read_to_string(bug.join("finding.json")).expect("finding.json"),
+    )
+    .expect("JSON");
+    assert_eq!(
+        finding["run"]["program"]["class"],
+        "java.lang.NoSuchMethodError"
+    );
+    let report = std::fs::read_to_string(bug.join("report.md")).expect("report.md");
+    assert!(report.contains("Running it"), "{report}");
+    assert!(report.contains("NoSuchMethodError"), "{report}");
+    // reduction runs every candidate: the linkage error must hold on the reduced program
+    let red = thalia(&tc)
+        .arg("reduce")
+        .arg(&bug)
+        .output()
+        .expect("thalia runs");
+    assert!(
+        red.status.success(),
+        "{}",
+        String::from_utf8_lossy(&red.stderr)
+    );
+    let summary: Value = serde_json::from_str(
+        &std::fs::read_to_string(bug.join("reduced").join("reduction.json"))
+            .expect("reduction.json"),
+    )
+    .expect("JSON");
+    assert!(summary["steps"].as_u64().unwrap_or(0) > 0, "{summary}");
+    // the report counts the runs
+    let rep = thalia(&tc)
+        .args(["report", "--json"])
+        .arg(&run)
+        .output()
+        .expect("thalia runs");
+    let rep: Value = serde_json::from_slice(&rep.stdout).expect("JSON");
+    assert_eq!(
+        rep["runs"]["programs"].as_u64(),
+        Some(lines.iter().filter(|l| l["verdict"] == "accepted").count() as u64),
+        "{rep}"
+    );
+}
