@@ -138,14 +138,16 @@ public final class ThaliaRunner {
         }
         String msg = c.getMessage();
         Throwable cause = c.getCause();
-        if (cause != null && cause != c) {
+        String causeClass = cause != null && cause != c ? cause.getClass().getName() : null;
+        if (causeClass != null) {
             String tail = "caused by " + cause.getClass().getName()
                 + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
             msg = msg == null ? tail : msg + " (" + tail + ")";
         }
         if (msg != null && msg.length() > 500) msg = msg.substring(0, 500);
         return "\"outcome\":\"exception\",\"class\":" + str(c.getClass().getName())
-            + ",\"frame\":" + str(frame) + ",\"call\":" + str(call) + ",\"message\":" + str(msg);
+            + ",\"frame\":" + str(frame) + ",\"call\":" + str(call) + ",\"cause\":" + str(causeClass)
+            + ",\"message\":" + str(msg);
     }
 
     private static String str(String s) {

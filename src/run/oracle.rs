@@ -21,7 +21,11 @@ pub enum RunOutcome {
         /// The call it came from: the frame just above the program's top frame.
         #[serde(default)]
         call: Option<String>,
-        /// Its message.
+        /// The class of its cause, for an error that wraps another (`BootstrapMethodError`,
+        /// `ExceptionInInitializerError`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cause: Option<String>,
+        /// Its message (with its cause's).
         #[serde(default)]
         message: Option<String>,
     },
@@ -69,6 +73,7 @@ impl RunOutcome {
                 frame,
                 call,
                 message,
+                ..
             } => {
                 let mut s = class.clone();
                 if let Some(f) = frame {
@@ -202,12 +207,19 @@ pub struct RunFinding {
 /// exception both raise alike, and any exception without a twin but those the types rule
 /// out (save a `NullPointerException`, which a `null` inhabitant may raise), is expected.
 pub fn judge_run(program: &RunOutcome, twin: Option<&RunOutcome>) -> Option<RunFinding> {
-    let RunOutcome::Exception { class, call, .. } = program else {
+    let RunOutcome::Exception {
+        class, call, cause, ..
+    } = program
+    else {
         return None;
     };
-    let detail = match call {
-        Some(c) => format!("{class} from {}", strip_lambda(c)),
+    let raised = match cause {
+        Some(c) => format!("{class} ({c})"),
         None => class.clone(),
+    };
+    let detail = match call {
+        Some(c) => format!("{raised} from {}", strip_lambda(c)),
+        None => raised,
     };
     if LINKAGE_ERRORS.contains(&class.as_str()) {
         return Some(RunFinding {
@@ -244,6 +256,7 @@ mod tests {
             class: class.into(),
             frame: Some("T.test:3".into()),
             call: Some("lib.A.m".into()),
+            cause: None,
             message: None,
         }
     }
