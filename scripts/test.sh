@@ -5,7 +5,7 @@
 #                                   required (a test whose tool is missing fails). Installs into
 #                                   the user's cache the pinned compilers (~/.cache/thalia/
 #                                   toolchains) and the JaCoCo jars (the Maven cache); as root or
-#                                   with sudo, Debian's chromium (--no-install-recommends) and a
+#                                   with sudo, Debian's chromium and bubblewrap (--no-install-recommends) and a
 #                                   single-node Slurm whose daemons (munged, slurmctld, slurmd) it
 #                                   starts and leaves running: stop them with
 #                                   `bash scripts/slurm-setup.sh --stop`.
@@ -41,7 +41,7 @@ case "${1:-}" in
 esac
 
 case "$lane" in
-    full) echo "== scripts/test.sh (full lane): installs the pinned compilers and JaCoCo into the user's cache, Debian's chromium (--no-install-recommends) and a single-node Slurm, and starts munged, slurmctld and slurmd (stop them with: bash scripts/slurm-setup.sh --stop); --offline installs nothing" ;;
+    full) echo "== scripts/test.sh (full lane): installs the pinned compilers and JaCoCo into the user's cache, Debian's chromium and bubblewrap (--no-install-recommends) and a single-node Slurm, and starts munged, slurmctld and slurmd (stop them with: bash scripts/slurm-setup.sh --stop); --offline installs nothing" ;;
     offline) echo "== scripts/test.sh --offline: installs nothing, starts nothing; tests that need the network, a compiler other than javac, or root are not run or skip" ;;
     fast) echo "== scripts/test.sh --fast: installs nothing; the format check, unit tests and quick offline tests" ;;
 esac
@@ -103,6 +103,18 @@ if ! command -v chromium >/dev/null; then
     (as_root apt-get update -qq &&
         as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium) ||
         echo "warning: chromium could not be installed; the page test fails under THALIA_REQUIRE_TOOLS=1"
+fi
+
+echo "== bubblewrap, the sandbox of tests/campaign/run_programs.rs (Debian's package)"
+if ! command -v bwrap >/dev/null; then
+    if [ "$(id -u)" = 0 ]; then
+        as_root() { "$@"; }
+    else
+        as_root() { sudo "$@"; }
+    fi
+    (as_root apt-get update -qq &&
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends bubblewrap) ||
+        echo "warning: bubblewrap could not be installed; the run tests fail under THALIA_REQUIRE_TOOLS=1"
 fi
 
 echo "== a single-node Slurm for tests/online/online_slurm.rs (stop it with: bash scripts/slurm-setup.sh --stop)"

@@ -652,6 +652,7 @@ fn measure_campaign(
                 attribution: share(Stage::Attribution),
                 store: share(Stage::Store),
                 twins: share(Stage::Twins),
+                run: share(Stage::Run),
             },
         },
         findings: outcome.findings,

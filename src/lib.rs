@@ -18,6 +18,7 @@ pub mod graph;
 pub mod hash;
 pub mod profile;
 pub mod progress;
+pub mod run;
 pub mod rundir;
 pub mod server;
 pub mod stages;

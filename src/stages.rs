@@ -1,4 +1,4 @@
-//! Busy time per campaign stage (synthesis, compile, attribution, store, twins), summed over
+//! Busy time per campaign stage (synthesis, compile, attribution, store, twins, run), summed over
 //! the threads of this process: what `thalia bench compile` shares a campaign's wall time
 //! out by.
 
@@ -20,16 +20,19 @@ pub enum Stage {
     Store,
     /// Compiling the Java twins of findings.
     Twins,
+    /// Running accepted programs and their twins (`--run`).
+    Run,
 }
 
 impl Stage {
     /// Every stage, in report order.
-    pub const ALL: [Stage; 5] = [
+    pub const ALL: [Stage; 6] = [
         Stage::Synthesis,
         Stage::Compile,
         Stage::Attribution,
         Stage::Store,
         Stage::Twins,
+        Stage::Run,
     ];
 }
 
@@ -63,6 +66,9 @@ pub struct StageTimes {
     pub store: f64,
     /// [`Stage::Twins`].
     pub twins: f64,
+    /// [`Stage::Run`].
+    #[serde(default)]
+    pub run: f64,
 }
 
 impl StageTimes {
@@ -74,6 +80,7 @@ impl StageTimes {
             Stage::Attribution => self.attribution,
             Stage::Store => self.store,
             Stage::Twins => self.twins,
+            Stage::Run => self.run,
         }
     }
 
@@ -85,6 +92,7 @@ impl StageTimes {
             attribution: self.attribution - earlier.attribution,
             store: self.store - earlier.store,
             twins: self.twins - earlier.twins,
+            run: self.run - earlier.run,
         }
     }
 }
@@ -98,5 +106,6 @@ pub fn snapshot() -> StageTimes {
         attribution: s(Stage::Attribution),
         store: s(Stage::Store),
         twins: s(Stage::Twins),
+        run: s(Stage::Run),
     }
 }

@@ -445,6 +445,18 @@ pub fn title(finding: &FindingFile, first_diagnostic: Option<&str>) -> String {
         FindingKind::Performance => {
             format!("{compiler} does not finish compiling a {call} within the time budget")
         }
+        FindingKind::Miscompilation | FindingKind::Unsoundness => {
+            let raised = finding
+                .run
+                .as_ref()
+                .map(|r| simple_names(r.program.class()))
+                .unwrap_or_else(|| "an exception".into());
+            if finding.kind == FindingKind::Miscompilation {
+                format!("The code {compiler} generates for a {call} fails to link: {raised}")
+            } else {
+                format!("A {call} that {compiler} accepts raises {raised} at run time")
+            }
+        }
     }
 }
 
@@ -468,6 +480,12 @@ fn verdict_words(kind: FindingKind, expected: Expected) -> (&'static str, &'stat
         FindingKind::Crash => "crashes",
         FindingKind::Performance => "does not finish within the time budget",
         FindingKind::RejectedElsewhere => "rejects it, but away from the call under test",
+        FindingKind::Miscompilation => {
+            "accepts it, but its compiled code fails to link or verify when run"
+        }
+        FindingKind::Unsoundness => {
+            "accepts it, but running it raises an exception its types rule out"
+        }
     };
     (expected, actual)
 }
@@ -855,6 +873,14 @@ pub fn blocks(f: &FindingFile, parts: &Parts, ctx: &RunContext) -> Vec<Block> {
     }
     out.push(Block::Heading(format!("Program ({})", parts.file)));
     out.push(Block::Code(fence(&parts.file).into(), parts.source.clone()));
+    if let Some(run) = &f.run {
+        out.push(Block::Heading("Running it".into()));
+        let mut lines = vec![format!("program: {}", run.program.describe())];
+        if let Some(t) = &run.twin {
+            lines.push(format!("Java twin: {}", t.describe()));
+        }
+        out.push(Block::Code(String::new(), lines.join("\n")));
+    }
     out.push(Block::Heading(format!("{compiler} says")));
     let quoted: Vec<&str> = output.lines().take(QUOTED_OUTPUT_LINES).collect();
     out.push(Block::Code(String::new(), quoted.join("\n")));
@@ -1241,6 +1267,7 @@ pub fn report_md(
     differential: &[DiffRef],
 ) -> String {
     let f = FindingFile {
+        run: None,
         signature: String::new(),
         signature_text: signature.to_string(),
         kind,

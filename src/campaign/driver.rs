@@ -43,6 +43,9 @@ pub enum CampaignError {
     /// The programs could not be read or made.
     #[error(transparent)]
     Source(#[from] SourceError),
+    /// Programs could not be run (`--run`).
+    #[error(transparent)]
+    Run(#[from] crate::run::RunError),
     /// A compiler gave no verdict for a program.
     #[error("{0}")]
     NoVerdict(String),
@@ -106,6 +109,8 @@ pub struct CampaignOptions {
     /// The other releases and frontends that judge the findings no Java twin judges (only
     /// those programs are compiled with them).
     pub oracles: Vec<Against>,
+    /// Run the programs the compiler accepts, and their Java twins (`--run`).
+    pub run: Option<crate::run::RunSettings>,
 }
 
 /// What a session did.
@@ -119,6 +124,13 @@ pub struct Outcome {
     pub findings: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Programs run (`--run`), and those not run (they call a member that acts on the
+    /// process or the machine).
+    pub ran: u64,
+    /// Programs not run.
+    pub not_run: u64,
+    /// Seconds the workers spent running programs and their twins (`--run`).
+    pub run_seconds: f64,
     /// The session was stopped by Ctrl-C ([`super::interrupt`]) before its budget was used.
     pub interrupted: bool,
 }
@@ -184,6 +196,9 @@ pub fn run(
     let failure: Mutex<Option<CampaignError>> = Mutex::new(None);
     let stop = AtomicBool::new(false);
     let judged = AtomicU64::new(0);
+    let ran = AtomicU64::new(0);
+    let not_run = AtomicU64::new(0);
+    let run_nanos = AtomicU64::new(0);
     let session_findings = AtomicU64::new(0);
     let deadline = match opts.budget {
         Budget::Time(d) => Some(start + d),
@@ -214,6 +229,7 @@ pub fn run(
     let mut resumed: u64 = 0;
     std::thread::scope(|s| {
         for w in 0..opts.jobs.max(1) {
+            let run_counts = (&ran, &not_run, &run_nanos);
             let (rx, store, failure, stop, bar, judged, session_findings, work, cutoff) = (
                 &rx,
                 &store,
@@ -253,6 +269,7 @@ pub fn run(
                     opts,
                     judge,
                     cutoff,
+                    run_counts,
                 };
                 loop {
                     let next = rx.lock().unwrap_or_else(|p| p.into_inner()).recv();
@@ -346,6 +363,9 @@ pub fn run(
         judged: judged.into_inner(),
         resumed,
         findings: session_findings.into_inner(),
+        ran: ran.into_inner(),
+        not_run: not_run.into_inner(),
+        run_seconds: run_nanos.into_inner() as f64 / 1e9,
         seconds: start.elapsed().as_secs_f64(),
         interrupted,
     };
@@ -366,9 +386,119 @@ struct Worker<'a> {
     opts: &'a CampaignOptions,
     judge: &'a Judge,
     cutoff: &'a Cutoff,
+    /// Programs run, not run, and nanoseconds spent running (`--run`).
+    run_counts: (&'a AtomicU64, &'a AtomicU64, &'a AtomicU64),
 }
 
 impl Worker<'_> {
+    /// Runs the programs of `batch` the compiler accepted (their classes in `classes`) and
+    /// their Java twins (compiled with the worker's javac, when it has one) in the sandbox;
+    /// returns what each ended in, by key. A program that calls a member acting on the
+    /// process or the machine is not run.
+    fn run_accepted(
+        &mut self,
+        settings: &crate::run::RunSettings,
+        batch: &[Candidate],
+        verdicts: &std::collections::BTreeMap<String, crate::compile::Verdict>,
+        classes: &Path,
+    ) -> Result<std::collections::BTreeMap<String, crate::run::RunRecord>, CampaignError> {
+        use crate::run::{forbidden_call, test_class, Job, RunOutcome, RunRecord};
+        let start = Instant::now();
+        let dir = self.dir.join("run");
+        let mut out = std::collections::BTreeMap::new();
+        let mut runnable = Vec::new();
+        for c in batch {
+            if !verdicts.get(&c.file).is_some_and(|v| v.is_accepted()) {
+                continue;
+            }
+            let called = forbidden_call(&c.source)
+                .or_else(|| c.twin.as_ref().and_then(|t| forbidden_call(&t.source)));
+            match called {
+                Some(member) => {
+                    out.insert(
+                        c.key.clone(),
+                        RunRecord {
+                            program: RunOutcome::NotRun {
+                                reason: format!("calls {member}"),
+                            },
+                            twin: None,
+                            seconds: 0.0,
+                        },
+                    );
+                }
+                None => runnable.push(c),
+            }
+        }
+        self.run_counts
+            .1
+            .fetch_add(out.len() as u64, Ordering::SeqCst);
+        if runnable.is_empty() {
+            return Ok(out);
+        }
+        // the twins javac accepts run beside their programs
+        let with_twin: Vec<&Candidate> = runnable
+            .iter()
+            .copied()
+            .filter(|c| c.twin.is_some() && c.record.twin_not_applicable.is_none())
+            .collect();
+        let twin_verdicts = match (self.twin.as_deref_mut(), with_twin.is_empty()) {
+            (Some(javac), false) => twins::compile(
+                javac,
+                &dir.join("twins"),
+                &with_twin,
+                &self.opts.compile,
+                &self.opts.twin_runtime,
+            )?,
+            _ => std::collections::BTreeMap::new(),
+        };
+        let twin_classes = dir.join("twins").join("twin-classes");
+        let mut jobs = Vec::new();
+        for c in &runnable {
+            jobs.push(Job {
+                id: format!("p:{}", c.key),
+                classes: classes.to_path_buf(),
+                class: test_class(&c.file, &c.source),
+            });
+            if let (Some(t), Some(v)) = (&c.twin, twin_verdicts.get(&c.key)) {
+                if v.is_accepted() {
+                    jobs.push(Job {
+                        id: format!("t:{}", c.key),
+                        classes: twin_classes.clone(),
+                        class: test_class(&t.file, &t.source),
+                    });
+                }
+            }
+        }
+        let ran = settings
+            .runner
+            .run_batch(&dir.join("sandbox"), &settings.shared, &jobs)?;
+        let seconds = start.elapsed().as_secs_f64() / runnable.len() as f64;
+        for c in &runnable {
+            let Some(program) = ran.outcomes.get(&format!("p:{}", c.key)) else {
+                continue;
+            };
+            out.insert(
+                c.key.clone(),
+                RunRecord {
+                    program: program.clone(),
+                    twin: ran.outcomes.get(&format!("t:{}", c.key)).cloned(),
+                    seconds,
+                },
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        self.run_counts
+            .0
+            .fetch_add(runnable.len() as u64, Ordering::SeqCst);
+        let spent = start.elapsed();
+        self.run_counts.2.fetch_add(
+            u64::try_from(spent.as_nanos()).unwrap_or(u64::MAX),
+            Ordering::SeqCst,
+        );
+        stages::add(Stage::Run, spent);
+        Ok(out)
+    }
+
     /// Compiles one batch in the worker's directory and records every program's verdict;
     /// returns the findings. A batch given up at the cutoff records nothing
     /// ([`CompileError::GivenUp`]).
@@ -440,6 +570,11 @@ impl Worker<'_> {
             twins::compile_differential(&oracles, dir, &untwinned, &opts.compile, self.cutoff)?
         };
         let format = self.compiler.toolchain().tool.profile().diagnostics;
+        // the accepted programs run, with their twins (`--run`)
+        let mut runs = match &opts.run {
+            Some(settings) => self.run_accepted(settings, batch, &result.verdicts, &classes)?,
+            None => std::collections::BTreeMap::new(),
+        };
         // the same files with every other compiler
         let mut others = Vec::with_capacity(self.against.len());
         for (i, (other, variant)) in self.against.iter_mut().enumerate() {
@@ -488,6 +623,9 @@ impl Worker<'_> {
             }
             let verdict = verdict_of(c)?;
             let mut judgement = self.judge.judge(c, verdict, twin, &other_verdicts);
+            if let Some(run) = runs.remove(&c.key) {
+                self.judge.add_run(c, &mut judgement, run);
+            }
             if opts.differential {
                 let others = oracle_verdicts.get(&c.key).map_or(&[][..], Vec::as_slice);
                 twins::settle(&mut judgement, c, verdict, others, format);

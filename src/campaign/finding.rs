@@ -24,16 +24,26 @@ pub enum FindingKind {
     /// program's Java twin the other way (accepts it, or rejects it at the call only): then
     /// the compiler rejects a statement javac accepts, a bug.
     RejectedElsewhere,
+    /// An accepted program, run (`--run`), raised a linkage or verification error
+    /// (`NoSuchMethodError`, `VerifyError`, ...): the compiled code does not fit what it runs
+    /// against.
+    Miscompilation,
+    /// An accepted program, run (`--run`), raised an exception its types rule out and its
+    /// Java twin does not raise alike (a `ClassCastException` with no cast, a Groovy
+    /// `MissingFieldException`): the type checker let through what fails at run time.
+    Unsoundness,
 }
 
 impl FindingKind {
     /// Every kind, in report order.
-    pub const ALL: [FindingKind; 5] = [
+    pub const ALL: [FindingKind; 7] = [
         FindingKind::UnexpectedRejection,
         FindingKind::UnexpectedAcceptance,
         FindingKind::Crash,
         FindingKind::Performance,
         FindingKind::RejectedElsewhere,
+        FindingKind::Miscompilation,
+        FindingKind::Unsoundness,
     ];
 
     /// The kebab-case name used in files and directory names.
@@ -44,6 +54,8 @@ impl FindingKind {
             FindingKind::Crash => "crash",
             FindingKind::Performance => "performance",
             FindingKind::RejectedElsewhere => "rejected-elsewhere",
+            FindingKind::Miscompilation => "miscompilation",
+            FindingKind::Unsoundness => "unsoundness",
         }
     }
 }

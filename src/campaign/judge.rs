@@ -102,6 +102,8 @@ pub struct Finding {
     pub intended: Option<IntendedLabel>,
     /// Its folder in the run directory: `intended`, `known`, `suspects` or `bugs`.
     pub folder: &'static str,
+    /// What running the program and its twin ended in (`--run`).
+    pub run: Option<crate::run::RunRecord>,
 }
 
 /// A disagreement between the compiler under test and another compiler on a program.
@@ -127,6 +129,21 @@ pub struct Judgement {
     pub finding: Option<Finding>,
     /// The other compilers (`--against`) that disagree with it, in the manifest's order.
     pub differential: Vec<Disagreement>,
+    /// What running the program and its twin ended in (`--run`).
+    pub run: Option<crate::run::RunRecord>,
+}
+
+/// The signature of a run finding of `kind` by `tool` whose outcome is `detail` (the
+/// exception's class and the call it came from): `<kind>-<tool>-<hash>` like the others.
+pub fn run_signature(tool: crate::toolchain::Tool, kind: FindingKind, detail: &str) -> Signature {
+    let text = format!("{} {}: {}", tool.name(), kind.as_str(), detail);
+    let dir = format!(
+        "{}-{}-{:016x}",
+        kind.as_str(),
+        tool.name(),
+        crate::hash::fnv1a64(text.as_bytes())
+    );
+    Signature { text, dir }
 }
 
 /// What the Java twin says of a finding of `kind` on `cand` whose twin got `twin` from javac:
@@ -421,12 +438,56 @@ impl Judge {
                     known,
                     intended,
                     folder: dest,
+                    run: None,
                 }
             });
         Judgement {
             finding,
             differential,
+            run: None,
         }
+    }
+
+    /// Adds what running `cand` (and its Java twin) ended in to `judgement`; when its
+    /// verdict made no finding, a run outcome the run oracle ([`crate::run::judge_run`])
+    /// judges a finding becomes one: a miscompilation is a bug, unsoundness is one when the
+    /// twin ran (and ended otherwise), a suspect when no twin did.
+    pub fn add_run(&self, cand: &Candidate, judgement: &mut Judgement, run: crate::run::RunRecord) {
+        if judgement.finding.is_none() {
+            if let Some(rf) = crate::run::judge_run(&run.program, run.twin.as_ref()) {
+                let kind = match rf.kind {
+                    crate::run::RunKind::Miscompilation => FindingKind::Miscompilation,
+                    crate::run::RunKind::Unsoundness => FindingKind::Unsoundness,
+                };
+                let sig = run_signature(self.compiler.tool, kind, &rf.detail);
+                let twin = match (&run.twin, kind) {
+                    (Some(_), _) => TwinStatus::Confirmed,
+                    (None, FindingKind::Miscompilation) => TwinStatus::NoTwin,
+                    (None, _) => TwinStatus::Unconfirmed,
+                };
+                judgement.finding = Some(Finding {
+                    kind,
+                    signature: sig,
+                    twin,
+                    twin_reason: None,
+                    twin_file: cand.twin.as_ref().map(|t| FindingTwin {
+                        message: None,
+                        file: t.file.clone(),
+                        compiler: "javac".into(),
+                        verdict: run.twin.as_ref().map(|_| "accepted".to_string()),
+                        status: run.twin.as_ref().map(|_| TwinStatus::Confirmed),
+                        not_applicable: None,
+                    }),
+                    known: None,
+                    intended: None,
+                    folder: folder(twin, kind),
+                    run: Some(run.clone()),
+                });
+            }
+        } else if let Some(f) = judgement.finding.as_mut() {
+            f.run = Some(run.clone());
+        }
+        judgement.run = Some(run);
     }
 
     /// The disagreement of `cand` with the compiler `info`, which gave `other`, if any.
@@ -481,6 +542,7 @@ impl Judge {
                     known,
                     intended: intended.clone(),
                     folder: dest,
+                    run: None,
                 }
             });
         Some(Disagreement {

@@ -376,7 +376,10 @@ pub fn confirms(ev: &EntryVerdict, kind: FindingKind, signature: &str) -> bool {
                 .signature
                 .as_deref()
                 .is_some_and(|s| signature_detail(s) == signature_detail(signature)),
-            FindingKind::UnexpectedAcceptance | FindingKind::Performance => true,
+            FindingKind::UnexpectedAcceptance
+            | FindingKind::Performance
+            | FindingKind::Miscompilation
+            | FindingKind::Unsoundness => true,
         }
 }
 

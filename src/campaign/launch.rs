@@ -119,6 +119,9 @@ pub struct LaunchOptions {
     /// At the end, compile every finding with the newest release of its compiler (and the
     /// newest pre-release) and record whether it is still open ([`super::recheck`]).
     pub recheck: bool,
+    /// Run the programs the compiler accepts (and their Java twins) in a sandbox, and judge
+    /// their outcomes ([`crate::run`]).
+    pub run: bool,
 }
 
 impl LaunchOptions {
@@ -139,6 +142,7 @@ impl LaunchOptions {
             jvm_options: Vec::new(),
             command: Vec::new(),
             recheck: true,
+            run: false,
         }
     }
 }
@@ -405,6 +409,11 @@ fn check(opts: &LaunchOptions, dir: &Path) -> Result<Summary, LaunchError> {
         setup::against(&opts.against, &tc, settings, classpath.as_deref())?;
     copts.against = against;
     differential(&mut copts, lang, opts, &tc, classpath.as_deref());
+    if opts.run {
+        copts.run = Some(
+            crate::run::RunSettings::new(&tc, classpath.as_deref()).map_err(CampaignError::Run)?,
+        );
+    }
     // each shard its own store by default
     let out = opts.out.clone().unwrap_or_else(|| {
         let suffix = shard
@@ -517,6 +526,11 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
         setup::against(&opts.against, &tc, settings, classpath.as_deref())?;
     copts.against = against;
     differential(&mut copts, p.lang, opts, &tc, classpath.as_deref());
+    if opts.run {
+        copts.run = Some(
+            crate::run::RunSettings::new(&tc, classpath.as_deref()).map_err(CampaignError::Run)?,
+        );
+    }
     let identity = RunIdentity::Run(Box::new(SynthIdentity {
         seed,
         language: p.lang,

@@ -176,6 +176,9 @@ pub struct FindingFile {
     /// differently on a release the recheck compiled both with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub known_disproved: Option<DisprovedLabel>,
+    /// What running the program and its Java twin ended in (`--run`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<crate::run::RunRecord>,
 }
 
 /// A known label taken back, and why.
@@ -588,6 +591,9 @@ pub struct ResultLine {
     /// The javac verdict of the program's Java twin, when a finding's twin was compiled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub twin_verdict: Option<String>,
+    /// What running the program (and its Java twin) ended in (`--run`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<crate::run::RunRecord>,
     /// This program's share of its batch's compile time (seconds).
     pub seconds: f64,
     /// When it was judged (seconds since the Unix epoch).

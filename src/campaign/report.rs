@@ -121,6 +121,23 @@ pub struct Standing {
     pub differential: u64,
 }
 
+/// What running the accepted programs gave (`--run`).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RunCounts {
+    /// Programs with a run outcome (those not run included).
+    pub programs: u64,
+    /// Programs by outcome: `normal`, `exception`, `timeout`, `ended`, `no-test`, `not-run`.
+    pub outcomes: BTreeMap<String, u64>,
+    /// Programs not run, by reason (`calls java.lang.System.exit`).
+    pub not_run: BTreeMap<String, u64>,
+    /// Seconds spent running them and their twins (the workers' time).
+    pub seconds: f64,
+    /// Those seconds over the sessions' time.
+    pub share: f64,
+    /// Programs run per second of run time.
+    pub programs_per_second: f64,
+}
+
 /// The summary of a run directory.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -179,6 +196,9 @@ pub struct Report {
     pub seconds: f64,
     /// Programs judged per second over all sessions.
     pub programs_per_second: f64,
+    /// What running the accepted programs gave (`--run`; none in a run without it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runs: Option<RunCounts>,
     /// Lines of `results.jsonl` that could not be read (cut short by a kill, corrupt).
     pub unreadable_lines: u64,
     /// One warning per unreadable line, naming the file and the line number.
@@ -211,6 +231,38 @@ fn state_rank(s: Option<StatusState>) -> u8 {
         Some(StatusState::Unchecked) | None => 1,
         Some(StatusState::Fixed) => 2,
     }
+}
+
+/// The run outcomes of `lines` (none when no line has one) in a run of `seconds`.
+fn run_counts<'a>(lines: impl Iterator<Item = &'a ResultLine>, seconds: f64) -> Option<RunCounts> {
+    let mut c = RunCounts::default();
+    for r in lines.filter_map(|l| l.run.as_ref()) {
+        c.programs += 1;
+        let outcome = match &r.program {
+            crate::run::RunOutcome::Exception { .. } => "exception",
+            other => other.class(),
+        };
+        *c.outcomes.entry(outcome.to_string()).or_default() += 1;
+        if let crate::run::RunOutcome::NotRun { reason } = &r.program {
+            *c.not_run.entry(reason.clone()).or_default() += 1;
+        }
+        c.seconds += r.seconds;
+    }
+    if c.programs == 0 {
+        return None;
+    }
+    let ran = c.programs - c.not_run.values().sum::<u64>();
+    c.share = if seconds > 0.0 {
+        c.seconds / seconds
+    } else {
+        0.0
+    };
+    c.programs_per_second = if c.seconds > 0.0 {
+        ran as f64 / c.seconds
+    } else {
+        0.0
+    };
+    Some(c)
 }
 
 impl Report {
@@ -402,6 +454,7 @@ impl Report {
             .collect();
         let seconds: f64 = manifest.sessions.iter().map(|s| s.seconds).sum();
         let programs = lines.len() as u64;
+        let runs = run_counts(lines.values(), seconds);
         Ok(Report {
             dir: dir.display().to_string(),
             kind: manifest.kind.clone(),
@@ -436,6 +489,7 @@ impl Report {
             } else {
                 0.0
             },
+            runs,
             unreadable_lines: unreadable,
             warnings,
             census: rundir::read_to_string_limited(
@@ -530,6 +584,22 @@ impl Report {
                 k.occurrences,
                 k.distinct
             );
+        }
+        if let Some(r) = &self.runs {
+            let outcomes: Vec<String> =
+                r.outcomes.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            let _ = writeln!(
+                out,
+                "\n  run (--run): {} programs ({}); {:.1} s running ({:.0} % of the sessions' time, {:.1} programs/s)",
+                r.programs,
+                outcomes.join(", "),
+                r.seconds,
+                100.0 * r.share,
+                r.programs_per_second
+            );
+            for (reason, n) in &r.not_run {
+                let _ = writeln!(out, "  {n:>9}  not run: {reason}");
+            }
         }
         if !self.differential.is_empty() {
             let _ = writeln!(out, "\n  differential (programs):");

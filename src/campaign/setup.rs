@@ -188,6 +188,7 @@ pub fn campaign_options(
         twin_runtime: tc.runtime.clone(),
         differential: false,
         oracles: Vec::new(),
+        run: None,
     };
     Ok((info, opts))
 }

@@ -368,6 +368,7 @@ impl Store {
             matches: finding.is_none(),
             differential,
             twin_verdict: twin.map(|t| t.label().to_string()),
+            run: judgement.run.clone(),
             finding,
             seconds,
             at: now(),
@@ -557,6 +558,7 @@ impl Store {
             cluster: None,
             status: None,
             known_disproved: None,
+            run: f.run.clone(),
         };
         let context = self.context.get_or_init(|| {
             super::bugreport::RunContext::of(
@@ -837,6 +839,10 @@ fn repro_script(
         FindingKind::UnexpectedAcceptance => (
             "[ \"$code\" -eq 0 ]".to_string(),
             "the compiler accepts the program",
+        ),
+        FindingKind::Miscompilation | FindingKind::Unsoundness => (
+            "[ \"$code\" -eq 0 ]".to_string(),
+            "the compiler accepts the program (`thalia run-program` runs it: see finding.json's `run`)",
         ),
         FindingKind::Crash => {
             let needle = match verdict {

@@ -92,6 +92,11 @@ pub(super) struct CompileArgs {
     /// since V` in `finding.json`, `report.md` and `thalia report`).
     #[arg(long)]
     no_recheck: bool,
+    /// Run the programs the compiler accepts, and their Java twins, in a sandbox
+    /// (bubblewrap, required): a linkage or verification error is a miscompilation finding,
+    /// an exception only the program raises that its types rule out an unsoundness finding.
+    #[arg(long)]
+    run: bool,
 }
 
 impl CompileArgs {
@@ -137,6 +142,7 @@ impl CompileArgs {
             intended: self.intended.clone(),
             command: std::env::args().collect(),
             recheck: !self.no_recheck,
+            run: self.run,
             ..LaunchOptions::new(programs, settings)
         }
     }
@@ -310,6 +316,16 @@ pub(super) fn finish(summary: &Summary) -> Result<ExitCode> {
         summary.findings,
         summary.distinct
     );
+    if outcome.ran + outcome.not_run > 0 {
+        eprintln!(
+            "ran {} programs ({:.1}/s of run time; {} not run: they call a member acting on the process or the machine); running took {:.1}s, {:.0}% of the session's time",
+            outcome.ran,
+            outcome.ran as f64 / outcome.run_seconds.max(1e-9),
+            outcome.not_run,
+            outcome.run_seconds,
+            100.0 * outcome.run_seconds / outcome.seconds.max(1e-9)
+        );
+    }
     if let Some(r) = &summary.recheck {
         eprintln!("{}", r.line());
     }

@@ -7,6 +7,7 @@ mod bench;
 mod bisect;
 mod campaign;
 mod extract;
+mod run;
 mod synth;
 mod toolchain;
 
@@ -56,6 +57,11 @@ enum Command {
     /// compare each verdict with the expectation in its `programs.jsonl`; keeps a results
     /// store like `thalia run` (resumable) and prints the rates and the distinct findings.
     Check(campaign::CheckArgs),
+    /// Run one compiled program (and its Java twin) in the sandbox (bubblewrap, no network,
+    /// the file system read-only but a throwaway directory) and judge the outcome: a linkage
+    /// or verification error is a miscompilation, an exception only the program raises that
+    /// its types rule out is unsoundness.
+    RunProgram(run::RunProgramArgs),
     /// Merge the run directories of a campaign's shards (`thalia run --shard I/N`) into one
     /// run directory: every program once, findings deduplicated by signature with their
     /// counts summed, manifests combined; refuses runs of different campaigns and the same
@@ -158,6 +164,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Extract(args) => extract::extract(args),
         Command::Run(args) => campaign::run(args),
         Command::Check(args) => campaign::check(args),
+        Command::RunProgram(args) => run::run_program(args),
         Command::Merge(args) => campaign::merge(args),
         Command::Batch(args) => batch::batch(args),
         Command::Report(args) => campaign::report(args),

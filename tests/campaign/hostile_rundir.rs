@@ -145,6 +145,7 @@ fn result_line(key: &str, signature: Option<&str>) -> String {
         finding,
         differential: Vec::new(),
         twin_verdict: None,
+        run: None,
         seconds: 0.5,
         at: 1.0,
     };
@@ -254,6 +255,7 @@ fn write_finding(run: &Path, tool: Tool, version: &str, locals: usize) -> PathBu
         cluster: None,
         status: None,
         known_disproved: None,
+        run: None,
     };
     write_finding_json(&bug, &finding);
     std::fs::write(bug.join("report.md"), "# finding\n").expect("write report");

@@ -15,6 +15,7 @@ mod oracles;
 mod phases;
 mod reduce;
 mod reduce_deep;
+mod run_programs;
 mod shard;
 #[path = "../support/mod.rs"]
 mod support;

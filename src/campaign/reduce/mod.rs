@@ -157,6 +157,19 @@ impl Work {
         file: &str,
         src: &str,
     ) -> Result<Verdict, ReduceError> {
+        Ok(self.compile_and_run(compiler, opts, file, src, None)?.0)
+    }
+
+    /// Compiles `src` as `file` with `compiler` and, with `run`, runs it when accepted: its
+    /// verdict and run outcome.
+    fn compile_and_run(
+        &mut self,
+        compiler: &mut Compiler,
+        opts: &CompileOptions,
+        file: &str,
+        src: &str,
+        run: Option<&RunCheck>,
+    ) -> Result<(Verdict, Option<crate::run::RunOutcome>), ReduceError> {
         self.compiles += 1;
         let dir = self.dir.path().join(format!("c{}", self.compiles));
         let classes = dir.join("classes");
@@ -170,13 +183,39 @@ impl Work {
         let result = compiler
             .compile_batch(std::slice::from_ref(&path), &classes, opts)
             .map_err(|e| ReduceError::Compiler(e.to_string()))?;
-        let _ = std::fs::remove_dir_all(&dir);
-        result
+        let verdict = result
             .verdicts
             .get(file)
             .cloned()
-            .ok_or_else(|| ReduceError::Compiler(format!("no verdict for {file}")))
+            .ok_or_else(|| ReduceError::Compiler(format!("no verdict for {file}")));
+        // an accepted program of a run finding runs, in the sandbox
+        let outcome = match (&verdict, run) {
+            (Ok(v), Some(run)) if v.is_accepted() => {
+                let job = crate::run::Job {
+                    id: "program".into(),
+                    classes: classes.clone(),
+                    class: crate::run::test_class(file, src),
+                };
+                let ran = run
+                    .runner
+                    .run_batch(&dir.join("run"), &run.shared, &[job])
+                    .map_err(|e| ReduceError::Compiler(e.to_string()))?;
+                ran.outcomes.get("program").cloned()
+            }
+            _ => None,
+        };
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok((verdict?, outcome))
     }
+}
+
+/// How a run finding's candidates are run (`--run`): the sandboxed runner, the classpath
+/// they share (the language runtime, the API's jars) and what the finding's Java twin ended
+/// in when the campaign ran it (kept as it was: reduction does not run the twin again).
+struct RunCheck {
+    runner: crate::run::Runner,
+    shared: Vec<PathBuf>,
+    twin: Option<crate::run::RunOutcome>,
 }
 
 /// A compiler that judges a program the expected way where the compiler under test does
@@ -208,6 +247,8 @@ struct Judge {
     /// The variant the compiler ran as (its source rewrite; its flags are in `opts`).
     variant: Option<&'static super::variant::Variant>,
     oracles: Vec<Oracle>,
+    /// How the candidates of a run finding (miscompilation, unsoundness) are run.
+    run: Option<RunCheck>,
     /// Hashes of the sources already judged not to keep the finding.
     tried: HashSet<u64>,
 }
@@ -231,16 +272,36 @@ impl Judge {
             Some(v) => v.apply(src),
             None => src.to_string(),
         };
-        let verdict = self
-            .work
-            .compile(&mut self.compiler, &self.opts, file, &src)?;
+        let (verdict, outcome) = self.work.compile_and_run(
+            &mut self.compiler,
+            &self.opts,
+            file,
+            &src,
+            self.run.as_ref(),
+        )?;
         let mut record = self.record.clone();
         record.call_lines = self.translator.call_lines(&src);
         let format = self.tool.profile().diagnostics;
-        let kind = judge_with_reason(self.expected, &verdict, format, record.call_lines);
-        let same = kind == Some(self.kind)
-            && super::signature::signature(self.tool, self.kind, &verdict, &record).dir
-                == self.signature;
+        let same = match &self.run {
+            // a run finding: the program runs to the same finding (kind and signature)
+            Some(run) => outcome.is_some_and(|o| {
+                crate::run::judge_run(&o, run.twin.as_ref()).is_some_and(|rf| {
+                    let kind = match rf.kind {
+                        crate::run::RunKind::Miscompilation => FindingKind::Miscompilation,
+                        crate::run::RunKind::Unsoundness => FindingKind::Unsoundness,
+                    };
+                    kind == self.kind
+                        && super::judge::run_signature(self.tool, kind, &rf.detail).dir
+                            == self.signature
+                })
+            }),
+            None => {
+                let kind = judge_with_reason(self.expected, &verdict, format, record.call_lines);
+                kind == Some(self.kind)
+                    && super::signature::signature(self.tool, self.kind, &verdict, &record).dir
+                        == self.signature
+            }
+        };
         if !same {
             self.tried.insert(key);
         }
@@ -462,6 +523,18 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
             .to_string(),
         record: finding.program.record.clone(),
         oracles: Vec::new(),
+        run: match (&finding.run, finding.kind) {
+            (Some(r), FindingKind::Miscompilation | FindingKind::Unsoundness) => {
+                let settings = crate::run::RunSettings::new(&tc, info.classpath.as_deref())
+                    .map_err(|e| ReduceError::Compiler(e.to_string()))?;
+                Some(RunCheck {
+                    runner: settings.runner,
+                    shared: settings.shared,
+                    twin: r.twin.clone(),
+                })
+            }
+            _ => None,
+        },
         tried: HashSet::new(),
     };
     let Some((mut source, mut verdict)) = judge_.keeps_finding(&program)? else {
