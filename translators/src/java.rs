@@ -64,7 +64,7 @@ use std::cell::RefCell;
 use crate::common::java_family::{needs_target_type, JavaFamily, JAVA_RESERVED};
 use crate::common::literal::{utf16_escape, ControlEscape, Escapes, LiteralSyntax, Narrowing};
 use crate::common::{self, open_test, BodyCx, CodeWriter, Dialect, ProgramNames, UNUSED_STEM};
-use crate::ir::{Expr, Lit, Program, Receiver, Stmt};
+use crate::ir::{Expr, Lit, Program, Receiver, Stmt, Ty};
 use crate::{Language, TranslateError, Translator};
 
 /// Translates programs to Java source.
@@ -77,8 +77,78 @@ impl Translator for JavaTranslator {
     }
 
     fn translate(&self, p: &Program) -> Result<String, TranslateError> {
+        if let Some(name) = kotlin_only_class(p) {
+            return Err(TranslateError::Unsupported {
+                language: Language::Java,
+                what: format!("`{name}`, a Kotlin type that no Java class is"),
+            });
+        }
         common::translate(&Emitter::new(p)?, p).map(|src| ascii_only(&src))
     }
+}
+
+/// Kotlin's classes that have no class file of that name: the read-only collection
+/// interfaces (Java sees `java.util.List` with other variance), `Nothing`, the builtins'
+/// companions (`kotlin.Int.Companion`), the unsigned types and arrays (value classes, which
+/// Java sees as their underlying values).
+const KOTLIN_ONLY_CLASSES: [&str; 21] = [
+    "kotlin.collections.Iterable",
+    "kotlin.collections.Collection",
+    "kotlin.collections.List",
+    "kotlin.collections.Set",
+    "kotlin.collections.Map",
+    "kotlin.collections.Map.Entry",
+    "kotlin.collections.Iterator",
+    "kotlin.collections.ListIterator",
+    "kotlin.Nothing",
+    "kotlin.Int.Companion",
+    "kotlin.Long.Companion",
+    "kotlin.Short.Companion",
+    "kotlin.Byte.Companion",
+    "kotlin.Char.Companion",
+    "kotlin.Float.Companion",
+    "kotlin.Double.Companion",
+    "kotlin.Boolean.Companion",
+    "kotlin.String.Companion",
+    "kotlin.UInt",
+    "kotlin.ULong",
+    "kotlin.UShort",
+];
+
+/// The first class `p` names (in a type, a constructor call or a static access) that Java
+/// cannot name as written ([`KOTLIN_ONLY_CLASSES`], `kotlin.UByte` and the unsigned arrays).
+fn kotlin_only_class(p: &Program) -> Option<String> {
+    let kotlin_only = |n: &str| {
+        KOTLIN_ONLY_CLASSES.contains(&n)
+            || n == "kotlin.UByte"
+            || (n.starts_with("kotlin.U") && n.ends_with("Array"))
+    };
+    let mut found = None;
+    p.walk_types(&mut |t| {
+        if let Ty::Class { name, .. } = t {
+            if found.is_none() && kotlin_only(name) {
+                found = Some(name.clone());
+            }
+        }
+    });
+    p.walk_exprs(&mut |e| {
+        let name = match e {
+            Expr::New { class, .. }
+            | Expr::Call {
+                receiver: Receiver::Static(class),
+                ..
+            }
+            | Expr::Field {
+                receiver: Receiver::Static(class),
+                ..
+            } => class,
+            _ => return,
+        };
+        if found.is_none() && kotlin_only(name) {
+            found = Some(name.clone());
+        }
+    });
+    found
 }
 
 /// The translation of one program: its test method's type parameters and the names taken
