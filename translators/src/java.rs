@@ -321,6 +321,63 @@ mod tests {
     }
 
     #[test]
+    fn kotlin_package_functions_are_static_methods_of_their_facade() {
+        let call = |receiver: Receiver, args: Vec<Expr>, declared_in: &[&str]| {
+            let mut e = Expr::call(receiver, "trim", vec![], args);
+            if let Expr::Call { declared_in: d, .. } = &mut e {
+                *d = declared_in.iter().map(|s| s.to_string()).collect();
+            }
+            Stmt::local("t", Ty::string(), e)
+        };
+        let jvm = [
+            crate::ir::NATIVE_MEMBER,
+            "kotlin.text",
+            "<jvm>kotlin.text.StringsKt.trim",
+        ];
+        // an extension: its receiver is the first argument
+        assert_eq!(
+            body(call(Receiver::expr(Expr::str("a")), vec![], &jvm)).as_deref(),
+            Ok("java.lang.String t = kotlin.text.StringsKt.trim(\"a\");")
+        );
+        // a top-level function: the arguments as they are
+        assert_eq!(
+            body(call(
+                Receiver::class("kotlin.text"),
+                vec![Expr::str("a")],
+                &jvm
+            ))
+            .as_deref(),
+            Ok("java.lang.String t = kotlin.text.StringsKt.trim(\"a\");")
+        );
+        // without the JVM method: as the Kotlin program calls it
+        assert_eq!(
+            body(call(Receiver::expr(Expr::str("a")), vec![], &jvm[..2])).as_deref(),
+            Ok("java.lang.String t = (\"a\").trim();")
+        );
+    }
+
+    #[test]
+    fn kotlin_classes_without_a_class_file_are_not_written() {
+        for name in [
+            "kotlin.collections.List",
+            "kotlin.UInt",
+            "kotlin.Int.Companion",
+        ] {
+            let r = body(Stmt::local("l", Ty::class(name, vec![]), Expr::null()));
+            assert!(
+                matches!(r, Err(TranslateError::Unsupported { .. })),
+                "{name}: {r:?}"
+            );
+        }
+        assert!(body(Stmt::local(
+            "l",
+            Ty::class("kotlin.collections.ArrayDeque", vec![Ty::string()]),
+            Expr::null()
+        ))
+        .is_ok());
+    }
+
+    #[test]
     fn expression_statements() {
         assert_eq!(body(Stmt::expr(Expr::int(1))).as_deref(), Ok(""));
         assert_eq!(

@@ -393,9 +393,25 @@ public final class KotlinMetadataDump {
         int fields = in.readUnsignedShort();
         for (int i = 0; i < fields; i++) {
             in.readUnsignedShort();
+            String name = (String) cp[in.readUnsignedShort()];
             in.readUnsignedShort();
-            in.readUnsignedShort();
-            skipAttributes(in);
+            int ac = in.readUnsignedShort();
+            for (int a = 0; a < ac; a++) {
+                String an = (String) cp[in.readUnsignedShort()];
+                int len = in.readInt();
+                if (!"RuntimeVisibleAnnotations".equals(an)
+                        && !"RuntimeInvisibleAnnotations".equals(an)) {
+                    in.skipNBytes(len & 0xFFFFFFFFL);
+                    continue;
+                }
+                // a field's annotations (an enum entry's opt-in marker), keyed `field:NAME`
+                int na = in.readUnsignedShort();
+                for (int j = 0; j < na; j++) {
+                    String type = annotation(in, cp, new HashMap<>());
+                    r.annotations.computeIfAbsent("field:" + name, k -> new ArrayList<>())
+                            .add(internalName(type));
+                }
+            }
         }
         int methods = in.readUnsignedShort();
         for (int i = 0; i < methods; i++) {
@@ -1318,6 +1334,12 @@ public final class KotlinMetadataDump {
                 f.put("access_mod", "public");
                 f.put("is_static", true);
                 f.put("is_enum_constant", true);
+                List<String> optIn = optIns(x.raw, "field:" + e);
+                if (optIn != null) {
+                    Map<String, Object> meta = new LinkedHashMap<>();
+                    meta.put("opt_in", optIn);
+                    f.put("other_metadata", meta);
+                }
                 fields.add(f);
             }
         }
