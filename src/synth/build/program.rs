@@ -245,11 +245,8 @@ impl Worker<'_> {
         } else if mem.kind == MemberKind::Field
             && owner.syntax == Syntax::Kotlin
             && owner.doc.fields().get(mem.doc_index).is_some_and(|f| {
-                f.is_enum_constant != Some(true)
-                    && !f
-                        .other_metadata
-                        .as_ref()
-                        .is_some_and(|o| o.is_const == Some(true))
+                let is_const = f.other_metadata.as_ref().and_then(|o| o.is_const);
+                f.is_enum_constant != Some(true) && is_const != Some(true)
             })
         {
             // Java reads a property through its getter

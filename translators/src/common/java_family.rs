@@ -702,6 +702,18 @@ fn is_reifiable(t: &Ty, type_variables: bool) -> bool {
     }
 }
 
+/// The facade class and method name of a Kotlin package function that Java calls
+/// statically (the [`crate::ir::JVM_METHOD`] entry of a native call's `declared_in`).
+pub(crate) fn jvm_method(declared_in: &[String]) -> Option<(&str, &str)> {
+    if declared_in.first().map(String::as_str) != Some(crate::ir::NATIVE_MEMBER) {
+        return None;
+    }
+    declared_in
+        .iter()
+        .find_map(|d| d.strip_prefix(crate::ir::JVM_METHOD))
+        .and_then(|m| m.rsplit_once('.'))
+}
+
 #[cfg(test)]
 mod tests {
     use crate::common::test_support::body;
@@ -744,16 +756,4 @@ mod tests {
             Ok("java.lang.Object __unused_0 = new T[] {};")
         );
     }
-}
-
-/// The facade class and method name of a Kotlin package function that Java calls
-/// statically (the [`crate::ir::JVM_METHOD`] entry of a native call's `declared_in`).
-pub(crate) fn jvm_method(declared_in: &[String]) -> Option<(&str, &str)> {
-    if declared_in.first().map(String::as_str) != Some(crate::ir::NATIVE_MEMBER) {
-        return None;
-    }
-    declared_in
-        .iter()
-        .find_map(|d| d.strip_prefix(crate::ir::JVM_METHOD))
-        .and_then(|m| m.rsplit_once('.'))
 }
