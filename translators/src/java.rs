@@ -352,7 +352,7 @@ mod tests {
         // without the JVM method: as the Kotlin program calls it
         assert_eq!(
             body(call(Receiver::expr(Expr::str("a")), vec![], &jvm[..2])).as_deref(),
-            Ok("java.lang.String t = (\"a\").trim();")
+            Ok("java.lang.String t = \"a\".trim();")
         );
     }
 
