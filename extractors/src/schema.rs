@@ -331,6 +331,15 @@ pub struct KotlinClassFacts {
     /// An opt-in requirement marker (`@RequiresOptIn`); written only when true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opt_in_marker: Option<bool>,
+    /// The opt-in markers the class is annotated with (dotted, sorted): a use of it, or of
+    /// its members, needs `@OptIn` of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opt_in: Option<Vec<String>>,
+    /// Read from a `.kotlin_builtins` file, without a class file (`kotlin.collections.List`,
+    /// `kotlin.concurrent.atomics.AtomicLong`): Java names no such class, and the markers it
+    /// needs are unknown; written only when true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kotlin_builtin: Option<bool>,
     /// The kind of class.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kotlin_kind: Option<KotlinKind>,
@@ -436,6 +445,14 @@ pub struct MethodMetadata {
     #[serde_as(as = "Option<serde_with::Map<_, _>>")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upper_bounds: Option<Vec<(String, Vec<String>)>>,
+    /// The opt-in markers the function is annotated with (dotted, sorted): a call needs
+    /// `@OptIn` of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opt_in: Option<Vec<String>>,
+    /// For a package function, the static method Java calls (`kotlin.text.StringsKt.trim`:
+    /// its file or multi-file facade class and JVM name); absent where Java cannot call it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jvm_method: Option<String>,
     /// Overrides an inherited function; written only when true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_override: Option<bool>,
@@ -483,6 +500,9 @@ pub struct FieldMetadata {
     /// A `lateinit var`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_lateinit: Option<bool>,
+    /// The opt-in markers the property is annotated with (dotted, sorted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opt_in: Option<Vec<String>>,
     /// Keys this schema does not know, kept as they were.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -176,8 +176,13 @@ pub struct SynthContext {
     /// in declaration order.
     pub extensions: FxHashMap<String, Vec<MemberId>>,
     /// The native language's opt-in markers (Kotlin annotation classes annotated
-    /// `@RequiresOptIn`), sorted: every program opts in to all of them.
+    /// `@RequiresOptIn`), sorted.
     pub opt_in_markers: Vec<String>,
+    /// True when the API says which markers each member and class needs (the Kotlin view's
+    /// `opt_in`): a program opts in to those its members and types need
+    /// ([`program_opt_ins`]); false for an API extracted before (a library with markers
+    /// and no member marked), whose programs opt in to every marker.
+    pub opt_ins_per_member: bool,
     /// The API syntax whose own classes and members the target language uses besides
     /// Java's (`Some(Kotlin)` for Kotlin programs), or `None`.
     pub native: Option<Syntax>,
@@ -530,6 +535,123 @@ pub fn is_kotlin_object(api: &Api, c: ClassId) -> bool {
 /// The Kotlin extensions (package, name) that kotlinc accepts only on a property literal.
 const PROPERTY_LITERAL_ONLY: [(&str, &str); 1] = [("kotlin", "isInitialized")];
 
+/// True when some class or member of `api` carries the Kotlin view's `opt_in` fact.
+fn has_opt_in_facts(api: &Api) -> bool {
+    api.class_ids().any(|c| {
+        let d = &api.class(c).doc;
+        d.kotlin.opt_in.is_some()
+            || d.methods().iter().any(|m| {
+                m.other_metadata
+                    .as_ref()
+                    .is_some_and(|o| o.opt_in.is_some())
+            })
+            || d.fields().iter().any(|f| {
+                f.other_metadata
+                    .as_ref()
+                    .is_some_and(|o| o.opt_in.is_some())
+            })
+    })
+}
+
+/// The opt-in markers a use of class `c` needs: those it and its enclosing classes are
+/// annotated with; for a builtin (whose annotations are unknown) outside package `kotlin`,
+/// the `markers` of its package (`kotlin.concurrent.atomics.AtomicLong` needs
+/// `ExperimentalAtomicApi`).
+pub fn class_opt_ins(api: &Api, c: ClassId, markers: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut next = Some(c);
+    let mut depth = 0;
+    while let Some(c) = next.filter(|_| depth < 16) {
+        let cl = api.class(c);
+        let d = &cl.doc;
+        out.extend(d.kotlin.opt_in.iter().flatten().cloned());
+        let package = cl.name.rsplit_once('.').map_or("", |(p, _)| p);
+        // (the builtins of package `kotlin` itself, `Any` to `Nothing`, are stable)
+        if d.kotlin.kotlin_builtin == Some(true) && package != "kotlin" {
+            out.extend(
+                markers
+                    .iter()
+                    .filter(|m| m.rsplit_once('.').is_some_and(|(p, _)| p == package))
+                    .cloned(),
+            );
+        }
+        next = d.parent().and_then(|p| api.class_by_name(p));
+        depth += 1;
+    }
+    out
+}
+
+/// The opt-in markers a use of member `m` needs: its own and its class's
+/// ([`class_opt_ins`]).
+pub fn member_opt_ins(api: &Api, m: MemberId, markers: &[String]) -> Vec<String> {
+    let mem = api.member(m);
+    let d = &api.class(mem.owner).doc;
+    let own = match mem.kind {
+        MemberKind::Field => d
+            .fields()
+            .get(mem.doc_index)
+            .and_then(|f| f.other_metadata.as_ref())
+            .and_then(|o| o.opt_in.clone()),
+        MemberKind::Method | MemberKind::Constructor => d
+            .methods()
+            .get(mem.doc_index)
+            .and_then(|f| f.other_metadata.as_ref())
+            .and_then(|o| o.opt_in.clone()),
+    };
+    let mut out = own.unwrap_or_default();
+    out.extend(class_opt_ins(api, mem.owner, markers));
+    out
+}
+
+/// The markers program `p` opts in to: every marker of the API when it does not say which
+/// each member needs, else those of `used` (the markers of the members the program calls)
+/// and of the classes its types and constructor calls name, among the API's markers
+/// (sorted, without duplicates).
+pub fn program_opt_ins(
+    api: &Api,
+    ctx: &SynthContext,
+    p: &thalia_translators::ir::Program,
+    used: &std::collections::BTreeSet<String>,
+) -> Vec<String> {
+    use thalia_translators::ir::{Expr, Receiver, RefKind, Ty};
+    if !ctx.opt_ins_per_member {
+        return ctx.opt_in_markers.clone();
+    }
+    let mut out = used.clone();
+    let mut named = std::collections::BTreeSet::new();
+    p.walk_types(&mut |t| {
+        if let Ty::Class { name, .. } = t {
+            named.insert(name.clone());
+        }
+    });
+    p.walk_exprs(&mut |e| match e {
+        Expr::New { class, .. }
+        | Expr::Call {
+            receiver: Receiver::Static(class),
+            ..
+        }
+        | Expr::Field {
+            receiver: Receiver::Static(class),
+            ..
+        }
+        | Expr::Ref {
+            kind: RefKind::Static { class, .. } | RefKind::Constructor { class, .. },
+            ..
+        } => {
+            named.insert(class.clone());
+        }
+        _ => {}
+    });
+    for n in &named {
+        if let Some(c) = api.class_by_name(n) {
+            out.extend(class_opt_ins(api, c, &ctx.opt_in_markers));
+        }
+    }
+    out.into_iter()
+        .filter(|m| ctx.opt_in_markers.binary_search(m).is_ok())
+        .collect()
+}
+
 /// True for a Kotlin annotation class, which is no type of values (nor a bound).
 pub fn is_kotlin_annotation_class(api: &Api, c: ClassId) -> bool {
     kotlin_kind(api, c) == Some(KotlinKind::AnnotationClass)
@@ -598,6 +720,7 @@ impl SynthContext {
             .filter(|&c| api.class(c).doc.kotlin.opt_in_marker == Some(true))
             .map(|c| api.class(c).name.clone())
             .collect();
+        let opt_ins_per_member = !opt_in_markers.is_empty() && has_opt_in_facts(api);
         // Kotlin's annotation classes and Scala's objects are no types of values, nor for
         // them an inner class of a generic class (see `is_raw_inner`); nor is a type
         // constructor over type constructors (`IterableOps[A, CC[_], C]`), whose instances
@@ -778,6 +901,7 @@ impl SynthContext {
             object_sym,
             extensions,
             opt_in_markers,
+            opt_ins_per_member,
             native,
             packages,
             raw_inner,

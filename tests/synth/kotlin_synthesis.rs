@@ -301,3 +301,143 @@ fn operator_infix_and_default_forms_are_written_and_compile_as_expected() {
         "ill-typed programs with operator/default forms accepted"
     );
 }
+
+/// The opt-in markers of the embedded Kotlin standard library, and each class's own.
+fn stdlib_markers() -> (Vec<String>, std::collections::BTreeMap<String, Vec<String>>) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("api-json/kotlin-stdlib-2.4.21");
+    let mut markers = Vec::new();
+    let mut of_class = std::collections::BTreeMap::new();
+    for e in std::fs::read_dir(&dir).expect("the embedded stdlib") {
+        let p = e.expect("entry").path();
+        if p.extension().is_none_or(|x| x != "json") {
+            continue;
+        }
+        let d: Value =
+            serde_json::from_str(&std::fs::read_to_string(&p).expect("doc")).expect("json");
+        let name = d["name"].as_str().expect("name").to_string();
+        if d["opt_in_marker"] == Value::Bool(true) {
+            markers.push(name.clone());
+        }
+        if let Some(o) = d["opt_in"].as_array() {
+            let o = o.iter().filter_map(|m| m.as_str().map(String::from));
+            of_class.insert(name, o.collect());
+        }
+    }
+    (markers, of_class)
+}
+
+/// The markers of a Kotlin source's `@file:OptIn(..)` (empty without one).
+fn opt_ins(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .find_map(|l| l.strip_prefix("@file:OptIn(")?.strip_suffix(')'))
+        .map(|l| {
+            l.split(", ")
+                .map(|m| m.trim_end_matches("::class").to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn programs_opt_in_only_to_their_markers_and_twins_call_package_functions_on_their_facades() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let well = tmp.path().join("well");
+    synth_stdlib(&well, "well-typed", 80);
+    let recs = runs::records(&well);
+    let (markers, of_class) = stdlib_markers();
+    assert!(markers.len() >= 10, "{} markers", markers.len());
+    let (mut without, mut with) = (0, 0);
+    for r in &recs {
+        let source =
+            std::fs::read_to_string(well.join(r["file"].as_str().expect("file"))).expect("program");
+        let opted = opt_ins(&source);
+        // only markers of the API, never all of them
+        assert!(opted.iter().all(|m| markers.contains(m)), "{source}");
+        assert!(opted.len() < markers.len(), "{source}");
+        // the call under test's class needs its markers (`kotlin.UIntArray`:
+        // `ExperimentalUnsignedTypes`)
+        let receiver = r["typing_sequence"]["receiver"].as_str().unwrap_or("");
+        let class = r["class"].as_str().expect("class");
+        for c in [class, receiver.split('<').next().unwrap_or("")] {
+            for m in of_class.get(c).into_iter().flatten() {
+                assert!(opted.contains(m), "{c} needs {m}:\n{source}");
+            }
+        }
+        if opted.is_empty() {
+            without += 1;
+        } else {
+            with += 1;
+        }
+    }
+    // most programs use no experimental member and opt in to nothing
+    assert!(without > with && with > 0, "{without} without, {with} with");
+    // kotlinc rejects none of them for a missing opt-in (the share of programs judged as
+    // expected is `kotlin_stdlib_programs_use_its_own_members_and_compile_as_expected`'s)
+    let (n, _) = check(&well);
+    assert_eq!(n, recs.len());
+    let results =
+        std::fs::read_to_string(well.join("check-kotlin-2.4.21/results.jsonl")).expect("results");
+    let opt_in_errors: Vec<&str> = results
+        .lines()
+        .filter(|l| {
+            let v: Value = serde_json::from_str(l).expect("result");
+            v["diagnostics"].as_array().into_iter().flatten().any(|d| {
+                let d = d.as_str().unwrap_or("");
+                d.contains("opt-in") || d.contains("experimental")
+            })
+        })
+        .collect();
+    assert!(opt_in_errors.is_empty(), "{opt_in_errors:#?}");
+
+    // the twins that judge: every one compiles with javac, those of package functions call
+    // the static method of its facade class (`kotlin.text.StringsKt.trim(s)`)
+    if !crate::support::javac::javac_available() {
+        crate::support::require::missing_tool("twins", "javac");
+        return;
+    }
+    let Ok(kotlin) = thalia::toolchain::find("kotlin@2.4.21") else {
+        crate::support::require::missing_tool("twins", "kotlin@2.4.21");
+        return;
+    };
+    let twins: Vec<std::path::PathBuf> = recs
+        .iter()
+        .filter(|r| r["twin_not_applicable"].is_null())
+        .filter_map(|r| r["twin"].as_str().map(|t| well.join(t)))
+        .collect();
+    let facade_calls = twins
+        .iter()
+        .filter(|t| {
+            let s = std::fs::read_to_string(t).expect("twin");
+            calls_facade(&s)
+        })
+        .count();
+    assert!(
+        facade_calls >= 5,
+        "{facade_calls} twins call facade methods"
+    );
+    let cp = std::env::join_paths(&kotlin.runtime).expect("runtime classpath");
+    let result = crate::support::javac::compile_batch(&twins, cp.to_str()).expect("javac");
+    let rejected: Vec<_> = result
+        .verdicts
+        .iter()
+        .filter(|(_, v)| !v.is_accepted())
+        .collect();
+    assert!(rejected.is_empty(), "{rejected:?}");
+}
+
+/// Whether Java source `s` calls a static method of a Kotlin standard-library facade class
+/// (`kotlin.text.StringsKt.trim(`).
+fn calls_facade(s: &str) -> bool {
+    s.match_indices("Kt.").any(|(i, _)| {
+        let before = &s[..i];
+        let start = before
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_'))
+            .map_or(0, |j| j + 1);
+        let after = &s[i + 3..];
+        before[start..].starts_with("kotlin.")
+            && after
+                .find('(')
+                .is_some_and(|k| after[..k].chars().all(|c| c.is_ascii_alphanumeric()))
+    })
+}

@@ -5,7 +5,9 @@
 //! (`scala.sys.process.processInternal`), a Kotlin extension of a covariant supertype takes any
 //! argument (`UIntArray.plus(aString)` is `Collection<Any>.plus`), and Scala 2 converts a
 //! `Short` to `duration.LongMult` through the package prefix's implicit scope where Scala 3
-//! does not (the ill-typed oracle's views do not check scope).
+//! does not (the ill-typed oracle's views do not check scope), and Scala sees a Java static
+//! only on the type declaring it (`ZipFile.CENHDR`, inherited from the package-private
+//! `ZipConstants`, is no member Scala programs use).
 
 use std::process::Command;
 
@@ -112,4 +114,70 @@ fn scala2_converts_a_short_to_long_mult_through_the_package_prefix() {
     let source = "object Mult { def k(x: Short): scala.concurrent.duration.LongMult = x }\n";
     assert_verdict("scala2@2.13.18", "Mult.scala", source, true);
     assert_verdict("scala3@3.9.0", "Mult.scala", source, false);
+}
+
+#[test]
+fn scala_programs_write_no_java_static_inherited_from_a_package_private_interface() {
+    for spec in ["scala3@3.9.0", "scala2@2.13.18"] {
+        // `CENHDR` is declared by the package-private `ZipConstants`: Scala does not see it
+        // through `ZipFile`, nor can it name `ZipConstants`; `OPEN_READ` is `ZipFile`'s own
+        assert_verdict(
+            spec,
+            "Cen.scala",
+            "object Cen { def f: Int = java.util.zip.ZipFile.CENHDR }\n",
+            false,
+        );
+        assert_verdict(
+            spec,
+            "Open.scala",
+            "object Open { def f: Int = java.util.zip.ZipFile.OPEN_READ }\n",
+            true,
+        );
+    }
+    // synthesis from `ZipFile` alone: Scala programs skip the statics the extractor copied
+    // from `ZipConstants` (the Java view marks them), Java programs read them
+    let api = tempfile::tempdir().expect("tempdir");
+    let doc = "java.util.zip.ZipFile.json";
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("api-json/java.base")
+            .join(doc),
+        api.path().join(doc),
+    )
+    .expect("copy ZipFile's document");
+    let copied = ["CENHDR", "LOCSIG", "ENDHDR", "EXTSIG", "CENSIG", "LOCHDR"];
+    for (lang, ext, uses) in [("scala3", "scala", false), ("java", "java", true)] {
+        let out = api.path().join(format!("out-{lang}"));
+        let o = assert_cmd::Command::cargo_bin("thalia")
+            .expect("thalia")
+            .args(["synth", "--lang", lang, "--mode", "well-typed", "--api"])
+            .arg(api.path())
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .expect("thalia synth");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            stderr.contains("static field of a non-public supertype"),
+            !uses,
+            "{lang}: {stderr}"
+        );
+        let mut reads = 0;
+        for e in std::fs::read_dir(&out).expect("out") {
+            let p = e.expect("entry").path();
+            if p.extension().is_some_and(|x| x == ext) {
+                let src = std::fs::read_to_string(&p).expect("program");
+                reads += copied
+                    .iter()
+                    .filter(|f| src.contains(&format!(".{f}")))
+                    .count();
+            }
+        }
+        assert_eq!(
+            reads > 0,
+            uses,
+            "{lang}: {reads} reads of ZipConstants' fields"
+        );
+    }
 }

@@ -283,6 +283,12 @@ impl Receiver {
 /// language's own API declares (no Java spelling applies to it).
 pub const NATIVE_MEMBER: &str = "<native>";
 
+/// The prefix of the entry of an [`Expr::Call`]'s `declared_in` that names, for a Kotlin
+/// package function, the static method Java calls (`<jvm>kotlin.text.StringsKt.trim`: its
+/// facade class and JVM name); Java-family translators call that, with an extension's
+/// receiver as the first argument.
+pub const JVM_METHOD: &str = "<jvm>";
+
 /// How a Scala call's arguments split into parameter lists: the sizes of its explicit lists
 /// in order, then the implicit (`using`) arguments, which are the last `implicit` arguments.
 /// `explicit: []` is a call without parentheses (`empty[A]`, `empty[A](using ord)`).
@@ -364,7 +370,8 @@ pub enum Expr {
         /// (Kotlin's `Number.toDouble()` for `doubleValue()` of any `Number` subclass).
         /// A member of the target language's own API (a Kotlin class's, an extension or
         /// top-level function) has [`NATIVE_MEMBER`] first, then its class or package: it is
-        /// spelled as declared.
+        /// spelled as declared; a package function Java can call has, third, its static
+        /// method ([`JVM_METHOD`]).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         declared_in: Vec<String>,
         /// How the call is spelled (operator, infix, named arguments) where the language

@@ -64,7 +64,7 @@ use std::cell::RefCell;
 use crate::common::java_family::{needs_target_type, JavaFamily, JAVA_RESERVED};
 use crate::common::literal::{utf16_escape, ControlEscape, Escapes, LiteralSyntax, Narrowing};
 use crate::common::{self, open_test, BodyCx, CodeWriter, Dialect, ProgramNames, UNUSED_STEM};
-use crate::ir::{Expr, Lit, Program, Receiver, Stmt};
+use crate::ir::{Expr, Lit, Program, Receiver, Stmt, Ty};
 use crate::{Language, TranslateError, Translator};
 
 /// Translates programs to Java source.
@@ -77,8 +77,78 @@ impl Translator for JavaTranslator {
     }
 
     fn translate(&self, p: &Program) -> Result<String, TranslateError> {
+        if let Some(name) = kotlin_only_class(p) {
+            return Err(TranslateError::Unsupported {
+                language: Language::Java,
+                what: format!("`{name}`, a Kotlin type that no Java class is"),
+            });
+        }
         common::translate(&Emitter::new(p)?, p).map(|src| ascii_only(&src))
     }
+}
+
+/// Kotlin's classes that have no class file of that name: the read-only collection
+/// interfaces (Java sees `java.util.List` with other variance), `Nothing`, the builtins'
+/// companions (`kotlin.Int.Companion`), the unsigned types and arrays (value classes, which
+/// Java sees as their underlying values).
+const KOTLIN_ONLY_CLASSES: [&str; 21] = [
+    "kotlin.collections.Iterable",
+    "kotlin.collections.Collection",
+    "kotlin.collections.List",
+    "kotlin.collections.Set",
+    "kotlin.collections.Map",
+    "kotlin.collections.Map.Entry",
+    "kotlin.collections.Iterator",
+    "kotlin.collections.ListIterator",
+    "kotlin.Nothing",
+    "kotlin.Int.Companion",
+    "kotlin.Long.Companion",
+    "kotlin.Short.Companion",
+    "kotlin.Byte.Companion",
+    "kotlin.Char.Companion",
+    "kotlin.Float.Companion",
+    "kotlin.Double.Companion",
+    "kotlin.Boolean.Companion",
+    "kotlin.String.Companion",
+    "kotlin.UInt",
+    "kotlin.ULong",
+    "kotlin.UShort",
+];
+
+/// The first class `p` names (in a type, a constructor call or a static access) that Java
+/// cannot name as written ([`KOTLIN_ONLY_CLASSES`], `kotlin.UByte` and the unsigned arrays).
+fn kotlin_only_class(p: &Program) -> Option<String> {
+    let kotlin_only = |n: &str| {
+        KOTLIN_ONLY_CLASSES.contains(&n)
+            || n == "kotlin.UByte"
+            || (n.starts_with("kotlin.U") && n.ends_with("Array"))
+    };
+    let mut found = None;
+    p.walk_types(&mut |t| {
+        if let Ty::Class { name, .. } = t {
+            if found.is_none() && kotlin_only(name) {
+                found = Some(name.clone());
+            }
+        }
+    });
+    p.walk_exprs(&mut |e| {
+        let name = match e {
+            Expr::New { class, .. }
+            | Expr::Call {
+                receiver: Receiver::Static(class),
+                ..
+            }
+            | Expr::Field {
+                receiver: Receiver::Static(class),
+                ..
+            } => class,
+            _ => return,
+        };
+        if found.is_none() && kotlin_only(name) {
+            found = Some(name.clone());
+        }
+    });
+    found
 }
 
 /// The translation of one program: its test method's type parameters and the names taken
@@ -248,6 +318,63 @@ mod tests {
     /// The body line(s) of a one-statement program.
     fn body(s: Stmt) -> Result<String, TranslateError> {
         test_support::body(&JavaTranslator, vec![s])
+    }
+
+    #[test]
+    fn kotlin_package_functions_are_static_methods_of_their_facade() {
+        let call = |receiver: Receiver, args: Vec<Expr>, declared_in: &[&str]| {
+            let mut e = Expr::call(receiver, "trim", vec![], args);
+            if let Expr::Call { declared_in: d, .. } = &mut e {
+                *d = declared_in.iter().map(|s| s.to_string()).collect();
+            }
+            Stmt::local("t", Ty::string(), e)
+        };
+        let jvm = [
+            crate::ir::NATIVE_MEMBER,
+            "kotlin.text",
+            "<jvm>kotlin.text.StringsKt.trim",
+        ];
+        // an extension: its receiver is the first argument
+        assert_eq!(
+            body(call(Receiver::expr(Expr::str("a")), vec![], &jvm)).as_deref(),
+            Ok("java.lang.String t = kotlin.text.StringsKt.trim(\"a\");")
+        );
+        // a top-level function: the arguments as they are
+        assert_eq!(
+            body(call(
+                Receiver::class("kotlin.text"),
+                vec![Expr::str("a")],
+                &jvm
+            ))
+            .as_deref(),
+            Ok("java.lang.String t = kotlin.text.StringsKt.trim(\"a\");")
+        );
+        // without the JVM method: as the Kotlin program calls it
+        assert_eq!(
+            body(call(Receiver::expr(Expr::str("a")), vec![], &jvm[..2])).as_deref(),
+            Ok("java.lang.String t = \"a\".trim();")
+        );
+    }
+
+    #[test]
+    fn kotlin_classes_without_a_class_file_are_not_written() {
+        for name in [
+            "kotlin.collections.List",
+            "kotlin.UInt",
+            "kotlin.Int.Companion",
+        ] {
+            let r = body(Stmt::local("l", Ty::class(name, vec![]), Expr::null()));
+            assert!(
+                matches!(r, Err(TranslateError::Unsupported { .. })),
+                "{name}: {r:?}"
+            );
+        }
+        assert!(body(Stmt::local(
+            "l",
+            Ty::class("kotlin.collections.ArrayDeque", vec![Ty::string()]),
+            Expr::null()
+        ))
+        .is_ok());
     }
 
     #[test]

@@ -94,6 +94,13 @@ public final class KotlinMetadataDump {
         boolean optInMarker;
         /** Read from a `.kotlin_builtins` file (no class file: no JVM facts). */
         boolean builtin;
+        /** name+descriptor of the methods that are public and not synthetic in bytecode
+         *  (those Java can call). */
+        Set<String> publicMethods = new HashSet<>();
+        /** The annotation types (internal names) of each method, by name+descriptor. */
+        Map<String, List<String>> annotations = new HashMap<>();
+        /** The annotation types (internal names) of the class. */
+        List<String> classAnnotations = new ArrayList<>();
     }
 
     /** A `.kotlin_builtins` file: Kotlin's builtin classes (`kotlin.Any`, `kotlin.String`,
@@ -115,6 +122,8 @@ public final class KotlinMetadataDump {
     final PrintStream out;
     final Map<String, KmClass> classes = new HashMap<>();
     final Map<String, KmTypeAlias> aliases = new HashMap<>();
+    /** The internal names of the opt-in markers among the inputs. */
+    final Set<String> markers = new HashSet<>();
     int problems;
     int classFiles;
     int withMetadata;
@@ -133,6 +142,11 @@ public final class KotlinMetadataDump {
             d.readInput(Paths.get(a), raws);
         }
         mergeDefaultImpls(raws);
+        for (Raw r : raws) {
+            if (r.optInMarker) {
+                d.markers.add(r.jvmName);
+            }
+        }
         List<Decoded> decoded = new ArrayList<>();
         for (Raw r : raws) {
             Decoded x = d.decode(r);
@@ -286,6 +300,7 @@ public final class KotlinMetadataDump {
                 owner.hidden.addAll(r.hidden);
                 owner.errors.addAll(r.errors);
                 owner.deprecated.addAll(r.deprecated);
+                owner.annotations.putAll(r.annotations);
             }
         }
     }
@@ -378,16 +393,35 @@ public final class KotlinMetadataDump {
         int fields = in.readUnsignedShort();
         for (int i = 0; i < fields; i++) {
             in.readUnsignedShort();
+            String name = (String) cp[in.readUnsignedShort()];
             in.readUnsignedShort();
-            in.readUnsignedShort();
-            skipAttributes(in);
+            int ac = in.readUnsignedShort();
+            for (int a = 0; a < ac; a++) {
+                String an = (String) cp[in.readUnsignedShort()];
+                int len = in.readInt();
+                if (!"RuntimeVisibleAnnotations".equals(an)
+                        && !"RuntimeInvisibleAnnotations".equals(an)) {
+                    in.skipNBytes(len & 0xFFFFFFFFL);
+                    continue;
+                }
+                // a field's annotations (an enum entry's opt-in marker), keyed `field:NAME`
+                int na = in.readUnsignedShort();
+                for (int j = 0; j < na; j++) {
+                    String type = annotation(in, cp, new HashMap<>());
+                    r.annotations.computeIfAbsent("field:" + name, k -> new ArrayList<>())
+                            .add(internalName(type));
+                }
+            }
         }
         int methods = in.readUnsignedShort();
         for (int i = 0; i < methods; i++) {
-            in.readUnsignedShort();
+            int flags = in.readUnsignedShort();
             String name = (String) cp[in.readUnsignedShort()];
             String desc = (String) cp[in.readUnsignedShort()];
             r.methods.add(name + desc);
+            if ((flags & 0x0001) != 0 && (flags & 0x1000) == 0) {
+                r.publicMethods.add(name + desc);
+            }
             int ac = in.readUnsignedShort();
             for (int a = 0; a < ac; a++) {
                 String an = (String) cp[in.readUnsignedShort()];
@@ -398,6 +432,8 @@ public final class KotlinMetadataDump {
                     for (int j = 0; j < na; j++) {
                         Map<String, Object> ann = new HashMap<>();
                         String type = annotation(in, cp, ann);
+                        r.annotations.computeIfAbsent(name + desc, k -> new ArrayList<>())
+                                .add(internalName(type));
                         if ("Lkotlin/Deprecated;".equals(type)
                                 || "Ljava/lang/Deprecated;".equals(type)) {
                             r.deprecated.add(name + desc);
@@ -441,6 +477,7 @@ public final class KotlinMetadataDump {
             for (int j = 0; j < na; j++) {
                 Map<String, Object> ann = new HashMap<>();
                 String type = annotation(in, cp, ann);
+                r.classAnnotations.add(internalName(type));
                 if ("Lkotlin/RequiresOptIn;".equals(type)) {
                     r.optInMarker = true;
                 }
@@ -465,6 +502,44 @@ public final class KotlinMetadataDump {
             }
         }
         return found;
+    }
+
+    /** `La/B;` → `a/B`. */
+    static String internalName(String descriptor) {
+        return descriptor.startsWith("L") && descriptor.endsWith(";")
+                ? descriptor.substring(1, descriptor.length() - 1) : descriptor;
+    }
+
+    /** The opt-in markers (dotted Kotlin names, sorted) among `types`, or null for none. */
+    List<String> optIns(List<String> types) {
+        java.util.TreeSet<String> out = new java.util.TreeSet<>();
+        for (String t : types) {
+            if (markers.contains(t)) {
+                out.add(t.replace('/', '.').replace('$', '.'));
+            }
+        }
+        return out.isEmpty() ? null : new ArrayList<>(out);
+    }
+
+    /** The opt-in markers among annotations read from metadata (a builtin's, which has no
+     *  class file). */
+    List<String> optInsKm(List<KmAnnotation> anns) {
+        List<String> types = new ArrayList<>();
+        for (KmAnnotation a : anns) {
+            types.add(a.getClassName().replace('.', '$'));
+        }
+        return optIns(types);
+    }
+
+    /** The opt-in markers that the annotations of methods `sigs` (null ones skipped) name. */
+    List<String> optIns(Raw raw, String... sigs) {
+        List<String> types = new ArrayList<>();
+        for (String s : sigs) {
+            if (s != null) {
+                types.addAll(raw.annotations.getOrDefault(s, new ArrayList<>()));
+            }
+        }
+        return optIns(types);
     }
 
     static void skipAttributes(DataInputStream in) throws IOException {
@@ -965,6 +1040,10 @@ public final class KotlinMetadataDump {
         m.put("is_static", false);
         m.put("is_constructor", false);
         m.put("access_mod", access);
+        List<String> optIn = raw.builtin ? optInsKm(f.getAnnotations()) : optIns(raw, sig);
+        if (optIn != null) {
+            meta.put("opt_in", optIn);
+        }
         m.put("other_metadata", meta);
         if (Attributes.getModality(f) == Modality.ABSTRACT) {
             m.put("is_abstract", true);
@@ -1051,6 +1130,13 @@ public final class KotlinMetadataDump {
         }
         meta.put("is_const", Attributes.isConst(p));
         meta.put("is_lateinit", Attributes.isLateinit(p));
+        // a property's marker is on its synthetic `$annotations` method, or on its getter
+        // (`@get:`) or setter
+        List<String> optIn = raw.builtin ? optInsKm(p.getAnnotations())
+                : optIns(raw, annotations, getter, sig(JvmExtensionsKt.getSetterSignature(p)));
+        if (optIn != null) {
+            meta.put("opt_in", optIn);
+        }
         f.put("other_metadata", meta);
         return f;
     }
@@ -1196,6 +1282,11 @@ public final class KotlinMetadataDump {
                 m.put("is_static", false);
                 m.put("is_constructor", true);
                 m.put("access_mod", access);
+                List<String> optIn = x.raw.builtin
+                        ? optInsKm(k.getAnnotations()) : optIns(x.raw, sig);
+                if (optIn != null) {
+                    meta.put("opt_in", optIn);
+                }
                 m.put("other_metadata", meta);
                 if (sig != null && x.raw.deprecated.contains(sig)) {
                     m.put("deprecated", true);
@@ -1243,6 +1334,12 @@ public final class KotlinMetadataDump {
                 f.put("access_mod", "public");
                 f.put("is_static", true);
                 f.put("is_enum_constant", true);
+                List<String> optIn = optIns(x.raw, "field:" + e);
+                if (optIn != null) {
+                    Map<String, Object> meta = new LinkedHashMap<>();
+                    meta.put("opt_in", optIn);
+                    f.put("other_metadata", meta);
+                }
                 fields.add(f);
             }
         }
@@ -1292,6 +1389,16 @@ public final class KotlinMetadataDump {
         if (x.raw.optInMarker) {
             doc.put("opt_in_marker", true);
         }
+        List<String> classOptIn = x.raw.builtin
+                ? optInsKm(c.getAnnotations()) : optIns(x.raw.classAnnotations);
+        if (classOptIn != null) {
+            doc.put("opt_in", classOptIn);
+        }
+        if (x.raw.builtin) {
+            // no class file: Java does not name it, and its annotations are not in the
+            // metadata read
+            doc.put("kotlin_builtin", true);
+        }
         if (Attributes.isInner(c)) {
             doc.put("is_inner", true);
         }
@@ -1319,14 +1426,48 @@ public final class KotlinMetadataDump {
         print(line);
     }
 
+    /** The static method Java calls for package function `f` of a facade class
+     *  (`kotlin.text.StringsKt.trim`), or null when Java cannot call it: not public in
+     *  bytecode (inline-only), a suspend function, a name Java cannot write (mangled). */
+    static String javaMethod(String facade, KmFunction f, Raw raw) {
+        JvmMethodSignature js = JvmExtensionsKt.getSignature(f);
+        String sig = sig(js);
+        if (sig == null || !raw.publicMethods.contains(sig) || Attributes.isSuspend(f)
+                || facade.contains("$") || !isJavaIdentifier(js.getName())) {
+            return null;
+        }
+        return dotted(facade) + "." + js.getName();
+    }
+
+    static boolean isJavaIdentifier(String s) {
+        if (s.isEmpty() || !Character.isJavaIdentifierStart(s.charAt(0))) {
+            return false;
+        }
+        for (int i = 1; i < s.length(); i++) {
+            if (!Character.isJavaIdentifierPart(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @SuppressWarnings("unchecked")
     void emitFacade(Decoded x) {
         KmPackage p = x.pkg;
         Scope s = new Scope(null, new ArrayList<>());
         List<Object> methods = new ArrayList<>();
+        // the class whose static methods Java calls: the file facade, or the facade of a
+        // multi-file class part
+        String facade = x.raw.builtin ? null
+                : x.raw.k != null && x.raw.k == 5 && x.raw.xs != null ? x.raw.xs : x.raw.jvmName;
         for (KmFunction f : p.getFunctions()) {
             try {
                 Map<String, Object> m = function(f, s, x.raw);
                 if (m != null) {
+                    String jvm = facade == null ? null : javaMethod(facade, f, x.raw);
+                    if (jvm != null) {
+                        ((Map<String, Object>) m.get("other_metadata")).put("jvm_method", jvm);
+                    }
                     methods.add(m);
                 }
             } catch (RuntimeException e) {

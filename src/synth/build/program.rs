@@ -6,14 +6,17 @@
 
 use rand::seq::SliceRandom;
 use rand::Rng;
-use thalia_translators::ir::{CallForm, Expr, Lit, Program, Receiver, Stmt, Ty, NATIVE_MEMBER};
+use thalia_translators::ir::{
+    CallForm, Expr, Lit, Program, Receiver, Stmt, Ty, JVM_METHOD, NATIVE_MEMBER,
+};
 
 use super::features::Features;
 use super::inhabitant::{CallShape, Inhabitant};
 use super::ir::to_ir;
 use super::record::{
     BrokenRecord, Expected, ProgramRecord, RecordKind, SequenceRecord, ShapeRecord,
-    NO_NULLABLE_TWIN, NO_PACKAGE_FUNCTION_TWIN,
+    NO_BUILTIN_TWIN, NO_DEFAULTS_TWIN, NO_NULLABLE_TWIN, NO_PACKAGE_FUNCTION_TWIN,
+    NO_PROPERTY_TWIN, NO_VALUE_CLASS_TWIN,
 };
 use super::rng::{RngStream, SynthRng};
 use super::worker::Worker;
@@ -226,6 +229,34 @@ impl Worker<'_> {
                 .imports
                 .insert(format!("{}.{}", owner.name, mem.name));
         }
+        // a Kotlin package member: the static method Java calls, if any; a twin cannot
+        // write the others
+        let package_member = owner.syntax == Syntax::Kotlin && !owner.is_class;
+        let jvm_method = package_member
+            .then(|| owner.doc.methods().get(mem.doc_index))
+            .flatten()
+            .filter(|_| mem.kind == MemberKind::Method)
+            .and_then(|d| d.other_metadata.as_ref())
+            .and_then(|o| o.jvm_method.clone());
+        if package_member && jvm_method.is_none() {
+            self.building
+                .no_twin
+                .get_or_insert(NO_PACKAGE_FUNCTION_TWIN);
+        } else if mem.kind == MemberKind::Field
+            && owner.syntax == Syntax::Kotlin
+            && owner.doc.fields().get(mem.doc_index).is_some_and(|f| {
+                let is_const = f.other_metadata.as_ref().and_then(|o| o.is_const);
+                f.is_enum_constant != Some(true) && is_const != Some(true)
+            })
+        {
+            // Java reads a property through its getter
+            self.building.no_twin.get_or_insert(NO_PROPERTY_TWIN);
+        }
+        if self.ctx.opt_ins_per_member {
+            let markers =
+                crate::synth::context::member_opt_ins(&self.api, m, &self.ctx.opt_in_markers);
+            self.building.opt_ins.extend(markers);
+        }
         if shape.search_implicits && self.ctx.native.is_some_and(|s| s == owner.syntax) {
             if let Some(l) = &mem.scala_lists {
                 arg_exprs.truncate(arg_exprs.len().saturating_sub(l.implicit));
@@ -249,7 +280,11 @@ impl Worker<'_> {
                 type_args: if erased { Vec::new() } else { ir_args },
                 args: arg_exprs,
                 declared_in: if self.ctx.native.is_some_and(|s| s == owner.syntax) {
-                    vec![NATIVE_MEMBER.to_string(), owner.name.clone()]
+                    let mut d = vec![NATIVE_MEMBER.to_string(), owner.name.clone()];
+                    if package_member {
+                        d.extend(jvm_method.map(|j| format!("{JVM_METHOD}{j}")));
+                    }
+                    d
                 } else if mem.is_static {
                     vec![owner.name.clone()]
                 } else {
@@ -382,6 +417,8 @@ impl Worker<'_> {
         self.building.fresh = 0;
         self.building.varargs_element_calls = 0;
         self.building.imports.clear();
+        self.building.opt_ins.clear();
+        self.building.no_twin = None;
         self.building.features = Features::draw(&self.cfg.swarm, self.rules, seed, index);
         let shaped = self.shape_task(task, seed, index);
         let task = &shaped.task;
@@ -675,12 +712,32 @@ impl Worker<'_> {
         }
         program.inner_classes = self.inner_classes_of(&program);
         program.imports = self.building.imports.iter().cloned().collect();
-        program.opt_ins = self.ctx.opt_in_markers.clone();
+        program.opt_ins = crate::synth::context::program_opt_ins(
+            &self.api,
+            self.ctx,
+            &program,
+            &self.building.opt_ins,
+        );
         let mut record = self.record(task, id, erased);
+        if let Some(why) = self.building.no_twin {
+            record
+                .twin_not_applicable
+                .get_or_insert_with(|| why.to_string());
+        }
         if self.calls_package_function(&program) {
             record
                 .twin_not_applicable
                 .get_or_insert_with(|| NO_PACKAGE_FUNCTION_TWIN.to_string());
+        }
+        if let Some(why) = self.kotlin_classes_untwinnable(&program) {
+            record
+                .twin_not_applicable
+                .get_or_insert_with(|| why.to_string());
+        }
+        if shape.defaults_omitted > 0 {
+            record
+                .twin_not_applicable
+                .get_or_insert_with(|| NO_DEFAULTS_TWIN.to_string());
         }
         record.typing_sequence.varargs_elements = varargs_n;
         shape.varargs_element_calls = self.building.varargs_element_calls;
@@ -688,13 +745,53 @@ impl Worker<'_> {
         (program, record, erased)
     }
 
-    /// Whether `p` calls or references a Kotlin package function (a member of a file of
-    /// top-level members): its Java twin cannot name it.
+    /// Why `p`'s Java twin cannot judge it by the Kotlin classes it names, if so: a value
+    /// class, which Java sees as its underlying value in signatures; a builtin without a
+    /// class file (`kotlin.collections.List`), which Java does not name.
+    fn kotlin_classes_untwinnable(&self, p: &Program) -> Option<&'static str> {
+        let mut why = None;
+        let mut check = |name: &str| {
+            let Some(c) = self.api.class_by_name(name) else {
+                return;
+            };
+            let k = &self.api.class(c).doc.kotlin;
+            if k.is_value == Some(true) {
+                why.get_or_insert(NO_VALUE_CLASS_TWIN);
+            } else if k.kotlin_builtin == Some(true) {
+                why.get_or_insert(NO_BUILTIN_TWIN);
+            }
+        };
+        p.walk_types(&mut |t| {
+            if let Ty::Class { name, .. } = t {
+                check(name);
+            }
+        });
+        p.walk_exprs(&mut |e| {
+            if let Expr::New { class, .. }
+            | Expr::Call {
+                receiver: Receiver::Static(class),
+                ..
+            }
+            | Expr::Field {
+                receiver: Receiver::Static(class),
+                ..
+            } = e
+            {
+                check(class);
+            }
+        });
+        why
+    }
+
+    /// Whether `p` calls a Kotlin package function (a member of a file of top-level
+    /// members) without the static method Java calls for it, or references one: its Java
+    /// twin cannot name it.
     fn calls_package_function(&self, p: &Program) -> bool {
         let mut found = false;
         p.walk_exprs(&mut |e| match e {
             Expr::Call { declared_in, .. }
-                if declared_in.first().is_some_and(|d| d == NATIVE_MEMBER) =>
+                if declared_in.first().is_some_and(|d| d == NATIVE_MEMBER)
+                    && !declared_in.iter().any(|d| d.starts_with(JVM_METHOD)) =>
             {
                 let owner = declared_in.get(1).and_then(|n| self.api.class_by_name(n));
                 found |= owner.is_some_and(|c| {

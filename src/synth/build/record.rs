@@ -195,8 +195,27 @@ pub struct ProgramRecord {
 /// the Kotlin compiler must do.
 pub const NO_NULLABLE_TWIN: &str = "kotlin nullability: Java has no nullable types";
 
-/// Why the Java twin of a program that calls a Kotlin package function (a top-level or
-/// extension function) cannot judge it: Java calls it as a static method of its JVM facade
-/// class (`StringsKt.trim(s)`), which the API does not record.
+/// Why the Java twin of a program that uses a Kotlin package member (a top-level or
+/// extension function or property) cannot judge it: Java calls a function as a static method
+/// of its JVM facade class (`StringsKt.trim(s)`), which the API records only for functions
+/// Java can call (not inline-only, suspend or name-mangled ones, nor properties), and no
+/// function reference is written that way.
 pub const NO_PACKAGE_FUNCTION_TWIN: &str =
     "kotlin package function: Java calls it through its JVM facade class, which the API does not name";
+
+/// Why the Java twin of a program that reads a Kotlin property cannot judge it: Java reads
+/// it through its getter (`getSize()`), not as a field.
+pub const NO_PROPERTY_TWIN: &str = "kotlin property: Java reads it through its getter";
+
+/// Why the Java twin of a program that names a Kotlin value class cannot judge it: Java sees
+/// its underlying value in signatures (`kotlin.UInt` is `int`).
+pub const NO_VALUE_CLASS_TWIN: &str = "kotlin value class: Java sees its underlying value";
+
+/// Why the Java twin of a program that names a Kotlin builtin without a class file cannot
+/// judge it: Java does not name it (`kotlin.collections.List` is `java.util.List` there,
+/// with other variance).
+pub const NO_BUILTIN_TWIN: &str = "kotlin builtin: Java names no such class";
+
+/// Why the Java twin of a program whose call leaves out arguments with default values
+/// cannot judge it: Java passes every argument.
+pub const NO_DEFAULTS_TWIN: &str = "kotlin default arguments: Java passes every argument";

@@ -134,6 +134,11 @@ pub(crate) struct Building {
     pub(crate) varargs_element_calls: usize,
     /// The imports the program's extension calls need (Kotlin), sorted.
     pub(crate) imports: std::collections::BTreeSet<String>,
+    /// The opt-in markers the program's member uses need (Kotlin), sorted.
+    pub(crate) opt_ins: std::collections::BTreeSet<String>,
+    /// Why the program's Java twin cannot judge it, from the members it uses (a Kotlin
+    /// package member without the static method Java calls, a Kotlin property).
+    pub(crate) no_twin: Option<&'static str>,
 }
 
 impl<'c> Worker<'c> {

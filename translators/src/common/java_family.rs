@@ -141,8 +141,21 @@ pub(crate) trait JavaFamily: Dialect {
                 name,
                 type_args,
                 args,
+                declared_in,
                 ..
-            } => self.call(receiver, name, type_args, args)?,
+            } => match jvm_method(declared_in) {
+                // a Kotlin package function: the static method of its facade class, an
+                // extension's receiver first
+                Some((class, method)) => {
+                    let mut all = Vec::with_capacity(args.len() + 1);
+                    if let Receiver::Expr(r) = receiver {
+                        all.push(r.as_ref().clone());
+                    }
+                    all.extend(args.iter().cloned());
+                    self.call(&Receiver::Static(class.to_owned()), method, type_args, &all)?
+                }
+                None => self.call(receiver, name, type_args, args)?,
+            },
             Expr::Field { receiver, name } => self.field(receiver, name)?,
             Expr::Lambda { .. } => self.lambda(e)?,
             Expr::NewArray { elem, elems } => self.new_array(elem, elems)?,
@@ -687,6 +700,18 @@ fn is_reifiable(t: &Ty, type_variables: bool) -> bool {
         Ty::Var(_) => type_variables,
         _ => true,
     }
+}
+
+/// The facade class and method name of a Kotlin package function that Java calls
+/// statically (the [`crate::ir::JVM_METHOD`] entry of a native call's `declared_in`).
+pub(crate) fn jvm_method(declared_in: &[String]) -> Option<(&str, &str)> {
+    if declared_in.first().map(String::as_str) != Some(crate::ir::NATIVE_MEMBER) {
+        return None;
+    }
+    declared_in
+        .iter()
+        .find_map(|d| d.strip_prefix(crate::ir::JVM_METHOD))
+        .and_then(|m| m.rsplit_once('.'))
 }
 
 #[cfg(test)]
