@@ -20,6 +20,8 @@ use std::time::{Duration, Instant};
 
 use super::budget::Budget;
 use super::candidate::Candidate;
+use super::feedback::{FeedbackConfig, Found};
+use super::flags::FlagPlan;
 use super::interrupt;
 use super::judge::Judge;
 use super::records::StoreError;
@@ -106,6 +108,12 @@ pub struct CampaignOptions {
     /// The other releases and frontends that judge the findings no Java twin judges (only
     /// those programs are compiled with them).
     pub oracles: Vec<Against>,
+    /// The compiler flag sets drawn for the programs ([`super::flags`]; a batch is compiled
+    /// once per flag set in it).
+    pub flags: FlagPlan,
+    /// Findings fed back into the source ([`super::feedback`]): the programs that look like
+    /// the largest families are drawn less. `None`: off.
+    pub feedback: Option<FeedbackConfig>,
 }
 
 /// What a session did.
@@ -208,8 +216,14 @@ pub fn run(
         bar.set_message(format!("{n} findings ({distinct} distinct)"));
     };
     show(&lock(&store));
-    let (tx, rx) = mpsc::sync_channel::<Vec<Candidate>>(opts.jobs.max(1));
+    // the feedback starts from the findings of the earlier sessions
+    if opts.feedback.is_some() {
+        source.learn(lock(&store).found_before());
+    }
+    let (tx, rx) = mpsc::sync_channel::<(u64, Vec<Candidate>)>(opts.jobs.max(1));
     let rx = Mutex::new(rx);
+    // every batch's findings, back to the producer for the feedback (empty when not judged)
+    let (found_tx, found_rx) = mpsc::channel::<(u64, Vec<Found>)>();
     let mut positions: u64 = 0;
     let mut resumed: u64 = 0;
     std::thread::scope(|s| {
@@ -226,6 +240,7 @@ pub fn run(
                 &cutoff,
             );
             let past_deadline = &past_deadline;
+            let found_tx = found_tx.clone();
             s.spawn(move || {
                 let mut compiler = Compiler::new(tc, opts.mode).with_cutoff(cutoff.clone());
                 let mut against: Vec<(Compiler, Option<&'static Variant>)> = opts
@@ -256,13 +271,17 @@ pub fn run(
                 };
                 loop {
                     let next = rx.lock().unwrap_or_else(|p| p.into_inner()).recv();
-                    let Ok(batch) = next else { break };
+                    let Ok((seq, batch)) = next else { break };
                     // no batch is started after a failure, the deadline or Ctrl-C
                     if stop.load(Ordering::SeqCst) || past_deadline() || cutoff.due() {
+                        let _ = found_tx.send((seq, Vec::new()));
                         continue;
                     }
-                    match worker.compile_and_record(&batch, store) {
-                        Ok(found) => {
+                    let done = worker.compile_and_record(&batch, store);
+                    let found = done.as_ref().map(Vec::len).unwrap_or(0) as u64;
+                    let _ = found_tx.send((seq, done.as_ref().cloned().unwrap_or_default()));
+                    match done {
+                        Ok(_) => {
                             judged.fetch_add(batch.len() as u64, Ordering::SeqCst);
                             session_findings.fetch_add(found, Ordering::SeqCst);
                             bar.inc(batch.len() as u64);
@@ -282,10 +301,34 @@ pub fn run(
                 let _ = std::fs::remove_dir_all(&dir);
             });
         }
+        drop(found_tx);
         // the producer: this thread
+        let mut sent: u64 = 0;
+        let mut learnt: u64 = 0;
+        let mut early: std::collections::BTreeMap<u64, Vec<Found>> = Default::default();
         'produce: loop {
             if stop.load(Ordering::SeqCst) || interrupt::requested() {
                 break;
+            }
+            // the feedback: the findings of every batch `lag` batches back, waited for
+            if let Some(fb) = &opts.feedback {
+                while learnt + fb.lag <= sent {
+                    if let Some(found) = early.remove(&learnt) {
+                        source.learn(&found);
+                        learnt += 1;
+                        continue;
+                    }
+                    if stop.load(Ordering::SeqCst) || interrupt::requested() || past_deadline() {
+                        break 'produce;
+                    }
+                    match found_rx.recv_timeout(Duration::from_millis(20)) {
+                        Ok((seq, found)) => {
+                            early.insert(seq, found);
+                        }
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        Err(mpsc::RecvTimeoutError::Disconnected) => break 'produce,
+                    }
+                }
             }
             let max = match opts.budget {
                 Budget::Programs(n) if positions >= n => break,
@@ -305,7 +348,12 @@ pub fn run(
                         continue;
                     }
                     // waits for a free worker, but not past the deadline or Ctrl-C
-                    let mut batch = b.candidates;
+                    let mut candidates = b.candidates;
+                    for c in &mut candidates {
+                        opts.flags.assign(c);
+                    }
+                    let mut batch = (sent, candidates);
+                    sent += 1;
                     loop {
                         match tx.try_send(batch) {
                             Ok(()) => break,
@@ -369,15 +417,45 @@ struct Worker<'a> {
 }
 
 impl Worker<'_> {
-    /// Compiles one batch in the worker's directory and records every program's verdict;
-    /// returns the findings. A batch given up at the cutoff records nothing
-    /// ([`CompileError::GivenUp`]).
+    /// Compiles one batch in the worker's directory, one invocation per flag set of its
+    /// programs (in the order they first occur), and records every program's verdict;
+    /// returns the findings' (key, member, family). A batch given up at the cutoff records
+    /// nothing ([`CompileError::GivenUp`]).
     fn compile_and_record(
         &mut self,
         batch: &[Candidate],
         store: &Mutex<Store>,
-    ) -> Result<u64, CampaignError> {
-        let (dir, opts) = (self.dir, self.opts);
+    ) -> Result<Vec<Found>, CampaignError> {
+        let mut groups: Vec<(Vec<String>, Vec<Candidate>)> = Vec::new();
+        for c in batch {
+            match groups.iter_mut().find(|(f, _)| *f == c.record.flags) {
+                Some((_, g)) => g.push(c.clone()),
+                None => groups.push((c.record.flags.clone(), vec![c.clone()])),
+            }
+        }
+        let mut found = Vec::new();
+        for (flags, group) in &groups {
+            found.extend(self.compile_group(group, flags, store)?);
+        }
+        Ok(found)
+    }
+
+    /// Compiles the programs of one flag set (`flags`, added to the run's own) and records
+    /// their verdicts.
+    fn compile_group(
+        &mut self,
+        batch: &[Candidate],
+        flags: &[String],
+        store: &Mutex<Store>,
+    ) -> Result<Vec<Found>, CampaignError> {
+        let dir = self.dir;
+        let base = self.opts;
+        let mut compile = base.compile.clone();
+        compile.flags.extend(flags.iter().cloned());
+        let opts = &CampaignOptions {
+            compile,
+            ..base.clone()
+        };
         let src = dir.join("src");
         let classes = dir.join("classes");
         let _ = std::fs::remove_dir_all(dir);
@@ -415,8 +493,9 @@ impl Worker<'_> {
             }
         }
         let twin_verdicts = match (self.twin.as_deref_mut(), wanted.is_empty()) {
+            // the twins are Java: javac gets none of the programs' flags
             (Some(javac), false) => {
-                twins::compile(javac, dir, &wanted, &opts.compile, &opts.twin_runtime)?
+                twins::compile(javac, dir, &wanted, &base.compile, &opts.twin_runtime)?
             }
             _ => std::collections::BTreeMap::new(),
         };
@@ -445,14 +524,25 @@ impl Worker<'_> {
         for (i, (other, variant)) in self.against.iter_mut().enumerate() {
             let out = dir.join(format!("against-{i}"));
             mkdir(&out)?;
+            let tc = other.toolchain();
+            let own = super::flags::for_release(tc.tool, &tc.version, flags);
             let Some(v) = variant else {
-                others.push(other.compile_batch(&files, &out, &opts.compile)?);
+                let compile = CompileOptions {
+                    flags: own,
+                    ..base.compile.clone()
+                };
+                others.push(other.compile_batch(&files, &out, &compile)?);
                 continue;
             };
-            // the variant's flags, and its sources where it rewrites them (same file names)
+            // the variant's flags (they choose its frontend; else the programs'), and its
+            // sources where it rewrites them (same file names)
             let compile = CompileOptions {
-                flags: v.flag_list(),
-                ..opts.compile.clone()
+                flags: if v.flags.is_empty() {
+                    own
+                } else {
+                    v.flag_list()
+                },
+                ..base.compile.clone()
             };
             let vfiles = if v.rewrite.is_some() {
                 let vsrc = dir.join(format!("against-{i}-src"));
@@ -499,14 +589,14 @@ impl Worker<'_> {
             return Err(CompileError::GivenUp.into());
         }
         let mut st = lock(store);
-        let mut found = 0;
+        let mut found = Vec::new();
         for (c, verdict, twin, judgement) in &judged {
-            if st
-                .record(c, verdict, share, *twin, judgement)?
-                .finding
-                .is_some()
-            {
-                found += 1;
+            if let Some(f) = st.record(c, verdict, share, *twin, judgement)?.finding {
+                found.push(Found {
+                    key: c.key.clone(),
+                    member: c.record.member.clone(),
+                    family: f.signature,
+                });
             }
         }
         st.checkpoint()?;

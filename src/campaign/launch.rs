@@ -13,6 +13,8 @@ use super::autoreduce::{self, AutoReduced, AutoReducer};
 use super::budget::Budget;
 use super::driver::{self, CampaignError, Outcome};
 use super::evidence::CompiledEvidence;
+use super::feedback::FeedbackConfig;
+use super::flags::FlagPlan;
 use super::identity::{RunIdentity, SynthIdentity};
 use super::intended::{IntendedError, IntendedSet};
 use super::judge::Judge;
@@ -119,6 +121,12 @@ pub struct LaunchOptions {
     /// At the end, compile every finding with the newest release of its compiler (and the
     /// newest pre-release) and record whether it is still open ([`super::recheck`]).
     pub recheck: bool,
+    /// Draw compiler flag sets for the programs ([`super::flags`]); off: the compiler's
+    /// defaults only.
+    pub compiler_flags: bool,
+    /// Feed the findings back into the synthesis ([`super::feedback`]): programs that look
+    /// like a large family are drawn less (`thalia run` only).
+    pub feedback: bool,
 }
 
 impl LaunchOptions {
@@ -139,6 +147,8 @@ impl LaunchOptions {
             jvm_options: Vec::new(),
             command: Vec::new(),
             recheck: true,
+            compiler_flags: true,
+            feedback: true,
         }
     }
 }
@@ -405,6 +415,8 @@ fn check(opts: &LaunchOptions, dir: &Path) -> Result<Summary, LaunchError> {
         setup::against(&opts.against, &tc, settings, classpath.as_deref())?;
     copts.against = against;
     differential(&mut copts, lang, opts, &tc, classpath.as_deref());
+    // the programs of a directory have no seed: their flags are drawn from their keys
+    copts.flags = FlagPlan::new(tc.tool, &tc.version, 0, opts.compiler_flags);
     // each shard its own store by default
     let out = opts.out.clone().unwrap_or_else(|| {
         let suffix = shard
@@ -517,6 +529,7 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
         setup::against(&opts.against, &tc, settings, classpath.as_deref())?;
     copts.against = against;
     differential(&mut copts, p.lang, opts, &tc, classpath.as_deref());
+    copts.flags = FlagPlan::new(tc.tool, &tc.version, seed, opts.compiler_flags);
     let identity = RunIdentity::Run(Box::new(SynthIdentity {
         seed,
         language: p.lang,
@@ -573,6 +586,11 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
         !matches!(settings.budget, Budget::OneRound),
     );
     source.write_config(&out)?;
+    if opts.feedback {
+        let cfg = FeedbackConfig::default();
+        source.set_feedback(cfg.clone());
+        copts.feedback = Some(cfg);
+    }
     source.keep_census(&out, store.done_count() > 0)?;
     source.prepare();
     if let Some(sh) = shard {
@@ -635,6 +653,12 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
         }
     }
     let untranslatable = source.untranslatable_reasons();
+    if source.feedback_skipped() > 0 && !interrupted {
+        eprintln!(
+            "{} programs that look like large families were drawn less (skipped; --no-feedback keeps them)",
+            source.feedback_skipped()
+        );
+    }
     store.note_untranslatable(&untranslatable)?;
     if !interrupted {
         for (reason, n) in &untranslatable {

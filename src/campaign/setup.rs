@@ -188,6 +188,8 @@ pub fn campaign_options(
         twin_runtime: tc.runtime.clone(),
         differential: false,
         oracles: Vec::new(),
+        flags: super::flags::FlagPlan::default(),
+        feedback: None,
     };
     Ok((info, opts))
 }

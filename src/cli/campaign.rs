@@ -92,6 +92,17 @@ pub(super) struct CompileArgs {
     /// since V` in `finding.json`, `report.md` and `thalia report`).
     #[arg(long)]
     no_recheck: bool,
+    /// Compile every program with the compiler's defaults only (by default blocks of
+    /// programs draw one of the compiler's flag sets, such as Kotlin's `-language-version`
+    /// or Scala's `-source`, where it cannot change the expected verdict; see
+    /// `docs/campaigns.md`).
+    #[arg(long)]
+    no_compiler_flags: bool,
+    /// Do not feed the findings back into the synthesis (`thalia run`; by default the
+    /// programs that look like a family of findings that already holds many programs are
+    /// drawn less, so that one cause cannot take the campaign).
+    #[arg(long)]
+    no_feedback: bool,
 }
 
 impl CompileArgs {
@@ -137,6 +148,8 @@ impl CompileArgs {
             intended: self.intended.clone(),
             command: std::env::args().collect(),
             recheck: !self.no_recheck,
+            compiler_flags: !self.no_compiler_flags,
+            feedback: !self.no_feedback,
             ..LaunchOptions::new(programs, settings)
         }
     }

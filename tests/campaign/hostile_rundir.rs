@@ -145,6 +145,7 @@ fn result_line(key: &str, signature: Option<&str>) -> String {
         finding,
         differential: Vec::new(),
         twin_verdict: None,
+        flags: Vec::new(),
         seconds: 0.5,
         at: 1.0,
     };

@@ -795,6 +795,7 @@ fn result_line(key: &str, verdict: &str) -> Vec<u8> {
         finding: None,
         differential: Vec::new(),
         twin_verdict: None,
+        flags: Vec::new(),
         seconds: 0.5,
         at: 1.0,
     };

@@ -6,6 +6,7 @@ pub mod dir;
 pub mod synth;
 
 use super::candidate::Candidate;
+use super::feedback::Found;
 
 /// Programs that cannot be read or made.
 #[derive(Debug, thiserror::Error)]
@@ -34,4 +35,8 @@ pub trait Source {
 
     /// Positions in one round, when known.
     fn round_len(&self) -> Option<u64>;
+
+    /// Learns the findings of programs it yielded ([`crate::campaign::feedback`]); a source
+    /// that cannot draw less of anything ignores them.
+    fn learn(&mut self, _found: &[Found]) {}
 }
