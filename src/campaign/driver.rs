@@ -216,10 +216,17 @@ pub fn run(
         bar.set_message(format!("{n} findings ({distinct} distinct)"));
     };
     show(&lock(&store));
-    // the feedback starts from the findings of the earlier sessions
-    if opts.feedback.is_some() {
-        source.learn(lock(&store).found_before());
-    }
+    // the findings of the earlier sessions, learnt where an uninterrupted run learnt them:
+    // with the batch that skips their programs
+    let before: std::collections::HashMap<String, Vec<Found>> = if opts.feedback.is_some() {
+        let mut m: std::collections::HashMap<String, Vec<Found>> = Default::default();
+        for f in lock(&store).found_before() {
+            m.entry(f.key.clone()).or_default().push(f.clone());
+        }
+        m
+    } else {
+        Default::default()
+    };
     let (tx, rx) = mpsc::sync_channel::<(u64, Vec<Candidate>)>(opts.jobs.max(1));
     let rx = Mutex::new(rx);
     // every batch's findings, back to the producer for the feedback (empty when not judged)
@@ -306,6 +313,8 @@ pub fn run(
         let mut sent: u64 = 0;
         let mut learnt: u64 = 0;
         let mut early: std::collections::BTreeMap<u64, Vec<Found>> = Default::default();
+        // the findings of earlier sessions in batches under way, added to their results
+        let mut pending: std::collections::BTreeMap<u64, Vec<Found>> = Default::default();
         'produce: loop {
             if stop.load(Ordering::SeqCst) || interrupt::requested() {
                 break;
@@ -322,7 +331,8 @@ pub fn run(
                         break 'produce;
                     }
                     match found_rx.recv_timeout(Duration::from_millis(20)) {
-                        Ok((seq, found)) => {
+                        Ok((seq, mut found)) => {
+                            found.extend(pending.remove(&seq).unwrap_or_default());
                             early.insert(seq, found);
                         }
                         Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -344,16 +354,30 @@ pub fn run(
                     let skipped = b.positions - b.candidates.len() as u64;
                     resumed += skipped;
                     bar.inc(skipped);
+                    // every batch the source yields has its number, as in an uninterrupted
+                    // run: the findings of its programs judged earlier are learnt with it
+                    let seq = sent;
+                    sent += 1;
+                    let earlier: Vec<Found> = b
+                        .done
+                        .iter()
+                        .filter_map(|k| before.get(k))
+                        .flatten()
+                        .cloned()
+                        .collect();
                     if b.candidates.is_empty() {
+                        early.insert(seq, earlier);
                         continue;
+                    }
+                    if !earlier.is_empty() {
+                        pending.insert(seq, earlier);
                     }
                     // waits for a free worker, but not past the deadline or Ctrl-C
                     let mut candidates = b.candidates;
                     for c in &mut candidates {
                         opts.flags.assign(c);
                     }
-                    let mut batch = (sent, candidates);
-                    sent += 1;
+                    let mut batch = (seq, candidates);
                     loop {
                         match tx.try_send(batch) {
                             Ok(()) => break,

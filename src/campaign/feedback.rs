@@ -18,8 +18,13 @@
 //! index alone, so every regeneration command stays valid. The weights are deterministic
 //! given the seed and the order of the programs: the source learns the findings of a batch
 //! only [`FeedbackConfig::lag`] batches later, waiting for them when they are late, so the
-//! number of workers and their speed change nothing. A resumed run starts from the findings
-//! already stored.
+//! number of workers and their speed change nothing. A resumed run learns the findings of
+//! the earlier sessions with the batches that skip their programs, where an uninterrupted run
+//! learnt them, and counts their forms as drawn: a session that ended with its budget resumes
+//! to the uninterrupted run's programs. After a kill or Ctrl-C the later draws can still
+//! differ from an uninterrupted run's (`--no-feedback` when that matters). The shards of a campaign draw without feedback
+//! (a shard does not see the others' findings, so its programs would not be the unsharded
+//! run's).
 
 use std::collections::BTreeMap;
 

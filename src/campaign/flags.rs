@@ -9,13 +9,18 @@
 //!
 //! | compiler | flag set | programs | why the expectation holds |
 //! | --- | --- | --- | --- |
-//! | kotlin 2.Y | `-language-version 2.X` (2.0 ≤ 2.X < 2.Y) | both | the synthesized programs use no language feature newer than 2.0; an older language version of the K2 frontend must judge them alike |
-//! | kotlin 2.0–2.2 | `-language-version 1.9` | both | the K1 frontend, which these releases still ship, on the same language |
+//! | kotlin 2.Y | `-language-version 2.X` (2.0 ≤ 2.X < 2.Y) | reject | an older language (and API) version only takes features and library members away; the break of an ill-typed program (an argument of the wrong type) is one in every version |
+//! | kotlin 2.0–2.2 | `-language-version 1.9` | reject | the K1 frontend, which these releases still ship, on the same ill-typed programs |
 //! | kotlin ≥ 1.6 | `-Xjsr305=strict` | reject | JSR-305 default qualifiers become errors instead of warnings: only adds errors |
 //! | scala3 3.Y | `-source 3.X` (3.3 ≤ 3.X < 3.Y) | both | an older source level of the same release; the programs use no newer syntax |
 //! | scala3 | `-source 3.0-migration` | accept | Scala 2 idioms become warnings: only removes errors |
 //! | scala3 | `-source future` | reject | deprecations become errors: only adds errors |
 //! | scala2 2.13 | `-Xsource:3` | reject | Scala 3 migration warnings become errors: only adds errors |
+//!
+//! Kotlin's older language versions are not drawn for well-typed programs: they bring the API
+//! version down with them (`-api-version` cannot be above `-language-version`), so a call of a
+//! library member newer than the version is an error, and the API model does not know the
+//! members' `@SinceKotlin` versions yet.
 //!
 //! Left out: Scala 3's `-Yexplicit-nulls` (Java members' types become `T | Null`: the typing
 //! model would have to change), javac's `--release N` (it hides the newer platform API that
@@ -109,30 +114,26 @@ pub fn flag_sets(tool: Tool, version: &str) -> Vec<FlagSet> {
             if major >= 2 {
                 for m in 0..minor {
                     let v = format!("{major}.{m}");
-                    out.push(FlagSet::new(&["-language-version", &v], Applies::Both));
+                    out.push(FlagSet::new(&["-language-version", &v], Applies::Reject));
                 }
                 if major == 2 && minor <= 2 {
-                    out.push(FlagSet::new(&["-language-version", "1.9"], Applies::Both));
+                    out.push(FlagSet::new(&["-language-version", "1.9"], Applies::Reject));
                 }
             }
             if (major, minor) >= (1, 6) {
                 out.push(FlagSet::new(&["-Xjsr305=strict"], Applies::Reject));
             }
         }
-        Tool::Scala3 => {
-            if major == 3 {
-                for m in 3..minor {
-                    let v = format!("3.{m}");
-                    out.push(FlagSet::new(&["-source", &v], Applies::Both));
-                }
-                out.push(FlagSet::new(&["-source", "3.0-migration"], Applies::Accept));
-                out.push(FlagSet::new(&["-source", "future"], Applies::Reject));
+        Tool::Scala3 if major == 3 => {
+            for m in 3..minor {
+                let v = format!("3.{m}");
+                out.push(FlagSet::new(&["-source", &v], Applies::Both));
             }
+            out.push(FlagSet::new(&["-source", "3.0-migration"], Applies::Accept));
+            out.push(FlagSet::new(&["-source", "future"], Applies::Reject));
         }
-        Tool::Scala2 => {
-            if (major, minor) == (2, 13) {
-                out.push(FlagSet::new(&["-Xsource:3"], Applies::Reject));
-            }
+        Tool::Scala2 if (major, minor) == (2, 13) => {
+            out.push(FlagSet::new(&["-Xsource:3"], Applies::Reject));
         }
         _ => {}
     }
@@ -275,11 +276,12 @@ mod tests {
         assert!(k1.contains(&"1.9".to_string()), "{k1:?}");
         assert!(flag_sets(Tool::Kotlin, "accepts-all").is_empty());
         assert!(flag_sets(Tool::Javac, "17.0.15").is_empty());
-        let strict = sets
-            .iter()
-            .find(|s| s.flags == ["-Xjsr305=strict"])
-            .expect("jsr305");
-        assert_eq!(strict.applies, Applies::Reject);
+        // each only adds errors: drawn for programs that must be rejected
+        assert!(
+            sets.iter().all(|s| s.applies == Applies::Reject),
+            "{sets:?}"
+        );
+        assert!(sets.iter().any(|s| s.flags == ["-Xjsr305=strict"]));
     }
 
     #[test]
@@ -302,23 +304,29 @@ mod tests {
     #[test]
     fn a_block_of_programs_shares_its_flags_and_the_draw_follows_the_seed() {
         let plan = FlagPlan::new(Tool::Kotlin, "2.4.21", 11, true);
-        let key = |i: u64| format!("well-typed/r0/p{i:06}");
+        let key = |i: u64| format!("ill-typed/r0/p{i:06}");
         for b in 0..20 {
-            let first = plan.draw(&key(b * FLAG_BLOCK), Expected::Accept);
+            let first = plan.draw(&key(b * FLAG_BLOCK), Expected::Reject);
             for i in 1..FLAG_BLOCK {
-                assert_eq!(plan.draw(&key(b * FLAG_BLOCK + i), Expected::Accept), first);
+                assert_eq!(plan.draw(&key(b * FLAG_BLOCK + i), Expected::Reject), first);
             }
         }
         let blocks: Vec<Vec<String>> = (0..200)
-            .map(|b| plan.draw(&key(b * FLAG_BLOCK), Expected::Accept))
+            .map(|b| plan.draw(&key(b * FLAG_BLOCK), Expected::Reject))
             .collect();
         let flagged = blocks.iter().filter(|f| !f.is_empty()).count();
         // about FLAGGED_SHARE of 200 blocks
         assert!((40..=100).contains(&flagged), "{flagged}");
         let again = FlagPlan::new(Tool::Kotlin, "2.4.21", 11, true);
-        assert_eq!(again.draw(&key(5), Expected::Accept), blocks[0]);
+        assert_eq!(again.draw(&key(5), Expected::Reject), blocks[0]);
         let off = FlagPlan::new(Tool::Kotlin, "2.4.21", 11, false);
-        assert!((0..200).all(|b| off.draw(&key(b * FLAG_BLOCK), Expected::Accept).is_empty()));
+        assert!((0..200).all(|b| off.draw(&key(b * FLAG_BLOCK), Expected::Reject).is_empty()));
+        // Scala 3's older source levels keep the language: drawn for well-typed programs too
+        let scala = FlagPlan::new(Tool::Scala3, "3.9.0", 11, true);
+        let well = |i: u64| format!("well-typed/r0/p{i:06}");
+        assert!((0..200).any(|b| !scala
+            .draw(&well(b * FLAG_BLOCK), Expected::Accept)
+            .is_empty()));
     }
 
     #[test]

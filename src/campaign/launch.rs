@@ -586,7 +586,9 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
         !matches!(settings.budget, Budget::OneRound),
     );
     source.write_config(&out)?;
-    if opts.feedback {
+    // a shard does not see the other shards' findings: its programs would not be the
+    // unsharded run's, so the shards of a campaign draw without feedback
+    if opts.feedback && shard.is_none() {
         let cfg = FeedbackConfig::default();
         source.set_feedback(cfg.clone());
         copts.feedback = Some(cfg);

@@ -2,10 +2,11 @@
 //! items 6 and 7), with fake compilers whose verdicts are known in advance.
 //!
 //! Flags: a fake kotlinc installed as release 2.4.21 (so its flag sets are those of 2.4.21)
-//! rejects every program of an invocation given `-language-version` and accepts the rest: the
-//! programs the campaign drew a language version for, and only those, are findings, each
-//! recorded with its flags in `results.jsonl`, `finding.json`, `repro.sh` and `report.md`,
-//! and every invocation gets one flag set.
+//! accepts every program of an invocation given a flag (`-language-version`, `-Xjsr305`) and
+//! rejects the others with an error on each line: of the ill-typed programs, those the
+//! campaign drew flags for, and only those, are findings, each recorded with its flags in
+//! `results.jsonl`, `finding.json`, `repro.sh` and `report.md`, and every invocation gets one
+//! flag set.
 //!
 //! Feedback: a fake javac rejects every program with an inferred local (`var`, one large
 //! family: the `inferred_locals` form) and, with another message, every other program
@@ -22,7 +23,8 @@ use serde_json::Value;
 const KOTLINC: &str = "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler";
 
 /// Installs `kotlin@2.4.21`, a fake kotlinc that logs its flags (one line per invocation) in
-/// `log` and rejects every `.kt` file of an invocation with `-language-version`.
+/// `log`, accepts every `.kt` file of an invocation with flags and rejects the others (an
+/// error on each of their lines, so on the call under test too).
 fn flag_sensitive_kotlinc(toolchains: &Path, log: &Path) {
     install_script(
         toolchains,
@@ -44,15 +46,13 @@ for a in "$@"; do
   prev="$a"
 done
 echo "invocation:$flags" >> "$log"
+[ -n "$flags" ] && exit 0
 rc=0
-case "$flags" in
-  *-language-version*)
-    for a in "$@"; do
-      case "$a" in
-        *.kt) echo "$a:1:1: error: injected rejection under a language version"; rc=1 ;;
-      esac
-    done ;;
-esac
+for a in "$@"; do
+  case "$a" in
+    *.kt) n=$(wc -l < "$a"); i=1; while [ $i -le $n ]; do echo "$a:$i:1: error: injected"; i=$((i+1)); done; rc=1 ;;
+  esac
+done
 exit $rc
 "#,
             log.display()
@@ -78,7 +78,7 @@ fn drawn_flags_reach_the_compiler_the_records_and_the_reproduction() {
             "--lang",
             "kotlin",
             "--mode",
-            "well-typed",
+            "ill-typed",
             "--seed",
             "4",
             "--budget",
@@ -116,18 +116,21 @@ fn drawn_flags_reach_the_compiler_the_records_and_the_reproduction() {
     let flagged: Vec<&Value> = results.iter().filter(|r| !flags_of(r).is_empty()).collect();
     assert!(
         !flagged.is_empty() && flagged.len() < results.len(),
-        "seed 4 draws a language version for some blocks of programs, not all: {}",
+        "seed 4 draws flags for some blocks of programs, not all: {}",
         flagged.len()
     );
-    // the compiler got exactly the flags recorded: it rejected those programs, and only those
+    // the compiler got exactly the flags recorded: it accepted those programs, and only those
     for r in &results {
         let f = flags_of(r);
         if f.is_empty() {
-            assert_eq!(r["verdict"], "accepted", "{r}");
-        } else {
-            assert_eq!(f[0], "-language-version", "{r}");
-            assert!(["2.0", "2.1", "2.2", "2.3"].contains(&f[1].as_str()), "{r}");
             assert_eq!(r["verdict"], "rejected", "{r}");
+            assert!(r["finding"].is_null(), "{r}");
+        } else {
+            let known = f == ["-Xjsr305=strict"]
+                || (f[0] == "-language-version"
+                    && ["2.0", "2.1", "2.2", "2.3"].contains(&f[1].as_str()));
+            assert!(known, "{r}");
+            assert_eq!(r["verdict"], "accepted", "{r}");
         }
     }
     // one flag set per invocation: a batch is split by flag set
@@ -135,8 +138,8 @@ fn drawn_flags_reach_the_compiler_the_records_and_the_reproduction() {
     let invocations: Vec<&str> = log.lines().collect();
     assert!(invocations
         .iter()
-        .all(|l| l.matches("-language-version").count() <= 1));
-    assert!(invocations.iter().any(|l| *l == "invocation:"), "{log}");
+        .all(|l| l.matches("-language-version").count() + l.matches("-Xjsr305").count() <= 1));
+    assert!(invocations.contains(&"invocation:"), "{log}");
     // every finding keeps its flags: finding.json, repro.sh and report.md
     let bugs: Vec<_> = std::fs::read_dir(run.join("suspects"))
         .into_iter()
@@ -154,13 +157,10 @@ fn drawn_flags_reach_the_compiler_the_records_and_the_reproduction() {
             .iter()
             .map(|v| v.as_str().expect("a flag"))
             .collect();
-        assert_eq!(flags[0], "-language-version", "{f}");
+        assert!(!flags.is_empty(), "{f}");
         let words = flags.join(" ");
         let repro = std::fs::read_to_string(b.path().join("repro.sh")).expect("repro.sh");
-        assert!(
-            repro.contains(&format!("-language-version {}", flags[1])),
-            "{repro}"
-        );
+        assert!(repro.contains(&format!("{words} ")), "{repro}");
         assert!(
             repro.contains(&format!("# Compiler flags: {words}.")),
             "{repro}"
@@ -170,7 +170,7 @@ fn drawn_flags_reach_the_compiler_the_records_and_the_reproduction() {
             md.contains("Compiler flags: ") && md.contains(&words),
             "{md}"
         );
-        // the reproduction compiles with the flags: the fake rejects again
+        // the reproduction compiles with the flags: the fake accepts again
         let out = std::process::Command::new("sh")
             .arg(b.path().join("repro.sh"))
             .output()
@@ -219,7 +219,7 @@ fn without_compiler_flags_every_program_gets_the_defaults() {
             "--lang",
             "kotlin",
             "--mode",
-            "well-typed",
+            "ill-typed",
             "--seed",
             "4",
             "--budget",
@@ -246,7 +246,7 @@ fn without_compiler_flags_every_program_gets_the_defaults() {
     assert_eq!(results.len(), 160);
     assert!(results
         .iter()
-        .all(|r| r.get("flags").is_none() && r["verdict"] == "accepted"));
+        .all(|r| r.get("flags").is_none() && r["verdict"] == "rejected"));
     let log = std::fs::read_to_string(&log).expect("the log");
     assert!(log.lines().all(|l| l == "invocation:"), "{log}");
 }
@@ -387,11 +387,11 @@ fn pinned(tool: &str) -> String {
         .to_string()
 }
 
-/// Every flag set derived for the pinned kotlinc that may be drawn for well-typed programs is
-/// one the real compiler takes, and with it the compiler still accepts well-typed programs
-/// (the expectation holds), when `THALIA_KOTLINC_CP` is set.
+/// Every flag set derived for the pinned kotlinc is one the real compiler takes, and with it
+/// the compiler still rejects every ill-typed program it rejects with its defaults (the
+/// flags only add errors: the expectation holds), when `THALIA_KOTLINC_CP` is set.
 #[test]
-fn the_real_kotlinc_takes_its_flag_sets_and_still_accepts_well_typed_programs() {
+fn the_real_kotlinc_takes_its_flag_sets_and_still_rejects_ill_typed_programs() {
     use thalia::campaign::flags::{flag_sets, Applies};
     use thalia::profile::Tool;
     let Ok(cp) = std::env::var("THALIA_KOTLINC_CP") else {
@@ -408,7 +408,7 @@ fn the_real_kotlinc_takes_its_flag_sets_and_still_accepts_well_typed_programs() 
     fake::synth(
         &root.path().join("toolchains"),
         "kotlin",
-        "well-typed",
+        "ill-typed",
         6,
         24,
         &programs,
@@ -421,12 +421,12 @@ fn the_real_kotlinc_takes_its_flag_sets_and_still_accepts_well_typed_programs() 
         .collect();
     assert!(!files.is_empty());
     let sets = flag_sets(Tool::Kotlin, &pinned("kotlin"));
-    let accept: Vec<_> = sets
-        .iter()
-        .filter(|s| s.applies != Applies::Reject)
-        .collect();
-    assert!(!accept.is_empty(), "{sets:?}");
-    // the files kotlinc rejects with `flags`, and whether it ran without an error of its own
+    assert!(!sets.is_empty());
+    assert!(
+        sets.iter().all(|s| s.applies == Applies::Reject),
+        "{sets:?}"
+    );
+    // the files kotlinc rejects with `flags`, and its output
     let compile = |flags: &[String]| -> (std::collections::BTreeSet<String>, String) {
         let out = std::process::Command::new("java")
             .arg("-cp")
@@ -458,19 +458,33 @@ fn the_real_kotlinc_takes_its_flag_sets_and_still_accepts_well_typed_programs() 
         (rejected, err)
     };
     let (defaults, _) = compile(&[]);
-    for set in accept {
-        let (rejected, err) = compile(&set.flags);
+    assert!(
+        !defaults.is_empty(),
+        "the defaults reject ill-typed programs"
+    );
+    // the oldest and the newest language version, and every other kind of flag
+    let versions: Vec<&Vec<String>> = sets
+        .iter()
+        .map(|s| &s.flags)
+        .filter(|f| f[0] == "-language-version")
+        .collect();
+    let mut chosen: Vec<&Vec<String>> = Vec::new();
+    chosen.extend(versions.first());
+    chosen.extend(versions.last());
+    chosen.extend(
+        sets.iter()
+            .map(|s| &s.flags)
+            .filter(|f| f[0] != "-language-version"),
+    );
+    for flags in chosen {
+        let (rejected, err) = compile(flags);
         // a flag the release does not take is an error on no file
         let own_errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+        assert!(own_errors.is_empty(), "kotlinc {flags:?}: {own_errors:?}");
+        let lost: Vec<&String> = defaults.difference(&rejected).collect();
         assert!(
-            own_errors.is_empty(),
-            "kotlinc {:?}: {own_errors:?}",
-            set.flags
-        );
-        assert_eq!(
-            rejected, defaults,
-            "kotlinc {:?} judges the well-typed programs as its defaults do:\n{err}",
-            set.flags
+            lost.is_empty(),
+            "kotlinc {flags:?} accepts ill-typed programs its defaults reject: {lost:?}\n{err}"
         );
     }
 }

@@ -21,6 +21,9 @@ pub struct Batch {
     pub candidates: Vec<Candidate>,
     /// Positions consumed.
     pub positions: u64,
+    /// The keys of its positions the store judged already (skipped; the feedback learns
+    /// their findings where an uninterrupted run would have).
+    pub done: Vec<String>,
 }
 
 /// Where a campaign's programs come from, in a deterministic order.

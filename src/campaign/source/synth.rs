@@ -343,6 +343,11 @@ impl Source for SynthSource {
             let mut batch = Batch {
                 candidates: Vec::new(),
                 positions: indices.len() as u64,
+                done: indices
+                    .iter()
+                    .map(|&i| key(i))
+                    .filter(|k| done(k))
+                    .collect(),
             };
             if todo.is_empty() {
                 return Ok(Some(batch));
@@ -358,7 +363,8 @@ impl Source for SynthSource {
                 seed,
                 jobs: self.jobs,
             };
-            let built = run.build(plan, &Selection::Only(todo), &|| {});
+            let mut built = run.build(plan, &Selection::Only(todo), &|| {});
+            built.sort_by_key(|p| p.index);
             let mut untranslatable = 0;
             let mut skipped = 0;
             let regenerate = synth_command(
@@ -367,14 +373,30 @@ impl Source for SynthSource {
                 seed,
                 self.config_file.as_deref(),
             );
-            for mut p in built {
-                if let Some(fb) = &mut self.feedback {
-                    let forms = forms_of(&stream.cfg, seed, p.index as u64);
-                    if !fb.keep(&key(p.index), &p.record.member, &forms) {
-                        skipped += 1;
-                        continue;
+            // the feedback sees every position in order, those judged earlier too (as the
+            // session that judged them did), and keeps or skips the others
+            let mut kept = Vec::with_capacity(built.len());
+            let mut built = built.into_iter().peekable();
+            for &i in &indices {
+                let next = built.next_if(|p| p.index == i);
+                let Some(fb) = &mut self.feedback else {
+                    kept.extend(next);
+                    continue;
+                };
+                let forms = forms_of(&stream.cfg, seed, i as u64);
+                match next {
+                    Some(p) => {
+                        if fb.keep(&key(i), &p.record.member, &forms) {
+                            kept.push(p);
+                        } else {
+                            skipped += 1;
+                        }
                     }
+                    None if done(&key(i)) => fb.saw(&forms),
+                    None => {}
                 }
+            }
+            for mut p in kept {
                 let source = match self.translator.translate(&p.program) {
                     Ok(s) => s,
                     Err(e) => {
