@@ -442,6 +442,10 @@ pub struct CellRecord {
     pub findings: u64,
     /// Distinct findings.
     pub distinct: u64,
+    /// The share of the largest family (a cluster, or a signature not reduced) among the
+    /// finding programs (0 without findings; see `campaign::feedback`).
+    #[serde(default)]
+    pub largest_family_share: f64,
     /// The distinct findings, linked to their directories.
     pub links: Vec<FindingLink>,
     /// With `--coverage`: the compiler's coverage per filter (and `all`).
@@ -462,6 +466,7 @@ impl CellRecord {
             ill_typed_rejected: report.ill_typed_rejected,
             findings: report.signatures.iter().map(|s| s.count).sum(),
             distinct: report.signatures.len() as u64,
+            largest_family_share: report.largest_family.as_ref().map_or(0.0, |l| l.share),
             links: report
                 .signatures
                 .iter()
@@ -939,6 +944,7 @@ pub fn refresh_findings(dir: &Path, summary: &mut BatchSummary) -> Result<usize,
         let fresh = CellRecord::from_report(&report, &cell.dir);
         record.findings = fresh.findings;
         record.distinct = fresh.distinct;
+        record.largest_family_share = fresh.largest_family_share;
         record.links = fresh.links;
         write_json(&cdir.join(CELL), record)?;
         n += 1;
@@ -1046,6 +1052,7 @@ mod tests {
             ill_typed_rejected: (97, 100),
             findings: 3,
             distinct: 2,
+            largest_family_share: 0.5,
             links: Vec::new(),
             coverage: BTreeMap::new(),
             server_starts: None,

@@ -263,11 +263,12 @@ pub fn bisect(bug: &Path, opts: &BisectOptions) -> Result<Bisection, BisectError
         .to_string();
     let work = tempfile::tempdir()
         .map_err(|e| BisectError::Compiler(format!("a temporary directory: {e}")))?;
-    // a variant's finding is replayed with its flags (its source is stored rewritten)
+    // a variant's finding is replayed with its flags (its source is stored rewritten), and a
+    // program with the flags it was drawn
     let compile_opts = CompileOptions {
         classpath: info.classpath.clone(),
         timeout: std::time::Duration::from_secs_f64(info.timeout_seconds),
-        flags: info.variant().map(|v| v.flag_list()).unwrap_or_default(),
+        flags: info.compile_flags(&finding.program.record.flags),
     };
     let mut probes: Vec<Probe> = Vec::new();
     let mut probe = |version: &str| -> Result<Option<bool>, BisectError> {

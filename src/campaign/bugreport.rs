@@ -807,7 +807,8 @@ fn first_diagnostic(output: &str) -> Option<String> {
 /// The blocks of a finding's report.
 pub fn blocks(f: &FindingFile, parts: &Parts, ctx: &RunContext) -> Vec<Block> {
     let c = &f.compiler;
-    let info = ctx.compiler(f);
+    // the command with the program's flags, as it was compiled
+    let info = ctx.compiler(f).with_flags(&f.program.record.flags);
     let compiler = compiler_name(c.tool, &c.version);
     let (expected, actual) = verdict_words(f.kind, f.expected);
     let r = &f.program.record;
@@ -961,6 +962,14 @@ pub fn blocks(f: &FindingFile, parts: &Parts, ctx: &RunContext) -> Vec<Block> {
         ],
         vec![text("Command: "), code(command_words(&info, &parts.file))],
     ];
+    let flags = super::flags::for_compiler(&info, &f.program.record.flags);
+    if !flags.is_empty() {
+        env.push(vec![
+            text("Compiler flags: "),
+            code(flags.join(" ")),
+            text(" (a flag set thalia drew for this program; the expected verdict holds with and without it)"),
+        ]);
+    }
     if let Some(e) = &ctx.environment {
         env.push(vec![text(format!(
             "JDK: {}",

@@ -20,6 +20,8 @@ use std::time::{Duration, Instant};
 
 use super::budget::Budget;
 use super::candidate::Candidate;
+use super::feedback::{FeedbackConfig, Found};
+use super::flags::FlagPlan;
 use super::interrupt;
 use super::judge::Judge;
 use super::records::StoreError;
@@ -111,6 +113,12 @@ pub struct CampaignOptions {
     pub oracles: Vec<Against>,
     /// Run the programs the compiler accepts, and their Java twins (`--run`).
     pub run: Option<crate::run::RunSettings>,
+    /// The compiler flag sets drawn for the programs ([`super::flags`]; a batch is compiled
+    /// once per flag set in it).
+    pub flags: FlagPlan,
+    /// Findings fed back into the source ([`super::feedback`]): the programs that look like
+    /// the largest families are drawn less. `None`: off.
+    pub feedback: Option<FeedbackConfig>,
 }
 
 /// What a session did.
@@ -223,8 +231,21 @@ pub fn run(
         bar.set_message(format!("{n} findings ({distinct} distinct)"));
     };
     show(&lock(&store));
-    let (tx, rx) = mpsc::sync_channel::<Vec<Candidate>>(opts.jobs.max(1));
+    // the findings of the earlier sessions, learnt where an uninterrupted run learnt them:
+    // with the batch that skips their programs
+    let before: std::collections::HashMap<String, Vec<Found>> = if opts.feedback.is_some() {
+        let mut m: std::collections::HashMap<String, Vec<Found>> = Default::default();
+        for f in lock(&store).found_before() {
+            m.entry(f.key.clone()).or_default().push(f.clone());
+        }
+        m
+    } else {
+        Default::default()
+    };
+    let (tx, rx) = mpsc::sync_channel::<(u64, Vec<Candidate>)>(opts.jobs.max(1));
     let rx = Mutex::new(rx);
+    // every batch's findings, back to the producer for the feedback (empty when not judged)
+    let (found_tx, found_rx) = mpsc::channel::<(u64, Vec<Found>)>();
     let mut positions: u64 = 0;
     let mut resumed: u64 = 0;
     std::thread::scope(|s| {
@@ -242,6 +263,7 @@ pub fn run(
                 &cutoff,
             );
             let past_deadline = &past_deadline;
+            let found_tx = found_tx.clone();
             s.spawn(move || {
                 let mut compiler = Compiler::new(tc, opts.mode).with_cutoff(cutoff.clone());
                 let mut against: Vec<(Compiler, Option<&'static Variant>)> = opts
@@ -273,13 +295,17 @@ pub fn run(
                 };
                 loop {
                     let next = rx.lock().unwrap_or_else(|p| p.into_inner()).recv();
-                    let Ok(batch) = next else { break };
+                    let Ok((seq, batch)) = next else { break };
                     // no batch is started after a failure, the deadline or Ctrl-C
                     if stop.load(Ordering::SeqCst) || past_deadline() || cutoff.due() {
+                        let _ = found_tx.send((seq, Vec::new()));
                         continue;
                     }
-                    match worker.compile_and_record(&batch, store) {
-                        Ok(found) => {
+                    let done = worker.compile_and_record(&batch, store);
+                    let found = done.as_ref().map(Vec::len).unwrap_or(0) as u64;
+                    let _ = found_tx.send((seq, done.as_ref().cloned().unwrap_or_default()));
+                    match done {
+                        Ok(_) => {
                             judged.fetch_add(batch.len() as u64, Ordering::SeqCst);
                             session_findings.fetch_add(found, Ordering::SeqCst);
                             bar.inc(batch.len() as u64);
@@ -299,10 +325,37 @@ pub fn run(
                 let _ = std::fs::remove_dir_all(&dir);
             });
         }
+        drop(found_tx);
         // the producer: this thread
+        let mut sent: u64 = 0;
+        let mut learnt: u64 = 0;
+        let mut early: std::collections::BTreeMap<u64, Vec<Found>> = Default::default();
+        // the findings of earlier sessions in batches under way, added to their results
+        let mut pending: std::collections::BTreeMap<u64, Vec<Found>> = Default::default();
         'produce: loop {
             if stop.load(Ordering::SeqCst) || interrupt::requested() {
                 break;
+            }
+            // the feedback: the findings of every batch `lag` batches back, waited for
+            if let Some(fb) = &opts.feedback {
+                while learnt + fb.lag <= sent {
+                    if let Some(found) = early.remove(&learnt) {
+                        source.learn(&found);
+                        learnt += 1;
+                        continue;
+                    }
+                    if stop.load(Ordering::SeqCst) || interrupt::requested() || past_deadline() {
+                        break 'produce;
+                    }
+                    match found_rx.recv_timeout(Duration::from_millis(20)) {
+                        Ok((seq, mut found)) => {
+                            found.extend(pending.remove(&seq).unwrap_or_default());
+                            early.insert(seq, found);
+                        }
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        Err(mpsc::RecvTimeoutError::Disconnected) => break 'produce,
+                    }
+                }
             }
             let max = match opts.budget {
                 Budget::Programs(n) if positions >= n => break,
@@ -318,11 +371,30 @@ pub fn run(
                     let skipped = b.positions - b.candidates.len() as u64;
                     resumed += skipped;
                     bar.inc(skipped);
+                    // every batch the source yields has its number, as in an uninterrupted
+                    // run: the findings of its programs judged earlier are learnt with it
+                    let seq = sent;
+                    sent += 1;
+                    let earlier: Vec<Found> = b
+                        .done
+                        .iter()
+                        .filter_map(|k| before.get(k))
+                        .flatten()
+                        .cloned()
+                        .collect();
                     if b.candidates.is_empty() {
+                        early.insert(seq, earlier);
                         continue;
                     }
+                    if !earlier.is_empty() {
+                        pending.insert(seq, earlier);
+                    }
                     // waits for a free worker, but not past the deadline or Ctrl-C
-                    let mut batch = b.candidates;
+                    let mut candidates = b.candidates;
+                    for c in &mut candidates {
+                        opts.flags.assign(c);
+                    }
+                    let mut batch = (seq, candidates);
                     loop {
                         match tx.try_send(batch) {
                             Ok(()) => break,
@@ -499,15 +571,45 @@ impl Worker<'_> {
         Ok(out)
     }
 
-    /// Compiles one batch in the worker's directory and records every program's verdict;
-    /// returns the findings. A batch given up at the cutoff records nothing
-    /// ([`CompileError::GivenUp`]).
+    /// Compiles one batch in the worker's directory, one invocation per flag set of its
+    /// programs (in the order they first occur), and records every program's verdict;
+    /// returns the findings' (key, member, family). A batch given up at the cutoff records
+    /// nothing ([`CompileError::GivenUp`]).
     fn compile_and_record(
         &mut self,
         batch: &[Candidate],
         store: &Mutex<Store>,
-    ) -> Result<u64, CampaignError> {
-        let (dir, opts) = (self.dir, self.opts);
+    ) -> Result<Vec<Found>, CampaignError> {
+        let mut groups: Vec<(Vec<String>, Vec<Candidate>)> = Vec::new();
+        for c in batch {
+            match groups.iter_mut().find(|(f, _)| *f == c.record.flags) {
+                Some((_, g)) => g.push(c.clone()),
+                None => groups.push((c.record.flags.clone(), vec![c.clone()])),
+            }
+        }
+        let mut found = Vec::new();
+        for (flags, group) in &groups {
+            found.extend(self.compile_group(group, flags, store)?);
+        }
+        Ok(found)
+    }
+
+    /// Compiles the programs of one flag set (`flags`, added to the run's own) and records
+    /// their verdicts.
+    fn compile_group(
+        &mut self,
+        batch: &[Candidate],
+        flags: &[String],
+        store: &Mutex<Store>,
+    ) -> Result<Vec<Found>, CampaignError> {
+        let dir = self.dir;
+        let base = self.opts;
+        let mut compile = base.compile.clone();
+        compile.flags.extend(flags.iter().cloned());
+        let opts = &CampaignOptions {
+            compile,
+            ..base.clone()
+        };
         let src = dir.join("src");
         let classes = dir.join("classes");
         let _ = std::fs::remove_dir_all(dir);
@@ -545,8 +647,9 @@ impl Worker<'_> {
             }
         }
         let twin_verdicts = match (self.twin.as_deref_mut(), wanted.is_empty()) {
+            // the twins are Java: javac gets none of the programs' flags
             (Some(javac), false) => {
-                twins::compile(javac, dir, &wanted, &opts.compile, &opts.twin_runtime)?
+                twins::compile(javac, dir, &wanted, &base.compile, &opts.twin_runtime)?
             }
             _ => std::collections::BTreeMap::new(),
         };
@@ -580,14 +683,25 @@ impl Worker<'_> {
         for (i, (other, variant)) in self.against.iter_mut().enumerate() {
             let out = dir.join(format!("against-{i}"));
             mkdir(&out)?;
+            let tc = other.toolchain();
+            let own = super::flags::for_release(tc.tool, &tc.version, flags);
             let Some(v) = variant else {
-                others.push(other.compile_batch(&files, &out, &opts.compile)?);
+                let compile = CompileOptions {
+                    flags: own,
+                    ..base.compile.clone()
+                };
+                others.push(other.compile_batch(&files, &out, &compile)?);
                 continue;
             };
-            // the variant's flags, and its sources where it rewrites them (same file names)
+            // the variant's flags (they choose its frontend; else the programs'), and its
+            // sources where it rewrites them (same file names)
             let compile = CompileOptions {
-                flags: v.flag_list(),
-                ..opts.compile.clone()
+                flags: if v.flags.is_empty() {
+                    own
+                } else {
+                    v.flag_list()
+                },
+                ..base.compile.clone()
             };
             let vfiles = if v.rewrite.is_some() {
                 let vsrc = dir.join(format!("against-{i}-src"));
@@ -637,14 +751,14 @@ impl Worker<'_> {
             return Err(CompileError::GivenUp.into());
         }
         let mut st = lock(store);
-        let mut found = 0;
+        let mut found = Vec::new();
         for (c, verdict, twin, judgement) in &judged {
-            if st
-                .record(c, verdict, share, *twin, judgement)?
-                .finding
-                .is_some()
-            {
-                found += 1;
+            if let Some(f) = st.record(c, verdict, share, *twin, judgement)?.finding {
+                found.push(Found {
+                    key: c.key.clone(),
+                    member: c.record.member.clone(),
+                    family: f.signature,
+                });
             }
         }
         st.checkpoint()?;

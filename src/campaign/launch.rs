@@ -13,6 +13,8 @@ use super::autoreduce::{self, AutoReduced, AutoReducer};
 use super::budget::Budget;
 use super::driver::{self, CampaignError, Outcome};
 use super::evidence::CompiledEvidence;
+use super::feedback::FeedbackConfig;
+use super::flags::FlagPlan;
 use super::identity::{RunIdentity, SynthIdentity};
 use super::intended::{IntendedError, IntendedSet};
 use super::judge::Judge;
@@ -122,6 +124,12 @@ pub struct LaunchOptions {
     /// Run the programs the compiler accepts (and their Java twins) in a sandbox, and judge
     /// their outcomes ([`crate::run`]).
     pub run: bool,
+    /// Draw compiler flag sets for the programs ([`super::flags`]); off: the compiler's
+    /// defaults only.
+    pub compiler_flags: bool,
+    /// Feed the findings back into the synthesis ([`super::feedback`]): programs that look
+    /// like a large family are drawn less (`thalia run` only).
+    pub feedback: bool,
 }
 
 impl LaunchOptions {
@@ -143,6 +151,8 @@ impl LaunchOptions {
             command: Vec::new(),
             recheck: true,
             run: false,
+            compiler_flags: true,
+            feedback: true,
         }
     }
 }
@@ -414,6 +424,8 @@ fn check(opts: &LaunchOptions, dir: &Path) -> Result<Summary, LaunchError> {
             crate::run::RunSettings::new(&tc, classpath.as_deref()).map_err(CampaignError::Run)?,
         );
     }
+    // the programs of a directory have no seed: their flags are drawn from their keys
+    copts.flags = FlagPlan::new(tc.tool, &tc.version, 0, opts.compiler_flags);
     // each shard its own store by default
     let out = opts.out.clone().unwrap_or_else(|| {
         let suffix = shard
@@ -531,6 +543,7 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
             crate::run::RunSettings::new(&tc, classpath.as_deref()).map_err(CampaignError::Run)?,
         );
     }
+    copts.flags = FlagPlan::new(tc.tool, &tc.version, seed, opts.compiler_flags);
     let identity = RunIdentity::Run(Box::new(SynthIdentity {
         seed,
         language: p.lang,
@@ -587,6 +600,13 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
         !matches!(settings.budget, Budget::OneRound),
     );
     source.write_config(&out)?;
+    // a shard does not see the other shards' findings: its programs would not be the
+    // unsharded run's, so the shards of a campaign draw without feedback
+    if opts.feedback && shard.is_none() {
+        let cfg = FeedbackConfig::default();
+        source.set_feedback(cfg.clone());
+        copts.feedback = Some(cfg);
+    }
     source.keep_census(&out, store.done_count() > 0)?;
     source.prepare();
     if let Some(sh) = shard {
@@ -649,6 +669,12 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
         }
     }
     let untranslatable = source.untranslatable_reasons();
+    if source.feedback_skipped() > 0 && !interrupted {
+        eprintln!(
+            "{} programs that look like large families were drawn less (skipped; --no-feedback keeps them)",
+            source.feedback_skipped()
+        );
+    }
     store.note_untranslatable(&untranslatable)?;
     if !interrupted {
         for (reason, n) in &untranslatable {

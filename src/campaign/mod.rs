@@ -7,7 +7,8 @@
 //! module uses only modules of its own layer's left or of layers below; no import cycles,
 //! which `tests/architecture_campaign.rs` checks):
 //!
-//! - what a campaign is: [`finding`] (kinds, twin statuses, differential kinds),
+//! - what a campaign is: [`finding`] (kinds, twin statuses, differential kinds), [`flags`]
+//!   (compiler flag sets as a swarm dimension), [`feedback`] (findings drawn less of),
 //!   [`candidate`] (a program ready to compile), [`budget`], [`shard`], [`variant`],
 //!   [`identity`] (what a resumed run must agree on), [`records`] (the run directory's files
 //!   and their formats);
@@ -31,7 +32,9 @@ pub mod candidate;
 pub mod cluster;
 pub mod driver;
 pub mod evidence;
+pub mod feedback;
 pub mod finding;
+pub mod flags;
 pub mod identity;
 pub mod intended;
 pub mod interrupt;

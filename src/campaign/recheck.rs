@@ -339,12 +339,52 @@ impl Prober<'_> {
             );
         }
         self.compiled.insert(version.to_string());
+        // the programs with the flags they were drawn, where this release takes them: one
+        // compilation per flag set
+        let release = CompilerInfo {
+            version: version.to_string(),
+            ..self.info.clone()
+        };
+        let mut groups: Vec<(Vec<String>, Vec<usize>)> = Vec::new();
+        for &i in which {
+            let flags = release.compile_flags(&items[i].finding.program.record.flags);
+            match groups.iter_mut().find(|(f, _)| *f == flags) {
+                Some((_, g)) => g.push(i),
+                None => groups.push((flags, vec![i])),
+            }
+        }
+        for (g, (flags, group)) in groups.into_iter().enumerate() {
+            let copts = CompileOptions {
+                flags,
+                ..copts.clone()
+            };
+            self.probe_group(items, &group, version, pre, &tc, &copts, g);
+        }
+    }
+
+    /// Compiles the programs of `items[which]` (one flag set) with `tc` at `version` and
+    /// records the checks.
+    #[allow(clippy::too_many_arguments)]
+    fn probe_group(
+        &mut self,
+        items: &mut [Item],
+        which: &[usize],
+        version: &str,
+        pre: bool,
+        tc: &Toolchain,
+        copts: &CompileOptions,
+        group: usize,
+    ) {
+        let tool = self.info.tool;
         let programs: Vec<(String, String)> = which
             .iter()
             .map(|&i| (items[i].file.clone(), items[i].source.clone()))
             .collect();
-        let dir = self.work.path().join(format!("r{}", self.compiled.len()));
-        match compile_all(&tc, &dir, &programs, &copts) {
+        let dir = self
+            .work
+            .path()
+            .join(format!("r{}-{group}", self.compiled.len()));
+        match compile_all(tc, &dir, &programs, copts) {
             Ok(verdicts) => {
                 for &i in which {
                     let check = match verdicts.get(&items[i].file) {
@@ -362,7 +402,22 @@ impl Prober<'_> {
                     items[i].checks.insert(version.to_string(), check);
                 }
             }
-            Err(e) => failed(items, &e),
+            Err(e) => {
+                for &i in which {
+                    items[i].checks.insert(
+                        version.to_string(),
+                        ReleaseCheck {
+                            version: version.to_string(),
+                            pre_release: pre,
+                            verdict: None,
+                            shows: None,
+                            same_signature: None,
+                            diagnostic: None,
+                            error: Some(e.clone()),
+                        },
+                    );
+                }
+            }
         }
     }
 }

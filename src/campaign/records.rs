@@ -77,6 +77,31 @@ pub struct CompilerInfo {
 }
 
 impl CompilerInfo {
+    /// This record with the flags this compiler compiles a program drawn `flags` with
+    /// ([`super::flags::for_compiler`]) added to its command, before the source file.
+    pub fn with_flags(&self, flags: &[String]) -> CompilerInfo {
+        let own = super::flags::for_compiler(self, flags);
+        let mut info = self.clone();
+        if own.is_empty() {
+            return info;
+        }
+        let at = info
+            .command
+            .iter()
+            .position(|a| a == "@FILE@")
+            .unwrap_or(info.command.len());
+        info.command.splice(at..at, own);
+        info
+    }
+
+    /// Every flag this compiler compiles a program drawn `flags` with: its variant's, and
+    /// the program's where it takes them ([`super::flags::for_compiler`]).
+    pub fn compile_flags(&self, flags: &[String]) -> Vec<String> {
+        let mut all = self.variant().map(|v| v.flag_list()).unwrap_or_default();
+        all.extend(super::flags::for_compiler(self, flags));
+        all
+    }
+
     /// `NAME@VERSION`, with `:VARIANT` for a variant.
     pub fn label(&self) -> String {
         match &self.variant {
@@ -594,6 +619,9 @@ pub struct ResultLine {
     /// What running the program (and its Java twin) ended in (`--run`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<crate::run::RunRecord>,
+    /// The compiler flags it was compiled with ([`super::flags`]); empty: the defaults.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
     /// This program's share of its batch's compile time (seconds).
     pub seconds: f64,
     /// When it was judged (seconds since the Unix epoch).

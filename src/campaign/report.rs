@@ -17,6 +17,29 @@ use super::store::{scan_results, Manifest, ResultLine, StoreError, MANIFEST, RES
 use crate::rundir;
 use crate::synth::Expected;
 
+/// Programs and finding programs compiled with one flag set ([`super::flags`]).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct FlagSetCounts {
+    /// Programs judged with it.
+    pub programs: u64,
+    /// Their share of all programs judged.
+    pub share: f64,
+    /// Finding programs among them.
+    pub findings: u64,
+}
+
+/// The largest family of findings: the finding programs of one cluster (or of one
+/// signature not reduced yet).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LargestFamily {
+    /// Its cluster id, or its signature's directory.
+    pub family: String,
+    /// Its finding programs.
+    pub programs: u64,
+    /// Their share of all finding programs ([`super::feedback`] keeps it down).
+    pub share: f64,
+}
+
 /// Verdict counts of one mode.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct ModeCounts {
@@ -188,6 +211,12 @@ pub struct Report {
     pub signatures: Vec<SignatureCount>,
     /// Clusters of the reduced distinct findings (one cause each), largest first.
     pub clusters: Vec<Cluster>,
+    /// The largest family of findings and its share of the finding programs (none without
+    /// findings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub largest_family: Option<LargestFamily>,
+    /// Programs and findings per compiler flag set (`defaults` for none).
+    pub flag_sets: BTreeMap<String, FlagSetCounts>,
     /// Distinct findings not reduced (yet): each its own cluster until it is.
     pub unreduced: u64,
     /// Sessions (a resumed run has several).
@@ -307,7 +336,11 @@ impl Report {
         let mut files: HashMap<String, Option<FindingFile>> = HashMap::new();
         let mut sorted: Vec<&ResultLine> = lines.values().collect();
         sorted.sort_by(|a, b| a.at.total_cmp(&b.at).then_with(|| a.key.cmp(&b.key)));
+        let mut flag_sets: BTreeMap<String, FlagSetCounts> = BTreeMap::new();
         for r in &sorted {
+            let fs = flag_sets.entry(super::flags::label(&r.flags)).or_default();
+            fs.programs += 1;
+            fs.findings += u64::from(r.finding.is_some());
             let m = modes.entry(r.mode.clone()).or_default();
             m.programs += 1;
             match r.verdict.as_str() {
@@ -440,6 +473,26 @@ impl Report {
                 .then_with(|| a.id.cmp(&b.id))
         });
         let unreduced = signatures.iter().filter(|s| s.cluster.is_none()).count() as u64;
+        // families: clusters, and the signatures not reduced yet
+        let mut families: BTreeMap<String, u64> = BTreeMap::new();
+        for s in &signatures {
+            let name = s.cluster.clone().unwrap_or_else(|| s.signature.clone());
+            *families.entry(name).or_default() += s.count;
+        }
+        let total: u64 = families.values().sum();
+        let largest_family = families
+            .iter()
+            .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
+            .filter(|_| total > 0)
+            .map(|(name, &n)| LargestFamily {
+                family: name.clone(),
+                programs: n,
+                share: super::feedback::largest_share(families.values()),
+            });
+        let judged = sorted.len().max(1) as f64;
+        for fs in flag_sets.values_mut() {
+            fs.share = fs.programs as f64 / judged;
+        }
         let findings = FindingKind::ALL
             .iter()
             .map(|&kind| {
@@ -481,6 +534,8 @@ impl Report {
             standing,
             signatures,
             clusters,
+            largest_family,
+            flag_sets,
             unreduced,
             sessions: manifest.sessions.len(),
             seconds,
@@ -621,6 +676,32 @@ impl Report {
             );
             for (reason, n) in &self.twin_not_applicable {
                 let _ = writeln!(out, "  {n:>9}  twin not applicable: {reason}");
+            }
+        }
+        if let Some(l) = &self.largest_family {
+            let _ = writeln!(
+                out,
+                "\n  largest family: {} finding programs ({:.1} % of all), {}",
+                l.programs,
+                100.0 * l.share,
+                l.family
+            );
+        }
+        if self.flag_sets.keys().any(|k| k != "defaults") {
+            let _ = writeln!(
+                out,
+                "\n  {:<34} {:>9} {:>7} {:>9}",
+                "compiler flags", "programs", "share", "findings"
+            );
+            for (label, c) in &self.flag_sets {
+                let _ = writeln!(
+                    out,
+                    "  {:<34} {:>9} {:>6.1}% {:>9}",
+                    label,
+                    c.programs,
+                    100.0 * c.share,
+                    c.findings
+                );
             }
         }
         let st = &self.standing;

@@ -189,6 +189,8 @@ pub fn campaign_options(
         differential: false,
         oracles: Vec::new(),
         run: None,
+        flags: super::flags::FlagPlan::default(),
+        feedback: None,
     };
     Ok((info, opts))
 }

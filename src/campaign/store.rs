@@ -90,6 +90,7 @@ pub struct Store {
     results: fs::File,
     done: HashSet<String>,
     counts: HashMap<String, u64>,
+    found: Vec<super::feedback::Found>,
     session_start: Instant,
     recovered_lines: usize,
     context: std::sync::OnceLock<super::bugreport::RunContext>,
@@ -161,7 +162,15 @@ impl Store {
         let scan = scan_results(&bytes);
         let mut done = HashSet::new();
         let mut counts: HashMap<String, u64> = HashMap::new();
+        let mut found = Vec::new();
         for (_, _, r) in &scan.lines {
+            if let Some(f) = &r.finding {
+                found.push(super::feedback::Found {
+                    key: r.key.clone(),
+                    member: r.member.clone(),
+                    family: f.signature.clone(),
+                });
+            }
             let own = r.finding.iter();
             let others = r.differential.iter().filter_map(|d| d.finding.as_ref());
             for f in own.chain(others) {
@@ -213,6 +222,7 @@ impl Store {
             results,
             done,
             counts,
+            found,
             session_start: Instant::now(),
             recovered_lines,
             context: std::sync::OnceLock::new(),
@@ -284,6 +294,18 @@ impl Store {
             }
         }
         out
+    }
+
+    /// The finding programs of the earlier sessions, in the order they were recorded (what
+    /// a resumed run's feedback starts from).
+    pub fn found_before(&self) -> &[super::feedback::Found] {
+        &self.found
+    }
+
+    /// The share of the largest family (the finding programs of one signature) among all
+    /// finding programs recorded, 0 without findings.
+    pub fn largest_family_share(&self) -> f64 {
+        super::feedback::largest_share(self.counts.values())
     }
 
     /// Findings recorded, and distinct signatures among them.
@@ -369,6 +391,7 @@ impl Store {
             differential,
             twin_verdict: twin.map(|t| t.label().to_string()),
             run: judgement.run.clone(),
+            flags: cand.record.flags.clone(),
             finding,
             seconds,
             at: now(),
@@ -510,6 +533,8 @@ impl Store {
         differential: &[DiffRef],
     ) -> Result<(), StoreError> {
         let (sig, kind) = (&f.signature, f.kind);
+        // the command with the program's flags, as it was compiled
+        let c = &c.with_flags(&cand.record.flags);
         let parent = bug.parent().unwrap_or(&self.dir);
         fs::create_dir_all(parent).map_err(io(parent))?;
         let tmp = fresh_tmp(parent, &sig.dir)?;
@@ -872,6 +897,7 @@ fn repro_script(
         "#!/bin/sh\n\
          # Reproduces a thalia finding with {tool} {version}: {signature}\n\
          # Program {key} ({member}): expected {expected}, thalia saw {actual}.\n\
+         # Compiler flags: {flags}.\n\
          # Exit status 0: the finding reproduces ({expect}); 1: it does not.\n\
          cd \"$(dirname \"$0\")\" || exit 2\n\
          out=$(mktemp -d) || exit 2\n\
@@ -891,6 +917,7 @@ fn repro_script(
         actual = verdict.label(),
         cmd = words.join(" "),
         kind = kind.as_str(),
+        flags = super::flags::label(&super::flags::for_compiler(c, &cand.record.flags)),
     )
 }
 

@@ -113,7 +113,8 @@ pub fn wants_differential(c: &Candidate, verdict: &Verdict) -> bool {
 pub type Oracle<'a> = (String, &'a Toolchain, Option<&'static Variant>);
 
 /// Compiles the sources of `cands` with every compiler of `oracles` (each in its own
-/// directory under `dir`, a fresh process; a variant's flags and rewrite applied) and
+/// directory under `dir`, a fresh process; a variant's flags and rewrite applied, else the
+/// programs' flags `opts.flags` where that release accepts them) and
 /// returns each candidate's verdicts by key, `(compiler label, verdict)` in the order of
 /// `oracles`.
 pub fn compile_differential(
@@ -146,8 +147,13 @@ pub fn compile_differential(
             })?;
             files.push(p);
         }
+        // a variant's flags choose its frontend; else the programs' flags where it has them
+        let flags = match variant {
+            Some(v) if !v.flags.is_empty() => v.flag_list(),
+            _ => super::flags::for_release(toolchain.tool, &toolchain.version, &opts.flags),
+        };
         let compile = CompileOptions {
-            flags: variant.map(|v| v.flag_list()).unwrap_or_default(),
+            flags,
             ..opts.clone()
         };
         let result = compile_batch_until(toolchain, &mut None, &files, &classes, &compile, cutoff)?;

@@ -97,6 +97,17 @@ pub(super) struct CompileArgs {
     /// an exception only the program raises that its types rule out an unsoundness finding.
     #[arg(long)]
     run: bool,
+    /// Compile every program with the compiler's defaults only (by default blocks of
+    /// programs draw one of the compiler's flag sets, such as Kotlin's `-language-version`
+    /// or Scala's `-source`, where it cannot change the expected verdict; see
+    /// `docs/campaigns.md`).
+    #[arg(long)]
+    no_compiler_flags: bool,
+    /// Do not feed the findings back into the synthesis (`thalia run`; by default the
+    /// programs that look like a family of findings that already holds many programs are
+    /// drawn less, so that one cause cannot take the campaign).
+    #[arg(long)]
+    no_feedback: bool,
 }
 
 impl CompileArgs {
@@ -143,6 +154,8 @@ impl CompileArgs {
             command: std::env::args().collect(),
             recheck: !self.no_recheck,
             run: self.run,
+            compiler_flags: !self.no_compiler_flags,
+            feedback: !self.no_feedback,
             ..LaunchOptions::new(programs, settings)
         }
     }

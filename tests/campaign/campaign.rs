@@ -330,6 +330,8 @@ fn run_args_with(out: &Path, budget: &str, seed: &str) -> Vec<String> {
         "--seed",
         seed,
         "--no-reduce",
+        // the resumption is the store's; the feedback's draws after a kill can differ
+        "--no-feedback",
         "--api",
     ]
     .map(String::from)

@@ -146,6 +146,7 @@ fn result_line(key: &str, signature: Option<&str>) -> String {
         differential: Vec::new(),
         twin_verdict: None,
         run: None,
+        flags: Vec::new(),
         seconds: 0.5,
         at: 1.0,
     };

@@ -7,6 +7,7 @@ mod campaign;
 mod clusters;
 mod differential;
 mod findings;
+mod flags_feedback;
 mod hostile_rundir;
 mod intended;
 mod javac_harness;

@@ -62,7 +62,9 @@ fn fixture() -> &'static Fixture {
 }
 
 /// `thalia run` arguments of the campaign with `seed` into `out`, plus `extra` (a
-/// `--budget` there replaces the campaign's).
+/// `--budget` there replaces the campaign's). Without the feedback: the shards of a campaign
+/// draw without it (a shard does not see the others' findings), so the unsharded run they
+/// add up to does too.
 fn run_args(out: &Path, seed: &str, extra: &[&str]) -> Vec<String> {
     let budget = extra
         .iter()
@@ -89,6 +91,7 @@ fn run_args(out: &Path, seed: &str, extra: &[&str]) -> Vec<String> {
         "--seed",
         seed,
         "--no-reduce",
+        "--no-feedback",
     ]
     .map(String::from)
     .to_vec();
@@ -443,6 +446,7 @@ fn small_api_args(budget: &str, out: &Path, shard: Option<String>) -> Vec<String
         "--seed",
         "8",
         "--no-reduce",
+        "--no-feedback",
         "--compiler",
         "javac@crash",
         "--api",

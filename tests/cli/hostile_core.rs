@@ -796,6 +796,7 @@ fn result_line(key: &str, verdict: &str) -> Vec<u8> {
         differential: Vec::new(),
         twin_verdict: None,
         run: None,
+        flags: Vec::new(),
         seconds: 0.5,
         at: 1.0,
     };

@@ -497,10 +497,12 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
     } else {
         Mode::Process
     };
+    // with the program's flags, as the campaign compiled it
+    let drawn = finding.program.record.flags.clone();
     let compile_opts = |c: &CompilerInfo| CompileOptions {
         classpath: c.classpath.clone(),
         timeout: std::time::Duration::from_secs_f64(c.timeout_seconds),
-        flags: c.variant().map(|v| v.flag_list()).unwrap_or_default(),
+        flags: c.compile_flags(&drawn),
     };
     let mut judge_ = Judge {
         compiler: Compiler::new(&tc, mode),

@@ -6,6 +6,7 @@ pub mod dir;
 pub mod synth;
 
 use super::candidate::Candidate;
+use super::feedback::Found;
 
 /// Programs that cannot be read or made.
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +21,9 @@ pub struct Batch {
     pub candidates: Vec<Candidate>,
     /// Positions consumed.
     pub positions: u64,
+    /// The keys of its positions the store judged already (skipped; the feedback learns
+    /// their findings where an uninterrupted run would have).
+    pub done: Vec<String>,
 }
 
 /// Where a campaign's programs come from, in a deterministic order.
@@ -34,4 +38,8 @@ pub trait Source {
 
     /// Positions in one round, when known.
     fn round_len(&self) -> Option<u64>;
+
+    /// Learns the findings of programs it yielded ([`crate::campaign::feedback`]); a source
+    /// that cannot draw less of anything ignores them.
+    fn learn(&mut self, _found: &[Found]) {}
 }

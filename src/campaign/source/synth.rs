@@ -8,8 +8,10 @@ use thalia_translators::{JavaTranslator, Language, Translator};
 use super::{Batch, Source, SourceError};
 use crate::api::Api;
 use crate::campaign::candidate::{Candidate, Twin};
+use crate::campaign::feedback::{forms_on, Feedback, FeedbackConfig, Found};
 use crate::campaign::records::{CENSUS_FILE, SYNTH_CONFIG_FILE};
 use crate::campaign::shard::{schedule_round, Shard};
+use crate::synth::build::features::Features;
 use crate::synth::build::rng::RngStream;
 use crate::synth::census::Census;
 use crate::synth::output::synth_command;
@@ -53,6 +55,7 @@ pub struct SynthSource {
     census_file: Option<PathBuf>,
     shard: Option<Shard>,
     cap: Option<RoundCap>,
+    feedback: Option<Feedback>,
 }
 
 /// Where a sharded source stands in the unsharded schedule of a count budget.
@@ -124,7 +127,30 @@ impl SynthSource {
             census_file: None,
             shard: None,
             cap: None,
+            feedback: None,
         }
+    }
+
+    /// Feeds the campaign's findings back into this source ([`crate::campaign::feedback`]):
+    /// programs that look like a large family are drawn less.
+    pub fn set_feedback(&mut self, cfg: FeedbackConfig) {
+        self.feedback = Some(Feedback::new(cfg, self.seed));
+    }
+
+    /// Programs the feedback did not keep, in this session.
+    pub fn feedback_skipped(&self) -> u64 {
+        self.feedback.as_ref().map_or(0, Feedback::skipped)
+    }
+
+    /// The forms on in the swarm draw of the program `key` (`MODE/rROUND/pINDEX`) of one of
+    /// this source's streams, `None` for a key it did not make.
+    fn forms_of(&self, key: &str) -> Option<Vec<String>> {
+        let mut parts = key.split('/');
+        let (label, round, id) = (parts.next()?, parts.next()?, parts.next()?);
+        let round: u64 = round.strip_prefix('r')?.parse().ok()?;
+        let index: u64 = id.strip_prefix('p')?.parse().ok()?;
+        let stream = self.streams.iter().find(|s| s.label == label)?;
+        Some(forms_of(&stream.cfg, round_seed(self.seed, round), index))
     }
 
     /// Makes this source shard `shard` of its campaign: it yields only the programs whose
@@ -317,6 +343,11 @@ impl Source for SynthSource {
             let mut batch = Batch {
                 candidates: Vec::new(),
                 positions: indices.len() as u64,
+                done: indices
+                    .iter()
+                    .map(|&i| key(i))
+                    .filter(|k| done(k))
+                    .collect(),
             };
             if todo.is_empty() {
                 return Ok(Some(batch));
@@ -332,15 +363,40 @@ impl Source for SynthSource {
                 seed,
                 jobs: self.jobs,
             };
-            let built = run.build(plan, &Selection::Only(todo), &|| {});
+            let mut built = run.build(plan, &Selection::Only(todo), &|| {});
+            built.sort_by_key(|p| p.index);
             let mut untranslatable = 0;
+            let mut skipped = 0;
             let regenerate = synth_command(
                 &self.api_arg,
                 &stream.cfg,
                 seed,
                 self.config_file.as_deref(),
             );
-            for mut p in built {
+            // the feedback sees every position in order, those judged earlier too (as the
+            // session that judged them did), and keeps or skips the others
+            let mut kept = Vec::with_capacity(built.len());
+            let mut built = built.into_iter().peekable();
+            for &i in &indices {
+                let next = built.next_if(|p| p.index == i);
+                let Some(fb) = &mut self.feedback else {
+                    kept.extend(next);
+                    continue;
+                };
+                let forms = forms_of(&stream.cfg, seed, i as u64);
+                match next {
+                    Some(p) => {
+                        if fb.keep(&key(i), &p.record.member, &forms) {
+                            kept.push(p);
+                        } else {
+                            skipped += 1;
+                        }
+                    }
+                    None if done(&key(i)) => fb.saw(&forms),
+                    None => {}
+                }
+            }
+            for mut p in kept {
                 let source = match self.translator.translate(&p.program) {
                     Ok(s) => s,
                     Err(e) => {
@@ -390,8 +446,21 @@ impl Source for SynthSource {
             }
             // a program the translator cannot write is no program: it does not count
             batch.positions -= untranslatable;
+            // nor does one the feedback does not keep (it is not compiled)
+            batch.positions -= skipped;
             self.write_census()?;
             return Ok(Some(batch));
+        }
+    }
+
+    fn learn(&mut self, found: &[Found]) {
+        for f in found {
+            let Some(forms) = self.forms_of(&f.key) else {
+                continue;
+            };
+            if let Some(fb) = &mut self.feedback {
+                fb.learn(f, &forms);
+            }
         }
     }
 
@@ -412,6 +481,12 @@ impl Source for SynthSource {
             None => lens.iter().sum::<usize>() as u64,
         })
     }
+}
+
+/// The forms on in the swarm draw of program `index` of a round with `seed` under `cfg`.
+fn forms_of(cfg: &SynthConfig, seed: u64, index: u64) -> Vec<String> {
+    let rules = crate::synth::LanguageRules::from(cfg.lang);
+    forms_on(&Features::draw(&cfg.swarm, rules, seed, index))
 }
 
 impl SynthSource {

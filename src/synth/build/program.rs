@@ -1115,6 +1115,7 @@ impl Worker<'_> {
                 .filter(|b| matches!(a.get(b.actual), crate::types::Type::Nullable(_)))
                 .map(|_| NO_NULLABLE_TWIN.to_string()),
             call_lines: None,
+            flags: Vec::new(),
             shape: ShapeRecord::default(),
         }
     }

@@ -188,6 +188,10 @@ pub struct ProgramRecord {
     /// chains, explicit type arguments).
     #[serde(default, skip_serializing_if = "ShapeRecord::is_plain")]
     pub shape: ShapeRecord,
+    /// The compiler flags the campaign compiled the program with (its flag set, drawn by
+    /// `campaign::flags`); empty: the compiler's defaults.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
 }
 
 /// Why the Java twin of a program broken by nullability (a Kotlin `T?` value where `T` is
