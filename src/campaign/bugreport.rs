@@ -1263,10 +1263,14 @@ pub fn write_reports(
     Ok(())
 }
 
-/// The report of a finding of `kind` by compiler `c` on `cand`, as it is first written
+/// The report of a finding of `kind` by compiler `c` on `cand` (a reduced program of
+/// `reduced_from` lines' finding, when given): in its run's context `run`
+/// (environment, dependencies, duplicates) when there is one, else as it is first written
 /// (before the run's end adds its status, environment and duplicates).
 #[allow(clippy::too_many_arguments)]
 pub fn report_md(
+    run: Option<&RunContext>,
+    reduced_from: Option<usize>,
     c: &CompilerInfo,
     kind: FindingKind,
     signature: &str,
@@ -1324,7 +1328,7 @@ pub fn report_md(
         }),
         differential: differential.to_vec(),
         bisection: None,
-        reduced_from: None,
+        reduced_from,
         has_reduced: false,
     };
     let manifest_less = RunContext {
@@ -1350,7 +1354,10 @@ pub fn report_md(
         dependencies: Vec::new(),
         known: None,
     };
-    print(&blocks(&f, &parts, &manifest_less), Format::Markdown)
+    print(
+        &blocks(&f, &parts, run.unwrap_or(&manifest_less)),
+        Format::Markdown,
+    )
 }
 
 #[cfg(test)]

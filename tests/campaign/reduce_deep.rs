@@ -350,7 +350,7 @@ fn a_finding_of_check_is_reduced_from_the_checked_directorys_ir() {
         .arg("--synth-config")
         .arg(fake::shallow_forms_config(root.path()))
         .arg("--api")
-        .arg(sample_api())
+        .arg(api_with_a_dependency(root.path()))
         .arg("--out")
         .arg(&programs)
         .assert()

@@ -836,7 +836,21 @@ fn write_reduced(
         twin,
         program: None,
     };
+    // the run's context (environment, dependencies) where the finding is in a run directory
+    let run = bug
+        .parent()
+        .and_then(Path::parent)
+        .and_then(|run| super::bugreport::RunContext::load(run).ok());
+    let original_lines = rundir::check_relative(&finding.program.file, 1)
+        .ok()
+        .and_then(|_| {
+            rundir::read_to_string_limited(&bug.join(&finding.program.file), rundir::MAX_JSON_BYTES)
+                .ok()
+        })
+        .map_or(0, |s| s.lines().count());
     let report = super::bugreport::report_md(
+        run.as_ref(),
+        Some(original_lines),
         info,
         finding.kind,
         &finding.signature_text,
