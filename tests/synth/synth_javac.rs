@@ -192,7 +192,10 @@ fn check_manifest(out: &Path, records: &[Value], cfg: Config) -> Vec<String> {
             (_, Some(Value::Null)) => {}
             (_, b) => problems.push(format!("{id}: well-typed but broken is {b:?}")),
         }
-        if !cfg.erase && r["erased"] != Value::Bool(false) {
+        // without --erase a program is erased only where the swarm leaves its type arguments
+        // to inference (`SwarmConfig::inferred_type_args`); javac then judges it as any other
+        let swarm_infers = thalia::synth::SwarmConfig::default().inferred_type_args > 0.0;
+        if !r["erased"].is_boolean() || (!cfg.erase && !swarm_infers && r["erased"] != false) {
             problems.push(format!("{id}: erased is {} without --erase", r["erased"]));
         }
     }
