@@ -208,11 +208,22 @@ pub struct RunFinding {
 /// out (save a `NullPointerException`, which a `null` inhabitant may raise), is expected.
 pub fn judge_run(program: &RunOutcome, twin: Option<&RunOutcome>) -> Option<RunFinding> {
     let RunOutcome::Exception {
-        class, call, cause, ..
+        class,
+        call,
+        cause,
+        message,
+        ..
     } = program
     else {
         return None;
     };
+    // Kotlin's own check of a value Java handed it (a platform type used as non-null): its
+    // design, which Java's twin does not have
+    if class == "java.lang.NullPointerException"
+        && message.as_deref().is_some_and(is_kotlin_null_check)
+    {
+        return None;
+    }
     let raised = match cause {
         Some(c) => format!("{class} ({c})"),
         None => class.clone(),
@@ -240,6 +251,14 @@ pub fn judge_run(program: &RunOutcome, twin: Option<&RunOutcome>) -> Option<RunF
     })
 }
 
+/// True for the message of Kotlin's null checks at the Java boundary
+/// (`Intrinsics.checkNotNullExpressionValue`: "pollLast(...) must not be null";
+/// `checkNotNullParameter`: "Parameter specified as non-null is null: ...").
+fn is_kotlin_null_check(message: &str) -> bool {
+    message.ends_with(" must not be null")
+        || message.starts_with("Parameter specified as non-null is null")
+}
+
 /// A call without its synthetic lambda numbering (`lambda$test$0` → `lambda$test`).
 fn strip_lambda(call: &str) -> String {
     call.trim_end_matches(|c: char| c.is_ascii_digit())
@@ -259,6 +278,30 @@ mod tests {
             cause: None,
             message: None,
         }
+    }
+
+    #[test]
+    fn kotlins_null_check_of_a_platform_value_is_expected_though_the_twin_ends_normally() {
+        let checked = RunOutcome::Exception {
+            class: "java.lang.NullPointerException".into(),
+            frame: Some("T.test:6".into()),
+            call: None,
+            cause: None,
+            message: Some("pollLast(...) must not be null".into()),
+        };
+        assert_eq!(judge_run(&checked, Some(&RunOutcome::Normal)), None);
+        // an NPE with another message the twin does not share stays a finding
+        let other = RunOutcome::Exception {
+            class: "java.lang.NullPointerException".into(),
+            frame: Some("T.test:6".into()),
+            call: None,
+            cause: None,
+            message: Some("Cannot invoke \"Object.toString()\"".into()),
+        };
+        assert_eq!(
+            judge_run(&other, Some(&RunOutcome::Normal)).map(|f| f.kind),
+            Some(RunKind::Unsoundness)
+        );
     }
 
     #[test]
