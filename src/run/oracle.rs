@@ -253,10 +253,14 @@ pub fn judge_run(program: &RunOutcome, twin: Option<&RunOutcome>) -> Option<RunF
 
 /// True for the message of Kotlin's null checks at the Java boundary
 /// (`Intrinsics.checkNotNullExpressionValue`: "pollLast(...) must not be null";
-/// `checkNotNullParameter`: "Parameter specified as non-null is null: ...").
+/// `checkNotNullParameter`: "Parameter specified as non-null is null: ...") and of its cast
+/// of `null` to a non-null type ("null cannot be cast to non-null type T").
 fn is_kotlin_null_check(message: &str) -> bool {
     message.ends_with(" must not be null")
         || message.starts_with("Parameter specified as non-null is null")
+        // a cast the program writes (a typed `null as T` for a non-null `T`): checked at run
+        // time by design
+        || message.starts_with("null cannot be cast to non-null type")
 }
 
 /// A call without its synthetic lambda numbering (`lambda$test$0` → `lambda$test`).
@@ -290,6 +294,14 @@ mod tests {
             message: Some("pollLast(...) must not be null".into()),
         };
         assert_eq!(judge_run(&checked, Some(&RunOutcome::Normal)), None);
+        let cast = RunOutcome::Exception {
+            class: "java.lang.NullPointerException".into(),
+            frame: Some("T.test:6".into()),
+            call: None,
+            cause: None,
+            message: Some("null cannot be cast to non-null type T of T.test".into()),
+        };
+        assert_eq!(judge_run(&cast, Some(&RunOutcome::Normal)), None);
         // an NPE with another message the twin does not share stays a finding
         let other = RunOutcome::Exception {
             class: "java.lang.NullPointerException".into(),
