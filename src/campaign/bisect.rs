@@ -268,7 +268,7 @@ pub fn bisect(bug: &Path, opts: &BisectOptions) -> Result<Bisection, BisectError
     let compile_opts = CompileOptions {
         classpath: info.classpath.clone(),
         timeout: std::time::Duration::from_secs_f64(info.timeout_seconds),
-        flags: info.compile_flags(&finding.program.record.flags),
+        flags: super::flags::compile_flags(&info, &finding.program.record.flags),
     };
     let mut probes: Vec<Probe> = Vec::new();
     let mut probe = |version: &str| -> Result<Option<bool>, BisectError> {

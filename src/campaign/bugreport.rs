@@ -808,7 +808,7 @@ fn first_diagnostic(output: &str) -> Option<String> {
 pub fn blocks(f: &FindingFile, parts: &Parts, ctx: &RunContext) -> Vec<Block> {
     let c = &f.compiler;
     // the command with the program's flags, as it was compiled
-    let info = ctx.compiler(f).with_flags(&f.program.record.flags);
+    let info = super::flags::with_flags(&ctx.compiler(f), &f.program.record.flags);
     let compiler = compiler_name(c.tool, &c.version);
     let (expected, actual) = verdict_words(f.kind, f.expected);
     let r = &f.program.record;

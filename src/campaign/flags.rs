@@ -168,6 +168,34 @@ pub fn for_compiler(info: &super::records::CompilerInfo, flags: &[String]) -> Ve
     for_release(info.tool, &info.version, flags)
 }
 
+/// The record `info` with the flags its compiler compiles a program drawn `flags` with
+/// ([`for_compiler`]) added to its command, before the source file.
+pub fn with_flags(
+    info: &super::records::CompilerInfo,
+    flags: &[String],
+) -> super::records::CompilerInfo {
+    let own = for_compiler(info, flags);
+    let mut info = info.clone();
+    if own.is_empty() {
+        return info;
+    }
+    let at = info
+        .command
+        .iter()
+        .position(|a| a == "@FILE@")
+        .unwrap_or(info.command.len());
+    info.command.splice(at..at, own);
+    info
+}
+
+/// Every flag the compiler of `info` compiles a program drawn `flags` with: its variant's,
+/// and the program's where it takes them ([`for_compiler`]).
+pub fn compile_flags(info: &super::records::CompilerInfo, flags: &[String]) -> Vec<String> {
+    let mut all = info.variant().map(|v| v.flag_list()).unwrap_or_default();
+    all.extend(for_compiler(info, flags));
+    all
+}
+
 /// The flag draw of a campaign: its compiler's flag sets and its seed.
 #[derive(Clone, Debug, Default)]
 pub struct FlagPlan {

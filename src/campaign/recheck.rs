@@ -347,7 +347,8 @@ impl Prober<'_> {
         };
         let mut groups: Vec<(Vec<String>, Vec<usize>)> = Vec::new();
         for &i in which {
-            let flags = release.compile_flags(&items[i].finding.program.record.flags);
+            let flags =
+                super::flags::compile_flags(&release, &items[i].finding.program.record.flags);
             match groups.iter_mut().find(|(f, _)| *f == flags) {
                 Some((_, g)) => g.push(i),
                 None => groups.push((flags, vec![i])),

@@ -77,31 +77,6 @@ pub struct CompilerInfo {
 }
 
 impl CompilerInfo {
-    /// This record with the flags this compiler compiles a program drawn `flags` with
-    /// ([`super::flags::for_compiler`]) added to its command, before the source file.
-    pub fn with_flags(&self, flags: &[String]) -> CompilerInfo {
-        let own = super::flags::for_compiler(self, flags);
-        let mut info = self.clone();
-        if own.is_empty() {
-            return info;
-        }
-        let at = info
-            .command
-            .iter()
-            .position(|a| a == "@FILE@")
-            .unwrap_or(info.command.len());
-        info.command.splice(at..at, own);
-        info
-    }
-
-    /// Every flag this compiler compiles a program drawn `flags` with: its variant's, and
-    /// the program's where it takes them ([`super::flags::for_compiler`]).
-    pub fn compile_flags(&self, flags: &[String]) -> Vec<String> {
-        let mut all = self.variant().map(|v| v.flag_list()).unwrap_or_default();
-        all.extend(super::flags::for_compiler(self, flags));
-        all
-    }
-
     /// `NAME@VERSION`, with `:VARIANT` for a variant.
     pub fn label(&self) -> String {
         match &self.variant {

@@ -534,7 +534,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let (sig, kind) = (&f.signature, f.kind);
         // the command with the program's flags, as it was compiled
-        let c = &c.with_flags(&cand.record.flags);
+        let c = &super::flags::with_flags(c, &cand.record.flags);
         let parent = bug.parent().unwrap_or(&self.dir);
         fs::create_dir_all(parent).map_err(io(parent))?;
         let tmp = fresh_tmp(parent, &sig.dir)?;

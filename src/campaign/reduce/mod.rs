@@ -502,7 +502,7 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
     let compile_opts = |c: &CompilerInfo| CompileOptions {
         classpath: c.classpath.clone(),
         timeout: std::time::Duration::from_secs_f64(c.timeout_seconds),
-        flags: c.compile_flags(&drawn),
+        flags: super::flags::compile_flags(c, &drawn),
     };
     let mut judge_ = Judge {
         compiler: Compiler::new(&tc, mode),
