@@ -1085,6 +1085,12 @@ mod tests {
             .any(|s| matches!(s, Stmt::Local { name, .. } if name == "a2")));
     }
 
+    /// `q` in Java.
+    fn java(q: &Program) -> String {
+        use thalia_translators::{JavaTranslator, Translator};
+        JavaTranslator.translate(q).expect("translates")
+    }
+
     /// `T a0 = (true ? ((A) null) : ((B) null)); new C(m("xyz", 7), a0).n(a0)`.
     fn nested() -> Program {
         let t = Ty::class("lib.T", Vec::new());
@@ -1123,10 +1129,6 @@ mod tests {
             &h,
         )
         .collect();
-        let java = |q: &Program| {
-            use thalia_translators::{JavaTranslator, Translator};
-            JavaTranslator.translate(q).expect("translates")
-        };
         let sources: Vec<(String, Check, &str)> = all
             .iter()
             .map(|s| (java(&s.program), s.check, s.pass))
@@ -1167,10 +1169,6 @@ mod tests {
         let oracle = Allow {
             oracle: true,
             ..Allow::default()
-        };
-        let java = |q: &Program| {
-            use thalia_translators::{JavaTranslator, Translator};
-            JavaTranslator.translate(q).expect("translates")
         };
         let strings: Vec<String> = steps(&p, oracle, &h)
             .filter(|s| s.pass == "string-type")
