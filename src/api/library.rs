@@ -98,6 +98,13 @@ pub fn for_release(
     }
     let dir = fetched_apis_dir().join(&name);
     if !is_complete(&dir) {
+        if dir.join("fetch.json").is_file() {
+            eprintln!(
+                "language library: {} was extracted by an older thalia (view format {}, now {VIEW_FORMAT}): extracting it again",
+                dir.display(),
+                view_format(&dir).map_or("1".to_string(), |v| v.to_string()),
+            );
+        }
         fetch_into(&dir, &coords, with_deps, repos, progress)?;
     }
     Ok(Some(LanguageLibrary {
@@ -106,9 +113,26 @@ pub fn for_release(
     }))
 }
 
-/// Whether `dir` holds a finished fetch (its `fetch.json` is written last).
+/// The version of the facts a language library's view holds; raise it whenever the
+/// extractors add facts that synthesis relies on, so that views kept from an older thalia are
+/// extracted again. 2: Kotlin opt-in facts per member (`opt_in`), Kotlin builtins.
+pub const VIEW_FORMAT: u32 = 2;
+
+/// The file in a fetched language library's directory that holds its [`VIEW_FORMAT`].
+const VIEW_FORMAT_FILE: &str = "view-format";
+
+/// Whether `dir` holds a finished fetch (its `fetch.json` is written last) of the current
+/// [`VIEW_FORMAT`].
 fn is_complete(dir: &Path) -> bool {
-    dir.join("fetch.json").is_file()
+    dir.join("fetch.json").is_file() && view_format(dir) == Some(VIEW_FORMAT)
+}
+
+/// The view format `dir` was written with (`None`: before formats were recorded, or
+/// unreadable).
+fn view_format(dir: &Path) -> Option<u32> {
+    std::fs::read_to_string(dir.join(VIEW_FORMAT_FILE))
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
 }
 
 /// Fetches `coords` into `dir` through a scratch directory renamed into place, so that an
@@ -152,7 +176,25 @@ fn fetch_into(
         .tempdir_in(parent)
         .map_err(io)?;
     thalia_extractors::fetch::write_fetched(scratch.path(), &fetched).map_err(io)?;
+    std::fs::write(
+        scratch.path().join(VIEW_FORMAT_FILE),
+        format!("{VIEW_FORMAT}\n"),
+    )
+    .map_err(io)?;
     let scratch = scratch.keep();
+    // a view of an older format is set aside first (and removed), so the new one takes its
+    // place whole
+    if dir.exists() && !is_complete(dir) {
+        let old = parent.join(format!(
+            ".stale-{}-{}",
+            dir.file_name()
+                .map_or("api".into(), |n| n.to_string_lossy()),
+            std::process::id()
+        ));
+        if std::fs::rename(dir, &old).is_ok() {
+            let _ = std::fs::remove_dir_all(&old);
+        }
+    }
     if let Err(e) = std::fs::rename(&scratch, dir) {
         let _ = std::fs::remove_dir_all(&scratch);
         // another run fetched the same release meanwhile
@@ -199,6 +241,22 @@ mod tests {
             "scala-library-2.13.10"
         );
         assert!(library_coordinates(Tool::Javac, "17").is_none());
+    }
+
+    #[test]
+    fn a_view_of_an_older_format_is_not_complete() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("fetch.json"), "{}").unwrap();
+        assert!(
+            !is_complete(d.path()),
+            "no format recorded: an older thalia's"
+        );
+        std::fs::write(d.path().join(VIEW_FORMAT_FILE), "1\n").unwrap();
+        assert!(!is_complete(d.path()));
+        std::fs::write(d.path().join(VIEW_FORMAT_FILE), format!("{VIEW_FORMAT}\n")).unwrap();
+        assert!(is_complete(d.path()));
+        std::fs::remove_file(d.path().join("fetch.json")).unwrap();
+        assert!(!is_complete(d.path()), "an unfinished fetch");
     }
 
     #[test]

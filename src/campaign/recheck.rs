@@ -220,6 +220,32 @@ fn compile_all(
     programs: &[(String, String)],
     opts: &CompileOptions,
 ) -> Result<HashMap<String, Verdict>, String> {
+    compile_and_run_all(tc, work, programs, opts, None).map(|(verdicts, _)| verdicts)
+}
+
+/// The programs of a recheck that run when the release accepts them (the run findings':
+/// a miscompilation or unsoundness shows only when the program runs), and how they run.
+struct RunPlan<'a> {
+    settings: &'a crate::run::RunSettings,
+    files: &'a HashSet<String>,
+}
+
+/// [`compile_all`], and with `run`, the accepted programs it names run in the sandbox:
+/// their verdicts and their run outcomes, by file name.
+fn compile_and_run_all(
+    tc: &Toolchain,
+    work: &Path,
+    programs: &[(String, String)],
+    opts: &CompileOptions,
+    run: Option<&RunPlan<'_>>,
+) -> Result<
+    (
+        HashMap<String, Verdict>,
+        HashMap<String, crate::run::RunOutcome>,
+    ),
+    String,
+> {
+    let mut outcomes = HashMap::new();
     let mut out = HashMap::new();
     let mut rest: Vec<&(String, String)> = programs.iter().collect();
     let mut batch_no = 0;
@@ -242,10 +268,89 @@ fn compile_all(
         let r = compiler
             .compile_batch(&files, &classes, opts)
             .map_err(|e| e.to_string())?;
+        if let Some(plan) = run {
+            let jobs: Vec<crate::run::Job> = batch
+                .iter()
+                .filter(|(f, _)| {
+                    plan.files.contains(f) && r.verdicts.get(f).is_some_and(Verdict::is_accepted)
+                })
+                .map(|(f, src)| crate::run::Job {
+                    id: f.clone(),
+                    classes: classes.clone(),
+                    class: crate::run::test_class(f, src),
+                })
+                .collect();
+            if !jobs.is_empty() {
+                let ran = plan
+                    .settings
+                    .runner
+                    .run_batch(&dir.join("run"), &plan.settings.shared, &jobs)
+                    .map_err(|e| e.to_string())?;
+                outcomes.extend(ran.outcomes);
+            }
+        }
         let _ = std::fs::remove_dir_all(&dir);
         out.extend(r.verdicts);
     }
-    Ok(out)
+    Ok((out, outcomes))
+}
+
+/// Whether findings of `kind` show only when their program runs (`--run`).
+fn is_run_kind(kind: super::finding::FindingKind) -> bool {
+    matches!(
+        kind,
+        super::finding::FindingKind::Miscompilation | super::finding::FindingKind::Unsoundness
+    )
+}
+
+/// What `v` and `outcome`, the verdict of `tool` on a run finding's program and what running
+/// it ended in, say of the finding: it shows when the release accepts the program and its
+/// run makes a finding of the same kind (against the Java twin's outcome the campaign
+/// recorded), with the same signature for the same cause.
+fn run_check_of(
+    item: &Item,
+    tool: Tool,
+    version: &str,
+    pre: bool,
+    v: &Verdict,
+    outcome: Option<&crate::run::RunOutcome>,
+) -> ReleaseCheck {
+    let f = &item.finding;
+    let twin = f.run.as_ref().and_then(|r| r.twin.as_ref());
+    let found = outcome.and_then(|o| crate::run::judge_run(o, twin));
+    let kind = found.as_ref().map(|rf| match rf.kind {
+        crate::run::RunKind::Miscompilation => super::finding::FindingKind::Miscompilation,
+        crate::run::RunKind::Unsoundness => super::finding::FindingKind::Unsoundness,
+    });
+    let shows = kind == Some(f.kind);
+    let own = f.signature.rsplit('/').next().unwrap_or(&f.signature);
+    let same = shows
+        && found
+            .as_ref()
+            .is_some_and(|rf| super::judge::run_signature(tool, f.kind, &rf.detail).dir == own);
+    let diagnostic = match (v, outcome) {
+        (_, Some(o)) => Some(bugreport::scrub(
+            &format!("ran: {}", o.describe())
+                .chars()
+                .take(300)
+                .collect::<String>(),
+        )),
+        (Verdict::Rejected { diagnostics }, None) => diagnostics
+            .first()
+            .map(|d| bugreport::scrub(&d.chars().take(300).collect::<String>())),
+        _ => None,
+    };
+    // accepted but not run (the runner failed for it): this release was not checked
+    let ran = !v.is_accepted() || outcome.is_some();
+    ReleaseCheck {
+        version: version.to_string(),
+        pre_release: pre,
+        verdict: Some(v.label().to_string()),
+        shows: ran.then_some(shows),
+        same_signature: ran.then_some(same),
+        diagnostic,
+        error: (!ran).then(|| "accepted, but the program did not run".to_string()),
+    }
 }
 
 /// What `v`, the verdict of `tool` on `item`'s program, says of the finding.
@@ -385,12 +490,47 @@ impl Prober<'_> {
             .work
             .path()
             .join(format!("r{}-{group}", self.compiled.len()));
-        match compile_all(tc, &dir, &programs, copts) {
-            Ok(verdicts) => {
+        // run findings show only when their programs run: with this release's runtime
+        let run_files: HashSet<String> = which
+            .iter()
+            .filter(|&&i| is_run_kind(items[i].finding.kind))
+            .map(|&i| items[i].file.clone())
+            .collect();
+        let settings = (!run_files.is_empty())
+            .then(|| crate::run::RunSettings::new(tc, copts.classpath.as_deref()));
+        let (settings, cannot_run) = match settings {
+            Some(Ok(s)) => (Some(s), None),
+            Some(Err(e)) => (None, Some(format!("cannot run the program: {e}"))),
+            None => (None, None),
+        };
+        let plan = settings.as_ref().map(|settings| RunPlan {
+            settings,
+            files: &run_files,
+        });
+        match compile_and_run_all(tc, &dir, &programs, copts, plan.as_ref()) {
+            Ok((verdicts, outcomes)) => {
                 for &i in which {
-                    let check = match verdicts.get(&items[i].file) {
-                        Some(v) => check_of(&items[i], tool, version, pre, v),
-                        None => ReleaseCheck {
+                    let run_kind = is_run_kind(items[i].finding.kind);
+                    let check = match (verdicts.get(&items[i].file), &cannot_run) {
+                        (Some(_), Some(e)) if run_kind => ReleaseCheck {
+                            version: version.to_string(),
+                            pre_release: pre,
+                            verdict: None,
+                            shows: None,
+                            same_signature: None,
+                            diagnostic: None,
+                            error: Some(e.clone()),
+                        },
+                        (Some(v), _) if run_kind => run_check_of(
+                            &items[i],
+                            tool,
+                            version,
+                            pre,
+                            v,
+                            outcomes.get(&items[i].file),
+                        ),
+                        (Some(v), _) => check_of(&items[i], tool, version, pre, v),
+                        (None, _) => ReleaseCheck {
                             version: version.to_string(),
                             pre_release: pre,
                             verdict: None,

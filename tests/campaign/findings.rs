@@ -57,9 +57,14 @@ fn jdk_tool(name: &str) -> PathBuf {
 
 /// Writes the repository: one jar and POM per release, and `maven-metadata.xml`.
 fn build_repository(root: &Path) -> PathBuf {
+    build_repository_of(root, FAKE_GROOVYC)
+}
+
+/// [`build_repository`] with `compiler` as the fake's source.
+fn build_repository_of(root: &Path, compiler: &str) -> PathBuf {
     let src = root.join("src/org/codehaus/groovy/tools");
     std::fs::create_dir_all(&src).expect("mkdir");
-    std::fs::write(src.join("FileSystemCompiler.java"), FAKE_GROOVYC).expect("write");
+    std::fs::write(src.join("FileSystemCompiler.java"), compiler).expect("write");
     let classes = root.join("classes");
     let ok = Process::new(real_javac())
         .arg("-d")
@@ -416,4 +421,145 @@ fn the_findings_page_lists_open_findings_first_and_renders_in_headless_chromium(
         assert!(r.contains("report.md"), "{r}");
         assert!(r.contains(">new<"), "no known label: {r}");
     }
+}
+
+/// A fake groovyc that accepts every `.groovy` file and compiles it (through the JDK's javac)
+/// into a class whose `test()` throws a linkage error for each bug its release lists:
+/// `NoSuchMethodError` (`odd`: programs whose id ends in an odd digit), `AbstractMethodError`
+/// (`even`), and returns otherwise: miscompilations that only running shows.
+const FAKE_LINKING_GROOVYC: &str = r#"package org.codehaus.groovy.tools;
+import java.nio.file.*;
+import java.util.*;
+public class FileSystemCompiler {
+    public static void main(String[] args) throws Exception {
+        java.io.InputStream in = FileSystemCompiler.class.getResourceAsStream("/thalia-fake-bugs.txt");
+        String bugs = "," + new String(in.readAllBytes(), "UTF-8").trim() + ",";
+        String out = null;
+        List<String> files = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.startsWith("-d=")) out = a.substring(3);
+            else if (a.equals("-d") && i + 1 < args.length) out = args[++i];
+            else if (a.endsWith(".groovy")) files.add(a);
+        }
+        if (files.isEmpty() || out == null) System.exit(0);
+        Path gen = Files.createTempDirectory("fake-groovyc");
+        List<String> javac = new ArrayList<>(List.of("-d", out));
+        for (String a : files) {
+            String name = Paths.get(a).getFileName().toString();
+            String stem = name.substring(0, name.length() - ".groovy".length());
+            String pkg = "";
+            for (String line : Files.readString(Paths.get(a)).split("\n")) {
+                line = line.trim();
+                if (line.startsWith("package ")) { pkg = line.substring(8).replace(";", "").trim(); break; }
+            }
+            boolean odd = "13579".indexOf(stem.charAt(stem.length() - 1)) >= 0;
+            String bug = odd ? "odd" : "even";
+            String error = odd ? "NoSuchMethodError" : "AbstractMethodError";
+            String body = bugs.contains("," + bug + ",") ? "throw new " + error + "(\"" + bug + "\");" : "";
+            Path j = gen.resolve(stem + ".java");
+            Files.writeString(j, (pkg.isEmpty() ? "" : "package " + pkg + ";\n")
+                + "public class " + stem + " { public static void test() { " + body + " } }\n");
+            javac.add(j.toString());
+        }
+        System.exit(javax.tools.ToolProvider.getSystemJavaCompiler().run(null, null, null, javac.toArray(new String[0])));
+    }
+}
+"#;
+
+/// Whether bubblewrap can make a sandbox here (else the test is skipped, or fails under
+/// `THALIA_REQUIRE_TOOLS=1`).
+fn have_sandbox(test: &str) -> bool {
+    let ok = Process::new("bwrap")
+        .args(["--ro-bind", "/", "/", "--unshare-all", "true"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        require::missing_tool(test, "bubblewrap (`bwrap`) cannot make a sandbox here");
+    }
+    ok
+}
+
+#[test]
+fn the_recheck_runs_the_programs_of_run_findings_on_the_newer_releases() {
+    let test = "the_recheck_runs_the_programs_of_run_findings_on_the_newer_releases";
+    if !maven_repo::have_jdk(test) || !have_sandbox(test) {
+        return;
+    }
+    let root = tempfile::tempdir().expect("tempdir");
+    let url = maven_repo::serve(build_repository_of(root.path(), FAKE_LINKING_GROOVYC));
+    let run = root.path().join("run");
+    let out = isolated(root.path())
+        .args([
+            "run",
+            "--lang",
+            "groovy",
+            "--mode",
+            "well-typed",
+            "--seed",
+            "1",
+            "--budget",
+            "10",
+            "--compiler",
+            "groovy@1.3.0",
+            "--no-twin",
+            "--no-reduce",
+            "--run",
+            "-j",
+            "1",
+            "--repo",
+            &url,
+            "--api",
+        ])
+        .arg(sample_api())
+        .arg("--out")
+        .arg(&run)
+        .output()
+        .expect("thalia runs");
+    let output =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{output}");
+    // every release accepts the programs: only their runs tell the releases apart
+    assert!(
+        output.contains("newest releases: 1 of 2 finding(s) still open on groovy 2.2.0"),
+        "{output}"
+    );
+    let of = |error: &str| -> Value {
+        dirs(&run, "bugs")
+            .into_iter()
+            .map(|d| read_json(&d.join("finding.json")))
+            .find(|f| {
+                f["kind"] == "miscompilation"
+                    && f["signature_text"]
+                        .as_str()
+                        .is_some_and(|t| t.contains(error))
+            })
+            .unwrap_or_else(|| panic!("no {error} finding in {}", run.display()))
+    };
+    let check = |f: &Value, v: &str| {
+        f["status"]["checks"]
+            .as_array()
+            .expect("checks")
+            .iter()
+            .find(|c| c["version"] == v)
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let odd = of("NoSuchMethodError");
+    assert_eq!(odd["status"]["state"], "open", "{odd}");
+    let newest = check(&odd, "2.2.0");
+    assert_eq!(newest["verdict"], "accepted", "{odd}");
+    assert_eq!(newest["shows"], true, "{odd}");
+    assert_eq!(newest["same_signature"], true, "{odd}");
+    assert!(
+        newest["diagnostic"]
+            .as_str()
+            .is_some_and(|d| d.contains("ran: java.lang.NoSuchMethodError")),
+        "{odd}"
+    );
+    assert_eq!(check(&odd, "3.0.0-rc-1")["shows"], false, "{odd}");
+    let even = of("AbstractMethodError");
+    assert_eq!(even["status"]["state"], "fixed", "{even}");
+    assert_eq!(even["status"]["fixed_in"], "2.1.0", "{even}");
+    assert_eq!(even["status"]["last_affected"], "2.0.0", "{even}");
 }
