@@ -212,38 +212,42 @@ fn compile_options(info: &CompilerInfo) -> CompileOptions {
 }
 
 /// Compiles `programs` (file name, source) with `tc` in a fresh directory under `work`, a
-/// batch per set of distinct file names; their verdicts by file name, or why they could not
-/// be compiled.
+/// batch per set of distinct file names (reduced programs of several findings may share
+/// theirs); their verdicts in the order of `programs`, or why they could not be compiled.
 fn compile_all(
     tc: &Toolchain,
     work: &Path,
     programs: &[(String, String)],
     opts: &CompileOptions,
-) -> Result<HashMap<String, Verdict>, String> {
-    let mut out = HashMap::new();
-    let mut rest: Vec<&(String, String)> = programs.iter().collect();
+) -> Result<Vec<Option<Verdict>>, String> {
+    let mut out = vec![None; programs.len()];
+    let mut rest: Vec<usize> = (0..programs.len()).collect();
     let mut batch_no = 0;
     while !rest.is_empty() {
         let mut seen = HashSet::new();
-        let (batch, later): (Vec<_>, Vec<_>) =
-            rest.into_iter().partition(|(f, _)| seen.insert(f.clone()));
+        let (batch, later): (Vec<usize>, Vec<usize>) = rest
+            .into_iter()
+            .partition(|&i| seen.insert(programs[i].0.clone()));
         rest = later;
         let dir = work.join(format!("b{batch_no}"));
         batch_no += 1;
         let classes = dir.join("classes");
         std::fs::create_dir_all(&classes).map_err(|e| format!("{}: {e}", classes.display()))?;
         let mut files = Vec::new();
-        for (f, src) in &batch {
+        for &i in &batch {
+            let (f, src) = &programs[i];
             let p = dir.join(f);
             std::fs::write(&p, src).map_err(|e| format!("{}: {e}", p.display()))?;
             files.push(p);
         }
         let mut compiler = Compiler::new(tc, Mode::Process);
-        let r = compiler
+        let mut r = compiler
             .compile_batch(&files, &classes, opts)
             .map_err(|e| e.to_string())?;
         let _ = std::fs::remove_dir_all(&dir);
-        out.extend(r.verdicts);
+        for i in batch {
+            out[i] = r.verdicts.remove(&programs[i].0);
+        }
     }
     Ok(out)
 }
@@ -387,8 +391,8 @@ impl Prober<'_> {
             .join(format!("r{}-{group}", self.compiled.len()));
         match compile_all(tc, &dir, &programs, copts) {
             Ok(verdicts) => {
-                for &i in which {
-                    let check = match verdicts.get(&items[i].file) {
+                for (&i, v) in which.iter().zip(&verdicts) {
+                    let check = match v {
                         Some(v) => check_of(&items[i], tool, version, pre, v),
                         None => ReleaseCheck {
                             version: version.to_string(),
@@ -881,9 +885,9 @@ fn complete_reduced(run: &Path, manifest: &Manifest, dirs: &[PathBuf], opts: &Fi
                 own.push((dir.clone(), f.clone(), file.clone(), src));
             }
         }
-        let twin = f.twin.as_ref().map(|t| t.file.clone());
+        let twin = bugreport::reduced_twin(dir, &f);
         let twin = twin.filter(|t| crate::rundir::check_name(t).is_ok());
-        if let Some(t) = twin.filter(|t| rd.join(t).is_file() && !rd.join(REDUCED_TWIN).is_file()) {
+        if let Some(t) = twin.filter(|_| !rd.join(REDUCED_TWIN).is_file()) {
             if let Some(src) = bugreport::read(&rd, &t) {
                 twins.push((dir.clone(), f, t, src));
             }
@@ -910,8 +914,8 @@ fn complete_reduced(run: &Path, manifest: &Manifest, dirs: &[PathBuf], opts: &Fi
                 &programs,
                 &compile_options(info),
             ) {
-                for (dir, _, file, _) in &own {
-                    if let Some(v) = verdicts.get(file) {
+                for ((dir, _, _, _), v) in own.iter().zip(&verdicts) {
+                    if let Some(v) = v {
                         let text = match v {
                             Verdict::Accepted => "(accepted without diagnostics)\n".to_string(),
                             Verdict::Rejected { diagnostics } => diagnostics.join("\n") + "\n",
@@ -942,8 +946,8 @@ fn complete_reduced(run: &Path, manifest: &Manifest, dirs: &[PathBuf], opts: &Fi
             };
             if let Ok(verdicts) = compile_all(&javac, &work.path().join("twins"), &programs, &jopts)
             {
-                for (dir, f, file, src) in &twins {
-                    let Some(v) = verdicts.get(file) else {
+                for ((dir, f, file, src), v) in twins.iter().zip(&verdicts) {
+                    let Some(v) = v else {
                         continue;
                     };
                     let status = match f.kind {
