@@ -1164,6 +1164,28 @@ pub fn reduced_program(dir: &Path, tool: Tool) -> Option<String> {
     files.into_iter().next()
 }
 
+/// The Java twin of the reduced program of the finding `f` in `dir`: its file name in
+/// `reduced/` (the finding's twin's name, or the one `.java` file beside a reduced program
+/// of another language, which reduction may have renamed with its class).
+pub fn reduced_twin(dir: &Path, f: &FindingFile) -> Option<String> {
+    let rd = dir.join(REDUCED);
+    let twin = f.twin.as_ref()?;
+    if crate::rundir::check_relative(&twin.file, 2).is_ok() && rd.join(&twin.file).is_file() {
+        return Some(twin.file.clone());
+    }
+    if f.compiler.tool.profile().extension == "java" {
+        return None;
+    }
+    let mut files: Vec<String> = std::fs::read_dir(&rd)
+        .ok()?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".java") && !n.starts_with('.') && rd.join(n).is_file())
+        .collect();
+    files.sort();
+    (files.len() == 1).then(|| files.remove(0))
+}
+
 /// The report of the finding in `dir` (its reduced program's with `reduced`), in `format`.
 pub fn render(
     dir: &Path,
@@ -1193,12 +1215,7 @@ pub fn parts(dir: &Path, f: &FindingFile, reduced: bool) -> Result<Parts, StoreE
         let rd = dir.join(REDUCED);
         let file = reduced_program(dir, f.compiler.tool).ok_or_else(|| missing(REDUCED))?;
         let source = read(&rd, &file).ok_or_else(|| missing(&file))?;
-        let twin_file = f
-            .twin
-            .as_ref()
-            .map(|t| t.file.clone())
-            .filter(|t| crate::rundir::check_relative(t, 2).is_ok() && rd.join(t).is_file());
-        let twin = twin_file.and_then(|t| read(&rd, &t).map(|s| (t, s)));
+        let twin = reduced_twin(dir, f).and_then(|t| read(&rd, &t).map(|s| (t, s)));
         let twin_verdict = read(&rd, REDUCED_TWIN)
             .and_then(|t| serde_json::from_str::<ReducedTwin>(&t).ok())
             .map(|t| (t.verdict, t.message, t.status));

@@ -212,14 +212,14 @@ fn compile_options(info: &CompilerInfo) -> CompileOptions {
 }
 
 /// Compiles `programs` (file name, source) with `tc` in a fresh directory under `work`, a
-/// batch per set of distinct file names; their verdicts by file name, or why they could not
-/// be compiled.
+/// batch per set of distinct file names (reduced programs of several findings may share
+/// theirs); their verdicts in the order of `programs`, or why they could not be compiled.
 fn compile_all(
     tc: &Toolchain,
     work: &Path,
     programs: &[(String, String)],
     opts: &CompileOptions,
-) -> Result<HashMap<String, Verdict>, String> {
+) -> Result<Vec<Option<Verdict>>, String> {
     compile_and_run_all(tc, work, programs, opts, None).map(|(verdicts, _)| verdicts)
 }
 
@@ -227,70 +227,77 @@ fn compile_all(
 /// a miscompilation or unsoundness shows only when the program runs), and how they run.
 struct RunPlan<'a> {
     settings: &'a crate::run::RunSettings,
-    files: &'a HashSet<String>,
+    /// Which of the programs (their indices).
+    which: &'a HashSet<usize>,
 }
 
+/// The verdicts and run outcomes of [`compile_and_run_all`], in the order of its programs.
+type VerdictsAndRuns = (Vec<Option<Verdict>>, Vec<Option<crate::run::RunOutcome>>);
+
 /// [`compile_all`], and with `run`, the accepted programs it names run in the sandbox:
-/// their verdicts and their run outcomes, by file name.
+/// their verdicts and their run outcomes, in the order of `programs`.
 fn compile_and_run_all(
     tc: &Toolchain,
     work: &Path,
     programs: &[(String, String)],
     opts: &CompileOptions,
     run: Option<&RunPlan<'_>>,
-) -> Result<
-    (
-        HashMap<String, Verdict>,
-        HashMap<String, crate::run::RunOutcome>,
-    ),
-    String,
-> {
-    let mut outcomes = HashMap::new();
-    let mut out = HashMap::new();
-    let mut rest: Vec<&(String, String)> = programs.iter().collect();
+) -> Result<VerdictsAndRuns, String> {
+    let mut outcomes = vec![None; programs.len()];
+    let mut out = vec![None; programs.len()];
+    let mut rest: Vec<usize> = (0..programs.len()).collect();
     let mut batch_no = 0;
     while !rest.is_empty() {
         let mut seen = HashSet::new();
-        let (batch, later): (Vec<_>, Vec<_>) =
-            rest.into_iter().partition(|(f, _)| seen.insert(f.clone()));
+        let (batch, later): (Vec<usize>, Vec<usize>) = rest
+            .into_iter()
+            .partition(|&i| seen.insert(programs[i].0.clone()));
         rest = later;
         let dir = work.join(format!("b{batch_no}"));
         batch_no += 1;
         let classes = dir.join("classes");
         std::fs::create_dir_all(&classes).map_err(|e| format!("{}: {e}", classes.display()))?;
         let mut files = Vec::new();
-        for (f, src) in &batch {
+        for &i in &batch {
+            let (f, src) = &programs[i];
             let p = dir.join(f);
             std::fs::write(&p, src).map_err(|e| format!("{}: {e}", p.display()))?;
             files.push(p);
         }
         let mut compiler = Compiler::new(tc, Mode::Process);
-        let r = compiler
+        let mut r = compiler
             .compile_batch(&files, &classes, opts)
             .map_err(|e| e.to_string())?;
         if let Some(plan) = run {
             let jobs: Vec<crate::run::Job> = batch
                 .iter()
-                .filter(|(f, _)| {
-                    plan.files.contains(f) && r.verdicts.get(f).is_some_and(Verdict::is_accepted)
+                .filter(|&&i| {
+                    plan.which.contains(&i)
+                        && r.verdicts
+                            .get(&programs[i].0)
+                            .is_some_and(Verdict::is_accepted)
                 })
-                .map(|(f, src)| crate::run::Job {
-                    id: f.clone(),
+                .map(|&i| crate::run::Job {
+                    id: i.to_string(),
                     classes: classes.clone(),
-                    class: crate::run::test_class(f, src),
+                    class: crate::run::test_class(&programs[i].0, &programs[i].1),
                 })
                 .collect();
             if !jobs.is_empty() {
-                let ran = plan
+                let mut ran = plan
                     .settings
                     .runner
                     .run_batch(&dir.join("run"), &plan.settings.shared, &jobs)
                     .map_err(|e| e.to_string())?;
-                outcomes.extend(ran.outcomes);
+                for &i in &batch {
+                    outcomes[i] = ran.outcomes.remove(&i.to_string());
+                }
             }
         }
         let _ = std::fs::remove_dir_all(&dir);
-        out.extend(r.verdicts);
+        for i in batch {
+            out[i] = r.verdicts.remove(&programs[i].0);
+        }
     }
     Ok((out, outcomes))
 }
@@ -491,12 +498,13 @@ impl Prober<'_> {
             .path()
             .join(format!("r{}-{group}", self.compiled.len()));
         // run findings show only when their programs run: with this release's runtime
-        let run_files: HashSet<String> = which
+        let run_programs: HashSet<usize> = which
             .iter()
-            .filter(|&&i| is_run_kind(items[i].finding.kind))
-            .map(|&i| items[i].file.clone())
+            .enumerate()
+            .filter(|(_, &i)| is_run_kind(items[i].finding.kind))
+            .map(|(k, _)| k)
             .collect();
-        let settings = (!run_files.is_empty())
+        let settings = (!run_programs.is_empty())
             .then(|| crate::run::RunSettings::new(tc, copts.classpath.as_deref()));
         let (settings, cannot_run) = match settings {
             Some(Ok(s)) => (Some(s), None),
@@ -505,13 +513,13 @@ impl Prober<'_> {
         };
         let plan = settings.as_ref().map(|settings| RunPlan {
             settings,
-            files: &run_files,
+            which: &run_programs,
         });
         match compile_and_run_all(tc, &dir, &programs, copts, plan.as_ref()) {
             Ok((verdicts, outcomes)) => {
-                for &i in which {
+                for (k, &i) in which.iter().enumerate() {
                     let run_kind = is_run_kind(items[i].finding.kind);
-                    let check = match (verdicts.get(&items[i].file), &cannot_run) {
+                    let check = match (verdicts.get(k).and_then(Option::as_ref), &cannot_run) {
                         (Some(_), Some(e)) if run_kind => ReleaseCheck {
                             version: version.to_string(),
                             pre_release: pre,
@@ -527,7 +535,7 @@ impl Prober<'_> {
                             version,
                             pre,
                             v,
-                            outcomes.get(&items[i].file),
+                            outcomes.get(k).and_then(Option::as_ref),
                         ),
                         (Some(v), _) => check_of(&items[i], tool, version, pre, v),
                         (None, _) => ReleaseCheck {
@@ -1021,9 +1029,9 @@ fn complete_reduced(run: &Path, manifest: &Manifest, dirs: &[PathBuf], opts: &Fi
                 own.push((dir.clone(), f.clone(), file.clone(), src));
             }
         }
-        let twin = f.twin.as_ref().map(|t| t.file.clone());
+        let twin = bugreport::reduced_twin(dir, &f);
         let twin = twin.filter(|t| crate::rundir::check_name(t).is_ok());
-        if let Some(t) = twin.filter(|t| rd.join(t).is_file() && !rd.join(REDUCED_TWIN).is_file()) {
+        if let Some(t) = twin.filter(|_| !rd.join(REDUCED_TWIN).is_file()) {
             if let Some(src) = bugreport::read(&rd, &t) {
                 twins.push((dir.clone(), f, t, src));
             }
@@ -1050,8 +1058,8 @@ fn complete_reduced(run: &Path, manifest: &Manifest, dirs: &[PathBuf], opts: &Fi
                 &programs,
                 &compile_options(info),
             ) {
-                for (dir, _, file, _) in &own {
-                    if let Some(v) = verdicts.get(file) {
+                for ((dir, _, _, _), v) in own.iter().zip(&verdicts) {
+                    if let Some(v) = v {
                         let text = match v {
                             Verdict::Accepted => "(accepted without diagnostics)\n".to_string(),
                             Verdict::Rejected { diagnostics } => diagnostics.join("\n") + "\n",
@@ -1082,8 +1090,8 @@ fn complete_reduced(run: &Path, manifest: &Manifest, dirs: &[PathBuf], opts: &Fi
             };
             if let Ok(verdicts) = compile_all(&javac, &work.path().join("twins"), &programs, &jopts)
             {
-                for (dir, f, file, src) in &twins {
-                    let Some(v) = verdicts.get(file) else {
+                for ((dir, f, file, src), v) in twins.iter().zip(&verdicts) {
+                    let Some(v) = v else {
                         continue;
                     };
                     let status = match f.kind {

@@ -822,7 +822,7 @@ fn crash_needle(output: &str) -> Option<String> {
 
 /// A shell script that compiles the program with the installed toolchain in a fresh process
 /// and exits 0 when the finding reproduces, 1 when it does not.
-fn repro_script(
+pub(crate) fn repro_script(
     c: &CompilerInfo,
     kind: FindingKind,
     cand: &Candidate,

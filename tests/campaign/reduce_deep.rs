@@ -192,7 +192,57 @@ fn reduce_to_size(toolchains: &Path, bug: &Path, lang: &str, ext: &str) -> (Valu
             && report.contains(&format!("`{FETCHED}`")),
         "{report}"
     );
+    ready_to_file(bug, &source, ext);
     (summary, source)
+}
+
+/// What a reduced program must be to be filed: no modifier its language does not need, no
+/// name longer than one letter for its class (its file named after it, its twin's too) and
+/// its locals, and its own `repro.sh`, which reproduces the finding.
+fn ready_to_file(bug: &Path, source: &str, ext: &str) {
+    let reduced = bug.join("reduced");
+    assert!(!source.contains("final "), "{source}");
+    let words: Vec<&str> = source
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    let class = words
+        .windows(2)
+        .find(|w| w[0] == "class" || w[0] == "object")
+        .map(|w| w[1].to_string())
+        .expect("the test class");
+    assert_eq!(class.len(), 1, "a one-letter class:\n{source}");
+    // the translators' and the synthesizer's names of locals are gone
+    let long_local = |w: &&str| {
+        w.starts_with("__unused_")
+            || *w == "res"
+            || (w.len() > 1 && w.starts_with('a') && w[1..].chars().all(|c| c.is_ascii_digit()))
+    };
+    assert!(!words.iter().any(long_local), "short locals:\n{source}");
+    let file = format!("{class}.{ext}");
+    assert!(
+        reduced.join(&file).is_file(),
+        "{file} in {}",
+        reduced.display()
+    );
+    let report = std::fs::read_to_string(reduced.join("report.md")).expect("report.md");
+    assert!(report.contains(&format!("({file})")), "{report}");
+    if ext != "java" {
+        let twin = std::fs::read_to_string(reduced.join(format!("{class}.java")))
+            .expect("the twin, named after the class");
+        assert!(
+            twin.lines().any(|l| l == format!("class {class} {{")),
+            "the twin is the same program:\n{twin}"
+        );
+    }
+    let out = std::process::Command::new("sh")
+        .arg(reduced.join("repro.sh"))
+        .output()
+        .expect("repro.sh runs");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && said.contains("REPRODUCED"),
+        "the reduced repro.sh reproduces the finding:\n{said}"
+    );
 }
 
 /// Compiles `file` with the real javac: whether it is accepted.
@@ -246,6 +296,22 @@ fn a_groovy_rejection_shrinks_to_a_few_lines_under_its_java_twin() {
     assert!(
         source.contains("Map.<") && !source.contains("java.util.Map"),
         "{source}"
+    );
+    // what is left around the call is the smallest skeleton Groovy takes
+    let lines: Vec<&str> = source.lines().collect();
+    assert_eq!(
+        lines[..2],
+        [
+            "@groovy.transform.CompileStatic class T {",
+            "    static void test() {"
+        ],
+        "{source}"
+    );
+    // the skeleton (75 characters) and the call (56): the campaign's skeleton alone is 116
+    assert!(
+        source.chars().count() <= 135,
+        "{}: {source}",
+        source.chars().count()
     );
 }
 

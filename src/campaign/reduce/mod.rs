@@ -1,8 +1,11 @@
 //! `thalia reduce BUGDIR`: shrinks a finding's program, as C-Reduce and Perses do for C, by a
-//! pipeline of passes over the program's IR ([`passes`]) and then over its source ([`text`]),
-//! while the compiler keeps giving the finding its signature (kind and diagnostic family),
-//! and writes the reduced program (with its Java twin and a new `report.md`) into
-//! `BUGDIR/reduced/`. Findings of `thalia run` and of `thalia check` alike, in every language.
+//! pipeline of passes over the program's IR ([`passes`]), then over its source ([`text`]) and
+//! last over its skeleton, the test class around the call ([`skeleton`]: modifiers no
+//! language needs, one-letter names for the class and the locals), while the compiler keeps
+//! giving the finding its signature (kind and diagnostic family), and writes the reduced
+//! program (named after its class, with its Java twin, its own `repro.sh` and a new
+//! `report.md`) into `BUGDIR/reduced/`. Findings of `thalia run` and of `thalia check` alike,
+//! in every language.
 //!
 //! A step must keep what the finding is about, not only its signature: an acceptance's
 //! signature is the fault's shape, which any well-typed variant would also show. So a step
@@ -22,6 +25,7 @@
 
 mod hierarchy;
 pub mod passes;
+pub mod skeleton;
 pub mod text;
 
 use std::collections::{BTreeMap, HashSet};
@@ -321,16 +325,23 @@ impl Judge {
     /// What oracle `i` says of `p`: whether it gives the expected verdict (and, for an
     /// ill-typed program, a rejection of the family it gave the original), and its verdict.
     fn oracle_holds(&mut self, i: usize, p: &Program) -> Result<bool, ReduceError> {
-        let o = &mut self.oracles[i];
+        let o = &self.oracles[i];
         let Ok(src) = o.translator.translate(p) else {
             return Ok(false);
         };
         let file = o.translator.file_name(p);
+        self.oracle_holds_src(i, &src, &file)
+    }
+
+    /// What oracle `i` says of the program `src` in its language, as `file` (as
+    /// [`Self::oracle_holds`]).
+    fn oracle_holds_src(&mut self, i: usize, src: &str, file: &str) -> Result<bool, ReduceError> {
+        let o = &mut self.oracles[i];
         let src = match o.variant {
-            Some(v) => v.apply(&src),
-            None => src,
+            Some(v) => v.apply(src),
+            None => src.to_string(),
         };
-        let verdict = self.work.compile(&mut o.compiler, &o.opts, &file, &src)?;
+        let verdict = self.work.compile(&mut o.compiler, &o.opts, file, &src)?;
         if judge(self.expected, &verdict).is_some() {
             return Ok(false);
         }
@@ -647,7 +658,7 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
         *passes_kept.entry(pass).or_default() += 1;
     }
     // the source-level passes: short names with imports, then the compact layout
-    let file = judge_.translator.file_name(&program);
+    let mut file = judge_.translator.file_name(&program);
     for pass in ["short-names", "compact"] {
         let variants = match pass {
             "short-names" => text::shorten(&source, lang),
@@ -666,9 +677,47 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
             }
         }
     }
-    let twin = reduced_twin(&mut judge_, &program, lang)?;
+    let mut twin = reduced_twin(&mut judge_, &program, lang)?;
+    // the skeleton: modifiers no language needs, then short names for the class and the
+    // locals, on the program and its twin alike
+    let runs = judge_.run.is_some();
+    for rewrite in [
+        Rewrite::Modifiers,
+        Rewrite::Bindings,
+        Rewrite::Class,
+        Rewrite::Locals,
+    ] {
+        let plans = match rewrite {
+            Rewrite::Locals => local_plans(&program, &source, twin.as_ref()),
+            // one binding at a time
+            Rewrite::Bindings => skeleton::locals(&program, &source)
+                .into_iter()
+                .map(|n| vec![(n, String::new())])
+                .collect(),
+            _ => vec![Vec::new()],
+        };
+        for (i, plan) in plans.iter().enumerate() {
+            if judge_.work.compiles >= opts.max_compiles {
+                break;
+            }
+            let Some(step) =
+                skeleton_step(rewrite, plan, lang, runs, (&source, &file), twin.as_ref())
+            else {
+                continue;
+            };
+            if let Some(v) = keeps_skeleton(&mut judge_, &step, lang, types_matter)? {
+                (source, file, twin, verdict) = (step.source, step.file, step.twin, v);
+                kept += 1;
+                *passes_kept.entry(step.pass).or_default() += 1;
+                // the locals all at once: the rest are its parts
+                if i == 0 && rewrite == Rewrite::Locals {
+                    break;
+                }
+            }
+        }
+    }
     write_reduced(
-        bug, &finding, &judge_, &program, &source, twin, &verdict, info,
+        bug, &finding, &judge_, &program, &file, &source, twin, &verdict, info,
     )?;
     let cluster = super::cluster::cluster_id(info.tool, &program);
     record_cluster(bug, &finding, &cluster)?;
@@ -696,6 +745,158 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
     rundir::write_atomic(&path, (summary + "\n").as_bytes())
         .map_err(|source| StoreError::Io { path, source })?;
     Ok(out)
+}
+
+/// A rewrite of the reduced program's skeleton ([`skeleton`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rewrite {
+    /// The modifiers the language does not need go.
+    Modifiers,
+    /// A value nothing reads loses its binding to a local of the top type.
+    Bindings,
+    /// The test class gets a short name (and its file with it).
+    Class,
+    /// Locals get short names.
+    Locals,
+}
+
+/// A skeleton step: the program and its twin rewritten alike.
+struct SkeletonStep {
+    pass: &'static str,
+    source: String,
+    file: String,
+    twin: Option<super::candidate::Twin>,
+}
+
+/// The renamings of the locals of the reduced program and its twin to try: all at once,
+/// then one at a time (empty when none would be shorter).
+fn local_plans(
+    program: &Program,
+    source: &str,
+    twin: Option<&super::candidate::Twin>,
+) -> Vec<Vec<(String, String)>> {
+    let twin_src = twin.map_or("", |t| t.source.as_str());
+    let mut names = skeleton::locals(program, source);
+    for n in skeleton::locals(program, twin_src) {
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    let mut taken = skeleton::identifiers(&[source, twin_src]);
+    let mut all = Vec::new();
+    for n in names {
+        let short = skeleton::fresh(&skeleton::LOCAL_NAMES, &taken);
+        if short.len() < n.len() {
+            taken.insert(short.clone());
+            all.push((n, short));
+        }
+    }
+    let mut plans = Vec::new();
+    if all.len() > 1 {
+        plans.extend(all.iter().map(|e| vec![e.clone()]));
+    }
+    if !all.is_empty() {
+        plans.insert(0, all);
+    }
+    plans
+}
+
+/// The skeleton step `rewrite` (with the renaming `plan` of the locals) makes of the reduced
+/// program `(source, file)` and its twin, when it changes either.
+fn skeleton_step(
+    rewrite: Rewrite,
+    plan: &[(String, String)],
+    lang: Language,
+    runs: bool,
+    (source, file): (&str, &str),
+    twin: Option<&super::candidate::Twin>,
+) -> Option<SkeletonStep> {
+    use super::candidate::Twin;
+    let ext = file.rsplit_once('.').map_or(lang.extension(), |(_, e)| e);
+    let step = match rewrite {
+        Rewrite::Modifiers => SkeletonStep {
+            pass: "drop-modifiers",
+            source: skeleton::drop_modifiers(source, lang, runs)
+                .unwrap_or_else(|| source.to_string()),
+            file: file.to_string(),
+            twin: twin.map(|t| Twin {
+                file: t.file.clone(),
+                source: skeleton::drop_modifiers(&t.source, Language::Java, runs)
+                    .unwrap_or_else(|| t.source.clone()),
+            }),
+        },
+        Rewrite::Class => {
+            let from = skeleton::class_name(source)?;
+            let twin_src = twin.map_or("", |t| t.source.as_str());
+            let to = skeleton::fresh(
+                &skeleton::CLASS_NAMES,
+                &skeleton::identifiers(&[source, twin_src]),
+            );
+            if to.len() >= from.len() {
+                return None;
+            }
+            SkeletonStep {
+                pass: "short-class-name",
+                source: skeleton::rename(source, &[(from, to.clone())]),
+                file: format!("{to}.{ext}"),
+                twin: twin.map(|t| match skeleton::class_name(&t.source) {
+                    Some(c) => Twin {
+                        file: format!("{to}.java"),
+                        source: skeleton::rename(&t.source, &[(c, to.clone())]),
+                    },
+                    None => t.clone(),
+                }),
+            }
+        }
+        Rewrite::Bindings => SkeletonStep {
+            pass: "drop-binding",
+            source: skeleton::unbind(source, lang, &plan.first()?.0)?,
+            file: file.to_string(),
+            twin: twin.cloned(),
+        },
+        Rewrite::Locals => SkeletonStep {
+            pass: "short-locals",
+            source: skeleton::rename(source, plan),
+            file: file.to_string(),
+            twin: twin.map(|t| Twin {
+                file: t.file.clone(),
+                source: skeleton::rename(&t.source, plan),
+            }),
+        },
+    };
+    let same_twin = match (twin, &step.twin) {
+        (Some(a), Some(b)) => a.source == b.source,
+        _ => true,
+    };
+    (step.source != source || !same_twin).then_some(step)
+}
+
+/// Whether the skeleton step keeps the finding: its verdict when the compiler under test
+/// still gives it the signature and every oracle still holds (javac on the rewritten twin,
+/// the other compilers on the rewritten program).
+fn keeps_skeleton(
+    judge_: &mut Judge,
+    step: &SkeletonStep,
+    lang: Language,
+    types_matter: bool,
+) -> Result<Option<Verdict>, ReduceError> {
+    let Some(v) = judge_.keeps_finding_src(&step.source, &step.file)? else {
+        return Ok(None);
+    };
+    if types_matter {
+        for i in 0..judge_.oracles.len() {
+            let on_twin = judge_.oracles[i].translator.language() != lang;
+            let holds = match (&step.twin, on_twin) {
+                (_, false) => judge_.oracle_holds_src(i, &step.source, &step.file)?,
+                (Some(t), true) => judge_.oracle_holds_src(i, &t.source, &t.file)?,
+                (None, true) => false,
+            };
+            if !holds {
+                return Ok(None);
+            }
+        }
+    }
+    Ok(Some(v))
 }
 
 /// The reduced program's Java twin (for a program in another language), with short names
@@ -751,6 +952,7 @@ fn check_targets(bug: &Path) -> Result<(), StoreError> {
         reduced.join("report.md"),
         reduced.join(PROGRAM_IR),
         reduced.join("reduction.json"),
+        reduced.join("repro.sh"),
     ] {
         let r = rundir::refuse_link(&path);
         check(path, r)?;
@@ -787,13 +989,15 @@ fn record_cluster(bug: &Path, finding: &FindingFile, cluster: &str) -> Result<()
 
 pub use super::records::REDUCED;
 
-/// Writes the reduced program, its Java twin and IR, and its `report.md`.
+/// Writes the reduced program (as `file`), its Java twin and IR, its `report.md` and its
+/// `repro.sh`.
 #[allow(clippy::too_many_arguments)]
 fn write_reduced(
     bug: &Path,
     finding: &FindingFile,
     judge_: &Judge,
     program: &Program,
+    file: &str,
     source: &str,
     twin: Option<super::candidate::Twin>,
     verdict: &Verdict,
@@ -804,13 +1008,20 @@ fn write_reduced(
         path: dir.clone(),
         source,
     })?;
+    // the program as the compiler (its variant) compiled it, as the finding keeps its own
+    let source = match judge_.variant {
+        Some(v) => v.apply(source),
+        None => source.to_string(),
+    };
+    let source = source.as_str();
+    remove_stale_programs(&dir, file, twin.as_ref().map(|t| t.file.as_str()), info)?;
     let write = |name: &str, text: &str| {
         let p = rundir::join_name(&dir, name, &bug.join(PROGRAM_IR), "id")
             .map_err(|e| ReduceError::NotAFinding(e.to_string()))?;
         rundir::write_atomic(&p, text.as_bytes())
             .map_err(|source| ReduceError::from(StoreError::Io { path: p, source }))
     };
-    let file = judge_.translator.file_name(program);
+    let file = file.to_string();
     write(&file, source)?;
     if let Some(t) = &twin {
         write(&t.file, &t.source)?;
@@ -860,5 +1071,52 @@ fn write_reduced(
         &[],
     );
     write("report.md", &report)?;
+    // the reduced program's own reproduction, with the program's flags
+    let repro = super::store::repro_script(
+        &super::flags::with_flags(info, &cand.record.flags),
+        finding.kind,
+        &cand,
+        verdict,
+        &finding.signature_text,
+    );
+    write("repro.sh", &repro)?;
+    let path = dir.join("repro.sh");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+            .map_err(|source| StoreError::Io { path, source })?;
+    }
+    Ok(())
+}
+
+/// Removes from `reduced/` the programs and twins of an earlier reduction written under
+/// other names than `file` and `twin` (the reports find the reduced program by its
+/// extension).
+fn remove_stale_programs(
+    dir: &Path,
+    file: &str,
+    twin: Option<&str>,
+    info: &CompilerInfo,
+) -> Result<(), ReduceError> {
+    let exts = [info.tool.profile().extension, "java"];
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let stale = e.file_type().is_ok_and(|t| !t.is_dir())
+            && name != file
+            && Some(name.as_str()) != twin
+            && !name.starts_with('.')
+            && name
+                .rsplit_once('.')
+                .is_some_and(|(_, ext)| exts.contains(&ext));
+        if stale {
+            let path = e.path();
+            // a file or a link is removed itself, never what a link names
+            std::fs::remove_file(&path).map_err(|source| StoreError::Io { path, source })?;
+        }
+    }
     Ok(())
 }

@@ -7,7 +7,8 @@
 //! The passes, in the order a round tries them: statements that do not matter go (an unused
 //! local, an expression statement, the call under test of a rejection or crash whose cause
 //! is elsewhere), opt-ins and imports go, locals read once are inlined, initializers and
-//! operands become their smallest inhabitant (a typed bottom constant, a literal, `null`),
+//! operands become their smallest inhabitant (a typed bottom constant, a literal, `null`; a
+//! receiver's or argument's `((Object) null)` a plain `null`),
 //! call chains collapse (a receiver that is a constructor call or a cast becomes a typed
 //! bottom constant), conditionals lose the branch that does not matter, casts and explicit
 //! type arguments go, and library types become JDK types ([`Hierarchy`]).
@@ -325,6 +326,11 @@ fn replacements(e: &Expr, pos: Pos, allow: Allow) -> Vec<(Expr, Check)> {
                 Expr::Lit(_) | Expr::Bottom(_) | Expr::Local(_) | Expr::Unit | Expr::Spread(_)
             ) =>
         {
+            oracle(&mut out, Expr::Lit(Lit::Null));
+        }
+        // `((Object) null)` as a receiver or an argument: the cast may not matter where the
+        // member or parameter is looked up on `Object` anyway
+        (Pos::Receiver | Pos::Arg, Expr::Bottom(t)) if *t == Ty::object() => {
             oracle(&mut out, Expr::Lit(Lit::Null));
         }
         _ => {}
@@ -934,28 +940,26 @@ pub fn steps<'a>(
         (0..nodes).flat_map(move |k| {
             let mut base = p.stmts[i].expr_ref().clone();
             let mut found = Vec::new();
+            let mut bottom = false;
             replace_nth(&mut base, k, |node, pos| {
                 found = replacements(node, pos, allow);
+                bottom = matches!(node, Expr::Bottom(_));
                 None
             });
             found.into_iter().filter_map(move |(with, check)| {
+                let pass = match (&with, check) {
+                    (Expr::Lit(Lit::Null), _) if bottom => "drop-null-cast",
+                    (_, Check::Signature) => "smallest-operand",
+                    _ => "replace-operand",
+                };
                 let mut stmts = p.stmts.clone();
                 let target = match &mut stmts[i] {
                     Stmt::Local { init, .. } => init,
                     Stmt::Expr(x) => x,
                 };
                 let mut with = Some(with);
-                replace_nth(target, k, |_, _| with.take()).then(|| {
-                    step(
-                        with_stmts(p, stmts),
-                        check,
-                        if check == Check::Signature {
-                            "smallest-operand"
-                        } else {
-                            "replace-operand"
-                        },
-                    )
-                })
+                replace_nth(target, k, |_, _| with.take())
+                    .then(|| step(with_stmts(p, stmts), check, pass))
             })
         })
     });
@@ -1203,6 +1207,46 @@ mod tests {
         let all: Vec<Step> = steps(&p, checked, &h).filter(operand).collect();
         assert!(!all.is_empty());
         assert!(all.iter().all(|s| s.check == Check::Oracle));
+    }
+
+    #[test]
+    fn a_null_cast_to_object_goes_from_receivers_and_arguments_under_the_oracle() {
+        let object = || Expr::Bottom(Ty::object());
+        let p = Program::new(
+            "p1",
+            vec![
+                Stmt::expr(Expr::static_call(
+                    "java.util.Objects",
+                    "equals",
+                    Vec::new(),
+                    vec![object(), Expr::Bottom(Ty::string())],
+                )),
+                Stmt::expr(object().method("hashCode", Vec::new())),
+            ],
+        );
+        let h = Hierarchy::new();
+        let oracle = Allow {
+            oracle: true,
+            ..Allow::default()
+        };
+        let dropped: Vec<Step> = steps(&p, oracle, &h)
+            .filter(|s| s.pass == "drop-null-cast")
+            .collect();
+        let sources: Vec<String> = dropped.iter().map(|s| java(&s.program)).collect();
+        assert_eq!(dropped.len(), 2, "{sources:#?}");
+        assert!(dropped.iter().all(|s| s.check == Check::Oracle));
+        // the argument and the receiver, each alone; a `String`'s cast is no such step
+        assert!(
+            sources[0].contains("java.util.Objects.equals(null, ((java.lang.String) null));"),
+            "{sources:#?}"
+        );
+        assert!(
+            sources[1].contains("java.util.Objects.equals(((java.lang.Object) null), ")
+                && !sources[1].contains("((java.lang.Object) null).hashCode()"),
+            "{sources:#?}"
+        );
+        // without an oracle, the casts stay
+        assert!(!steps(&p, Allow::default(), &h).any(|s| s.pass == "drop-null-cast"));
     }
 
     #[test]

@@ -15,7 +15,7 @@ struct Qualified {
 }
 
 /// The byte ranges of `src` that are code (not string or character literals, not comments).
-fn code_ranges(src: &str) -> Vec<(usize, usize)> {
+pub(super) fn code_ranges(src: &str) -> Vec<(usize, usize)> {
     let b = src.as_bytes();
     let mut out = Vec::new();
     let (mut i, mut from) = (0, 0);
