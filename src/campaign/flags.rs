@@ -106,7 +106,7 @@ impl FlagSet {
     }
 
     /// The set, reading some Java nullability annotations as warnings.
-    fn lenient_java_nullness(mut self) -> FlagSet {
+    fn lenient(mut self) -> FlagSet {
         self.lenient_java_nullness = true;
         self
     }
@@ -146,15 +146,14 @@ pub fn flag_sets(tool: Tool, version: &str) -> Vec<FlagSet> {
                     let set = FlagSet::new(&["-language-version", &v], Applies::Reject);
                     // JSpecify's annotations are errors from language version 2.1 on
                     out.push(if (major, m) < (2, 1) {
-                        set.lenient_java_nullness()
+                        set.lenient()
                     } else {
                         set
                     });
                 }
                 if major == 2 && minor <= 2 {
                     out.push(
-                        FlagSet::new(&["-language-version", "1.9"], Applies::Reject)
-                            .lenient_java_nullness(),
+                        FlagSet::new(&["-language-version", "1.9"], Applies::Reject).lenient(),
                     );
                 }
             }
