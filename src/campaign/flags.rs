@@ -9,13 +9,21 @@
 //!
 //! | compiler | flag set | programs | why the expectation holds |
 //! | --- | --- | --- | --- |
-//! | kotlin 2.Y | `-language-version 2.X` (2.0 ≤ 2.X < 2.Y) | reject | an older language (and API) version only takes features and library members away; the break of an ill-typed program (an argument of the wrong type) is one in every version |
-//! | kotlin 2.0–2.2 | `-language-version 1.9` | reject | the K1 frontend, which these releases still ship, on the same ill-typed programs |
+//! | kotlin 2.Y | `-language-version 2.X` (2.0 ≤ 2.X < 2.Y) | reject | an older language (and API) version only takes features and library members away; the break of an ill-typed program (an argument of the wrong type) is one in every version, but for a nullable argument below 2.1 (see below) |
+//! | kotlin 2.0–2.2 | `-language-version 1.9` | reject | the K1 frontend, which these releases still ship, on the same ill-typed programs, but for a nullable argument (see below) |
 //! | kotlin ≥ 1.6 | `-Xjsr305=strict` | reject | JSR-305 default qualifiers become errors instead of warnings: only adds errors |
 //! | scala3 3.Y | `-source 3.X` (3.3 ≤ 3.X < 3.Y) | both | an older source level of the same release; the programs use no newer syntax |
 //! | scala3 | `-source 3.0-migration` | accept | Scala 2 idioms become warnings: only removes errors |
 //! | scala3 | `-source future` | reject | deprecations become errors: only adds errors |
 //! | scala2 2.13 | `-Xsource:3` | reject | Scala 3 migration warnings become errors: only adds errors |
+//!
+//! Language versions below 2.1 read JSpecify's annotations (`@NullMarked`, `@Nullable` of
+//! `org.jspecify.annotations`) as warnings, not errors: under them kotlinc accepts a nullable
+//! argument where a JSpecify scope makes the parameter not-null (`nm.Tags.first(s)`, `s:
+//! String?`). The API model records the not-null parameter without its annotation's origin,
+//! so these sets ([`FlagSet::lenient_java_nullness`]) are not drawn for a program broken by
+//! nullability (its broken argument is nullable, [`broken_by_nullability`]): such a program
+//! gets the defaults where its block drew one of them.
 //!
 //! Kotlin's older language versions are not drawn for well-typed programs: they bring the API
 //! version down with them (`-api-version` cannot be above `-language-version`), so a call of a
@@ -35,8 +43,9 @@
 use std::path::Path;
 
 use crate::profile::Tool;
+use crate::synth::build::record::NO_NULLABLE_TWIN;
 use crate::synth::build::rng::mix_seed;
-use crate::synth::Expected;
+use crate::synth::{Expected, ProgramRecord};
 
 use super::candidate::Candidate;
 
@@ -82,6 +91,9 @@ pub struct FlagSet {
     pub flags: Vec<String>,
     /// The programs it may be drawn for.
     pub applies: Applies,
+    /// True when it reads some Java nullability annotations as warnings (Kotlin's language
+    /// versions below 2.1 read JSpecify's so): not drawn for a program broken by nullability.
+    pub lenient_java_nullness: bool,
 }
 
 impl FlagSet {
@@ -89,8 +101,25 @@ impl FlagSet {
         FlagSet {
             flags: flags.iter().map(|f| f.to_string()).collect(),
             applies,
+            lenient_java_nullness: false,
         }
     }
+
+    /// The set, reading some Java nullability annotations as warnings.
+    fn lenient(mut self) -> FlagSet {
+        self.lenient_java_nullness = true;
+        self
+    }
+}
+
+/// Whether the ill-typed program of `record` is broken by nullability: its broken argument
+/// is a nullable type where a not-null one is asked for (a Kotlin `T?`, written with its `?`).
+pub fn broken_by_nullability(record: &ProgramRecord) -> bool {
+    record.twin_not_applicable.as_deref() == Some(NO_NULLABLE_TWIN)
+        || record
+            .broken
+            .as_ref()
+            .is_some_and(|b| b.actual.ends_with('?'))
 }
 
 /// `major.minor` of a release version (`2.4.21` → `(2, 4)`), `None` for a version that is
@@ -114,10 +143,18 @@ pub fn flag_sets(tool: Tool, version: &str) -> Vec<FlagSet> {
             if major >= 2 {
                 for m in 0..minor {
                     let v = format!("{major}.{m}");
-                    out.push(FlagSet::new(&["-language-version", &v], Applies::Reject));
+                    let set = FlagSet::new(&["-language-version", &v], Applies::Reject);
+                    // JSpecify's annotations are errors from language version 2.1 on
+                    out.push(if (major, m) < (2, 1) {
+                        set.lenient()
+                    } else {
+                        set
+                    });
                 }
                 if major == 2 && minor <= 2 {
-                    out.push(FlagSet::new(&["-language-version", "1.9"], Applies::Reject));
+                    out.push(
+                        FlagSet::new(&["-language-version", "1.9"], Applies::Reject).lenient(),
+                    );
                 }
             }
             if (major, minor) >= (1, 6) {
@@ -248,11 +285,22 @@ impl FlagPlan {
         admitted[pick as usize].flags.clone()
     }
 
+    /// The flags of the program `key` expected `expected` with `record`: its block's draw
+    /// ([`FlagPlan::draw`]), or the defaults where the drawn set does not admit a program
+    /// broken by nullability ([`FlagSet::lenient_java_nullness`]).
+    pub fn draw_for(&self, key: &str, expected: Expected, record: &ProgramRecord) -> Vec<String> {
+        let flags = self.draw(key, expected);
+        match self.sets.iter().find(|s| s.flags == flags) {
+            Some(set) if set.lenient_java_nullness && broken_by_nullability(record) => Vec::new(),
+            _ => flags,
+        }
+    }
+
     /// Draws the flags of `cand` into its record, unless it has some already (a program
     /// read from a directory with its flags).
     pub fn assign(&self, cand: &mut Candidate) {
         if cand.record.flags.is_empty() {
-            cand.record.flags = self.draw(&cand.key, cand.expected);
+            cand.record.flags = self.draw_for(&cand.key, cand.expected, &cand.record);
         }
     }
 }
@@ -355,6 +403,62 @@ mod tests {
         assert!((0..200).any(|b| !scala
             .draw(&well(b * FLAG_BLOCK), Expected::Accept)
             .is_empty()));
+    }
+
+    /// The record of an ill-typed program whose broken argument is `actual`.
+    fn ill_typed(actual: &str) -> ProgramRecord {
+        serde_json::from_value(serde_json::json!({
+            "id": "p000000", "file": "", "member": "", "class": "", "kind": "method",
+            "typing_sequence": {"receiver": null, "args": [], "result": null},
+            "substitution": {}, "mode": "ill-typed", "expected": "reject",
+            "broken": {"position": "arg0", "formal": "T", "actual": actual}, "erased": false
+        }))
+        .expect("a program record")
+    }
+
+    #[test]
+    fn a_program_broken_by_nullability_gets_no_language_version_before_2_1() {
+        // kotlinc 2.4 under `-language-version 2.0` reads JSpecify's annotations as warnings
+        // (`nm.Tags.first(s)` with `s: String?` is accepted), from 2.1 on as errors
+        let lenient: Vec<Vec<String>> = flag_sets(Tool::Kotlin, "2.4.21")
+            .into_iter()
+            .filter(|s| s.lenient_java_nullness)
+            .map(|s| s.flags)
+            .collect();
+        assert_eq!(lenient, [["-language-version", "2.0"]]);
+        let k1: Vec<Vec<String>> = flag_sets(Tool::Kotlin, "2.2.21")
+            .into_iter()
+            .filter(|s| s.lenient_java_nullness)
+            .map(|s| s.flags)
+            .collect();
+        assert!(
+            k1.contains(&vec!["-language-version".into(), "1.9".into()]),
+            "{k1:?}"
+        );
+        let plan = FlagPlan::new(Tool::Kotlin, "2.4.21", 11, true);
+        let nullable = ill_typed("kotlin.String?");
+        let plain = ill_typed("kotlin.Int");
+        let (mut v20, mut others) = (0, 0);
+        for b in 0..400 {
+            let key = format!("ill-typed/r0/p{:06}", b * FLAG_BLOCK);
+            let block = plan.draw(&key, Expected::Reject);
+            let got = plan.draw_for(&key, Expected::Reject, &nullable);
+            if block == ["-language-version", "2.0"] {
+                v20 += 1;
+                assert!(got.is_empty(), "{key}: {got:?}");
+                // a program broken otherwise keeps its block's set
+                assert_eq!(plan.draw_for(&key, Expected::Reject, &plain), block);
+            } else {
+                assert_eq!(got, block, "{key}");
+                others += usize::from(!block.is_empty());
+            }
+        }
+        assert!(v20 > 0 && others > 0, "{v20} {others}");
+        // the record's own mark says so too (a record read back without its `?`)
+        let mut marked = ill_typed("String");
+        marked.twin_not_applicable = Some(NO_NULLABLE_TWIN.to_string());
+        assert!(broken_by_nullability(&marked));
+        assert!(!broken_by_nullability(&plain));
     }
 
     #[test]

@@ -93,6 +93,11 @@ pub enum SkipReason {
     /// its receiver is annotated `@AccessibleLateinitPropertyLiteral`, which the view does
     /// not record).
     KotlinPropertyLiteral,
+    /// A member whose signature has a Scala 3 context function type (`A ?=> B`,
+    /// `scala.ContextFunctionN`): a value of one is applied to the givens in scope wherever
+    /// the expected type is no context function, and an argument for one is a context
+    /// closure, so it is no plain function (`A => B`) and not modelled yet.
+    ScalaContextFunction,
 }
 
 impl SkipReason {
@@ -131,6 +136,9 @@ impl SkipReason {
             SkipReason::ScalaUnitCompanion => "member of scala.Unit's companion (not in source)",
             SkipReason::KotlinPropertyLiteral => "Kotlin extension on a property literal only",
             SkipReason::ScalaMacro => "Scala macro on a literal only (StringContext.f)",
+            SkipReason::ScalaContextFunction => {
+                "Scala 3 context function type (A ?=> B, applied to the givens in scope)"
+            }
             SkipReason::KotlinMappedParameter => {
                 "Object parameter Kotlin types with the element type (Map.get, Collection.contains)"
             }
@@ -491,6 +499,23 @@ fn names_error_class(api: &Api, t: TypeId) -> bool {
     }
     let mut found = false;
     a.for_each_child(t, |c| found |= names_error_class(api, c));
+    found
+}
+
+/// True when `t` names one of Scala 3's context function classes (`A ?=> B` is
+/// `scala.ContextFunction1[A, B]`, [`crate::types::CONTEXT_FUNCTION`]).
+fn names_context_function(api: &Api, t: TypeId) -> bool {
+    let a = &api.ts.arena;
+    if let Type::Class { name, .. } = a.get(t) {
+        let n = a.name(*name);
+        if n.strip_prefix(crate::types::CONTEXT_FUNCTION)
+            .is_some_and(|arity| !arity.is_empty() && arity.bytes().all(|b| b.is_ascii_digit()))
+        {
+            return true;
+        }
+    }
+    let mut found = false;
+    a.for_each_child(t, |c| found |= names_context_function(api, c));
     found
 }
 
@@ -1048,6 +1073,13 @@ impl SynthContext {
         if doc_preview || preview.contains(&owner.sym) {
             return Some(SkipReason::Preview);
         }
+        // (in every target language: Java and Kotlin cannot write the class either)
+        if mem
+            .signature_types()
+            .any(|t| names_context_function(api, t))
+        {
+            return Some(SkipReason::ScalaContextFunction);
+        }
         let own = native.is_some() && native == Some(owner.syntax);
         if mem.is_suspend && own {
             return Some(SkipReason::Suspend);
@@ -1431,6 +1463,61 @@ mod tests {
         assert_eq!(reason("direct"), None);
         // a class the API lacks in a package it describes: not public, as before
         assert_eq!(reason("sub"), Some(SkipReason::NotPublic));
+    }
+
+    #[test]
+    fn a_member_with_a_context_function_type_is_skipped_not_taken_for_a_function() {
+        let doc = |v: serde_json::Value| {
+            let d: thalia_extractors::ClassDoc =
+                serde_json::from_value(v).expect("a class document");
+            (PathBuf::from(format!("{}.json", d.name)), d)
+        };
+        let method = |name: &str, param: &str, ret: &str| {
+            serde_json::json!({"name": name, "parameters": [param], "type_parameters": ["T"],
+                "return_type": ret, "is_static": true, "is_constructor": false,
+                "access_mod": "public"})
+        };
+        // the Scala view of Scala 3's `boundary` and `quoted.runtime.Expr`: `apply(body:
+        // Label[T] ?=> T): T`, `quote(x: T): Quotes ?=> Expr[T]`; `run` takes a plain function
+        let docs = || {
+            vec![
+                doc(serde_json::json!({"name": "scala.util.boundary.Label",
+                    "type_parameters": ["T"], "class_type": 1, "access_mod": "public",
+                    "language": "scala", "methods": [], "fields": []})),
+                doc(serde_json::json!({"name": "scala.util.boundary",
+                    "type_parameters": [], "class_type": 0, "access_mod": "public",
+                    "language": "scala", "scala_object": true,
+                    "methods": [
+                        method("apply", "(scala.util.boundary.Label[T]) ?=> T", "T"),
+                        method("quote", "T", "(scala.util.boundary.Label[T]) ?=> scala.Option[T]"),
+                        method("nested", "scala.Option[(scala.Int, T) ?=> T]", "T"),
+                        method("run", "(scala.util.boundary.Label[T]) => T", "T")],
+                    "fields": []})),
+            ]
+        };
+        for native in [Some(Syntax::Scala), None] {
+            let mut api = Api::from_docs(docs(), Vec::new());
+            assert!(api.report.issues.is_empty(), "{:?}", api.report.issues);
+            let ctx = SynthContext::for_native(&mut api, native);
+            let reason = |name: &str| {
+                ctx.skipped
+                    .iter()
+                    .find(|(m, _)| api.member(*m).name == name)
+                    .map(|(_, r)| *r)
+            };
+            for name in ["apply", "quote", "nested"] {
+                assert_eq!(
+                    reason(name),
+                    Some(SkipReason::ScalaContextFunction),
+                    "{name} {native:?}"
+                );
+                let m = api.member_ids().find(|&m| api.member(m).name == name);
+                assert!(!ctx.path_usable.contains(&m.expect("the member")));
+            }
+            if native.is_some() {
+                assert_eq!(reason("run"), None);
+            }
+        }
     }
 
     #[test]

@@ -17,7 +17,8 @@ pub use print::{print_param, print_type, print_type_param};
 pub use subst::{subsumes, Subst};
 pub use syntax::{
     parse_param, parse_type, parse_type_param, parse_type_param_head, shorten, ParamType,
-    ParseError, Syntax, TypeParamHead, MAX_ARRAY_DIMENSIONS, MAX_SHOWN_CHARS, MAX_TYPE_DEPTH,
+    ParseError, Syntax, TypeParamHead, CONTEXT_FUNCTION, MAX_ARRAY_DIMENSIONS, MAX_SHOWN_CHARS,
+    MAX_TYPE_DEPTH,
 };
 pub use system::{ClassSig, TypeSystem, MAX_SUPERTYPES};
 pub use unify::UnifyMode;

@@ -76,6 +76,10 @@ pub const MAX_ARRAY_DIMENSIONS: usize = 255;
 /// middle; the full text stays in [`ParseError::text`]).
 pub const MAX_SHOWN_CHARS: usize = 160;
 
+/// The name of Scala 3's context function classes but their arity (`scala.ContextFunction1`
+/// of `A ?=> B`), the type a Scala `?=>` is read as.
+pub const CONTEXT_FUNCTION: &str = "scala.ContextFunction";
+
 /// `text`, or its start and end around ` … ` when longer than [`MAX_SHOWN_CHARS`].
 pub fn shorten(text: &str) -> std::borrow::Cow<'_, str> {
     let n = text.chars().count();
@@ -776,6 +780,16 @@ impl<'a> Parser<'a> {
             let params = list.unwrap_or_else(|| vec![t]);
             return Ok(self.arena.function(None, &params, ret, false));
         }
+        if self.eat("?=>") {
+            // a context function type is its class, as Scala 3 defines it (`A ?=> B` is
+            // `ContextFunction1[A, B]`): no function type, which a lambda or a function value
+            // would inhabit
+            let ret = self.scala_type()?;
+            let mut args = list.unwrap_or_else(|| vec![t]);
+            let name = format!("{CONTEXT_FUNCTION}{}", args.len());
+            args.push(ret);
+            return Ok(self.arena.class_named(&name, &args));
+        }
         Ok(t)
     }
 
@@ -793,7 +807,7 @@ impl<'a> Parser<'a> {
                 self.expect(")")?;
             }
             self.ws();
-            if self.rest().starts_with("=>") {
+            if self.rest().starts_with("=>") || self.rest().starts_with("?=>") {
                 let t = self.arena.top(); // placeholder, the caller builds the function
                 return Ok((t, Some(list)));
             }
@@ -917,6 +931,35 @@ mod tests {
         match a.get(f) {
             Type::Function { params, .. } => {
                 assert!(matches!(a.get(params[0]), Type::Function { .. }))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn scala_context_functions_are_their_class_not_a_function_type() {
+        let mut a = TypeArena::new();
+        let x = a.new_var("T", "O");
+        let t = parse_type(
+            &mut a,
+            Syntax::Scala,
+            "(scala.util.boundary.Label[T]) ?=> T",
+            &[x],
+        )
+        .unwrap();
+        let (name, args) = a.as_class(t).expect("a class type");
+        assert_eq!(a.name(name), "scala.ContextFunction1");
+        assert_eq!(args.len(), 2);
+        assert_eq!(a.as_var(args[1]), Some(x));
+        let two = parse_type(&mut a, Syntax::Scala, "(scala.Int, T) ?=> scala.Int", &[x]).unwrap();
+        let (name, args) = a.as_class(two).expect("a class type");
+        assert_eq!((a.name(name), args.len()), ("scala.ContextFunction2", 3));
+        // nested in a plain function type's result, and the plain one stays a function
+        let f = parse_type(&mut a, Syntax::Scala, "(scala.Int) => (T) ?=> T", &[x]).unwrap();
+        match a.get(f) {
+            Type::Function { ret, .. } => {
+                let (name, _) = a.as_class(*ret).expect("a class type");
+                assert_eq!(a.name(name), "scala.ContextFunction1");
             }
             other => panic!("{other:?}"),
         }

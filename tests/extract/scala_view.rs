@@ -671,3 +671,122 @@ fn symbolic_names_are_written_under_encoded_file_names() {
     let text = load(&out);
     assert!(text.contains("loaded"), "{text}");
 }
+
+/// A Scala 3 library with context function types (`A ?=> B`, applied to the givens in
+/// scope) and a plain function type beside them.
+const CONTEXT_FUNCTIONS: &str = r#"
+package ctx
+
+class Label(val name: String)
+
+object Ctx:
+  def withLabel[T](body: Label ?=> T): T = body(using Label("x"))
+  def make(n: Int): Label ?=> Int = summon[Label].name.length + n
+  def plain(f: Label => Int): Int = f(Label("y"))
+  def named(l: Label): String = l.name
+"#;
+
+/// Context function types are extracted as such (never as the plain function type they are
+/// not), and synthesis leaves their members out with a reason: scalac 3 accepts every
+/// well-typed program of the library (before, `withLabel` was called with a plain function,
+/// which scalac 3 rejects) and rejects every ill-typed one.
+#[test]
+fn scala3_context_functions_are_kept_apart_from_plain_functions() {
+    let Some(classes) = compile("scala3@3.9.0", "Ctx.scala", CONTEXT_FUNCTIONS) else {
+        return;
+    };
+    let root = tempfile::tempdir().expect("tempdir");
+    let api = root.path().join("api");
+    let (ok, stderr) = extract(&["--view", "scala"], &[&classes], &api);
+    if !ok && stderr.contains("cannot get org.scala-lang:scala3-compiler_3") {
+        require::missing_tool("scala_view", &stderr);
+        return;
+    }
+    assert!(ok, "{stderr}");
+    let d = docs(&api);
+    assert_eq!(
+        methods(&d["ctx.Ctx"]),
+        [
+            "static <T> withLabel((ctx.Label) ?=> T): T",
+            "static make(scala.Int): (ctx.Label) ?=> scala.Int",
+            "static plain((ctx.Label) => scala.Int): scala.Int",
+            "static named(ctx.Label): java.lang.String",
+        ]
+    );
+    // the context function members load, and synthesis says why it leaves them out
+    let text = load(&api);
+    assert!(
+        !text.contains("withLabel") && !text.contains("make"),
+        "every member loads:\n{text}"
+    );
+    for (mode, seed) in [("well-typed", 1), ("ill-typed", 2)] {
+        let out = root.path().join(mode);
+        let o = thalia()
+            .args(["synth", "--lang", "scala", "--mode", mode])
+            .args(["--seed", &seed.to_string()])
+            .arg("--api")
+            .arg(&api)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .expect("thalia runs");
+        let log = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(o.status.success(), "{log}");
+        assert!(
+            log.contains(
+                "Scala 3 context function type (A ?=> B, applied to the givens in scope): 2"
+            ),
+            "{log}"
+        );
+        let programs = std::fs::read_to_string(out.join("programs.jsonl")).expect("manifest");
+        let members: Vec<String> = programs
+            .lines()
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).expect("a JSON line");
+                v["member"].as_str().expect("member").to_string()
+            })
+            .collect();
+        assert!(
+            members
+                .iter()
+                .all(|m| !m.contains("withLabel") && !m.contains("make")),
+            "{members:?}"
+        );
+        assert!(
+            members.iter().any(|m| m.contains("plain")),
+            "{mode}: no program calls the plain-function member: {members:?}"
+        );
+        let c = thalia()
+            .args(["check", "--compiler", "scala3@3.9.0", "--server", "-j", "1"])
+            .arg("--classpath")
+            .arg(&classes)
+            .arg(&out)
+            .output()
+            .expect("thalia runs");
+        assert!(
+            c.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&c.stdout),
+            String::from_utf8_lossy(&c.stderr)
+        );
+        let results =
+            std::fs::read_to_string(out.join("check-scala3-3.9.0/results.jsonl")).expect("results");
+        let mut judged = 0;
+        for l in results.lines() {
+            let r: Value = serde_json::from_str(l).expect("a JSON line");
+            assert!(
+                r["finding"].is_null(),
+                "{mode} {}: {} ({})",
+                r["id"],
+                r["member"],
+                r["diagnostics"][0].as_str().unwrap_or("")
+            );
+            judged += 1;
+        }
+        assert_eq!(judged, members.len(), "{mode}: every program judged");
+    }
+}

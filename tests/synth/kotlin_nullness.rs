@@ -348,6 +348,8 @@ fn kotlin_programs_respect_the_annotations_and_kotlinc_agrees() {
     let mut null_marked_breaks = 0;
     let mut nullable_arguments = 0;
     let mut cell_breaks = 0;
+    let mut flagged = 0;
+    let mut nullable_broken = 0;
     for (mode, seed, nullable) in [
         ("well-typed", 3, false),
         ("ill-typed", 4, false),
@@ -427,10 +429,6 @@ fn kotlin_programs_respect_the_annotations_and_kotlinc_agrees() {
                 "--compiler",
                 "kotlin@2.4.21",
                 "--server",
-                // the annotations against kotlinc's defaults: with the flag draw on, one
-                // ill-typed program (`nm.Tags.first(T)`) was accepted under a drawn flag set,
-                // which campaign::flags says cannot happen (under investigation)
-                "--no-compiler-flags",
                 "-j",
                 "2",
             ])
@@ -440,6 +438,36 @@ fn kotlin_programs_respect_the_annotations_and_kotlinc_agrees() {
             .assert()
             .success();
         let results = lines(&out.join("check-kotlin-2.4.21/results.jsonl"));
+        // the flag draw is on: kotlinc's language versions below 2.1 read JSpecify's
+        // annotations as warnings, so no program broken by nullability gets one
+        let nullable_break: std::collections::HashSet<String> = lines(&out.join("programs.jsonl"))
+            .iter()
+            .filter(|r| {
+                r["broken"]["actual"]
+                    .as_str()
+                    .is_some_and(|a| a.ends_with('?'))
+            })
+            .filter_map(|r| r["id"].as_str().map(String::from))
+            .collect();
+        for r in &results {
+            let flags: Vec<&str> = r["flags"]
+                .as_array()
+                .map(|f| f.iter().filter_map(|x| x.as_str()).collect())
+                .unwrap_or_default();
+            flagged += usize::from(!flags.is_empty());
+            if r["id"]
+                .as_str()
+                .is_some_and(|id| nullable_break.contains(id))
+            {
+                nullable_broken += 1;
+                assert!(
+                    flags != ["-language-version", "2.0"],
+                    "{}: {} under {flags:?}",
+                    r["id"],
+                    r["member"]
+                );
+            }
+        }
         for r in &results {
             assert!(
                 r["finding"].is_null(),
@@ -452,6 +480,8 @@ fn kotlin_programs_respect_the_annotations_and_kotlinc_agrees() {
         judged += results.len();
     }
     assert!(judged >= 30, "only {judged} programs");
+    assert!(flagged > 0, "no program got a drawn flag set");
+    assert!(nullable_broken > 0, "no program is broken by nullability");
     assert!(
         nullable_results > 0,
         "no program takes an annotated-nullable result"
@@ -472,4 +502,75 @@ fn kotlin_programs_respect_the_annotations_and_kotlinc_agrees() {
         null_marked_breaks > 0,
         "no ill-typed program passes a nullable to a parameter of a @NullMarked scope"
     );
+}
+
+/// The flag sets of kotlinc release `version` that read Java's nullability annotations as
+/// Kotlin does by default are exactly those `campaign::flags` draws for programs broken by
+/// nullability: with the others (`-language-version 2.0`), kotlinc accepts a nullable
+/// argument for a parameter a JSpecify `@NullMarked` scope makes not-null.
+#[test]
+fn kotlinc_reads_jspecify_leniently_under_exactly_the_flag_sets_marked_so() {
+    let test = "kotlinc_reads_jspecify_leniently_under_exactly_the_flag_sets_marked_so";
+    if !javac::javac_available() {
+        require::missing_tool(test, "javac");
+        return;
+    }
+    let Ok(cp) = std::env::var("THALIA_KOTLINC_CP") else {
+        require::missing_tool(test, "THALIA_KOTLINC_CP is not set");
+        return;
+    };
+    let jars: Vec<&str> = cp.split(':').collect();
+    let version = jars
+        .iter()
+        .filter_map(|j| j.rsplit('/').next())
+        .find_map(|n| {
+            n.strip_prefix("kotlin-compiler-embeddable-")
+                .and_then(|v| v.strip_suffix(".jar"))
+        })
+        .expect("kotlin-compiler-embeddable on THALIA_KOTLINC_CP");
+    let stdlib = jars
+        .iter()
+        .find(|j| j.contains("kotlin-stdlib-") && !j.contains("jdk"))
+        .expect("kotlin-stdlib on THALIA_KOTLINC_CP");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let jar = build_jar(tmp.path());
+    // `s` is nullable; `first`'s `T` and `join`'s parameters are not-null in `@NullMarked nm`
+    let src = tmp.path().join("Use.kt");
+    std::fs::write(
+        &src,
+        "fun use(s: String?) {\n    val a: String? = nm.Tags.first<String>(s)\n    val b = nm.Tags.join(s, \"x\")\n}\n",
+    )
+    .expect("write the program");
+    let accepts = |flags: &[String]| {
+        let st = Proc::new("java")
+            .arg("-cp")
+            .arg(&cp)
+            .arg("org.jetbrains.kotlin.cli.jvm.K2JVMCompiler")
+            .args(["-no-stdlib", "-no-reflect", "-nowarn", "-classpath"])
+            .arg(format!("{stdlib}:{}", jar.display()))
+            .arg("-d")
+            .arg(tmp.path().join("out"))
+            .args(flags)
+            .arg(&src)
+            .output()
+            .expect("kotlinc runs");
+        st.status.success()
+    };
+    assert!(
+        !accepts(&[]),
+        "kotlinc {version} accepts the nullable argument by default"
+    );
+    let sets = thalia::campaign::flags::flag_sets(thalia::profile::Tool::Kotlin, version);
+    assert!(
+        sets.iter().any(|s| s.lenient_java_nullness),
+        "no lenient set for {version}"
+    );
+    for set in sets {
+        assert_eq!(
+            accepts(&set.flags),
+            set.lenient_java_nullness,
+            "kotlinc {version} {:?}",
+            set.flags
+        );
+    }
 }

@@ -159,6 +159,9 @@ enum Ty {
     Applied(Box<Ty>, Vec<Ty>),
     Paren(Vec<Ty>),
     Fn(Vec<Ty>, Box<Ty>),
+    /// A Scala 3 context function type (`A ?=> B`): applied to the givens in scope, never
+    /// the plain function type `A => B`.
+    ContextFn(Vec<Ty>, Box<Ty>),
     ByName(Box<Ty>),
     Infix(String, Box<Ty>, Box<Ty>),
     Compound(String, Box<Ty>, Box<Ty>),
@@ -180,6 +183,7 @@ fn render(t: &Ty, scope: &[String]) -> String {
         Ty::Paren(ts) if ts.len() == 1 => render(&ts[0], scope),
         Ty::Paren(ts) => format!("({})", list(ts, scope)),
         Ty::Fn(ps, r) => format!("({}) => {}", list(ps, scope), render(r, scope)),
+        Ty::ContextFn(ps, r) => format!("({}) ?=> {}", list(ps, scope), render(r, scope)),
         Ty::ByName(t) => format!("=> {}", render(t, scope)),
         Ty::Infix(op, l, r) => format!("{op}[{}, {}]", render(l, scope), render(r, scope)),
         Ty::Compound(op, l, r) => format!("{} {op} {}", render(l, scope), render(r, scope)),
@@ -341,7 +345,8 @@ impl<'a> Parser<'a> {
             return Ok(Ty::ByName(Box::new(self.ty()?)));
         }
         let left = self.infix()?;
-        if self.eat_op("=>") || self.eat_op("?=>") || self.eat_op("->") || self.eat_op("?->") {
+        let plain = self.eat_op("=>") || self.eat_op("->");
+        if plain || self.eat_op("?=>") || self.eat_op("?->") {
             // a capture set after a pure arrow (`->{f}`): dropped
             if self.at_p('{') {
                 self.skip_braces();
@@ -351,7 +356,11 @@ impl<'a> Parser<'a> {
                 Ty::Paren(ps) => ps,
                 other => vec![other],
             };
-            return Ok(Ty::Fn(params, Box::new(ret)));
+            return Ok(if plain {
+                Ty::Fn(params, Box::new(ret))
+            } else {
+                Ty::ContextFn(params, Box::new(ret))
+            });
         }
         Ok(left)
     }
@@ -1315,6 +1324,11 @@ mod tests {
         assert_eq!(ty("C[A]^{f} -> B"), "(C[A]) => B");
         assert_eq!(ty("Int => (Int => Int)"), "(Int) => (Int) => Int");
         assert_eq!(ty("[t] => t => F[t]"), "[t] => (t) => F[t]");
+        // a context function stays one (never the plain function it is not)
+        assert_eq!(ty("Label[T] ?=> T"), "(Label[T]) ?=> T");
+        assert_eq!(ty("(A, B) ?=> C"), "(A, B) ?=> C");
+        assert_eq!(ty("A ?-> B"), "(A) ?=> B");
+        assert_eq!(ty("A => B ?=> C"), "(A) => (B) ?=> C");
         assert_eq!(path_fqn("scala/$less$colon$less$.html"), "scala.<:<");
         assert_eq!(
             path_fqn("scala/Enumeration$Value.html"),

@@ -365,7 +365,12 @@ object ScalaSignatureDump extends Driver:
       case AppliedType(tc, args) =>
         val s = tc.typeSymbol
         if defn.isFunctionSymbol(s) && args.nonEmpty then
-          val arrow = if s.name.toString.startsWith("Context") then "?=>" else "=>"
+          // a context function type (`A ?=> B`, applied to the givens in scope) is no
+          // plain function type; a library compiled with capture checking (scala-library
+          // 3.8 on) names it by its alias `ImpureContextFunctionN`
+          val context = defn.isContextFunctionClass(s) || defn.isContextFunctionClass(t.dealias.typeSymbol) ||
+            s.name.toString.contains("ContextFunction")
+          val arrow = if context then "?=>" else "=>"
           s"(${args.init.map(ty).mkString(", ")}) $arrow ${ty(args.last)}"
         else if defn.isTupleClass(s) && args.size > 1 then
           args.map(ty).mkString("(", ", ", ")")
