@@ -387,6 +387,10 @@ pub struct ScalaClassFacts {
     /// An `implicit` class: its constructor converts its argument.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub implicit: Option<bool>,
+    /// Scala 3's `@experimental`: a use needs an experimental scope (the program's object is
+    /// annotated so); written only when true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experimental: Option<bool>,
 }
 
 /// What the Scala view says of a method (keys in the method document itself).
@@ -403,6 +407,9 @@ pub struct ScalaMethodFacts {
     /// result type; 0: a parameterless `def`, called without parentheses).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parameter_lists: Option<usize>,
+    /// Scala 3's `@experimental`; written only when true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experimental: Option<bool>,
 }
 
 /// What the Scala view says of a `val` or `var` (keys in the field document itself); each
@@ -415,6 +422,9 @@ pub struct ScalaFieldFacts {
     /// An `implicit` val (or parameterless def): an instance implicit search may find.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub implicit: Option<bool>,
+    /// Scala 3's `@experimental`; written only when true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experimental: Option<bool>,
 }
 
 /// A method's `other_metadata`: Kotlin's flags and defaults (the Kotlin view writes the first

@@ -638,11 +638,24 @@ pub fn program_opt_ins(
     p: &thalia_translators::ir::Program,
     used: &std::collections::BTreeSet<String>,
 ) -> Vec<String> {
-    use thalia_translators::ir::{Expr, Receiver, RefKind, Ty};
     if !ctx.opt_ins_per_member {
         return ctx.opt_in_markers.clone();
     }
     let mut out = used.clone();
+    for n in &named_classes(p) {
+        if let Some(c) = api.class_by_name(n) {
+            out.extend(class_opt_ins(api, c, &ctx.opt_in_markers));
+        }
+    }
+    out.into_iter()
+        .filter(|m| ctx.opt_in_markers.binary_search(m).is_ok())
+        .collect()
+}
+
+/// The classes program `p` names: in its types, and as the class of its constructor calls,
+/// static calls, fields and references.
+fn named_classes(p: &thalia_translators::ir::Program) -> std::collections::BTreeSet<String> {
+    use thalia_translators::ir::{Expr, Receiver, RefKind, Ty};
     let mut named = std::collections::BTreeSet::new();
     p.walk_types(&mut |t| {
         if let Ty::Class { name, .. } = t {
@@ -667,14 +680,58 @@ pub fn program_opt_ins(
         }
         _ => {}
     });
-    for n in &named {
-        if let Some(c) = api.class_by_name(n) {
-            out.extend(class_opt_ins(api, c, &ctx.opt_in_markers));
+    named
+}
+
+/// Whether a use of class `c` needs Scala 3's experimental scope: it, or a class or object
+/// it is nested in (by name: `scala.caps.internal.X` in `scala.caps.internal`), is
+/// `@experimental`.
+pub fn class_is_experimental(api: &Api, c: ClassId) -> bool {
+    let mut name = api.class(c).name.as_str();
+    loop {
+        if api
+            .class_by_name(name)
+            .is_some_and(|c| api.class(c).doc.scala.experimental == Some(true))
+        {
+            return true;
+        }
+        match name.rsplit_once('.') {
+            Some((outer, _)) => name = outer,
+            None => return false,
         }
     }
-    out.into_iter()
-        .filter(|m| ctx.opt_in_markers.binary_search(m).is_ok())
-        .collect()
+}
+
+/// Whether a use of member `m` needs Scala 3's experimental scope: it or its class is
+/// `@experimental` ([`class_is_experimental`]).
+pub fn member_is_experimental(api: &Api, m: MemberId) -> bool {
+    let mem = api.member(m);
+    let d = &api.class(mem.owner).doc;
+    let own = match mem.kind {
+        MemberKind::Field => d
+            .fields()
+            .get(mem.doc_index)
+            .is_some_and(|f| f.scala.experimental == Some(true)),
+        MemberKind::Method | MemberKind::Constructor => d
+            .methods()
+            .get(mem.doc_index)
+            .is_some_and(|f| f.scala.experimental == Some(true)),
+    };
+    own || class_is_experimental(api, mem.owner)
+}
+
+/// Whether program `p` needs Scala 3's experimental scope: a member it uses is experimental
+/// (`uses_experimental`), or a class it names is.
+pub fn program_is_experimental(
+    api: &Api,
+    p: &thalia_translators::ir::Program,
+    uses_experimental: bool,
+) -> bool {
+    uses_experimental
+        || named_classes(p)
+            .iter()
+            .filter_map(|n| api.class_by_name(n))
+            .any(|c| class_is_experimental(api, c))
 }
 
 /// True for a Kotlin annotation class, which is no type of values (nor a bound).
@@ -1408,6 +1465,64 @@ mod tests {
             );
             assert_eq!(ctx.expressible(&api, inner_t), !raw_skipped, "{native:?}");
         }
+    }
+
+    #[test]
+    fn scala_3_experimental_classes_and_members_make_an_experimental_program() {
+        use thalia_translators::ir::{Expr, Program, Stmt, Ty};
+        let doc = |v: serde_json::Value| {
+            let d: thalia_extractors::ClassDoc =
+                serde_json::from_value(v).expect("a class document");
+            (PathBuf::from(format!("{}.json", d.name)), d)
+        };
+        let method = |name: &str, experimental: bool| {
+            let mut m = serde_json::json!({"name": name, "parameters": [],
+                "type_parameters": [], "return_type": "scala.Unit", "is_static": true,
+                "is_constructor": false, "access_mod": "public"});
+            if experimental {
+                m["experimental"] = serde_json::json!(true);
+            }
+            m
+        };
+        let api = Api::from_docs(
+            vec![
+                doc(serde_json::json!({"name": "s.Lab", "type_parameters": [],
+                    "class_type": 0, "access_mod": "public", "language": "scala",
+                    "methods": [method("trial", true), method("plain", false)],
+                    "fields": []})),
+                // an experimental object, and a class nested in it (by name only)
+                doc(serde_json::json!({"name": "s.caps", "type_parameters": [],
+                    "class_type": 0, "access_mod": "public", "language": "scala",
+                    "experimental": true, "methods": [], "fields": []})),
+                doc(
+                    serde_json::json!({"name": "s.caps.Inner", "type_parameters": [],
+                    "class_type": 0, "access_mod": "public", "language": "scala",
+                    "methods": [method("run", false)], "fields": []}),
+                ),
+            ],
+            Vec::new(),
+        );
+        let member = |class: &str, name: &str| {
+            api.member_ids()
+                .find(|&m| {
+                    api.member(m).name == name && api.class(api.member(m).owner).name == class
+                })
+                .expect("a member")
+        };
+        assert!(member_is_experimental(&api, member("s.Lab", "trial")));
+        assert!(!member_is_experimental(&api, member("s.Lab", "plain")));
+        // a member of a class nested in an experimental object
+        assert!(member_is_experimental(&api, member("s.caps.Inner", "run")));
+        let typed = |class: &str| {
+            let ty = Ty::Class {
+                name: class.into(),
+                args: Vec::new(),
+            };
+            Program::new("p1", vec![Stmt::local("r", ty, Expr::null())])
+        };
+        assert!(program_is_experimental(&api, &typed("s.caps.Inner"), false));
+        assert!(!program_is_experimental(&api, &typed("s.Lab"), false));
+        assert!(program_is_experimental(&api, &typed("s.Lab"), true));
     }
 
     #[test]

@@ -74,6 +74,12 @@ object Lone:
   extension [T](xs: List[T]) def second: T = xs(1)
 
 def topLevel(x: Int): Int = x
+
+class Lab:
+  @scala.annotation.experimental def trial(x: Int): Int = x
+  def plain(x: Int): Int = x
+
+@scala.annotation.experimental class Trial
 "#;
 
 const SCALA2: &str = r#"
@@ -317,13 +323,20 @@ fn scala3_classes_member_by_member() {
             "demo.Color",
             "demo.Functor",
             "demo.JavaPart",
+            "demo.Lab",
             "demo.Lone",
             "demo.Point",
             "demo.Shape",
             "demo.Sink",
-            "demo.Tagged"
+            "demo.Tagged",
+            "demo.Trial"
         ]
     );
+    // Scala 3's `@experimental`, on a class and on a member
+    assert_eq!(d["demo.Trial"]["experimental"], true, "{}", d["demo.Trial"]);
+    assert_eq!(d["demo.Lab"].get("experimental"), None, "{}", d["demo.Lab"]);
+    assert_eq!(method(&d["demo.Lab"], "trial")["experimental"], true);
+    assert_eq!(method(&d["demo.Lab"], "plain").get("experimental"), None);
     for (n, doc) in &d {
         let lang = if n == "demo.JavaPart" {
             "java"

@@ -7,7 +7,8 @@
 //! `Short` to `duration.LongMult` through the package prefix's implicit scope where Scala 3
 //! does not (the ill-typed oracle's views do not check scope), and Scala sees a Java static
 //! only on the type declaring it (`ZipFile.CENHDR`, inherited from the package-private
-//! `ZipConstants`, is no member Scala programs use).
+//! `ZipConstants`, is no member Scala programs use), and a Scala 3 program that uses an
+//! `@experimental` class is an experimental scope (its object is annotated so).
 
 use std::process::Command;
 
@@ -180,4 +181,22 @@ fn scala_programs_write_no_java_static_inherited_from_a_package_private_interfac
             "{lang}: {reads} reads of ZipConstants' fields"
         );
     }
+}
+
+#[test]
+fn a_scala_3_program_using_an_experimental_class_is_an_experimental_scope() {
+    // scala3-library's `WitnessNames` is `@experimental`
+    let body = "{\n    def test(): Unit = {\n        val r: Option[scala.annotation.internal.WitnessNames] = None\n    }\n}\n";
+    assert_verdict(
+        "scala3@3.9.0",
+        "Plain.scala",
+        &format!("object Plain {body}"),
+        false,
+    );
+    assert_verdict(
+        "scala3@3.9.0",
+        "Scope.scala",
+        &format!("@scala.annotation.experimental\nobject Scope {body}"),
+        true,
+    );
 }

@@ -519,16 +519,21 @@ pub(crate) fn open_test(w: &mut CodeWriter, header: &[&str], function: &str) {
 }
 
 /// Writes Kotlin's and Scala's lines before the first statement: the package (each segment
-/// written by `segment`), the object and the test function's header `function`.
+/// written by `segment`), the object (after its `annotation` line, if any) and the test
+/// function's header `function`.
 pub(crate) fn open_object(
     w: &mut CodeWriter,
     names: &ProgramNames,
     segment: impl Fn(&str) -> String,
+    annotation: Option<&str>,
     function: &str,
 ) {
     let package = format!("package {}", qualified(&names.package, segment));
     let object = format!("object {} {{", names.class);
-    open_test(w, &[&package, "", &object], function);
+    let mut header = vec![package.as_str(), ""];
+    header.extend(annotation);
+    header.push(&object);
+    open_test(w, &header, function);
 }
 
 /// Kotlin's and Scala's name of a primitive type (`Unit` for `void`).

@@ -949,6 +949,10 @@ pub struct Program {
     /// the API, whose members and classes need them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub opt_ins: Vec<String>,
+    /// Whether the program uses Scala 3 `@experimental` classes or members: its object is an
+    /// experimental scope (`@scala.annotation.experimental`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub experimental: bool,
 }
 
 impl Program {
@@ -961,6 +965,7 @@ impl Program {
             type_params: Vec::new(),
             imports: Vec::new(),
             opt_ins: Vec::new(),
+            experimental: false,
         }
     }
 

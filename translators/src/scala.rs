@@ -144,6 +144,9 @@ struct Emitter<'p> {
     inner: &'p [String],
     /// The test function's header line.
     function: String,
+    /// Whether the object is an experimental scope (Scala 3 only: Scala 2 has no
+    /// `@experimental`).
+    experimental: bool,
     /// Fresh names of the locals that hold expression statements of lambda blocks.
     block_cx: RefCell<BodyCx>,
 }
@@ -154,6 +157,7 @@ impl<'p> Emitter<'p> {
             version: t.version,
             inner: &p.inner_classes,
             function: String::new(),
+            experimental: p.experimental && t.version == ScalaVersion::Scala3,
             block_cx: RefCell::new(BodyCx::new(p)),
         };
         e.function = e.function_header(&p.type_params)?;
@@ -309,7 +313,10 @@ impl Dialect for Emitter<'_> {
     }
 
     fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {
-        common::open_object(w, names, name, &self.function);
+        let annotation = self
+            .experimental
+            .then_some("@scala.annotation.experimental");
+        common::open_object(w, names, name, annotation, &self.function);
     }
 
     fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
@@ -790,6 +797,21 @@ mod tests {
         assert_eq!(name("::"), "`::`");
         assert_eq!(name("type"), "`type`");
         assert_eq!(name("map"), "map");
+    }
+
+    #[test]
+    fn an_experimental_program_is_an_experimental_scope_in_scala_3_only() {
+        let mut p = Program::new("p7", vec![]);
+        p.experimental = true;
+        assert_eq!(
+            ScalaTranslator::SCALA3.translate(&p).expect("translates"),
+            "package thalia.p7\n\n@scala.annotation.experimental\nobject Test_p7 {\n    def test(): Unit = {\n    }\n}\n"
+        );
+        // Scala 2 has no `@experimental` (nor experimental definitions)
+        assert!(!ScalaTranslator::SCALA2
+            .translate(&p)
+            .expect("translates")
+            .contains("experimental"));
     }
 
     #[test]

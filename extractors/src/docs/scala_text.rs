@@ -763,6 +763,8 @@ pub(crate) struct SMember {
     pub protected: bool,
     /// Deprecated.
     pub deprecated: bool,
+    /// Scala 3's `@experimental`.
+    pub experimental: bool,
     /// For an extension method (Scala 3), the tokens of its `extension` clause after the
     /// keyword: type parameters, the receiver's parameter list, `using` lists.
     pub extension: Option<Vec<STok>>,
@@ -781,6 +783,8 @@ pub(crate) struct SPage {
     pub toks: Vec<STok>,
     /// Deprecated.
     pub deprecated: bool,
+    /// Scala 3's `@experimental`.
+    pub experimental: bool,
     pub members: Vec<SMember>,
     /// Members the reader left out on purpose, each with its reason.
     pub skipped: Vec<String>,
@@ -851,6 +855,7 @@ pub(crate) fn build(page: &SPage) -> Result<(ClassDoc, Vec<String>), String> {
     doc.class_type = Some(class_type);
     doc.parent = None;
     doc.deprecated = page.deprecated.then_some(true);
+    doc.scala.experimental = page.experimental.then_some(true);
     doc.is_sealed = has("sealed").then_some(true);
     if object {
         doc.scala.scala_object = Some(true);
@@ -979,6 +984,7 @@ pub(crate) fn build_member(
                 is_var: (m.kind == SKind::Var).then_some(true),
                 // an implicit val or parameterless def: an instance implicit search may find
                 implicit: mhas("implicit").then_some(true),
+                experimental: m.experimental.then_some(true),
             };
             let ty = render(&t, &mscope);
             if let Some(member) = class_type_member(&ty) {
@@ -1007,6 +1013,7 @@ pub(crate) fn build_member(
         let mut scala = ScalaMethodFacts {
             // an implicit method (with one parameter: an implicit conversion)
             implicit: mhas("implicit").then_some(true),
+            experimental: m.experimental.then_some(true),
             ..ScalaMethodFacts::default()
         };
         let first = lists.first().cloned().unwrap_or_default();
@@ -1305,6 +1312,7 @@ mod tests {
             modifiers: Vec::new(),
             toks,
             deprecated: false,
+            experimental: false,
             members: Vec::new(),
             skipped: Vec::new(),
         };

@@ -136,6 +136,7 @@ impl Scaladoc2 {
                 is_abstract: v.attr("data-isabs") == Some("true"),
                 protected,
                 deprecated: li.select(&self.deprecated).next().is_some(),
+                experimental: false,
                 modifiers: mods,
                 toks: flatten_tokens(sym, &resolve),
                 extension: None,
@@ -147,6 +148,7 @@ impl Scaladoc2 {
             modifiers,
             toks,
             deprecated,
+            experimental: false,
             members,
             skipped: Vec::new(),
         }))

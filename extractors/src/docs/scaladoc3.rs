@@ -353,6 +353,7 @@ impl Scaladoc3 {
                 is_abstract: mods.iter().any(|m| m == "abstract"),
                 protected: mods.iter().any(|m| m == "protected"),
                 deprecated,
+                experimental: false,
                 modifiers: mods,
                 toks: mtoks,
                 extension,
@@ -364,6 +365,7 @@ impl Scaladoc3 {
             modifiers,
             toks,
             deprecated,
+            experimental: false,
             members,
             skipped,
         }))

@@ -4,8 +4,10 @@
 // Usage: ScalaSignatureDump --classpath CP INPUT...
 // One line per top-level or nested class/object/trait:
 //   {"class":{"jvm":..., "fqn":..., "kind":..., "modifiers":[...], "sig":..., "deprecated":b,
+//             "experimental":b,
 //             "members":[{"kind":..., "modifiers":[...], "sig":..., "abstract":b,
-//                         "protected":b, "deprecated":b, "receiver":... or null}]}}
+//                         "protected":b, "deprecated":b, "experimental":b,
+//                         "receiver":... or null}]}}
 // one per problem {"problem":{"name":..., "source":..., "reason":...}}, and
 // {"stats":{...}} at the end. Signatures are Scala text; a fully-qualified class name is
 // written between two U+0001 characters, always in prefix form (`<:<[A, B]`).
@@ -172,6 +174,9 @@ object ScalaSignatureDump extends Driver:
 
   private def deprecated(s: Symbol)(using Context): Boolean = s.hasAnnotation(defn.DeprecatedAnnot)
 
+  // Scala 3's `@experimental`: a use outside an experimental scope does not compile
+  private def experimental(s: Symbol)(using Context): Boolean = s.hasAnnotation(defn.ExperimentalAnnot)
+
   private def classLine(cls: ClassSymbol, nested: mutable.ArrayBuffer[ClassSymbol])(using Context): String =
     val info = cls.classInfo
     val kind =
@@ -226,7 +231,7 @@ object ScalaSignatureDump extends Driver:
             case e: Throwable =>
               memberProblems += problemLine(topOf(cls), s"${fqn(cls)}.${d.name}", "", s"member skipped: ${reason(e)}")
         seen ++= inherited.map(_.name)
-    s"""{"class":{"jvm":${q(cls.fullName.mangledString)},"fqn":${q(fqn(cls))},"kind":${q(kind)},"modifiers":${arr(mods)},"sig":${q(sig)},"deprecated":${deprecated(cls)},"members":${members.mkString("[", ",", "]")}}}"""
+    s"""{"class":{"jvm":${q(cls.fullName.mangledString)},"fqn":${q(fqn(cls))},"kind":${q(kind)},"modifiers":${arr(mods)},"sig":${q(sig)},"deprecated":${deprecated(cls)},"experimental":${experimental(cls)},"members":${members.mkString("[", ",", "]")}}}"""
 
   private def member(cls: ClassSymbol, d: Symbol, abstractCls: Boolean)(using Context): Option[String] =
     if !d.isTerm || d.is(Flags.Synthetic) && !d.is(Flags.Case) || d.is(Flags.Artifact) || d.is(Flags.Module) || d.is(Flags.ParamAccessor) && d.is(Flags.Private) then return None
@@ -296,7 +301,7 @@ object ScalaSignatureDump extends Driver:
     lists.foreach(sb.append)
     if !d.isConstructor then sb.append(" : ").append(ty(tpe))
     val isAbstract = d.is(Flags.Deferred)
-    Some(s"""{"kind":${q(kind)},"modifiers":${arr(mods)},"sig":${q(sb.toString)},"abstract":$isAbstract,"protected":${d.is(Flags.Protected)},"deprecated":${deprecated(d)},"receiver":${receiver.map(q).getOrElse("null")}}""")
+    Some(s"""{"kind":${q(kind)},"modifiers":${arr(mods)},"sig":${q(sb.toString)},"abstract":$isAbstract,"protected":${d.is(Flags.Protected)},"deprecated":${deprecated(d)},"experimental":${experimental(d)},"receiver":${receiver.map(q).getOrElse("null")}}""")
 
   private def bounds(b: Type)(using Context): String =
     b match

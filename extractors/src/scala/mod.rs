@@ -157,6 +157,9 @@ struct ClassLine {
     modifiers: Vec<String>,
     sig: String,
     deprecated: bool,
+    /// Scala 3's `@experimental` (absent from an older helper's lines).
+    #[serde(default)]
+    experimental: bool,
     members: Vec<MemberLine>,
 }
 
@@ -169,6 +172,9 @@ struct MemberLine {
     is_abstract: bool,
     protected: bool,
     deprecated: bool,
+    /// Scala 3's `@experimental`.
+    #[serde(default)]
+    experimental: bool,
     receiver: Option<String>,
 }
 
@@ -407,6 +413,7 @@ fn member(m: &MemberLine) -> Option<SMember> {
         is_abstract: m.is_abstract,
         protected: m.protected,
         deprecated: m.deprecated,
+        experimental: m.experimental,
         // the receiver's type as the clause `(x: T)` (the clause's type parameters are
         // the method's own here)
         extension: m.receiver.as_deref().map(|r| tokens(&format!("(x: {r})"))),
@@ -421,6 +428,7 @@ fn class_doc(c: &ClassLine) -> Result<(ClassDoc, Vec<String>), String> {
         modifiers: c.modifiers.clone(),
         toks: tokens(&c.sig),
         deprecated: c.deprecated,
+        experimental: c.experimental,
         // extension methods after the others, as they were always written
         members: c
             .members

@@ -257,6 +257,11 @@ impl Worker<'_> {
                 crate::synth::context::member_opt_ins(&self.api, m, &self.ctx.opt_in_markers);
             self.building.opt_ins.extend(markers);
         }
+        if owner.syntax == Syntax::Scala
+            && crate::synth::context::member_is_experimental(&self.api, m)
+        {
+            self.building.experimental = true;
+        }
         if shape.search_implicits && self.ctx.native.is_some_and(|s| s == owner.syntax) {
             if let Some(l) = &mem.scala_lists {
                 arg_exprs.truncate(arg_exprs.len().saturating_sub(l.implicit));
@@ -418,6 +423,7 @@ impl Worker<'_> {
         self.building.varargs_element_calls = 0;
         self.building.imports.clear();
         self.building.opt_ins.clear();
+        self.building.experimental = false;
         self.building.no_twin = None;
         self.building.features = Features::draw(&self.cfg.swarm, self.rules, seed, index);
         let shaped = self.shape_task(task, seed, index);
@@ -717,6 +723,11 @@ impl Worker<'_> {
             self.ctx,
             &program,
             &self.building.opt_ins,
+        );
+        program.experimental = crate::synth::context::program_is_experimental(
+            &self.api,
+            &program,
+            self.building.experimental,
         );
         let mut record = self.record(task, id, erased);
         if let Some(why) = self.building.no_twin {

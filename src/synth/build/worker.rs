@@ -136,6 +136,8 @@ pub(crate) struct Building {
     pub(crate) imports: std::collections::BTreeSet<String>,
     /// The opt-in markers the program's member uses need (Kotlin), sorted.
     pub(crate) opt_ins: std::collections::BTreeSet<String>,
+    /// Whether a member the program uses is Scala 3 `@experimental`.
+    pub(crate) experimental: bool,
     /// Why the program's Java twin cannot judge it, from the members it uses (a Kotlin
     /// package member without the static method Java calls, a Kotlin property).
     pub(crate) no_twin: Option<&'static str>,
