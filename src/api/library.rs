@@ -115,8 +115,9 @@ pub fn for_release(
 
 /// The version of the facts a language library's view holds; raise it whenever the
 /// extractors add facts that synthesis relies on, so that views kept from an older thalia are
-/// extracted again. 2: Kotlin opt-in facts per member (`opt_in`), Kotlin builtins.
-pub const VIEW_FORMAT: u32 = 2;
+/// extracted again. 2: Kotlin opt-in facts per member (`opt_in`), Kotlin builtins; 3: Scala
+/// 3's `@experimental` and context function types (`?=>`).
+pub const VIEW_FORMAT: u32 = 3;
 
 /// The file in a fetched language library's directory that holds its [`VIEW_FORMAT`].
 const VIEW_FORMAT_FILE: &str = "view-format";
