@@ -10,7 +10,7 @@ use thalia_translators::ir::{
 };
 
 /// Every form the census counts, with what it means (in report order).
-pub const FORMS: [(&str, &str); 41] = [
+pub const FORMS: [(&str, &str); 42] = [
     ("reference", "a function reference of any kind"),
     ("reference:static", "a static method reference `C::m`"),
     ("reference:bound", "a bound method reference `e::m`"),
@@ -50,6 +50,10 @@ pub const FORMS: [(&str, &str); 41] = [
     (
         "anonymous-function",
         "Kotlin's anonymous function `fun(x) { }`",
+    ),
+    (
+        "anonymous-class",
+        "an anonymous class (Kotlin object expression) implementing an API interface",
     ),
     ("function-cast", "a cast of a lambda or reference"),
     (
@@ -256,6 +260,9 @@ pub fn forms_and_counts(p: &Program) -> (Vec<&'static str>, Counts) {
         }
         Expr::Cond { .. } => {
             seen.insert("conditional");
+        }
+        Expr::Anonymous { .. } => {
+            seen.insert("anonymous-class");
         }
         Expr::Lambda {
             params,

@@ -108,6 +108,11 @@ pub struct SwarmConfig {
     /// the same: a closure or lambda to its interface, an operand to its declared type.
     /// Default 0.7.
     pub as_coercion: f64,
+    /// Anonymous classes (Kotlin object expressions) implementing an API functional
+    /// interface where a value of it is wanted (`new Comparator<String>() { public int
+    /// compare(String a, String b) { .. } }`): the abstract method declared with the
+    /// interface's type arguments substituted. Default 0.6.
+    pub anonymous_classes: f64,
     /// How often a form that is on is used at a place where it fits. Default 0.5: a program
     /// mixes the form with the plain one, which is where inference has to reconcile them.
     pub use_probability: f64,
@@ -140,6 +145,7 @@ impl Default for SwarmConfig {
             inferred_type_args: 0.6,
             related_type_vars: 0.4,
             as_coercion: 0.7,
+            anonymous_classes: 0.6,
             use_probability: 0.5,
         }
     }
@@ -173,12 +179,13 @@ impl SwarmConfig {
             inferred_type_args: 0.0,
             related_type_vars: 0.0,
             as_coercion: 0.0,
+            anonymous_classes: 0.0,
             use_probability: 0.5,
         }
     }
 
     /// The fields and their values, in declaration order (for validation and messages).
-    pub fn fields(&self) -> [(&'static str, f64); 25] {
+    pub fn fields(&self) -> [(&'static str, f64); 26] {
         [
             ("references", self.references),
             ("method_pointers", self.method_pointers),
@@ -204,6 +211,7 @@ impl SwarmConfig {
             ("inferred_type_args", self.inferred_type_args),
             ("related_type_vars", self.related_type_vars),
             ("as_coercion", self.as_coercion),
+            ("anonymous_classes", self.anonymous_classes),
             ("use_probability", self.use_probability),
         ]
     }

@@ -485,6 +485,32 @@ pub enum Expr {
         /// Value if false.
         els: Box<Expr>,
     },
+    /// An anonymous class implementing an interface and declaring its abstract methods:
+    /// `new I<A>() { public R m(P p) { return e; } }` in Java and Groovy, the object
+    /// expression `object : I<A> { override fun m(p: P): R = e }` in Kotlin,
+    /// `new I[A] { def m(p: P): R = e }` in Scala. Its type is `ty` itself (no conversion,
+    /// unlike a lambda's).
+    Anonymous {
+        /// The interface it implements: a class type, its type arguments without wildcards.
+        ty: Ty,
+        /// The methods it declares: every abstract method of `ty`, with `ty`'s type
+        /// arguments substituted.
+        methods: Vec<Method>,
+    },
+}
+
+/// A method an anonymous class ([`Expr::Anonymous`]) declares, implementing its
+/// interface's abstract method of the same name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Method {
+    /// The method's name.
+    pub name: String,
+    /// Its parameters: names and declared types.
+    pub params: Vec<(String, Ty)>,
+    /// Its result type (`void` for none).
+    pub ret: Ty,
+    /// The returned expression ([`Expr::Unit`]: an empty body, for a `void` method).
+    pub body: Expr,
 }
 
 /// What a function reference ([`Expr::Ref`]) names.
@@ -793,6 +819,7 @@ impl Expr {
                 then.walk(f);
                 els.walk(f);
             }
+            Expr::Anonymous { methods, .. } => methods.iter().for_each(|m| m.body.walk(f)),
         }
     }
 
@@ -852,6 +879,13 @@ impl Expr {
                     .chain(std::iter::once(fn_ret))
                     .chain(target)
                     .for_each(|t| t.walk(f));
+            }
+            Expr::Anonymous { ty, methods } => {
+                ty.walk(f);
+                for m in methods {
+                    m.params.iter().for_each(|(_, t)| t.walk(f));
+                    m.ret.walk(f);
+                }
             }
             _ => {}
         });

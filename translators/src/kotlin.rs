@@ -178,7 +178,7 @@ use crate::common::{
     BLOCK_UNUSED_STEM,
 };
 use crate::ir::{
-    CallForm, Expr, LambdaForm, Lit, PrimTy, Program, Receiver, RefKind, RefOn, Stmt, Ty,
+    CallForm, Expr, LambdaForm, Lit, Method, PrimTy, Program, Receiver, RefKind, RefOn, Stmt, Ty,
     TypeParam, NATIVE_MEMBER,
 };
 use crate::{Language, TranslateError, Translator};
@@ -1360,7 +1360,58 @@ impl Emitter {
             Expr::Spread(inner) => format!("*{}", self.receiver(inner)?),
             Expr::Cast { ty, expr, .. } => self.cast(ty, expr)?,
             Expr::Cond { cond, then, els } => self.cond_expr(cond, then, els, None)?,
+            Expr::Anonymous { ty, methods } => self.anonymous(ty, methods)?,
         })
+    }
+
+    /// An object expression on one line: `(object : I<A> { override fun m(p: P): R = e })`,
+    /// `override fun run() {}` for a `void` method with an empty body. The parameters are in
+    /// scope in their method's body.
+    fn anonymous(&self, ty: &Ty, methods: &[Method]) -> Result<String, TranslateError> {
+        match ty {
+            Ty::Class { name, .. } if name == "java.lang.annotation.Annotation" => {
+                return Err(self.unsupported(
+                    "an object expression for java.lang.annotation.Annotation (kotlin.Annotation \
+                     has no abstract method)",
+                ))
+            }
+            Ty::Class { .. } => {}
+            _ => {
+                return Err(self.unsupported("an object expression of a type that is no class type"))
+            }
+        }
+        let mut decls = Vec::with_capacity(methods.len());
+        for m in methods {
+            self.check_name(&m.name)?;
+            let params = common::comma_separated(&m.params, |(n, t)| {
+                Ok(format!("{}: {}", name(n), self.ty(t, TyPos::Value)?))
+            })?;
+            let mut vars = self.vars.borrow_mut();
+            for (n, t) in &m.params {
+                vars.insert(n.clone(), Some(t.clone()));
+            }
+            drop(vars);
+            let head = format!("override fun {}({params})", name(&m.name));
+            let decl = match (&m.ret, &m.body) {
+                (Ty::Prim(PrimTy::Void), Expr::Unit) => Ok(format!("{head} {{}}")),
+                (Ty::Prim(PrimTy::Void), body) => {
+                    self.expr(body).map(|b| format!("{head} {{ {b} }}"))
+                }
+                (ret, body) => self
+                    .local_parts("result", ret, body, false)
+                    .map(|(_, t, b)| format!("{head}: {} = {b}", t.unwrap_or_default())),
+            };
+            let mut vars = self.vars.borrow_mut();
+            for (n, _) in &m.params {
+                vars.remove(n);
+            }
+            decls.push(decl?);
+        }
+        Ok(format!(
+            "(object : {} {{ {} }})",
+            self.ty(ty, TyPos::Value)?,
+            decls.join("; ")
+        ))
     }
 
     /// `(if (c) a else b)` at a position of declared type `declared` (a local's). A lambda or

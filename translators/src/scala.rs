@@ -88,7 +88,9 @@ use crate::common::{
     self, prim_name, BodyCx, CodeWriter, Dialect, LocalParts, ProgramNames, TyPos,
     BLOCK_UNUSED_STEM,
 };
-use crate::ir::{ArgLists, Expr, Lit, PrimTy, Program, Receiver, RefKind, Stmt, Ty, TypeParam};
+use crate::ir::{
+    ArgLists, Expr, Lit, Method, PrimTy, Program, Receiver, RefKind, Stmt, Ty, TypeParam,
+};
 use crate::{Language, TranslateError, Translator};
 
 /// The Scala version written.
@@ -671,7 +673,39 @@ impl Emitter<'_> {
                     _ => s,
                 })
             })?,
+            Expr::Anonymous { ty, methods } => self.anonymous(ty, methods)?,
         })
+    }
+
+    /// An anonymous class on one line: `(new I[A] { def m(p: P): R = e })`,
+    /// `def run(): Unit = ()` for a `void` method with an empty body.
+    fn anonymous(&self, ty: &Ty, methods: &[Method]) -> Result<String, TranslateError> {
+        if !matches!(ty, Ty::Class { .. }) {
+            return Err(self.unsupported("an anonymous class of a type that is no class type"));
+        }
+        let mut decls = Vec::with_capacity(methods.len());
+        for m in methods {
+            self.check_name(&m.name)?;
+            let params = common::comma_separated(&m.params, |(n, t)| {
+                Ok(format!("{}: {}", name(n), self.ty(t, TyPos::Value)?))
+            })?;
+            let head = format!("def {}({params})", name(&m.name));
+            decls.push(match (&m.ret, &m.body) {
+                (Ty::Prim(PrimTy::Void), Expr::Unit) => format!("{head}: Unit = ()"),
+                (Ty::Prim(PrimTy::Void), body) => {
+                    format!("{head}: Unit = {{ {}; () }}", self.expr(body)?)
+                }
+                (ret, body) => {
+                    let (_, t, b) = self.local_parts("result", ret, body, false)?;
+                    format!("{head}: {} = {b}", t.unwrap_or_default())
+                }
+            });
+        }
+        Ok(format!(
+            "(new {} {{ {} }})",
+            self.ty(ty, TyPos::Value)?,
+            decls.join("; ")
+        ))
     }
 
     /// Lambda `e` without a type ascription: `(a, b) => body`, `(a: T) => { stmts; body }`

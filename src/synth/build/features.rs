@@ -66,6 +66,9 @@ pub struct Features {
     /// See [`SwarmConfig::as_coercion`].
     #[serde(default)]
     pub as_coercion: bool,
+    /// See [`SwarmConfig::anonymous_classes`].
+    #[serde(default)]
+    pub anonymous_classes: bool,
 }
 
 impl Features {
@@ -100,6 +103,7 @@ impl Features {
             inferred_type_args: on(cfg.inferred_type_args),
             related_type_vars: on(cfg.related_type_vars),
             as_coercion: on(cfg.as_coercion),
+            anonymous_classes: on(cfg.anonymous_classes),
         };
         f.method_pointers &= rules.writes_method_pointers();
         f.arrow_lambdas &= rules.writes_arrow_lambdas();
@@ -138,6 +142,7 @@ impl Features {
             inferred_type_args: true,
             related_type_vars: true,
             as_coercion: true,
+            anonymous_classes: true,
         }
     }
 }
