@@ -113,6 +113,10 @@ pub struct SwarmConfig {
     /// compare(String a, String b) { .. } }`): the abstract method declared with the
     /// interface's type arguments substituted. Default 0.6.
     pub anonymous_classes: f64,
+    /// Kotlin type aliases and Scala type members for the API classes of declared locals
+    /// (`typealias Declared0<T0> = java.util.List<T0>`, `val x: Declared0<String>`), each
+    /// class at the use probability. Default 0.5.
+    pub type_aliases: f64,
     /// How often a form that is on is used at a place where it fits. Default 0.5: a program
     /// mixes the form with the plain one, which is where inference has to reconcile them.
     pub use_probability: f64,
@@ -146,6 +150,7 @@ impl Default for SwarmConfig {
             related_type_vars: 0.4,
             as_coercion: 0.7,
             anonymous_classes: 0.6,
+            type_aliases: 0.5,
             use_probability: 0.5,
         }
     }
@@ -180,12 +185,13 @@ impl SwarmConfig {
             related_type_vars: 0.0,
             as_coercion: 0.0,
             anonymous_classes: 0.0,
+            type_aliases: 0.0,
             use_probability: 0.5,
         }
     }
 
     /// The fields and their values, in declaration order (for validation and messages).
-    pub fn fields(&self) -> [(&'static str, f64); 26] {
+    pub fn fields(&self) -> [(&'static str, f64); 27] {
         [
             ("references", self.references),
             ("method_pointers", self.method_pointers),
@@ -212,6 +218,7 @@ impl SwarmConfig {
             ("related_type_vars", self.related_type_vars),
             ("as_coercion", self.as_coercion),
             ("anonymous_classes", self.anonymous_classes),
+            ("type_aliases", self.type_aliases),
             ("use_probability", self.use_probability),
         ]
     }

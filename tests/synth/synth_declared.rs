@@ -16,7 +16,7 @@ fn thalia() -> Command {
 }
 
 /// The programs drawn: every `STRIDE`-th of a round of the embedded API.
-const STRIDE: &str = "97";
+const STRIDE: &str = "150";
 
 /// The most programs compiled per language (a warm compiler judges them in seconds).
 const MAX_JUDGED: usize = 8;

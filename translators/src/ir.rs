@@ -959,6 +959,52 @@ impl Stmt {
     }
 }
 
+/// A type alias a program declares for an API class (Kotlin's top-level `typealias`, a
+/// `type` member of Scala's test object): `name<T0, .., Tn-1> = class<T0, .., Tn-1>` for a
+/// class of `arity` type parameters. Every local the program declares with the class's type
+/// (`class<A1, .., An>`, possibly nullable), its `arity` type arguments written and none a
+/// wildcard, is declared through the alias (`name<A1, .., An>`); Java and Groovy have no
+/// aliases and write the class.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TypeAlias {
+    /// The alias's name.
+    pub name: String,
+    /// The fully-qualified name of the class it stands for.
+    pub class: String,
+    /// The number of its type parameters (the class's).
+    pub arity: usize,
+}
+
+impl TypeAlias {
+    /// The alias's own type arguments for `t`, when a local declared with `t` is written
+    /// through it (see [`TypeAlias`]).
+    pub fn args_for<'t>(&self, t: &'t Ty) -> Option<&'t [Ty]> {
+        match t {
+            Ty::Class { name, args }
+                if *name == self.class
+                    && args.len() == self.arity
+                    && !args.iter().any(Ty::is_wildcard) =>
+            {
+                Some(args)
+            }
+            _ => None,
+        }
+    }
+
+    /// The names of the alias's type parameters: `T0`, `T1`, ...
+    pub fn expansion_params(&self) -> Vec<String> {
+        (0..self.arity).map(|i| format!("T{i}")).collect()
+    }
+
+    /// The type the alias stands for, of its parameters ([`TypeAlias::expansion_params`]).
+    pub fn expansion(&self) -> Ty {
+        Ty::class(
+            self.class.clone(),
+            self.expansion_params().into_iter().map(Ty::var).collect(),
+        )
+    }
+}
+
 /// One client program: the body of a single test function.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Program {
@@ -983,6 +1029,9 @@ pub struct Program {
     /// the API, whose members and classes need them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub opt_ins: Vec<String>,
+    /// The type aliases the program declares ([`TypeAlias`]; Kotlin and Scala write them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<TypeAlias>,
 }
 
 impl Program {
@@ -995,6 +1044,7 @@ impl Program {
             type_params: Vec::new(),
             imports: Vec::new(),
             opt_ins: Vec::new(),
+            aliases: Vec::new(),
         }
     }
 

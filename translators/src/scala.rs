@@ -89,7 +89,7 @@ use crate::common::{
     BLOCK_UNUSED_STEM,
 };
 use crate::ir::{
-    ArgLists, Expr, Lit, Method, PrimTy, Program, Receiver, RefKind, Stmt, Ty, TypeParam,
+    ArgLists, Expr, Lit, Method, PrimTy, Program, Receiver, RefKind, Stmt, Ty, TypeAlias, TypeParam,
 };
 use crate::{Language, TranslateError, Translator};
 
@@ -148,6 +148,10 @@ struct Emitter<'p> {
     function: String,
     /// Fresh names of the locals that hold expression statements of lambda blocks.
     block_cx: RefCell<BodyCx>,
+    /// The program's type aliases, through which its locals are declared.
+    aliases: &'p [TypeAlias],
+    /// The aliases' declarations, members of the test object before the test function.
+    alias_lines: Vec<String>,
 }
 
 impl<'p> Emitter<'p> {
@@ -157,9 +161,36 @@ impl<'p> Emitter<'p> {
             inner: &p.inner_classes,
             function: String::new(),
             block_cx: RefCell::new(BodyCx::new(p)),
+            aliases: &p.aliases,
+            alias_lines: Vec::new(),
         };
         e.function = e.function_header(&p.type_params)?;
+        // `type Declared0[T0] = java.util.List[T0]`
+        for a in &p.aliases {
+            e.check_name(&a.name)?;
+            let params = common::bracketed(&a.expansion_params(), "[", "]", |v| {
+                e.check_name(v)?;
+                Ok(name(v))
+            })?;
+            let line = format!(
+                "type {}{params} = {}",
+                name(&a.name),
+                e.ty(&a.expansion(), TyPos::Value)?
+            );
+            e.alias_lines.push(line);
+        }
         Ok(e)
+    }
+
+    /// `t` as a local's declared type: through the program's alias of its class where one
+    /// applies ([`TypeAlias`]).
+    fn declared_ty(&self, t: &Ty) -> Result<String, TranslateError> {
+        for a in self.aliases {
+            if let Some(args) = a.args_for(t) {
+                return Ok(format!("{}{}", name(&a.name), self.ty_args_opt(args)?));
+            }
+        }
+        self.ty(t, TyPos::Value)
     }
 
     /// `def test[T <: A & B, U](): Unit = {` (Scala 2.13: `A with B`).
@@ -311,7 +342,24 @@ impl Dialect for Emitter<'_> {
     }
 
     fn open(&self, names: &ProgramNames, w: &mut CodeWriter) {
-        common::open_object(w, names, name, &self.function);
+        if self.alias_lines.is_empty() {
+            common::open_object(w, names, name, &self.function);
+            return;
+        }
+        // the aliases are members of the test object, before the test function
+        let mut first = self.alias_lines.iter();
+        let Some(head) = first.next() else {
+            return;
+        };
+        let package = format!("package {}", common::qualified(&names.package, name));
+        let object = format!("object {} {{", names.class);
+        common::open_test(w, &[&package, "", &object], head);
+        w.dedent();
+        for line in first {
+            w.line(line);
+        }
+        w.line(&self.function);
+        w.indent();
     }
 
     fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
@@ -340,7 +388,7 @@ impl Emitter<'_> {
         init: &Expr,
         inferred: bool,
     ) -> Result<LocalParts, TranslateError> {
-        let ty_s = self.ty(ty, TyPos::Value)?;
+        let ty_s = self.declared_ty(ty)?;
         let init = match init {
             Expr::Lambda { target, .. } | Expr::Ref { target, .. } if inferred => {
                 self.ascribed(init, target.as_ref().unwrap_or(ty))?

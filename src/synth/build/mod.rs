@@ -4,6 +4,7 @@
 //! casts, the call under test held by a function), the swarm draw of forms, and the IR
 //! program with its manifest record. It asks `synth::typing` what the language accepts.
 
+pub mod alias;
 pub mod anonymous;
 pub mod conditional;
 pub mod enumerate;

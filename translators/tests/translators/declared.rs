@@ -1,6 +1,7 @@
 //! The declared-type forms of issue #36 in every language: anonymous classes (Kotlin object
 //! expressions) implementing API interfaces with their generic methods overridden, as a
-//! local's initializer, an argument and a receiver.
+//! local's initializer, an argument and a receiver; Kotlin type aliases and Scala type
+//! members through which locals are declared.
 //!
 //! Golden files: `tests/golden/declared/<L>/`, compared exactly; regenerate after an
 //! intended change with
@@ -22,7 +23,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use thalia_translators::ir::{Expr, Lit, Method, Program, Stmt, Ty};
+use thalia_translators::ir::{Expr, Lit, Method, Program, Stmt, Ty, TypeAlias};
 use thalia_translators::{
     GroovyMode, GroovyTranslator, JavaTranslator, KotlinTranslator, ScalaTranslator,
     TranslateError, Translator,
@@ -73,6 +74,18 @@ fn string_comparator(a: &str, b: &str, n: i32) -> Expr {
 /// The programs: every position and kind of method (generic interface, boxed and primitive
 /// results, a parameter as the result, `void`, a nested anonymous class as the result).
 fn cases() -> Vec<Program> {
+    all_cases()
+}
+
+/// The anonymous-class programs and [`aliased`].
+fn all_cases() -> Vec<Program> {
+    let mut out = anonymous_cases();
+    out.push(aliased());
+    out
+}
+
+/// The anonymous-class programs.
+fn anonymous_cases() -> Vec<Program> {
     let func = |a: Ty, b: Ty| class("java.util.function.Function", vec![a, b]);
     let supplier = |t: Ty| class("java.util.function.Supplier", vec![t]);
     let list = class("java.util.ArrayList", vec![string()]);
@@ -156,6 +169,63 @@ fn cases() -> Vec<Program> {
             ],
         ),
     ]
+}
+
+/// A program whose locals are declared through type aliases (Kotlin and Scala; Java and
+/// Groovy write the classes): generic ones with different type arguments, a non-generic
+/// one, a nullable local, an alias beside an anonymous class, and a local whose wildcard
+/// type argument keeps the class's name.
+fn aliased() -> Program {
+    let integer = class("java.lang.Integer", vec![]);
+    let map = |k: Ty, v: Ty| class("java.util.HashMap", vec![k, v]);
+    let builder = class("java.lang.StringBuilder", vec![]);
+    let numbers = class(
+        "java.util.List",
+        vec![Ty::extends(class("java.lang.Number", vec![]))],
+    );
+    let mut p = Program::new(
+        "type_alias",
+        vec![
+            Stmt::local(
+                "m",
+                map(string(), integer.clone()),
+                Expr::new_instance(
+                    "java.util.HashMap",
+                    Some(vec![string(), integer.clone()]),
+                    vec![],
+                ),
+            ),
+            Stmt::local(
+                "n",
+                map(integer.clone(), string()),
+                Expr::new_instance("java.util.HashMap", None, vec![]),
+            ),
+            Stmt::local(
+                "b",
+                builder.clone(),
+                Expr::new_instance("java.lang.StringBuilder", Some(vec![]), vec![]),
+            ),
+            Stmt::local("o", Ty::nullable(builder), Expr::null()),
+            Stmt::local("c", comparator(string()), string_comparator("x", "y", 3)),
+            Stmt::local(
+                "w",
+                numbers,
+                Expr::static_call("java.util.Collections", "emptyList", vec![], vec![]),
+            ),
+        ],
+    );
+    let alias = |name: &str, class: &str, arity| TypeAlias {
+        name: name.into(),
+        class: class.into(),
+        arity,
+    };
+    p.aliases = vec![
+        alias("Declared0", "java.util.HashMap", 2),
+        alias("Declared1", "java.lang.StringBuilder", 0),
+        alias("Declared2", "java.util.Comparator", 1),
+        alias("Declared3", "java.util.List", 1),
+    ];
+    p
 }
 
 /// The translators, by golden directory name.
