@@ -1,10 +1,11 @@
 //! Issue #36 item 5 in synthesized programs: anonymous classes (Kotlin object expressions)
 //! implementing the API's functional interfaces where a value of one is wanted, their
-//! generic methods declared with the type arguments substituted. With the form forced on
-//! (`swarm.anonymous_classes = 1.0`), a sample of the embedded API's programs of each language
-//! uses it, the census counts it, and the real compiler (`thalia check`, which installs it
-//! when missing) judges the programs that use it as expected: no finding that the Java twin
-//! or the other compilers blame on the generator.
+//! generic methods declared with the type arguments substituted; Kotlin type aliases and
+//! Scala type members through which locals are declared. With a form forced on
+//! (`swarm.anonymous_classes = 1.0`, `swarm.type_aliases = 1.0`), a sample of the embedded
+//! API's programs of each language uses it, the census counts it, and the real compiler
+//! (`thalia check`, which installs it when missing) judges the programs that use it as
+//! expected: no finding that the Java twin does not confirm (the generator's).
 
 use std::path::Path;
 
@@ -37,12 +38,34 @@ fn synth(lang: &str, mode: &str, cfg: &Path, extra: &[String], out: &Path) {
         .success();
 }
 
-/// The ids of the programs of a synthesis directory that hold an anonymous class.
-fn with_anonymous_classes(dir: &Path) -> Vec<String> {
+/// A declared-type form: its swarm field, the key that marks it in a program's IR and its
+/// name in the census.
+struct Form {
+    swarm: &'static str,
+    ir_key: &'static str,
+    census: &'static str,
+}
+
+/// Anonymous classes (Kotlin object expressions).
+const ANONYMOUS: Form = Form {
+    swarm: "anonymous_classes",
+    ir_key: "\"anonymous\"",
+    census: "anonymous-class",
+};
+
+/// Kotlin type aliases and Scala type members.
+const ALIASES: Form = Form {
+    swarm: "type_aliases",
+    ir_key: "\"aliases\"",
+    census: "type-alias",
+};
+
+/// The ids of the programs of a synthesis directory whose IR holds `key`.
+fn with_form(dir: &Path, key: &str) -> Vec<String> {
     std::fs::read_to_string(dir.join("programs.ir.jsonl"))
         .expect("programs.ir.jsonl")
         .lines()
-        .filter(|l| l.contains("\"anonymous\""))
+        .filter(|l| l.contains(key))
         .map(|l| {
             let v: Value = serde_json::from_str(l).expect("a JSON line");
             v["id"].as_str().expect("id").to_owned()
@@ -50,32 +73,34 @@ fn with_anonymous_classes(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Synthesizes a sample of `lang` programs of `mode`, checks the census and judges up to
-/// [`MAX_JUDGED`] programs with anonymous classes with the language's default compiler.
-fn anonymous_classes_compile_as_expected(lang: &str, mode: &str) {
+/// Synthesizes a sample of `lang` programs of `mode` with `form` forced on, checks the
+/// census and judges up to [`MAX_JUDGED`] programs that use it with the language's default
+/// compiler.
+fn form_compiles_as_expected(form: &Form, lang: &str, mode: &str) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let cfg = tmp.path().join("declared.json");
-    std::fs::write(&cfg, r#"{"swarm": {"anonymous_classes": 1.0}}"#).expect("config");
+    std::fs::write(&cfg, format!(r#"{{"swarm": {{"{}": 1.0}}}}"#, form.swarm)).expect("config");
     let all = tmp.path().join("all");
     synth(lang, mode, &cfg, &["--stride".into(), STRIDE.into()], &all);
-    let ids = with_anonymous_classes(&all);
+    let ids = with_form(&all, form.ir_key);
     let summary: Value = serde_json::from_str(
         &std::fs::read_to_string(all.join("summary.json")).expect("summary.json"),
     )
     .expect("summary JSON");
-    let counted = summary["summary"]["census"]["forms"]["anonymous-class"]
+    let counted = summary["summary"]["census"]["forms"][form.census]
         .as_u64()
         .unwrap_or(0);
     assert!(
         ids.len() >= 3,
-        "{lang} {mode}: only {} programs with an anonymous class",
-        ids.len()
+        "{lang} {mode}: only {} programs with {}",
+        ids.len(),
+        form.census
     );
     // (the census also counts the programs the language then cannot write)
     assert!(
         counted >= ids.len() as u64,
-        "{lang} {mode}: the census counts {counted} programs with an anonymous class, {} \
-         written",
+        "{lang} {mode}: the census counts {counted} programs with {}, {} written",
+        form.census,
         ids.len()
     );
     let picked = tmp.path().join("picked");
@@ -117,33 +142,45 @@ fn anonymous_classes_compile_as_expected(lang: &str, mode: &str) {
         .collect();
     assert!(
         blamed.is_empty(),
-        "{lang} {mode}: programs with anonymous classes judged against the expectation:\n{}",
+        "{lang} {mode}: programs with {} judged against the expectation:\n{}",
+        form.census,
         blamed.join("\n")
     );
 }
 
 #[test]
 fn java_anonymous_classes_compile_as_expected() {
-    anonymous_classes_compile_as_expected("java", "well-typed");
-    anonymous_classes_compile_as_expected("java", "ill-typed");
+    form_compiles_as_expected(&ANONYMOUS, "java", "well-typed");
+    form_compiles_as_expected(&ANONYMOUS, "java", "ill-typed");
 }
 
 #[test]
 fn groovy_anonymous_classes_compile_as_expected() {
-    anonymous_classes_compile_as_expected("groovy", "well-typed");
+    form_compiles_as_expected(&ANONYMOUS, "groovy", "well-typed");
 }
 
 #[test]
 fn kotlin_object_expressions_compile_as_expected() {
-    anonymous_classes_compile_as_expected("kotlin", "well-typed");
+    form_compiles_as_expected(&ANONYMOUS, "kotlin", "well-typed");
 }
 
 #[test]
 fn scala3_anonymous_classes_compile_as_expected() {
-    anonymous_classes_compile_as_expected("scala3", "well-typed");
+    form_compiles_as_expected(&ANONYMOUS, "scala3", "well-typed");
 }
 
 #[test]
 fn scala2_anonymous_classes_compile_as_expected() {
-    anonymous_classes_compile_as_expected("scala2", "well-typed");
+    form_compiles_as_expected(&ANONYMOUS, "scala2", "well-typed");
+}
+
+#[test]
+fn kotlin_type_aliases_compile_as_expected() {
+    form_compiles_as_expected(&ALIASES, "kotlin", "well-typed");
+}
+
+#[test]
+fn scala_type_members_compile_as_expected() {
+    form_compiles_as_expected(&ALIASES, "scala3", "well-typed");
+    form_compiles_as_expected(&ALIASES, "scala2", "ill-typed");
 }
