@@ -10,7 +10,7 @@ use thalia_translators::ir::{
 };
 
 /// Every form the census counts, with what it means (in report order).
-pub const FORMS: [(&str, &str); 41] = [
+pub const FORMS: [(&str, &str); 43] = [
     ("reference", "a function reference of any kind"),
     ("reference:static", "a static method reference `C::m`"),
     ("reference:bound", "a bound method reference `e::m`"),
@@ -50,6 +50,14 @@ pub const FORMS: [(&str, &str); 41] = [
     (
         "anonymous-function",
         "Kotlin's anonymous function `fun(x) { }`",
+    ),
+    (
+        "anonymous-class",
+        "an anonymous class (Kotlin object expression) implementing an API interface",
+    ),
+    (
+        "type-alias",
+        "a Kotlin `typealias` or Scala `type` member for an API class of a declared local",
     ),
     ("function-cast", "a cast of a lambda or reference"),
     (
@@ -187,6 +195,9 @@ pub fn forms_and_counts(p: &Program) -> (Vec<&'static str>, Counts) {
     if related_type_params(p) {
         seen.insert("related-type-vars");
     }
+    if !p.aliases.is_empty() {
+        seen.insert("type-alias");
+    }
     // a lambda or reference (under a cast or coercion) passed to a call
     let functional = |a: &Expr| {
         let a = match a {
@@ -256,6 +267,9 @@ pub fn forms_and_counts(p: &Program) -> (Vec<&'static str>, Counts) {
         }
         Expr::Cond { .. } => {
             seen.insert("conditional");
+        }
+        Expr::Anonymous { .. } => {
+            seen.insert("anonymous-class");
         }
         Expr::Lambda {
             params,

@@ -108,6 +108,15 @@ pub struct SwarmConfig {
     /// the same: a closure or lambda to its interface, an operand to its declared type.
     /// Default 0.7.
     pub as_coercion: f64,
+    /// Anonymous classes (Kotlin object expressions) implementing an API functional
+    /// interface where a value of it is wanted (`new Comparator<String>() { public int
+    /// compare(String a, String b) { .. } }`): the abstract method declared with the
+    /// interface's type arguments substituted. Default 0.6.
+    pub anonymous_classes: f64,
+    /// Kotlin type aliases and Scala type members for the API classes of declared locals
+    /// (`typealias Declared0<T0> = java.util.List<T0>`, `val x: Declared0<String>`), each
+    /// class at the use probability. Default 0.5.
+    pub type_aliases: f64,
     /// How often a form that is on is used at a place where it fits. Default 0.5: a program
     /// mixes the form with the plain one, which is where inference has to reconcile them.
     pub use_probability: f64,
@@ -140,6 +149,8 @@ impl Default for SwarmConfig {
             inferred_type_args: 0.6,
             related_type_vars: 0.4,
             as_coercion: 0.7,
+            anonymous_classes: 0.6,
+            type_aliases: 0.5,
             use_probability: 0.5,
         }
     }
@@ -173,12 +184,14 @@ impl SwarmConfig {
             inferred_type_args: 0.0,
             related_type_vars: 0.0,
             as_coercion: 0.0,
+            anonymous_classes: 0.0,
+            type_aliases: 0.0,
             use_probability: 0.5,
         }
     }
 
     /// The fields and their values, in declaration order (for validation and messages).
-    pub fn fields(&self) -> [(&'static str, f64); 25] {
+    pub fn fields(&self) -> [(&'static str, f64); 27] {
         [
             ("references", self.references),
             ("method_pointers", self.method_pointers),
@@ -204,6 +217,8 @@ impl SwarmConfig {
             ("inferred_type_args", self.inferred_type_args),
             ("related_type_vars", self.related_type_vars),
             ("as_coercion", self.as_coercion),
+            ("anonymous_classes", self.anonymous_classes),
+            ("type_aliases", self.type_aliases),
             ("use_probability", self.use_probability),
         ]
     }

@@ -9,6 +9,7 @@ mod scala_synthesis;
 #[path = "../support/mod.rs"]
 mod support;
 mod synth_config;
+mod synth_declared;
 mod synth_determinism;
 mod synth_forms_deep;
 mod synth_forms_expr;

@@ -485,6 +485,32 @@ pub enum Expr {
         /// Value if false.
         els: Box<Expr>,
     },
+    /// An anonymous class implementing an interface and declaring its abstract methods:
+    /// `new I<A>() { public R m(P p) { return e; } }` in Java and Groovy, the object
+    /// expression `object : I<A> { override fun m(p: P): R = e }` in Kotlin,
+    /// `new I[A] { def m(p: P): R = e }` in Scala. Its type is `ty` itself (no conversion,
+    /// unlike a lambda's).
+    Anonymous {
+        /// The interface it implements: a class type, its type arguments without wildcards.
+        ty: Ty,
+        /// The methods it declares: every abstract method of `ty`, with `ty`'s type
+        /// arguments substituted.
+        methods: Vec<Method>,
+    },
+}
+
+/// A method an anonymous class ([`Expr::Anonymous`]) declares, implementing its
+/// interface's abstract method of the same name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Method {
+    /// The method's name.
+    pub name: String,
+    /// Its parameters: names and declared types.
+    pub params: Vec<(String, Ty)>,
+    /// Its result type (`void` for none).
+    pub ret: Ty,
+    /// The returned expression ([`Expr::Unit`]: an empty body, for a `void` method).
+    pub body: Expr,
 }
 
 /// What a function reference ([`Expr::Ref`]) names.
@@ -793,6 +819,7 @@ impl Expr {
                 then.walk(f);
                 els.walk(f);
             }
+            Expr::Anonymous { methods, .. } => methods.iter().for_each(|m| m.body.walk(f)),
         }
     }
 
@@ -852,6 +879,13 @@ impl Expr {
                     .chain(std::iter::once(fn_ret))
                     .chain(target)
                     .for_each(|t| t.walk(f));
+            }
+            Expr::Anonymous { ty, methods } => {
+                ty.walk(f);
+                for m in methods {
+                    m.params.iter().for_each(|(_, t)| t.walk(f));
+                    m.ret.walk(f);
+                }
             }
             _ => {}
         });
@@ -925,6 +959,52 @@ impl Stmt {
     }
 }
 
+/// A type alias a program declares for an API class (Kotlin's top-level `typealias`, a
+/// `type` member of Scala's test object): `name<T0, .., Tn-1> = class<T0, .., Tn-1>` for a
+/// class of `arity` type parameters. Every local the program declares with the class's type
+/// (`class<A1, .., An>`, possibly nullable), its `arity` type arguments written and none a
+/// wildcard, is declared through the alias (`name<A1, .., An>`); Java and Groovy have no
+/// aliases and write the class.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TypeAlias {
+    /// The alias's name.
+    pub name: String,
+    /// The fully-qualified name of the class it stands for.
+    pub class: String,
+    /// The number of its type parameters (the class's).
+    pub arity: usize,
+}
+
+impl TypeAlias {
+    /// The alias's own type arguments for `t`, when a local declared with `t` is written
+    /// through it (see [`TypeAlias`]).
+    pub fn args_for<'t>(&self, t: &'t Ty) -> Option<&'t [Ty]> {
+        match t {
+            Ty::Class { name, args }
+                if *name == self.class
+                    && args.len() == self.arity
+                    && !args.iter().any(Ty::is_wildcard) =>
+            {
+                Some(args)
+            }
+            _ => None,
+        }
+    }
+
+    /// The names of the alias's type parameters: `T0`, `T1`, ...
+    pub fn expansion_params(&self) -> Vec<String> {
+        (0..self.arity).map(|i| format!("T{i}")).collect()
+    }
+
+    /// The type the alias stands for, of its parameters ([`TypeAlias::expansion_params`]).
+    pub fn expansion(&self) -> Ty {
+        Ty::class(
+            self.class.clone(),
+            self.expansion_params().into_iter().map(Ty::var).collect(),
+        )
+    }
+}
+
 /// One client program: the body of a single test function.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Program {
@@ -953,6 +1033,9 @@ pub struct Program {
     /// experimental scope (`@scala.annotation.experimental`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub experimental: bool,
+    /// The type aliases the program declares ([`TypeAlias`]; Kotlin and Scala write them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<TypeAlias>,
 }
 
 impl Program {
@@ -966,6 +1049,7 @@ impl Program {
             imports: Vec::new(),
             opt_ins: Vec::new(),
             experimental: false,
+            aliases: Vec::new(),
         }
     }
 

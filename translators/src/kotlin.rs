@@ -178,8 +178,8 @@ use crate::common::{
     BLOCK_UNUSED_STEM,
 };
 use crate::ir::{
-    CallForm, Expr, LambdaForm, Lit, PrimTy, Program, Receiver, RefKind, RefOn, Stmt, Ty,
-    TypeParam, NATIVE_MEMBER,
+    CallForm, Expr, LambdaForm, Lit, Method, PrimTy, Program, Receiver, RefKind, RefOn, Stmt, Ty,
+    TypeAlias, TypeParam, NATIVE_MEMBER,
 };
 use crate::{Language, TranslateError, Translator};
 
@@ -744,6 +744,8 @@ struct Emitter {
     fn_aliases: HashMap<(String, String), String>,
     /// Fresh names of the locals that hold expression statements of lambda blocks.
     block_cx: RefCell<BodyCx>,
+    /// The program's type aliases, through which its locals are declared.
+    aliases: Vec<TypeAlias>,
 }
 
 /// The key of a constructor reference in [`Emitter::ctor_aliases`]: no type arguments and
@@ -926,7 +928,43 @@ impl Emitter {
             imports += usize::from(key.1.is_none());
             e.ctor_aliases.insert(key, alias);
         }
+        // the program's own aliases: `private typealias Declared0<T0> = java.util.List<T0>`
+        for a in &p.aliases {
+            e.check_name(&a.name)?;
+            if e.ctor_aliases.values().any(|c| *c == a.name) {
+                return Err(e.unsupported(format!(
+                    "a type alias named {} beside a constructor alias of that name",
+                    a.name
+                )));
+            }
+            let params = common::bracketed(&a.expansion_params(), "<", ">", |v| {
+                e.check_name(v)?;
+                Ok(name(v))
+            })?;
+            e.header.push(format!(
+                "private typealias {}{params} = {}",
+                name(&a.name),
+                e.ty(&a.expansion(), TyPos::Value)?
+            ));
+        }
+        e.aliases = p.aliases.clone();
         Ok(e)
+    }
+
+    /// `t` as a local's declared type: through the program's alias of its class where one
+    /// applies ([`TypeAlias`]; `Declared0<String>?` for a nullable one).
+    fn declared_ty(&self, t: &Ty) -> Result<String, TranslateError> {
+        let (inner, nullable) = match t {
+            Ty::Nullable(i) => (i.as_ref(), true),
+            t => (t, false),
+        };
+        for a in &self.aliases {
+            if let Some(args) = a.args_for(inner) {
+                let s = format!("{}{}", name(&a.name), self.ty_args_opt(args)?);
+                return Ok(if nullable { format!("{s}?") } else { s });
+            }
+        }
+        self.ty(t, TyPos::Value)
     }
 
     /// `fun <T : A, U : Any> test() {`, or with a `where` clause for a type parameter with
@@ -974,7 +1012,7 @@ impl Emitter {
         init: &Expr,
         inferred: bool,
     ) -> Result<LocalParts, TranslateError> {
-        let ty_s = self.ty(ty, TyPos::Value)?;
+        let ty_s = self.declared_ty(ty)?;
         let init_s = match (ty, init) {
             (Ty::Class { .. }, Expr::Lambda { .. } | Expr::Ref { .. }) => {
                 self.fun_expr(init, Some(ty))?
@@ -1360,7 +1398,58 @@ impl Emitter {
             Expr::Spread(inner) => format!("*{}", self.receiver(inner)?),
             Expr::Cast { ty, expr, .. } => self.cast(ty, expr)?,
             Expr::Cond { cond, then, els } => self.cond_expr(cond, then, els, None)?,
+            Expr::Anonymous { ty, methods } => self.anonymous(ty, methods)?,
         })
+    }
+
+    /// An object expression on one line: `(object : I<A> { override fun m(p: P): R = e })`,
+    /// `override fun run() {}` for a `void` method with an empty body. The parameters are in
+    /// scope in their method's body.
+    fn anonymous(&self, ty: &Ty, methods: &[Method]) -> Result<String, TranslateError> {
+        match ty {
+            Ty::Class { name, .. } if name == "java.lang.annotation.Annotation" => {
+                return Err(self.unsupported(
+                    "an object expression for java.lang.annotation.Annotation (kotlin.Annotation \
+                     has no abstract method)",
+                ))
+            }
+            Ty::Class { .. } => {}
+            _ => {
+                return Err(self.unsupported("an object expression of a type that is no class type"))
+            }
+        }
+        let mut decls = Vec::with_capacity(methods.len());
+        for m in methods {
+            self.check_name(&m.name)?;
+            let params = common::comma_separated(&m.params, |(n, t)| {
+                Ok(format!("{}: {}", name(n), self.ty(t, TyPos::Value)?))
+            })?;
+            let mut vars = self.vars.borrow_mut();
+            for (n, t) in &m.params {
+                vars.insert(n.clone(), Some(t.clone()));
+            }
+            drop(vars);
+            let head = format!("override fun {}({params})", name(&m.name));
+            let decl = match (&m.ret, &m.body) {
+                (Ty::Prim(PrimTy::Void), Expr::Unit) => Ok(format!("{head} {{}}")),
+                (Ty::Prim(PrimTy::Void), body) => {
+                    self.expr(body).map(|b| format!("{head} {{ {b} }}"))
+                }
+                (ret, body) => self
+                    .local_parts("result", ret, body, false)
+                    .map(|(_, t, b)| format!("{head}: {} = {b}", t.unwrap_or_default())),
+            };
+            let mut vars = self.vars.borrow_mut();
+            for (n, _) in &m.params {
+                vars.remove(n);
+            }
+            decls.push(decl?);
+        }
+        Ok(format!(
+            "(object : {} {{ {} }})",
+            self.ty(ty, TyPos::Value)?,
+            decls.join("; ")
+        ))
     }
 
     /// `(if (c) a else b)` at a position of declared type `declared` (a local's). A lambda or

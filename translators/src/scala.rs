@@ -88,7 +88,9 @@ use crate::common::{
     self, prim_name, BodyCx, CodeWriter, Dialect, LocalParts, ProgramNames, TyPos,
     BLOCK_UNUSED_STEM,
 };
-use crate::ir::{ArgLists, Expr, Lit, PrimTy, Program, Receiver, RefKind, Stmt, Ty, TypeParam};
+use crate::ir::{
+    ArgLists, Expr, Lit, Method, PrimTy, Program, Receiver, RefKind, Stmt, Ty, TypeAlias, TypeParam,
+};
 use crate::{Language, TranslateError, Translator};
 
 /// The Scala version written.
@@ -149,6 +151,10 @@ struct Emitter<'p> {
     experimental: bool,
     /// Fresh names of the locals that hold expression statements of lambda blocks.
     block_cx: RefCell<BodyCx>,
+    /// The program's type aliases, through which its locals are declared.
+    aliases: &'p [TypeAlias],
+    /// The aliases' declarations, members of the test object before the test function.
+    alias_lines: Vec<String>,
 }
 
 impl<'p> Emitter<'p> {
@@ -159,9 +165,36 @@ impl<'p> Emitter<'p> {
             function: String::new(),
             experimental: p.experimental && t.version == ScalaVersion::Scala3,
             block_cx: RefCell::new(BodyCx::new(p)),
+            aliases: &p.aliases,
+            alias_lines: Vec::new(),
         };
         e.function = e.function_header(&p.type_params)?;
+        // `type Declared0[T0] = java.util.List[T0]`
+        for a in &p.aliases {
+            e.check_name(&a.name)?;
+            let params = common::bracketed(&a.expansion_params(), "[", "]", |v| {
+                e.check_name(v)?;
+                Ok(name(v))
+            })?;
+            let line = format!(
+                "type {}{params} = {}",
+                name(&a.name),
+                e.ty(&a.expansion(), TyPos::Value)?
+            );
+            e.alias_lines.push(line);
+        }
         Ok(e)
+    }
+
+    /// `t` as a local's declared type: through the program's alias of its class where one
+    /// applies ([`TypeAlias`]).
+    fn declared_ty(&self, t: &Ty) -> Result<String, TranslateError> {
+        for a in self.aliases {
+            if let Some(args) = a.args_for(t) {
+                return Ok(format!("{}{}", name(&a.name), self.ty_args_opt(args)?));
+            }
+        }
+        self.ty(t, TyPos::Value)
     }
 
     /// `def test[T <: A & B, U](): Unit = {` (Scala 2.13: `A with B`).
@@ -316,7 +349,27 @@ impl Dialect for Emitter<'_> {
         let annotation = self
             .experimental
             .then_some("@scala.annotation.experimental");
-        common::open_object(w, names, name, annotation, &self.function);
+        if self.alias_lines.is_empty() {
+            common::open_object(w, names, name, annotation, &self.function);
+            return;
+        }
+        // the aliases are members of the test object, before the test function
+        let mut first = self.alias_lines.iter();
+        let Some(head) = first.next() else {
+            return;
+        };
+        let package = format!("package {}", common::qualified(&names.package, name));
+        let object = format!("object {} {{", names.class);
+        let mut header = vec![package.as_str(), ""];
+        header.extend(annotation);
+        header.push(&object);
+        common::open_test(w, &header, head);
+        w.dedent();
+        for line in first {
+            w.line(line);
+        }
+        w.line(&self.function);
+        w.indent();
     }
 
     fn stmt(&self, s: &Stmt, cx: &mut BodyCx, w: &mut CodeWriter) -> Result<(), TranslateError> {
@@ -345,7 +398,7 @@ impl Emitter<'_> {
         init: &Expr,
         inferred: bool,
     ) -> Result<LocalParts, TranslateError> {
-        let ty_s = self.ty(ty, TyPos::Value)?;
+        let ty_s = self.declared_ty(ty)?;
         let init = match init {
             Expr::Lambda { target, .. } | Expr::Ref { target, .. } if inferred => {
                 self.ascribed(init, target.as_ref().unwrap_or(ty))?
@@ -678,7 +731,39 @@ impl Emitter<'_> {
                     _ => s,
                 })
             })?,
+            Expr::Anonymous { ty, methods } => self.anonymous(ty, methods)?,
         })
+    }
+
+    /// An anonymous class on one line: `(new I[A] { def m(p: P): R = e })`,
+    /// `def run(): Unit = ()` for a `void` method with an empty body.
+    fn anonymous(&self, ty: &Ty, methods: &[Method]) -> Result<String, TranslateError> {
+        if !matches!(ty, Ty::Class { .. }) {
+            return Err(self.unsupported("an anonymous class of a type that is no class type"));
+        }
+        let mut decls = Vec::with_capacity(methods.len());
+        for m in methods {
+            self.check_name(&m.name)?;
+            let params = common::comma_separated(&m.params, |(n, t)| {
+                Ok(format!("{}: {}", name(n), self.ty(t, TyPos::Value)?))
+            })?;
+            let head = format!("def {}({params})", name(&m.name));
+            decls.push(match (&m.ret, &m.body) {
+                (Ty::Prim(PrimTy::Void), Expr::Unit) => format!("{head}: Unit = ()"),
+                (Ty::Prim(PrimTy::Void), body) => {
+                    format!("{head}: Unit = {{ {}; () }}", self.expr(body)?)
+                }
+                (ret, body) => {
+                    let (_, t, b) = self.local_parts("result", ret, body, false)?;
+                    format!("{head}: {} = {b}", t.unwrap_or_default())
+                }
+            });
+        }
+        Ok(format!(
+            "(new {} {{ {} }})",
+            self.ty(ty, TyPos::Value)?,
+            decls.join("; ")
+        ))
     }
 
     /// Lambda `e` without a type ascription: `(a, b) => body`, `(a: T) => { stmts; body }`

@@ -195,6 +195,9 @@ fn children_mut(e: &mut Expr) -> Vec<(&mut Expr, Pos)> {
             out.push((then.as_mut(), Pos::Inner));
             out.push((els.as_mut(), Pos::Inner));
         }
+        Expr::Anonymous { methods, .. } => {
+            out.extend(methods.iter_mut().map(|m| (&mut m.body, Pos::Body)));
+        }
     }
     out
 }

@@ -66,6 +66,12 @@ pub struct Features {
     /// See [`SwarmConfig::as_coercion`].
     #[serde(default)]
     pub as_coercion: bool,
+    /// See [`SwarmConfig::anonymous_classes`].
+    #[serde(default)]
+    pub anonymous_classes: bool,
+    /// See [`SwarmConfig::type_aliases`].
+    #[serde(default)]
+    pub type_aliases: bool,
 }
 
 impl Features {
@@ -100,6 +106,8 @@ impl Features {
             inferred_type_args: on(cfg.inferred_type_args),
             related_type_vars: on(cfg.related_type_vars),
             as_coercion: on(cfg.as_coercion),
+            anonymous_classes: on(cfg.anonymous_classes),
+            type_aliases: on(cfg.type_aliases),
         };
         f.method_pointers &= rules.writes_method_pointers();
         f.arrow_lambdas &= rules.writes_arrow_lambdas();
@@ -108,6 +116,7 @@ impl Features {
         f.anonymous_functions &= rules.writes_anonymous_functions();
         f.nullable_types &= rules.has_nullable_types();
         f.as_coercion &= rules.writes_as_coercion();
+        f.type_aliases &= rules.writes_type_aliases();
         f
     }
 
@@ -138,6 +147,8 @@ impl Features {
             inferred_type_args: true,
             related_type_vars: true,
             as_coercion: true,
+            anonymous_classes: true,
+            type_aliases: true,
         }
     }
 }

@@ -1,8 +1,8 @@
 //! Inhabitants (Section 3.4, Algorithms 1 and 2): expressions of a wanted type, built from
 //! k-shortest loopless paths of the API graph (Yen, cached per target node) whose
 //! substitutions unify with the target, or literals, typed bottom constants, and the forms
-//! of the program's swarm draw (conditionals, lambdas and references, casts to a functional
-//! interface; see `lambda`, `reference`, `conditional`).
+//! of the program's swarm draw (conditionals, lambdas and references, anonymous classes, casts
+//! to a functional interface; see `lambda`, `reference`, `anonymous`, `conditional`).
 
 use std::rc::Rc;
 
@@ -145,6 +145,12 @@ impl Worker<'_> {
         if feats.function_casts && rng.gen_bool(p) && self.function_type(t).is_none() {
             if let Some(c) = self.function_cast_below(rng, t, depth) {
                 return c;
+            }
+        }
+        // an anonymous class of a functional interface wanted here
+        if feats.anonymous_classes && rng.gen_bool(p) {
+            if let Some(a) = self.anonymous_class(rng, t, depth) {
+                return a;
             }
         }
         let sam_first = rng.gen_bool(self.cfg.lambda_first_probability);

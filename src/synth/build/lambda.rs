@@ -14,7 +14,6 @@ use super::ir::to_ir;
 use super::rng::SynthRng;
 use super::worker::Worker;
 use crate::api::MemberKind;
-use crate::synth::context::java_expressible;
 use crate::synth::typing::erase::InferInfo;
 use crate::synth::typing::sequence::is_void;
 use crate::types::{Subst, Type, TypeId, Wildcard};
@@ -229,9 +228,12 @@ impl Worker<'_> {
                 None => {
                     let mut b = self.inhabit(rng, f.ret, depth - 1).expr;
                     // a lambda returned where the method declares a type variable
-                    // (`R apply(T)`)
+                    // (`R apply(T)`), or by a Kotlin function type's lambda (whose `R` was
+                    // substituted before: `(List<T>) -> R` with a Java interface for `R`,
+                    // which Kotlin does not convert a result to)
                     if let Expr::Lambda { implicit, .. } | Expr::Ref { implicit, .. } = &mut b {
-                        *implicit = self.typing().is_functional_class_type(f.declared_ret);
+                        *implicit = !f.function_type
+                            && self.typing().is_functional_class_type(f.declared_ret);
                     }
                     b
                 }
@@ -240,7 +242,8 @@ impl Worker<'_> {
         self.building.in_lambda -= 1;
         self.building.scope.truncate(scope_len);
         let mut form = self.lambda_form(rng, f.ground && !f.suspend);
-        let ret = (f.ground && java_expressible(&self.api, f.ret)).then(|| to_ir(&self.api, f.ret));
+        // (the language's own types too: Kotlin's anonymous function writes its result type)
+        let ret = f.ground.then(|| to_ir(&self.api, f.ret));
         // an anonymous function with statements before its result must write the result type
         // (`fun(x): R { ..; return e }`): without one it is the usual lambda
         if form == LambdaForm::AnonymousFunction

@@ -1,9 +1,11 @@
 //! The program under construction: a worker (its API copy, memo tables and random streams),
 //! random types and substitutions, the enumeration of typing sequences, inhabitants (Yen
-//! paths and unification), expression forms (references, lambdas, conditionals, call chains,
+//! paths and unification), expression forms (references, lambdas, anonymous classes, conditionals, call chains,
 //! casts, the call under test held by a function), the swarm draw of forms, and the IR
 //! program with its manifest record. It asks `synth::typing` what the language accepts.
 
+pub mod alias;
+pub mod anonymous;
 pub mod conditional;
 pub mod enumerate;
 pub mod features;

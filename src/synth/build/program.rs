@@ -717,6 +717,7 @@ impl Worker<'_> {
             );
         }
         program.inner_classes = self.inner_classes_of(&program);
+        self.declare_aliases(&mut form_rng, &mut program);
         program.imports = self.building.imports.iter().cloned().collect();
         program.opt_ins = crate::synth::context::program_opt_ins(
             &self.api,

@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use rand::seq::SliceRandom;
 use rand::Rng;
-use thalia_translators::ir::{Expr, Receiver, RefKind, Stmt, Ty};
+use thalia_translators::ir::{Expr, LambdaForm, Receiver, RefKind, Stmt, Ty};
 
 use super::inhabitant::FnType;
 use super::ir::to_ir;
@@ -514,9 +514,17 @@ impl Worker<'_> {
         } else {
             Vec::new()
         };
-        let form = self.lambda_form(rng, !f.suspend);
+        let mut form = self.lambda_form(rng, !f.suspend);
         let target = f.target_ir.clone()?;
-        let ret: Option<Ty> = java_expressible(&self.api, f.ret).then(|| to_ir(&self.api, f.ret));
+        // the result type as the language writes it (Kotlin's own types too)
+        let ret: Option<Ty> = (self.api.ts.arena.is_ground(f.ret)
+            && self.ctx.expressible(&self.api, f.ret))
+        .then(|| to_ir(&self.api, f.ret));
+        // an anonymous function with statements before its result must write the result
+        // type (`fun(x): R { ..; return e }`): without one it is the usual lambda
+        if form == LambdaForm::AnonymousFunction && ret.is_none() && !block.is_empty() {
+            form = LambdaForm::Usual;
+        }
         let lambda = Expr::Lambda {
             params,
             body: Box::new(call),

@@ -496,6 +496,14 @@ impl LanguageRules {
         self.lang == Language::Kotlin
     }
 
+    /// True when the language declares type aliases (Kotlin's `typealias`, Scala's `type`).
+    pub fn writes_type_aliases(self) -> bool {
+        matches!(
+            self.lang,
+            Language::Kotlin | Language::Scala3 | Language::Scala2
+        )
+    }
+
     /// True when a program in the language gets a Java twin (the same IR written in Java,
     /// which javac compiles to judge a verdict): every language but Java itself.
     pub fn has_java_twin(self) -> bool {

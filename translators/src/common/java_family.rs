@@ -7,7 +7,7 @@
 
 use super::literal::LiteralSyntax;
 use super::{bracketed, comma_separated, CodeWriter, Dialect, TyPos};
-use crate::ir::{Expr, Lit, PrimTy, Receiver, RefKind, Stmt, Ty, TypeParam};
+use crate::ir::{Expr, Lit, Method, PrimTy, Receiver, RefKind, Stmt, Ty, TypeParam};
 use crate::TranslateError;
 
 /// Java's reserved keywords, the literals `true`/`false`/`null`, and `_` (none can name a
@@ -168,7 +168,35 @@ pub(crate) trait JavaFamily: Dialect {
             // an array is passed to a varargs parameter as it is
             Expr::Spread(inner) => self.expr(inner)?,
             Expr::Cond { cond, then, els } => self.cond(cond, then, els)?,
+            Expr::Anonymous { ty, methods } => self.anonymous(ty, methods)?,
         })
+    }
+
+    /// An anonymous class on one line: `new I<A>() { public R m(P p) { return e; } }`.
+    fn anonymous(&self, ty: &Ty, methods: &[Method]) -> Result<String, TranslateError> {
+        if !matches!(ty, Ty::Class { .. }) {
+            return Err(self.unsupported("an anonymous class of a type that is no class type"));
+        }
+        let mut decls = Vec::with_capacity(methods.len());
+        for m in methods {
+            let params = comma_separated(&m.params, |(n, t)| {
+                Ok(format!("{} {n}", self.ty(t, TyPos::Value)?))
+            })?;
+            let ret = match &m.ret {
+                Ty::Prim(PrimTy::Void) => "void".to_owned(),
+                t => self.ty(t, TyPos::Value)?,
+            };
+            let body = self.block_body(&[], &m.body, Some(&m.ret))?;
+            decls.push(format!(
+                "public {ret} {}({params}) {body}",
+                self.member(&m.name)?
+            ));
+        }
+        Ok(format!(
+            "new {}() {{ {} }}",
+            self.ty(ty, TyPos::Value)?,
+            decls.join(" ")
+        ))
     }
 
     /// `e` as an argument or operand inside another expression (Groovy parenthesizes

@@ -1,0 +1,9 @@
+package thalia.anonymous_operand;
+
+public final class Test_anonymous_operand {
+    public static void test() throws Throwable {
+        java.util.ArrayList<java.lang.String> xs = new java.util.ArrayList<java.lang.String>();
+        java.util.Collections.sort(xs, new java.util.Comparator<java.lang.String>() { public int compare(java.lang.String a, java.lang.String b) { return (-1); } });
+        int n = new java.util.Comparator<java.lang.String>() { public int compare(java.lang.String a, java.lang.String b) { return 2; } }.compare("p", "q");
+    }
+}
