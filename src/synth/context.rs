@@ -734,6 +734,47 @@ pub fn program_is_experimental(
             .any(|c| class_is_experimental(api, c))
 }
 
+/// The Java-only interfaces that the JVM classes Kotlin maps to its own (`java.lang.String` to
+/// `kotlin.String`, the boxes to `kotlin.Int`..., `java.lang.Enum` to `kotlin.Enum`) implement
+/// and Kotlin's classes do not: kotlinc rejects `val c: Constable = "x"` and a `String` for a
+/// `ConstantDesc` parameter.
+const KOTLIN_UNMAPPED_SUPERS: [&str; 2] = [
+    "java.lang.constant.Constable",
+    "java.lang.constant.ConstantDesc",
+];
+
+/// Kotlin's view of the classes it maps: `java.lang.String`, the boxes and `java.lang.Enum`
+/// lose the supertypes in [`KOTLIN_UNMAPPED_SUPERS`] (JDK 12's), so that no Kotlin program
+/// passes a `String` where a `ConstantDesc` is wanted, nor expects it to be rejected the
+/// other way.
+fn kotlin_mapped_supertypes(api: &mut Api) {
+    let dropped: Vec<_> = KOTLIN_UNMAPPED_SUPERS
+        .iter()
+        .map(|n| api.ts.arena.sym(n))
+        .collect();
+    let mapped = ["java.lang.String", "java.lang.Enum"]
+        .into_iter()
+        .chain(BOXES.iter().map(|(_, b)| *b));
+    for name in mapped {
+        let sym = api.ts.arena.sym(name);
+        let Some(sig) = api.ts.class_sig(sym).cloned() else {
+            continue;
+        };
+        let supers: Vec<_> = sig
+            .supers
+            .iter()
+            .copied()
+            .filter(|&t| {
+                !matches!(api.ts.arena.get(t), Type::Class { name, .. } if dropped.contains(name))
+            })
+            .collect();
+        if supers.len() != sig.supers.len() {
+            api.ts
+                .declare_class(sym, crate::types::ClassSig { supers, ..sig });
+        }
+    }
+}
+
 /// True for a Kotlin annotation class, which is no type of values (nor a bound).
 pub fn is_kotlin_annotation_class(api: &Api, c: ClassId) -> bool {
     kotlin_kind(api, c) == Some(KotlinKind::AnnotationClass)
@@ -754,6 +795,9 @@ impl SynthContext {
     /// classes and members of syntax `native` (Kotlin's own extension functions, top-level
     /// functions, nullable and function types).
     pub fn for_native(api: &mut Api, native: Option<Syntax>) -> SynthContext {
+        if native == Some(Syntax::Kotlin) {
+            kotlin_mapped_supertypes(api);
+        }
         let graph = ApiGraph::build(api);
         let string_sym = api.ts.arena.sym("java.lang.String");
         let object_sym = api.ts.arena.sym("java.lang.Object");
@@ -1464,6 +1508,27 @@ mod tests {
                 "{native:?}: the inner class is a type of the pool"
             );
             assert_eq!(ctx.expressible(&api, inner_t), !raw_skipped, "{native:?}");
+        }
+    }
+
+    #[test]
+    fn kotlin_sees_no_constant_desc_above_its_mapped_classes() {
+        for (native, sees) in [(None, true), (Some(Syntax::Kotlin), false)] {
+            let mut api = crate::embedded::embedded_corpus("java.base").expect("corpus");
+            let _ = SynthContext::for_native(&mut api, native);
+            let mut class = |api: &mut Api, n: &str| {
+                let s = api.ts.arena.sym(n);
+                api.ts.arena.class(s, &[])
+            };
+            let string = class(&mut api, "java.lang.String");
+            let integer = class(&mut api, "java.lang.Integer");
+            let desc = class(&mut api, "java.lang.constant.ConstantDesc");
+            let constable = class(&mut api, "java.lang.constant.Constable");
+            let chars = class(&mut api, "java.lang.CharSequence");
+            assert_eq!(api.ts.is_subtype(string, desc), sees, "{native:?}");
+            assert_eq!(api.ts.is_subtype(integer, constable), sees, "{native:?}");
+            // Kotlin's own supertypes stay
+            assert!(api.ts.is_subtype(string, chars), "{native:?}");
         }
     }
 

@@ -789,3 +789,57 @@ fn online_kotlinx_coroutines_fetches_kotlin_typed() {
     assert_eq!(join["other_metadata"]["is_suspend"], true);
     assert_loads(&out);
 }
+
+/// A library whose members need the standard library's opt-in markers.
+const MARKED: &str = r#"
+package lab
+
+class Lab {
+    @ExperimentalStdlibApi fun trial(): Int = 1
+    fun plain(): Int = 2
+}
+
+@ExperimentalStdlibApi class Trial
+"#;
+
+#[test]
+fn members_marked_with_the_standard_librarys_opt_in_markers_need_them() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let src = root.path().join("Lab.kt");
+    std::fs::write(&src, MARKED).expect("write");
+    let classes = root.path().join("classes");
+    let out = thalia()
+        .args(["toolchain", "exec", "kotlin", "--", "-d"])
+        .arg(&classes)
+        .arg(&src)
+        .output()
+        .expect("thalia runs");
+    if !out.status.success() {
+        require::missing_tool(
+            "kotlin_metadata",
+            &format!(
+                "kotlinc did not run: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        );
+        return;
+    }
+    let api = root.path().join("api");
+    let (ok, stderr) = extract(&["--view", "kotlin"], &[&classes], &api);
+    assert!(ok, "{stderr}");
+    let d = docs(&api);
+    // `kotlin.ExperimentalStdlibApi` is no input: the helper finds it on kotlin-stdlib
+    let marker = serde_json::json!(["kotlin.ExperimentalStdlibApi"]);
+    assert_eq!(d["lab.Trial"]["opt_in"], marker, "{}", d["lab.Trial"]);
+    let lab = &d["lab.Lab"];
+    assert_eq!(
+        method(lab, "trial")["other_metadata"]["opt_in"],
+        marker,
+        "{lab}"
+    );
+    assert_eq!(
+        method(lab, "plain")["other_metadata"].get("opt_in"),
+        None,
+        "{lab}"
+    );
+}

@@ -20,7 +20,7 @@ fn thalia() -> Command {
 const STRIDE: &str = "150";
 
 /// The most programs compiled per language (a warm compiler judges them in seconds).
-const MAX_JUDGED: usize = 8;
+const MAX_JUDGED: usize = 4;
 
 /// Synthesizes `lang` programs of `mode` into `out` with anonymous classes forced on;
 /// `extra` selects them (`--stride N`, `--only ID`...).
@@ -112,7 +112,7 @@ fn form_compiles_as_expected(form: &Form, lang: &str, mode: &str) {
     synth(lang, mode, &cfg, &only, &picked);
     let store = tmp.path().join("results");
     thalia()
-        .args(["check", "--server", "-j", "2", "-o"])
+        .args(["check", "--server", "--no-recheck", "-j", "2", "-o"])
         .arg(&store)
         .arg(&picked)
         .assert()
@@ -155,23 +155,15 @@ fn java_anonymous_classes_compile_as_expected() {
 }
 
 #[test]
-fn groovy_anonymous_classes_compile_as_expected() {
-    form_compiles_as_expected(&ANONYMOUS, "groovy", "well-typed");
-}
-
-#[test]
 fn kotlin_object_expressions_compile_as_expected() {
     form_compiles_as_expected(&ANONYMOUS, "kotlin", "well-typed");
 }
 
+// (Groovy writes Java's form and Scala 2 Scala 3's: the translators' golden tests compile
+// them with groovyc and scalac 2.13)
 #[test]
 fn scala3_anonymous_classes_compile_as_expected() {
     form_compiles_as_expected(&ANONYMOUS, "scala3", "well-typed");
-}
-
-#[test]
-fn scala2_anonymous_classes_compile_as_expected() {
-    form_compiles_as_expected(&ANONYMOUS, "scala2", "well-typed");
 }
 
 #[test]

@@ -510,11 +510,33 @@ public final class KotlinMetadataDump {
                 ? descriptor.substring(1, descriptor.length() - 1) : descriptor;
     }
 
+    /** Whether annotation classes outside the inputs are opt-in markers, by internal name. */
+    final Map<String, Boolean> classpathMarkers = new HashMap<>();
+
+    /** Whether `internalName` is an opt-in marker on the helper's own classpath (kotlin-stdlib's
+     *  `ExperimentalStdlibApi`...): a library's members may need the standard library's
+     *  markers, which are not among the inputs. */
+    boolean isClasspathMarker(String internalName) {
+        return classpathMarkers.computeIfAbsent(internalName, n -> {
+            try (InputStream in = KotlinMetadataDump.class.getClassLoader()
+                    .getResourceAsStream(n + ".class")) {
+                if (in == null) {
+                    return false;
+                }
+                Raw r = new Raw();
+                parseClass(in.readNBytes((int) MAX_CLASS_BYTES + 1), r);
+                return r.optInMarker;
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+        });
+    }
+
     /** The opt-in markers (dotted Kotlin names, sorted) among `types`, or null for none. */
     List<String> optIns(List<String> types) {
         java.util.TreeSet<String> out = new java.util.TreeSet<>();
         for (String t : types) {
-            if (markers.contains(t)) {
+            if (markers.contains(t) || isClasspathMarker(t)) {
                 out.add(t.replace('/', '.').replace('$', '.'));
             }
         }
