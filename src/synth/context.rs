@@ -1516,7 +1516,7 @@ mod tests {
         for (native, sees) in [(None, true), (Some(Syntax::Kotlin), false)] {
             let mut api = crate::embedded::embedded_corpus("java.base").expect("corpus");
             let _ = SynthContext::for_native(&mut api, native);
-            let mut class = |api: &mut Api, n: &str| {
+            let class = |api: &mut Api, n: &str| {
                 let s = api.ts.arena.sym(n);
                 api.ts.arena.class(s, &[])
             };
