@@ -752,25 +752,37 @@ fn kotlin_mapped_supertypes(api: &mut Api) {
         .iter()
         .map(|n| api.ts.arena.sym(n))
         .collect();
+    let keep = |ts: &crate::types::TypeSystem, t: TypeId| !matches!(ts.arena.get(t), Type::Class { name, .. } if dropped.contains(name));
     let mapped = ["java.lang.String", "java.lang.Enum"]
         .into_iter()
         .chain(BOXES.iter().map(|(_, b)| *b));
     for name in mapped {
+        // the type system's hierarchy (subtyping)
         let sym = api.ts.arena.sym(name);
-        let Some(sig) = api.ts.class_sig(sym).cloned() else {
-            continue;
-        };
-        let supers: Vec<_> = sig
-            .supers
-            .iter()
-            .copied()
-            .filter(|&t| {
-                !matches!(api.ts.arena.get(t), Type::Class { name, .. } if dropped.contains(name))
-            })
-            .collect();
-        if supers.len() != sig.supers.len() {
-            api.ts
-                .declare_class(sym, crate::types::ClassSig { supers, ..sig });
+        if let Some(sig) = api.ts.class_sig(sym).cloned() {
+            let supers: Vec<_> = sig
+                .supers
+                .iter()
+                .copied()
+                .filter(|&t| keep(&api.ts, t))
+                .collect();
+            if supers.len() != sig.supers.len() {
+                api.ts
+                    .declare_class(sym, crate::types::ClassSig { supers, ..sig });
+            }
+        }
+        // and the class's own lists, from which the API graph takes its subtype edges
+        if let Some(c) = api.class_by_name(name) {
+            let class = &api.classes[c.0 as usize];
+            let implements: Vec<TypeId> = (class.implements.iter().copied())
+                .filter(|&t| keep(&api.ts, t))
+                .collect();
+            let inherits: Vec<TypeId> = (class.inherits.iter().copied())
+                .filter(|&t| keep(&api.ts, t))
+                .collect();
+            let class = &mut api.classes[c.0 as usize];
+            class.implements = implements;
+            class.inherits = inherits;
         }
     }
 }
@@ -1529,6 +1541,13 @@ mod tests {
             assert_eq!(api.ts.is_subtype(integer, constable), sees, "{native:?}");
             // Kotlin's own supertypes stay
             assert!(api.ts.is_subtype(string, chars), "{native:?}");
+            // the API graph's subtype edges come from the class's own lists
+            let c = api.class_by_name("java.lang.String").expect("String");
+            assert_eq!(
+                api.class(c).supertypes().contains(&desc),
+                sees,
+                "{native:?}"
+            );
         }
     }
 
