@@ -254,8 +254,15 @@ fn operator_infix_and_default_forms_are_written_and_compile_as_expected() {
         match r["shape"]["call_form"].as_str() {
             Some("operator") => {
                 operators += 1;
+                // the call under test is the test function's last statement (lambdas of
+                // its inhabitants may call the same member as a call)
+                let last = src
+                    .lines()
+                    .filter(|l| l.starts_with("        ") && !l.trim().is_empty())
+                    .last()
+                    .unwrap_or(&src);
                 assert!(
-                    !src.contains(&format!(".{name}(")),
+                    !last.contains(&format!(".{name}(")),
                     "{} calls {name} as a call:\n{src}",
                     r["id"]
                 );
