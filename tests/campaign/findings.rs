@@ -145,6 +145,11 @@ fn dirs(run: &Path, folder: &str) -> Vec<PathBuf> {
 /// A campaign of ten well-typed groovy programs with the fake groovy 1.3.0 from the
 /// repository at `url`, into `run`; returns thalia's standard output.
 fn campaign(root: &Path, url: &str, run: &Path) -> String {
+    campaign_with(root, url, run, &[])
+}
+
+/// [`campaign`] with `extra` arguments (`--run`).
+fn campaign_with(root: &Path, url: &str, run: &Path, extra: &[&str]) -> String {
     let out = isolated(root)
         .args([
             "run",
@@ -167,6 +172,7 @@ fn campaign(root: &Path, url: &str, run: &Path) -> String {
             "--api",
         ])
         .arg(sample_api())
+        .args(extra)
         .arg("--out")
         .arg(run)
         .output()
@@ -489,36 +495,7 @@ fn the_recheck_runs_the_programs_of_run_findings_on_the_newer_releases() {
     let root = tempfile::tempdir().expect("tempdir");
     let url = maven_repo::serve(build_repository_of(root.path(), FAKE_LINKING_GROOVYC));
     let run = root.path().join("run");
-    let out = isolated(root.path())
-        .args([
-            "run",
-            "--lang",
-            "groovy",
-            "--mode",
-            "well-typed",
-            "--seed",
-            "1",
-            "--budget",
-            "10",
-            "--compiler",
-            "groovy@1.3.0",
-            "--no-twin",
-            "--no-reduce",
-            "--run",
-            "-j",
-            "1",
-            "--repo",
-            &url,
-            "--api",
-        ])
-        .arg(sample_api())
-        .arg("--out")
-        .arg(&run)
-        .output()
-        .expect("thalia runs");
-    let output =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{output}");
+    let output = campaign_with(root.path(), &url, &run, &["--run"]);
     // every release accepts the programs: only their runs tell the releases apart
     assert!(
         output.contains("newest releases: 1 of 2 finding(s) still open on groovy 2.2.0"),

@@ -101,25 +101,7 @@ fn compiled() -> Option<&'static Path> {
     static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
     DIR.get_or_init(|| {
         let root = tempfile::tempdir().expect("tempdir").keep();
-        let src = root.join("Demo.kt");
-        std::fs::write(&src, SOURCE).expect("write");
-        let classes = root.join("classes");
-        let out = thalia()
-            .args(["toolchain", "exec", "kotlin", "--", "-d"])
-            .arg(&classes)
-            .arg(&src)
-            .output()
-            .expect("thalia runs");
-        if !out.status.success() {
-            require::missing_tool(
-                "kotlin_metadata",
-                &format!(
-                    "kotlinc did not run (install it with `thalia toolchain install kotlin`): {}",
-                    String::from_utf8_lossy(&out.stderr)
-                ),
-            );
-            return None;
-        }
+        let classes = kotlinc(&root, "Demo.kt", SOURCE)?;
         let java = root.join("JavaPart.java");
         std::fs::write(&java, JAVA_SOURCE).expect("write");
         match std::process::Command::new("javac")
@@ -137,6 +119,31 @@ fn compiled() -> Option<&'static Path> {
         Some(classes)
     })
     .as_deref()
+}
+
+/// Compiles `source` (as `file` in `root`) with the installed kotlinc into `root/classes`;
+/// `None` when kotlinc did not run (the reason printed).
+fn kotlinc(root: &Path, file: &str, source: &str) -> Option<PathBuf> {
+    let src = root.join(file);
+    std::fs::write(&src, source).expect("write");
+    let classes = root.join("classes");
+    let out = thalia()
+        .args(["toolchain", "exec", "kotlin", "--", "-d"])
+        .arg(&classes)
+        .arg(&src)
+        .output()
+        .expect("thalia runs");
+    if !out.status.success() {
+        require::missing_tool(
+            "kotlin_metadata",
+            &format!(
+                "kotlinc did not run (install it with `thalia toolchain install kotlin`): {}",
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        );
+        return None;
+    }
+    Some(classes)
 }
 
 /// Runs `thalia extract ARGS -o OUT`; returns (success, stderr).
@@ -805,25 +812,9 @@ class Lab {
 #[test]
 fn members_marked_with_the_standard_librarys_opt_in_markers_need_them() {
     let root = tempfile::tempdir().expect("tempdir");
-    let src = root.path().join("Lab.kt");
-    std::fs::write(&src, MARKED).expect("write");
-    let classes = root.path().join("classes");
-    let out = thalia()
-        .args(["toolchain", "exec", "kotlin", "--", "-d"])
-        .arg(&classes)
-        .arg(&src)
-        .output()
-        .expect("thalia runs");
-    if !out.status.success() {
-        require::missing_tool(
-            "kotlin_metadata",
-            &format!(
-                "kotlinc did not run: {}",
-                String::from_utf8_lossy(&out.stderr)
-            ),
-        );
+    let Some(classes) = kotlinc(root.path(), "Lab.kt", MARKED) else {
         return;
-    }
+    };
     let api = root.path().join("api");
     let (ok, stderr) = extract(&["--view", "kotlin"], &[&classes], &api);
     assert!(ok, "{stderr}");

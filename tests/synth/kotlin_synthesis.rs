@@ -258,8 +258,7 @@ fn operator_infix_and_default_forms_are_written_and_compile_as_expected() {
                 // its inhabitants may call the same member as a call)
                 let last = src
                     .lines()
-                    .filter(|l| l.starts_with("        ") && !l.trim().is_empty())
-                    .last()
+                    .rfind(|l| l.starts_with("        ") && !l.trim().is_empty())
                     .unwrap_or(&src);
                 assert!(
                     !last.contains(&format!(".{name}(")),
