@@ -164,3 +164,51 @@ const STRIDE: usize = 100;
 /// as expected per cell; measured over larger samples in docs/findings.md, "Scala-typed
 /// APIs").
 const MAX_WRONG_PERCENT: usize = 1;
+
+/// A by-name parameter `=> T` takes an expression of `T`: the unit value `()` for `=> Unit`
+/// (`ShutdownHookThread.apply(())`), a literal or call for `=> T`; every program is written
+/// and scalac 3 accepts them all.
+#[test]
+fn by_name_parameters_take_an_expression_of_their_type() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    std::fs::create_dir_all(&api).expect("api dir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (from, name) in [
+        (
+            "api-json/scala-library-2.13.18",
+            "scala.sys.ShutdownHookThread.json",
+        ),
+        ("tests/fixtures/api-samples/scala", "scala.util.Try.json"),
+        ("tests/fixtures/api-samples/scala", "scala.Option.json"),
+    ] {
+        std::fs::copy(root.join(from).join(name), api.join(name)).expect("copy an API file");
+    }
+    let out = tmp.path().join("synth");
+    let o = thalia()
+        .args([
+            "synth", "--lang", "scala3", "-n", "40", "--seed", "7", "--api",
+        ])
+        .arg(&api)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .expect("thalia synth");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(!stderr.contains("not written"), "{stderr}");
+    let recs = runs::records(&out);
+    assert_eq!(recs.len(), 40, "{stderr}");
+    let sources: Vec<String> = recs
+        .iter()
+        .map(|r| std::fs::read_to_string(out.join(r["file"].as_str().expect("file"))).expect("src"))
+        .collect();
+    assert!(
+        sources
+            .iter()
+            .any(|s| s.contains("scala.sys.ShutdownHookThread.apply(())")),
+        "a `=> Unit` argument is `()`"
+    );
+    let (n, wrong) = check(&out, "scala3@3.9.0");
+    assert_eq!((n, wrong), (40, 0));
+}

@@ -42,8 +42,9 @@ const DOUBLE_FRACTION: f64 = 0.25;
 impl Worker<'_> {
     /// An expression of type `t` (a subtype of it), nested at most `depth` calls deep.
     pub fn inhabit(&mut self, rng: &mut SynthRng, t: TypeId, depth: usize) -> Inhabitant {
+        // a by-name parameter `=> T` takes an expression of `T`
         let t = match *self.api.ts.arena.get(t) {
-            Type::Nullable(i) => i,
+            Type::Nullable(i) | Type::ByName(i) => i,
             _ => t,
         };
         // a call chain's receiver: a path that ends in a call, if any is feasible
@@ -178,7 +179,7 @@ impl Worker<'_> {
         }
     }
 
-    /// A literal for primitives, their boxes and `String`.
+    /// A literal for primitives, their boxes and `String` (the unit value for `void`).
     fn literal(&mut self, rng: &mut SynthRng, t: TypeId) -> Option<Expr> {
         let a = &self.api.ts.arena;
         let p = match a.get(t) {
@@ -202,7 +203,8 @@ impl Worker<'_> {
             Prim::Long => Lit::Long(i64::from(n)),
             Prim::Float => Lit::Float(n as f32 + FLOAT_FRACTION),
             Prim::Double => Lit::Double(f64::from(n) + DOUBLE_FRACTION),
-            Prim::Void => return None,
+            // a Scala `Unit` (by-name) parameter takes the unit value `()`
+            Prim::Void => return Some(Expr::Unit),
         }))
     }
 

@@ -25,7 +25,7 @@ use crate::synth::config::Mode;
 use crate::synth::typing::erase::InferInfo;
 use crate::synth::typing::overload::Resolution;
 use crate::synth::typing::rules::{kotlin_default_import, print_actual};
-use crate::synth::typing::sequence::{Broken, Position, Task, TypingSequence};
+use crate::synth::typing::sequence::{is_void, Broken, Position, Task, TypingSequence};
 use crate::types::{print_type, Subst, Syntax, Type, TypeId};
 
 /// What the compiler sees as the type of an initializer, compared with the local's declared
@@ -542,6 +542,24 @@ impl Worker<'_> {
                 }
                 elems = Some(es);
                 // the array's type still decides erasure (elements of exactly its component)
+                args.push(Inhabitant {
+                    expr: Expr::Unit,
+                    info: InferInfo::Standalone(a),
+                });
+                continue;
+            }
+            // a `=> Unit` argument is the unit value itself: no language declares a `void`
+            // local
+            let unit = match *self.api.ts.arena.get(a) {
+                Type::ByName(t) => is_void(&self.api.ts.arena, t),
+                _ => is_void(&self.api.ts.arena, a),
+            };
+            if unit && !broken_here {
+                operands.push(Operand {
+                    expr: Expr::Unit,
+                    init: Init::Exact,
+                    position: Some(Position::Arg(i)),
+                });
                 args.push(Inhabitant {
                     expr: Expr::Unit,
                     info: InferInfo::Standalone(a),
