@@ -143,7 +143,7 @@ pub const RULED_OUT: [&str; 9] = [
 
 /// The members a program meant to run must not call: they act on the process or the machine.
 /// Matched against the source text (qualified or not).
-const FORBIDDEN: [(&str, &str); 14] = [
+const FORBIDDEN: [(&str, &str); 26] = [
     ("System.exit", "java.lang.System.exit"),
     ("Runtime", "java.lang.Runtime"),
     ("ProcessBuilder", "java.lang.ProcessBuilder"),
@@ -161,6 +161,20 @@ const FORBIDDEN: [(&str, &str); 14] = [
     ("Thread", "java.lang.Thread"),
     ("ClassLoader", "java.lang.ClassLoader"),
     ("sun.misc.Unsafe", "sun.misc.Unsafe"),
+    // the same acts through Kotlin's and Scala's own libraries
+    ("exitProcess", "kotlin.system.exitProcess"),
+    ("concurrent.thread", "kotlin.concurrent.thread"),
+    // (the translators call a package object's members through `package`)
+    ("sys.`package`.exit", "scala.sys.exit"),
+    ("sys.`package`.runtime", "scala.sys.runtime"),
+    ("sys.`package`.addShutdownHook", "scala.sys.addShutdownHook"),
+    ("sys.`package`.props", "scala.sys.props"),
+    ("sys.exit", "scala.sys.exit"),
+    ("sys.runtime", "scala.sys.runtime"),
+    ("sys.addShutdownHook", "scala.sys.addShutdownHook"),
+    ("sys.props", "scala.sys.props"),
+    ("ShutdownHookThread", "scala.sys.ShutdownHookThread"),
+    ("SystemProperties", "scala.sys.SystemProperties"),
 ];
 
 /// The member a program's `source` calls that acts on the process or the machine, if any:
@@ -363,6 +377,23 @@ mod tests {
         assert_eq!(
             forbidden_call("new java.lang.ProcessBuilder(\"ls\")"),
             Some("java.lang.ProcessBuilder")
+        );
+        // Kotlin's and Scala's own ways to end the process or register a hook
+        assert_eq!(
+            forbidden_call("kotlin.system.exitProcess(a0)"),
+            Some("kotlin.system.exitProcess")
+        );
+        assert_eq!(
+            forbidden_call("val r = scala.sys.ShutdownHookThread.apply(())"),
+            Some("scala.sys.ShutdownHookThread")
+        );
+        for src in ["scala.sys.`package`.exit(3)", "scala.sys.exit(3)"] {
+            assert_eq!(forbidden_call(src), Some("scala.sys.exit"), "{src}");
+        }
+        assert!(forbidden_call("scala.sys.`package`.addShutdownHook(())").is_some());
+        assert_eq!(
+            forbidden_call("scala.sys.`package`.props"),
+            Some("scala.sys.props")
         );
     }
 }
