@@ -149,9 +149,20 @@ impl Runner {
             path: p.to_path_buf(),
             message: e.to_string(),
         };
+        // the sandbox runs in `dir`: every path it is given is absolute (a run directory
+        // given as `-o runs/k` is relative)
+        let dir = &absolute(dir);
+        let shared: Vec<PathBuf> = shared.iter().map(|p| absolute(p)).collect();
+        let jobs: Vec<Job> = jobs
+            .iter()
+            .map(|j| Job {
+                classes: absolute(&j.classes),
+                ..j.clone()
+            })
+            .collect();
         let mut run = BatchRun::default();
         let mut rest: Vec<&Job> = jobs.iter().collect();
-        let shared_cp = std::env::join_paths(shared)
+        let shared_cp = std::env::join_paths(&shared)
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         while !rest.is_empty() {
@@ -172,15 +183,15 @@ impl Runner {
                 "-Xshare:auto".into(),
                 "-Djava.awt.headless=true".into(),
                 "-cp".into(),
-                self.class_dir.display().to_string(),
+                absolute(&self.class_dir).display().to_string(),
                 "ThaliaRunner".into(),
                 list.display().to_string(),
                 self.program_timeout_ms.to_string(),
                 shared_cp.clone(),
             ];
             // the classes and jars readable over the sandbox's empty /tmp
-            let mut readable: Vec<PathBuf> = shared.to_vec();
-            readable.push(self.class_dir.clone());
+            let mut readable: Vec<PathBuf> = shared.clone();
+            readable.push(absolute(&self.class_dir));
             for j in &rest {
                 if !readable.contains(&j.classes) {
                     readable.push(j.classes.clone());
@@ -235,4 +246,9 @@ impl Runner {
         let _ = std::fs::remove_dir_all(dir);
         Ok(run)
     }
+}
+
+/// `p` made absolute against the current directory (unchanged when it cannot be).
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }

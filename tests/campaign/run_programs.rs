@@ -368,10 +368,12 @@ fn a_check_with_run_runs_the_accepted_programs_and_records_their_outcomes() {
     let programs = r.join("programs");
     fake::synth(&tc, "java", "well-typed", 1, 12, &programs);
     let run = r.join("check");
+    // relative directories, as a user types them: the sandbox is given absolute ones
     let out = thalia(&tc)
-        .arg("check")
-        .arg(&programs)
+        .current_dir(r)
         .args([
+            "check",
+            "programs",
             "--compiler",
             "javac@real",
             "-j",
@@ -379,8 +381,8 @@ fn a_check_with_run_runs_the_accepted_programs_and_records_their_outcomes() {
             "--no-recheck",
             "--run",
             "--out",
+            "check",
         ])
-        .arg(&run)
         .output()
         .expect("thalia runs");
     let err = String::from_utf8_lossy(&out.stderr);
