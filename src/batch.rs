@@ -352,6 +352,9 @@ pub struct BatchManifest {
     /// With `--coverage`: the filters coverage is counted on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coverage: Option<Vec<String>>,
+    /// With `--run`: the accepted programs are run.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub run: bool,
 }
 
 /// The view of batches written before `--view`.
@@ -389,6 +392,7 @@ impl BatchManifest {
                 differs("modes", modes(&old.modes), modes(&self.modes)),
                 differs("budget", old.budget.clone(), self.budget.clone()),
                 differs("view", old.view.clone(), self.view.clone()),
+                differs("--run", old.run.to_string(), self.run.to_string()),
                 differs(
                     "coverage filters",
                     old.coverage.as_ref().map_or("none".into(), |f| f.join(",")),
@@ -1066,6 +1070,7 @@ mod tests {
                 budget: "100".into(),
                 view: "auto".into(),
                 coverage: None,
+                run: false,
             },
             libraries: vec![LibraryStatus {
                 coordinate: "g:a:1".into(),

@@ -69,6 +69,8 @@ pub struct BatchOptions {
     /// At the end of every cell, check its findings on the newest release of the compiler
     /// (see [`crate::campaign::recheck`]).
     pub recheck: bool,
+    /// Run the programs each compiler accepts (`thalia run --run`).
+    pub run: bool,
 }
 
 impl BatchOptions {
@@ -94,6 +96,7 @@ impl BatchOptions {
             progress: false,
             command: Vec::new(),
             recheck: true,
+            run: false,
         }
     }
 
@@ -270,6 +273,7 @@ fn cell_launch(
         out: Some(cdir.to_path_buf()),
         command: opts.command.clone(),
         recheck: opts.recheck,
+        run: opts.run,
         ..LaunchOptions::new(Programs::Synth(Box::new(programs)), settings)
     }
 }
@@ -426,6 +430,7 @@ pub fn run(opts: &BatchOptions, events: &dyn BatchEvents) -> Result<BatchOutcome
         budget: opts.budget_per_lib.trim().to_string(),
         view: opts.view.to_string(),
         coverage: None,
+        run: opts.run,
     };
     let cov = if opts.coverage {
         Some(coverage_setup(opts, &manifest.compiler)?)

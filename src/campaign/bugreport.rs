@@ -1360,6 +1360,7 @@ pub fn report_md(
                 language: c.tool.profile().language,
                 compiler: c.label(),
                 against: Vec::new(),
+                run: false,
                 shard: None,
             }),
             compiler: c.clone(),

@@ -30,6 +30,9 @@ pub struct SynthIdentity {
     /// `NAME@VERSION` of the other compilers (`--against`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub against: Vec<String>,
+    /// Accepted programs are run (`--run`): the run oracles judge them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub run: bool,
     /// The shard of the campaign this run is (`--shard I/N`), if it is one: a resumed shard
     /// stays the same shard.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -52,6 +55,9 @@ pub struct CheckIdentity {
     /// `NAME@VERSION` of the other compilers (`--against`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub against: Vec<String>,
+    /// Accepted programs are run (`--run`): the run oracles judge them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub run: bool,
     /// The shard of the check this store is (`thalia check --shard I/N`), if it is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
@@ -170,6 +176,7 @@ mod tests {
             synth_config: recorded_synth_config(Language::Kotlin, &SynthConfig::default()),
             compiler: "kotlin@2.4.21".into(),
             against: vec!["kotlin@1.8.21".into()],
+            run: false,
             shard: None,
         }));
         let v = serde_json::to_value(&run).expect("serializes");
@@ -185,6 +192,7 @@ mod tests {
             language: Language::Java,
             compiler: "javac@17".into(),
             against: Vec::new(),
+            run: false,
             shard: None,
         });
         let back: RunIdentity =
@@ -210,6 +218,7 @@ mod tests {
                 ),
                 compiler: "kotlin@2.4.21".into(),
                 against: Vec::new(),
+                run: seed == 3,
                 shard: None,
             }))
         };
@@ -218,6 +227,18 @@ mod tests {
         assert_eq!(
             first_difference(&a, &b),
             Some(("seed".into(), "1".into(), "2".into()))
+        );
+        // a run with `--run` is another campaign; one recorded before the field reads as
+        // without it
+        let with_run = serde_json::to_value(run(3)).expect("serializes");
+        assert_eq!(with_run["run"], true);
+        let mut older = serde_json::to_value(run(1)).expect("serializes");
+        assert_eq!(older.get("run"), None);
+        older["seed"] = 3.into();
+        let older: RunIdentity = serde_json::from_value(older).expect("reads back");
+        assert_eq!(
+            first_difference(&older, &run(3)),
+            Some(("run".into(), "nothing".into(), "true".into()))
         );
     }
 }

@@ -436,6 +436,7 @@ fn check(opts: &LaunchOptions, dir: &Path) -> Result<Summary, LaunchError> {
     let mut identity = setup::check_identity(dir, lang, setup::compiler_label(&tc))?;
     identity.against = copts.against.iter().map(driver::Against::label).collect();
     identity.shard = shard;
+    identity.run = opts.run;
     if let Some(sh) = shard {
         let count = match settings.budget {
             Budget::Programs(n) => Some(n),
@@ -554,6 +555,7 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
         synth_config: setup::recorded_synth_config(p.lang, base),
         compiler: setup::compiler_label(&tc),
         against: copts.against.iter().map(driver::Against::label).collect(),
+        run: opts.run,
         shard,
     }));
     let mut manifest = setup::manifest(identity, info, settings, &copts, opts.command.clone());

@@ -302,6 +302,7 @@ pub fn check_identity(
         language,
         compiler,
         against: Vec::new(),
+        run: false,
         shard: None,
     })
 }

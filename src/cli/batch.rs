@@ -88,6 +88,10 @@ pub(super) struct BatchArgs {
     /// Do not check each cell's findings on the newest release of the compiler.
     #[arg(long)]
     no_recheck: bool,
+    /// Run the programs each compiler accepts in a sandbox and judge how they end, as
+    /// `thalia run --run` does (needs bubblewrap).
+    #[arg(long)]
+    run: bool,
 }
 
 /// Prints the end of every cell's campaign as `thalia run` does.
@@ -128,6 +132,7 @@ pub(super) fn batch(args: BatchArgs) -> Result<ExitCode> {
         progress: progress(),
         command: std::env::args().collect(),
         recheck: !args.no_recheck,
+        run: args.run,
     };
     let outcome = thalia::batch::run::run(&opts, &Printer)?;
     if let Some(n) = outcome.server_starts {

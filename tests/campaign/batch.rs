@@ -765,3 +765,89 @@ fn a_restarted_warm_server_records_its_own_start_up_data() {
     want.sort();
     assert_eq!(names(&next), want);
 }
+
+/// `thalia batch --run`: every cell runs the programs javac accepts in the sandbox (each has
+/// a run outcome in its results), the setting is recorded in `batch.json` and every cell's
+/// identity, and a resume without `--run` is refused, naming it.
+#[test]
+fn a_batch_with_run_runs_each_cells_accepted_programs_and_keeps_the_setting() {
+    let test = "a_batch_with_run_runs_each_cells_accepted_programs_and_keeps_the_setting";
+    if !have_jdk(test) {
+        return;
+    }
+    let bwrap = Process::new("bwrap")
+        .args(["--ro-bind", "/", "/", "--unshare-all", "true"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !bwrap {
+        require::missing_tool(test, "bubblewrap (`bwrap`) cannot make a sandbox here");
+        return;
+    }
+    let Some(w) = World::new(test) else {
+        return;
+    };
+    std::fs::write(w.path("two.txt"), "g:alpha:1.0\ng:beta:2.0\n").expect("write list");
+    let out = w.path("run");
+    let args = |run: bool| {
+        let mut v: Vec<String> = [
+            "batch",
+            "--lang",
+            "java",
+            "--mode",
+            "well-typed",
+            "--budget-per-lib",
+            "8",
+            "--batch-size",
+            "8",
+            "--jobs",
+            "1",
+            "--seed",
+            "5",
+            "--no-server",
+            "--no-recheck",
+            "--repo",
+            &w.url,
+            "--libs",
+        ]
+        .map(String::from)
+        .to_vec();
+        v.push(w.path("two.txt").display().to_string());
+        v.push("--out".into());
+        v.push(out.display().to_string());
+        if run {
+            v.push("--run".into());
+        }
+        v
+    };
+    let mut cmd = w.command();
+    cmd.args(args(true));
+    succeed(cmd);
+    let s = summary(&out);
+    assert_eq!(s["manifest"]["run"], true, "{s}");
+    assert_eq!(s["cells_done"], 2, "{s}");
+    for lib in ["g_alpha_1.0", "g_beta_2.0"] {
+        let cell = out.join(lib).join("well-typed");
+        let manifest: Value = serde_json::from_str(
+            &std::fs::read_to_string(cell.join("manifest.json")).expect("manifest"),
+        )
+        .expect("manifest JSON");
+        assert_eq!(manifest["identity"]["run"], true, "{manifest}");
+        let results = fake::lines(&cell.join("results.jsonl"));
+        let accepted: Vec<&Value> = results
+            .iter()
+            .filter(|r| r["verdict"] == "accepted")
+            .collect();
+        assert!(!accepted.is_empty(), "{lib}: {results:?}");
+        for r in accepted {
+            assert!(
+                r["run"]["program"]["outcome"].is_string(),
+                "{lib}: an accepted program without a run outcome: {r}"
+            );
+        }
+    }
+    // the same batch without `--run` is another batch
+    let o = w.command().args(args(false)).output().expect("thalia runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(err.contains("--run"), "{err}");
+}

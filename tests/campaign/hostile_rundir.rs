@@ -93,6 +93,7 @@ fn manifest(tool: Tool, version: &str, shard: Option<Shard>) -> Manifest {
             language: thalia_translators::Language::Java,
             compiler: format!("{}@{version}", tool.name()),
             against: Vec::new(),
+            run: false,
             shard,
         }),
         compiler: compiler(tool, version),

@@ -749,6 +749,7 @@ fn manifest() -> Manifest {
             language: thalia_translators::Language::Java,
             compiler: "javac@17".into(),
             against: Vec::new(),
+            run: false,
             shard: None,
         }),
         compiler: CompilerInfo {
