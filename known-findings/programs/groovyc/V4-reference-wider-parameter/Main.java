@@ -1,0 +1,1 @@
+class Main { static void test() { java.util.function.Function<Object, Object> f = Integer::toBinaryString; } }

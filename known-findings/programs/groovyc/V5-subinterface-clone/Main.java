@@ -1,0 +1,1 @@
+class Main { static void test() { java.text.AttributedCharacterIterator it = new java.text.AttributedString("a").getIterator(); Object o = it.clone(); } }
