@@ -238,6 +238,12 @@ pub fn judge_run(program: &RunOutcome, twin: Option<&RunOutcome>) -> Option<RunF
     {
         return None;
     }
+    // an NPE without a message that the program's own code threw (no call above it): a
+    // `throw`, not the JVM's (whose NPEs say what was null), which is Kotlin's `!!`, an
+    // assertion the program makes and its Java twin has no reading of
+    if class == "java.lang.NullPointerException" && message.is_none() && call.is_none() {
+        return None;
+    }
     let raised = match cause {
         Some(c) => format!("{class} ({c})"),
         None => class.clone(),
@@ -299,7 +305,7 @@ mod tests {
     }
 
     #[test]
-    fn kotlins_null_check_of_a_platform_value_is_expected_though_the_twin_ends_normally() {
+    fn kotlins_null_checks_and_its_not_null_assertion_are_expected_though_the_twin_ends_normally() {
         let checked = RunOutcome::Exception {
             class: "java.lang.NullPointerException".into(),
             frame: Some("T.test:6".into()),
@@ -316,6 +322,28 @@ mod tests {
             message: Some("null cannot be cast to non-null type T of T.test".into()),
         };
         assert_eq!(judge_run(&cast, Some(&RunOutcome::Normal)), None);
+        // Kotlin's `!!` on a `null` (`r.replace(k, v)!!`): thrown by the program's own frame,
+        // without a message
+        let bang = RunOutcome::Exception {
+            class: "java.lang.NullPointerException".into(),
+            frame: Some("T.test:11".into()),
+            call: None,
+            cause: None,
+            message: None,
+        };
+        assert_eq!(judge_run(&bang, Some(&RunOutcome::Normal)), None);
+        // one without a message from a call the program made stays one
+        let from_call = RunOutcome::Exception {
+            class: "java.lang.NullPointerException".into(),
+            frame: Some("T.test:11".into()),
+            call: Some("lib.A.m".into()),
+            cause: None,
+            message: None,
+        };
+        assert_eq!(
+            judge_run(&from_call, Some(&RunOutcome::Normal)).map(|f| f.kind),
+            Some(RunKind::Unsoundness)
+        );
         // an NPE with another message the twin does not share stays a finding
         let other = RunOutcome::Exception {
             class: "java.lang.NullPointerException".into(),
