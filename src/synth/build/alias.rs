@@ -18,7 +18,8 @@ impl Worker<'_> {
     /// each class at the use probability) when the program's forms have type aliases: a
     /// class whose locals write all its type arguments, none a wildcard, whose type
     /// parameters have no bound (an alias's parameters have none, and Scala checks the
-    /// expansion against the class's bounds), and that is no inner class.
+    /// expansion against the class's bounds), that is no inner class, and that the
+    /// language lets an alias name.
     pub(crate) fn declare_aliases(&mut self, rng: &mut SynthRng, program: &mut Program) {
         if !self.building.features.type_aliases {
             return;
@@ -47,6 +48,7 @@ impl Worker<'_> {
             seen.push(name.clone());
             if args.iter().any(Ty::is_wildcard)
                 || program.inner_classes.contains(name)
+                || !self.rules.aliases_class(name)
                 || !self.unbounded_class(name, args.len())
             {
                 continue;

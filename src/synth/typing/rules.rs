@@ -60,6 +60,27 @@ pub enum ExtensionTable {
     Kotlin,
 }
 
+/// The annotations kotlinc reads itself (its compiler-required annotations), to which no
+/// `typealias` may point: Java's meta-annotations and Kotlin's own that steer resolution.
+const KOTLIN_COMPILER_REQUIRED_ANNOTATIONS: [&str; 16] = [
+    "java.lang.annotation.Target",
+    "java.lang.annotation.Retention",
+    "java.lang.annotation.Repeatable",
+    "java.lang.annotation.Documented",
+    "java.lang.Deprecated",
+    "kotlin.annotation.Target",
+    "kotlin.annotation.Retention",
+    "kotlin.annotation.Repeatable",
+    "kotlin.annotation.MustBeDocumented",
+    "kotlin.Deprecated",
+    "kotlin.DeprecatedSinceKotlin",
+    "kotlin.SinceKotlin",
+    "kotlin.WasExperimental",
+    "kotlin.RequiresOptIn",
+    "kotlin.OptIn",
+    "kotlin.jvm.JvmRecord",
+];
+
 /// The rules of one target language, as answers to capability questions.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct LanguageRules {
@@ -301,6 +322,13 @@ impl LanguageRules {
         self.lang != Language::Scala2
     }
 
+    /// True when a type alias may name class `class`: Kotlin forbids a `typealias` to the
+    /// annotations the compiler itself reads ("typealias to a compiler-required annotation
+    /// 'java.lang.annotation.Target' is not allowed", kotlinc 2.4.21).
+    pub fn aliases_class(self, class: &str) -> bool {
+        self.lang != Language::Kotlin || !KOTLIN_COMPILER_REQUIRED_ANNOTATIONS.contains(&class)
+    }
+
     /// True when the elements of an annotation type are properties, not methods (Kotlin).
     pub fn annotation_elements_are_properties(self) -> bool {
         self.lang == Language::Kotlin
@@ -532,6 +560,15 @@ mod tests {
             assert!(LanguageRules::new(Language::Java).widens_primitive(Prim::Char, to));
         }
         assert!(groovy.widens_primitive(Prim::Short, Prim::Int));
+    }
+
+    #[test]
+    fn kotlin_aliases_no_compiler_required_annotation() {
+        let kotlin = LanguageRules::new(Language::Kotlin);
+        assert!(!kotlin.aliases_class("java.lang.annotation.Target"));
+        assert!(kotlin.aliases_class("java.lang.annotation.Native"));
+        assert!(kotlin.aliases_class("java.util.ArrayList"));
+        assert!(LanguageRules::new(Language::Scala3).aliases_class("java.lang.annotation.Target"));
     }
 
     #[test]
