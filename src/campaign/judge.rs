@@ -460,7 +460,7 @@ impl Judge {
                     crate::run::RunKind::Unsoundness => FindingKind::Unsoundness,
                 };
                 let sig = run_signature(self.compiler.tool, kind, &rf.detail);
-                let twin = match (&run.twin, kind) {
+                let twin = match (crate::run::comparable_twin(run.twin.as_ref()), kind) {
                     (Some(_), _) => TwinStatus::Confirmed,
                     (None, FindingKind::Miscompilation) => TwinStatus::NoTwin,
                     (None, _) => TwinStatus::Unconfirmed,
@@ -475,7 +475,8 @@ impl Judge {
                         file: t.file.clone(),
                         compiler: "javac".into(),
                         verdict: run.twin.as_ref().map(|_| "accepted".to_string()),
-                        status: run.twin.as_ref().map(|_| TwinStatus::Confirmed),
+                        status: crate::run::comparable_twin(run.twin.as_ref())
+                            .map(|_| TwinStatus::Confirmed),
                         not_applicable: None,
                     }),
                     known: None,

@@ -14,7 +14,9 @@ pub mod sandbox;
 
 use std::path::PathBuf;
 
-pub use oracle::{forbidden_call, judge_run, RunFinding, RunKind, RunOutcome, RunRecord};
+pub use oracle::{
+    comparable_twin, forbidden_call, judge_run, RunFinding, RunKind, RunOutcome, RunRecord,
+};
 pub use runner::{BatchRun, Job, Runner};
 pub use sandbox::{Limits, Sandbox};
 

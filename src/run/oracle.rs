@@ -259,6 +259,10 @@ pub fn judge_run(program: &RunOutcome, twin: Option<&RunOutcome>) -> Option<RunF
         });
     }
     let ruled_out = RULED_OUT.contains(&class.as_str());
+    // a twin stopped by Java's null check of a bound method reference's receiver (`e::m`
+    // on a null `e`, JLS 15.13.3) never reached what the program ran into after it: it
+    // tells nothing of the rest (Groovy's references check no receiver at creation)
+    let twin = comparable_twin(twin);
     let unsound = match twin {
         Some(RunOutcome::Normal) => true,
         Some(RunOutcome::Exception { class: other, .. }) => other != class && ruled_out,
@@ -269,6 +273,19 @@ pub fn judge_run(program: &RunOutcome, twin: Option<&RunOutcome>) -> Option<RunF
         kind: RunKind::Unsoundness,
         detail,
     })
+}
+
+/// The twin's outcome when it can confirm or refute the program's: not when the twin stopped
+/// at Java's null check of a bound method reference's receiver, before the rest.
+pub fn comparable_twin(twin: Option<&RunOutcome>) -> Option<&RunOutcome> {
+    twin.filter(|t| !stopped_at_reference_null_check(t))
+}
+
+/// True when `outcome` is the `NullPointerException` of Java's check that a bound method
+/// reference's receiver is not `null` (`Objects.requireNonNull` called by the program).
+fn stopped_at_reference_null_check(outcome: &RunOutcome) -> bool {
+    matches!(outcome, RunOutcome::Exception { class, call: Some(call), .. }
+        if class == "java.lang.NullPointerException" && call == "java.util.Objects.requireNonNull")
 }
 
 /// True for the message of Kotlin's null checks at the Java boundary
@@ -356,6 +373,40 @@ mod tests {
             judge_run(&other, Some(&RunOutcome::Normal)).map(|f| f.kind),
             Some(RunKind::Unsoundness)
         );
+    }
+
+    #[test]
+    fn a_twin_stopped_at_a_null_references_check_confirms_nothing() {
+        // groovyc's `(Era) aNullMap::size` reaches `HijrahChronology.date`, whose own check
+        // throws; the twin's `null::size` stopped at `Objects.requireNonNull` before it
+        let api_check = RunOutcome::Exception {
+            class: "java.lang.ClassCastException".into(),
+            frame: Some("T.test:6".into()),
+            call: Some("java.time.chrono.HijrahChronology.date".into()),
+            cause: None,
+            message: Some("Era must be HijrahEra".into()),
+        };
+        let twin = RunOutcome::Exception {
+            class: "java.lang.NullPointerException".into(),
+            frame: Some("T.test:5".into()),
+            call: Some("java.util.Objects.requireNonNull".into()),
+            cause: None,
+            message: None,
+        };
+        // judged as without a twin: unconfirmed, never confirmed by this twin
+        assert_eq!(
+            judge_run(&api_check, Some(&twin)),
+            judge_run(&api_check, None)
+        );
+        // the program's own NPE there is no finding
+        let npe = RunOutcome::Exception {
+            class: "java.lang.NullPointerException".into(),
+            frame: Some("T.test:5".into()),
+            call: Some("lib.A.m".into()),
+            cause: None,
+            message: Some("Cannot invoke \"Map.size()\"".into()),
+        };
+        assert_eq!(judge_run(&npe, Some(&twin)), None);
     }
 
     #[test]
