@@ -680,7 +680,13 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
     store.note_untranslatable(&untranslatable)?;
     if !interrupted {
         for (reason, n) in &untranslatable {
-            eprintln!("{n} programs could not be translated ({reason}): skipped");
+            match reason.strip_prefix("Java twin: ") {
+                // the program itself was compiled and judged, without a twin
+                Some(why) => {
+                    eprintln!("{n} programs have no Java twin ({why}): judged without one")
+                }
+                None => eprintln!("{n} programs could not be translated ({reason}): skipped"),
+            }
         }
     }
     let mut done = Summary {
