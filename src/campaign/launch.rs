@@ -351,7 +351,12 @@ fn judge_for(
 /// The end of a session that was not interrupted: the recheck on the newest releases (unless
 /// turned off) and every finding's report rewritten with its status, environment and
 /// duplicates.
-fn finish(opts: &LaunchOptions, dir: &Path, known: &KnownSet) -> Option<RecheckSummary> {
+fn finish(
+    opts: &LaunchOptions,
+    dir: &Path,
+    known: &KnownSet,
+    reduce: bool,
+) -> Option<RecheckSummary> {
     let s = &opts.settings;
     let rechecked = opts.recheck.then(|| {
         recheck::recheck(
@@ -372,6 +377,24 @@ fn finish(opts: &LaunchOptions, dir: &Path, known: &KnownSet) -> Option<RecheckS
         }
         None => None,
     };
+    // the findings whose known label the newer releases took back are in `bugs/` now,
+    // unreduced (known findings are not reduced): reduced like the others, for a while
+    if reduce
+        && rechecked.as_ref().is_some_and(|r| !r.relabelled.is_empty())
+        && !autoreduce::pending(dir).is_empty()
+    {
+        let done = AutoReducer::start(
+            dir.to_path_buf(),
+            ReduceOptions {
+                server: s.server,
+                ..ReduceOptions::default()
+            },
+        )
+        .finish();
+        if done.reduced + done.failed + done.pending > 0 {
+            eprintln!("after the newest releases: {}", done.line());
+        }
+    }
     if let Err(e) = recheck::finalize(
         dir,
         &FinalizeOptions {
@@ -480,7 +503,7 @@ fn check(opts: &LaunchOptions, dir: &Path) -> Result<Summary, LaunchError> {
     let mut done = summary(outcome, &store);
     drop(store);
     if !interrupted {
-        done.recheck = finish(opts, &out, &known);
+        done.recheck = finish(opts, &out, &known, false);
         let (findings, distinct) = counts(&out);
         done.findings = findings;
         done.distinct = distinct;
@@ -696,7 +719,7 @@ fn run(opts: &LaunchOptions, p: &SynthPrograms) -> Result<Summary, LaunchError> 
     };
     drop(store);
     if !interrupted {
-        done.recheck = finish(opts, &out, &known);
+        done.recheck = finish(opts, &out, &known, p.reduce);
         let (findings, distinct) = counts(&out);
         done.findings = findings;
         done.distinct = distinct;
