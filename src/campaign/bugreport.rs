@@ -251,8 +251,12 @@ pub fn print(blocks: &[Block], format: Format) -> String {
     out.trim_end().to_string() + "\n"
 }
 
+/// What a path into a run's compile directories contains (`<run>/work/w0/src/T.groovy`).
+const RUN_WORK_MARK: &str = "/work/w";
+
 /// `text` without absolute paths: each is replaced by its last component (a source file's
-/// name, a jar's), `file:` URLs included; relative paths and the rest stay as they are.
+/// name, a jar's), `file:` URLs included, and so is a relative path into a run's compile
+/// directories; other relative paths and the rest stay as they are.
 pub fn scrub(text: &str) -> String {
     let path_char = |c: char| !c.is_whitespace() && !"'\"()[]<>,;:|`{}=".contains(c);
     let chars: Vec<char> = text.chars().collect();
@@ -283,7 +287,14 @@ pub fn scrub(text: &str) -> String {
                 !(p.is_alphanumeric() || "._/>$-".contains(p))
             });
         url = false;
-        if !starts_path {
+        // a relative path into a run's compile directories (`runs/g/work/w0/src/T.groovy`:
+        // a run given as a relative directory)
+        let starts_run_path =
+            !starts_path && path_char(c) && (i == 0 || !path_char(chars[i - 1])) && {
+                let token: String = chars[i..].iter().take_while(|&&c| path_char(c)).collect();
+                token.contains(RUN_WORK_MARK)
+            };
+        if !starts_path && !starts_run_path {
             out.push(c);
             i += 1;
             continue;
@@ -1427,6 +1438,15 @@ mod tests {
             (
                 "thalia synth --api '/srv/x/api json' --seed 1",
                 "thalia synth --api 'api json' --seed 1",
+            ),
+            // a run given as a relative directory (`--out g4011`)
+            (
+                "g4011/work/w0/src/Test_p016742.groovy: 6: Method clone is protected",
+                "Test_p016742.groovy: 6: Method clone is protected",
+            ),
+            (
+                "x k2421/work/w1/twin-src/Test_p1.java:6: error",
+                "x Test_p1.java:6: error",
             ),
         ];
         for (input, want) in cases {
