@@ -276,9 +276,25 @@ pub fn judge_run(program: &RunOutcome, twin: Option<&RunOutcome>) -> Option<RunF
 }
 
 /// The twin's outcome when it can confirm or refute the program's: not when the twin stopped
-/// at Java's null check of a bound method reference's receiver, before the rest.
+/// at Java's null check of a bound method reference's receiver, before the rest, nor when
+/// the machine stopped it (an I/O or network error: a port the program still holds).
 pub fn comparable_twin(twin: Option<&RunOutcome>) -> Option<&RunOutcome> {
-    twin.filter(|t| !stopped_at_reference_null_check(t))
+    twin.filter(|t| !stopped_at_reference_null_check(t) && !stopped_by_environment(t))
+}
+
+/// The packages of the exceptions the machine raises (files, sockets, channels), not the
+/// program's types.
+const ENVIRONMENT_EXCEPTION_PACKAGES: [&str; 4] = [
+    "java.io.",
+    "java.net.",
+    "java.nio.file.",
+    "java.nio.channels.",
+];
+
+/// True when `outcome` is an exception of the machine's (an I/O or network error).
+fn stopped_by_environment(outcome: &RunOutcome) -> bool {
+    matches!(outcome, RunOutcome::Exception { class, .. }
+        if ENVIRONMENT_EXCEPTION_PACKAGES.iter().any(|p| class.starts_with(p)))
 }
 
 /// True when `outcome` is the `NullPointerException` of Java's check that a bound method
@@ -376,7 +392,7 @@ mod tests {
     }
 
     #[test]
-    fn a_twin_stopped_at_a_null_references_check_confirms_nothing() {
+    fn a_twin_stopped_at_a_null_references_check_or_by_the_machine_confirms_nothing() {
         // groovyc's `(Era) aNullMap::size` reaches `HijrahChronology.date`, whose own check
         // throws; the twin's `null::size` stopped at `Objects.requireNonNull` before it
         let api_check = RunOutcome::Exception {
@@ -407,6 +423,23 @@ mod tests {
             message: Some("Cannot invoke \"Map.size()\"".into()),
         };
         assert_eq!(judge_run(&npe, Some(&twin)), None);
+        // a twin the machine stopped (the port the program still held) confirms nothing
+        let bind = RunOutcome::Exception {
+            class: "java.net.BindException".into(),
+            frame: Some("T.test:7".into()),
+            call: Some("java.net.DatagramSocket.<init>".into()),
+            cause: None,
+            message: Some("Address already in use".into()),
+        };
+        let api_null = RunOutcome::Exception {
+            class: "java.lang.NullPointerException".into(),
+            frame: Some("T.test:7".into()),
+            call: None,
+            cause: None,
+            message: Some("Cannot invoke \"DatagramChannel.setOption()\"".into()),
+        };
+        assert_eq!(judge_run(&api_null, Some(&bind)), None);
+        assert_eq!(comparable_twin(Some(&bind)), None);
     }
 
     #[test]
