@@ -753,6 +753,16 @@ pub struct Parts {
     pub reduced_from: Option<usize>,
     /// Whether the finding has a reduced program (`reduced/`).
     pub has_reduced: bool,
+    /// Whether its reduction found that the program, compiled alone, does not make the
+    /// finding (the campaign's batch did).
+    pub not_reproduced_alone: bool,
+}
+
+/// Whether the reduction of the finding in `dir` found that its program, compiled alone,
+/// does not make the finding.
+pub fn not_reproduced_alone(dir: &Path) -> bool {
+    read(dir, super::autoreduce::REDUCE_FAILED)
+        .is_some_and(|t| t.contains(super::reduce::NOT_REPRODUCED_WORDS))
 }
 
 /// What a report needs of its run.
@@ -844,6 +854,14 @@ pub fn blocks(f: &FindingFile, parts: &Parts, ctx: &RunContext) -> Vec<Block> {
     }
     if let Some(i) = &f.intended {
         standing.push(vec![bold("Intended change: "), text(i.id.clone())]);
+    }
+    if parts.not_reproduced_alone {
+        standing.push(vec![
+            bold("Does not reproduce alone: "),
+            text(format!(
+                "compiled alone, {compiler} does not make this finding of the program (the                  campaign's batch did); check it before filing"
+            )),
+        ]);
     }
     if !standing.is_empty() {
         out.push(Block::List(standing));
@@ -1242,6 +1260,7 @@ pub fn parts(dir: &Path, f: &FindingFile, reduced: bool) -> Result<Parts, StoreE
             bisection,
             reduced_from: Some(original_lines),
             has_reduced,
+            not_reproduced_alone: false,
         });
     }
     let source = read(dir, &f.program.file).ok_or_else(|| missing(&f.program.file))?;
@@ -1263,6 +1282,7 @@ pub fn parts(dir: &Path, f: &FindingFile, reduced: bool) -> Result<Parts, StoreE
         bisection,
         reduced_from: None,
         has_reduced,
+        not_reproduced_alone: not_reproduced_alone(dir),
     })
 }
 
@@ -1358,6 +1378,7 @@ pub fn report_md(
         bisection: None,
         reduced_from,
         has_reduced: false,
+        not_reproduced_alone: false,
     };
     let manifest_less = RunContext {
         manifest: Manifest {
@@ -1391,6 +1412,24 @@ pub fn report_md(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_finding_whose_reduction_could_not_reproduce_it_says_so() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        assert!(!super::not_reproduced_alone(dir.path()));
+        let failed = dir.path().join(super::super::autoreduce::REDUCE_FAILED);
+        std::fs::write(&failed, "the reduction ran out of compiler runs\n").expect("write");
+        assert!(!super::not_reproduced_alone(dir.path()));
+        std::fs::write(
+            &failed,
+            format!(
+                "the finding does not reproduce: groovy@6.0.0 {} rejected-elsewhere-groovy-1\n",
+                super::super::reduce::NOT_REPRODUCED_WORDS
+            ),
+        )
+        .expect("write");
+        assert!(super::not_reproduced_alone(dir.path()));
+    }
+
     #[test]
     fn a_program_naming_only_jdk_and_language_classes_needs_no_dependency() {
         let java = "package thalia.p1;\nimport java.util.List;\nimport static java.util.Collections.emptyList;\nclass T { void t(List<String> l, short s) { java.util.function.Supplier<String> f = () -> l.remove(s); String x = \"org.foo.Bar\"; } }";

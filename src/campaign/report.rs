@@ -429,10 +429,20 @@ impl Report {
                             .as_ref()
                             .and_then(|f| f.status.as_ref())
                             .map(|s| s.state),
-                        status: file
-                            .as_ref()
-                            .and_then(|f| f.status.as_ref())
-                            .map(|s| s.short()),
+                        status: {
+                            let st = file
+                                .as_ref()
+                                .and_then(|f| f.status.as_ref())
+                                .map(|s| s.short());
+                            // a finding its program alone does not make says so
+                            if super::bugreport::not_reproduced_alone(&dir.join(&path)) {
+                                Some(st.map_or("not reproduced alone".into(), |s| {
+                                    format!("{s}; not reproduced alone")
+                                }))
+                            } else {
+                                st
+                            }
+                        },
                         twin: f.twin,
                     })
                     .count += 1;

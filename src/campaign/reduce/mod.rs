@@ -105,6 +105,9 @@ pub struct Reduced {
     pub cluster: String,
 }
 
+/// What a reduction that could not reproduce its finding says (in `reduce-failed.txt`).
+pub const NOT_REPRODUCED_WORDS: &str = "does not give the program the signature";
+
 /// A reduction that could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum ReduceError {
@@ -552,7 +555,7 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
     };
     let Some((mut source, mut verdict)) = judge_.keeps_finding(&program)? else {
         return Err(ReduceError::NotReproduced(format!(
-            "{spec} does not give the program the signature {}",
+            "{spec} {NOT_REPRODUCED_WORDS} {}",
             finding.signature
         )));
     };
