@@ -251,9 +251,6 @@ pub fn print(blocks: &[Block], format: Format) -> String {
     out.trim_end().to_string() + "\n"
 }
 
-/// What a path into a run's compile directories contains (`<run>/work/w0/src/T.groovy`).
-const RUN_WORK_MARK: &str = "/work/w";
-
 /// `text` without absolute paths: each is replaced by its last component (a source file's
 /// name, a jar's), `file:` URLs included, and so is a relative path into a run's compile
 /// directories; other relative paths and the rest stay as they are.
@@ -264,6 +261,9 @@ pub fn scrub(text: &str) -> String {
     let mut i = 0;
     // just after a `file:` scheme: a path follows whatever precedes it
     let mut url = false;
+    // what a path into a run's compile directories holds (`w0/src/T.groovy` under its
+    // work directory)
+    let run_work_mark = format!("/{}/w", super::driver::WORK_DIR);
     while i < chars.len() {
         let c = chars[i];
         // a `file:` URL: drop the scheme, the path that follows is scrubbed below
@@ -292,7 +292,7 @@ pub fn scrub(text: &str) -> String {
         let starts_run_path =
             !starts_path && path_char(c) && (i == 0 || !path_char(chars[i - 1])) && {
                 let token: String = chars[i..].iter().take_while(|&&c| path_char(c)).collect();
-                token.contains(RUN_WORK_MARK)
+                token.contains(&run_work_mark)
             };
         if !starts_path && !starts_run_path {
             out.push(c);

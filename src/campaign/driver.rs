@@ -187,6 +187,9 @@ fn progress_bar(
     b
 }
 
+/// The directory of a run that holds its workers' compile directories (`w0`, `w1`, ...).
+pub const WORK_DIR: &str = "work";
+
 /// Runs a campaign until the source or the budget is exhausted, or Ctrl-C; `judge` judges
 /// every verdict.
 pub fn run(
@@ -199,7 +202,7 @@ pub fn run(
     let start = Instant::now();
     let mut store = store;
     store.start_clock();
-    let work = store.dir().join("work");
+    let work = store.dir().join(WORK_DIR);
     let store = Mutex::new(store);
     let failure: Mutex<Option<CampaignError>> = Mutex::new(None);
     let stop = AtomicBool::new(false);
