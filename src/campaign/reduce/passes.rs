@@ -49,6 +49,9 @@ pub struct Allow {
     /// and replacing an operand may remove it whatever the types, so the oracle checks
     /// every operand's replacement.
     pub ill_typed: bool,
+    /// An untyped `null` is no operand's smallest inhabitant (Kotlin: `null` has no non-null
+    /// type, and the Java twin, the oracle, cannot tell).
+    pub no_untyped_null: bool,
 }
 
 /// The JDK supertypes of the library classes a program names, nearest first (a library class
@@ -324,16 +327,19 @@ fn replacements(e: &Expr, pos: Pos, allow: Allow) -> Vec<(Expr, Check)> {
         }
         // an operand that is not yet the smallest: an untyped `null`
         (Pos::Arg | Pos::Inner, x)
-            if !matches!(
-                x,
-                Expr::Lit(_) | Expr::Bottom(_) | Expr::Local(_) | Expr::Unit | Expr::Spread(_)
-            ) =>
+            if !allow.no_untyped_null
+                && !matches!(
+                    x,
+                    Expr::Lit(_) | Expr::Bottom(_) | Expr::Local(_) | Expr::Unit | Expr::Spread(_)
+                ) =>
         {
             oracle(&mut out, Expr::Lit(Lit::Null));
         }
         // `((Object) null)` as a receiver or an argument: the cast may not matter where the
         // member or parameter is looked up on `Object` anyway
-        (Pos::Receiver | Pos::Arg, Expr::Bottom(t)) if *t == Ty::object() => {
+        (Pos::Receiver | Pos::Arg, Expr::Bottom(t))
+            if *t == Ty::object() && !allow.no_untyped_null =>
+        {
             oracle(&mut out, Expr::Lit(Lit::Null));
         }
         _ => {}
@@ -1250,6 +1256,19 @@ mod tests {
         );
         // without an oracle, the casts stay
         assert!(!steps(&p, Allow::default(), &h).any(|s| s.pass == "drop-null-cast"));
+        // in Kotlin an untyped `null` has no non-null type: never a replacement
+        let kotlin = Allow {
+            no_untyped_null: true,
+            ..oracle
+        };
+        assert!(
+            !steps(&p, kotlin, &h).any(|s| s.program.stmts.iter().any(|st| {
+                let mut null = false;
+                st.expr_ref()
+                    .walk(&mut |e| null |= matches!(e, Expr::Lit(Lit::Null)));
+                null
+            }))
+        );
     }
 
     #[test]
