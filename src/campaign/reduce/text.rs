@@ -131,6 +131,48 @@ fn default_package(lang: Language, package: &str) -> bool {
     }
 }
 
+/// The simple names Kotlin's default imports (`kotlin.*`, `kotlin.collections.*`,
+/// `kotlin.annotation.*`, ...) bind to Kotlin's own types, which a Java class of the same
+/// name written short would not be.
+const KOTLIN_DEFAULT_NAMES: [&str; 36] = [
+    "Any",
+    "Annotation",
+    "Array",
+    "Boolean",
+    "Byte",
+    "Char",
+    "CharSequence",
+    "Collection",
+    "Comparable",
+    "Deprecated",
+    "Double",
+    "Enum",
+    "Float",
+    "Function",
+    "Int",
+    "Iterable",
+    "Iterator",
+    "Lazy",
+    "List",
+    "ListIterator",
+    "Long",
+    "Map",
+    "Nothing",
+    "Number",
+    "Pair",
+    "Regex",
+    "Repeatable",
+    "Result",
+    "Retention",
+    "Sequence",
+    "Set",
+    "Short",
+    "String",
+    "Target",
+    "Throwable",
+    "Unit",
+];
+
 /// How a source imports the classes it names by simple names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Imports {
@@ -196,6 +238,11 @@ fn shorten_with(src: &str, lang: Language, how: Imports) -> Option<String> {
                 taken.insert(name);
             }
         }
+    }
+    // Kotlin's default imports bind these before any on-demand import: `Map` stays
+    // `kotlin.collections.Map` under `import java.util.*`, without `java.util.Map`'s statics
+    if lang == Language::Kotlin {
+        taken.extend(KOTLIN_DEFAULT_NAMES.iter().map(|n| n.to_string()));
     }
     let mut by_simple: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     let mut uses: BTreeMap<&str, usize> = BTreeMap::new();
@@ -341,6 +388,18 @@ mod tests {
         assert!(s.contains("Map.Entry<String, Integer> e"), "{s}");
         assert!(!s.contains("import "), "{s}");
         assert!(v.iter().all(|x| x.len() < GROOVY.len()));
+    }
+
+    #[test]
+    fn kotlins_default_names_stay_qualified_in_kotlin() {
+        let src = "object T {\n    fun test() {\n        java.util.Map.of<Any, Any>(java.util.Map.of<Any, Any>(), java.util.Map.of<Any, Any>(), java.util.Collections.emptyList<Any>(), java.util.Collections.emptyList<Any>(), java.util.Collections.emptyList<Any>(), java.util.Collections.emptyList<Any>())\n    }\n}\n";
+        let v = shorten(src, Language::Kotlin);
+        assert!(!v.is_empty());
+        for s in &v {
+            // `Map` under `import java.util.*` would be Kotlin's, without `of`
+            assert!(s.contains("java.util.Map.of<Any, Any>("), "{s}");
+            assert!(s.contains("Collections.emptyList"), "{s}");
+        }
     }
 
     #[test]
