@@ -4,6 +4,7 @@
 //! is pending while it has neither `reduced/reduction.json` nor `reduce-failed.txt`, so a
 //! resumed run (or `thalia reduce`) picks up what an interrupted one left.
 
+use super::records::REDUCE_FAILED;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -20,9 +21,6 @@ pub const REDUCE_AFTER_RUN: Duration = Duration::from_secs(120);
 
 /// How often the reducer looks for new findings while the campaign runs.
 const POLL: Duration = Duration::from_millis(500);
-
-/// The marker of a finding whose reduction failed (its text is the error).
-pub const REDUCE_FAILED: &str = "reduce-failed.txt";
 
 /// What the campaign's reductions did.
 #[derive(Clone, Debug, Default, Serialize)]

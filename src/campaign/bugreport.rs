@@ -263,7 +263,7 @@ pub fn scrub(text: &str) -> String {
     let mut url = false;
     // what a path into a run's compile directories holds (`w0/src/T.groovy` under its
     // work directory)
-    let run_work_mark = format!("/{}/w", super::driver::WORK_DIR);
+    let run_work_mark = format!("/{}/w", super::records::WORK_DIR);
     while i < chars.len() {
         let c = chars[i];
         // a `file:` URL: drop the scheme, the path that follows is scrubbed below
@@ -761,8 +761,8 @@ pub struct Parts {
 /// Whether the reduction of the finding in `dir` found that its program, compiled alone,
 /// does not make the finding.
 pub fn not_reproduced_alone(dir: &Path) -> bool {
-    read(dir, super::autoreduce::REDUCE_FAILED)
-        .is_some_and(|t| t.contains(super::reduce::NOT_REPRODUCED_WORDS))
+    read(dir, super::records::REDUCE_FAILED)
+        .is_some_and(|t| t.contains(super::records::NOT_REPRODUCED_WORDS))
 }
 
 /// What a report needs of its run.
@@ -1416,14 +1416,14 @@ mod tests {
     fn a_finding_whose_reduction_could_not_reproduce_it_says_so() {
         let dir = tempfile::tempdir().expect("tempdir");
         assert!(!super::not_reproduced_alone(dir.path()));
-        let failed = dir.path().join(super::super::autoreduce::REDUCE_FAILED);
+        let failed = dir.path().join(super::super::records::REDUCE_FAILED);
         std::fs::write(&failed, "the reduction ran out of compiler runs\n").expect("write");
         assert!(!super::not_reproduced_alone(dir.path()));
         std::fs::write(
             &failed,
             format!(
                 "the finding does not reproduce: groovy@6.0.0 {} rejected-elsewhere-groovy-1\n",
-                super::super::reduce::NOT_REPRODUCED_WORDS
+                super::super::records::NOT_REPRODUCED_WORDS
             ),
         )
         .expect("write");

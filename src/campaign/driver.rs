@@ -12,6 +12,7 @@
 //! gives up the batches under way at once. A batch given up records nothing: its programs
 //! are judged by the next session.
 
+use super::records::WORK_DIR;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, TrySendError};
@@ -186,9 +187,6 @@ fn progress_bar(
     b.enable_steady_tick(Duration::from_millis(250));
     b
 }
-
-/// The directory of a run that holds its workers' compile directories (`w0`, `w1`, ...).
-pub const WORK_DIR: &str = "work";
 
 /// Runs a campaign until the source or the budget is exhausted, or Ctrl-C; `judge` judges
 /// every verdict.

@@ -40,6 +40,15 @@ pub const SYNTH_CONFIG_FILE: &str = "synth-config.json";
 /// The folder of a finding's reduced program.
 pub const REDUCED: &str = "reduced";
 
+/// The marker of a finding whose reduction failed (its text is the error).
+pub const REDUCE_FAILED: &str = "reduce-failed.txt";
+
+/// What a reduction that could not reproduce its finding says (in [`REDUCE_FAILED`]).
+pub const NOT_REPRODUCED_WORDS: &str = "does not give the program the signature";
+
+/// The directory of a run that holds its workers' compile directories (`w0`, `w1`, ...).
+pub const WORK_DIR: &str = "work";
+
 /// One part of a merged run, as its manifest records it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MergedPart {

@@ -28,6 +28,7 @@ pub mod passes;
 pub mod skeleton;
 pub mod text;
 
+use super::records::NOT_REPRODUCED_WORDS;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -104,9 +105,6 @@ pub struct Reduced {
     /// ([`super::cluster`]).
     pub cluster: String,
 }
-
-/// What a reduction that could not reproduce its finding says (in `reduce-failed.txt`).
-pub const NOT_REPRODUCED_WORDS: &str = "does not give the program the signature";
 
 /// A reduction that could not be made.
 #[derive(Debug, thiserror::Error)]
