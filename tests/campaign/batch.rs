@@ -775,12 +775,7 @@ fn a_batch_with_run_runs_each_cells_accepted_programs_and_keeps_the_setting() {
     if !have_jdk(test) {
         return;
     }
-    let bwrap = Process::new("bwrap")
-        .args(["--ro-bind", "/", "/", "--unshare-all", "true"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !bwrap {
-        require::missing_tool(test, "bubblewrap (`bwrap`) cannot make a sandbox here");
+    if !require::have_sandbox(test) {
         return;
     }
     let Some(w) = World::new(test) else {

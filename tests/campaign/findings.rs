@@ -473,18 +473,7 @@ public class FileSystemCompiler {
 }
 "#;
 
-/// Whether bubblewrap can make a sandbox here (else the test is skipped, or fails under
-/// `THALIA_REQUIRE_TOOLS=1`).
-fn have_sandbox(test: &str) -> bool {
-    let ok = Process::new("bwrap")
-        .args(["--ro-bind", "/", "/", "--unshare-all", "true"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        require::missing_tool(test, "bubblewrap (`bwrap`) cannot make a sandbox here");
-    }
-    ok
-}
+use require::have_sandbox;
 
 #[test]
 fn the_recheck_runs_the_programs_of_run_findings_on_the_newer_releases() {

@@ -14,12 +14,7 @@ use crate::support::require;
 /// Whether bubblewrap and a JDK are here (else the test is skipped, or fails under
 /// `THALIA_REQUIRE_TOOLS=1`).
 fn have_tools(test: &str) -> bool {
-    let bwrap = Process::new("bwrap")
-        .args(["--ro-bind", "/", "/", "--unshare-all", "true"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !bwrap {
-        require::missing_tool(test, "bubblewrap (`bwrap`) cannot make a sandbox here");
+    if !require::have_sandbox(test) {
         return false;
     }
     let jdk = Process::new(real_javac())

@@ -17,3 +17,16 @@ pub fn missing_tool(test: &str, why: &str) {
     }
     eprintln!("skipping {test}: {why}");
 }
+
+/// Whether bubblewrap can make a sandbox here (else `test` is skipped, or fails under
+/// `THALIA_REQUIRE_TOOLS=1`).
+pub fn have_sandbox(test: &str) -> bool {
+    let ok = std::process::Command::new("bwrap")
+        .args(["--ro-bind", "/", "/", "--unshare-all", "true"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        missing_tool(test, "bubblewrap (`bwrap`) cannot make a sandbox here");
+    }
+    ok
+}
