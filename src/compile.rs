@@ -251,6 +251,30 @@ impl Compiler {
         self.server.as_mut()
     }
 
+    /// In process mode, compiles everything until [`Compiler::end_batch`] in one server that
+    /// lives for that time: a batch compiled in several invocations (one per flag set drawn
+    /// in it) then costs one compiler start, not one per invocation. In server mode, and for
+    /// a compiler the driver cannot call in-process (or has not called yet in this process),
+    /// nothing changes, nor when the server cannot start: a process per invocation then.
+    /// Whether it started a server.
+    pub fn begin_batch(&mut self) -> bool {
+        if self.mode == Mode::Process
+            && self.server.is_none()
+            && drivable(&self.tc)
+            && driver_works(&self.tc)
+        {
+            self.server = CompileServer::start_with(&self.tc, self.server_options).ok();
+        }
+        self.mode == Mode::Process && self.server.is_some()
+    }
+
+    /// Ends what [`Compiler::begin_batch`] began: the process mode's server exits.
+    pub fn end_batch(&mut self) {
+        if self.mode == Mode::Process {
+            self.server = None;
+        }
+    }
+
     /// [`compile_batch`] in this compiler's mode: the verdicts are the same in both modes.
     pub fn compile_batch(
         &mut self,
@@ -418,10 +442,7 @@ fn invoke(
             started,
         });
     }
-    // a JDK tool is driven only with its own JDK's `java` (a fake javac has none)
-    let mut driven = tc.tool.profile().drives_processes()
-        && (tc.tool.profile().launch != Launch::JdkExecutable || crate::server::java_beside(tc))
-        && !no_driver(tc);
+    let mut driven = drivable(tc);
     loop {
         let invocation = invoke_process(tc, &args, plan, files, deadline, cutoff, driven)?;
         match invocation {
@@ -432,6 +453,39 @@ fn invoke(
                 driven = false;
             }
         }
+    }
+}
+
+/// Whether the one-shot driver (the server class) can call `tc`'s compiler in-process: a JDK
+/// tool only with its own JDK's `java` (a fake javac has none), and not a compiler it was
+/// found unable to call.
+fn drivable(tc: &Toolchain) -> bool {
+    drivable_kind(tc) && !no_driver(tc)
+}
+
+/// Whether `tc`'s compiler is of a kind the one-shot driver can call (see [`drivable`]).
+fn drivable_kind(tc: &Toolchain) -> bool {
+    tc.tool.profile().drives_processes()
+        && (tc.tool.profile().launch != Launch::JdkExecutable || crate::server::java_beside(tc))
+}
+
+/// The toolchains (by [`driver_key`]) whose compiler the one-shot driver has called: a
+/// short-lived server of the same class can call it too ([`Compiler::begin_batch`]).
+static DRIVER_WORKS: std::sync::Mutex<std::collections::BTreeSet<String>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+/// Whether the one-shot driver has called `tc`'s compiler in this process.
+fn driver_works(tc: &Toolchain) -> bool {
+    DRIVER_WORKS
+        .lock()
+        .map(|s| s.contains(&driver_key(tc)))
+        .unwrap_or(false)
+}
+
+/// Remembers that the one-shot driver called `tc`'s compiler.
+fn set_driver_works(tc: &Toolchain) {
+    if let Ok(mut s) = DRIVER_WORKS.lock() {
+        s.insert(driver_key(tc));
     }
 }
 
@@ -476,9 +530,13 @@ fn invoke_process(
     cutoff: &Cutoff,
     driven: bool,
 ) -> Result<Option<Invocation>, CompileError> {
+    let mut cds = crate::server::Cds::Off;
     let mut cmd = if driven {
         match crate::server::driver_command(tc, args, plan, files.len()) {
-            Ok(cmd) => cmd,
+            Ok((cmd, sharing)) => {
+                cds = sharing;
+                cmd
+            }
             // no JDK beside the compiler's java to build the driver with: its command line
             Err(ServerError::NoJdk { .. }) => {
                 set_no_driver(tc);
@@ -549,6 +607,8 @@ fn invoke_process(
             None => std::thread::sleep(Duration::from_millis(20)),
         }
     };
+    // an archive of the compiler's classes its exit dumped is kept for the next drivers
+    cds.finish(status.is_some());
     // processes the compiler left behind would hold its pipes open
     kill_group(&mut child);
     let stdout = t_out.join().unwrap_or_default();
@@ -564,6 +624,9 @@ fn invoke_process(
             tool: tc.tool.name().into(),
             message: format!("the one-shot driver did not start: {}", stderr.trim()),
         });
+    }
+    if driven && stdout.contains(DRIVER_MARKER) {
+        set_driver_works(tc);
     }
     let whole = Whole {
         ok: status.is_some_and(|s| s.success()),

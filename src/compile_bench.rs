@@ -112,11 +112,17 @@ pub struct CampaignFigures {
     pub cpu_of_limit: f64,
     /// Batches compiled.
     pub batches: u64,
-    /// Processes of the compiler started per batch (compiler processes, one-shot drivers,
-    /// compile servers; the measured server campaign's servers are already warm).
+    /// Processes of the compiler started per batch to compile it (compiler processes,
+    /// one-shot drivers, compile servers; the measured server campaign's servers are already
+    /// warm).
     pub starts_per_batch: f64,
-    /// Invocations of the compiler per batch (processes or server requests).
+    /// Invocations of the compiler per batch to compile it (processes or server requests;
+    /// one per flag set drawn in the batch).
     pub invocations_per_batch: f64,
+    /// Processes of the compiler started for findings, not batches: each known entry's
+    /// program compiled once on the release for its label's evidence, differential oracles.
+    #[serde(default)]
+    pub other_starts: u64,
     /// CPU seconds per program: this process's (synthesis, judging, the store) and its
     /// compilers' (the twins' javac included).
     pub cpu_per_program: f64,
@@ -398,11 +404,13 @@ fn measure_mode(
                     .with_context(|| format!("the campaign {name}"))?;
                 eprintln!(
                     "{label}: campaign, {} ({jobs} job(s)): {:.1} programs/s, {:.2} starts and \
-                     {:.2} invocations per batch, {:.3} CPU s per program (load {:.1})",
+                     {:.2} invocations per batch ({} starts for findings), {:.3} CPU s per \
+                     program (load {:.1})",
                     c.mode,
                     c.programs_per_second,
                     c.starts_per_batch,
                     c.invocations_per_batch,
+                    c.other_starts,
                     c.cpu_per_program,
                     c.load
                 );
@@ -593,6 +601,8 @@ fn measure_campaign(
         programs.seed = Some(args.seed);
         programs.reduce = false;
         let mut opts = LaunchOptions::new(Programs::Synth(Box::new(programs)), settings);
+        // the newest releases are asked after the campaign, not by it
+        opts.recheck = false;
         opts.compiler = Some(format!("{}@{}", tc.tool.name(), tc.version));
         opts.out = Some(out);
         launch::launch(&opts)
@@ -609,10 +619,14 @@ fn measure_campaign(
     let cpu_before = cpu_seconds(&servers);
     let stages_before = stages::snapshot();
     let starts_before = compile::starts_of(tc.tool);
-    let calls_before = compile::invocations_of(tc.tool);
+    let batch_before = stages::batch_compiles();
     let summary = launch_in(dir.to_path_buf());
-    let starts = compile::starts_of(tc.tool) - starts_before;
-    let calls = compile::invocations_of(tc.tool) - calls_before;
+    let all_starts = compile::starts_of(tc.tool) - starts_before;
+    let batch_after = stages::batch_compiles();
+    let (starts, calls) = (
+        batch_after.0 - batch_before.0,
+        batch_after.1 - batch_before.1,
+    );
     let stage_times = stages::snapshot().since(&stages_before);
     let cpu_after = cpu_seconds(&server::pool::idle_pids());
     let memory = server.then(|| {
@@ -643,6 +657,7 @@ fn measure_campaign(
         batches: batches as u64,
         starts_per_batch: starts as f64 / batches,
         invocations_per_batch: calls as f64 / batches,
+        other_starts: (all_starts as u64).saturating_sub(starts),
         cpu_per_program: (cpu_after - cpu_before) / (outcome.judged.max(1) as f64),
         stages: StageShares {
             seconds: stage_times,

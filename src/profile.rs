@@ -215,7 +215,7 @@ pub const NEAREST_SHOWN: usize = 10;
 
 /// Whether `version` starts with `prefix` at a version separator (`4` matches `4.0.11`, not
 /// `40.1`; `5.0.0-alpha` matches `5.0.0-alpha-2`); an empty prefix matches everything.
-fn prefix_at_separator(version: &str, prefix: &str) -> bool {
+pub(crate) fn prefix_at_separator(version: &str, prefix: &str) -> bool {
     prefix.is_empty()
         || version.strip_prefix(prefix).is_some_and(|rest| {
             rest.is_empty()

@@ -46,6 +46,9 @@ use serde::{Deserialize, Serialize};
 use crate::profile::{Launch, RunPlan, DRIVER_JVM_FLAGS, JVM_FLAGS};
 use crate::toolchain::{toolchains_dir, Tool, Toolchain};
 
+pub mod cds;
+pub use cds::Cds;
+
 /// The server's source, compiled on first use.
 pub const SERVER_SOURCE: &str = include_str!("server/CompileServer.java");
 
@@ -447,22 +450,67 @@ pub fn driver_command(
     args: &[String],
     plan: RunPlan,
     files: usize,
-) -> Result<Command, ServerError> {
+) -> Result<(Command, Cds), ServerError> {
     let (java, class_dir) = server_jvm(tc)?;
     let profile = tc.tool.profile();
+    let jvm_flags: Vec<String> = tc
+        .jvm_options
+        .iter()
+        .cloned()
+        .chain(JVM_FLAGS.iter().map(|s| s.to_string()))
+        .chain(DRIVER_JVM_FLAGS.iter().map(|s| s.to_string()))
+        .chain(profile.server_jvm_flags.iter().map(|s| s.to_string()))
+        .collect();
+    // class-data sharing needs a classpath of jars alone: the driver's class in its jar
+    let jar = driver_jar(&class_dir).filter(|_| tc.classpath.iter().all(|p| p.is_file()));
+    let classpath = server_classpath(tc, jar.as_deref().unwrap_or(&class_dir));
+    let cds = match jar {
+        Some(_) => cds::plan(&java, &classpath, &jvm_flags),
+        None => Cds::Off,
+    };
     let mut c = Command::new(java);
-    c.args(&tc.jvm_options)
-        .args(JVM_FLAGS)
-        .args(DRIVER_JVM_FLAGS)
-        .args(profile.server_jvm_flags)
+    c.args(&jvm_flags)
+        .args(cds.jvm_flags())
         .arg("-cp")
-        .arg(server_classpath(tc, &class_dir))
+        .arg(classpath)
         .args(["CompileServer", "--once", profile.server_entry.name()])
         .arg(&tc.main_class)
         .arg(plan.name())
         .arg(files.to_string())
         .args(compiler_args(tc, args));
-    Ok(c)
+    Ok((c, cds))
+}
+
+/// The jar of the server's classes in `class_dir` (made once, atomically), or `None` when it
+/// cannot be made.
+fn driver_jar(class_dir: &Path) -> Option<PathBuf> {
+    let jar = class_dir.join("CompileServer.jar");
+    if jar.is_file() {
+        return Some(jar);
+    }
+    let mut classes: Vec<PathBuf> = std::fs::read_dir(class_dir)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "class"))
+        .collect();
+    classes.sort();
+    if classes.is_empty() {
+        return None;
+    }
+    let tmp = tempfile::NamedTempFile::new_in(class_dir).ok()?;
+    let mut zip = zip::ZipWriter::new(tmp.reopen().ok()?);
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for class in &classes {
+        let name = class.file_name()?.to_string_lossy().into_owned();
+        let bytes = std::fs::read(class).ok()?;
+        zip.start_file(name, stored).ok()?;
+        zip.write_all(&bytes).ok()?;
+    }
+    zip.finish().ok()?;
+    tmp.persist(&jar).ok()?;
+    Some(jar)
 }
 
 impl CompileServer {

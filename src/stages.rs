@@ -1,6 +1,7 @@
 //! Busy time per campaign stage (synthesis, compile, attribution, store, twins, run), summed over
 //! the threads of this process: what `thalia bench compile` shares a campaign's wall time
-//! out by.
+//! out by; and the compiler starts and invocations of the campaign's batches alone (not of a
+//! finding's evidence or differential compilations), which it counts per batch.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -108,4 +109,21 @@ pub fn snapshot() -> StageTimes {
         twins: s(Stage::Twins),
         run: s(Stage::Run),
     }
+}
+
+/// Compiler starts and invocations of the campaigns' batch compilations so far.
+static BATCH_COMPILES: [AtomicU64; 2] = [const { AtomicU64::new(0) }; 2];
+
+/// Adds one batch compilation's compiler starts and invocations.
+pub fn add_batch_compiles(starts: usize, invocations: usize) {
+    BATCH_COMPILES[0].fetch_add(starts as u64, Ordering::Relaxed);
+    BATCH_COMPILES[1].fetch_add(invocations as u64, Ordering::Relaxed);
+}
+
+/// The compiler starts and invocations of the campaigns' batch compilations so far.
+pub fn batch_compiles() -> (u64, u64) {
+    (
+        BATCH_COMPILES[0].load(Ordering::Relaxed),
+        BATCH_COMPILES[1].load(Ordering::Relaxed),
+    )
 }

@@ -569,6 +569,45 @@ pub fn release_list(
     }
 }
 
+/// The stable releases of `spec`'s compiler that start with its version (`scala3@3.3`) and
+/// are older than `below`, newest first, at most `n`: what to fall back to when `below`, the
+/// newest of the series, cannot be installed (a POM missing from the repositories).
+pub fn older_releases(spec: &str, below: &str, n: usize, repos: &[String]) -> Vec<String> {
+    let Ok((tool, Some(want))) = parse_spec(spec) else {
+        return Vec::new();
+    };
+    let profile = tool.profile();
+    let Install::Maven(compiler) = profile.install else {
+        return Vec::new();
+    };
+    let (asked, cached) = releases(profile, &compiler, repos, false);
+    let versions = asked.ok().or(cached.map(|(v, _)| v)).unwrap_or_default();
+    older_of(versions, &want, below, n, &profile.versions)
+}
+
+/// Of `versions`, the stable ones that start with `want` and are older than `below`, newest
+/// first, at most `n` (see [`older_releases`]).
+fn older_of(
+    versions: Vec<String>,
+    want: &str,
+    below: &str,
+    n: usize,
+    rules: &VersionRules,
+) -> Vec<String> {
+    let prefix = want.trim_end_matches(['.', 'x']);
+    let mut older: Vec<String> = versions
+        .into_iter()
+        .filter(|v| {
+            rules.is_stable(v)
+                && crate::profile::prefix_at_separator(v, prefix)
+                && compare_versions(v, below) == std::cmp::Ordering::Less
+        })
+        .collect();
+    older.sort_by(|a, b| compare_versions(b, a));
+    older.truncate(n);
+    older
+}
+
 /// Resolves `NAME[@VERSION]` to one release the way `toolchain install` does: no version is
 /// the newest stable release and a prefix the newest stable release that starts with it,
 /// according to the repositories (their list cached for [`RELEASES_CACHE_SECONDS`]); an
@@ -754,5 +793,37 @@ impl Toolchain {
         }
         c.args(args);
         c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_series_falls_back_to_its_older_stable_releases_newest_first() {
+        let versions: Vec<String> = [
+            "3.3.0",
+            "3.3.8",
+            "3.3.9",
+            "3.3.10-RC1",
+            "3.3.7",
+            "3.4.0",
+            "3.30.1",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let rules = VersionRules::LATEST_STABLE;
+        assert_eq!(
+            older_of(versions.clone(), "3.3", "3.3.9", 2, &rules),
+            ["3.3.8", "3.3.7"]
+        );
+        // `3.3` is not a prefix of `3.30.1`; nothing older than the oldest
+        assert_eq!(
+            older_of(versions.clone(), "3.3.x", "3.3.1", 2, &rules),
+            ["3.3.0"]
+        );
+        assert!(older_of(versions, "3.3", "3.3.0", 2, &rules).is_empty());
     }
 }

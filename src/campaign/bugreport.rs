@@ -253,7 +253,7 @@ pub fn print(blocks: &[Block], format: Format) -> String {
 
 /// `text` without absolute paths: each is replaced by its last component (a source file's
 /// name, a jar's), `file:` URLs included, and so is a relative path into a run's compile
-/// directories; other relative paths and the rest stay as they are.
+/// directories or its temporary ones; other relative paths and the rest stay as they are.
 pub fn scrub(text: &str) -> String {
     let path_char = |c: char| !c.is_whitespace() && !"'\"()[]<>,;:|`{}=".contains(c);
     let chars: Vec<char> = text.chars().collect();
@@ -264,6 +264,10 @@ pub fn scrub(text: &str) -> String {
     // what a path into a run's compile directories holds (`w0/src/T.groovy` under its
     // work directory)
     let run_work_mark = format!("/{}/w", super::records::WORK_DIR);
+    let temp_marks: Vec<String> = super::records::RUN_TEMP_PREFIXES
+        .iter()
+        .map(|p| format!("/{p}"))
+        .collect();
     while i < chars.len() {
         let c = chars[i];
         // a `file:` URL: drop the scheme, the path that follows is scrubbed below
@@ -292,7 +296,7 @@ pub fn scrub(text: &str) -> String {
         let starts_run_path =
             !starts_path && path_char(c) && (i == 0 || !path_char(chars[i - 1])) && {
                 let token: String = chars[i..].iter().take_while(|&&c| path_char(c)).collect();
-                token.contains(&run_work_mark)
+                token.contains(&run_work_mark) || temp_marks.iter().any(|m| token.contains(m))
             };
         if !starts_path && !starts_run_path {
             out.push(c);
@@ -1486,6 +1490,15 @@ mod tests {
             (
                 "x k2421/work/w1/twin-src/Test_p1.java:6: error",
                 "x Test_p1.java:6: error",
+            ),
+            // the recheck's directory in a relative run (`finding.json`'s release checks)
+            (
+                "k1821b/.recheck-4FKeqD/r4-0/b0/T.kt:4:480: error: this class",
+                "T.kt:4:480: error: this class",
+            ),
+            (
+                "k1821b/.finalize-KCEKkt/own/b0/Test_p1.kt:4:296: error: type mismatch",
+                "Test_p1.kt:4:296: error: type mismatch",
             ),
         ];
         for (input, want) in cases {

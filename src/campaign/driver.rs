@@ -572,6 +572,43 @@ impl Worker<'_> {
         Ok(out)
     }
 
+    /// Compiles alone each program of a batch of several that the batch rejected elsewhere
+    /// than at its call under test, and takes that verdict: in a compilation of many files a
+    /// compiler may leave out some of a file's errors (groovyc 6.0.0 reported only an earlier
+    /// error of a file whose call under test it rejected too when compiled alone), and a
+    /// finding must be the program's own.
+    fn rejudge_alone(
+        &mut self,
+        batch: &[Candidate],
+        files: &[std::path::PathBuf],
+        classes: &Path,
+        opts: &CompileOptions,
+        result: &mut crate::compile::BatchResult,
+    ) -> Result<(), CampaignError> {
+        if batch.len() < 2 {
+            return Ok(());
+        }
+        let format = self.compiler.toolchain().tool.profile().diagnostics;
+        for (c, file) in batch.iter().zip(files) {
+            let Some(v) = result.verdicts.get(&c.file) else {
+                continue;
+            };
+            let elsewhere =
+                super::judge::judge_with_reason(c.expected, v, format, c.record.call_lines)
+                    == Some(super::finding::FindingKind::RejectedElsewhere);
+            if !elsewhere {
+                continue;
+            }
+            let alone = self
+                .compiler
+                .compile_batch(std::slice::from_ref(file), classes, opts)?;
+            if let Some(v) = alone.verdicts.get(&c.file) {
+                result.verdicts.insert(c.file.clone(), v.clone());
+            }
+        }
+        Ok(())
+    }
+
     /// Compiles one batch in the worker's directory, one invocation per flag set of its
     /// programs (in the order they first occur), and records every program's verdict;
     /// returns the findings' (key, member, family). A batch given up at the cutoff records
@@ -588,11 +625,29 @@ impl Worker<'_> {
                 None => groups.push((c.record.flags.clone(), vec![c.clone()])),
             }
         }
-        let mut found = Vec::new();
-        for (flags, group) in &groups {
-            found.extend(self.compile_group(group, flags, store)?);
+        // several flag sets in process mode: one compiler start for all of them
+        let scoped = groups.len() > 1 && self.compiler.begin_batch();
+        if scoped {
+            crate::stages::add_batch_compiles(1, 0);
         }
-        Ok(found)
+        let mut found = Vec::new();
+        let mut failed = None;
+        for (flags, group) in &groups {
+            match self.compile_group(group, flags, store) {
+                Ok(f) => found.extend(f),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        if scoped {
+            self.compiler.end_batch();
+        }
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(found),
+        }
     }
 
     /// Compiles the programs of one flag set (`flags`, added to the run's own) and records
@@ -631,9 +686,11 @@ impl Worker<'_> {
             })?;
             files.push(p);
         }
-        let result = self
+        let mut result = self
             .compiler
             .compile_batch(&files, &classes, &opts.compile)?;
+        crate::stages::add_batch_compiles(result.starts, result.calls);
+        self.rejudge_alone(batch, &files, &classes, &opts.compile, &mut result)?;
         let share = result.seconds / batch.len().max(1) as f64;
         let verdict_of = |c: &Candidate| {
             result.verdicts.get(&c.file).ok_or_else(|| {

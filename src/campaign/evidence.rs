@@ -1,6 +1,8 @@
 //! Evidence for known labels: a known entry's own program (`known-findings/`) compiled with a
 //! compiler release when a finding first needs it, and kept in the run directory
-//! ([`EVIDENCE_FILE`], by compiler and entry) so that a resumed run and the recheck reuse it.
+//! ([`EVIDENCE_FILE`], by compiler and entry) so that a resumed run and the recheck reuse it,
+//! and beside the toolchains ([`SHARED_DIR`], by release, classpath and flags) so that the
+//! next campaigns on the release do not start its compiler again for the same entry.
 //! The judge labels a finding known only when the entry's program shows the bug the same way
 //! on the finding's release ([`super::known::confirms`]).
 
@@ -19,6 +21,10 @@ use crate::toolchain::Toolchain;
 /// The file of a run directory that keeps the known entries' verdicts, by compiler label
 /// (`groovy@4.0.11`) and entry id.
 pub const EVIDENCE_FILE: &str = "known-evidence.json";
+
+/// The directory under the toolchains' where the entries' verdicts are shared between runs:
+/// one file per compiler label, classpath and flags.
+pub const SHARED_DIR: &str = ".evidence";
 
 /// The characters of a diagnostic kept with an entry's verdict.
 const KEPT_CHARS: usize = 400;
@@ -142,7 +148,7 @@ impl CompiledEvidence {
             }
         }
         let work = match tempfile::Builder::new()
-            .prefix(".evidence-")
+            .prefix(super::records::EVIDENCE_DIR_PREFIX)
             .tempdir_in(&self.run)
         {
             Ok(w) => w,
@@ -167,6 +173,33 @@ impl CompiledEvidence {
     }
 }
 
+/// The file of the verdicts shared between runs for compiler `label` (`tc`) with `opts`'s
+/// classpath and flags: the same entry's program on the same release gives the same verdict.
+fn shared_file(label: &str, tc: &Toolchain, opts: &CompileOptions) -> PathBuf {
+    let what = format!(
+        "{}\u{0}{}\u{0}{:?}\u{0}{:?}\u{0}{}",
+        tc.java.display(),
+        tc.main_class,
+        tc.classpath,
+        opts.classpath,
+        opts.flags.join("\u{0}")
+    );
+    let hash = crate::hash::fnv1a64(what.as_bytes());
+    let name: String = label
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || ".-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    crate::toolchain::toolchains_dir()
+        .join(SHARED_DIR)
+        .join(format!("{name}-{hash:016x}.json"))
+}
+
 impl Evidence for CompiledEvidence {
     fn verdict(&self, entry: &KnownEntry, label: &str) -> Option<EntryVerdict> {
         if entry.program.trim().is_empty() {
@@ -187,7 +220,30 @@ impl Evidence for CompiledEvidence {
             .get(label)
             .cloned();
         let (tc, opts) = compiler?;
-        let v = self.compile(entry, &tc, &opts);
+        let shared = shared_file(label, &tc, &opts);
+        let mut others: BTreeMap<String, EntryVerdict> =
+            crate::rundir::read_to_string_limited(&shared, crate::rundir::MAX_JSON_BYTES)
+                .ok()
+                .and_then(|t| serde_json::from_str(&t).ok())
+                .unwrap_or_default();
+        let v = match others.get(&entry.id).filter(|v| v.key == key) {
+            Some(v) => v.clone(),
+            None => {
+                let v = self.compile(entry, &tc, &opts);
+                // a verdict, not a failure to get one, is shared (a cache: failing to write
+                // it only means compiling again)
+                if v.error.is_none() {
+                    others.insert(entry.id.clone(), v.clone());
+                    if let (Ok(text), Some(dir)) =
+                        (serde_json::to_string_pretty(&others), shared.parent())
+                    {
+                        let _ = std::fs::create_dir_all(dir);
+                        let _ = write_atomic(&shared, &(text + "\n"));
+                    }
+                }
+                v
+            }
+        };
         cache
             .entry(label.to_string())
             .or_default()

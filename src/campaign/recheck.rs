@@ -756,7 +756,7 @@ pub fn recheck(run: &Path, opts: &RecheckOptions) -> Result<RecheckSummary, Rech
         info: &info,
         opts,
         work: tempfile::Builder::new()
-            .prefix(".recheck-")
+            .prefix(super::records::RECHECK_DIR_PREFIX)
             .tempdir_in(run)
             .map_err(|e| StoreError::Io {
                 path: run.to_path_buf(),
@@ -1038,7 +1038,7 @@ fn complete_reduced(run: &Path, manifest: &Manifest, dirs: &[PathBuf], opts: &Fi
         }
     }
     let Ok(work) = tempfile::Builder::new()
-        .prefix(".finalize-")
+        .prefix(super::records::FINALIZE_DIR_PREFIX)
         .tempdir_in(run)
     else {
         return;
@@ -1066,6 +1066,7 @@ fn complete_reduced(run: &Path, manifest: &Manifest, dirs: &[PathBuf], opts: &Fi
                             Verdict::Crash { output, .. } => output.clone(),
                             Verdict::Timeout => "(no verdict within the per-file budget)\n".into(),
                         };
+                        let text = bugreport::scrub(&text);
                         let _ = write_atomic(&dir.join(REDUCED).join(REDUCED_OUTPUT), &text);
                     }
                 }

@@ -49,6 +49,19 @@ pub const NOT_REPRODUCED_WORDS: &str = "does not give the program the signature"
 /// The directory of a run that holds its workers' compile directories (`w0`, `w1`, ...).
 pub const WORK_DIR: &str = "work";
 
+/// The prefix of the temporary directory in a run where the recheck compiles other releases.
+pub const RECHECK_DIR_PREFIX: &str = ".recheck-";
+
+/// The prefix of the temporary directory in a run where the final reports' programs compile.
+pub const FINALIZE_DIR_PREFIX: &str = ".finalize-";
+
+/// The prefix of the temporary directory in a run where known entries' programs compile.
+pub const EVIDENCE_DIR_PREFIX: &str = ".evidence-";
+
+/// The temporary directories a run holds: a path into one is local, never part of a report.
+pub const RUN_TEMP_PREFIXES: [&str; 3] =
+    [RECHECK_DIR_PREFIX, FINALIZE_DIR_PREFIX, EVIDENCE_DIR_PREFIX];
+
 /// One part of a merged run, as its manifest records it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MergedPart {

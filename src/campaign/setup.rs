@@ -380,12 +380,50 @@ pub fn oracles(
     for spec in &specs {
         match against(std::slice::from_ref(spec), under_test, settings, classpath) {
             Ok((mut a, _)) => out.append(&mut a),
-            Err(e) => eprintln!(
-                "warning: differential oracle {spec} left out ({e}): the findings only it would judge stay unconfirmed"
-            ),
+            // a series whose newest release cannot be installed: the one before it
+            Err(e) => match series_fallback(spec, under_test, settings, classpath) {
+                Some((mut a, used)) => {
+                    eprintln!("warning: differential oracle {spec}: {e}; {used} instead");
+                    out.append(&mut a);
+                }
+                None => eprintln!(
+                    "warning: differential oracle {spec} left out ({e}): the findings only it would judge stay unconfirmed"
+                ),
+            },
         }
     }
     out
+}
+
+/// For an oracle `spec` naming a series (`scala3@3.3`) whose newest release could not be
+/// had, the oracle of the newest of the two releases before it that can, and its spec.
+fn series_fallback(
+    spec: &str,
+    under_test: &Toolchain,
+    settings: &CompileSettings,
+    classpath: Option<&str>,
+) -> Option<(Vec<Against>, String)> {
+    let (compiler, variant) = super::variant::split_spec(spec);
+    let newest = toolchain::resolve_spec(compiler, &settings.repos, false)
+        .ok()?
+        .version?;
+    let name = compiler.split('@').next()?;
+    toolchain::older_releases(compiler, &newest, 2, &settings.repos)
+        .into_iter()
+        .find_map(|v| {
+            let exact = match variant {
+                Some(var) => format!("{name}@{v}:{var}"),
+                None => format!("{name}@{v}"),
+            };
+            against(
+                std::slice::from_ref(&exact),
+                under_test,
+                settings,
+                classpath,
+            )
+            .ok()
+            .map(|(a, _)| (a, exact))
+        })
 }
 
 #[cfg(test)]

@@ -552,7 +552,8 @@ impl Store {
                 c.timeout_seconds
             ),
         };
-        write("compiler-output.txt", &output)?;
+        // the file a report attaches: no local path in it
+        write("compiler-output.txt", &super::bugreport::scrub(&output))?;
         let finding = FindingFile {
             signature: sig.dir.clone(),
             signature_text: sig.text.clone(),

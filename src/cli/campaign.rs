@@ -564,8 +564,18 @@ pub(super) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
         max_compiles: args.max_compiles.max(1),
         server: args.server,
     };
+    // a finding that cannot be reduced does not stop the others: each is said, and the exit
+    // code tells there were some
+    let mut failed = 0usize;
     for dir in &args.dirs {
-        let r = reduce(dir, &opts).with_context(|| format!("cannot reduce {}", dir.display()))?;
+        let r = match reduce(dir, &opts) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: cannot reduce {}: {e}", dir.display());
+                failed += 1;
+                continue;
+            }
+        };
         eprintln!(
             "{}: {} → {} lines, {} → {} characters ({} → {} IR nodes) in {} steps, {} compiler runs, {:.1}s; {}",
             dir.display(),
@@ -579,6 +589,12 @@ pub(super) fn reduce(args: ReduceArgs) -> Result<ExitCode> {
             r.compiles,
             r.seconds,
             r.dir.join("report.md").display()
+        );
+    }
+    if failed > 0 {
+        anyhow::bail!(
+            "{failed} of {} findings could not be reduced (above)",
+            args.dirs.len()
         );
     }
     Ok(ExitCode::SUCCESS)

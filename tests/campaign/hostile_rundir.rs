@@ -417,6 +417,62 @@ fn bisect_refuses_a_program_file_outside_the_finding() {
     }
 }
 
+#[test]
+fn reduce_goes_on_past_a_finding_it_cannot_reduce() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let tc = root.path().join("tc");
+    marker_javac(&tc);
+    // a directory that is no finding, then a finding
+    let broken = root.path().join("run0").join("bugs").join("not-a-finding");
+    std::fs::create_dir_all(&broken).expect("mkdir");
+    let good = write_finding(&root.path().join("run1"), Tool::Javac, "marker", 3);
+    let err = fails(thalia(&tc).arg("reduce").arg(&broken).arg(&good));
+    assert!(
+        err.contains("cannot reduce") && err.contains("not-a-finding"),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 of 2 findings could not be reduced"),
+        "{err}"
+    );
+    // the finding after it was reduced all the same
+    assert!(
+        good.join("reduced").join("reduction.json").is_file(),
+        "{err}"
+    );
+}
+
+#[test]
+fn another_release_that_judges_the_program_rightly_checks_the_reduction() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let tc = root.path().join("tc");
+    marker_javac(&tc);
+    // a release with the same rejection, and one that accepts the program (a fix)
+    let marker = std::fs::read_to_string(tc.join("javac").join("marker").join("fake-javac.sh"))
+        .expect("script");
+    install_script(&tc, "javac", "also", "com.sun.tools.javac.Main", &marker);
+    install_script(
+        &tc,
+        "javac",
+        "fixed",
+        "com.sun.tools.javac.Main",
+        "#!/bin/sh\nexit 0\n",
+    );
+    let bug = write_finding(&root.path().join("run"), Tool::Javac, "marker", 3);
+    thalia(&tc).arg("reduce").arg(&bug).assert().success();
+    let reduction: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(bug.join("reduced").join("reduction.json")).expect("read"),
+    )
+    .expect("json");
+    // the program has no Java twin (it is Java) and the run no other compiler: the fixed
+    // release is its differential oracle, the one with the same rejection is not
+    assert_eq!(
+        reduction["oracles"],
+        serde_json::json!(["javac@fixed"]),
+        "{reduction}"
+    );
+}
+
 // ---- item 2: no writes through links, regular files only, with size limits ----
 
 #[test]

@@ -121,6 +121,14 @@ fn findings_of_known_bugs_are_labelled_kept_apart_and_counted_apart() {
             .is_some_and(|e| e.contains("same signature with groovy@fake")),
         "{finding}"
     );
+    // the compiler's output kept with the finding names the file, not where it was compiled
+    let output = std::fs::read_to_string(known_dirs[0].join("compiler-output.txt"))
+        .expect("compiler-output.txt");
+    assert!(output.contains("Test_p"), "{output}");
+    assert!(
+        !output.contains(&root.path().display().to_string()),
+        "{output}"
+    );
     let report_md = std::fs::read_to_string(known_dirs[0].join("report.md")).expect("report.md");
     assert!(
         report_md.contains("## Known bug") && report_md.contains("example.org/issues/1"),
@@ -159,6 +167,60 @@ fn findings_of_known_bugs_are_labelled_kept_apart_and_counted_apart() {
     );
     assert_eq!(table.matches("findings:").count(), 1, "{table}");
     assert_eq!(table.matches("distinct findings").count(), 1, "{table}");
+}
+
+#[test]
+fn the_next_campaign_on_a_release_reuses_the_entries_verdicts_without_compiling_them() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let toolchains = root.path().join("toolchains");
+    let programs = root.path().join("programs");
+    synth(&toolchains, "groovy", "well-typed", 5, 12, &programs);
+    fake_groovyc(&toolchains, "fake", FAKE);
+    let known = root.path().join("mine.toml");
+    std::fs::write(&known, MINE).expect("write");
+    let check = |store: &std::path::Path| {
+        thalia(&toolchains)
+            .arg("check")
+            .arg(&programs)
+            .args([
+                "--compiler",
+                "groovy@fake",
+                "--no-twin",
+                "--no-recheck",
+                "-j",
+                "1",
+            ])
+            .arg("--known")
+            .arg(&known)
+            .arg("--out")
+            .arg(store)
+            .assert()
+            .success()
+            .stdout(predicates::str::contains("[known MINE-1]"));
+    };
+    check(&root.path().join("first"));
+    // the same compiler, now logging what it compiles
+    let log = root.path().join("compiled.log");
+    let logging = format!("    *.groovy)\n      echo \"$a\" >> '{}'\n", log.display());
+    fake_groovyc(
+        &toolchains,
+        "fake",
+        &FAKE.replacen("    *.groovy)\n", &logging, 1),
+    );
+    let second = root.path().join("second");
+    check(&second);
+    let compiled = std::fs::read_to_string(&log).expect("the campaign compiled");
+    assert!(compiled.contains("Test_"), "{compiled}");
+    // the entries' programs were not compiled again, and their verdicts are the run's
+    assert!(!compiled.contains("Main.groovy"), "{compiled}");
+    let evidence: Value = serde_json::from_str(
+        &std::fs::read_to_string(second.join("known-evidence.json")).expect("evidence kept"),
+    )
+    .expect("JSON");
+    assert_eq!(
+        evidence["groovy@fake"]["MINE-1"]["verdict"], "rejected",
+        "{evidence}"
+    );
 }
 
 #[test]

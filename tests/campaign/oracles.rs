@@ -255,6 +255,41 @@ fn an_ill_typed_program_rejected_away_from_its_call_is_kept_apart() {
 }
 
 #[test]
+fn a_rejection_elsewhere_that_only_a_batch_shows_is_no_finding() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let toolchains = root.path().join("toolchains");
+    let programs = root.path().join("programs");
+    synth(&toolchains, "groovy", "ill-typed", 1, 4, &programs);
+    // a fake groovyc that rejects every program at its call under test, but p000001 at its
+    // package line when other files are compiled with it (as groovyc 6.0.0 left out a
+    // file's error at the call in a large compilation)
+    crate::support::fake::install_script(
+        &toolchains,
+        "groovy",
+        "batchy",
+        "org.codehaus.groovy.tools.FileSystemCompiler",
+        "#!/bin/sh\nn=0\nfor a in \"$@\"; do case \"$a\" in *.groovy) n=$((n+1)) ;; esac; done\nrc=0\nfor a in \"$@\"; do\n  case \"$a\" in\n    *.groovy)\n      rc=1\n      l=$(( $(wc -l < \"$a\") - 2 ))\n      case \"$a\" in */Test_p000001.groovy) [ $n -gt 1 ] && l=1 ;; esac\n      echo \"file://$a: $l: [Static type checking] - injected @ line $l, column 9.\"\n      ;;\n  esac\ndone\nexit $rc\n",
+    );
+    let store = root.path().join("store");
+    thalia(&toolchains)
+        .arg("check")
+        .arg(&programs)
+        .args(["--compiler", "groovy@batchy", "--no-twin", "-j", "1"])
+        .args(["--batch-size", "4"])
+        .arg("--out")
+        .arg(&store)
+        .assert()
+        .success();
+    let results = lines(&store.join("results.jsonl"));
+    assert_eq!(results.len(), 4);
+    for r in &results {
+        // compiled alone, p000001 is rejected at its call: no finding
+        assert!(r["finding"].is_null(), "{r}");
+        assert_eq!(r["verdict"], "rejected", "{r}");
+    }
+}
+
+#[test]
 fn a_signature_keeps_a_few_programs_whose_diagnostics_differ() {
     let root = tempfile::tempdir().expect("tempdir");
     let toolchains = root.path().join("toolchains");

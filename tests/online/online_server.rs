@@ -407,3 +407,96 @@ fn online_groovyc_judges_every_program_of_a_batch_in_one_invocation_and_generate
         }
     }
 }
+
+#[test]
+fn online_process_mode_shares_the_compilers_classes_through_an_archive_and_judges_alike() {
+    let tc = toolchain(Tool::Groovy);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let files: Vec<PathBuf> = GROOVY_PHASES
+        .iter()
+        .map(|(name, source, _, _)| {
+            let f = tmp.path().join(format!("{name}.groovy"));
+            std::fs::write(&f, source).expect("write");
+            f
+        })
+        .collect();
+    let opts = CompileOptions {
+        timeout: Duration::from_secs(300),
+        ..CompileOptions::default()
+    };
+    // the first driver dumps the archive at its exit (unless another test's is dumping
+    // it), the later ones map it: every run judges every program the same way
+    for round in 0..3 {
+        let out = tmp.path().join(format!("classes-{round}"));
+        let r = Compiler::new(&tc, Mode::Process)
+            .compile_batch(&files, &out, &opts)
+            .expect("compiles");
+        assert_eq!((r.calls, r.starts), (1, 1), "round {round}: {r:?}");
+        for (name, _, verdict, phrase) in GROOVY_PHASES {
+            let v = &r.verdicts[&format!("{name}.groovy")];
+            assert_eq!(kind(v), verdict, "round {round} {name}: {v:?}");
+            if let Verdict::Rejected { diagnostics } = v {
+                // nothing of the JVM's class-data sharing in the compiler's output
+                let text = diagnostics.join("\n");
+                assert!(text.contains(phrase), "round {round} {name}: {text}");
+                assert!(!text.contains("cds"), "round {round} {name}: {text}");
+            }
+        }
+    }
+    let archives = std::fs::read_dir(thalia::toolchain::toolchains_dir().join(".cds"))
+        .expect("the archives' directory")
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "jsa"))
+        .count();
+    assert!(archives > 0, "no archive was dumped");
+}
+
+#[test]
+fn online_process_mode_compiles_a_batchs_flag_sets_in_one_compiler_start() {
+    let tc = toolchain(Tool::Javac);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let files: Vec<PathBuf> = [
+        ("Ok", "class Ok { int f() { return 1; } }\n"),
+        ("Bad", "class Bad { int f() { return \"s\"; } }\n"),
+    ]
+    .iter()
+    .map(|(name, source)| {
+        let f = tmp.path().join(format!("{name}.java"));
+        std::fs::write(&f, source).expect("write");
+        f
+    })
+    .collect();
+    let opts = |flags: &[&str]| CompileOptions {
+        timeout: Duration::from_secs(120),
+        flags: flags.iter().map(|f| f.to_string()).collect(),
+        ..CompileOptions::default()
+    };
+    let judged = |r: &thalia::compile::BatchResult, what: &str| {
+        assert_eq!(kind(&r.verdicts["Ok.java"]), "accepted", "{what}: {r:?}");
+        assert_eq!(kind(&r.verdicts["Bad.java"]), "rejected", "{what}: {r:?}");
+    };
+    let mut compiler = Compiler::new(&tc, Mode::Process);
+    // the one-shot driver first: it shows the compiler can be called in-process
+    let r = compiler
+        .compile_batch(&files, &tmp.path().join("c0"), &opts(&[]))
+        .expect("compiles");
+    assert_eq!(r.starts, 1, "{r:?}");
+    judged(&r, "the driver");
+    // a batch of two flag sets: one server for both
+    assert!(compiler.begin_batch(), "a server for the batch");
+    for (i, flags) in [&[][..], &["-g"][..]].into_iter().enumerate() {
+        let r = compiler
+            .compile_batch(&files, &tmp.path().join(format!("b{i}")), &opts(flags))
+            .expect("compiles");
+        assert_eq!((r.calls, r.starts), (1, 0), "flags {flags:?}: {r:?}");
+        judged(&r, &format!("flags {flags:?}"));
+    }
+    compiler.end_batch();
+    assert!(compiler.server_mut().is_none(), "the batch's server exited");
+    // then a process per invocation again
+    let r = compiler
+        .compile_batch(&files, &tmp.path().join("c1"), &opts(&[]))
+        .expect("compiles");
+    assert_eq!(r.starts, 1, "{r:?}");
+    judged(&r, "after the batch");
+}

@@ -401,6 +401,15 @@ mod tests {
             body(Stmt::expr(Expr::int(3).method("toString", vec![]))).as_deref(),
             Ok("(3).toString();")
         );
+        // a lambda needs a target type: its own, not `Object`
+        let mut lambda = Expr::lambda(Vec::new(), Expr::str(""));
+        if let Expr::Lambda { target, .. } = &mut lambda {
+            *target = Some(Ty::class("java.util.function.Supplier", vec![Ty::string()]));
+        }
+        assert_eq!(
+            body(Stmt::expr(lambda)).as_deref(),
+            Ok("java.util.function.Supplier<java.lang.String> __unused_0 = () -> \"\";")
+        );
     }
 
     #[test]

@@ -606,6 +606,32 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
                 family: None,
             });
         }
+        // with neither, another release of the same compiler that judges the program the
+        // expected way is a differential oracle: the one the recheck found fixing it, else
+        // the newest one installed
+        if oracles.is_empty() {
+            for release in other_releases(&finding, info) {
+                let other = CompilerInfo {
+                    version: release.version.clone(),
+                    ..info.clone()
+                };
+                let label = match fixing_release(&finding) {
+                    Some(v) if v == release.version => {
+                        format!("{} (fixed since {})", other.label(), fixed_in(&finding))
+                    }
+                    _ => other.label(),
+                };
+                oracles.push(Oracle {
+                    label,
+                    compiler: Compiler::new(&release, mode),
+                    translator: translator_with(lang, groovy),
+                    variant: other.variant(),
+                    opts: compile_opts(&other),
+                    tool: other.tool,
+                    family: None,
+                });
+            }
+        }
     }
     judge_.settle_oracles(oracles, &program)?;
     let allow = Allow {
@@ -747,6 +773,57 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
     rundir::write_atomic(&path, (summary + "\n").as_bytes())
         .map_err(|source| StoreError::Io { path, source })?;
     Ok(out)
+}
+
+/// The installed releases of the finding's compiler to try as its differential oracle, at
+/// most two: the release the recheck found fixing it, and the newest installed release
+/// other than the finding's own (pre-releases last).
+fn other_releases(finding: &FindingFile, info: &CompilerInfo) -> Vec<Toolchain> {
+    use thalia_extractors::maven::version::compare_versions;
+    let mut installed: Vec<Toolchain> = toolchain::list()
+        .into_iter()
+        .filter(|t| t.tool == info.tool && t.version != info.version)
+        .collect();
+    let rules = &info.tool.profile().versions;
+    // stable releases first, each kind newest first
+    installed.sort_by(|a, b| {
+        rules
+            .is_stable(&b.version)
+            .cmp(&rules.is_stable(&a.version))
+            .then_with(|| compare_versions(&b.version, &a.version))
+    });
+    let mut out = Vec::new();
+    if let Some(v) = fixing_release(finding) {
+        if let Some(i) = installed.iter().position(|t| t.version == v) {
+            out.push(installed.remove(i));
+        }
+    }
+    out.extend(installed.into_iter().take(2 - out.len()));
+    out
+}
+
+/// The newest stable release the recheck found no longer showing the finding (state
+/// `fixed`), whose verdict can check the reduction's steps like another compiler of the run.
+fn fixing_release(finding: &FindingFile) -> Option<&str> {
+    let status = finding.status.as_ref()?;
+    if status.state != super::records::StatusState::Fixed {
+        return None;
+    }
+    status
+        .checks
+        .iter()
+        .rev()
+        .find(|c| !c.pre_release && c.shows == Some(false) && c.verdict.is_some())
+        .map(|c| c.version.as_str())
+}
+
+/// The release that fixed the finding, for an oracle's label.
+fn fixed_in(finding: &FindingFile) -> &str {
+    finding
+        .status
+        .as_ref()
+        .and_then(|s| s.fixed_in.as_deref())
+        .unwrap_or("?")
 }
 
 /// A rewrite of the reduced program's skeleton ([`skeleton`]).

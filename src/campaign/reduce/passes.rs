@@ -81,7 +81,7 @@ pub fn measure(p: &Program) -> (usize, usize, usize, usize) {
         .iter()
         .filter(|s| matches!(s, Stmt::Local { init, .. } if !matches!(init, Expr::Bottom(_))))
         .count();
-    let mut weight = p.opt_ins.len() + p.imports.len();
+    let mut weight = p.opt_ins.len() + p.imports.len() + p.aliases.len();
     p.walk_types(&mut |t| {
         weight += match t {
             // a long name weighs more, a library class twice, `Object` least
@@ -310,6 +310,21 @@ fn replacements(e: &Expr, pos: Pos, allow: Allow) -> Vec<(Expr, Check)> {
                 oracle(&mut out, l);
             }
         }
+        _ => {}
+    }
+    // a declared type, a lambda or a reference becomes a typed bottom constant of the type
+    // it implements: its own type is a subtype (an anonymous class) or the same, and the
+    // languages without an untyped `null` (Kotlin) have no other smaller operand for it
+    match e {
+        Expr::Anonymous { ty, .. } => oracle(&mut out, Expr::Bottom(ty.clone())),
+        Expr::Lambda {
+            target: Some(t), ..
+        }
+        | Expr::Ref {
+            target: Some(t), ..
+        } => {
+            oracle(&mut out, Expr::Bottom(t.clone()));
+        }
         Expr::NewArray { elems, .. } if !elems.is_empty() => {
             for i in 0..elems.len() {
                 let mut a = e.clone();
@@ -354,14 +369,19 @@ fn replacements(e: &Expr, pos: Pos, allow: Allow) -> Vec<(Expr, Check)> {
     out
 }
 
-/// A program like `p` with other statements.
+/// A program like `p` (its file-level declarations included) with other statements.
 fn with_stmts(p: &Program, stmts: Vec<Stmt>) -> Program {
-    let mut q = Program::new(p.id.clone(), stmts);
-    q.inner_classes = p.inner_classes.clone();
-    q.type_params = p.type_params.clone();
-    q.imports = p.imports.clone();
-    q.opt_ins = p.opt_ins.clone();
-    q
+    // every field named: a new file-level declaration must be kept here too
+    Program {
+        id: p.id.clone(),
+        stmts,
+        inner_classes: p.inner_classes.clone(),
+        type_params: p.type_params.clone(),
+        imports: p.imports.clone(),
+        opt_ins: p.opt_ins.clone(),
+        experimental: p.experimental,
+        aliases: p.aliases.clone(),
+    }
 }
 
 /// Whether `name` is read anywhere in `stmts`.
@@ -855,7 +875,7 @@ pub fn steps<'a>(
             "drop-statement",
         ))
     });
-    // opt-ins and imports go, all at once, then one at a time
+    // opt-ins and imports go, all at once, then one at a time; so do type aliases
     let file_level = std::iter::once_with(move || {
         let mut q = p.clone();
         q.opt_ins.clear();
@@ -871,6 +891,12 @@ pub fn steps<'a>(
         let mut q = p.clone();
         q.imports.remove(i);
         step(q, Check::Signature, "drop-import")
+    }))
+    // a type alias goes: its locals name the class (an alias is only a name for it)
+    .chain((0..p.aliases.len().min(64)).map(move |i| {
+        let mut q = p.clone();
+        q.aliases.remove(i);
+        step(q, Check::Signature, "drop-alias")
     }));
     // a local read once is inlined: a typed bottom constant keeps the type its use sees;
     // any other initializer may not (the oracle checks it)
@@ -1286,5 +1312,83 @@ mod tests {
             drop_call: true,
             ..Allow::default()
         }));
+    }
+
+    #[test]
+    fn declared_types_lambdas_and_references_become_typed_bottoms_under_the_oracle() {
+        use thalia_translators::ir::{Method, TypeAlias};
+        let runnable = Ty::class("java.lang.Runnable", Vec::new());
+        let supplier = Ty::class("java.util.function.Supplier", vec![Ty::string()]);
+        let anonymous = Expr::Anonymous {
+            ty: runnable.clone(),
+            methods: vec![Method {
+                name: "run".into(),
+                params: Vec::new(),
+                ret: Ty::Prim(PrimTy::Void),
+                body: Expr::Unit,
+            }],
+        };
+        let mut lambda = Expr::lambda(Vec::new(), Expr::str("x"));
+        if let Expr::Lambda { target, .. } = &mut lambda {
+            *target = Some(supplier.clone());
+        }
+        let call = Expr::static_call("lib.U", "m", Vec::new(), vec![anonymous, lambda]);
+        let mut p = Program::new(
+            "p1",
+            vec![
+                Stmt::local(
+                    "a0",
+                    Ty::class("lib.T", Vec::new()),
+                    Expr::Bottom(Ty::string()),
+                ),
+                Stmt::local("res", Ty::INT, call),
+            ],
+        );
+        p.aliases.push(TypeAlias {
+            name: "Declared0".into(),
+            class: "lib.T".into(),
+            arity: 0,
+        });
+        p.experimental = true;
+        let h = Hierarchy::new();
+        let kotlin = Allow {
+            oracle: true,
+            no_untyped_null: true,
+            ..Allow::default()
+        };
+        let all: Vec<Step> = steps(&p, kotlin, &h).collect();
+        let bottom_of = |t: &Ty| {
+            all.iter().any(|s| {
+                let mut found = false;
+                s.program.stmts.iter().for_each(|st| {
+                    st.expr_ref()
+                        .walk(&mut |e| found |= matches!(e, Expr::Bottom(b) if b == t))
+                });
+                found && s.check == Check::Oracle
+            })
+        };
+        assert!(
+            bottom_of(&runnable),
+            "the anonymous class becomes a typed null"
+        );
+        assert!(bottom_of(&supplier), "the lambda becomes a typed null");
+        // without an oracle, neither
+        assert!(!steps(&p, Allow::default(), &h).any(|s| {
+            let mut found = false;
+            s.program.stmts.iter().for_each(|st| {
+                st.expr_ref()
+                    .walk(&mut |e| found |= matches!(e, Expr::Bottom(b) if *b == runnable))
+            });
+            found
+        }));
+        // the alias goes as a step of its own, checked by the signature
+        assert!(all.iter().any(|s| s.pass == "drop-alias"
+            && s.program.aliases.is_empty()
+            && s.check == Check::Signature));
+        // every other step keeps the program's file-level declarations
+        for s in all.iter().filter(|s| s.pass != "drop-alias") {
+            assert_eq!(s.program.aliases, p.aliases, "{}", s.pass);
+            assert!(s.program.experimental, "{}", s.pass);
+        }
     }
 }

@@ -651,7 +651,8 @@ pub(crate) trait JavaFamily: Dialect {
 }
 
 /// Writes an expression statement in Java's syntax: calls and `new` as they are; literals
-/// dropped after checking they can be written; anything else bound to a fresh unused
+/// dropped after checking they can be written; a lambda or a reference bound to a fresh
+/// unused local of its target type (it needs one); anything else to a fresh unused
 /// `java.lang.Object` local (only calls and `new` are statements in Java).
 fn java_like_expr_stmt(
     d: &(impl JavaFamily + ?Sized),
@@ -662,6 +663,16 @@ fn java_like_expr_stmt(
         Expr::Call { .. } | Expr::New { .. } => w.line(&format!("{};", d.expr(e)?)),
         Expr::Lit(l) => {
             d.lit(l)?;
+        }
+        Expr::Lambda {
+            target: Some(t), ..
+        }
+        | Expr::Ref {
+            target: Some(t), ..
+        } => {
+            let ty = d.ty(t, TyPos::Value)?;
+            let e = d.expr(e)?;
+            w.line(&format!("{ty} {} = {e};", d.fresh_unused()));
         }
         _ => {
             let e = d.expr(e)?;

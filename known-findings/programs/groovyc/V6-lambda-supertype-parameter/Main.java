@@ -1,0 +1,7 @@
+class Main {
+    static <E> E first(E root, java.util.function.Function<? super E, ? extends E> t) { return root; }
+    static <K, V> java.util.HashMap<K, V> make(java.util.Map<K, V> m) { return null; }
+    static void test() {
+        first(make((java.util.Map<Object, Object>) null), (java.util.Map<Object, Object> z) -> null);
+    }
+}
