@@ -261,7 +261,7 @@ impl Compiler {
         if self.mode == Mode::Process
             && self.server.is_none()
             && drivable(&self.tc)
-            && driver_works(&self.tc)
+            && driver_state(&self.tc) == Some(true)
         {
             self.server = CompileServer::start_with(&self.tc, self.server_options).ok();
         }
@@ -449,7 +449,7 @@ fn invoke(
             Some(i) => return Ok(i),
             // the driver cannot call this compiler: its command line, from now on
             None => {
-                set_no_driver(tc);
+                set_driver_state(tc, false);
                 driven = false;
             }
         }
@@ -460,38 +460,16 @@ fn invoke(
 /// tool only with its own JDK's `java` (a fake javac has none), and not a compiler it was
 /// found unable to call.
 fn drivable(tc: &Toolchain) -> bool {
-    drivable_kind(tc) && !no_driver(tc)
-}
-
-/// Whether `tc`'s compiler is of a kind the one-shot driver can call (see [`drivable`]).
-fn drivable_kind(tc: &Toolchain) -> bool {
     tc.tool.profile().drives_processes()
         && (tc.tool.profile().launch != Launch::JdkExecutable || crate::server::java_beside(tc))
+        && driver_state(tc) != Some(false)
 }
 
-/// The toolchains (by [`driver_key`]) whose compiler the one-shot driver has called: a
-/// short-lived server of the same class can call it too ([`Compiler::begin_batch`]).
-static DRIVER_WORKS: std::sync::Mutex<std::collections::BTreeSet<String>> =
-    std::sync::Mutex::new(std::collections::BTreeSet::new());
-
-/// Whether the one-shot driver has called `tc`'s compiler in this process.
-fn driver_works(tc: &Toolchain) -> bool {
-    DRIVER_WORKS
-        .lock()
-        .map(|s| s.contains(&driver_key(tc)))
-        .unwrap_or(false)
-}
-
-/// Remembers that the one-shot driver called `tc`'s compiler.
-fn set_driver_works(tc: &Toolchain) {
-    if let Ok(mut s) = DRIVER_WORKS.lock() {
-        s.insert(driver_key(tc));
-    }
-}
-
-/// The toolchains (by [`driver_key`]) whose compiler the one-shot driver cannot call.
-static NO_DRIVER: std::sync::Mutex<std::collections::BTreeSet<String>> =
-    std::sync::Mutex::new(std::collections::BTreeSet::new());
+/// What the one-shot driver was found to do with each toolchain's compiler (by
+/// [`driver_key`]): `true` when it called it (a short-lived server of the same class can call
+/// it too, [`Compiler::begin_batch`]), `false` when it cannot.
+static DRIVER_STATE: std::sync::Mutex<std::collections::BTreeMap<String, bool>> =
+    std::sync::Mutex::new(std::collections::BTreeMap::new());
 
 /// What identifies a toolchain's compiler for the one-shot driver.
 fn driver_key(tc: &Toolchain) -> String {
@@ -503,18 +481,20 @@ fn driver_key(tc: &Toolchain) -> String {
     )
 }
 
-/// Whether the one-shot driver was found unable to call `tc`'s compiler.
-fn no_driver(tc: &Toolchain) -> bool {
-    NO_DRIVER
+/// Whether the one-shot driver called `tc`'s compiler (`Some(true)`), was found unable to
+/// (`Some(false)`), or has not tried yet in this process.
+fn driver_state(tc: &Toolchain) -> Option<bool> {
+    DRIVER_STATE
         .lock()
-        .map(|s| s.contains(&driver_key(tc)))
-        .unwrap_or(false)
+        .ok()
+        .and_then(|s| s.get(&driver_key(tc)).copied())
 }
 
-/// Remembers that the one-shot driver cannot call `tc`'s compiler.
-fn set_no_driver(tc: &Toolchain) {
-    if let Ok(mut s) = NO_DRIVER.lock() {
-        s.insert(driver_key(tc));
+/// Remembers whether the one-shot driver can call `tc`'s compiler (a failure is final).
+fn set_driver_state(tc: &Toolchain, works: bool) {
+    if let Ok(mut s) = DRIVER_STATE.lock() {
+        let state = s.entry(driver_key(tc)).or_insert(works);
+        *state &= works;
     }
 }
 
@@ -539,7 +519,7 @@ fn invoke_process(
             }
             // no JDK beside the compiler's java to build the driver with: its command line
             Err(ServerError::NoJdk { .. }) => {
-                set_no_driver(tc);
+                set_driver_state(tc, false);
                 return invoke_process(tc, args, plan, files, deadline, cutoff, false);
             }
             Err(e) => return Err(e.into()),
@@ -626,7 +606,7 @@ fn invoke_process(
         });
     }
     if driven && stdout.contains(DRIVER_MARKER) {
-        set_driver_works(tc);
+        set_driver_state(tc, true);
     }
     let whole = Whole {
         ok: status.is_some_and(|s| s.success()),

@@ -630,24 +630,16 @@ impl Worker<'_> {
         if scoped {
             crate::stages::add_batch_compiles(1, 0);
         }
-        let mut found = Vec::new();
-        let mut failed = None;
-        for (flags, group) in &groups {
-            match self.compile_group(group, flags, store) {
-                Ok(f) => found.extend(f),
-                Err(e) => {
-                    failed = Some(e);
-                    break;
-                }
-            }
-        }
+        let found = groups
+            .iter()
+            .try_fold(Vec::new(), |mut found, (flags, group)| {
+                found.extend(self.compile_group(group, flags, store)?);
+                Ok(found)
+            });
         if scoped {
             self.compiler.end_batch();
         }
-        match failed {
-            Some(e) => Err(e),
-            None => Ok(found),
-        }
+        found
     }
 
     /// Compiles the programs of one flag set (`flags`, added to the run's own) and records

@@ -9,6 +9,7 @@ use crate::support::fake;
 
 use fake::{fake_groovyc, lines, synth, thalia};
 use serde_json::Value;
+use std::path::{Path, PathBuf};
 
 /// A user's known-findings file: one entry for the fake compiler's `old-bug` rejection (its
 /// program shows it), and one whose patterns match the `fresh` rejections but whose program
@@ -38,16 +39,22 @@ program = "class Main { /* FINE */ }"
 /// bug; sources that say `FINE` compile; the others hit a fresh bug.
 const FAKE: &str = "    *.groovy)\n      if grep -q OLD_BUG \"$a\" || expr \"$a\" : '.*[13579][.]groovy$' >/dev/null; then\n        echo \"file://$a: 5: [Static type checking] - old-bug rejection @ line 5, column 9.\"\n        rc=1\n      elif ! grep -q FINE \"$a\"; then\n        echo \"file://$a: 5: [Static type checking] - fresh rejection @ line 5, column 9.\"\n        rc=1\n      fi\n      ;;";
 
+/// In `root`: the toolchains with groovyc `fake` ([`FAKE`]: odd program ids hit the known
+/// bug, even ones a new one), 12 well-typed programs, and the known-findings file [`MINE`].
+fn fixture(root: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let toolchains = root.join("toolchains");
+    let programs = root.join("programs");
+    synth(&toolchains, "groovy", "well-typed", 5, 12, &programs);
+    fake_groovyc(&toolchains, "fake", FAKE);
+    let known = root.join("mine.toml");
+    std::fs::write(&known, MINE).expect("write");
+    (toolchains, programs, known)
+}
+
 #[test]
 fn findings_of_known_bugs_are_labelled_kept_apart_and_counted_apart() {
     let root = tempfile::tempdir().expect("tempdir");
-    let toolchains = root.path().join("toolchains");
-    let programs = root.path().join("programs");
-    synth(&toolchains, "groovy", "well-typed", 5, 12, &programs);
-    // odd program ids hit the known bug, even ones a new one
-    fake_groovyc(&toolchains, "fake", FAKE);
-    let known = root.path().join("mine.toml");
-    std::fs::write(&known, MINE).expect("write");
+    let (toolchains, programs, known) = fixture(root.path());
     let store = root.path().join("store");
     thalia(&toolchains)
         .arg("check")
@@ -172,13 +179,8 @@ fn findings_of_known_bugs_are_labelled_kept_apart_and_counted_apart() {
 #[test]
 fn the_next_campaign_on_a_release_reuses_the_entries_verdicts_without_compiling_them() {
     let root = tempfile::tempdir().expect("tempdir");
-    let toolchains = root.path().join("toolchains");
-    let programs = root.path().join("programs");
-    synth(&toolchains, "groovy", "well-typed", 5, 12, &programs);
-    fake_groovyc(&toolchains, "fake", FAKE);
-    let known = root.path().join("mine.toml");
-    std::fs::write(&known, MINE).expect("write");
-    let check = |store: &std::path::Path| {
+    let (toolchains, programs, known) = fixture(root.path());
+    let check = |store: &Path| {
         thalia(&toolchains)
             .arg("check")
             .arg(&programs)

@@ -345,18 +345,23 @@ const GROOVY_PHASES: [(&str, &str, &str, &str); 6] = [
     ),
 ];
 
+/// The programs of [`GROOVY_PHASES`] written into `dir`, one file each.
+fn groovy_phase_files(dir: &Path) -> Vec<PathBuf> {
+    GROOVY_PHASES
+        .iter()
+        .map(|(name, source, _, _)| {
+            let f = dir.join(format!("{name}.groovy"));
+            std::fs::write(&f, source).expect("write");
+            f
+        })
+        .collect()
+}
+
 #[test]
 fn online_groovyc_judges_every_program_of_a_batch_in_one_invocation_and_generates_the_accepted() {
     let tc = toolchain(Tool::Groovy);
     let tmp = tempfile::tempdir().expect("tempdir");
-    let files: Vec<PathBuf> = GROOVY_PHASES
-        .iter()
-        .map(|(name, source, _, _)| {
-            let f = tmp.path().join(format!("{name}.groovy"));
-            std::fs::write(&f, source).expect("write");
-            f
-        })
-        .collect();
+    let files = groovy_phase_files(tmp.path());
     let opts = CompileOptions {
         timeout: Duration::from_secs(300),
         ..CompileOptions::default()
@@ -412,14 +417,7 @@ fn online_groovyc_judges_every_program_of_a_batch_in_one_invocation_and_generate
 fn online_process_mode_shares_the_compilers_classes_through_an_archive_and_judges_alike() {
     let tc = toolchain(Tool::Groovy);
     let tmp = tempfile::tempdir().expect("tempdir");
-    let files: Vec<PathBuf> = GROOVY_PHASES
-        .iter()
-        .map(|(name, source, _, _)| {
-            let f = tmp.path().join(format!("{name}.groovy"));
-            std::fs::write(&f, source).expect("write");
-            f
-        })
-        .collect();
+    let files = groovy_phase_files(tmp.path());
     let opts = CompileOptions {
         timeout: Duration::from_secs(300),
         ..CompileOptions::default()
