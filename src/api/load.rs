@@ -692,6 +692,7 @@ impl Builder {
                             receiver: p.receiver,
                             is_static,
                             is_default: m.is_default.unwrap_or(false),
+                            is_abstract: m.is_abstract == Some(true),
                             is_suspend: m.metadata_says(|o| o.is_suspend),
                             call_is_error: super::is_error_level(m.deprecation_level),
                             java_nullness: super::JavaNullness::of_method(
@@ -736,6 +737,7 @@ impl Builder {
                             receiver: p.receiver,
                             is_static,
                             is_default: false,
+                            is_abstract: false,
                             is_suspend: false,
                             call_is_error: super::is_error_level(f.deprecation_level),
                             java_nullness: super::JavaNullness {

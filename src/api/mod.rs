@@ -280,6 +280,9 @@ pub struct Member {
     pub is_static: bool,
     /// Java default method.
     pub is_default: bool,
+    /// Declared `abstract` (a method of a class; an interface's abstract methods are those
+    /// neither default nor static).
+    pub is_abstract: bool,
     /// Kotlin `suspend` function.
     pub is_suspend: bool,
     /// Deprecated with level `ERROR` (Kotlin): a candidate of overload resolution whose

@@ -10,7 +10,7 @@ use thalia_translators::ir::{
 };
 
 /// Every form the census counts, with what it means (in report order).
-pub const FORMS: [(&str, &str); 43] = [
+pub const FORMS: [(&str, &str); 45] = [
     ("reference", "a function reference of any kind"),
     ("reference:static", "a static method reference `C::m`"),
     ("reference:bound", "a bound method reference `e::m`"),
@@ -53,7 +53,15 @@ pub const FORMS: [(&str, &str); 43] = [
     ),
     (
         "anonymous-class",
-        "an anonymous class (Kotlin object expression) implementing an API interface",
+        "an anonymous class (Kotlin object expression) implementing an API interface or extending an abstract API class",
+    ),
+    (
+        "anonymous-subclass",
+        "an anonymous subclass of an abstract API class, its constructor's arguments given",
+    ),
+    (
+        "anonymous-class:several-methods",
+        "an anonymous class implementing an interface with other than one abstract method",
     ),
     (
         "type-alias",
@@ -268,8 +276,17 @@ pub fn forms_and_counts(p: &Program) -> (Vec<&'static str>, Counts) {
         Expr::Cond { .. } => {
             seen.insert("conditional");
         }
-        Expr::Anonymous { .. } => {
+        Expr::Anonymous {
+            super_args,
+            methods,
+            ..
+        } => {
             seen.insert("anonymous-class");
+            if super_args.is_some() {
+                seen.insert("anonymous-subclass");
+            } else if methods.len() != 1 {
+                seen.insert("anonymous-class:several-methods");
+            }
         }
         Expr::Lambda {
             params,

@@ -136,6 +136,12 @@ pub struct SynthConfig {
     /// path of the API graph (otherwise the path first, the lambda as fallback). Default
     /// 0.7: lambdas exercise the compilers' inference more than factory calls do.
     pub lambda_first_probability: f64,
+    /// Probability that, where an anonymous class of the wanted type cannot be written (a
+    /// concrete class, an interface with too many abstract methods), one of an interface or
+    /// abstract class below it is (`new AbstractList<String>() { .. }` for a
+    /// `Collection<String>`). Default 0.5: the API wants the supertype there, which is where
+    /// overriding generic members meets inference.
+    pub anonymous_below_probability: f64,
     /// The integers drawn for numeric literals (half-open; a `byte` or `short` keeps the
     /// low bits, `float` and `double` add a fraction). Default `-3..100`: small values that
     /// fit every numeric type, negatives included.
@@ -200,6 +206,7 @@ impl Default for SynthConfig {
             sample_tries_per_sequence: 8,
             ill_candidates_per_position: 16,
             lambda_first_probability: 0.7,
+            anonymous_below_probability: 0.9,
             literal_ints: -3..100,
             true_probability: 0.5,
             yen_k: 3,
@@ -269,6 +276,10 @@ impl SynthConfig {
         let probabilities = [
             ("generic_type_probability", self.generic_type_probability),
             ("lambda_first_probability", self.lambda_first_probability),
+            (
+                "anonymous_below_probability",
+                self.anonymous_below_probability,
+            ),
             ("true_probability", self.true_probability),
             ("operator_form_probability", self.operator_form_probability),
             (

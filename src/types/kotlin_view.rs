@@ -102,6 +102,12 @@ pub fn java_class(kotlin: &str) -> Option<&'static str> {
     CLASSES.iter().find(|(k, _)| *k == kotlin).map(|&(_, j)| j)
 }
 
+/// True for a Java class that Kotlin sees as one of its own (`java.util.List` as
+/// `MutableList`, `java.lang.Number` as `kotlin.Number`), with its own members.
+pub fn maps_java(java: &str) -> bool {
+    CLASSES.iter().any(|&(_, j)| j == java)
+}
+
 /// True for a Kotlin class that no Kotlin type of a loaded API names, because the loader
 /// replaces it by a JVM type (`kotlin.String`, `kotlin.Int`, `kotlin.IntArray`,
 /// `kotlin.Array`, `kotlin.collections.MutableList`): its own document (a builtin's) is not

@@ -1,6 +1,7 @@
 //! Issue #36 item 5 in synthesized programs: anonymous classes (Kotlin object expressions)
-//! implementing the API's functional interfaces where a value of one is wanted, their
-//! generic methods declared with the type arguments substituted; Kotlin type aliases and
+//! implementing the API's interfaces or extending its abstract classes where a value of one
+//! or of a supertype is wanted, their generic methods declared with the type arguments
+//! substituted, a class's constructor arguments given; Kotlin type aliases and
 //! Scala type members through which locals are declared. With a form forced on
 //! (`swarm.anonymous_classes = 1.0`, `swarm.type_aliases = 1.0`), a sample of the embedded
 //! API's programs of each language uses it, the census counts it, and the real compiler
@@ -51,6 +52,13 @@ const ANONYMOUS: Form = Form {
     swarm: "anonymous_classes",
     ir_key: "\"anonymous\"",
     census: "anonymous-class",
+};
+
+/// Anonymous subclasses of abstract classes, with their constructor arguments.
+const SUBCLASSES: Form = Form {
+    swarm: "anonymous_classes",
+    ir_key: "\"super_args\"",
+    census: "anonymous-subclass",
 };
 
 /// Kotlin type aliases and Scala type members.
@@ -164,6 +172,14 @@ fn kotlin_object_expressions_compile_as_expected() {
 #[test]
 fn scala3_anonymous_classes_compile_as_expected() {
     form_compiles_as_expected(&ANONYMOUS, "scala3", "well-typed");
+}
+
+#[test]
+fn anonymous_subclasses_compile_as_expected_in_every_language() {
+    form_compiles_as_expected(&SUBCLASSES, "java", "well-typed");
+    form_compiles_as_expected(&SUBCLASSES, "groovy", "well-typed");
+    form_compiles_as_expected(&SUBCLASSES, "kotlin", "well-typed");
+    form_compiles_as_expected(&SUBCLASSES, "scala3", "well-typed");
 }
 
 #[test]

@@ -319,21 +319,31 @@ impl<'a, D: Dialect + ?Sized> ScopeChecker<'a, D> {
                 self.check_expr(then)?;
                 self.check_expr(els)
             }
-            Expr::Anonymous { methods, .. } => methods.iter().try_for_each(|m| {
-                self.dialect.check_name(&m.name)?;
-                let depth = self.in_scope.len();
-                let result = m
-                    .params
-                    .iter()
-                    .try_for_each(|(name, _)| {
-                        self.check_binder(name)?;
-                        self.in_scope.push(name);
-                        Ok(())
+            Expr::Anonymous {
+                super_args,
+                methods,
+                ..
+            } => super_args
+                .iter()
+                .flatten()
+                .try_for_each(|a| self.check_expr(a))
+                .and_then(|()| {
+                    methods.iter().try_for_each(|m| {
+                        self.dialect.check_name(&m.name)?;
+                        let depth = self.in_scope.len();
+                        let result = m
+                            .params
+                            .iter()
+                            .try_for_each(|(name, _)| {
+                                self.check_binder(name)?;
+                                self.in_scope.push(name);
+                                Ok(())
+                            })
+                            .and_then(|()| self.check_expr(&m.body));
+                        self.in_scope.truncate(depth);
+                        result
                     })
-                    .and_then(|()| self.check_expr(&m.body));
-                self.in_scope.truncate(depth);
-                result
-            }),
+                }),
         }
     }
 

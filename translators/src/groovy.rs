@@ -330,6 +330,10 @@ impl JavaFamily for Emitter {
         }
     }
 
+    fn member_separator(&self) -> &'static str {
+        "; "
+    }
+
     /// `e` inside another expression: a closure not cast is parenthesized, so that it cannot
     /// be read as a block or as a trailing closure argument.
     fn operand(&self, e: &Expr) -> Result<String, TranslateError> {

@@ -485,14 +485,20 @@ pub enum Expr {
         /// Value if false.
         els: Box<Expr>,
     },
-    /// An anonymous class implementing an interface and declaring its abstract methods:
-    /// `new I<A>() { public R m(P p) { return e; } }` in Java and Groovy, the object
-    /// expression `object : I<A> { override fun m(p: P): R = e }` in Kotlin,
-    /// `new I[A] { def m(p: P): R = e }` in Scala. Its type is `ty` itself (no conversion,
-    /// unlike a lambda's).
+    /// An anonymous class implementing an interface or extending an abstract class, and
+    /// declaring its abstract methods: `new I<A>() { public R m(P p) { return e; } }` in Java
+    /// and Groovy, the object expression `object : I<A> { override fun m(p: P): R = e }` in
+    /// Kotlin, `new I[A] { def m(p: P): R = e }` in Scala; a class's constructor arguments
+    /// follow its type (`new C<A>(x) { .. }`, `object : C<A>(x) { .. }`). Its type is `ty`
+    /// itself (no conversion, unlike a lambda's).
     Anonymous {
-        /// The interface it implements: a class type, its type arguments without wildcards.
+        /// The interface it implements or the class it extends: a class type, its type
+        /// arguments without wildcards.
         ty: Ty,
+        /// The arguments of the superclass constructor when `ty` is a class; `None` for an
+        /// interface.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        super_args: Option<Vec<Expr>>,
         /// The methods it declares: every abstract method of `ty`, with `ty`'s type
         /// arguments substituted.
         methods: Vec<Method>,
@@ -819,7 +825,14 @@ impl Expr {
                 then.walk(f);
                 els.walk(f);
             }
-            Expr::Anonymous { methods, .. } => methods.iter().for_each(|m| m.body.walk(f)),
+            Expr::Anonymous {
+                super_args,
+                methods,
+                ..
+            } => {
+                super_args.iter().flatten().for_each(|a| a.walk(f));
+                methods.iter().for_each(|m| m.body.walk(f));
+            }
         }
     }
 
@@ -880,7 +893,7 @@ impl Expr {
                     .chain(target)
                     .for_each(|t| t.walk(f));
             }
-            Expr::Anonymous { ty, methods } => {
+            Expr::Anonymous { ty, methods, .. } => {
                 ty.walk(f);
                 for m in methods {
                     m.params.iter().for_each(|(_, t)| t.walk(f));

@@ -1398,14 +1398,24 @@ impl Emitter {
             Expr::Spread(inner) => format!("*{}", self.receiver(inner)?),
             Expr::Cast { ty, expr, .. } => self.cast(ty, expr)?,
             Expr::Cond { cond, then, els } => self.cond_expr(cond, then, els, None)?,
-            Expr::Anonymous { ty, methods } => self.anonymous(ty, methods)?,
+            Expr::Anonymous {
+                ty,
+                super_args,
+                methods,
+            } => self.anonymous(ty, super_args.as_deref(), methods)?,
         })
     }
 
     /// An object expression on one line: `(object : I<A> { override fun m(p: P): R = e })`,
-    /// `override fun run() {}` for a `void` method with an empty body. The parameters are in
+    /// `override fun run() {}` for a `void` method with an empty body, a class's
+    /// constructor call as its supertype (`object : C<A>(x) { .. }`). The parameters are in
     /// scope in their method's body.
-    fn anonymous(&self, ty: &Ty, methods: &[Method]) -> Result<String, TranslateError> {
+    fn anonymous(
+        &self,
+        ty: &Ty,
+        super_args: Option<&[Expr]>,
+        methods: &[Method],
+    ) -> Result<String, TranslateError> {
         match ty {
             Ty::Class { name, .. } if name == "java.lang.annotation.Annotation" => {
                 return Err(self.unsupported(
@@ -1445,8 +1455,12 @@ impl Emitter {
             }
             decls.push(decl?);
         }
+        let call = match super_args {
+            Some(args) => format!("({})", self.args(args)?),
+            None => String::new(),
+        };
         Ok(format!(
-            "(object : {} {{ {} }})",
+            "(object : {}{call} {{ {} }})",
             self.ty(ty, TyPos::Value)?,
             decls.join("; ")
         ))

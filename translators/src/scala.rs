@@ -731,13 +731,23 @@ impl Emitter<'_> {
                     _ => s,
                 })
             })?,
-            Expr::Anonymous { ty, methods } => self.anonymous(ty, methods)?,
+            Expr::Anonymous {
+                ty,
+                super_args,
+                methods,
+            } => self.anonymous(ty, super_args.as_deref(), methods)?,
         })
     }
 
-    /// An anonymous class on one line: `(new I[A] { def m(p: P): R = e })`,
-    /// `def run(): Unit = ()` for a `void` method with an empty body.
-    fn anonymous(&self, ty: &Ty, methods: &[Method]) -> Result<String, TranslateError> {
+    /// An anonymous class on one line: `(new I[A] { override def m(p: P): R = e })`,
+    /// `def run(): Unit = ()` for a `void` method with an empty body, a class's
+    /// constructor arguments after its type (`new C[A](x) { .. }`).
+    fn anonymous(
+        &self,
+        ty: &Ty,
+        super_args: Option<&[Expr]>,
+        methods: &[Method],
+    ) -> Result<String, TranslateError> {
         if !matches!(ty, Ty::Class { .. }) {
             return Err(self.unsupported("an anonymous class of a type that is no class type"));
         }
@@ -747,7 +757,10 @@ impl Emitter<'_> {
             let params = common::comma_separated(&m.params, |(n, t)| {
                 Ok(format!("{}: {}", name(n), self.ty(t, TyPos::Value)?))
             })?;
-            let head = format!("def {}({params})", name(&m.name));
+            // `override` also where the method implements an abstract one: Scala wants it
+            // where a Java class declares abstract again what a supertype implements
+            // (`Clock.withZone`, a default method of `InstantSource`)
+            let head = format!("override def {}({params})", name(&m.name));
             decls.push(match (&m.ret, &m.body) {
                 (Ty::Prim(PrimTy::Void), Expr::Unit) => format!("{head}: Unit = ()"),
                 (Ty::Prim(PrimTy::Void), body) => {
@@ -759,8 +772,12 @@ impl Emitter<'_> {
                 }
             });
         }
+        let call = match super_args {
+            Some(args) => format!("({})", self.args(args)?),
+            None => String::new(),
+        };
         Ok(format!(
-            "(new {} {{ {} }})",
+            "(new {}{call} {{ {} }})",
             self.ty(ty, TyPos::Value)?,
             decls.join("; ")
         ))

@@ -198,7 +198,12 @@ fn children_mut(e: &mut Expr) -> Vec<(&mut Expr, Pos)> {
             out.push((then.as_mut(), Pos::Inner));
             out.push((els.as_mut(), Pos::Inner));
         }
-        Expr::Anonymous { methods, .. } => {
+        Expr::Anonymous {
+            super_args,
+            methods,
+            ..
+        } => {
+            out.extend(super_args.iter_mut().flatten().map(|a| (a, Pos::Arg)));
             out.extend(methods.iter_mut().map(|m| (&mut m.body, Pos::Body)));
         }
     }
@@ -1321,6 +1326,7 @@ mod tests {
         let supplier = Ty::class("java.util.function.Supplier", vec![Ty::string()]);
         let anonymous = Expr::Anonymous {
             ty: runnable.clone(),
+            super_args: None,
             methods: vec![Method {
                 name: "run".into(),
                 params: Vec::new(),

@@ -1,7 +1,9 @@
-//! Anonymous classes (Kotlin object expressions) that implement an API interface where a
-//! value of it is wanted: the interface's single abstract method declared with the type
-//! arguments substituted (`new Comparator<String>() { public int compare(String a,
-//! String b) { return 0; } }`), its body a parameter of the result type or an inhabitant.
+//! Anonymous classes (Kotlin object expressions) that implement an API interface or extend
+//! an abstract API class where a value of it is wanted: its abstract methods declared with
+//! the type arguments substituted (`new Comparator<String>() { public int compare(String a,
+//! String b) { return 0; } }`, `new AbstractList<String>() { public String get(int i) {
+//! .. } public int size() { .. } }`), each body a parameter of the result type or an
+//! inhabitant; a class's constructor arguments inhabited like a call's.
 
 use rand::Rng;
 use thalia_translators::ir::{Expr, Method};
@@ -9,11 +11,12 @@ use thalia_translators::ir::{Expr, Method};
 use super::inhabitant::Inhabitant;
 use super::ir::to_ir;
 use super::rng::SynthRng;
-use super::worker::Worker;
-use crate::api::ClassKind;
+use super::worker::{Below, Worker};
+use crate::api::{ClassKind, MemberId, MemberKind};
 use crate::synth::context::java_expressible;
 use crate::synth::typing::erase::InferInfo;
-use crate::types::TypeId;
+use crate::synth::typing::sequence::is_void;
+use crate::types::{kotlin_view, Subst, Type, TypeId};
 
 /// How often a method body returns a parameter of the result type where one has it
 /// (otherwise an inhabitant of the result type).
@@ -21,6 +24,20 @@ pub const PARAM_BODY_PROBABILITY: f64 = 0.5;
 
 /// The Java interface that Kotlin maps to a type without its abstract method.
 const MAPPED_WITHOUT_MEMBERS: &str = "java.lang.annotation.Annotation";
+
+/// The abstract classes no class may extend directly (JLS 8.1.4).
+const NOT_EXTENSIBLE: [&str; 2] = ["java.lang.Enum", "java.lang.Record"];
+
+/// The most abstract methods an anonymous class of a non-functional type declares: a
+/// program stays small enough to read and to reduce (`Iterator` has 2, `Reader` 2,
+/// `AbstractList` 2; `AbstractQueue` 5 would be left to paths).
+pub const MAX_ABSTRACT_METHODS: usize = 4;
+
+/// How many interfaces or abstract classes below a wanted type are drawn for an anonymous
+/// class before the inhabitant takes another form: many cannot be written (too many
+/// abstract methods, a generic one, a Kotlin or Scala class), and a few draws find one that
+/// can without searching the whole list.
+pub const BELOW_TRIES: usize = 3;
 
 impl Worker<'_> {
     /// An anonymous class implementing interface type `t` (as the function type sees it:
@@ -35,7 +52,9 @@ impl Worker<'_> {
         t: TypeId,
         depth: usize,
     ) -> Option<Inhabitant> {
-        let f = self.function_type(t)?;
+        let Some(f) = self.function_type(t) else {
+            return self.anonymous_subclass(rng, t, depth);
+        };
         if f.function_type || f.suspend || !f.ground {
             return None;
         }
@@ -62,42 +81,206 @@ impl Worker<'_> {
         {
             return None;
         }
-        let params: Vec<(String, TypeId)> = f
-            .params
+        let method = self.implementation(rng, name, &f.params, f.ret, depth);
+        Some(Inhabitant {
+            expr: Expr::Anonymous {
+                ty,
+                super_args: None,
+                methods: vec![method],
+            },
+            info: InferInfo::Standalone(target),
+        })
+    }
+
+    /// An anonymous class of an interface or abstract class below class type `t` where the
+    /// API wants the supertype (`new AbstractList<String>() { .. }` for a
+    /// `Collection<String>`, any of them for an `Object`): the subclass instantiated as a
+    /// subtype of `t`, drawn at random among the API's, up to [`BELOW_TRIES`] times.
+    pub(crate) fn anonymous_below(
+        &mut self,
+        rng: &mut SynthRng,
+        t: TypeId,
+        depth: usize,
+    ) -> Option<Inhabitant> {
+        let (sym, _) = self.api.ts.arena.as_class(t)?;
+        let below = self.classes_below(sym, Below::Declarable);
+        for _ in 0..BELOW_TRIES {
+            let c = *below.get(rng.gen_range(0..below.len().max(1)))?;
+            let Some(sub) = self.instance_below(rng, c, t, self.cfg.max_type_depth) else {
+                continue;
+            };
+            if let Some(a) = self.anonymous_class(rng, sub, depth) {
+                return Some(a);
+            }
+        }
+        None
+    }
+
+    /// An anonymous class of class type `t` that is no functional interface: an interface
+    /// or an abstract class whose abstract methods ([`crate::synth::typing::Typing`]'s
+    /// `abstract_methods`) are at most [`MAX_ABSTRACT_METHODS`] and writable, a class
+    /// through one of its public or protected constructors whose arity no other has (so
+    /// that no overload is chosen). Kotlin sees the classes below its mapped types with
+    /// their own members (`size` a property), so there none qualifies.
+    fn anonymous_subclass(
+        &mut self,
+        rng: &mut SynthRng,
+        t: TypeId,
+        depth: usize,
+    ) -> Option<Inhabitant> {
+        let t = match *self.api.ts.arena.get(t) {
+            Type::Nullable(i) => i,
+            _ => t,
+        };
+        let (sym, args) = self.api.ts.arena.as_class(t)?;
+        let args = args.to_vec();
+        let cid = self.api.class_by_sym(sym)?;
+        let class = self.api.class(cid);
+        let is_class = match class.kind {
+            ClassKind::Interface => false,
+            ClassKind::Abstract => true,
+            _ => return None,
+        };
+        if class.parent.is_some()
+            || class.doc.is_sealed == Some(true)
+            || NOT_EXTENSIBLE.contains(&class.name.as_str())
+            || class.name == MAPPED_WITHOUT_MEMBERS
+            || !self.ground_in_program(t)
+            || !self.ctx.expressible(&self.api, t)
+        {
+            return None;
+        }
+        if self.rules.maps_java_classes() {
+            let object = self.ctx.object_sym;
+            let mapped = self.api.ts.all_supertypes(t).into_iter().any(|s| {
+                let a = &self.api.ts.arena;
+                a.as_class(s)
+                    .is_some_and(|(n, _)| n != object && kotlin_view::maps_java(a.name(n)))
+            });
+            if mapped {
+                return None;
+            }
+        }
+        let abstract_methods = self.typing().abstract_methods(t)?;
+        if abstract_methods.len() > MAX_ABSTRACT_METHODS
+            || !abstract_methods.iter().all(|m| {
+                m.params
+                    .iter()
+                    .chain([&m.ret])
+                    .all(|&p| java_expressible(&self.api, p) && self.ground_in_program(p))
+            })
+        {
+            return None;
+        }
+        let super_args = if is_class {
+            let ctor = self.anonymous_constructor(rng, cid)?;
+            let subst = Subst::from_pairs(&self.api.class(cid).type_params.clone(), &args);
+            match self
+                .call_member(rng, ctor, &subst, None, Some(t), false, depth)
+                .expr
+            {
+                Expr::New { args, .. } => Some(args),
+                _ => return None,
+            }
+        } else {
+            None
+        };
+        let methods = abstract_methods
+            .into_iter()
+            .map(|m| self.implementation(rng, m.name, &m.params, m.ret, depth))
+            .collect();
+        Some(Inhabitant {
+            expr: Expr::Anonymous {
+                ty: to_ir(&self.api, t),
+                super_args,
+                methods,
+            },
+            info: InferInfo::Standalone(t),
+        })
+    }
+
+    /// A constructor of abstract class `cid` an anonymous subclass can call without
+    /// choosing among overloads: public or protected, not generic, no checked exception, no
+    /// variable arity, the only accessible one of its arity; drawn at random.
+    fn anonymous_constructor(
+        &mut self,
+        rng: &mut SynthRng,
+        cid: crate::api::ClassId,
+    ) -> Option<MemberId> {
+        let accessible: Vec<MemberId> = self
+            .api
+            .class(cid)
+            .members
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let m = self.api.member(m);
+                m.kind == MemberKind::Constructor
+                    && matches!(m.access.as_deref(), None | Some("public" | "protected"))
+            })
+            .collect();
+        let arity = |w: &Self, m: MemberId| w.api.member(m).params.len();
+        let usable: Vec<MemberId> = accessible
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let mem = self.api.member(m);
+                mem.type_params.is_empty()
+                    && mem.throws.is_empty()
+                    && !mem.params.iter().any(|p| p.vararg)
+                    && accessible
+                        .iter()
+                        .filter(|&&o| arity(self, o) == arity(self, m))
+                        .count()
+                        == 1
+            })
+            .collect();
+        let ctor = *usable.get(rng.gen_range(0..usable.len().max(1)))?;
+        self.typing()
+            .language_problem(ctor)
+            .is_none()
+            .then_some(ctor)
+    }
+
+    /// The declaration of abstract method `name` with parameter types `params` and result
+    /// `ret`: fresh parameter names, the body a parameter of the result type (at
+    /// [`PARAM_BODY_PROBABILITY`]) or an inhabitant (`void`: empty).
+    fn implementation(
+        &mut self,
+        rng: &mut SynthRng,
+        name: String,
+        params: &[TypeId],
+        ret: TypeId,
+        depth: usize,
+    ) -> Method {
+        let params: Vec<(String, TypeId)> = params
             .iter()
             .map(|&p| {
                 self.building.fresh += 1;
                 (format!("l{}", self.building.fresh), p)
             })
             .collect();
-        let body = if f.void {
+        let body = if is_void(&self.api.ts.arena, ret) {
             Expr::Unit
         } else {
             let param = params
                 .iter()
-                .find(|(_, p)| *p == f.ret)
+                .find(|(_, p)| *p == ret)
                 .map(|(n, _)| Expr::Local(n.clone()));
             match param {
                 Some(e) if rng.gen_bool(PARAM_BODY_PROBABILITY) => e,
-                _ => self.method_body(rng, f.ret, depth),
+                _ => self.method_body(rng, ret, depth),
             }
         };
-        let method = Method {
+        Method {
             name,
             params: params
                 .iter()
                 .map(|(n, p)| (n.clone(), to_ir(&self.api, *p)))
                 .collect(),
-            ret: to_ir(&self.api, f.ret),
+            ret: to_ir(&self.api, ret),
             body,
-        };
-        Some(Inhabitant {
-            expr: Expr::Anonymous {
-                ty,
-                methods: vec![method],
-            },
-            info: InferInfo::Standalone(target),
-        })
+        }
     }
 
     /// An inhabitant of `ret` as a method's result: no lambda parameter of an enclosing

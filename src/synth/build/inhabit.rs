@@ -148,10 +148,16 @@ impl Worker<'_> {
                 return c;
             }
         }
-        // an anonymous class of a functional interface wanted here
+        // an anonymous class of the interface or abstract class wanted here, else (at
+        // `anonymous_below_probability`) of one below it
         if feats.anonymous_classes && rng.gen_bool(p) {
             if let Some(a) = self.anonymous_class(rng, t, depth) {
                 return a;
+            }
+            if rng.gen_bool(self.cfg.anonymous_below_probability) {
+                if let Some(a) = self.anonymous_below(rng, t, depth) {
+                    return a;
+                }
             }
         }
         let sam_first = rng.gen_bool(self.cfg.lambda_first_probability);
@@ -467,13 +473,16 @@ impl Worker<'_> {
         let last = members.len().saturating_sub(1);
         for (i, m) in members.into_iter().enumerate() {
             let goal = if i == last { Some(target) } else { None };
-            cur = Some(self.call_member(rng, m, s, cur.map(|c| c.expr), goal, depth));
+            let receiver = i != last;
+            cur = Some(self.call_member(rng, m, s, cur.map(|c| c.expr), goal, receiver, depth));
         }
         cur.unwrap_or_else(|| self.bottom(target))
     }
 
     /// A call (or field access, or constructor call) of `m` under `s`, its arguments
-    /// inhabited one level deeper; type arguments erased when configured and safe.
+    /// inhabited one level deeper; type arguments erased when configured and safe (`goal`:
+    /// its target type; `receiver_of_next`: it is the receiver of another call).
+    #[allow(clippy::too_many_arguments)]
     pub fn call_member(
         &mut self,
         rng: &mut SynthRng,
@@ -481,6 +490,7 @@ impl Worker<'_> {
         s: &Subst,
         receiver: Option<Expr>,
         goal: Option<TypeId>,
+        receiver_of_next: bool,
         depth: usize,
     ) -> Inhabitant {
         let mem = self.api.member(m).clone();
@@ -522,6 +532,7 @@ impl Worker<'_> {
             varargs: elems,
             erase_for_form: false,
             search_implicits,
+            receiver: receiver_of_next,
         };
         self.build_call_shaped(m, s, receiver, &args, goal, true, &shape)
             .0

@@ -63,4 +63,7 @@ pub struct CallShape {
     /// (only where it is certain to, `Typing::implicits_found`); the call keeps its type
     /// arguments, which the search depends on.
     pub search_implicits: bool,
+    /// The call is the receiver of the next call of a path: it has no target type, and the
+    /// next call's result may show its type arguments (a capture variable among them).
+    pub receiver: bool,
 }

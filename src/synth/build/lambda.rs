@@ -3,8 +3,6 @@
 //! parameters (the parameters and block locals are sources in the body), block bodies, typed
 //! parameters, Groovy's arrow and Kotlin's anonymous-function forms, casts to the interface.
 
-use std::rc::Rc;
-
 use rand::seq::SliceRandom;
 use rand::Rng;
 use thalia_translators::ir::{Expr, LambdaForm, Stmt, Ty};
@@ -12,7 +10,7 @@ use thalia_translators::ir::{Expr, LambdaForm, Stmt, Ty};
 use super::inhabitant::{FnType, Inhabitant};
 use super::ir::to_ir;
 use super::rng::SynthRng;
-use super::worker::Worker;
+use super::worker::{Below, Worker};
 use crate::api::MemberKind;
 use crate::synth::typing::erase::InferInfo;
 use crate::synth::typing::sequence::is_void;
@@ -335,37 +333,7 @@ impl Worker<'_> {
         depth: usize,
     ) -> Option<Inhabitant> {
         let (sym, _) = self.api.ts.arena.as_class(t)?;
-        let below = match self.caches.functional_below.get(&sym) {
-            Some(v) => Rc::clone(v),
-            None => {
-                // every interface is below `Object`, though its supertypes do not say so
-                // (but for Scala's universal traits)
-                let v: Vec<crate::api::ClassId> = if sym == self.ctx.object_sym {
-                    self.api
-                        .class_ids()
-                        .filter(|&c| {
-                            let class = self.api.class(c);
-                            class.functional
-                                && !self.rules.extends_any_only(&self.api.ts, class.sym)
-                        })
-                        .collect()
-                } else {
-                    self.ctx
-                        .subclasses
-                        .get(&sym)
-                        .map(|cs| {
-                            cs.iter()
-                                .copied()
-                                .filter(|&c| self.api.class(c).functional)
-                                .collect()
-                        })
-                        .unwrap_or_default()
-                };
-                let rc = Rc::new(v);
-                self.caches.functional_below.insert(sym, Rc::clone(&rc));
-                rc
-            }
-        };
+        let below = self.classes_below(sym, Below::Functional);
         let c = *below.get(rng.gen_range(0..below.len().max(1)))?;
         let f = self.instance_below(rng, c, t, self.cfg.max_type_depth)?;
         let ft = self.function_type(f)?;

@@ -179,7 +179,7 @@ impl Worker<'_> {
             erased = !poly_overloaded
                 && self
                     .typing()
-                    .erasable(&vars, s, &params, &infos, fret, goal);
+                    .erasable(&vars, s, &params, &infos, fret, goal, shape.receiver);
         }
         let kept = erased && shape.keep_explicit;
         if kept {
@@ -638,6 +638,7 @@ impl Worker<'_> {
                 varargs: elems,
                 erase_for_form: want_operator,
                 search_implicits,
+                receiver: false,
             },
         );
         shape.explicit_type_args = kept;

@@ -489,6 +489,7 @@ impl Worker<'_> {
                     &infos,
                     self_ty,
                     Some(f.ret),
+                    false,
                 );
                 if inferable && !explicit {
                     None

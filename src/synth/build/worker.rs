@@ -65,6 +65,15 @@ pub struct Worker<'c> {
     pub(crate) building: Building,
 }
 
+/// Which classes below a class [`Worker::classes_below`] collects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Below {
+    /// Functional interfaces (for a lambda or reference cast to one).
+    Functional,
+    /// Interfaces and abstract classes (for an anonymous class of one).
+    Declarable,
+}
+
 /// A worker's memo tables. Each entry depends only on the API and the configuration, never
 /// on the order of queries, so a worker gives the same answers whatever it did before.
 #[derive(Default)]
@@ -88,9 +97,8 @@ pub(crate) struct Caches {
     pub(crate) chain_vars: FxHashMap<TypeId, (VarId, VarId)>,
     /// Every variable of `related_vars`, `f_bounded_vars` and `chain_vars`.
     pub(crate) related_set: rustc_hash::FxHashSet<VarId>,
-    /// Per class, the functional interfaces among its subclasses (for casts of lambdas and
-    /// references where no functional interface is wanted).
-    pub(crate) functional_below: FxHashMap<crate::types::Sym, Rc<Vec<crate::api::ClassId>>>,
+    /// Per class and kind, the classes of that kind below it ([`Worker::classes_below`]).
+    pub(crate) below: FxHashMap<(crate::types::Sym, Below), Rc<Vec<ClassId>>>,
     /// The members usable in function references, by arity (built on first use).
     pub(crate) refs: Option<Rc<RefIndex>>,
     /// The API's functional interfaces by the arity of their abstract method (built on
@@ -367,6 +375,49 @@ impl<'c> Worker<'c> {
         }
         let sym = self.api.class(pool[rng.gen_range(0..pool.len())]).sym;
         self.api.ts.arena.class(sym, &[])
+    }
+
+    /// The API classes of kind `what` below class `sym`, cached: its subclasses, or every
+    /// class for `Object` (though its supertypes may not say so; but Scala's universal
+    /// traits, which are below `Any` only).
+    pub(crate) fn classes_below(
+        &mut self,
+        sym: crate::types::Sym,
+        what: Below,
+    ) -> Rc<Vec<ClassId>> {
+        if let Some(v) = self.caches.below.get(&(sym, what)) {
+            return Rc::clone(v);
+        }
+        let keep = |w: &Self, c: ClassId| {
+            let class = w.api.class(c);
+            match what {
+                Below::Functional => class.functional,
+                Below::Declarable => matches!(
+                    class.kind,
+                    crate::api::ClassKind::Interface | crate::api::ClassKind::Abstract
+                ),
+            }
+        };
+        let v: Vec<ClassId> = if sym == self.ctx.object_sym {
+            self.api
+                .class_ids()
+                .filter(|&c| {
+                    keep(self, c)
+                        && !self
+                            .rules
+                            .extends_any_only(&self.api.ts, self.api.class(c).sym)
+                })
+                .collect()
+        } else {
+            self.ctx
+                .subclasses
+                .get(&sym)
+                .map(|cs| cs.iter().copied().filter(|&c| keep(self, c)).collect())
+                .unwrap_or_default()
+        };
+        let rc = Rc::new(v);
+        self.caches.below.insert((sym, what), Rc::clone(&rc));
+        rc
     }
 
     /// An instance of class `e` that is a subtype of `target`, its remaining type arguments

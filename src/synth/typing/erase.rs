@@ -26,7 +26,10 @@ pub enum InferInfo {
 impl Typing<'_> {
     /// Definition 3.14: can the explicit arguments `s(vars)` of a call with formal parameter
     /// types `params` and result type `ret` (both still mentioning `vars`) be erased, given
-    /// what the arguments tell and the call's target type `goal`?
+    /// what the arguments tell, the call's target type `goal` and whether it is the receiver
+    /// of another call (whose result may show a capture variable: `new Vector<>(c)
+    /// .spliterator()` is a `Spliterator<CAP#1>` for a `Collection<? extends URI> c`)?
+    #[allow(clippy::too_many_arguments)]
     pub fn erasable(
         &mut self,
         vars: &[VarId],
@@ -35,6 +38,7 @@ impl Typing<'_> {
         args: &[InferInfo],
         ret: TypeId,
         goal: Option<TypeId>,
+        receiver: bool,
     ) -> bool {
         if vars.is_empty() {
             return false;
@@ -114,7 +118,7 @@ impl Typing<'_> {
             let capture_ok = by_capture
                 && sources == 1
                 && !args_first
-                && (goal.is_none()
+                && (goal.is_none() && !receiver
                     || !self.api.ts.arena.free_vars(ret).contains(&v)
                     || matches!(self.api.ts.arena.get(ret), Type::Var(w) if *w == v));
             if poly && (args_first || !fixed && !capture_ok) {
@@ -171,14 +175,14 @@ mod tests {
         let s = Subst::from_pairs(&[v], &[string]);
         let mut c = fx.typing(Language::Java);
         let by = |x| [InferInfo::Standalone(x)];
-        assert!(c.erasable(&[v], &s, &[t], &by(string), t, None));
+        assert!(c.erasable(&[v], &s, &[t], &by(string), t, None, false));
         // an argument of another type infers another type argument
-        assert!(!c.erasable(&[v], &s, &[t], &by(object), t, None));
+        assert!(!c.erasable(&[v], &s, &[t], &by(object), t, None, false));
         // a primitive argument infers its box: `id(1)` is `id<Integer>`
         let boxed = Subst::from_pairs(&[v], &[integer]);
-        assert!(c.erasable(&[v], &boxed, &[t], &by(int), t, None));
+        assert!(c.erasable(&[v], &boxed, &[t], &by(int), t, None, false));
         // a call without type parameters has nothing to erase
-        assert!(!c.erasable(&[], &Subst::new(), &[], &[], string, None));
+        assert!(!c.erasable(&[], &Subst::new(), &[], &[], string, None, false));
     }
 
     #[test]
@@ -192,9 +196,9 @@ mod tests {
         let list_object = fx.ty("java.util.List<java.lang.Object>");
         let s = Subst::from_pairs(&[v], &[string]);
         let mut c = fx.typing(Language::Java);
-        assert!(!c.erasable(&[v], &s, &[], &[], list_t, None));
-        assert!(c.erasable(&[v], &s, &[], &[], list_t, Some(list_string)));
-        assert!(!c.erasable(&[v], &s, &[], &[], list_t, Some(list_object)));
+        assert!(!c.erasable(&[v], &s, &[], &[], list_t, None, false));
+        assert!(c.erasable(&[v], &s, &[], &[], list_t, Some(list_string), false));
+        assert!(!c.erasable(&[v], &s, &[], &[], list_t, Some(list_object), false));
     }
 
     #[test]
@@ -210,15 +214,21 @@ mod tests {
             .class_named("java.util.function.Supplier", &[t]);
         let s = Subst::from_pairs(&[v], &[string]);
         let poly = [InferInfo::Poly];
-        assert!(!fx
-            .typing(Language::Java)
-            .erasable(&[v], &s, &[supplier_t], &poly, t, None));
+        assert!(!fx.typing(Language::Java).erasable(
+            &[v],
+            &s,
+            &[supplier_t],
+            &poly,
+            t,
+            None,
+            false
+        ));
         // fixed by the target: Java infers it first (JLS 18.5.2); Scala 2 types the lambda
         // before it looks at the target
         for (lang, erased) in [(Language::Java, true), (Language::Scala2, false)] {
-            let got = fx
-                .typing(lang)
-                .erasable(&[v], &s, &[supplier_t], &poly, t, Some(string));
+            let got =
+                fx.typing(lang)
+                    .erasable(&[v], &s, &[supplier_t], &poly, t, Some(string), false);
             assert_eq!(got, erased, "{lang}");
         }
     }
@@ -235,13 +245,15 @@ mod tests {
         let s = Subst::from_pairs(&[v], &[string]);
         let by = [InferInfo::Standalone(arg)];
         for (lang, erased) in [(Language::Java, true), (Language::Scala2, false)] {
-            let got = fx.typing(lang).erasable(&[v], &s, &[param], &by, t, None);
+            let got = fx
+                .typing(lang)
+                .erasable(&[v], &s, &[param], &by, t, None, false);
             assert_eq!(got, erased, "{lang}");
         }
         // a second argument of the variable's type would conflict with the capture
         let two = [InferInfo::Standalone(arg), InferInfo::Standalone(string)];
         assert!(!fx
             .typing(Language::Java)
-            .erasable(&[v], &s, &[param, t], &two, t, None));
+            .erasable(&[v], &s, &[param, t], &two, t, None, false));
     }
 }

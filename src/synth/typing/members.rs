@@ -434,15 +434,203 @@ impl Typing<'_> {
         }
         found
     }
+
+    /// The abstract methods an anonymous class of class type `t` (an interface or an
+    /// abstract class, its type arguments without wildcards) must declare, with `t`'s type
+    /// arguments substituted: a method is implemented by the nearest class of the
+    /// superclass chain that declares it (abstract there or not), else by a default method
+    /// of an interface, else by `Object`. `None` when one cannot be written in the program:
+    /// a generic, variable-arity or package-private one, one of `Object`'s declared abstract
+    /// again, or a non-Java declaration (Kotlin's and Scala's own classes declare members
+    /// Java does not see).
+    pub(crate) fn abstract_methods(&mut self, t: TypeId) -> Option<Vec<AbstractMethod>> {
+        const OBJ: [(&str, usize); 3] = [("equals", 1), ("hashCode", 0), ("toString", 0)];
+        let supers = self.api.ts.all_supertypes(t);
+        let object = self.ctx.object_sym;
+        let mut chain = Vec::new();
+        let mut interfaces = Vec::new();
+        for &via in &supers {
+            let (sym, args) = self.api.ts.arena.as_class(via)?;
+            let args = args.to_vec();
+            let cid = self.api.class_by_sym(sym)?;
+            let class = self.api.class(cid);
+            if class.syntax != crate::types::Syntax::Java && sym != object {
+                return None;
+            }
+            if class.type_params.len() != args.len()
+                || args
+                    .iter()
+                    .any(|&a| matches!(self.api.ts.arena.get(a), Type::Wildcard(_)))
+            {
+                return None;
+            }
+            let subst = Subst::from_pairs(&class.type_params, &args);
+            match class.kind {
+                ClassKind::Interface => interfaces.push((cid, subst)),
+                _ => chain.push((cid, subst)),
+            }
+        }
+        let mut seen: Vec<(String, Vec<TypeId>)> = Vec::new();
+        let mut out = Vec::new();
+        let chain_len = chain.len();
+        for (i, (cid, subst)) in chain.into_iter().chain(interfaces).enumerate() {
+            let interface = i >= chain_len;
+            for mid in self.api.class(cid).members.clone() {
+                let m = self.api.member(mid).clone();
+                if m.kind != MemberKind::Method || m.is_static || m.receiver.is_some() {
+                    continue;
+                }
+                let params: Vec<TypeId> = m
+                    .params
+                    .iter()
+                    .map(|p| self.api.ts.arena.subst(p.ty, &subst))
+                    .collect();
+                let erased: Vec<TypeId> = params.iter().map(|&p| self.api.ts.erase(p)).collect();
+                let key = (m.name.clone(), erased);
+                if seen.contains(&key) {
+                    continue;
+                }
+                seen.push(key);
+                let object_method = OBJ.contains(&(m.name.as_str(), params.len()));
+                let is_abstract = if interface {
+                    !m.is_default && !object_method
+                } else {
+                    m.is_abstract
+                };
+                if !is_abstract {
+                    continue;
+                }
+                // an abstract `equals(Object)` is `equals(Any?)` in Kotlin and `equals(Any)`
+                // in Scala, which the Java parameter type does not override
+                let writable = !object_method
+                    && m.type_params.is_empty()
+                    && !m.params.iter().any(|p| p.vararg)
+                    && matches!(m.access.as_deref(), None | Some("public" | "protected"));
+                if !writable {
+                    return None;
+                }
+                let ret = self.api.ts.arena.subst(m.ret, &subst);
+                out.push(AbstractMethod {
+                    name: m.name,
+                    params,
+                    ret,
+                });
+            }
+        }
+        Some(out)
+    }
+}
+
+/// An abstract method an anonymous class declares ([`Typing::abstract_methods`]).
+#[derive(Clone, Debug)]
+pub(crate) struct AbstractMethod {
+    /// Its name.
+    pub name: String,
+    /// Its parameter types, the class type's arguments substituted.
+    pub params: Vec<TypeId>,
+    /// Its result type, likewise.
+    pub ret: TypeId,
 }
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{json, Value};
     use thalia_translators::Language;
 
     use super::*;
     use crate::synth::typing::testing::{class, java_lang, method, with, Fixture};
+
+    #[test]
+    fn an_anonymous_class_declares_what_no_nearer_class_or_default_method_implements() {
+        let abstract_ = |m: Value| with(m, json!({"is_abstract": true}));
+        let mut docs = java_lang();
+        docs.push(with(
+            class(
+                "p.I",
+                "java",
+                &[],
+                vec![
+                    method("a", &["T"], "void"),
+                    with(
+                        method("b", &[], "java.lang.String"),
+                        json!({"is_default": true}),
+                    ),
+                    method("toString", &[], "java.lang.String"),
+                ],
+            ),
+            json!({"class_type": 1, "type_parameters": ["T"]}),
+        ));
+        docs.push(with(
+            class(
+                "p.Base",
+                "java",
+                &[],
+                vec![abstract_(method("x", &[], "int")), method("y", &[], "int")],
+            ),
+            json!({"class_type": 2}),
+        ));
+        // `x` implemented, `y` declared abstract again below its implementation
+        docs.push(with(
+            class(
+                "p.Sub",
+                "java",
+                &[],
+                vec![method("x", &[], "int"), abstract_(method("y", &[], "int"))],
+            ),
+            json!({"class_type": 2, "inherits": ["p.Base"],
+                   "implements": ["p.I<java.lang.String>"]}),
+        ));
+        docs.push(with(
+            class(
+                "p.Eq",
+                "java",
+                &[],
+                vec![abstract_(method(
+                    "equals",
+                    &["java.lang.Object"],
+                    "boolean",
+                ))],
+            ),
+            json!({"class_type": 2}),
+        ));
+        docs.push(with(
+            class(
+                "p.G",
+                "java",
+                &[],
+                vec![with(
+                    abstract_(method("g", &["U"], "U")),
+                    json!({"type_parameters": ["U"]}),
+                )],
+            ),
+            json!({"class_type": 2}),
+        ));
+        let mut fx = Fixture::of(docs, None);
+        let (sub, i, string, int) = (
+            fx.ty("p.Sub"),
+            fx.ty("p.I<java.lang.String>"),
+            fx.ty("java.lang.String"),
+            fx.ty("int"),
+        );
+        let (eq, g, v) = (fx.ty("p.Eq"), fx.ty("p.G"), fx.ty("void"));
+        let mut t = fx.typing(Language::Java);
+        let sigs = |ms: Vec<AbstractMethod>| {
+            ms.into_iter()
+                .map(|m| (m.name, m.params, m.ret))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            sigs(t.abstract_methods(sub).expect("writable")),
+            vec![("y".into(), vec![], int), ("a".into(), vec![string], v)]
+        );
+        assert_eq!(
+            sigs(t.abstract_methods(i).expect("writable")),
+            vec![("a".into(), vec![string], v)]
+        );
+        // Object's methods declared abstract again, and generic ones, are not written
+        assert!(t.abstract_methods(eq).is_none());
+        assert!(t.abstract_methods(g).is_none());
+    }
 
     #[test]
     fn each_language_cannot_use_some_members_the_way_java_does() {

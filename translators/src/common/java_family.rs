@@ -168,12 +168,22 @@ pub(crate) trait JavaFamily: Dialect {
             // an array is passed to a varargs parameter as it is
             Expr::Spread(inner) => self.expr(inner)?,
             Expr::Cond { cond, then, els } => self.cond(cond, then, els)?,
-            Expr::Anonymous { ty, methods } => self.anonymous(ty, methods)?,
+            Expr::Anonymous {
+                ty,
+                super_args,
+                methods,
+            } => self.anonymous(ty, super_args.as_deref(), methods)?,
         })
     }
 
-    /// An anonymous class on one line: `new I<A>() { public R m(P p) { return e; } }`.
-    fn anonymous(&self, ty: &Ty, methods: &[Method]) -> Result<String, TranslateError> {
+    /// An anonymous class on one line: `new I<A>() { public R m(P p) { return e; } }`, a
+    /// class's constructor arguments in its parentheses (`new C<A>(x) { .. }`).
+    fn anonymous(
+        &self,
+        ty: &Ty,
+        super_args: Option<&[Expr]>,
+        methods: &[Method],
+    ) -> Result<String, TranslateError> {
         if !matches!(ty, Ty::Class { .. }) {
             return Err(self.unsupported("an anonymous class of a type that is no class type"));
         }
@@ -193,10 +203,17 @@ pub(crate) trait JavaFamily: Dialect {
             ));
         }
         Ok(format!(
-            "new {}() {{ {} }}",
+            "new {}({}) {{ {} }}",
             self.ty(ty, TyPos::Value)?,
-            decls.join(" ")
+            self.args(super_args.unwrap_or_default())?,
+            decls.join(self.member_separator())
         ))
+    }
+
+    /// What separates the members of a class body written on one line: Java needs
+    /// nothing, Groovy a `;` (it reads a class body's members line by line).
+    fn member_separator(&self) -> &'static str {
+        " "
     }
 
     /// `e` as an argument or operand inside another expression (Groovy parenthesizes

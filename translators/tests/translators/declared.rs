@@ -55,7 +55,20 @@ fn method(name: &str, params: &[(&str, Ty)], ret: Ty, body: Expr) -> Method {
 }
 
 fn anonymous(ty: Ty, methods: Vec<Method>) -> Expr {
-    Expr::Anonymous { ty, methods }
+    Expr::Anonymous {
+        ty,
+        super_args: None,
+        methods,
+    }
+}
+
+/// An anonymous subclass of class `ty` whose superclass constructor takes `args`.
+fn subclass(ty: Ty, args: Vec<Expr>, methods: Vec<Method>) -> Expr {
+    Expr::Anonymous {
+        ty,
+        super_args: Some(args),
+        methods,
+    }
 }
 
 /// `Comparator<String>` whose `compare` returns `n`.
@@ -77,11 +90,79 @@ fn cases() -> Vec<Program> {
     all_cases()
 }
 
-/// The anonymous-class programs and [`aliased`].
+/// The anonymous-class programs, [`subclasses`] and [`aliased`].
 fn all_cases() -> Vec<Program> {
     let mut out = anonymous_cases();
+    out.push(subclasses());
     out.push(aliased());
     out
+}
+
+/// Anonymous subclasses of abstract classes and an anonymous class of an interface with
+/// several abstract methods: a protected constructor without and with arguments, a
+/// protected generic abstract method overridden with the type argument substituted, a
+/// class without abstract methods.
+fn subclasses() -> Program {
+    let class_value = class("java.lang.ClassValue", vec![string()]);
+    let enumeration = class("java.util.Enumeration", vec![string()]);
+    let reader = class("java.io.FilterReader", vec![]);
+    Program::new(
+        "anonymous_subclass",
+        vec![
+            Stmt::local(
+                "s",
+                class("java.io.InputStream", vec![]),
+                subclass(
+                    class("java.io.InputStream", vec![]),
+                    vec![],
+                    vec![method("read", &[], Ty::INT, Expr::int(-1))],
+                ),
+            ),
+            Stmt::local(
+                "v",
+                class_value.clone(),
+                subclass(
+                    class_value,
+                    vec![],
+                    vec![method(
+                        "computeValue",
+                        &[("c", class("java.lang.Class", vec![Ty::WildcardStar]))],
+                        string(),
+                        Expr::str("v"),
+                    )],
+                ),
+            ),
+            Stmt::local(
+                "r",
+                reader.clone(),
+                subclass(
+                    reader,
+                    vec![Expr::new_instance(
+                        "java.io.StringReader",
+                        Some(vec![]),
+                        vec![Expr::str("text")],
+                    )],
+                    vec![],
+                ),
+            ),
+            Stmt::local(
+                "e",
+                enumeration.clone(),
+                anonymous(
+                    enumeration,
+                    vec![
+                        method(
+                            "hasMoreElements",
+                            &[],
+                            Ty::BOOLEAN,
+                            Expr::Lit(Lit::Bool(false)),
+                        ),
+                        method("nextElement", &[], string(), Expr::str("n")),
+                    ],
+                ),
+            ),
+        ],
+    )
 }
 
 /// The anonymous-class programs.

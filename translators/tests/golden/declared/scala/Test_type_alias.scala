@@ -10,7 +10,7 @@ object Test_type_alias {
         val n: Declared0[java.lang.Integer, java.lang.String] = new java.util.HashMap()
         val b: Declared1 = new java.lang.StringBuilder()
         val o: java.lang.StringBuilder = null
-        val c: Declared2[java.lang.String] = (new java.util.Comparator[java.lang.String] { def compare(x: java.lang.String, y: java.lang.String): Int = 3 })
+        val c: Declared2[java.lang.String] = (new java.util.Comparator[java.lang.String] { override def compare(x: java.lang.String, y: java.lang.String): Int = 3 })
         val w: java.util.List[? <: java.lang.Number] = java.util.Collections.emptyList()
     }
 }
