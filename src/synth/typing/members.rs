@@ -439,7 +439,8 @@ impl Typing<'_> {
     /// abstract class, its type arguments without wildcards) must declare, with `t`'s type
     /// arguments substituted: a method is implemented by the nearest class of the
     /// superclass chain that declares it (abstract there or not), else by a default method
-    /// of an interface, else by `Object`. `None` when one cannot be written in the program:
+    /// of an interface, else by `Object`. `None` when a supertype but `Object` is not in the
+    /// API (its abstract methods are unknown), or when one cannot be written in the program:
     /// a generic, variable-arity or package-private one, one of `Object`'s declared abstract
     /// again, or a non-Java declaration (Kotlin's and Scala's own classes declare members
     /// Java does not see).
@@ -451,10 +452,15 @@ impl Typing<'_> {
         let mut interfaces = Vec::new();
         for &via in &supers {
             let (sym, args) = self.api.ts.arena.as_class(via)?;
+            // `Object` implements what it declares (its methods declared abstract again are
+            // seen where they are), also where a library's API does not hold it
+            if sym == object {
+                continue;
+            }
             let args = args.to_vec();
             let cid = self.api.class_by_sym(sym)?;
             let class = self.api.class(cid);
-            if class.syntax != crate::types::Syntax::Java && sym != object {
+            if class.syntax != crate::types::Syntax::Java {
                 return None;
             }
             if class.type_params.len() != args.len()

@@ -249,6 +249,15 @@ impl Typing<'_> {
             }
             return self.most_specific(&app);
         }
+        // Scala takes the arguments as one tuple where nothing else applies
+        if self.rules.auto_tuples() && !extension && args.len() >= 2 {
+            let tupled = inst
+                .iter()
+                .any(|(_, ps, varargs)| !varargs && ps.len() == 1 && self.takes_tuple(ps[0]));
+            if tupled {
+                return Resolution::Ambiguous;
+            }
+        }
         Resolution::NoneApplicable
     }
 
@@ -533,7 +542,9 @@ impl Typing<'_> {
     }
 
     /// True when another overload of `m` with as many parameters returns a type assignable
-    /// to `x`: a language that resolves overloads by the expected type may choose it.
+    /// to `x`: a language that resolves overloads by the expected type may choose it; so
+    /// may one of a single parameter that takes the arguments as a tuple
+    /// ([`Self::tuple_taker`]).
     pub(crate) fn overload_returns(&mut self, m: MemberId, x: TypeId) -> bool {
         let mem = self.api.member(m);
         let (kind, arity) = (mem.kind, mem.params.len());
@@ -545,14 +556,61 @@ impl Typing<'_> {
         else {
             return false;
         };
-        let rets: Vec<TypeId> = rs
+        let rivals: Vec<MemberId> = rs
             .iter()
             .filter(|r| r.member != m)
-            .map(|r| self.api.member(r.member))
-            .filter(|o| o.kind == kind && o.params.len() == arity)
-            .map(|o| o.ret)
+            .map(|r| r.member)
+            .filter(|&o| {
+                let o = self.api.member(o);
+                o.kind == kind && o.params.len() == arity
+            })
+            .collect();
+        let rets: Vec<TypeId> = rivals
+            .into_iter()
+            .chain(self.tuple_taker(m, arity))
+            .map(|o| self.api.member(o).ret)
             .collect();
         rets.into_iter().any(|r| self.assignable(r, x))
+    }
+
+    /// A method of `m`'s name and class with one parameter that a tuple of `n_args`
+    /// arguments may conform to ([`Self::takes_tuple`]; a class's type variable counts, as
+    /// no receiver says what it stands for), where the language auto-tuples
+    /// ([`LanguageRules::auto_tuples`]) and `n_args` is at least 2.
+    ///
+    /// [`LanguageRules::auto_tuples`]: super::rules::LanguageRules::auto_tuples
+    pub(crate) fn tuple_taker(&mut self, m: MemberId, n_args: usize) -> Option<MemberId> {
+        if !self.rules.auto_tuples() || n_args < 2 {
+            return None;
+        }
+        let mem = self.api.member(m);
+        let (kind, owner, name) = (mem.kind, mem.owner, mem.name.clone());
+        let rs = self.ctx.members_by_name.get(&owner)?.get(&name)?;
+        rs.iter().map(|r| r.member).find(|&o| {
+            let o = self.api.member(o);
+            matches!(o.params.as_slice(), [p] if o.kind == kind && self.takes_tuple(p.ty))
+        })
+    }
+
+    /// True when a tuple conforms to parameter type `p`: `Object`, `Serializable`,
+    /// `Product`, `Equals`, or a type variable.
+    fn takes_tuple(&self, p: TypeId) -> bool {
+        const TUPLE_SUPERTYPES: [&str; 4] = [
+            "java.lang.Object",
+            "java.io.Serializable",
+            "scala.Product",
+            "scala.Equals",
+        ];
+        let a = &self.api.ts.arena;
+        let p = match *a.get(p) {
+            Type::Nullable(i) => i,
+            _ => p,
+        };
+        match a.get(p) {
+            Type::Var(_) => true,
+            Type::Class { name, .. } => TUPLE_SUPERTYPES.contains(&a.name(*name)),
+            _ => false,
+        }
     }
 
     /// True when another member of `m`'s name, kind and arity (counting `varargs` elements
@@ -1000,6 +1058,43 @@ mod tests {
                 Resolution::Ambiguous
             };
             assert_eq!(t.resolve(jumps, &f, &seq), want, "{lang}");
+        }
+    }
+
+    #[test]
+    fn scala_takes_the_arguments_as_a_tuple_where_one_parameter_takes_any_object() {
+        let mut fx = Fixture::java_base();
+        let add = fx.member("void java.util.List.add(int, E)");
+        let string = fx.ty("java.lang.String");
+        let (objects, strings) = (
+            fx.ty("java.util.List<java.lang.Object>"),
+            fx.ty("java.util.List<java.lang.String>"),
+        );
+        for (lang, tuples) in [(Language::Java, false), (Language::Scala3, true)] {
+            let mut t = fx.typing(lang);
+            assert_eq!(t.tuple_taker(add, 2).is_some(), tuples, "{lang}: add(E)");
+            assert!(t.tuple_taker(add, 1).is_none(), "{lang}: one argument");
+            let f = t.formal_under(add, Subst::new());
+            // `xs.add("a", "b")`: no `add` takes two strings, but a list of objects takes
+            // the pair `("a", "b")` in Scala
+            for (recv, want) in [
+                (
+                    objects,
+                    if tuples {
+                        Resolution::Ambiguous
+                    } else {
+                        Resolution::NoneApplicable
+                    },
+                ),
+                (strings, Resolution::NoneApplicable),
+            ] {
+                let seq = TypingSequence {
+                    receiver: Some(recv),
+                    args: vec![string, string],
+                    result: None,
+                };
+                assert_eq!(t.resolve(add, &f, &seq), want, "{lang}");
+            }
         }
     }
 

@@ -178,6 +178,13 @@ impl LanguageRules {
         self.is_scala()
     }
 
+    /// True when a call of several arguments may take them as one tuple for a method of one
+    /// parameter that a tuple conforms to (Scala's auto-tupling: `s.remove(null, 0)` assigned
+    /// to a `Boolean` is `s.remove((null, 0))`, the `remove(Object)` of a multiset).
+    pub fn auto_tuples(self) -> bool {
+        self.is_scala()
+    }
+
     /// True when overload resolution weighs a candidate declared in a subclass against a more
     /// specific one declared above it (Scala's relative weight: `jumps(Double)` of
     /// `ArbitrarilyJumpableGenerator` and the inherited `jumps(Long)` are ambiguous for a
