@@ -77,7 +77,7 @@ impl Worker<'_> {
             .params
             .iter()
             .chain([&f.ret])
-            .all(|&p| java_expressible(&self.api, p))
+            .all(|&p| java_expressible(&self.api, p) && !self.typing().unwritable_raw(p))
         {
             return None;
         }
@@ -164,10 +164,11 @@ impl Worker<'_> {
         let abstract_methods = self.typing().abstract_methods(t)?;
         if abstract_methods.len() > MAX_ABSTRACT_METHODS
             || !abstract_methods.iter().all(|m| {
-                m.params
-                    .iter()
-                    .chain([&m.ret])
-                    .all(|&p| java_expressible(&self.api, p) && self.ground_in_program(p))
+                m.params.iter().chain([&m.ret]).all(|&p| {
+                    java_expressible(&self.api, p)
+                        && self.ground_in_program(p)
+                        && !self.typing().unwritable_raw(p)
+                })
             })
         {
             return None;

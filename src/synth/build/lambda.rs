@@ -132,11 +132,14 @@ impl Worker<'_> {
                 self.api.ts.arena.subst(t, &s)
             })
             .collect();
+        // (a raw type that the language cannot write, `Predicate<BloomFilter>` in Scala,
+        // leaves the parameters untyped)
         let ground = fparams.iter().all(|&p| {
             self.api.ts.arena.is_ground(p)
                 && self.ctx.expressible(&self.api, p)
                 && !matches!(self.api.ts.arena.get(p), Type::Wildcard(_))
-        });
+                && !self.typing().unwritable_raw(p)
+        }) && !self.typing().unwritable_raw(ret);
         // the interface as the function type sees it: `Function<A, B>` for
         // `Function<? super A, ? extends B>` (JLS 9.9)
         let target_args: Vec<TypeId> = params

@@ -167,6 +167,18 @@ impl Typing<'_> {
         let mut todo: Vec<TypeId> = mem.params.iter().map(|p| p.ty).collect();
         todo.push(mem.ret);
         todo.extend(mem.receiver);
+        self.any_raw(todo)
+    }
+
+    /// True when `t` mentions a raw type where the language has none to write
+    /// ([`LanguageRules::has_raw_types`](super::rules::LanguageRules::has_raw_types)): a
+    /// lambda's parameter of that type is left untyped, an anonymous class not written.
+    pub(crate) fn unwritable_raw(&self, t: TypeId) -> bool {
+        !self.rules.has_raw_types() && self.any_raw(vec![t])
+    }
+
+    /// True when one of `todo` mentions a raw type.
+    fn any_raw(&self, mut todo: Vec<TypeId>) -> bool {
         let a = &self.api.ts.arena;
         while let Some(t) = todo.pop() {
             if let Some((sym, args)) = a.as_class(t) {
@@ -545,6 +557,23 @@ mod tests {
 
     use super::*;
     use crate::synth::typing::testing::{class, java_lang, method, with, Fixture};
+
+    #[test]
+    fn a_raw_type_is_unwritable_where_the_language_has_none() {
+        let mut fx = Fixture::java_base();
+        let raw = fx.ty("java.util.function.Predicate<java.util.List>");
+        let typed = fx.ty("java.util.function.Predicate<java.util.List<java.lang.String>>");
+        for (lang, writes_raw) in [
+            (Language::Java, true),
+            (Language::Groovy, true),
+            (Language::Kotlin, false),
+            (Language::Scala3, false),
+        ] {
+            let t = fx.typing(lang);
+            assert_eq!(t.unwritable_raw(raw), !writes_raw, "{lang}");
+            assert!(!t.unwritable_raw(typed), "{lang}");
+        }
+    }
 
     #[test]
     fn an_anonymous_class_declares_what_no_nearer_class_or_default_method_implements() {
