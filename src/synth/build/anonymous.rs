@@ -15,6 +15,7 @@ use super::worker::{Below, Worker};
 use crate::api::{ClassKind, MemberId, MemberKind};
 use crate::synth::context::java_expressible;
 use crate::synth::typing::erase::InferInfo;
+use crate::synth::typing::members::AbstractMethod;
 use crate::synth::typing::sequence::is_void;
 use crate::types::{kotlin_view, Subst, Type, TypeId};
 
@@ -117,11 +118,9 @@ impl Worker<'_> {
     }
 
     /// An anonymous class of class type `t` that is no functional interface: an interface
-    /// or an abstract class whose abstract methods ([`crate::synth::typing::Typing`]'s
-    /// `abstract_methods`) are at most [`MAX_ABSTRACT_METHODS`] and writable, a class
-    /// through one of its public or protected constructors whose arity no other has (so
-    /// that no overload is chosen). Kotlin sees the classes below its mapped types with
-    /// their own members (`size` a property), so there none qualifies.
+    /// or an abstract class whose abstract methods can be written
+    /// ([`Self::declarable_methods`]), a class through one of its public or protected
+    /// constructors whose arity no other has (so that no overload is chosen).
     fn anonymous_subclass(
         &mut self,
         rng: &mut SynthRng,
@@ -135,42 +134,17 @@ impl Worker<'_> {
         let (sym, args) = self.api.ts.arena.as_class(t)?;
         let args = args.to_vec();
         let cid = self.api.class_by_sym(sym)?;
-        let class = self.api.class(cid);
-        let is_class = match class.kind {
-            ClassKind::Interface => false,
-            ClassKind::Abstract => true,
-            _ => return None,
-        };
-        if class.parent.is_some()
-            || class.doc.is_sealed == Some(true)
-            || NOT_EXTENSIBLE.contains(&class.name.as_str())
-            || class.name == MAPPED_WITHOUT_MEMBERS
-            || !self.ground_in_program(t)
-            || !self.ctx.expressible(&self.api, t)
-        {
+        let is_class = self.api.class(cid).kind == ClassKind::Abstract;
+        if !self.ground_in_program(t) {
             return None;
         }
-        if self.rules.maps_java_classes() {
-            let object = self.ctx.object_sym;
-            let mapped = self.api.ts.all_supertypes(t).into_iter().any(|s| {
-                let a = &self.api.ts.arena;
-                a.as_class(s)
-                    .is_some_and(|(n, _)| n != object && kotlin_view::maps_java(a.name(n)))
-            });
-            if mapped {
-                return None;
-            }
-        }
-        let abstract_methods = self.typing().abstract_methods(t)?;
-        if abstract_methods.len() > MAX_ABSTRACT_METHODS
-            || !abstract_methods.iter().all(|m| {
-                m.params.iter().chain([&m.ret]).all(|&p| {
-                    java_expressible(&self.api, p)
-                        && self.ground_in_program(p)
-                        && !self.typing().unwritable_raw(p)
-                })
-            })
-        {
+        let abstract_methods = self.declarable_methods(t, cid)?;
+        if !abstract_methods.iter().all(|m| {
+            m.params
+                .iter()
+                .chain([&m.ret])
+                .all(|&p| self.ground_in_program(p))
+        }) {
             return None;
         }
         let super_args = if is_class {
@@ -187,8 +161,8 @@ impl Worker<'_> {
             None
         };
         let methods = abstract_methods
-            .into_iter()
-            .map(|m| self.implementation(rng, m.name, &m.params, m.ret, depth))
+            .iter()
+            .map(|m| self.implementation(rng, m.name.clone(), &m.params, m.ret, depth))
             .collect();
         Some(Inhabitant {
             expr: Expr::Anonymous {
@@ -198,6 +172,65 @@ impl Worker<'_> {
             },
             info: InferInfo::Standalone(t),
         })
+    }
+
+    /// The abstract methods an anonymous class of class type `t` (of class `cid`) declares,
+    /// cached per type: `None` unless `t` is an interface or abstract class that can be
+    /// extended (top-level, not sealed, not `Enum` or `Record`) whose abstract methods
+    /// (`Typing::abstract_methods`) are at most [`MAX_ABSTRACT_METHODS`] and writable in the
+    /// language. Kotlin sees the classes below its mapped types with their own members
+    /// (`size` a property), so there none qualifies.
+    fn declarable_methods(
+        &mut self,
+        t: TypeId,
+        cid: crate::api::ClassId,
+    ) -> Option<std::rc::Rc<Vec<AbstractMethod>>> {
+        if let Some(v) = self.caches.declarable.get(&t) {
+            return v.clone();
+        }
+        let v = self
+            .compute_declarable_methods(t, cid)
+            .map(std::rc::Rc::new);
+        self.caches.declarable.insert(t, v.clone());
+        v
+    }
+
+    /// [`Self::declarable_methods`], not cached.
+    fn compute_declarable_methods(
+        &mut self,
+        t: TypeId,
+        cid: crate::api::ClassId,
+    ) -> Option<Vec<AbstractMethod>> {
+        let class = self.api.class(cid);
+        if !matches!(class.kind, ClassKind::Interface | ClassKind::Abstract)
+            || class.parent.is_some()
+            || class.doc.is_sealed == Some(true)
+            || NOT_EXTENSIBLE.contains(&class.name.as_str())
+            || class.name == MAPPED_WITHOUT_MEMBERS
+            || !self.ctx.expressible(&self.api, t)
+        {
+            return None;
+        }
+        if self.rules.maps_java_classes() {
+            let object = self.ctx.object_sym;
+            let mapped = self.api.ts.all_supertypes(t).into_iter().any(|s| {
+                let a = &self.api.ts.arena;
+                a.as_class(s)
+                    .is_some_and(|(n, _)| n != object && kotlin_view::maps_java(a.name(n)))
+            });
+            if mapped {
+                return None;
+            }
+        }
+        let methods = self.typing().abstract_methods(t)?;
+        let writable = methods.len() <= MAX_ABSTRACT_METHODS
+            && methods.iter().all(|m| {
+                m.params
+                    .iter()
+                    .chain([&m.ret])
+                    .all(|&p| java_expressible(&self.api, p) && !self.typing().unwritable_raw(p))
+            });
+        writable.then_some(methods)
     }
 
     /// A constructor of abstract class `cid` an anonymous subclass can call without

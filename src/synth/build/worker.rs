@@ -99,6 +99,10 @@ pub(crate) struct Caches {
     pub(crate) related_set: rustc_hash::FxHashSet<VarId>,
     /// Per class and kind, the classes of that kind below it ([`Worker::classes_below`]).
     pub(crate) below: FxHashMap<(crate::types::Sym, Below), Rc<Vec<ClassId>>>,
+    /// Per class type, the abstract methods an anonymous class of it declares, or `None`
+    /// when none can be written ([`Worker::declarable_methods`]).
+    pub(crate) declarable:
+        FxHashMap<TypeId, Option<Rc<Vec<crate::synth::typing::members::AbstractMethod>>>>,
     /// The members usable in function references, by arity (built on first use).
     pub(crate) refs: Option<Rc<RefIndex>>,
     /// The API's functional interfaces by the arity of their abstract method (built on
