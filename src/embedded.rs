@@ -146,6 +146,22 @@ fn docs_from_files(
     (docs, errors)
 }
 
+/// The embedded corpus of the Java platform's API that a library's API is loaded with, as
+/// its context.
+pub const PLATFORM_CORPUS: &str = "java.base";
+
+/// The documents of the Java platform's API ([`PLATFORM_CORPUS`]): the context of a
+/// library's API, which names the platform's classes as its supertypes (`java.util.Map`),
+/// parameters and results.
+pub fn platform_library() -> Vec<(PathBuf, ClassDoc)> {
+    let Some(dir) = API_JSON.get_dir(PLATFORM_CORPUS) else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    collect(dir, &mut files);
+    docs_from_files(files).0
+}
+
 /// The embedded corpus that is the standard library of the language whose API syntax is
 /// `native` (the first by name whose `language.txt` says so: `kotlin-stdlib-2.4.21`,
 /// `scala-library-2.13.18`), with its documents: the context of a library of that language.

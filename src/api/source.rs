@@ -170,10 +170,11 @@ impl ApiSource {
             (ApiSource::Dir(dir), Some(n)) if n != crate::types::Syntax::Java => {
                 let mut failed = None;
                 let api = Api::load_dir_with_context(dir, |docs| {
+                    let mut ctx = platform_context(dir, docs);
                     if !docs.iter().any(|(_, d)| d.language.as_deref() == Some(n.as_str())) {
-                        return Vec::new();
+                        return ctx;
                     }
-                    match library() {
+                    ctx.extend(match library() {
                         Ok(Some(lib)) => {
                             eprintln!(
                                 "{}: context: {} (the language library of {}@{}: its types and inhabitants; its members are not tested)",
@@ -189,7 +190,8 @@ impl ApiSource {
                             failed = Some(e);
                             Vec::new()
                         }
-                    }
+                    });
+                    ctx
                 })
                 .map_err(|source| ApiSourceError::Load {
                     dir: dir.clone(),
@@ -219,24 +221,23 @@ impl ApiSource {
                 })
             }
             ApiSource::Dir(dir) => Api::load_dir_with_context(dir, |docs| {
+                let mut ctx = platform_context(dir, docs);
                 // a Kotlin or Scala library, for programs in its language: its standard
-                // library is the context (its types, supertypes and inhabitants)
+                // library is the context too (its types, supertypes and inhabitants)
                 let Some(n) = native.filter(|&n| n != crate::types::Syntax::Java) else {
-                    return Vec::new();
+                    return ctx;
                 };
                 if !docs.iter().any(|(_, d)| d.language.as_deref() == Some(n.as_str())) {
-                    return Vec::new();
+                    return ctx;
                 }
-                match embedded::standard_library(n) {
-                    Some((name, ctx)) => {
-                        eprintln!(
-                            "{}: context: @{name} (its types and inhabitants; its members are not tested)",
-                            dir.display()
-                        );
-                        ctx
-                    }
-                    None => Vec::new(),
+                if let Some((name, lib)) = embedded::standard_library(n) {
+                    eprintln!(
+                        "{}: context: @{name} (its types and inhabitants; its members are not tested)",
+                        dir.display()
+                    );
+                    ctx.extend(lib);
                 }
+                ctx
             })
             .map_err(|source| ApiSourceError::Load {
                 dir: dir.clone(),
@@ -293,6 +294,25 @@ impl ApiSource {
             .map_err(|e| ApiSourceError::Libraries(e.to_string()))?;
         Ok(Some(joined.to_string_lossy().into_owned()))
     }
+}
+
+/// The Java platform's API as the context of the library API in `dir` whose documents are
+/// `docs` (its supertypes such as `java.util.AbstractMap` and `java.util.Map`, which Kotlin's
+/// mapped types and anonymous classes need, and inhabitants of the platform's types), unless
+/// the directory is itself a platform module (it declares `java.lang.Object`).
+fn platform_context(
+    dir: &std::path::Path,
+    docs: &[(std::path::PathBuf, thalia_extractors::ClassDoc)],
+) -> Vec<(std::path::PathBuf, thalia_extractors::ClassDoc)> {
+    if docs.iter().any(|(_, d)| d.name == "java.lang.Object") {
+        return Vec::new();
+    }
+    eprintln!(
+        "{}: context: @{} (the Java platform's types and inhabitants; its members are not tested)",
+        dir.display(),
+        embedded::PLATFORM_CORPUS
+    );
+    embedded::platform_library()
 }
 
 #[cfg(test)]

@@ -792,7 +792,8 @@ pub fn is_kotlin_annotation_class(api: &Api, c: ClassId) -> bool {
     kotlin_kind(api, c) == Some(KotlinKind::AnnotationClass)
 }
 
-fn is_public(access: Option<&str>) -> bool {
+/// True for a public access modifier (or none recorded).
+pub(crate) fn is_public(access: Option<&str>) -> bool {
     access.is_none_or(|a| a == "public")
 }
 

@@ -108,6 +108,129 @@ pub fn maps_java(java: &str) -> bool {
     CLASSES.iter().any(|&(_, j)| j == java)
 }
 
+/// A Java method of one of Kotlin's mapped types that Kotlin shows as its own member
+/// (Kotlin spec, "Java interoperability: mapped types"; the members of `kotlin.Number`,
+/// `kotlin.CharSequence`, `kotlin.collections.Collection`, `Map` and `Map.Entry`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MappedMember {
+    /// The Java class that declares it.
+    pub class: &'static str,
+    /// Java's name.
+    pub java: &'static str,
+    /// Its number of parameters.
+    pub arity: usize,
+    /// Kotlin's name.
+    pub kotlin: &'static str,
+    /// True when Kotlin shows it as a property (`val size: Int`).
+    pub property: bool,
+    /// True when Kotlin declares it abstract where Java implements it: an object expression
+    /// overrides it (`kotlin.Number.toByte`, `MutableIterator.remove`).
+    pub abstract_in_kotlin: bool,
+}
+
+/// Shorthand for the entries of [`MAPPED_MEMBERS`].
+const fn mapped(
+    class: &'static str,
+    java: &'static str,
+    arity: usize,
+    kotlin: &'static str,
+    property: bool,
+    abstract_in_kotlin: bool,
+) -> MappedMember {
+    MappedMember {
+        class,
+        java,
+        arity,
+        kotlin,
+        property,
+        abstract_in_kotlin,
+    }
+}
+
+/// The Java methods of mapped types that Kotlin names or declares otherwise, for the object
+/// expressions that override them; the ones it shows under Java's name and abstractness are
+/// not listed.
+pub const MAPPED_MEMBERS: [MappedMember; 18] = [
+    mapped("java.util.Collection", "size", 0, "size", true, false),
+    mapped("java.util.Map", "size", 0, "size", true, false),
+    mapped("java.util.Map", "entrySet", 0, "entries", true, false),
+    mapped("java.util.Map", "keySet", 0, "keys", true, false),
+    mapped("java.util.Map", "values", 0, "values", true, false),
+    mapped("java.util.Map.Entry", "getKey", 0, "key", true, false),
+    mapped("java.util.Map.Entry", "getValue", 0, "value", true, false),
+    mapped("java.lang.CharSequence", "length", 0, "length", true, false),
+    mapped("java.lang.CharSequence", "charAt", 1, "get", false, false),
+    mapped("java.lang.Number", "intValue", 0, "toInt", false, false),
+    mapped("java.lang.Number", "longValue", 0, "toLong", false, false),
+    mapped("java.lang.Number", "floatValue", 0, "toFloat", false, false),
+    mapped(
+        "java.lang.Number",
+        "doubleValue",
+        0,
+        "toDouble",
+        false,
+        false,
+    ),
+    mapped("java.lang.Number", "byteValue", 0, "toByte", false, true),
+    mapped("java.lang.Number", "shortValue", 0, "toShort", false, true),
+    mapped("java.util.Iterator", "remove", 0, "remove", false, true),
+    mapped(
+        "java.lang.Throwable",
+        "getMessage",
+        0,
+        "message",
+        true,
+        false,
+    ),
+    mapped("java.lang.Throwable", "getCause", 0, "cause", true, false),
+];
+
+/// Java methods of mapped types that Kotlin shows with other parameter types (`contains(E)`
+/// for `contains(Object)`, `removeAt(Int)` beside `remove(E)`): an object expression cannot
+/// override them with Java's signature. Class, name, number of parameters.
+pub const RETYPED_MEMBERS: [(&str, &str, usize); 14] = [
+    ("java.util.Collection", "contains", 1),
+    ("java.util.Collection", "remove", 1),
+    ("java.util.Collection", "containsAll", 1),
+    ("java.util.Collection", "removeAll", 1),
+    ("java.util.Collection", "retainAll", 1),
+    ("java.util.Collection", "toArray", 0),
+    ("java.util.List", "indexOf", 1),
+    ("java.util.List", "lastIndexOf", 1),
+    ("java.util.Map", "get", 1),
+    ("java.util.Map", "containsKey", 1),
+    ("java.util.Map", "containsValue", 1),
+    ("java.util.Map", "remove", 1),
+    ("java.util.Map", "remove", 2),
+    ("java.util.Map", "getOrDefault", 2),
+];
+
+/// How Kotlin shows method `java` of `arity` parameters of a class below the mapped Java
+/// classes `supers` (its supertypes' names), when it names or declares it otherwise.
+pub fn mapped_member<'a>(
+    supers: impl IntoIterator<Item = &'a str>,
+    java: &str,
+    arity: usize,
+) -> Option<&'static MappedMember> {
+    let supers: Vec<&str> = supers.into_iter().collect();
+    MAPPED_MEMBERS
+        .iter()
+        .find(|m| m.java == java && m.arity == arity && supers.contains(&m.class))
+}
+
+/// True when Kotlin shows method `java` of `arity` parameters of a class below the mapped
+/// Java classes `supers` with other parameter types ([`RETYPED_MEMBERS`]).
+pub fn retyped_member<'a>(
+    supers: impl IntoIterator<Item = &'a str>,
+    java: &str,
+    arity: usize,
+) -> bool {
+    let supers: Vec<&str> = supers.into_iter().collect();
+    RETYPED_MEMBERS
+        .iter()
+        .any(|&(c, n, a)| n == java && a == arity && supers.contains(&c))
+}
+
 /// True for a Kotlin class that no Kotlin type of a loaded API names, because the loader
 /// replaces it by a JVM type (`kotlin.String`, `kotlin.Int`, `kotlin.IntArray`,
 /// `kotlin.Array`, `kotlin.collections.MutableList`): its own document (a builtin's) is not

@@ -517,6 +517,20 @@ pub struct Method {
     pub ret: Ty,
     /// The returned expression ([`Expr::Unit`]: an empty body, for a `void` method).
     pub body: Expr,
+    /// How Kotlin names the member this method overrides where it differs from Java's (the
+    /// members of Kotlin's mapped types: `Collection.size()` is the property `size`,
+    /// `CharSequence.charAt` is `get`); `None`: as Java names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kotlin: Option<KotlinMember>,
+}
+
+/// A member of one of Kotlin's mapped types as Kotlin shows it ([`Method::kotlin`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KotlinMember {
+    /// Kotlin's name of the member.
+    pub name: String,
+    /// True for a property (`override val size: Int get() = ..`), false for a function.
+    pub property: bool,
 }
 
 /// What a function reference ([`Expr::Ref`]) names.

@@ -1408,8 +1408,9 @@ impl Emitter {
 
     /// An object expression on one line: `(object : I<A> { override fun m(p: P): R = e })`,
     /// `override fun run() {}` for a `void` method with an empty body, a class's
-    /// constructor call as its supertype (`object : C<A>(x) { .. }`). The parameters are in
-    /// scope in their method's body.
+    /// constructor call as its supertype (`object : C<A>(x) { .. }`), a member of a mapped
+    /// type by Kotlin's name (`override val size: Int get() = 0`, `override fun get(index:
+    /// Int): Char = 'a'`). The parameters are in scope in their method's body.
     fn anonymous(
         &self,
         ty: &Ty,
@@ -1430,7 +1431,6 @@ impl Emitter {
         }
         let mut decls = Vec::with_capacity(methods.len());
         for m in methods {
-            self.check_name(&m.name)?;
             let params = common::comma_separated(&m.params, |(n, t)| {
                 Ok(format!("{}: {}", name(n), self.ty(t, TyPos::Value)?))
             })?;
@@ -1439,15 +1439,35 @@ impl Emitter {
                 vars.insert(n.clone(), Some(t.clone()));
             }
             drop(vars);
-            let head = format!("override fun {}({params})", name(&m.name));
-            let decl = match (&m.ret, &m.body) {
-                (Ty::Prim(PrimTy::Void), Expr::Unit) => Ok(format!("{head} {{}}")),
-                (Ty::Prim(PrimTy::Void), body) => {
-                    self.expr(body).map(|b| format!("{head} {{ {b} }}"))
+            let decl = match (&m.kotlin, &m.ret, &m.body) {
+                (Some(k), Ty::Prim(PrimTy::Void), _) if k.property => {
+                    Err(self.unsupported("a property override of a method without a result"))
                 }
-                (ret, body) => self
-                    .local_parts("result", ret, body, false)
-                    .map(|(_, t, b)| format!("{head}: {} = {b}", t.unwrap_or_default())),
+                (Some(k), ret, body) if k.property => {
+                    self.check_name(&k.name)?;
+                    self.local_parts("result", ret, body, false)
+                        .map(|(_, t, b)| {
+                            format!(
+                                "override val {}: {} get() = {b}",
+                                name(&k.name),
+                                t.unwrap_or_default()
+                            )
+                        })
+                }
+                (kotlin, ret, body) => {
+                    let member = kotlin.as_ref().map_or(&m.name, |k| &k.name);
+                    self.check_name(member)?;
+                    let head = format!("override fun {}({params})", name(member));
+                    match (ret, body) {
+                        (Ty::Prim(PrimTy::Void), Expr::Unit) => Ok(format!("{head} {{}}")),
+                        (Ty::Prim(PrimTy::Void), body) => {
+                            self.expr(body).map(|b| format!("{head} {{ {b} }}"))
+                        }
+                        (ret, body) => self
+                            .local_parts("result", ret, body, false)
+                            .map(|(_, t, b)| format!("{head}: {} = {b}", t.unwrap_or_default())),
+                    }
+                }
             };
             let mut vars = self.vars.borrow_mut();
             for (n, _) in &m.params {

@@ -1332,6 +1332,7 @@ mod tests {
                 params: Vec::new(),
                 ret: Ty::Prim(PrimTy::Void),
                 body: Expr::Unit,
+                kotlin: None,
             }],
         };
         let mut lambda = Expr::lambda(Vec::new(), Expr::str("x"));

@@ -6,7 +6,7 @@
 //! inhabitant; a class's constructor arguments inhabited like a call's.
 
 use rand::Rng;
-use thalia_translators::ir::{Expr, Method};
+use thalia_translators::ir::{Expr, KotlinMember, Method};
 
 use super::inhabitant::Inhabitant;
 use super::ir::to_ir;
@@ -82,7 +82,7 @@ impl Worker<'_> {
         {
             return None;
         }
-        let method = self.implementation(rng, name, &f.params, f.ret, depth);
+        let method = self.implementation(rng, name, None, &f.params, f.ret, depth);
         Some(Inhabitant {
             expr: Expr::Anonymous {
                 ty,
@@ -138,6 +138,13 @@ impl Worker<'_> {
         if !self.ground_in_program(t) {
             return None;
         }
+        // Kotlin: no local class of a generic function may extend `Throwable`
+        if self.rules.maps_java_classes()
+            && self.building.generic_program
+            && self.below_class(t, "java.lang.Throwable")
+        {
+            return None;
+        }
         let abstract_methods = self.declarable_methods(t, cid)?;
         if !abstract_methods.iter().all(|m| {
             m.params
@@ -162,7 +169,7 @@ impl Worker<'_> {
         };
         let methods = abstract_methods
             .iter()
-            .map(|m| self.implementation(rng, m.name.clone(), &m.params, m.ret, depth))
+            .map(|m| self.implementation(rng, m.name.clone(), m.kotlin, &m.params, m.ret, depth))
             .collect();
         Some(Inhabitant {
             expr: Expr::Anonymous {
@@ -178,8 +185,8 @@ impl Worker<'_> {
     /// cached per type: `None` unless `t` is an interface or abstract class that can be
     /// extended (top-level, not sealed, not `Enum` or `Record`) whose abstract methods
     /// (`Typing::abstract_methods`) are at most [`MAX_ABSTRACT_METHODS`] and writable in the
-    /// language. Kotlin sees the classes below its mapped types with their own members
-    /// (`size` a property), so there none qualifies.
+    /// language (Kotlin's: the members of its mapped types as it shows them, `size` a
+    /// property).
     fn declarable_methods(
         &mut self,
         t: TypeId,
@@ -211,16 +218,10 @@ impl Worker<'_> {
         {
             return None;
         }
-        if self.rules.maps_java_classes() {
-            let object = self.ctx.object_sym;
-            let mapped = self.api.ts.all_supertypes(t).into_iter().any(|s| {
-                let a = &self.api.ts.arena;
-                a.as_class(s)
-                    .is_some_and(|(n, _)| n != object && kotlin_view::maps_java(a.name(n)))
-            });
-            if mapped {
-                return None;
-            }
+        // Kotlin sees a Java annotation interface as an annotation class, which no class
+        // may inherit
+        if self.rules.maps_java_classes() && self.below_class(t, MAPPED_WITHOUT_MEMBERS) {
+            return None;
         }
         let methods = self.typing().abstract_methods(t)?;
         let writable = methods.len() <= MAX_ABSTRACT_METHODS
@@ -231,6 +232,15 @@ impl Worker<'_> {
                     .all(|&p| java_expressible(&self.api, p) && !self.typing().unwritable_raw(p))
             });
         writable.then_some(methods)
+    }
+
+    /// True when class type `t` is a subtype of the class named `name`.
+    fn below_class(&mut self, t: TypeId, name: &str) -> bool {
+        let supers = self.api.ts.all_supertypes(t);
+        let a = &self.api.ts.arena;
+        supers
+            .into_iter()
+            .any(|s| a.as_class(s).is_some_and(|(n, _)| a.name(n) == name))
     }
 
     /// A constructor of abstract class `cid` an anonymous subclass can call without
@@ -270,19 +280,41 @@ impl Worker<'_> {
             })
             .collect();
         let ctor = *usable.get(rng.gen_range(0..usable.len().max(1)))?;
-        self.typing()
-            .language_problem(ctor)
-            .is_none()
-            .then_some(ctor)
+        // its arguments are written outside the class body: no protected nested class
+        // (`AbstractMapBag(Map<E, MutableInteger>)`)
+        let public = self
+            .api
+            .member(ctor)
+            .params
+            .iter()
+            .all(|p| self.public_type(p.ty));
+        (public && self.typing().language_problem(ctor).is_none()).then_some(ctor)
     }
 
-    /// The declaration of abstract method `name` with parameter types `params` and result
-    /// `ret`: fresh parameter names, the body a parameter of the result type (at
+    /// True when every class type `t` names is public (or of unknown access).
+    fn public_type(&self, t: TypeId) -> bool {
+        let a = &self.api.ts.arena;
+        if let Some((n, _)) = a.as_class(t) {
+            let hidden = self.api.class_by_sym(n).is_some_and(|c| {
+                !crate::synth::context::is_public(self.api.class(c).doc.access_mod.as_deref())
+            });
+            if hidden {
+                return false;
+            }
+        }
+        let mut ok = true;
+        a.for_each_child(t, |c| ok &= self.public_type(c));
+        ok
+    }
+
+    /// The declaration of abstract method `name` (as Kotlin shows it: `kotlin`) with
+    /// parameter types `params` and result `ret`: fresh parameter names, the body a parameter of the result type (at
     /// [`PARAM_BODY_PROBABILITY`]) or an inhabitant (`void`: empty).
     fn implementation(
         &mut self,
         rng: &mut SynthRng,
         name: String,
+        kotlin: Option<&kotlin_view::MappedMember>,
         params: &[TypeId],
         ret: TypeId,
         depth: usize,
@@ -314,6 +346,10 @@ impl Worker<'_> {
                 .collect(),
             ret: to_ir(&self.api, ret),
             body,
+            kotlin: kotlin.map(|k| KotlinMember {
+                name: k.kotlin.to_owned(),
+                property: k.property,
+            }),
         }
     }
 

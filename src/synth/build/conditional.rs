@@ -98,7 +98,14 @@ impl Worker<'_> {
                 if matches!(self.api.ts.arena.get(t), crate::types::Type::Prim(_)) {
                     return None;
                 }
-                InferInfo::Poly
+                let contravariant = |w: &mut Self, x: TypeId| w.typing().mentions_super_wildcard(x);
+                if self.rules.joins_contravariant_to_top()
+                    && (contravariant(self, a) || contravariant(self, b))
+                {
+                    InferInfo::Opaque
+                } else {
+                    InferInfo::Poly
+                }
             }
         };
         let boolean = self.api.ts.arena.prim(Prim::Boolean);

@@ -19,6 +19,8 @@ use super::worker::Worker;
 use crate::api::{MemberId, MemberKind};
 use crate::graph::{ApiGraph, EdgeKind, Node};
 use crate::synth::typing::erase::InferInfo;
+use crate::synth::typing::overload::Resolution;
+use crate::synth::typing::sequence::TypingSequence;
 use crate::types::{Prim, Subst, Type, TypeArena, TypeId, UnifyMode, VarId};
 
 /// The string literals drawn for `String` (the empty string among them).
@@ -525,6 +527,9 @@ impl Worker<'_> {
         });
         self.building.no_conditionals -= usize::from(overloaded);
         self.building.keep_type_args -= usize::from(keep);
+        if overloaded && elems.is_none() {
+            self.disambiguate(m, s, &mut args);
+        }
         self.building.varargs_element_calls += usize::from(elems.is_some());
         let search_implicits = self.draw_implicit_search(rng, m, s);
         let shape = CallShape {
@@ -536,6 +541,42 @@ impl Worker<'_> {
         };
         self.build_call_shaped(m, s, receiver, &args, goal, true, &shape)
             .0
+    }
+}
+
+impl Worker<'_> {
+    /// Casts the arguments `args` of a call of overloaded member `m` under `s` to their
+    /// parameter types where their own types make another overload as specific as `m`
+    /// (`new SingletonMap<K, V>((KeyValue<K, V>) aDefaultMapEntry)`: a `DefaultMapEntry` is
+    /// a `KeyValue` and a `Map.Entry`, and `SingletonMap` takes either). Poly arguments
+    /// count as their parameter's type.
+    fn disambiguate(&mut self, m: MemberId, s: &Subst, args: &mut [Inhabitant]) {
+        let formal = self.typing().formal_under(m, s.clone());
+        if formal.params.len() != args.len() {
+            return;
+        }
+        let seq = TypingSequence {
+            receiver: formal.receiver,
+            args: args
+                .iter()
+                .zip(&formal.params)
+                .map(|(a, &p)| match a.info {
+                    InferInfo::Standalone(t) => t,
+                    InferInfo::Poly | InferInfo::Opaque => p,
+                })
+                .collect(),
+            result: formal.ret,
+        };
+        if self.typing().resolve_call(m, &formal, &seq) == Resolution::Unique(m) {
+            return;
+        }
+        for (a, &p) in args.iter_mut().zip(&formal.params) {
+            if matches!(a.info, InferInfo::Standalone(t) if t != p) {
+                let e = std::mem::replace(&mut a.expr, Expr::Unit);
+                a.expr = Expr::cast(to_ir(&self.api, p), e);
+                a.info = InferInfo::Standalone(p);
+            }
+        }
     }
 }
 

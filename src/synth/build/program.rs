@@ -427,6 +427,7 @@ impl Worker<'_> {
         self.building.no_twin = None;
         self.building.features = Features::draw(&self.cfg.swarm, self.rules, seed, index);
         let shaped = self.shape_task(task, seed, index);
+        self.building.generic_program = !shaped.type_params.is_empty();
         let task = &shaped.task;
         let feats = self.building.features;
         let use_p = self.cfg.swarm.use_probability.clamp(0.0, 1.0);
@@ -485,7 +486,7 @@ impl Worker<'_> {
                             && !self.typing().overloaded_call(m, Some(t))
                             && !self.typing().covariant_array_risk(m)
                     }
-                    InferInfo::Poly => false,
+                    InferInfo::Poly | InferInfo::Opaque => false,
                 };
             if chain {
                 shape.call_chain = true;

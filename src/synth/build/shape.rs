@@ -728,7 +728,8 @@ impl Worker<'_> {
     /// has the form on ([`LanguageRules::has_nullable_types`](crate::synth::typing::LanguageRules::has_nullable_types)), each with
     /// `cfg.swarm.use_probability`: the result local always may be; an argument local where
     /// the parameter is a Java reference parameter ([`LanguageRules::java_reference_parameters_accept_null`](crate::synth::typing::LanguageRules::java_reference_parameters_accept_null))
-    /// of a member Kotlin does not retype. In ill-typed mode the task may instead be broken
+    /// of a member Kotlin does not retype, and not where it would make a non-null result
+    /// nullable (a type variable inferred from it). In ill-typed mode the task may instead be broken
     /// by nullability: a nullable receiver of a call with `.`, or a nullable argument for a
     /// primitive parameter (or one a nullability annotation makes not-null) of a static
     /// method or constructor that is not overloaded.
@@ -796,6 +797,22 @@ impl Worker<'_> {
                 continue;
             }
             if task.formal.params.get(i).is_some_and(|&t| prim(self, t)) {
+                continue;
+            }
+            // a nullable argument makes the type variable Kotlin infers from it nullable,
+            // and so a result that mentions it (`Objects.requireNonNull(a0)` is `A?`)
+            let a = &self.api.ts.arena;
+            let inferred: Vec<VarId> = if mem.kind == MemberKind::Constructor {
+                self.api.class(mem.owner).type_params.clone()
+            } else {
+                mem.type_params.clone()
+            };
+            let result_vars = a.free_vars(mem.ret);
+            if !out.contains(&Position::Result)
+                && a.free_vars(param.ty)
+                    .iter()
+                    .any(|v| inferred.contains(v) && result_vars.contains(v))
+            {
                 continue;
             }
             out.push(Position::Arg(i));

@@ -153,6 +153,8 @@ pub(crate) struct Building {
     /// Why the program's Java twin cannot judge it, from the members it uses (a Kotlin
     /// package member without the static method Java calls, a Kotlin property).
     pub(crate) no_twin: Option<&'static str>,
+    /// Whether the program's test method declares type variables.
+    pub(crate) generic_program: bool,
 }
 
 impl<'c> Worker<'c> {

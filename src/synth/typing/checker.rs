@@ -58,7 +58,23 @@ impl<'a> Typing<'a> {
 }
 
 impl Typing<'_> {
-    /// True when a wildcard occurs anywhere in the type.
+    /// True when type `t` is or contains a contravariant wildcard (`? super X`, `in X`).
+    pub(crate) fn mentions_super_wildcard(&self, t: TypeId) -> bool {
+        if matches!(
+            self.api.ts.arena.get(t),
+            Type::Wildcard(crate::types::Wildcard::Super(_))
+        ) {
+            return true;
+        }
+        let mut w = false;
+        self.api
+            .ts
+            .arena
+            .for_each_child(t, |c| w |= self.mentions_super_wildcard(c));
+        w
+    }
+
+    /// True when type `t` is or contains a wildcard.
     pub(crate) fn mentions_wildcard(&self, t: TypeId) -> bool {
         if matches!(self.api.ts.arena.get(t), Type::Wildcard(_)) {
             return true;

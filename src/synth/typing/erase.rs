@@ -21,6 +21,9 @@ pub enum InferInfo {
     /// A poly expression (lambda, generic call without type arguments) whose type depends on
     /// its target: it cannot be relied on to infer type arguments.
     Poly,
+    /// An expression whose own type solves no type variable its parameter mentions (Kotlin's
+    /// `if` of `in`-projected branches is a `C<out Any?>`): the call keeps its type arguments.
+    Opaque,
 }
 
 impl Typing<'_> {
@@ -75,6 +78,7 @@ impl Typing<'_> {
                 }
                 sources += 1;
                 match *info {
+                    InferInfo::Opaque => return false,
                     InferInfo::Poly => poly = true,
                     InferInfo::Standalone(a) if self.mentions_wildcard(a) => {
                         blocked = true;
@@ -231,6 +235,18 @@ mod tests {
                     .erasable(&[v], &s, &[supplier_t], &poly, t, Some(string), false);
             assert_eq!(got, erased, "{lang}");
         }
+        // an opaque argument (Kotlin's `if` of `in`-projected branches): not even the
+        // target lets the call leave out its type arguments
+        let opaque = [InferInfo::Opaque];
+        assert!(!fx.typing(Language::Kotlin).erasable(
+            &[v],
+            &s,
+            &[supplier_t],
+            &opaque,
+            t,
+            Some(string),
+            false
+        ));
     }
 
     #[test]

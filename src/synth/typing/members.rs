@@ -9,7 +9,7 @@ use super::checker::Typing;
 use super::sequence::{is_void, Formal, Position};
 use crate::api::{ClassKind, MemberId, MemberKind};
 use crate::synth::context::{outer_class, SkipReason};
-use crate::types::{Subst, Type, TypeId};
+use crate::types::{kotlin_view, Subst, Type, TypeId};
 
 impl Typing<'_> {
     /// The member's signature under `subst`; the receiver of an inner class's constructor is
@@ -455,11 +455,25 @@ impl Typing<'_> {
     /// API (its abstract methods are unknown), or when one cannot be written in the program:
     /// a generic, variable-arity or package-private one, one of `Object`'s declared abstract
     /// again, or a non-Java declaration (Kotlin's and Scala's own classes declare members
-    /// Java does not see).
+    /// Java does not see). In Kotlin, as Kotlin shows its mapped types' members
+    /// ([`kotlin_view::MAPPED_MEMBERS`]: `size` a property, `Number.toByte` abstract), and
+    /// `None` where it retypes one that must be declared (`Collection.contains(E)`).
     pub(crate) fn abstract_methods(&mut self, t: TypeId) -> Option<Vec<AbstractMethod>> {
         const OBJ: [(&str, usize); 3] = [("equals", 1), ("hashCode", 0), ("toString", 0)];
         let supers = self.api.ts.all_supertypes(t);
         let object = self.ctx.object_sym;
+        // Kotlin shows the members of its mapped types as its own
+        let kotlin = self.rules.maps_java_classes();
+        let mapped: Vec<String> = if kotlin {
+            supers
+                .iter()
+                .filter_map(|&s| self.api.ts.arena.as_class(s))
+                .map(|(n, _)| self.api.ts.arena.name(n).to_owned())
+                .filter(|n| kotlin_view::maps_java(n))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut chain = Vec::new();
         let mut interfaces = Vec::new();
         for &via in &supers {
@@ -467,6 +481,15 @@ impl Typing<'_> {
             // `Object` implements what it declares (its methods declared abstract again are
             // seen where they are), also where a library's API does not hold it
             if sym == object {
+                continue;
+            }
+            // Kotlin's read-only collection interfaces above Java's: their members are the
+            // mutable ones' as Kotlin shows them ([`kotlin_view::MAPPED_MEMBERS`])
+            let name = self.api.ts.arena.name(sym);
+            if kotlin_view::READ_ONLY_COLLECTIONS
+                .iter()
+                .any(|(k, j)| *k == name && mapped.iter().any(|m| m == j))
+            {
                 continue;
             }
             let args = args.to_vec();
@@ -488,6 +511,7 @@ impl Typing<'_> {
                 _ => chain.push((cid, subst)),
             }
         }
+        let mapped = || mapped.iter().map(String::as_str);
         let mut seen: Vec<(String, Vec<TypeId>)> = Vec::new();
         let mut out = Vec::new();
         let chain_len = chain.len();
@@ -503,20 +527,34 @@ impl Typing<'_> {
                     .iter()
                     .map(|p| self.api.ts.arena.subst(p.ty, &subst))
                     .collect();
+                // a nearer method implements this one when its parameters erase like this
+                // one's, or like this one's declared ones (`nextKey(Object)` implements
+                // `OrderedMap<K, V>.nextKey(K)`, JLS 8.4.2)
                 let erased: Vec<TypeId> = params.iter().map(|&p| self.api.ts.erase(p)).collect();
+                let declared: Vec<TypeId> =
+                    m.params.iter().map(|p| self.api.ts.erase(p.ty)).collect();
                 let key = (m.name.clone(), erased);
-                if seen.contains(&key) {
+                if seen.contains(&key) || seen.contains(&(m.name.clone(), declared)) {
                     continue;
                 }
                 seen.push(key);
                 let object_method = OBJ.contains(&(m.name.as_str(), params.len()));
-                let is_abstract = if interface {
-                    !m.is_default && !object_method
-                } else {
-                    m.is_abstract
-                };
+                let view = kotlin
+                    .then(|| kotlin_view::mapped_member(mapped(), &m.name, params.len()))
+                    .flatten();
+                let kotlin_abstract = view
+                    .is_some_and(|v| v.abstract_in_kotlin && v.class == self.api.class(cid).name);
+                let is_abstract = kotlin_abstract
+                    || if interface {
+                        !m.is_default && !object_method
+                    } else {
+                        m.is_abstract
+                    };
                 if !is_abstract {
                     continue;
+                }
+                if kotlin && kotlin_view::retyped_member(mapped(), &m.name, params.len()) {
+                    return None;
                 }
                 // an abstract `equals(Object)` is `equals(Any?)` in Kotlin and `equals(Any)`
                 // in Scala, which the Java parameter type does not override
@@ -532,6 +570,7 @@ impl Typing<'_> {
                     name: m.name,
                     params,
                     ret,
+                    kotlin: view,
                 });
             }
         }
@@ -548,6 +587,9 @@ pub(crate) struct AbstractMethod {
     pub params: Vec<TypeId>,
     /// Its result type, likewise.
     pub ret: TypeId,
+    /// How Kotlin shows it, where it is a member of a mapped type that Kotlin names or
+    /// declares otherwise (Kotlin programs only).
+    pub kotlin: Option<&'static kotlin_view::MappedMember>,
 }
 
 #[cfg(test)]
@@ -665,6 +707,123 @@ mod tests {
         // Object's methods declared abstract again, and generic ones, are not written
         assert!(t.abstract_methods(eq).is_none());
         assert!(t.abstract_methods(g).is_none());
+    }
+
+    #[test]
+    fn kotlin_declares_the_members_of_its_mapped_types_as_it_names_them() {
+        let abstract_ = |m: Value| with(m, json!({"is_abstract": true}));
+        let mut docs = java_lang();
+        docs.retain(|d| d["name"] != "java.lang.Number");
+        docs.push(with(
+            class(
+                "java.util.Collection",
+                "java",
+                &[],
+                vec![
+                    method("size", &[], "int"),
+                    method("contains", &["java.lang.Object"], "boolean"),
+                ],
+            ),
+            json!({"class_type": 1, "type_parameters": ["E"]}),
+        ));
+        docs.push(with(
+            class(
+                "java.util.AbstractCollection",
+                "java",
+                &[],
+                vec![
+                    abstract_(method("size", &[], "int")),
+                    method("contains", &["java.lang.Object"], "boolean"),
+                ],
+            ),
+            json!({"class_type": 2, "type_parameters": ["E"],
+                   "implements": ["java.util.Collection<E>"]}),
+        ));
+        docs.push(with(
+            class(
+                "java.lang.Number",
+                "java",
+                &[],
+                vec![
+                    abstract_(method("intValue", &[], "int")),
+                    method("byteValue", &[], "byte"),
+                ],
+            ),
+            json!({"class_type": 2}),
+        ));
+        // `nextKey(Object)` implements `nextKey(K)`: the same erasure as its declaration's
+        docs.push(with(
+            class(
+                "p.Ordered",
+                "java",
+                &[],
+                vec![method("nextKey", &["K"], "K")],
+            ),
+            json!({"class_type": 1, "type_parameters": ["K"]}),
+        ));
+        docs.push(with(
+            class(
+                "p.Linked",
+                "java",
+                &[],
+                vec![method("nextKey", &["java.lang.Object"], "K")],
+            ),
+            json!({"class_type": 2, "type_parameters": ["K"],
+                   "implements": ["p.Ordered<K>"]}),
+        ));
+        // an abstract `contains(Object)` Kotlin shows as `contains(E)`
+        docs.push(with(
+            class(
+                "p.Bag",
+                "java",
+                &[],
+                vec![abstract_(method(
+                    "contains",
+                    &["java.lang.Object"],
+                    "boolean",
+                ))],
+            ),
+            json!({"class_type": 2, "type_parameters": ["E"],
+                   "inherits": ["java.util.AbstractCollection<E>"]}),
+        ));
+        let mut fx = Fixture::of(docs, None);
+        let coll = fx.ty("java.util.AbstractCollection<java.lang.String>");
+        let number = fx.ty("java.lang.Number");
+        let linked = fx.ty("p.Linked<java.lang.String>");
+        let bag = fx.ty("p.Bag<java.lang.String>");
+        let view = |ms: Vec<AbstractMethod>| {
+            ms.into_iter()
+                .map(|m| (m.name, m.kotlin.map(|k| (k.kotlin, k.property))))
+                .collect::<Vec<_>>()
+        };
+        let mut java = fx.typing(Language::Java);
+        assert_eq!(
+            view(java.abstract_methods(coll).expect("writable")),
+            vec![("size".to_string(), None)]
+        );
+        assert_eq!(
+            view(java.abstract_methods(number).expect("writable")),
+            vec![("intValue".to_string(), None)]
+        );
+        assert!(java.abstract_methods(linked).expect("writable").is_empty());
+        assert!(java.abstract_methods(bag).is_some());
+        let mut kotlin = fx.typing(Language::Kotlin);
+        assert_eq!(
+            view(kotlin.abstract_methods(coll).expect("writable")),
+            vec![("size".to_string(), Some(("size", true)))]
+        );
+        assert_eq!(
+            view(kotlin.abstract_methods(number).expect("writable")),
+            vec![
+                ("intValue".to_string(), Some(("toInt", false))),
+                ("byteValue".to_string(), Some(("toByte", false))),
+            ]
+        );
+        assert!(kotlin
+            .abstract_methods(linked)
+            .expect("writable")
+            .is_empty());
+        assert!(kotlin.abstract_methods(bag).is_none());
     }
 
     #[test]

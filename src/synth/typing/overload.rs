@@ -657,7 +657,9 @@ impl Typing<'_> {
                 };
                 let pt = self.api.ts.erase(p.ty);
                 let ok = match *a {
-                    InferInfo::Poly => !matches!(self.api.ts.arena.get(pt), Type::Prim(_)),
+                    InferInfo::Poly | InferInfo::Opaque => {
+                        !matches!(self.api.ts.arena.get(pt), Type::Prim(_))
+                    }
                     InferInfo::Standalone(t) => {
                         let t = self.api.ts.erase(t);
                         self.assignable(t, pt)

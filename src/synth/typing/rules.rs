@@ -502,6 +502,14 @@ impl LanguageRules {
         self.lang == Language::Kotlin
     }
 
+    /// True when the language types a conditional whose branches have a contravariant
+    /// projection by joining them to an out-projection of the top type (Kotlin, K1 and K2:
+    /// `if (c) a else b` for a `K<String>` and a `K<in String>` is a `K<out Any?>`), so that
+    /// no type argument of the call it is an argument of is inferred from it.
+    pub fn joins_contravariant_to_top(self) -> bool {
+        self.lang == Language::Kotlin
+    }
+
     /// True when a call may be written in the language's operator or infix form
     /// (Kotlin's `a + b`, `a to b`) for a member declared `operator` or `infix`.
     pub fn writes_operator_forms(self) -> bool {

@@ -23,7 +23,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use thalia_translators::ir::{Expr, Lit, Method, Program, Stmt, Ty, TypeAlias};
+use thalia_translators::ir::{Expr, KotlinMember, Lit, Method, Program, Stmt, Ty, TypeAlias};
 use thalia_translators::{
     GroovyMode, GroovyTranslator, JavaTranslator, KotlinTranslator, ScalaTranslator,
     TranslateError, Translator,
@@ -51,6 +51,7 @@ fn method(name: &str, params: &[(&str, Ty)], ret: Ty, body: Expr) -> Method {
             .collect(),
         ret,
         body,
+        kotlin: None,
     }
 }
 
@@ -94,6 +95,7 @@ fn cases() -> Vec<Program> {
 fn all_cases() -> Vec<Program> {
     let mut out = anonymous_cases();
     out.push(subclasses());
+    out.push(mapped_subclasses());
     out.push(aliased());
     out
 }
@@ -158,6 +160,131 @@ fn subclasses() -> Program {
                             Expr::Lit(Lit::Bool(false)),
                         ),
                         method("nextElement", &[], string(), Expr::str("n")),
+                    ],
+                ),
+            ),
+        ],
+    )
+}
+
+/// `method(..)` that Kotlin writes as its mapped type's member `kotlin` (a property when
+/// `property`).
+fn mapped(method: Method, kotlin: &str, property: bool) -> Method {
+    Method {
+        kotlin: Some(KotlinMember {
+            name: kotlin.into(),
+            property,
+        }),
+        ..method
+    }
+}
+
+/// Anonymous subclasses of classes below Kotlin's mapped types, whose members Kotlin names
+/// otherwise (`size` a property, `charAt` as `get`, `Number`'s `toByte` and `toShort`
+/// abstract, `MutableIterator.remove` abstract).
+fn mapped_subclasses() -> Program {
+    let list = class("java.util.AbstractList", vec![string()]);
+    let number = class("java.lang.Number", vec![]);
+    let chars = class("java.lang.CharSequence", vec![]);
+    let iterator = class("java.util.Iterator", vec![string()]);
+    let entry = class(
+        "java.util.Map.Entry",
+        vec![string(), Ty::class("java.lang.Integer", vec![])],
+    );
+    let int = Ty::class("java.lang.Integer", vec![]);
+    let num = |java: &str, kotlin: &str, ty: Ty, v: i32| {
+        mapped(method(java, &[], ty, Expr::Lit(Lit::Int(v))), kotlin, false)
+    };
+    Program::new(
+        "anonymous_mapped",
+        vec![
+            Stmt::local(
+                "l",
+                class("java.util.Collection", vec![string()]),
+                subclass(
+                    list,
+                    vec![],
+                    vec![
+                        method("get", &[("i", Ty::INT)], string(), Expr::str("g")),
+                        mapped(method("size", &[], Ty::INT, Expr::int(0)), "size", true),
+                    ],
+                ),
+            ),
+            Stmt::local(
+                "n",
+                number.clone(),
+                subclass(
+                    number,
+                    vec![],
+                    vec![
+                        num("intValue", "toInt", Ty::INT, 1),
+                        num("longValue", "toLong", Ty::LONG, 2),
+                        mapped(
+                            method("floatValue", &[], Ty::FLOAT, Expr::Lit(Lit::Float(3.0))),
+                            "toFloat",
+                            false,
+                        ),
+                        mapped(
+                            method("doubleValue", &[], Ty::DOUBLE, Expr::Lit(Lit::Double(4.0))),
+                            "toDouble",
+                            false,
+                        ),
+                        num("byteValue", "toByte", Ty::BYTE, 5),
+                        num("shortValue", "toShort", Ty::SHORT, 6),
+                    ],
+                ),
+            ),
+            Stmt::local(
+                "c",
+                chars.clone(),
+                anonymous(
+                    chars.clone(),
+                    vec![
+                        mapped(method("length", &[], Ty::INT, Expr::int(0)), "length", true),
+                        mapped(
+                            method(
+                                "charAt",
+                                &[("i", Ty::INT)],
+                                Ty::CHAR,
+                                Expr::Lit(Lit::Char('a')),
+                            ),
+                            "get",
+                            false,
+                        ),
+                        method(
+                            "subSequence",
+                            &[("a", Ty::INT), ("b", Ty::INT)],
+                            chars,
+                            Expr::str("s"),
+                        ),
+                    ],
+                ),
+            ),
+            Stmt::local(
+                "it",
+                iterator.clone(),
+                anonymous(
+                    iterator,
+                    vec![
+                        method("hasNext", &[], Ty::BOOLEAN, Expr::Lit(Lit::Bool(false))),
+                        method("next", &[], string(), Expr::str("x")),
+                        mapped(method("remove", &[], Ty::VOID, Expr::Unit), "remove", false),
+                    ],
+                ),
+            ),
+            Stmt::local(
+                "e",
+                entry.clone(),
+                anonymous(
+                    entry,
+                    vec![
+                        mapped(method("getKey", &[], string(), Expr::str("k")), "key", true),
+                        mapped(
+                            method("getValue", &[], int.clone(), Expr::int(1)),
+                            "value",
+                            true,
+                        ),
+                        method("setValue", &[("v", int.clone())], int, Expr::local("v")),
                     ],
                 ),
             ),
