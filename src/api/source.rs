@@ -122,17 +122,19 @@ impl ApiSource {
         }
     }
 
-    /// Loads the API (the embedded default: its Java corpora).
+    /// Loads the API as it is (the embedded default: its Java corpora; a directory without
+    /// context), for inspecting it (`thalia api`).
     pub fn load(&self) -> Result<Api, ApiSourceError> {
-        self.load_for(None)
+        self.load_plain(None, false)
     }
 
     /// Loads the API for programs of a language whose own API syntax is `native`: the
     /// embedded default then includes that language's corpora (Kotlin's standard library),
-    /// and for Kotlin the Java members' annotated-nullable types are nullable
+    /// a directory the Java platform's API as its context (`embedded::platform_library`), and for
+    /// Kotlin the Java members' annotated-nullable types are nullable
     /// ([`Api::apply_kotlin_nullness`]).
     pub fn load_for(&self, native: Option<crate::types::Syntax>) -> Result<Api, ApiSourceError> {
-        let mut api = self.load_plain(native)?;
+        let mut api = self.load_plain(native, true)?;
         if native == Some(crate::types::Syntax::Kotlin) {
             api.apply_kotlin_nullness();
         }
@@ -202,7 +204,7 @@ impl ApiSource {
                 }
                 api
             }
-            _ => self.load_plain(native)?,
+            _ => self.load_plain(native, true)?,
         };
         if native == Some(crate::types::Syntax::Kotlin) {
             api.apply_kotlin_nullness();
@@ -210,8 +212,13 @@ impl ApiSource {
         Ok(api)
     }
 
-    /// [`ApiSource::load_for`] without Kotlin's view of Java's nullability annotations.
-    fn load_plain(&self, native: Option<crate::types::Syntax>) -> Result<Api, ApiSourceError> {
+    /// [`ApiSource::load_for`] without Kotlin's view of Java's nullability annotations, and
+    /// without the platform's context unless `platform`.
+    fn load_plain(
+        &self,
+        native: Option<crate::types::Syntax>,
+        platform: bool,
+    ) -> Result<Api, ApiSourceError> {
         match self {
             ApiSource::Embedded => Ok(embedded::embedded_api_for(native)),
             ApiSource::Corpus(name) => {
@@ -221,7 +228,11 @@ impl ApiSource {
                 })
             }
             ApiSource::Dir(dir) => Api::load_dir_with_context(dir, |docs| {
-                let mut ctx = platform_context(dir, docs);
+                let mut ctx = if platform {
+                    platform_context(dir, docs)
+                } else {
+                    Vec::new()
+                };
                 // a Kotlin or Scala library, for programs in its language: its standard
                 // library is the context too (its types, supertypes and inhabitants)
                 let Some(n) = native.filter(|&n| n != crate::types::Syntax::Java) else {
@@ -299,12 +310,15 @@ impl ApiSource {
 /// The Java platform's API as the context of the library API in `dir` whose documents are
 /// `docs` (its supertypes such as `java.util.AbstractMap` and `java.util.Map`, which Kotlin's
 /// mapped types and anonymous classes need, and inhabitants of the platform's types), unless
-/// the directory is itself a platform module (it declares `java.lang.Object`).
+/// the directory holds classes of the platform's API itself (an extract of it, or a part).
 fn platform_context(
     dir: &std::path::Path,
     docs: &[(std::path::PathBuf, thalia_extractors::ClassDoc)],
 ) -> Vec<(std::path::PathBuf, thalia_extractors::ClassDoc)> {
-    if docs.iter().any(|(_, d)| d.name == "java.lang.Object") {
+    let platform = embedded::platform_library();
+    let names: rustc_hash::FxHashSet<&str> =
+        platform.iter().map(|(_, d)| d.name.as_str()).collect();
+    if docs.iter().any(|(_, d)| names.contains(d.name.as_str())) {
         return Vec::new();
     }
     eprintln!(
@@ -312,7 +326,7 @@ fn platform_context(
         dir.display(),
         embedded::PLATFORM_CORPUS
     );
-    embedded::platform_library()
+    platform
 }
 
 #[cfg(test)]

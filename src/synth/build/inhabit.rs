@@ -548,21 +548,32 @@ impl Worker<'_> {
     /// Casts the arguments `args` of a call of overloaded member `m` under `s` to their
     /// parameter types where their own types make another overload as specific as `m`
     /// (`new SingletonMap<K, V>((KeyValue<K, V>) aDefaultMapEntry)`: a `DefaultMapEntry` is
-    /// a `KeyValue` and a `Map.Entry`, and `SingletonMap` takes either). Poly arguments
-    /// count as their parameter's type.
+    /// a `KeyValue` and a `Map.Entry`, and `SingletonMap` takes either). A constructor call
+    /// without type arguments counts as its class instantiated below its parameter's type,
+    /// and gets those type arguments back before its cast; other poly arguments count as
+    /// their parameter's type.
     fn disambiguate(&mut self, m: MemberId, s: &Subst, args: &mut [Inhabitant]) {
         let formal = self.typing().formal_under(m, s.clone());
         if formal.params.len() != args.len() {
             return;
         }
+        let diamonds: Vec<Option<TypeId>> = args
+            .iter()
+            .zip(&formal.params)
+            .map(|(a, &p)| match a.info {
+                InferInfo::Standalone(_) => None,
+                InferInfo::Poly | InferInfo::Opaque => self.diamond_type(&a.expr, p),
+            })
+            .collect();
         let seq = TypingSequence {
             receiver: formal.receiver,
             args: args
                 .iter()
                 .zip(&formal.params)
-                .map(|(a, &p)| match a.info {
+                .zip(&diamonds)
+                .map(|((a, &p), d)| match a.info {
                     InferInfo::Standalone(t) => t,
-                    InferInfo::Poly | InferInfo::Opaque => p,
+                    InferInfo::Poly | InferInfo::Opaque => d.unwrap_or(p),
                 })
                 .collect(),
             result: formal.ret,
@@ -570,13 +581,64 @@ impl Worker<'_> {
         if self.typing().resolve_call(m, &formal, &seq) == Resolution::Unique(m) {
             return;
         }
-        for (a, &p) in args.iter_mut().zip(&formal.params) {
-            if matches!(a.info, InferInfo::Standalone(t) if t != p) {
+        for ((a, &p), d) in args.iter_mut().zip(&formal.params).zip(diamonds) {
+            let own = match (a.info, d) {
+                (InferInfo::Standalone(t), _) => t,
+                (_, Some(t)) => {
+                    // the type arguments back: a cast is no context that infers them
+                    if let (Expr::New { type_args, .. }, Some((_, targs))) =
+                        (&mut a.expr, self.api.ts.arena.as_class(t))
+                    {
+                        *type_args = Some(targs.iter().map(|&x| to_ir(&self.api, x)).collect());
+                    }
+                    t
+                }
+                _ => continue,
+            };
+            if own != p {
                 let e = std::mem::replace(&mut a.expr, Expr::Unit);
                 a.expr = Expr::cast(to_ir(&self.api, p), e);
-                a.info = InferInfo::Standalone(p);
             }
+            a.info = InferInfo::Standalone(p);
         }
+    }
+
+    /// The type of `e`, a constructor call without type arguments (`new DefaultMapEntry<>(k,
+    /// v)`) for a parameter of type `p`: its class instantiated so that it is a subtype of
+    /// `p`, where `p` fixes every type argument; `None` for any other expression.
+    fn diamond_type(&mut self, e: &Expr, p: TypeId) -> Option<TypeId> {
+        let Expr::New {
+            class,
+            type_args: None,
+            outer: None,
+            ..
+        } = e
+        else {
+            return None;
+        };
+        let cid = self.api.class_by_name(class)?;
+        let (sym, vars) = {
+            let c = self.api.class(cid);
+            (c.sym, c.type_params.clone())
+        };
+        if vars.is_empty() {
+            return None;
+        }
+        let (psym, _) = self.api.ts.arena.as_class(p)?;
+        let own = self.api.ts.self_type(sym);
+        let sup = self.api.ts.all_supertypes(own).into_iter().find(|&x| {
+            self.api
+                .ts
+                .arena
+                .as_class(x)
+                .is_some_and(|(n, _)| n == psym)
+        })?;
+        let u = self
+            .api
+            .ts
+            .unify_with(sup, p, &vars, UnifyMode::Subtype, &Subst::new())?;
+        let t = self.api.ts.arena.subst(own, &u);
+        self.api.ts.arena.is_ground(t).then_some(t)
     }
 }
 
