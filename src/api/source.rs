@@ -307,14 +307,35 @@ impl ApiSource {
     }
 }
 
-/// The Java platform's API as the context of the library API in `dir` whose documents are
-/// `docs` (its supertypes such as `java.util.AbstractMap` and `java.util.Map`, which Kotlin's
-/// mapped types and anonymous classes need, and inhabitants of the platform's types), unless
-/// the directory holds classes of the platform's API itself (an extract of it, or a part).
+/// The Java platform's API as the context of the Java library API in `dir` whose documents
+/// are `docs`, where its classes extend or implement platform classes it does not hold (its
+/// supertypes such as `java.util.AbstractMap` and `java.util.Map`, which Kotlin's mapped types
+/// and anonymous classes need, and inhabitants of the platform's types). Not for a directory
+/// that holds classes of the platform's API itself (an extract of it, or a part), nor for a
+/// Kotlin or Scala library (its standard library is its context).
 fn platform_context(
     dir: &std::path::Path,
     docs: &[(std::path::PathBuf, thalia_extractors::ClassDoc)],
 ) -> Vec<(std::path::PathBuf, thalia_extractors::ClassDoc)> {
+    let java_library = docs
+        .iter()
+        .all(|(_, d)| d.language.as_deref().is_none_or(|l| l == "java"));
+    let own: rustc_hash::FxHashSet<&str> = docs.iter().map(|(_, d)| d.name.as_str()).collect();
+    let needs_platform = docs.iter().any(|(_, d)| {
+        d.inherits
+            .iter()
+            .chain(&d.implements)
+            .flatten()
+            .map(|t| t.split('<').next().unwrap_or(t).trim())
+            .any(|n| {
+                (n.starts_with("java.") || n.starts_with("javax."))
+                    && n != "java.lang.Object"
+                    && !own.contains(n)
+            })
+    });
+    if !java_library || !needs_platform {
+        return Vec::new();
+    }
     let platform = embedded::platform_library();
     let names: rustc_hash::FxHashSet<&str> =
         platform.iter().map(|(_, d)| d.name.as_str()).collect();

@@ -122,9 +122,13 @@ fn progress() -> bool {
     std::io::stderr().is_terminal()
 }
 
-/// Loads the API named by `--api`, printing the load summary.
+/// Loads the API named by `--api` as it is (a directory without the platform's context),
+/// printing the load summary.
 fn load_api(arg: Option<&PathBuf>) -> Result<(ApiSource, Api)> {
-    load_api_for(arg, None)
+    let source = ApiSource::from_arg(arg.map(PathBuf::as_path));
+    let api = source.load()?;
+    report_load(&api, &source);
+    Ok((source, api))
 }
 
 /// [`load_api`] for programs of language `lang`: the embedded default includes its own
