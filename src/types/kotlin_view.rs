@@ -185,16 +185,16 @@ pub const MAPPED_MEMBERS: [MappedMember; 18] = [
     mapped("java.lang.Throwable", "getCause", 0, "cause", true, false),
 ];
 
-/// Java methods of mapped types that Kotlin shows with other parameter types (`contains(E)`
-/// for `contains(Object)`, `removeAt(Int)` beside `remove(E)`): an object expression cannot
+/// Java methods of mapped types taking an `Object` or `Collection<?>` that Kotlin shows with
+/// the element, key or value type (`contains(E)` for `contains(Object)`, `removeAt(Int)`
+/// beside `remove(E)`): a call cannot pass them any object, an object expression cannot
 /// override them with Java's signature. Class, name, number of parameters.
-pub const RETYPED_MEMBERS: [(&str, &str, usize); 14] = [
+pub const RETYPED_MEMBERS: [(&str, &str, usize); 13] = [
     ("java.util.Collection", "contains", 1),
     ("java.util.Collection", "remove", 1),
     ("java.util.Collection", "containsAll", 1),
     ("java.util.Collection", "removeAll", 1),
     ("java.util.Collection", "retainAll", 1),
-    ("java.util.Collection", "toArray", 0),
     ("java.util.List", "indexOf", 1),
     ("java.util.List", "lastIndexOf", 1),
     ("java.util.Map", "get", 1),
@@ -218,8 +218,12 @@ pub fn mapped_member<'a>(
         .find(|m| m.java == java && m.arity == arity && supers.contains(&m.class))
 }
 
+/// `Collection.toArray()`, which Kotlin's collections do not declare: an object expression
+/// cannot override it as Java declares it.
+const HIDDEN_MEMBER: (&str, &str, usize) = ("java.util.Collection", "toArray", 0);
+
 /// True when Kotlin shows method `java` of `arity` parameters of a class below the mapped
-/// Java classes `supers` with other parameter types ([`RETYPED_MEMBERS`]).
+/// Java classes `supers` with other parameter types ([`RETYPED_MEMBERS`]) or not at all.
 pub fn retyped_member<'a>(
     supers: impl IntoIterator<Item = &'a str>,
     java: &str,
@@ -228,6 +232,7 @@ pub fn retyped_member<'a>(
     let supers: Vec<&str> = supers.into_iter().collect();
     RETYPED_MEMBERS
         .iter()
+        .chain([&HIDDEN_MEMBER])
         .any(|&(c, n, a)| n == java && a == arity && supers.contains(&c))
 }
 

@@ -60,30 +60,26 @@ impl<'a> Typing<'a> {
 impl Typing<'_> {
     /// True when type `t` is or contains a contravariant wildcard (`? super X`, `in X`).
     pub(crate) fn mentions_super_wildcard(&self, t: TypeId) -> bool {
-        if matches!(
-            self.api.ts.arena.get(t),
-            Type::Wildcard(crate::types::Wildcard::Super(_))
-        ) {
+        self.mentions(t, &|w| {
+            matches!(w, Type::Wildcard(crate::types::Wildcard::Super(_)))
+        })
+    }
+
+    /// True when type `t` or a type inside it is one that `is` picks.
+    fn mentions(&self, t: TypeId, is: &dyn Fn(&Type) -> bool) -> bool {
+        if is(self.api.ts.arena.get(t)) {
             return true;
         }
         let mut w = false;
         self.api
             .ts
             .arena
-            .for_each_child(t, |c| w |= self.mentions_super_wildcard(c));
+            .for_each_child(t, |c| w |= self.mentions(c, is));
         w
     }
 
     /// True when type `t` is or contains a wildcard.
     pub(crate) fn mentions_wildcard(&self, t: TypeId) -> bool {
-        if matches!(self.api.ts.arena.get(t), Type::Wildcard(_)) {
-            return true;
-        }
-        let mut w = false;
-        self.api
-            .ts
-            .arena
-            .for_each_child(t, |c| w |= self.mentions_wildcard(c));
-        w
+        self.mentions(t, &|w| matches!(w, Type::Wildcard(_)))
     }
 }

@@ -79,21 +79,6 @@ impl Typing<'_> {
     /// an `Object` or `Collection<?>` that Kotlin's mapped type declares with its element, key
     /// or value type (`contains(element: E)`, `get(key: K)`, `remove(key: K, value: V)`, ...).
     fn is_retyped_collection_member(&mut self, m: MemberId) -> bool {
-        const RETYPED: [(&str, &str, usize); 13] = [
-            ("java.util.Collection", "contains", 1),
-            ("java.util.Collection", "remove", 1),
-            ("java.util.Collection", "containsAll", 1),
-            ("java.util.Collection", "removeAll", 1),
-            ("java.util.Collection", "retainAll", 1),
-            ("java.util.List", "indexOf", 1),
-            ("java.util.List", "lastIndexOf", 1),
-            ("java.util.Map", "get", 1),
-            ("java.util.Map", "containsKey", 1),
-            ("java.util.Map", "containsValue", 1),
-            ("java.util.Map", "remove", 1),
-            ("java.util.Map", "remove", 2),
-            ("java.util.Map", "getOrDefault", 2),
-        ];
         let mem = self.api.member(m);
         if mem.kind != MemberKind::Method || mem.is_static {
             return false;
@@ -105,13 +90,17 @@ impl Typing<'_> {
                 matches!(a.name(n), "java.lang.Object" | "java.util.Collection")
             })
         });
-        if !takes_any || !RETYPED.iter().any(|(_, n, k)| *n == name && *k == arity) {
+        if !takes_any
+            || !kotlin_view::RETYPED_MEMBERS
+                .iter()
+                .any(|(_, n, k)| *n == name && *k == arity)
+        {
             return false;
         }
         let sym = self.api.class(mem.owner).sym;
         let owner = self.api.ts.self_type(sym);
         let declarers = self.declarers(owner, &name, arity);
-        RETYPED
+        kotlin_view::RETYPED_MEMBERS
             .iter()
             .any(|(c, n, k)| *n == name && *k == arity && declarers.iter().any(|d| d == c))
     }
