@@ -2,14 +2,20 @@
 //! compiler, well-typed and ill-typed programs apart.
 //!
 //! The limit is the bare compiler: the campaign's programs (synthesized from the embedded
-//! `java.base` as the campaign's source synthesizes them), compiled batch by batch in one warm
-//! JVM by the compiler's [`RunPlan`](crate::profile::RunPlan), one batch after another, timed
-//! by the server itself around its compiler runs after `--warm-up` passes: no process start,
-//! no synthesis, no attribution, no store, no twins. Against it, two campaigns (`thalia run`
-//! of `-n` programs of one mode, twins on, no reduction): one with a fresh compiler process per
-//! batch, one with warm compile servers (as many campaigns as the limit has warm-up passes warm
-//! the servers up, kept in the [`crate::server::pool`]; the next one is measured). For each: programs per second and their
-//! share of the limit, compiler starts and invocations per batch, CPU per program (thalia's and
+//! `java.base` as the campaign's source synthesizes them), compiled batch by batch in the warm
+//! JVM of the measured server campaign by the compiler's [`RunPlan`](crate::profile::RunPlan),
+//! one batch after another, each with the compiler flag sets the campaign draws for its
+//! programs (one request per set), timed by the server itself around its compiler runs:
+//! `--passes` passes just before the measured campaign and as many just after it, on the same
+//! JVM, so that neither the limit nor the campaign gets a luckier JIT (two JVMs of one
+//! compiler differed by up to 2× on the same programs). No process start, no synthesis, no
+//! attribution, no store, no twins. Against it, two campaigns (`thalia run` of `-n` programs
+//! of one mode, twins on, no reduction): one with a fresh compiler process per batch, one with
+//! warm compile servers (`--warm-up` untimed campaigns warm the servers up, kept in the
+//! [`crate::server::pool`]; the next one is measured). For each: programs per second and
+//! their share of the limit (the campaign's rate per round: its round plan, synthesis's first
+//! pass, charged per program of the round, as a campaign running whole rounds pays it),
+//! compiler starts and invocations per batch, CPU per program (thalia's and
 //! its compilers'), and each stage's busy time over the wall time ([`crate::stages`]; synthesis
 //! runs on its own thread beside the compile workers, so the shares may add up past 100 %).
 //! With several `--jobs`, the campaigns are measured with each number of compile workers (a
@@ -25,12 +31,13 @@ use thalia_translators::{translator_with, GroovyMode};
 
 use crate::api::source::ApiSource;
 use crate::campaign::budget::Budget;
+use crate::campaign::flags::FlagPlan;
 use crate::campaign::launch::{self, LaunchOptions, Programs, SynthPrograms};
 use crate::campaign::setup::CompileSettings;
 use crate::campaign::source::synth::SynthSource;
 use crate::campaign::source::Source;
 use crate::compile::{self, CompileOptions};
-use crate::server::{self, CompileServer};
+use crate::server::{self, CompileServer, ServerOptions};
 use crate::stages::{self, Stage, StageTimes};
 use crate::synth::{self, LanguageRules, SynthConfig};
 use crate::toolchain::{self, Tool, Toolchain, ToolchainError};
@@ -51,9 +58,10 @@ pub struct CompileBenchArgs {
     pub batch_size: usize,
     /// Seed of the synthesized programs.
     pub seed: u64,
-    /// Untimed passes over the programs that warm the limit's server up.
+    /// Untimed campaigns that warm the servers up before the limit and the measured server
+    /// campaign (at least one).
     pub warm_up: usize,
-    /// Timed passes of the limit.
+    /// Timed passes of the limit before the measured server campaign, and as many after it.
     pub passes: usize,
     /// Compile workers of the campaigns; each number is measured (`1,2`).
     pub jobs: Vec<usize>,
@@ -104,7 +112,19 @@ pub struct CampaignFigures {
     pub seconds: f64,
     /// Programs judged per second.
     pub programs_per_second: f64,
-    /// Its programs per second over the limit's.
+    /// Seconds of the campaign's round plans (synthesis's pass 1, once per round; the first
+    /// round's before the campaign's clock starts, a later one's before its first batch).
+    #[serde(default)]
+    pub plan_seconds: f64,
+    /// Programs of the rounds planned.
+    #[serde(default)]
+    pub planned: u64,
+    /// Programs judged per second with the plans charged per program of a whole round (what
+    /// a campaign that runs whole rounds sees): the plans on the clock taken out, the share
+    /// `programs / planned` of all plans put in.
+    #[serde(default)]
+    pub round_programs_per_second: f64,
+    /// Its programs per second (per round) over the limit's.
     pub of_limit: f64,
     /// The limit's CPU per program over its CPU per program: the share of the CPU it spends
     /// that is the bare compiler's, which other load on the machine does not change (0 when
@@ -195,9 +215,9 @@ pub struct CompileBenchReport {
     pub batch_size: usize,
     /// Seed of the programs.
     pub seed: u64,
-    /// Untimed passes of the limit.
+    /// Untimed warm-up campaigns.
     pub warm_up: usize,
-    /// Timed passes of the limit.
+    /// Timed passes of the limit before the measured server campaign, and as many after it.
     pub passes: usize,
     /// Compile workers of the campaigns.
     pub jobs: Vec<usize>,
@@ -372,7 +392,7 @@ fn measure_mode(
     let label = format!("{} {}", display_name(tc), mode.as_str());
     let dir = root.join(format!("{}-{}", tc.tool.name(), mode.as_str()));
     let batches = campaign_programs(tc, mode, args, &dir.join("programs"))?;
-    let programs: usize = batches.iter().map(Vec::len).sum();
+    let programs: usize = batches.iter().map(LimitBatch::len).sum();
     let classpath = ApiSource::from_arg(Some(Path::new(CORPUS)))
         .classpath(&[], false)
         .with_context(|| "the programs' classpath".into())?;
@@ -383,25 +403,35 @@ fn measure_mode(
     };
     let mut limit: Option<LimitFigures> = None;
     let mut campaigns: Vec<Option<CampaignFigures>> = Vec::new();
+    let limit_run = LimitRun {
+        batches: &batches,
+        opts: &opts,
+        dir: &dir.join("limit"),
+    };
     for r in 0..args.repeat.max(1) {
-        let l = measure_limit(tc, &batches, &opts, args, &dir.join("limit"))
-            .with_context(|| "the limit".into())?;
-        eprintln!(
-            "{label}: limit {:.1} programs/s (load {:.1})",
-            l.programs_per_second, l.load
-        );
-        if limit
-            .as_ref()
-            .is_none_or(|b| l.programs_per_second > b.programs_per_second)
-        {
-            limit = Some(l);
-        }
         let mut k = 0;
-        for &jobs in &args.jobs {
+        for (j, &jobs) in args.jobs.iter().enumerate() {
             for server in [false, true] {
                 let name = format!("{}-{jobs}-{r}", if server { "server" } else { "process" });
-                let c = measure_campaign(tc, mode, args, jobs, server, &dir.join(&name))
-                    .with_context(|| format!("the campaign {name}"))?;
+                // the limit on the first number of jobs' servers
+                let here = (j == 0).then_some(&limit_run);
+                let (c, totals) =
+                    measure_campaign(tc, mode, args, jobs, server, &dir.join(&name), here)
+                        .with_context(|| format!("the campaign {name}"))?;
+                if let Some(t) = totals {
+                    let l = t.figures();
+                    eprintln!(
+                        "{label}: limit {:.1} programs/s on the campaign's warm server, before \
+                         and after it (load {:.1})",
+                        l.programs_per_second, l.load
+                    );
+                    if limit
+                        .as_ref()
+                        .is_none_or(|b| l.programs_per_second > b.programs_per_second)
+                    {
+                        limit = Some(l);
+                    }
+                }
                 eprintln!(
                     "{label}: campaign, {} ({jobs} job(s)): {:.1} programs/s, {:.2} starts and \
                      {:.2} invocations per batch ({} starts for findings), {:.3} CPU s per \
@@ -431,7 +461,7 @@ fn measure_mode(
     let limit = limit.unwrap_or_default();
     let mut campaigns: Vec<CampaignFigures> = campaigns.into_iter().flatten().collect();
     for c in &mut campaigns {
-        c.of_limit = ratio(c.programs_per_second, limit.programs_per_second);
+        c.of_limit = ratio(c.round_programs_per_second, limit.programs_per_second);
         c.cpu_of_limit = ratio(limit.cpu_per_program.unwrap_or(0.0), c.cpu_per_program);
     }
     let disagreements = match campaigns.first() {
@@ -464,14 +494,27 @@ fn measure_mode(
     })
 }
 
+/// One batch of the limit: its programs by the compiler flag set drawn for them, as the
+/// campaign compiles them (one invocation per flag set).
+struct LimitBatch {
+    groups: Vec<(Vec<String>, Vec<PathBuf>)>,
+}
+
+impl LimitBatch {
+    fn len(&self) -> usize {
+        self.groups.iter().map(|(_, f)| f.len()).sum()
+    }
+}
+
 /// The programs a campaign of `args.count` programs of `mode` judges, written batch by batch
-/// under `dir` (the campaign's source, built as `thalia run` builds it).
+/// under `dir` with the flag sets the campaign draws for them (the campaign's source, built as
+/// `thalia run` builds it).
 fn campaign_programs(
     tc: &Toolchain,
     mode: synth::Mode,
     args: &CompileBenchArgs,
     dir: &Path,
-) -> Result<Vec<Vec<PathBuf>>> {
+) -> Result<Vec<LimitBatch>> {
     let lang = tc.tool.profile().language;
     let api_source = ApiSource::from_arg(Some(Path::new(CORPUS)));
     let api = api_source
@@ -492,6 +535,8 @@ fn campaign_programs(
         true,
     );
     source.prepare();
+    // the flag sets the campaign (same tool, release and seed) draws for each program
+    let flags = FlagPlan::new(tc.tool, &tc.version, args.seed, true);
     let mut batches = Vec::new();
     let mut positions = 0u64;
     let total = args.count as u64;
@@ -509,13 +554,17 @@ fn campaign_programs(
         }
         let bdir = dir.join(format!("b{}", batches.len()));
         std::fs::create_dir_all(&bdir).with_context(|| format!("{}", bdir.display()))?;
-        let mut files = Vec::new();
-        for c in &batch.candidates {
+        let mut groups: Vec<(Vec<String>, Vec<PathBuf>)> = Vec::new();
+        for mut c in batch.candidates {
+            flags.assign(&mut c);
             let p = bdir.join(&c.file);
             std::fs::write(&p, &c.source).with_context(|| format!("{}", p.display()))?;
-            files.push(p);
+            match groups.iter_mut().find(|(f, _)| *f == c.record.flags) {
+                Some((_, files)) => files.push(p),
+                None => groups.push((c.record.flags.clone(), vec![p])),
+            }
         }
-        batches.push(files);
+        batches.push(LimitBatch { groups });
     }
     if batches.is_empty() {
         bail!("no program was synthesized");
@@ -523,59 +572,125 @@ fn campaign_programs(
     Ok(batches)
 }
 
-/// The bare compiler on `batches`: a fresh server, `args.warm_up` untimed passes, then
-/// `args.passes` timed ones; the time is the server's own around its compiler runs.
+/// What the bare compiler's timed passes add up to.
+#[derive(Clone, Copy, Debug, Default)]
+struct LimitTotals {
+    /// The server's own nanoseconds around its compiler runs.
+    nanos: u64,
+    /// The server JVM's CPU nanoseconds, when it says.
+    cpu: Option<u64>,
+    /// Compiler runs (sections of the answers).
+    runs: usize,
+    /// Programs compiled.
+    programs: usize,
+    /// Batches compiled.
+    batches: usize,
+    /// Timed passes.
+    passes: usize,
+}
+
+impl LimitTotals {
+    fn add(&mut self, o: LimitTotals) {
+        self.cpu = if self.passes == 0 {
+            o.cpu
+        } else {
+            self.cpu.zip(o.cpu).map(|(a, b)| a + b)
+        };
+        self.nanos += o.nanos;
+        self.runs += o.runs;
+        self.programs += o.programs;
+        self.batches += o.batches;
+        self.passes += o.passes;
+    }
+
+    fn figures(&self) -> LimitFigures {
+        let seconds = self.nanos as f64 / 1e9;
+        LimitFigures {
+            seconds: seconds / self.passes.max(1) as f64,
+            programs_per_second: rate(self.programs as f64, seconds),
+            cpu_per_program: self
+                .cpu
+                .map(|c| c as f64 / 1e9 / self.programs.max(1) as f64),
+            runs_per_batch: self.runs as f64 / self.batches.max(1) as f64,
+            load: load_average(),
+        }
+    }
+}
+
+/// Where the limit is measured: the campaign's programs, how they are compiled, and a scratch
+/// directory for the classes.
+struct LimitRun<'a> {
+    batches: &'a [LimitBatch],
+    opts: &'a CompileOptions,
+    dir: &'a Path,
+}
+
+/// The bare compiler on `run.batches` in a warm server of the [`server::pool`] (the one a
+/// campaign just used): `args.passes` timed passes; the time is the server's own around its
+/// compiler runs.
 fn measure_limit(
     tc: &Toolchain,
-    batches: &[Vec<PathBuf>],
-    opts: &CompileOptions,
+    run: &LimitRun<'_>,
     args: &CompileBenchArgs,
-    dir: &Path,
-) -> Result<LimitFigures> {
-    let mut server = CompileServer::start(tc).with_context(|| "cannot start a server".into())?;
+) -> Result<LimitTotals> {
+    let mut server = server::pool::checkout(tc, ServerOptions::default())
+        .with_context(|| "cannot start a server".into())?;
+    let out = measure_limit_on(tc, &mut server, run, args.passes.max(1));
+    server::pool::checkin(server);
+    out
+}
+
+/// [`measure_limit`] on `server`.
+fn measure_limit_on(
+    tc: &Toolchain,
+    server: &mut CompileServer,
+    run: &LimitRun<'_>,
+    passes: usize,
+) -> Result<LimitTotals> {
     let plan = tc.tool.profile().run_plan;
-    let passes = args.passes.max(1);
-    let mut nanos: u64 = 0;
-    let mut cpu: Option<u64> = Some(0);
-    let mut runs = 0usize;
-    for pass in 0..args.warm_up + passes {
-        for (i, files) in batches.iter().enumerate() {
+    let opts = run.opts;
+    let mut totals = LimitTotals {
+        cpu: Some(0),
+        passes,
+        ..LimitTotals::default()
+    };
+    for pass in 0..passes {
+        for (i, batch) in run.batches.iter().enumerate() {
             // a fresh output directory, emptied after the request (outside the server's time)
-            let out = dir.join(format!("{pass}-{i}"));
+            let out = run.dir.join(format!("{pass}-{i}"));
             std::fs::create_dir_all(&out).with_context(|| format!("{}", out.display()))?;
-            let compiler_args =
-                compile::compiler_args(tc.tool, opts.classpath.as_deref(), &out, files);
-            let run = server
-                .compile_planned(
-                    &compiler_args,
-                    Some((plan, files.len())),
-                    opts.deadline(files.len()),
-                )
-                .with_context(|| format!("batch {i}"))?;
-            if run.timed_out {
-                bail!("batch {i} did not finish in time");
+            // one request per flag set, the flags before the files as the campaign passes them
+            for (flags, files) in &batch.groups {
+                let mut compiler_args =
+                    compile::compiler_args(tc.tool, opts.classpath.as_deref(), &out, files);
+                let at = compiler_args.len() - files.len();
+                compiler_args.splice(at..at, flags.iter().cloned());
+                let answer = server
+                    .compile_planned(
+                        &compiler_args,
+                        Some((plan, files.len())),
+                        opts.deadline(files.len()),
+                    )
+                    .with_context(|| format!("batch {i}"))?;
+                if answer.timed_out {
+                    bail!("batch {i} did not finish in time");
+                }
+                totals.nanos += answer.nanos;
+                totals.cpu = totals.cpu.zip(answer.cpu_nanos).map(|(a, b)| a + b);
+                totals.runs += answer.output.matches("\u{1e}thalia-run ").count();
             }
-            if pass >= args.warm_up {
-                nanos += run.nanos;
-                cpu = cpu.zip(run.cpu_nanos).map(|(a, b)| a + b);
-                runs += run.output.matches("\u{1e}thalia-run ").count();
-            }
+            totals.programs += batch.len();
+            totals.batches += 1;
             let _ = std::fs::remove_dir_all(&out);
         }
     }
-    let programs: usize = batches.iter().map(Vec::len).sum::<usize>() * passes;
-    let seconds = nanos as f64 / 1e9;
-    Ok(LimitFigures {
-        seconds: seconds / passes as f64,
-        programs_per_second: rate(programs as f64, seconds),
-        cpu_per_program: cpu.map(|c| c as f64 / 1e9 / programs.max(1) as f64),
-        runs_per_batch: runs as f64 / (batches.len() * passes).max(1) as f64,
-        load: load_average(),
-    })
+    Ok(totals)
 }
 
 /// A campaign of `args.count` programs of `mode` in `dir` with `jobs` workers, in server mode
-/// after `args.warm_up` warm-up campaigns (at least one) on the same pooled servers.
+/// after `args.warm_up` warm-up campaigns (at least one) on the same pooled servers; with
+/// `limit` (server mode), the limit on one of those warm servers just before the measured
+/// campaign and just after it.
 fn measure_campaign(
     tc: &Toolchain,
     mode: synth::Mode,
@@ -583,7 +698,8 @@ fn measure_campaign(
     jobs: usize,
     server: bool,
     dir: &Path,
-) -> Result<CampaignFigures> {
+    limit: Option<&LimitRun<'_>>,
+) -> Result<(CampaignFigures, Option<LimitTotals>)> {
     let launch_in = |out: PathBuf| {
         let settings = CompileSettings {
             classpath: None,
@@ -609,18 +725,24 @@ fn measure_campaign(
     };
     if server {
         server::pool::enable();
-        // as warm as the limit's server: one warm-up campaign per warm-up pass of the limit
+        // the servers warmed up (the JIT keeps compiling the compiler for dozens of requests)
         for k in 0..args.warm_up.max(1) {
             launch_in(dir.with_extension(format!("warm-up{k}")))
                 .with_context(|| "the warm-up campaign".into())?;
         }
+    }
+    let mut limit_totals = None;
+    if let (true, Some(run)) = (server, limit) {
+        limit_totals = Some(measure_limit(tc, run, args).with_context(|| "the limit".into())?);
     }
     let servers = server::pool::idle_pids();
     let cpu_before = cpu_seconds(&servers);
     let stages_before = stages::snapshot();
     let starts_before = compile::starts_of(tc.tool);
     let batch_before = stages::batch_compiles();
+    let planned_before = stages::planned();
     let summary = launch_in(dir.to_path_buf());
+    let planned = stages::planned() - planned_before;
     let all_starts = compile::starts_of(tc.tool) - starts_before;
     let batch_after = stages::batch_compiles();
     let (starts, calls) = (
@@ -636,6 +758,16 @@ fn measure_campaign(
             .fold(0.0, f64::max)
     });
     let load = load_average();
+    if let (true, Some(run), Some(totals)) = (server, limit, limit_totals.as_mut()) {
+        let after = measure_limit(tc, run, args).with_context(|| "the limit".into());
+        match after {
+            Ok(t) => totals.add(t),
+            Err(e) => {
+                server::pool::shutdown();
+                return Err(e);
+            }
+        }
+    }
     if server {
         server::pool::shutdown();
     }
@@ -646,12 +778,23 @@ fn measure_campaign(
         .ceil()
         .max(1.0);
     let share = |s: Stage| ratio(stage_times.get(s), seconds);
-    Ok(CampaignFigures {
+    let plan_seconds = stage_times.get(Stage::Plan);
+    let round_seconds = round_seconds(
+        seconds,
+        outcome.plan_seconds,
+        plan_seconds,
+        outcome.judged,
+        planned,
+    );
+    let figures = CampaignFigures {
         mode: if server { "server" } else { "process" }.to_string(),
         jobs,
         programs: outcome.judged,
         seconds,
         programs_per_second: rate(outcome.judged as f64, seconds),
+        plan_seconds,
+        planned,
+        round_programs_per_second: rate(outcome.judged as f64, round_seconds),
         of_limit: 0.0,
         cpu_of_limit: 0.0,
         batches: batches as u64,
@@ -663,6 +806,7 @@ fn measure_campaign(
             seconds: stage_times,
             shares: StageTimes {
                 synthesis: share(Stage::Synthesis),
+                plan: share(Stage::Plan),
                 compile: share(Stage::Compile),
                 attribution: share(Stage::Attribution),
                 store: share(Stage::Store),
@@ -674,7 +818,8 @@ fn measure_campaign(
         server_memory_mb: memory,
         load,
         verdicts: verdicts(&summary.dir),
-    })
+    };
+    Ok((figures, limit_totals))
 }
 
 /// Verdict per program key in a run directory's results.
@@ -740,6 +885,18 @@ fn rate(n: f64, seconds: f64) -> f64 {
     }
 }
 
+/// A campaign's wall seconds with its plans' time charged per program of their rounds: its
+/// clock saw `plan_in` seconds of plans (a later round's; the first round's is made before the
+/// clock starts), of `plan` seconds in all that planned `planned` programs, of which `judged`
+/// programs pay their share.
+fn round_seconds(seconds: f64, plan_in: f64, plan: f64, judged: u64, planned: u64) -> f64 {
+    if planned == 0 {
+        return seconds;
+    }
+    let share = (judged as f64 / planned as f64).min(1.0);
+    (seconds - plan_in + plan * share).max(0.0)
+}
+
 /// `a / b`, 0 when `b` is 0.
 fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 {
@@ -750,16 +907,18 @@ fn ratio(a: f64, b: f64) -> f64 {
 }
 
 /// The column titles of a compiler's table.
-const HEADERS: [&str; 15] = [
+const HEADERS: [&str; 17] = [
     "programs",
     "run",
     "prog/s",
+    "prog/s per round",
     "of limit",
     "of limit (CPU)",
     "starts/batch",
     "calls/batch",
     "CPU s/prog",
     "synthesis",
+    "plan",
     "compile",
     "attribution",
     "store",
@@ -770,11 +929,12 @@ const HEADERS: [&str; 15] = [
 
 impl ModeFigures {
     /// The rows of this mode: the limit, then each campaign.
-    fn rows(&self) -> Vec<[String; 15]> {
+    fn rows(&self) -> Vec<[String; 17]> {
         let pct = |x: f64| format!("{:.0} %", x * 100.0);
         let mut rows = vec![[
             self.mode.clone(),
             "limit (bare, warm)".to_string(),
+            format!("{:.1}", self.limit.programs_per_second),
             format!("{:.1}", self.limit.programs_per_second),
             "100 %".to_string(),
             "100 %".to_string(),
@@ -783,6 +943,7 @@ impl ModeFigures {
             self.limit
                 .cpu_per_program
                 .map_or("-".to_string(), |c| format!("{c:.3}")),
+            String::new(),
             String::new(),
             String::new(),
             String::new(),
@@ -802,12 +963,14 @@ impl ModeFigures {
                     if c.jobs == 1 { "" } else { "s" }
                 ),
                 format!("{:.1}", c.programs_per_second),
+                format!("{:.1}", c.round_programs_per_second),
                 pct(c.of_limit),
                 pct(c.cpu_of_limit),
                 format!("{:.2}", c.starts_per_batch),
                 format!("{:.2}", c.invocations_per_batch),
                 format!("{:.3}", c.cpu_per_program),
                 pct(s.synthesis),
+                pct(s.plan),
                 pct(s.compile),
                 pct(s.attribution),
                 pct(s.store),
@@ -849,7 +1012,8 @@ impl CompileBenchReport {
         let jobs: Vec<String> = self.jobs.iter().map(usize::to_string).collect();
         format!(
             "{} programs per compiler and mode from {} (seed {}), batches of {}, {} core(s), \
-             campaigns with {} job(s); limit: {} warm-up and {} timed pass(es); fastest of {} \
+             campaigns with {} job(s); {} warm-up campaign(s); limit: {} timed pass(es) before the \
+             measured server campaign and as many after, on its server; fastest of {} \
              run(s); load {:.1} at the start, {:.1} at the end",
             self.count,
             self.api,
@@ -869,7 +1033,7 @@ impl CompileBenchReport {
     pub fn table(&self) -> String {
         let mut s = self.settings() + "\n";
         for c in &self.compilers {
-            let rows: Vec<[String; 15]> = c.modes.iter().flat_map(ModeFigures::rows).collect();
+            let rows: Vec<[String; 17]> = c.modes.iter().flat_map(ModeFigures::rows).collect();
             let mut widths = HEADERS.map(|h| h.chars().count());
             for r in &rows {
                 for (w, cell) in widths.iter_mut().zip(r) {
@@ -920,16 +1084,29 @@ impl CompileBenchReport {
 mod tests {
     use super::*;
 
-    fn campaign(mode: &str, rate: f64, of_limit: f64) -> CampaignFigures {
+    fn campaign(mode: &str, rate: f64, round_rate: f64, of_limit: f64) -> CampaignFigures {
         CampaignFigures {
             mode: mode.to_string(),
             jobs: 1,
             programs: 100,
             programs_per_second: rate,
+            round_programs_per_second: round_rate,
             of_limit,
             starts_per_batch: 1.0,
             ..CampaignFigures::default()
         }
+    }
+
+    #[test]
+    fn a_round_plan_is_charged_per_program_of_its_round() {
+        // 10 s on the clock, of which 2 s planned a round of 1,000 programs; 100 judged pay
+        // a tenth
+        assert!((round_seconds(10.0, 2.0, 2.0, 100, 1000) - 8.2).abs() < 1e-9);
+        // the plan made before the clock started: 100 programs pay a tenth of it on top
+        assert!((round_seconds(10.0, 0.0, 2.0, 100, 1000) - 10.2).abs() < 1e-9);
+        // no plan: the wall time; the whole round judged: all of the plan
+        assert_eq!(round_seconds(10.0, 0.0, 0.0, 100, 0), 10.0);
+        assert_eq!(round_seconds(10.0, 0.0, 2.0, 1000, 1000), 12.0);
     }
 
     #[test]
@@ -960,8 +1137,8 @@ mod tests {
                         ..LimitFigures::default()
                     },
                     campaigns: vec![
-                        campaign("process", 10.0, 0.25),
-                        campaign("server", 34.0, 0.85),
+                        campaign("process", 9.0, 10.0, 0.25),
+                        campaign("server", 30.0, 34.0, 0.85),
                     ],
                     disagreements: 0,
                     unexpected: 0,
@@ -991,7 +1168,7 @@ mod tests {
         );
         let md = report.markdown();
         assert!(
-            md.contains("| ill-typed | campaign, server, 1 job | 34.0 | 85 % |"),
+            md.contains("| ill-typed | campaign, server, 1 job | 30.0 | 34.0 | 85 % |"),
             "{md}"
         );
     }

@@ -1,4 +1,5 @@
-//! Busy time per campaign stage (synthesis, compile, attribution, store, twins, run), summed over
+//! Busy time per campaign stage (synthesis with its round plans, compile, attribution, store,
+//! twins, run), summed over
 //! the threads of this process: what `thalia bench compile` shares a campaign's wall time
 //! out by; and the compiler starts and invocations of the campaign's batches alone (not of a
 //! finding's evidence or differential compilations), which it counts per batch.
@@ -13,6 +14,10 @@ use serde::Serialize;
 pub enum Stage {
     /// Making the programs (on the campaign's producer thread, beside the compilers).
     Synthesis,
+    /// Planning a round (synthesis's pass 1, once per round and mode): part of
+    /// [`Stage::Synthesis`]'s time, counted here too so that a campaign's steady rate can
+    /// charge it per round rather than to its first batch.
+    Plan,
     /// Compiling them (writing no files; a compiler's output read back included).
     Compile,
     /// Reading the compiler's output and attributing its diagnostics to files.
@@ -27,8 +32,9 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage, in report order.
-    pub const ALL: [Stage; 6] = [
+    pub const ALL: [Stage; 7] = [
         Stage::Synthesis,
+        Stage::Plan,
         Stage::Compile,
         Stage::Attribution,
         Stage::Store,
@@ -59,6 +65,9 @@ pub fn time<T>(stage: Stage, f: impl FnOnce() -> T) -> T {
 pub struct StageTimes {
     /// [`Stage::Synthesis`].
     pub synthesis: f64,
+    /// [`Stage::Plan`] (within `synthesis`).
+    #[serde(default)]
+    pub plan: f64,
     /// [`Stage::Compile`].
     pub compile: f64,
     /// [`Stage::Attribution`].
@@ -77,6 +86,7 @@ impl StageTimes {
     pub fn get(&self, stage: Stage) -> f64 {
         match stage {
             Stage::Synthesis => self.synthesis,
+            Stage::Plan => self.plan,
             Stage::Compile => self.compile,
             Stage::Attribution => self.attribution,
             Stage::Store => self.store,
@@ -89,6 +99,7 @@ impl StageTimes {
     pub fn since(&self, earlier: &StageTimes) -> StageTimes {
         StageTimes {
             synthesis: self.synthesis - earlier.synthesis,
+            plan: self.plan - earlier.plan,
             compile: self.compile - earlier.compile,
             attribution: self.attribution - earlier.attribution,
             store: self.store - earlier.store,
@@ -103,6 +114,7 @@ pub fn snapshot() -> StageTimes {
     let s = |stage: Stage| NANOS[stage as usize].load(Ordering::Relaxed) as f64 / 1e9;
     StageTimes {
         synthesis: s(Stage::Synthesis),
+        plan: s(Stage::Plan),
         compile: s(Stage::Compile),
         attribution: s(Stage::Attribution),
         store: s(Stage::Store),
@@ -126,4 +138,17 @@ pub fn batch_compiles() -> (u64, u64) {
         BATCH_COMPILES[0].load(Ordering::Relaxed),
         BATCH_COMPILES[1].load(Ordering::Relaxed),
     )
+}
+
+/// Programs of the rounds planned so far (each plan's length).
+static PLANNED: AtomicU64 = AtomicU64::new(0);
+
+/// Adds a planned round of `programs` programs.
+pub fn add_planned(programs: usize) {
+    PLANNED.fetch_add(programs as u64, Ordering::Relaxed);
+}
+
+/// The programs of the rounds planned so far.
+pub fn planned() -> u64 {
+    PLANNED.load(Ordering::Relaxed)
 }

@@ -133,6 +133,9 @@ pub struct Outcome {
     pub findings: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Seconds of those spent planning rounds ([`crate::stages::Stage::Plan`] in this
+    /// process meanwhile; the first round's plan is made before the clock starts).
+    pub plan_seconds: f64,
     /// Programs run (`--run`), and those not run (they call a member that acts on the
     /// process or the machine).
     pub ran: u64,
@@ -198,6 +201,7 @@ pub fn run(
     opts: &CampaignOptions,
 ) -> Result<(Outcome, Store), CampaignError> {
     let start = Instant::now();
+    let plan_before = stages::snapshot().plan;
     let mut store = store;
     store.start_clock();
     let work = store.dir().join(WORK_DIR);
@@ -440,6 +444,7 @@ pub fn run(
         not_run: not_run.into_inner(),
         run_seconds: run_nanos.into_inner() as f64 / 1e9,
         seconds: start.elapsed().as_secs_f64(),
+        plan_seconds: stages::snapshot().plan - plan_before,
         interrupted,
     };
     Ok((outcome, store))

@@ -27,12 +27,13 @@ pub(super) struct CompileBenchCli {
     /// Seed of the synthesized programs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Untimed passes over the programs that warm the limit's server up (the JIT keeps
-    /// compiling the compiler for dozens of requests), and as many untimed campaigns before
-    /// the measured server campaign (at least one).
+    /// Untimed campaigns that warm the compile servers up (the JIT keeps compiling the
+    /// compiler for dozens of requests) before the limit and the measured server campaign
+    /// (at least one).
     #[arg(long, default_value_t = 2)]
     warm_up: usize,
-    /// Timed passes of the limit.
+    /// Timed passes of the limit on the measured campaign's warm server, before the campaign
+    /// and as many after it.
     #[arg(long, default_value_t = 2)]
     passes: usize,
     /// Compile workers of the campaigns, a warm server each with `--server`; each number

@@ -187,40 +187,98 @@ pub struct Plan {
 }
 
 /// Chunks per worker thread when a pass is split for parallel work: more than one, so that
-/// a thread that finishes early takes over work (each chunk pays for one API copy). Output
-/// never depends on it.
+/// a thread that finishes early takes over work (a chunk takes up a kept worker state or
+/// pays for one API copy). Output never depends on it.
 pub const CHUNKS_PER_JOB: usize = 4;
 
+/// Worker states and threads kept between the builds of one plan (a campaign's batches): the
+/// API copies and memo tables are made and filled once per round instead of once per batch,
+/// and the threads are started once. States are facts of the API and the configuration, so
+/// keeping them changes no program; they belong to one API, context and configuration.
+pub struct Workers {
+    states: std::sync::Mutex<Vec<build::worker::WorkerState>>,
+    pool: rayon::ThreadPool,
+    jobs: usize,
+}
+
+impl Workers {
+    /// No states yet, and `jobs` threads.
+    pub fn new(jobs: usize) -> Self {
+        Workers {
+            states: std::sync::Mutex::new(Vec::new()),
+            pool: thread_pool(jobs),
+            jobs: jobs.max(1),
+        }
+    }
+
+    /// States kept now (at most one per chunk that ran at once).
+    pub fn kept(&self) -> usize {
+        self.lock().len()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<build::worker::WorkerState>> {
+        self.states.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl std::fmt::Debug for Workers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Workers")
+            .field("jobs", &self.jobs)
+            .field("kept", &self.kept())
+            .finish()
+    }
+}
+
+fn thread_pool(jobs: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .expect("a thread pool of the requested size")
+}
+
 /// Splits `items` into about `CHUNKS_PER_JOB × jobs` chunks processed in parallel by workers
-/// that each own a copy of the API; results come back in input order.
+/// that each own a copy of the API (taken up from `kept` and left there again, when given);
+/// results come back in input order.
+#[allow(clippy::too_many_arguments)]
 fn par_chunks<T: Sync, R: Send>(
     api: &Api,
     ctx: &SynthContext,
     cfg: &SynthConfig,
     items: &[T],
     jobs: usize,
+    kept: Option<&Workers>,
     f: impl Fn(&mut Worker<'_>, &T) -> R + Sync,
 ) -> Vec<R> {
     if items.is_empty() {
         return Vec::new();
     }
+    let jobs = kept.map_or(jobs, |k| k.jobs);
     let chunk = items.len().div_ceil(jobs.max(1) * CHUNKS_PER_JOB).max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
-        .build()
-        .expect("a thread pool of the requested size");
-    pool.install(|| {
+    let work = || {
         items
             .par_chunks(chunk)
             .map(|part| {
-                let mut w = Worker::new(api.clone(), ctx, cfg);
-                part.iter().map(|it| f(&mut w, it)).collect::<Vec<R>>()
+                let state = kept.and_then(|k| k.lock().pop());
+                let mut w = match state {
+                    Some(s) => Worker::from_state(s, ctx, cfg),
+                    None => Worker::new(api.clone(), ctx, cfg),
+                };
+                let out = part.iter().map(|it| f(&mut w, it)).collect::<Vec<R>>();
+                if let Some(k) = kept {
+                    k.lock().push(w.into_state());
+                }
+                out
             })
             .collect::<Vec<Vec<R>>>()
             .into_iter()
             .flatten()
             .collect()
-    })
+    };
+    match kept {
+        Some(k) => k.pool.install(work),
+        None => thread_pool(jobs).install(work),
+    }
 }
 
 /// One synthesis run: the API, its context, the configuration, the seed and the number of
@@ -242,7 +300,20 @@ pub struct Run<'a> {
 impl Run<'_> {
     /// Pass 1: enumerates every testable member and orders the sequences round-robin.
     pub fn plan(&self) -> Plan {
-        plan(self.api, self.ctx, self.cfg, self.seed, self.jobs)
+        plan(self.api, self.ctx, self.cfg, self.seed, self.jobs, None)
+    }
+
+    /// Pass 1 as [`Run::plan`], on the worker states and threads `kept` holds, which keeps
+    /// them (their caches filled) for the builds of this plan ([`Run::build_kept`]).
+    pub fn plan_kept(&self, kept: &Workers) -> Plan {
+        plan(
+            self.api,
+            self.ctx,
+            self.cfg,
+            self.seed,
+            self.jobs,
+            Some(kept),
+        )
     }
 
     /// Pass 2: builds the selected programs of a plan; `on_done` is called once per program.
@@ -252,12 +323,31 @@ impl Run<'_> {
         selection: &Selection,
         on_done: &(dyn Fn() + Sync),
     ) -> Vec<Synthesized> {
-        build(self, plan, selection, on_done)
+        build(self, plan, selection, None, on_done)
+    }
+
+    /// Pass 2 as [`Run::build`], on the worker states and threads `kept` holds (made for this
+    /// run's API, context and configuration), which keeps them for the next build.
+    pub fn build_kept(
+        &self,
+        plan: &Plan,
+        selection: &Selection,
+        kept: &Workers,
+        on_done: &(dyn Fn() + Sync),
+    ) -> Vec<Synthesized> {
+        build(self, plan, selection, Some(kept), on_done)
     }
 }
 
-fn plan(api: &Api, ctx: &SynthContext, cfg: &SynthConfig, seed: u64, jobs: usize) -> Plan {
-    let counts = par_chunks(api, ctx, cfg, &ctx.testable, jobs, |w, &m| {
+fn plan(
+    api: &Api,
+    ctx: &SynthContext,
+    cfg: &SynthConfig,
+    seed: u64,
+    jobs: usize,
+    kept: Option<&Workers>,
+) -> Plan {
+    let counts = par_chunks(api, ctx, cfg, &ctx.testable, jobs, kept, |w, &m| {
         w.enumerate_member(m, seed).map(|t| t.len())
     });
     let mut skipped = ctx.skipped.clone();
@@ -290,6 +380,7 @@ fn build(
     run: &Run<'_>,
     plan: &Plan,
     selection: &Selection,
+    kept: Option<&Workers>,
     on_done: &(dyn Fn() + Sync),
 ) -> Vec<Synthesized> {
     let Run {
@@ -320,7 +411,7 @@ fn build(
         });
         groups[g].1.push((i, k));
     }
-    let built = par_chunks(api, ctx, cfg, &groups, jobs, |w, (m, picks)| {
+    let built = par_chunks(api, ctx, cfg, &groups, jobs, kept, |w, (m, picks)| {
         let Ok(tasks) = w.enumerate_member(*m, seed) else {
             return Vec::new();
         };

@@ -11,6 +11,7 @@ use crate::campaign::candidate::{Candidate, Twin};
 use crate::campaign::feedback::{forms_on, Feedback, FeedbackConfig, Found};
 use crate::campaign::records::{CENSUS_FILE, SYNTH_CONFIG_FILE};
 use crate::campaign::shard::{schedule_round, Shard};
+use crate::stages::{self, Stage};
 use crate::synth::build::features::Features;
 use crate::synth::build::rng::RngStream;
 use crate::synth::census::Census;
@@ -31,6 +32,9 @@ struct Stream {
     label: String,
     cfg: SynthConfig,
     plan: Option<Plan>,
+    /// The worker states and threads of the plan's builds (made with the plan, dropped with
+    /// it at the end of a round).
+    workers: Option<synth::Workers>,
     next: usize,
 }
 
@@ -105,6 +109,7 @@ impl SynthSource {
                     ..base.clone()
                 },
                 plan: None,
+                workers: None,
                 next: 0,
             })
             .collect();
@@ -267,15 +272,22 @@ impl SynthSource {
         let (api, ctx, jobs) = (&self.api, &self.ctx, self.jobs);
         let stream = &mut self.streams[s];
         let cfg = &stream.cfg;
+        let workers = stream
+            .workers
+            .get_or_insert_with(|| synth::Workers::new(jobs));
         stream.plan.get_or_insert_with(|| {
-            synth::Run {
-                api,
-                ctx,
-                cfg,
-                seed,
-                jobs,
-            }
-            .plan()
+            let plan = stages::time(Stage::Plan, || {
+                synth::Run {
+                    api,
+                    ctx,
+                    cfg,
+                    seed,
+                    jobs,
+                }
+                .plan_kept(workers)
+            });
+            stages::add_planned(plan.order.len());
+            plan
         })
     }
 }
@@ -314,6 +326,7 @@ impl Source for SynthSource {
                 self.round += 1;
                 for st in &mut self.streams {
                     st.plan = None;
+                    st.workers = None;
                     st.next = 0;
                 }
                 self.cap_round();
@@ -353,7 +366,8 @@ impl Source for SynthSource {
                 return Ok(Some(batch));
             }
             let stream = &self.streams[s];
-            let Some(plan) = stream.plan.as_ref() else {
+            let (Some(plan), Some(workers)) = (stream.plan.as_ref(), stream.workers.as_ref())
+            else {
                 return Ok(Some(batch));
             };
             let run = synth::Run {
@@ -363,7 +377,7 @@ impl Source for SynthSource {
                 seed,
                 jobs: self.jobs,
             };
-            let mut built = run.build(plan, &Selection::Only(todo), &|| {});
+            let mut built = run.build_kept(plan, &Selection::Only(todo), workers, &|| {});
             built.sort_by_key(|p| p.index);
             let mut untranslatable = 0;
             let mut skipped = 0;
@@ -501,6 +515,93 @@ impl SynthSource {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sources and keys of the first `n` programs of a Java source over `@NAME`, drawn
+    /// in batches of `batch` with `jobs` threads (worker states kept between batches).
+    fn drawn(name: &str, n: usize, batch: usize, jobs: usize) -> Vec<(String, String)> {
+        let arg = std::path::PathBuf::from(name);
+        let src = crate::api::source::ApiSource::from_arg(Some(&arg));
+        let api = src.load_for(None).expect("an embedded API");
+        let mut source = SynthSource::new(
+            api,
+            Box::new(JavaTranslator),
+            &[Mode::WellTyped, Mode::IllTyped],
+            &SynthConfig::default(),
+            5,
+            jobs,
+            name,
+            false,
+        );
+        let mut out = Vec::new();
+        while out.len() < n {
+            let Some(b) = source.next_batch(batch, &|_| false).expect("a batch") else {
+                break;
+            };
+            out.extend(b.candidates.into_iter().map(|c| (c.key, c.source)));
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn worker_states_kept_between_batches_change_no_program() {
+        // batches of 7 with two threads reuse each worker state many times; batches of 40
+        // with one thread in another order: the same programs, byte for byte
+        let small = drawn("@commons-lang3-3.12.0", 80, 7, 2);
+        let large = drawn("@commons-lang3-3.12.0", 80, 40, 1);
+        assert!(small.len() >= 80, "{} programs", small.len());
+        let keys = |v: &[(String, String)]| v.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>();
+        let common: std::collections::BTreeSet<String> = keys(&small)
+            .into_iter()
+            .filter(|k| keys(&large).contains(k))
+            .collect();
+        assert!(common.len() >= 60, "{} programs in common", common.len());
+        let by_key = |v: &[(String, String)]| -> std::collections::BTreeMap<String, String> {
+            v.iter().cloned().collect()
+        };
+        let (a, b) = (by_key(&small), by_key(&large));
+        for k in &common {
+            assert_eq!(a[k], b[k], "{k} differs between the two drawings");
+        }
+        // and the programs of fresh workers, as `thalia synth` builds them
+        let arg = std::path::PathBuf::from("@commons-lang3-3.12.0");
+        let mut api = crate::api::source::ApiSource::from_arg(Some(&arg))
+            .load_for(None)
+            .expect("an embedded API");
+        let native = crate::synth::LanguageRules::from(Language::Java).native_syntax();
+        let ctx = SynthContext::for_native(&mut api, native);
+        let cfg = SynthConfig {
+            mode: Mode::IllTyped,
+            lang: Language::Java,
+            ..SynthConfig::default()
+        };
+        let run = synth::Run {
+            api: &api,
+            ctx: &ctx,
+            cfg: &cfg,
+            seed: 5,
+            jobs: 1,
+        };
+        let plan = run.plan();
+        let ill: Vec<(usize, &String)> = common
+            .iter()
+            .filter_map(|k| {
+                let i = k.strip_prefix("ill-typed/r0/p")?.parse().ok()?;
+                Some((i, k))
+            })
+            .collect();
+        assert!(ill.len() >= 20, "{} ill-typed programs", ill.len());
+        let fresh = run.build(
+            &plan,
+            &Selection::Only(ill.iter().map(|&(i, _)| i).collect()),
+            &|| {},
+        );
+        assert_eq!(fresh.len(), ill.len());
+        for (p, (_, k)) in fresh.iter().zip(&ill) {
+            let text = JavaTranslator.translate(&p.program).expect("translatable");
+            assert_eq!(text, a[*k], "{k} differs from a fresh worker's");
+        }
+    }
 
     #[test]
     fn round_zero_uses_the_run_seed_and_later_rounds_differ() {

@@ -191,13 +191,13 @@ impl Worker<'_> {
         &mut self,
         t: TypeId,
         cid: crate::api::ClassId,
-    ) -> Option<std::rc::Rc<Vec<AbstractMethod>>> {
+    ) -> Option<std::sync::Arc<Vec<AbstractMethod>>> {
         if let Some(v) = self.caches.declarable.get(&t) {
             return v.clone();
         }
         let v = self
             .compute_declarable_methods(t, cid)
-            .map(std::rc::Rc::new);
+            .map(std::sync::Arc::new);
         self.caches.declarable.insert(t, v.clone());
         v
     }

@@ -4,7 +4,7 @@
 //! of the program's swarm draw (conditionals, lambdas and references, anonymous classes, casts
 //! to a functional interface; see `lambda`, `reference`, `anonymous`, `conditional`).
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use pathfinding::directed::yen::yen;
 use petgraph::graph::NodeIndex;
@@ -218,7 +218,7 @@ impl Worker<'_> {
 
     /// Yen's k shortest loopless paths from a receiver-less member to a type node (source
     /// first), cached per node.
-    fn paths_to(&mut self, target: NodeIndex) -> Rc<Vec<Vec<NodeIndex>>> {
+    fn paths_to(&mut self, target: NodeIndex) -> Arc<Vec<Vec<NodeIndex>>> {
         // more paths for a deep program, and for one that looks for paths through a
         // member that takes a function
         let feats = self.building.features;
@@ -229,7 +229,7 @@ impl Worker<'_> {
             &self.caches.paths
         };
         if let Some(p) = cache.get(&target) {
-            return Rc::clone(p);
+            return Arc::clone(p);
         }
         let g: &ApiGraph = &self.ctx.graph;
         let usable = &self.ctx.path_usable;
@@ -266,11 +266,11 @@ impl Worker<'_> {
                 p
             })
             .collect();
-        let rc = Rc::new(paths);
+        let rc = Arc::new(paths);
         if deep {
-            self.caches.deep_paths.insert(target, Rc::clone(&rc));
+            self.caches.deep_paths.insert(target, Arc::clone(&rc));
         } else {
-            self.caches.paths.insert(target, Rc::clone(&rc));
+            self.caches.paths.insert(target, Arc::clone(&rc));
         }
         rc
     }

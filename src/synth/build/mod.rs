@@ -27,4 +27,4 @@ pub use inhabitant::{CallShape, FnType, Inhabitant};
 pub use ir::to_ir;
 pub use record::{BrokenRecord, Expected, ProgramRecord, RecordKind, SequenceRecord, ShapeRecord};
 pub use rng::{mix_seed, RngStream, SynthRng};
-pub use worker::Worker;
+pub use worker::{Worker, WorkerState};

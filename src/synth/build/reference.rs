@@ -21,7 +21,7 @@
 //! or of variable arity, and the chosen one throws no checked exception. Candidates come
 //! from an index of the API's usable members by arity (`RefIndex`), built once per worker.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -71,9 +71,9 @@ enum Kind {
 
 impl Worker<'_> {
     /// The reference index of this worker's API (built on first use).
-    fn ref_index(&mut self) -> Rc<RefIndex> {
+    fn ref_index(&mut self) -> Arc<RefIndex> {
         if let Some(ix) = &self.caches.refs {
-            return Rc::clone(ix);
+            return Arc::clone(ix);
         }
         let mut ix = RefIndex {
             statics: vec![Vec::new(); MAX_REF_ARITY + 1],
@@ -119,8 +119,8 @@ impl Worker<'_> {
                 ix.instance[n].push(m);
             }
         }
-        let rc = Rc::new(ix);
-        self.caches.refs = Some(Rc::clone(&rc));
+        let rc = Arc::new(ix);
+        self.caches.refs = Some(Arc::clone(&rc));
         rc
     }
 

@@ -4,7 +4,7 @@
 //! nullable locals (where its null-safety allows them, or breaking the call in ill-typed
 //! mode).
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -310,7 +310,7 @@ impl Worker<'_> {
         &mut self,
         pairs: &[(VarId, TypeId)],
         related: &[VarId],
-    ) -> Option<Rc<Vec<VarId>>> {
+    ) -> Option<Arc<Vec<VarId>>> {
         let values: Vec<Option<TypeId>> = pairs
             .iter()
             .map(|&(v, t)| (!related.contains(&v)).then_some(t))
@@ -333,7 +333,7 @@ impl Worker<'_> {
         &mut self,
         pairs: &[(VarId, TypeId)],
         related: &[VarId],
-    ) -> Option<Rc<Vec<VarId>>> {
+    ) -> Option<Arc<Vec<VarId>>> {
         let mut names: Vec<String> = Vec::new();
         let mut fresh = Vec::new();
         for &v in related {
@@ -376,7 +376,7 @@ impl Worker<'_> {
             d.not_null = not_null;
         }
         self.caches.related_set.extend(fresh.iter().copied());
-        Some(Rc::new(fresh))
+        Some(Arc::new(fresh))
     }
 
     /// The task generalized over a type variable of the test method: a type argument `X` of

@@ -2,7 +2,7 @@
 //! the memo tables of its checker (`Worker::typing`) and of program building, the counters of
 //! the program being built, and the random choice of types and substitutions.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use petgraph::graph::NodeIndex;
 use rand::seq::SliceRandom;
@@ -65,6 +65,26 @@ pub struct Worker<'c> {
     pub(crate) building: Building,
 }
 
+/// What a worker owns beyond its borrowed context: its API copy (whose arena grows with the
+/// types it interns) and its memo tables, all facts of the API and the configuration; kept
+/// between the batches of one plan so that they are copied and filled once.
+pub struct WorkerState {
+    api: Api,
+    memo: TypingMemo,
+    caches: Caches,
+}
+
+impl WorkerState {
+    /// A fresh state over a copy of the API.
+    pub fn new(api: Api) -> Self {
+        WorkerState {
+            api,
+            memo: TypingMemo::default(),
+            caches: Caches::default(),
+        }
+    }
+}
+
 /// Which classes below a class [`Worker::classes_below`] collects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Below {
@@ -79,9 +99,9 @@ pub(crate) enum Below {
 #[derive(Default)]
 pub(crate) struct Caches {
     /// Yen paths per target type node, source first.
-    pub(crate) paths: FxHashMap<NodeIndex, Rc<Vec<Vec<NodeIndex>>>>,
+    pub(crate) paths: FxHashMap<NodeIndex, Arc<Vec<Vec<NodeIndex>>>>,
     /// The same for programs with deep inhabitants (more paths per node).
-    pub(crate) deep_paths: FxHashMap<NodeIndex, Rc<Vec<Vec<NodeIndex>>>>,
+    pub(crate) deep_paths: FxHashMap<NodeIndex, Arc<Vec<Vec<NodeIndex>>>>,
     /// The type variable of a generic test method per bound (`T extends B`), declared once in
     /// this worker's arena.
     pub(crate) program_vars: FxHashMap<TypeId, VarId>,
@@ -89,7 +109,7 @@ pub(crate) struct Caches {
     /// the values of the others (`None` for a related one; `None` overall when a bound
     /// cannot be written), declared once in this worker's arena.
     #[allow(clippy::type_complexity)]
-    pub(crate) related_vars: FxHashMap<Vec<(VarId, Option<TypeId>)>, Option<Rc<Vec<VarId>>>>,
+    pub(crate) related_vars: FxHashMap<Vec<(VarId, Option<TypeId>)>, Option<Arc<Vec<VarId>>>>,
     /// The test method's F-bounded variable `T extends I<T>` per type `X` with a supertype
     /// `I<X>` (`None`: it has none).
     pub(crate) f_bounded_vars: FxHashMap<TypeId, Option<VarId>>,
@@ -98,16 +118,16 @@ pub(crate) struct Caches {
     /// Every variable of `related_vars`, `f_bounded_vars` and `chain_vars`.
     pub(crate) related_set: rustc_hash::FxHashSet<VarId>,
     /// Per class and kind, the classes of that kind below it ([`Worker::classes_below`]).
-    pub(crate) below: FxHashMap<(crate::types::Sym, Below), Rc<Vec<ClassId>>>,
+    pub(crate) below: FxHashMap<(crate::types::Sym, Below), Arc<Vec<ClassId>>>,
     /// Per class type, the abstract methods an anonymous class of it declares, or `None`
     /// when none can be written ([`Worker::declarable_methods`]).
     pub(crate) declarable:
-        FxHashMap<TypeId, Option<Rc<Vec<crate::synth::typing::members::AbstractMethod>>>>,
+        FxHashMap<TypeId, Option<Arc<Vec<crate::synth::typing::members::AbstractMethod>>>>,
     /// The members usable in function references, by arity (built on first use).
-    pub(crate) refs: Option<Rc<RefIndex>>,
+    pub(crate) refs: Option<Arc<RefIndex>>,
     /// The API's functional interfaces by the arity of their abstract method (built on
     /// first use; empty before).
-    pub(crate) functional: Vec<Rc<Vec<crate::api::ClassId>>>,
+    pub(crate) functional: Vec<Arc<Vec<crate::api::ClassId>>>,
     /// Per type, its function type when it is a functional interface.
     pub(crate) fn_types: FxHashMap<TypeId, Option<FnType>>,
 }
@@ -168,6 +188,29 @@ impl<'c> Worker<'c> {
             memo: TypingMemo::default(),
             caches: Caches::default(),
             building: Building::default(),
+        }
+    }
+
+    /// A worker that takes up a state an earlier worker of the same context and
+    /// configuration left ([`Worker::into_state`]): its API copy and its memo tables.
+    pub fn from_state(state: WorkerState, ctx: &'c SynthContext, cfg: &'c SynthConfig) -> Self {
+        Worker {
+            api: state.api,
+            ctx,
+            cfg,
+            rules: LanguageRules::new(cfg.lang),
+            memo: state.memo,
+            caches: state.caches,
+            building: Building::default(),
+        }
+    }
+
+    /// What this worker keeps for a later one: its API copy and its memo tables.
+    pub fn into_state(self) -> WorkerState {
+        WorkerState {
+            api: self.api,
+            memo: self.memo,
+            caches: self.caches,
         }
     }
 
@@ -390,9 +433,9 @@ impl<'c> Worker<'c> {
         &mut self,
         sym: crate::types::Sym,
         what: Below,
-    ) -> Rc<Vec<ClassId>> {
+    ) -> Arc<Vec<ClassId>> {
         if let Some(v) = self.caches.below.get(&(sym, what)) {
-            return Rc::clone(v);
+            return Arc::clone(v);
         }
         let keep = |w: &Self, c: ClassId| {
             let class = w.api.class(c);
@@ -421,8 +464,8 @@ impl<'c> Worker<'c> {
                 .map(|cs| cs.iter().copied().filter(|&c| keep(self, c)).collect())
                 .unwrap_or_default()
         };
-        let rc = Rc::new(v);
-        self.caches.below.insert((sym, what), Rc::clone(&rc));
+        let rc = Arc::new(v);
+        self.caches.below.insert((sym, what), Arc::clone(&rc));
         rc
     }
 

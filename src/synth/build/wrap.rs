@@ -12,7 +12,7 @@
 //! leaves no method applicable. A lambda holds a call under test whose member throws no
 //! checked exception.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -75,12 +75,12 @@ impl Wrap {
 impl Worker<'_> {
     /// The API's functional interfaces by the arity of their single abstract method (up to
     /// [`MAX_REF_ARITY`]), in class order (built on first use).
-    fn functional_by_arity(&mut self, n: usize) -> Rc<Vec<ClassId>> {
+    fn functional_by_arity(&mut self, n: usize) -> Arc<Vec<ClassId>> {
         if n > MAX_REF_ARITY {
-            return Rc::new(Vec::new());
+            return Arc::new(Vec::new());
         }
         if let Some(v) = self.caches.functional.get(n) {
-            return Rc::clone(v);
+            return Arc::clone(v);
         }
         let mut by: Vec<Vec<ClassId>> = vec![Vec::new(); MAX_REF_ARITY + 1];
         let ids: Vec<ClassId> = self.api.class_ids().collect();
@@ -96,11 +96,11 @@ impl Worker<'_> {
                 }
             }
         }
-        self.caches.functional = by.into_iter().map(Rc::new).collect();
+        self.caches.functional = by.into_iter().map(Arc::new).collect();
         self.caches
             .functional
             .get(n)
-            .map_or_else(|| Rc::new(Vec::new()), Rc::clone)
+            .map_or_else(|| Arc::new(Vec::new()), Arc::clone)
     }
 
     /// A functional interface type whose function type is `(params) -> ret` (`ret` `None`

@@ -4,7 +4,7 @@
 //! language's rules, with memo tables of its own. It draws nothing at random and knows
 //! nothing of the program being built.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -36,7 +36,7 @@ pub struct TypingMemo {
     /// Per member, why the target language cannot use it (`None`: it can).
     pub(super) language_problems: FxHashMap<MemberId, Option<SkipReason>>,
     /// Per instance method, the classes that may declare it (see `Expr::Call::declared_in`).
-    pub(super) declared_in: FxHashMap<MemberId, Rc<[String]>>,
+    pub(super) declared_in: FxHashMap<MemberId, Arc<[String]>>,
 }
 
 impl<'a> Typing<'a> {

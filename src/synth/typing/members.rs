@@ -3,7 +3,7 @@
 //! that declare a method, whether a receiver certainly lacks a member, the positions whose
 //! checker accepts any type, and the single abstract method of a functional interface.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::checker::Typing;
 use super::sequence::{is_void, Formal, Position};
@@ -211,17 +211,17 @@ impl Typing<'_> {
     /// The classes that may declare instance method `m` for a receiver: its declaring class,
     /// then the supertypes that declare an instance method of the same name and arity or whose
     /// members the API does not describe, nearest first.
-    pub(crate) fn declared_in(&mut self, m: MemberId) -> Rc<[String]> {
+    pub(crate) fn declared_in(&mut self, m: MemberId) -> Arc<[String]> {
         if let Some(d) = self.memo.declared_in.get(&m) {
-            return Rc::clone(d);
+            return Arc::clone(d);
         }
         let mem = self.api.member(m);
         let (name, arity) = (mem.name.clone(), mem.params.len());
         let sym = self.api.class(mem.owner).sym;
         // the owner comes first: it declares `m`
         let self_ty = self.api.ts.self_type(sym);
-        let rc: Rc<[String]> = self.declarers(self_ty, &name, arity).into();
-        self.memo.declared_in.insert(m, Rc::clone(&rc));
+        let rc: Arc<[String]> = self.declarers(self_ty, &name, arity).into();
+        self.memo.declared_in.insert(m, Arc::clone(&rc));
         rc
     }
 
