@@ -591,11 +591,7 @@ struct LimitTotals {
 
 impl LimitTotals {
     fn add(&mut self, o: LimitTotals) {
-        self.cpu = if self.passes == 0 {
-            o.cpu
-        } else {
-            self.cpu.zip(o.cpu).map(|(a, b)| a + b)
-        };
+        self.cpu = self.cpu.zip(o.cpu).map(|(a, b)| a + b);
         self.nanos += o.nanos;
         self.runs += o.runs;
         self.programs += o.programs;

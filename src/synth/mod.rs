@@ -211,6 +211,11 @@ impl Workers {
         }
     }
 
+    /// Drops the kept states (their API copies and memo tables); the threads stay.
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
+
     /// States kept now (at most one per chunk that ran at once).
     pub fn kept(&self) -> usize {
         self.lock().len()

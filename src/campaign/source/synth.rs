@@ -32,9 +32,9 @@ struct Stream {
     label: String,
     cfg: SynthConfig,
     plan: Option<Plan>,
-    /// The worker states and threads of the plan's builds (made with the plan, dropped with
-    /// it at the end of a round).
-    workers: Option<synth::Workers>,
+    /// The worker states and threads of the plan's builds (the states cleared with the plan
+    /// at the end of a round).
+    workers: synth::Workers,
     next: usize,
 }
 
@@ -109,7 +109,7 @@ impl SynthSource {
                     ..base.clone()
                 },
                 plan: None,
-                workers: None,
+                workers: synth::Workers::new(jobs),
                 next: 0,
             })
             .collect();
@@ -272,9 +272,7 @@ impl SynthSource {
         let (api, ctx, jobs) = (&self.api, &self.ctx, self.jobs);
         let stream = &mut self.streams[s];
         let cfg = &stream.cfg;
-        let workers = stream
-            .workers
-            .get_or_insert_with(|| synth::Workers::new(jobs));
+        let workers = &stream.workers;
         stream.plan.get_or_insert_with(|| {
             let plan = stages::time(Stage::Plan, || {
                 synth::Run {
@@ -326,7 +324,7 @@ impl Source for SynthSource {
                 self.round += 1;
                 for st in &mut self.streams {
                     st.plan = None;
-                    st.workers = None;
+                    st.workers.clear();
                     st.next = 0;
                 }
                 self.cap_round();
@@ -366,8 +364,7 @@ impl Source for SynthSource {
                 return Ok(Some(batch));
             }
             let stream = &self.streams[s];
-            let (Some(plan), Some(workers)) = (stream.plan.as_ref(), stream.workers.as_ref())
-            else {
+            let Some(plan) = stream.plan.as_ref() else {
                 return Ok(Some(batch));
             };
             let run = synth::Run {
@@ -377,7 +374,7 @@ impl Source for SynthSource {
                 seed,
                 jobs: self.jobs,
             };
-            let mut built = run.build_kept(plan, &Selection::Only(todo), workers, &|| {});
+            let mut built = run.build_kept(plan, &Selection::Only(todo), &stream.workers, &|| {});
             built.sort_by_key(|p| p.index);
             let mut untranslatable = 0;
             let mut skipped = 0;
@@ -550,17 +547,13 @@ mod tests {
         let small = drawn("@commons-lang3-3.12.0", 80, 7, 2);
         let large = drawn("@commons-lang3-3.12.0", 80, 40, 1);
         assert!(small.len() >= 80, "{} programs", small.len());
-        let keys = |v: &[(String, String)]| v.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>();
-        let common: std::collections::BTreeSet<String> = keys(&small)
-            .into_iter()
-            .filter(|k| keys(&large).contains(k))
-            .collect();
-        assert!(common.len() >= 60, "{} programs in common", common.len());
         let by_key = |v: &[(String, String)]| -> std::collections::BTreeMap<String, String> {
             v.iter().cloned().collect()
         };
         let (a, b) = (by_key(&small), by_key(&large));
-        for k in &common {
+        let common: Vec<&String> = a.keys().filter(|k| b.contains_key(*k)).collect();
+        assert!(common.len() >= 60, "{} programs in common", common.len());
+        for &k in &common {
             assert_eq!(a[k], b[k], "{k} differs between the two drawings");
         }
         // and the programs of fresh workers, as `thalia synth` builds them
@@ -585,6 +578,7 @@ mod tests {
         let plan = run.plan();
         let ill: Vec<(usize, &String)> = common
             .iter()
+            .copied()
             .filter_map(|k| {
                 let i = k.strip_prefix("ill-typed/r0/p")?.parse().ok()?;
                 Some((i, k))
