@@ -967,6 +967,34 @@ pub fn compile_batch_until(
     Ok(result)
 }
 
+/// What javac prints before the file it writes on a crash: its arguments, as
+/// `javac.<date>.args` in the current directory (`com.sun.tools.javac.main.Main`).
+const JAVAC_ARGS_FILE_LINE: &str = "printing javac parameters to: ";
+
+/// Removes the arguments file that a crashing javac wrote into the current directory (the
+/// directory thalia was started in, whether javac ran in a server or its own process): its
+/// output names it, and the campaign keeps the arguments and the crash report itself. Only
+/// a file named `javac.*.args` is removed.
+fn remove_crash_args_file(output: &str) {
+    for line in output.lines() {
+        let line = line.trim();
+        let n = JAVAC_ARGS_FILE_LINE.len();
+        let path = match (line.get(..n), line.get(n..)) {
+            (Some(head), Some(path)) if head.eq_ignore_ascii_case(JAVAC_ARGS_FILE_LINE) => path,
+            _ => continue,
+        };
+        let path = Path::new(path.trim());
+        let ours = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("javac.") && n.ends_with(".args"));
+        if ours {
+            // already gone (another run's output named it too) is fine
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
 /// A file's name, the key of its verdict.
 fn file_name(f: &Path) -> String {
     f.file_name()
@@ -987,6 +1015,9 @@ enum Judged {
 /// succeeded; the files its errors name rejected; a crash, a timeout or unattributable errors
 /// on one file are that file's verdict, on several a reason to split them.
 fn judge_run(tool: Tool, run: Run, mine: &[PathBuf]) -> Judged {
+    if !run.ok {
+        remove_crash_args_file(&run.output);
+    }
     if run.ok {
         return Judged::Verdicts(
             mine.iter()
@@ -1070,6 +1101,28 @@ mod tests {
             coordinate: None,
             jvm_options: Vec::new(),
         }
+    }
+
+    #[test]
+    fn the_args_file_of_a_javac_crash_is_removed_and_nothing_else() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let args = dir.path().join("javac.20261129_122906.args");
+        let other = dir.path().join("notes.txt");
+        std::fs::write(&args, "-d\nout\nT.java\n").expect("write");
+        std::fs::write(&other, "keep").expect("write");
+        let output = format!(
+            "An exception has occurred in the compiler (17.0.15). Please file a bug\n\
+             printing javac parameters to: {}\nPrinting javac parameters to: {}\n",
+            args.display(),
+            other.display()
+        );
+        judge_run(
+            Tool::Javac,
+            run(Some(4), &output),
+            &[PathBuf::from("T.java")],
+        );
+        assert!(!args.exists(), "the crash's arguments file is removed");
+        assert!(other.exists(), "a file of another name is left alone");
     }
 
     #[test]

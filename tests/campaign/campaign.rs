@@ -553,3 +553,61 @@ fn a_different_run_in_the_same_directory_is_refused() {
         "{err}"
     );
 }
+
+/// A program on which the real javac 17 crashes (`AssertionError` in `DeferredAttr`'s
+/// structural stuck check for a conditional of an explicitly typed lambda and a cast method
+/// reference, a candidate javac bug found by a campaign), as `Test_p000001`.
+const JAVAC_CRASH: &str = "package thalia.p000001;\n\n\
+public final class Test_p000001 {\n\
+    static <O> O id(O o) { return o; }\n\
+    public static void test(boolean b, java.util.Map<String, String> m) {\n\
+        java.net.FileNameMap a = id(b ? (String s) -> s : (java.net.FileNameMap) m::remove);\n\
+    }\n\
+}\n";
+
+/// javac writes its arguments to `javac.<date>.args` in the current directory when it
+/// crashes; a campaign keeps the crash (its verdict and output) and leaves no such file in
+/// the directory it was started in, with a warm server and per process alike.
+#[test]
+fn a_real_javac_crash_is_judged_and_leaves_no_arguments_file() {
+    let f = fixture();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let programs = tmp.path().join("programs");
+    std::fs::create_dir_all(&programs).expect("programs dir");
+    for e in std::fs::read_dir(&f.programs).expect("the fixture's programs") {
+        let p = e.expect("an entry").path();
+        if p.is_file() {
+            std::fs::copy(&p, programs.join(p.file_name().expect("a name"))).expect("copy");
+        }
+    }
+    std::fs::write(programs.join("Test_p000001.java"), JAVAC_CRASH).expect("write");
+    for server in [false, true] {
+        let cwd = tmp.path().join(format!("cwd-{server}"));
+        std::fs::create_dir_all(&cwd).expect("cwd");
+        let out = tmp.path().join(format!("out-{server}"));
+        let mut cmd = thalia(&f.toolchains);
+        cmd.current_dir(&cwd)
+            .arg("check")
+            .arg(&programs)
+            .args(["--compiler", "javac", "--jobs", "1", "--no-twin", "--out"])
+            .arg(&out);
+        if server {
+            cmd.arg("--server");
+        }
+        let o = cmd.output().expect("thalia runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let r = results(&out);
+        let (verdict, _) = r.get("p000001").expect("the crash's result");
+        assert_eq!(verdict, "crash", "server {server}");
+        let left: Vec<String> = std::fs::read_dir(&cwd)
+            .expect("cwd")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("javac.") && n.ends_with(".args"))
+            .collect();
+        assert!(
+            left.is_empty(),
+            "server {server}: {left:?} left in the directory"
+        );
+    }
+}

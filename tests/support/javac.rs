@@ -348,3 +348,35 @@ fn whole_output(output: &str) -> Vec<String> {
         vec![text.join("\n")]
     }
 }
+
+/// Writes `sources` (path below the source root, text) into `dir/src`, compiles them with
+/// javac into `dir/classes` and packs them as `dir/<name>.jar`; panics when a tool fails.
+pub fn build_jar(dir: &Path, name: &str, sources: &[(&str, &str)]) -> PathBuf {
+    let src = dir.join("src");
+    let mut files = Vec::new();
+    for (path, text) in sources {
+        let p = src.join(path);
+        std::fs::create_dir_all(p.parent().expect("a parent")).expect("a source directory");
+        std::fs::write(&p, text).expect("write a source");
+        files.push(p);
+    }
+    let classes = dir.join("classes");
+    let st = Command::new("javac")
+        .arg("-d")
+        .arg(&classes)
+        .args(&files)
+        .status()
+        .expect("javac runs");
+    assert!(st.success(), "javac failed");
+    let jar = dir.join(format!("{name}.jar"));
+    let st = Command::new("jar")
+        .arg("cf")
+        .arg(&jar)
+        .arg("-C")
+        .arg(&classes)
+        .arg(".")
+        .status()
+        .expect("jar runs");
+    assert!(st.success(), "jar failed");
+    jar
+}

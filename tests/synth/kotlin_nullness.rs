@@ -146,39 +146,9 @@ const SOURCES: &[(&str, &str)] = &[
     ),
 ];
 
-/// Compiles the sources into `dir/nl.jar`.
-fn build_jar(dir: &Path) -> PathBuf {
-    let src = dir.join("src");
-    for (path, text) in SOURCES {
-        let p = src.join(path);
-        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-        std::fs::write(&p, text).expect("write source");
-    }
-    let classes = dir.join("classes");
-    let files: Vec<PathBuf> = SOURCES.iter().map(|(p, _)| src.join(p)).collect();
-    let st = Proc::new("javac")
-        .arg("-d")
-        .arg(&classes)
-        .args(&files)
-        .status()
-        .expect("javac runs");
-    assert!(st.success(), "javac failed");
-    let jar = dir.join("nl.jar");
-    let st = Proc::new("jar")
-        .arg("cf")
-        .arg(&jar)
-        .arg("-C")
-        .arg(&classes)
-        .arg(".")
-        .status()
-        .expect("jar runs");
-    assert!(st.success(), "jar failed");
-    jar
-}
-
 /// Builds the library's jar in `dir` and extracts its API into `dir/api`: (jar, API directory).
 fn library(dir: &Path) -> (PathBuf, PathBuf) {
-    let jar = build_jar(dir);
+    let jar = javac::build_jar(dir, "nl", SOURCES);
     let api = dir.join("api");
     thalia()
         .arg("extract")
@@ -536,7 +506,7 @@ fn kotlinc_reads_jspecify_leniently_under_exactly_the_flag_sets_marked_so() {
         .find(|j| j.contains("kotlin-stdlib-") && !j.contains("jdk"))
         .expect("kotlin-stdlib on THALIA_KOTLINC_CP");
     let tmp = tempfile::tempdir().expect("tempdir");
-    let jar = build_jar(tmp.path());
+    let jar = javac::build_jar(tmp.path(), "nl", SOURCES);
     // `s` is nullable; `first`'s `T` and `join`'s parameters are not-null in `@NullMarked nm`
     let src = tmp.path().join("Use.kt");
     std::fs::write(

@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use crate::support::runs;
+use crate::support::{javac, require, runs};
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -38,18 +38,15 @@ fn synth_library(out: &Path, lang: &str, mode: &str, stride: usize) -> Value {
 /// Compiles a synthesis directory with `compiler` (`thalia check`) and returns the number
 /// of programs judged and of those whose verdict contradicts the expectation.
 fn check(dir: &Path, compiler: &str) -> (usize, usize) {
+    // scalac brings its own standard library
+    check_with(dir, compiler, "")
+}
+
+/// [`check`] with the programs' classpath `classpath`.
+fn check_with(dir: &Path, compiler: &str, classpath: &str) -> (usize, usize) {
     thalia()
-        .args([
-            "check",
-            "--compiler",
-            compiler,
-            "--server",
-            "-j",
-            "2",
-            // scalac brings its own standard library
-            "--classpath",
-            "",
-        ])
+        .args(["check", "--compiler", compiler, "--server", "-j", "2"])
+        .args(["--classpath", classpath])
         .arg(dir)
         .assert()
         .success();
@@ -211,4 +208,164 @@ fn by_name_parameters_take_an_expression_of_their_type() {
     );
     let (n, wrong) = check(&out, "scala3@3.9.0");
     assert_eq!((n, wrong), (40, 0));
+}
+
+/// A library whose static factories are overloaded on two numeric boxes (`Float`, `Double`;
+/// `Long`, `Integer`), as commons-lang3's `NumberUtils.toScaledBigDecimal` is, and a class
+/// they make, so that the receivers of its methods are made by calls with literal arguments;
+/// and a method overloaded on two functional interfaces of `? extends Character`, whose
+/// argument is a generic class made from a `char` (commons-collections4's `ListUtils.lazyList`
+/// with a `ConstantFactory`).
+const BOXED_OVERLOADS: &[(&str, &str)] = &[
+    (
+        "lit/Num.java",
+        "package lit;\n\
+         public final class Num {\n\
+         \x20   private Num() {}\n\
+         \x20   public static Scaled scaled(Float f, int scale) { return new Scaled(); }\n\
+         \x20   public static Scaled scaled(Double d, int scale) { return new Scaled(); }\n\
+         \x20   public static Scaled scaled(String s, int scale) { return new Scaled(); }\n\
+         \x20   public static Scaled boxed(Long l) { return new Scaled(); }\n\
+         \x20   public static Scaled boxed(Integer i) { return new Scaled(); }\n\
+         \x20   public static Scaled ch(Character c) { return new Scaled(); }\n\
+         }\n",
+    ),
+    (
+        "lit/Factory.java",
+        "package lit;\npublic interface Factory<T> { T create(); }\n",
+    ),
+    (
+        "lit/Maker.java",
+        "package lit;\npublic interface Maker<T> { T make(int i); }\n",
+    ),
+    (
+        "lit/Const.java",
+        "package lit;\n\
+         public final class Const<T> implements Factory<T> {\n\
+         \x20   public Const(T t) {}\n\
+         \x20   public T create() { return null; }\n\
+         }\n",
+    ),
+    (
+        "lit/Lazy.java",
+        "package lit;\n\
+         public final class Lazy {\n\
+         \x20   private Lazy() {}\n\
+         \x20   public static Scaled of(Factory<? extends Character> f) { return null; }\n\
+         \x20   public static Scaled of(Maker<? extends Character> m) { return null; }\n\
+         }\n",
+    ),
+    (
+        "lit/Scaled.java",
+        "package lit;\n\
+         public final class Scaled {\n\
+         \x20   Scaled() {}\n\
+         \x20   public int value() { return 0; }\n\
+         \x20   public Scaled plus(Scaled other) { return this; }\n\
+         }\n",
+    ),
+];
+
+/// Seeds tried for programs that hold both of the shapes
+/// `literals_for_overloads_on_two_numeric_boxes_compile_as_expected` needs (4 of the first 8
+/// had one of them when it was written, 1 both).
+const SEEDS: u64 = 16;
+
+/// Literal arguments for boxed parameters of calls overloaded on two numeric boxes: Scala 3
+/// adapts a literal to either box (`scaled(1.5f, 8)` is ambiguous), so its programs ascribe
+/// it (`(1.5f: Float)`); Scala 2 converts a `Float` value to either box, so its programs cast
+/// it to the box. In an argument of an overloaded call Scala 3 fixes a type variable by a
+/// `char` to `Char` (`Lazy.of(new Const('z'))` matches no candidate), so the generic call
+/// there keeps its type arguments. Both compilers judge every program of both modes as
+/// expected (the campaigns' false alarms on `toScaledBigDecimal(0.0f, 0, null)` and
+/// `lazyList(.., new ConstantFactory('z'))`).
+#[test]
+fn literals_for_overloads_on_two_numeric_boxes_compile_as_expected() {
+    let name = "literals_for_overloads_on_two_numeric_boxes_compile_as_expected";
+    if !javac::javac_available() {
+        require::missing_tool(name, "javac");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let jar = javac::build_jar(tmp.path(), "lit", BOXED_OVERLOADS);
+    let api = tmp.path().join("api");
+    thalia()
+        .arg("extract")
+        .arg(&jar)
+        .arg("-o")
+        .arg(&api)
+        .assert()
+        .success();
+    // the boxes' classes without their members: overload resolution knows their supertypes
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for class in ["Float", "Double", "Integer", "Long", "Character", "Number"] {
+        let doc = format!("java.lang.{class}.json");
+        let text = std::fs::read_to_string(root.join("api-json/java.base").join(&doc))
+            .expect("a box's document");
+        let mut v: Value = serde_json::from_str(&text).expect("JSON");
+        v["methods"] = Value::Array(vec![]);
+        v["fields"] = Value::Array(vec![]);
+        std::fs::write(api.join(&doc), v.to_string()).expect("write a box's document");
+    }
+    let classpath = jar.to_str().expect("a UTF-8 path");
+    for (lang, compiler, literal) in [
+        ("scala3", "scala3@3.9.0", "f: Float), ("),
+        (
+            "scala2",
+            "scala2@2.13.18",
+            "f).asInstanceOf[java.lang.Float], (",
+        ),
+    ] {
+        // the first seed whose well-typed programs hold both shapes (each program's
+        // shape depends on the seed alone)
+        let synth = |mode: &str, seed: u64| {
+            let out = tmp.path().join(format!("{lang}-{mode}-{seed}"));
+            thalia()
+                .args(["synth", "--lang", lang, "--mode", mode])
+                .args(["--seed", &seed.to_string(), "--api"])
+                .arg(&api)
+                .arg("-o")
+                .arg(&out)
+                .assert()
+                .success();
+            let sources: String = runs::records(&out)
+                .iter()
+                .map(|r| {
+                    std::fs::read_to_string(out.join(r["file"].as_str().expect("file")))
+                        .expect("a program")
+                })
+                .collect();
+            (out, sources)
+        };
+        // `lit.Num.scaled((1.5f: Float), (83: Int))`
+        let scaled = |sources: &str| {
+            sources
+                .split("lit.Num.scaled((")
+                .skip(1)
+                .any(|rest| rest.lines().next().is_some_and(|l| l.contains(literal)))
+        };
+        // `Lazy.of(new lit.Const[java.lang.Character](('z': Char)))`
+        let made = |sources: &str| -> Vec<String> {
+            sources
+                .lines()
+                .filter(|l| l.contains("lit.Lazy.of(new lit.Const"))
+                .map(str::to_owned)
+                .collect()
+        };
+        let seed = (1..=SEEDS)
+            .find(|&seed| {
+                let (_, sources) = synth("well-typed", seed);
+                scaled(&sources) && !made(&sources).is_empty()
+            })
+            .unwrap_or_else(|| panic!("{lang}: no seed up to {SEEDS} makes both shapes"));
+        for mode in ["well-typed", "ill-typed"] {
+            let (out, sources) = synth(mode, seed);
+            for l in made(&sources) {
+                assert!(l.contains("lit.Lazy.of(new lit.Const["), "{lang}: {l}");
+            }
+            let (n, wrong) = check_with(&out, compiler, classpath);
+            assert!(n >= 20, "{n} {lang} {mode} programs");
+            assert_eq!(wrong, 0, "{lang} {mode}: {wrong} of {n} not as expected");
+        }
+    }
 }

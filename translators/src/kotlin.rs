@@ -681,13 +681,24 @@ fn is_throwable_name(class: &str) -> bool {
 /// Whether `t` is a Java interface that Kotlin maps to one of its own, into which it converts
 /// no lambda.
 fn is_kotlin_interface(t: &Ty) -> bool {
+    matches!(t, Ty::Class { name, .. } if is_own_interface(name))
+}
+
+/// Whether Java interface `class` is one that Kotlin maps to its own, which is no `fun
+/// interface` (`Iterable`, `Comparable`, `Annotation`): no lambda or callable reference
+/// converts to it (lambdas are written as object expressions, references not at all).
+pub fn is_own_interface(class: &str) -> bool {
     matches!(
-        t,
-        Ty::Class { name, .. } if matches!(
-            name.as_str(),
-            "java.lang.Iterable" | "java.lang.Comparable" | "java.lang.annotation.Annotation"
-        )
+        class,
+        "java.lang.Iterable" | "java.lang.Comparable" | "java.lang.annotation.Annotation"
     )
+}
+
+/// Whether a constructor reference to Java class `class` cannot be written in Kotlin: the
+/// class is one Kotlin maps to its own type (`String`, the wrappers), other than `Object` and
+/// `Throwable`, whose Kotlin constructors are `::Any` and `::Throwable`.
+pub fn refuses_constructor_reference(class: &str) -> bool {
+    !matches!(class, "java.lang.Object" | "java.lang.Throwable") && mapped_class(class).is_some()
 }
 
 /// The function type's view of a functional interface type (JLS 9.9): the bounds of `? extends`
@@ -1695,7 +1706,7 @@ impl Emitter {
             RefKind::Constructor { class, type_args } => match class.as_str() {
                 "java.lang.Object" => "::Any".to_owned(),
                 "java.lang.Throwable" => "::Throwable".to_owned(),
-                c if mapped_class(c).is_some() => {
+                c if refuses_constructor_reference(c) => {
                     return Err(self.unsupported(format!(
                         "a constructor reference to {c}, which Kotlin maps to its own type"
                     )))

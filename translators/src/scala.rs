@@ -68,7 +68,8 @@
 //! - Varargs arrays `a*` (Scala 3) or `a: _*` (Scala 2.13).
 //! - Casts `e.asInstanceOf[T]` (numeric conversions between primitives included).
 //! - Literals: `1L`, `1.5f`, `2.25d`, `(-1).toByte`, `1.toShort`, `'a'`; strings are ASCII-only
-//!   with `\uXXXX` escapes.
+//!   with `\uXXXX` escapes. `Int`, `Long`, `Float` and `Char` literals passed to a call are
+//!   ascribed their type, `f((1.5f: Float))`, so that Scala adapts them as Java does.
 //! - Names that are Scala keywords (of either version) are quoted with backquotes:
 //!   ``x.`type`()``.
 //! - An expression statement other than a call or `new` is bound to a fresh
@@ -688,7 +689,8 @@ impl Emitter<'_> {
             }
             Expr::Lambda { .. } => self.lambda(e)?,
             Expr::NewArray { elem, elems } => {
-                format!("Array[{}]({})", self.array_elem(elem)?, self.args(elems)?)
+                let elems = common::comma_separated(elems, |a| self.expr(a))?;
+                format!("Array[{}]({elems})", self.array_elem(elem)?)
             }
             Expr::Spread(inner) => {
                 let inner = self.operand(inner)?;
@@ -806,9 +808,26 @@ impl Emitter<'_> {
         })
     }
 
-    /// Comma-separated arguments.
+    /// Comma-separated arguments of a call.
     fn args(&self, args: &[Expr]) -> Result<String, TranslateError> {
-        common::comma_separated(args, |a| self.expr(a))
+        common::comma_separated(args, |a| self.arg(a))
+    }
+
+    /// A call's argument; an `Int`, `Long`, `Float` or `Char` literal with its own type
+    /// ascribed: Scala 3 adapts a constant to the parameter's numeric type and its box where
+    /// Java does not (`1` for a `java.lang.Long`, `1` for a `byte`, `1.5f` for a
+    /// `java.lang.Double`), so an overloaded call with boxes of two numeric types is
+    /// ambiguous (`toScaledBigDecimal(1.5f)`) and a break by a literal goes unseen; `(1.5f:
+    /// Float)` is a value of type `Float`, adapted as Java would.
+    fn arg(&self, a: &Expr) -> Result<String, TranslateError> {
+        let s = self.expr(a)?;
+        Ok(match a {
+            Expr::Lit(Lit::Int(_)) => format!("({s}: Int)"),
+            Expr::Lit(Lit::Long(_)) => format!("({s}: Long)"),
+            Expr::Lit(Lit::Float(_)) => format!("({s}: Float)"),
+            Expr::Lit(Lit::Char(_)) => format!("({s}: Char)"),
+            _ => s,
+        })
     }
 
     /// A call's arguments split into its parameter lists (`(a, b)(c)`), the implicit ones
@@ -1022,17 +1041,17 @@ mod tests {
         assert_eq!(
             (calls(s3), calls(s2)),
             (
-                "xs.foldLeft[java.lang.Integer](0)(op)\n\
+                "xs.foldLeft[java.lang.Integer]((0: Int))(op)\n\
                  xs.sorted[java.lang.Integer]()(using ord)\n\
                  xs.max(using ord)\n\
                  scala.collection.immutable.Queue.empty[java.lang.Integer]\n\
-                 xs.iterate(1, 2)(f)(using ord)"
+                 xs.iterate((1: Int), (2: Int))(f)(using ord)"
                     .to_owned(),
-                "xs.foldLeft[java.lang.Integer](0)(op)\n\
+                "xs.foldLeft[java.lang.Integer]((0: Int))(op)\n\
                  xs.sorted[java.lang.Integer]()(ord)\n\
                  xs.max(ord)\n\
                  scala.collection.immutable.Queue.empty[java.lang.Integer]\n\
-                 xs.iterate(1, 2)(f)(ord)"
+                 xs.iterate((1: Int), (2: Int))(f)(ord)"
                     .to_owned()
             )
         );
@@ -1078,6 +1097,36 @@ mod tests {
              java.util.Arrays.asList((null.asInstanceOf[Array[java.lang.String]])*)"
         );
         assert!(s2.contains("java.util.Arrays.asList(a: _*)"), "{s2}");
+    }
+
+    #[test]
+    fn numeric_literal_arguments_are_ascribed_their_type() {
+        // `toScaledBigDecimal(1.5f)` is ambiguous in Scala 3 between its `java.lang.Float`
+        // and `java.lang.Double` overloads; `(1.5f: Float)` is not
+        let call = Expr::static_call(
+            "p.N",
+            "f",
+            vec![],
+            vec![
+                Lit::Float(1.5).into(),
+                Expr::int(8),
+                Lit::Long(2).into(),
+                Lit::Char('c').into(),
+                Lit::Double(2.5).into(),
+                Expr::str("s"),
+            ],
+        );
+        let array = Expr::NewArray {
+            elem: Ty::INT,
+            elems: vec![Expr::int(1)],
+        };
+        let (s3, s2) = both(vec![
+            Stmt::expr(call),
+            Stmt::local("a", Ty::array(Ty::INT), array),
+        ]);
+        let want = "p.N.f((1.5f: Float), (8: Int), (2L: Long), ('c': Char), 2.5d, \"s\")\n\
+                    val a: Array[Int] = Array[Int](1)";
+        assert_eq!((s3.as_str(), s2.as_str()), (want, want));
     }
 
     #[test]

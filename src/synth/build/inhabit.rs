@@ -79,9 +79,13 @@ impl Worker<'_> {
             }
         }
         if let Some(lit) = self.literal(rng, t) {
+            // a literal for a box is of the primitive type: overload resolution sees a `1.5f`
+            // for a `java.lang.Float`, which may take a `float` or `double` overload first
+            // (Java's phase 1) or be ambiguous between the boxes (Scala 2), and casts it
+            let own = self.literal_type(t);
             return Inhabitant {
                 expr: lit,
-                info: InferInfo::Standalone(t),
+                info: InferInfo::Standalone(own),
             };
         }
         match self.api.ts.arena.get(t).clone() {
@@ -184,6 +188,17 @@ impl Worker<'_> {
         Inhabitant {
             expr: Expr::Bottom(to_ir(&self.api, t)),
             info: InferInfo::Standalone(t),
+        }
+    }
+
+    /// The type of a literal written for type `t`: the primitive of a box, else `t`.
+    fn literal_type(&mut self, t: TypeId) -> TypeId {
+        match self.api.ts.arena.get(t) {
+            Type::Class { name, args } if args.is_empty() => match self.ctx.unbox_of(*name) {
+                Some(p) => self.api.ts.arena.prim(p),
+                None => t,
+            },
+            _ => t,
         }
     }
 
@@ -506,6 +521,8 @@ impl Worker<'_> {
         let overloaded = self.typing().is_overloaded(m);
         let keep = self.rules.types_overloaded_arguments_untargeted() && overloaded;
         self.building.keep_type_args += usize::from(keep);
+        let keep_prim = self.rules.boxes_inferred_primitives_by_target() && overloaded;
+        self.building.keep_primitive_type_args += usize::from(keep_prim);
         // a joined type may make another overload applicable or more specific
         self.building.no_conditionals += usize::from(overloaded);
         // the variable-arity argument as elements of its component type: the array's type
@@ -527,6 +544,7 @@ impl Worker<'_> {
         });
         self.building.no_conditionals -= usize::from(overloaded);
         self.building.keep_type_args -= usize::from(keep);
+        self.building.keep_primitive_type_args -= usize::from(keep_prim);
         if overloaded && elems.is_none() {
             self.disambiguate(m, s, &mut args);
         }
@@ -538,6 +556,9 @@ impl Worker<'_> {
             erase_for_form: false,
             search_implicits,
             receiver: receiver_of_next,
+            // a path's receiver is its previous member's result, whose class the path
+            // chose for this member: no overload beyond the member's own class is checked
+            receiver_overloads: false,
         };
         self.build_call_shaped(m, s, receiver, &args, goal, true, &shape)
             .0

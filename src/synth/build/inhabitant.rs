@@ -66,4 +66,8 @@ pub struct CallShape {
     /// The call is the receiver of the next call of a path: it has no target type, and the
     /// next call's result may show its type arguments (a capture variable among them).
     pub receiver: bool,
+    /// The receiver's class has another method of the name and arity that the member's own
+    /// class lacks (`andThen` of a `LongSummaryStatistics`, from `IntConsumer` and
+    /// `LongConsumer`): the call is overloaded where it is made.
+    pub receiver_overloads: bool,
 }

@@ -88,6 +88,13 @@ impl Worker<'_> {
         if !self.api.class(cid).functional {
             return None;
         }
+        // Kotlin's `Annotation` has no abstract method (`annotationType()` is the extension
+        // `annotationClass`): no lambda, reference or object expression implements it
+        if self.rules.maps_java_classes()
+            && self.api.class(cid).name == "java.lang.annotation.Annotation"
+        {
+            return None;
+        }
         let sam = self.typing().sam_method(cid)?;
         // Java counts a public `clone()` of an interface as its abstract method (Object's is
         // protected); Scala and Kotlin see Object's own `clone()` and no SAM at all
@@ -466,7 +473,10 @@ impl Worker<'_> {
                 if !ok_params || !ok_ret {
                     continue;
                 }
-                let overloaded = self.typing().is_overloaded(m);
+                // overloaded in its own class or through the receiver's (`andThen` of a
+                // `LongSummaryStatistics`, from `IntConsumer` and `LongConsumer`)
+                let own = self.typing().is_overloaded(m);
+                let overloaded = own || self.typing().overloaded_call(m, Some(vt));
                 self.building.no_conditionals += usize::from(overloaded);
                 let args: Vec<Inhabitant> = ps
                     .iter()
@@ -477,8 +487,19 @@ impl Worker<'_> {
                     Want::Exactly(w) => Some(w),
                     _ => None,
                 };
-                let call =
-                    self.build_call(m, &s, Some(Expr::Local(name.clone())), &args, goal, false);
+                let shape = super::inhabitant::CallShape {
+                    receiver_overloads: overloaded,
+                    ..Default::default()
+                };
+                let (call, _) = self.build_call_shaped(
+                    m,
+                    &s,
+                    Some(Expr::Local(name.clone())),
+                    &args,
+                    goal,
+                    false,
+                    &shape,
+                );
                 return Some((call.expr, ret));
             }
         }

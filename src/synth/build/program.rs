@@ -134,9 +134,36 @@ impl Worker<'_> {
         };
         let mut erased = false;
         let infer = self.cfg.erase || self.building.features.inferred_type_args;
+        // inside an overloaded call's argument, Scala 3 fixes a variable by a primitive
+        // argument to the value type (`Char`), not its box
+        let primitive_arg = self.building.keep_primitive_type_args > 0
+            && args.iter().zip(&mem.params).any(|(a, p)| {
+                let for_var =
+                    matches!(self.api.ts.arena.get(p.ty), Type::Var(v) if vars.contains(v));
+                for_var
+                    && matches!(a.info, InferInfo::Standalone(t)
+                        if matches!(self.api.ts.arena.get(t), Type::Prim(_)))
+            });
+        // Scala 3 eta-expands a method reference only against a fully known function type:
+        // a variable that its parameter mentions is fixed there, before the later
+        // arguments are seen (`whileClosure(aMap.containsKey, ifClosure(..), false)` fixes
+        // `E` to `Object`)
+        let eta_fixes = self.rules.fixes_variables_for_eta_expansion()
+            && args.iter().zip(&mem.params).any(|(a, p)| {
+                matches!(a.expr, Expr::Ref { .. })
+                    && self
+                        .api
+                        .ts
+                        .arena
+                        .free_vars(p.ty)
+                        .iter()
+                        .any(|v| vars.contains(v))
+            });
         if (infer || shape.erase_for_form)
             && allow_erase
             && self.building.keep_type_args == 0
+            && !primitive_arg
+            && !eta_fixes
             && !shape.search_implicits
             && !vars.is_empty()
         {
@@ -196,7 +223,7 @@ impl Worker<'_> {
         // a lambda for a parameter declared with a type variable (`T` instantiated with a
         // functional interface), or for an overloaded method, is not converted implicitly
         // in every language (Kotlin, Scala 2)
-        let overloaded = self.typing().is_overloaded(m);
+        let overloaded = self.typing().is_overloaded(m) || shape.receiver_overloads;
         for (e, p) in arg_exprs.iter_mut().zip(&mem.params) {
             if let Expr::Lambda { implicit, .. } | Expr::Ref { implicit, .. } = e {
                 *implicit =
@@ -623,6 +650,7 @@ impl Worker<'_> {
         let search_implicits =
             self.draw_implicit_search(&mut form_rng, m, &task.formal.subst) && !broken_implicit;
         let receiver = task.seq.receiver.is_some();
+        let receiver_overloads = self.typing().overloaded_call(m, task.seq.receiver);
         let recv_expr = operands
             .first()
             .filter(|_| receiver)
@@ -640,6 +668,7 @@ impl Worker<'_> {
                 erase_for_form: want_operator,
                 search_implicits,
                 receiver: false,
+                receiver_overloads,
             },
         );
         shape.explicit_type_args = kept;
@@ -1216,5 +1245,133 @@ fn cast_operands(e: &mut Expr, has_receiver: bool, casts: &[Option<Ty>], coerce:
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use thalia_translators::ir::{Expr, RefKind, Ty};
+    use thalia_translators::Language;
+
+    use super::*;
+    use crate::synth::typing::erase::InferInfo;
+    use crate::synth::{SynthConfig, SynthContext};
+
+    /// The member of `api` whose signature is `sig`.
+    fn member(api: &crate::api::Api, sig: &str) -> MemberId {
+        api.member_ids()
+            .find(|&m| api.signature(m) == sig)
+            .unwrap_or_else(|| panic!("no member {sig}"))
+    }
+
+    /// `Integer::valueOf` as a reference for a function of `params` and `ret`.
+    fn reference(target: &str, params: Vec<Ty>, ret: Ty) -> Inhabitant {
+        Inhabitant {
+            expr: Expr::Ref {
+                kind: RefKind::Static {
+                    class: "java.lang.Integer".into(),
+                    name: "valueOf".into(),
+                },
+                fn_params: params,
+                fn_ret: ret,
+                target: Some(Ty::class(target, vec![])),
+                implicit: false,
+                declared_in: Vec::new(),
+                method_pointer: false,
+            },
+            info: InferInfo::Poly,
+        }
+    }
+
+    #[test]
+    fn scala_3_keeps_the_type_arguments_a_method_reference_would_fix() {
+        // `Objects.<T>requireNonNullElseGet(obj, supplier)`: Java infers `T` from `obj`;
+        // Scala 3 fixes it while it eta-expands the reference for `Supplier<? extends T>`,
+        // before it sees `obj`'s type
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        let m = member(
+            &api,
+            "static <T> T java.util.Objects.requireNonNullElseGet(T, java.util.function.Supplier<? extends T>)",
+        );
+        for (lang, erased) in [(Language::Java, true), (Language::Scala3, false)] {
+            let cfg = SynthConfig {
+                lang,
+                erase: true,
+                ..SynthConfig::default()
+            };
+            let mut w = Worker::new(api.clone(), &ctx, &cfg);
+            let t = w.api.member(m).type_params[0];
+            let integer = w.api.ts.arena.class_named("java.lang.Integer", &[]);
+            let s = Subst::from_pairs(&[t], &[integer]);
+            let args = [
+                Inhabitant {
+                    expr: Expr::local("i"),
+                    info: InferInfo::Standalone(integer),
+                },
+                reference(
+                    "java.util.function.Supplier",
+                    vec![],
+                    Ty::class("java.lang.Integer", vec![]),
+                ),
+            ];
+            let call = w.build_call(m, &s, None, &args, Some(integer), true);
+            let Expr::Call { type_args, .. } = &call.expr else {
+                panic!("{lang}: not a call: {:?}", call.expr);
+            };
+            assert_eq!(type_args.is_empty(), erased, "{lang}: {type_args:?}");
+        }
+    }
+
+    #[test]
+    fn a_reference_passed_to_a_call_the_receivers_class_overloads_is_written_with_its_target() {
+        // `IntConsumer.andThen(IntConsumer)` is alone in `IntConsumer`, but a
+        // `LongSummaryStatistics` also has `LongConsumer.andThen(LongConsumer)`: Kotlin and
+        // Scala convert a reference there only with its interface written
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        let m = member(
+            &api,
+            "default java.util.function.IntConsumer java.util.function.IntConsumer.andThen(java.util.function.IntConsumer)",
+        );
+        let cfg = SynthConfig {
+            lang: Language::Scala3,
+            ..SynthConfig::default()
+        };
+        let mut w = Worker::new(api.clone(), &ctx, &cfg);
+        let stats = w
+            .api
+            .ts
+            .arena
+            .class_named("java.util.LongSummaryStatistics", &[]);
+        assert!(!w.typing().is_overloaded(m));
+        assert!(w.typing().overloaded_call(m, Some(stats)));
+        for receiver_overloads in [false, true] {
+            let args = [reference(
+                "java.util.function.IntConsumer",
+                vec![Ty::INT],
+                Ty::VOID,
+            )];
+            let shape = CallShape {
+                receiver_overloads,
+                ..CallShape::default()
+            };
+            let (call, _) = w.build_call_shaped(
+                m,
+                &Subst::new(),
+                Some(Expr::local("z")),
+                &args,
+                None,
+                false,
+                &shape,
+            );
+            let Expr::Call { args, .. } = &call.expr else {
+                panic!("not a call: {:?}", call.expr);
+            };
+            let Expr::Ref { implicit, .. } = &args[0] else {
+                panic!("not a reference: {:?}", args[0]);
+            };
+            assert_eq!(*implicit, !receiver_overloads);
+        }
     }
 }

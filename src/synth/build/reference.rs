@@ -134,6 +134,9 @@ impl Worker<'_> {
         if !f.ground || f.suspend || f.params.len() > MAX_REF_ARITY {
             return None;
         }
+        if self.refuses_reference_to(f) {
+            return None;
+        }
         let mut kinds = vec![
             Kind::Static,
             Kind::Bound,
@@ -178,6 +181,24 @@ impl Worker<'_> {
             }
         }
         None
+    }
+
+    /// True when the language converts no callable reference to `f`'s interface: Kotlin's
+    /// own `Iterable`, `Comparable` and `Annotation` are no fun interfaces.
+    pub(crate) fn refuses_reference_to(&self, f: &FnType) -> bool {
+        self.rules.maps_java_classes()
+            && f.target
+                .and_then(|t| self.api.ts.arena.as_class(t))
+                .is_some_and(|(n, _)| {
+                    thalia_translators::kotlin::is_own_interface(self.api.ts.arena.name(n))
+                })
+    }
+
+    /// True when the language has no constructor reference to class `class` (Kotlin's
+    /// mapped classes: `String`, the wrappers).
+    pub(crate) fn refuses_constructor_reference(&self, class: &str) -> bool {
+        self.rules.maps_java_classes()
+            && thalia_translators::kotlin::refuses_constructor_reference(class)
     }
 
     /// True when a method result of type `ret` is compatible with the function's result.
@@ -422,6 +443,9 @@ impl Worker<'_> {
         for c in picks {
             let cl = self.api.class(c).clone();
             if cl.kind != ClassKind::Class || cl.parent.is_some() {
+                continue;
+            }
+            if self.refuses_constructor_reference(&cl.name) {
                 continue;
             }
             let ctors: Vec<MemberId> = cl

@@ -149,6 +149,9 @@ pub(crate) struct Building {
     pub(crate) in_lambda: usize,
     /// Nesting of arguments being built whose calls must keep their type arguments.
     pub(crate) keep_type_args: usize,
+    /// Nesting of arguments of overloaded calls being built where a call must keep its type
+    /// arguments if a primitive argument would fix one ([`LanguageRules::boxes_inferred_primitives_by_target`]).
+    pub(crate) keep_primitive_type_args: usize,
     /// The next inhabitant should be a path that ends in a method call or field access
     /// rather than a constructor call, where the API offers one (the receiver of a call
     /// chain); taken by the next [`Worker::inhabit`].

@@ -407,7 +407,11 @@ impl Worker<'_> {
             _ => return None,
         };
         let f = self.functional_for(rng, &params, task.seq.result, actual_result(task))?;
-        if f.suspend {
+        let refused_ctor = match &kind {
+            RefKind::Constructor { class, .. } => self.refuses_constructor_reference(class),
+            _ => false,
+        };
+        if f.suspend || refused_ctor || self.refuses_reference_to(&f) {
             return None;
         }
         // the program's one reference to the member under test: a pointer whenever the form

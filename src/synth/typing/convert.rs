@@ -77,16 +77,9 @@ impl Typing<'_> {
         let a = &self.api.ts.arena;
         match (a.get(from).clone(), a.get(to).clone()) {
             (Type::Prim(_), Type::Prim(_)) => false,
-            (Type::Prim(p), _) => match self.ctx.box_of(p) {
-                // a box class the API does not describe: its supertypes are unknown, so
-                // assume the conversion may succeed
-                Some(b) if self.api.class_by_sym(b).is_none() => true,
-                Some(b) => {
-                    let boxed = self.api.ts.arena.class(b, &[]);
-                    self.api.ts.is_subtype(boxed, to)
-                }
-                None => false,
-            },
+            // a box class the API does not describe: its supertypes are unknown, so assume
+            // the conversion may succeed
+            (Type::Prim(p), _) => self.boxes_to(p, to, true),
             (Type::Class { name, args }, Type::Prim(q)) if args.is_empty() => {
                 match self.ctx.unbox_of(name) {
                     Some(p) => {
@@ -98,6 +91,22 @@ impl Typing<'_> {
             }
             _ => false,
         }
+    }
+
+    /// True when a value of primitive `p` converts to `to` by boxing: its box is a subtype of
+    /// `to`, or, where the language widens before boxing (Scala 2), a wider primitive's box
+    /// is. A box the API does not describe converts when `unknown_converts`.
+    fn boxes_to(&mut self, p: Prim, to: TypeId, unknown_converts: bool) -> bool {
+        let boxes = |w: &mut Self, p| match w.ctx.box_of(p) {
+            Some(b) if w.api.class_by_sym(b).is_none() => unknown_converts,
+            Some(b) => {
+                let boxed = w.api.ts.arena.class(b, &[]);
+                w.api.ts.is_subtype(boxed, to)
+            }
+            None => false,
+        };
+        boxes(self, p)
+            || (self.rules.widens_before_boxing() && wider_prims(p).iter().any(|&q| boxes(self, q)))
     }
 
     /// The boxed class type of a primitive; other types unchanged.
@@ -124,13 +133,7 @@ impl Typing<'_> {
             // Scala's arrays are invariant: `Array[Callback]` is no `Array[Object]`
             (Type::Array(_), Type::Array(_)) if self.rules.arrays_are_invariant() => false,
             (Type::Prim(p), Type::Prim(q)) => self.rules.widens_primitive(p, q),
-            (Type::Prim(p), _) => match self.ctx.box_of(p) {
-                Some(b) if self.api.class_by_sym(b).is_some() => {
-                    let boxed = self.api.ts.arena.class(b, &[]);
-                    self.api.ts.is_subtype(boxed, to)
-                }
-                _ => false,
-            },
+            (Type::Prim(p), _) => self.boxes_to(p, to, false),
             (Type::Class { name, args }, Type::Prim(q)) if args.is_empty() => {
                 match self.ctx.unbox_of(name) {
                     Some(p) => p == q || self.rules.widens_primitive(p, q),

@@ -183,10 +183,6 @@ impl Typing<'_> {
         if mem.kind != MemberKind::Method || mem.is_static {
             return false;
         }
-        let Some(declaring) = self.declaring_types(owner, &mem.name, mem.params.len(), false)
-        else {
-            return true;
-        };
         // only a declaration in a mapped class (the override chain reaches it from any
         // subclass) or in a package whose signatures Kotlin enhances changes what Kotlin shows
         let enhanced = |w: &Self, t: TypeId| {
@@ -195,9 +191,30 @@ impl Typing<'_> {
                 KOTLIN_ENHANCED_PREFIXES.iter().any(|p| name.starts_with(p))
             })
         };
-        declaring
-            .into_iter()
-            .any(|t| exactly_mapped(self, t) || enhanced(self, t))
+        // the receiver's class may override the member for a mapped interface that the
+        // member's own class does not implement (`aDefaultMapEntry::getValue`, declared by
+        // `AbstractKeyValue` and, below it, by `Map.Entry`: Kotlin's `value`)
+        let receiver_class = receiver.and_then(|r| {
+            let r = match *self.api.ts.arena.get(r) {
+                Type::Nullable(i) => i,
+                _ => r,
+            };
+            let (sym, _) = self.api.ts.arena.as_class(r)?;
+            Some(self.api.ts.self_type(sym))
+        });
+        for from in std::iter::once(owner).chain(receiver_class.filter(|&r| r != owner)) {
+            let Some(declaring) = self.declaring_types(from, &mem.name, mem.params.len(), false)
+            else {
+                return true;
+            };
+            if declaring
+                .into_iter()
+                .any(|t| exactly_mapped(self, t) || enhanced(self, t))
+            {
+                return true;
+            }
+        }
+        false
     }
 
     /// The self types of the classes that declare an instance method `name` of `arity`
@@ -308,6 +325,43 @@ mod tests {
                 .kotlin_reference_retypes(m, None);
             assert_eq!(got, retyped, "{sig}");
         }
+    }
+
+    #[test]
+    fn a_kotlin_reference_is_retyped_where_its_receivers_class_overrides_a_mapped_member() {
+        use crate::synth::typing::testing::{class, java_lang, method, with};
+        // `Value.getValue()` is Java's; `Entry`, a subclass that also implements
+        // `Map.Entry`, overrides it for Kotlin's property `value`
+        let mut docs = java_lang();
+        docs.push(with(
+            class(
+                "java.util.Map.Entry",
+                "java",
+                &[],
+                vec![method("getValue", &[], "java.lang.Object")],
+            ),
+            serde_json::json!({"class_type": 1}),
+        ));
+        docs.push(class(
+            "p.Value",
+            "java",
+            &[],
+            vec![method("getValue", &[], "java.lang.Object")],
+        ));
+        docs.push(class(
+            "p.Entry",
+            "java",
+            &["p.Value", "java.util.Map.Entry"],
+            vec![],
+        ));
+        docs.push(class("p.Plain", "java", &["p.Value"], vec![]));
+        let mut fx = Fixture::of(docs, None);
+        let m = fx.member("java.lang.Object p.Value.getValue()");
+        let (entry, plain) = (fx.ty("p.Entry"), fx.ty("p.Plain"));
+        let mut t = fx.typing(Language::Kotlin);
+        assert!(!t.kotlin_reference_retypes(m, None));
+        assert!(!t.kotlin_reference_retypes(m, Some(plain)));
+        assert!(t.kotlin_reference_retypes(m, Some(entry)));
     }
 
     #[test]

@@ -144,6 +144,14 @@ impl LanguageRules {
         self.lang == Language::Groovy
     }
 
+    /// True when a primitive converts to the box of a wider primitive in method invocation
+    /// (Scala 2's views through weak conformance: a `Float` takes a `java.lang.Double`
+    /// parameter by `double2Double`, an `Int` a `java.lang.Long`), which Java and Scala 3 do
+    /// only for constants.
+    pub fn widens_before_boxing(self) -> bool {
+        self.lang == Language::Scala2
+    }
+
     /// True when any trailing array parameter takes a variable number of arguments, not
     /// only one declared varargs (Groovy).
     pub fn trailing_array_is_varargs(self) -> bool {
@@ -413,6 +421,22 @@ impl LanguageRules {
     /// arguments (Scala 2).
     pub fn types_overloaded_arguments_untargeted(self) -> bool {
         self.lang == Language::Scala2
+    }
+
+    /// True when a type variable fixed by a primitive argument is the box only where an
+    /// expected type says so: without one (an argument of an overloaded call whose
+    /// candidates disagree on its parameter) Scala 3 takes the value type itself
+    /// (`new ConstantFactory('z')` is a `ConstantFactory[Char]`, no `Factory[? <:
+    /// Character]`), where Java boxes it.
+    pub fn boxes_inferred_primitives_by_target(self) -> bool {
+        self.lang == Language::Scala3
+    }
+
+    /// True when a method reference passed for a parameter that mentions a call's type
+    /// variable fixes the variable there (Scala 3 eta-expands only against a fully known
+    /// function type), before the later arguments can: such a call keeps its type arguments.
+    pub fn fixes_variables_for_eta_expansion(self) -> bool {
+        self.lang == Language::Scala3
     }
 
     /// True when type inference solves a variable from the arguments before it looks at the

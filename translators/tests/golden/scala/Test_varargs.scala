@@ -4,7 +4,7 @@ package thalia.varargs
 object Test_varargs {
     def test(): Unit = {
         val abc: java.util.List[java.lang.String] = java.util.Arrays.asList("a", "b", "c")
-        val s: java.lang.String = java.lang.String.format("%s-%d-%c", "x", 1, 'c')
+        val s: java.lang.String = java.lang.String.format("%s-%d-%c", "x", (1: Int), ('c': Char))
         val units: java.util.EnumSet[java.util.concurrent.TimeUnit] = java.util.EnumSet.of(java.util.concurrent.TimeUnit.SECONDS, java.util.concurrent.TimeUnit.MINUTES, java.util.concurrent.TimeUnit.HOURS)
         java.util.Collections.addAll(new java.util.ArrayList[java.lang.String](), "d", "e")
         val none: java.util.List[java.lang.String] = java.util.Arrays.asList[java.lang.String]()

@@ -5,7 +5,7 @@ object Test_mapped_members {
     def test(): Unit = {
         val s: java.lang.String = "a,b"
         val n: Int = s.length()
-        val c: Char = s.charAt(0)
+        val c: Char = s.charAt((0: Int))
         val parts: Array[java.lang.String] = s.split(",")
         val bytes: Array[Byte] = s.getBytes()
         val upper: java.lang.String = s.toUpperCase()
@@ -23,7 +23,7 @@ object Test_mapped_members {
         val keys: java.util.Set[java.lang.String] = map.keySet()
         val values: java.util.Collection[java.lang.Integer] = map.values()
         val entries: java.util.Set[java.util.Map.Entry[java.lang.String, java.lang.Integer]] = map.entrySet()
-        val entry: java.util.Map.Entry[java.lang.String, java.lang.Integer] = java.util.Map.entry("k", 1)
+        val entry: java.util.Map.Entry[java.lang.String, java.lang.Integer] = java.util.Map.entry("k", (1: Int))
         val value: java.lang.Integer = entry.getValue()
         val error: java.lang.IllegalStateException = new java.lang.IllegalStateException("boom")
         val msg: java.lang.String = error.getMessage()

@@ -6,6 +6,6 @@ object Test_static_type_args {
         val empty: java.util.List[java.lang.String] = java.util.Collections.emptyList[java.lang.String]()
         val map: java.util.Map[java.lang.String, java.lang.Integer] = java.util.Collections.emptyMap[java.lang.String, java.lang.Integer]()
         val lens: java.util.stream.Stream[java.lang.Integer] = empty.stream().map[java.lang.Integer]((s) => java.util.Objects.hashCode(s))
-        val opt: java.util.Optional[java.util.List[_ <: java.lang.Number]] = java.util.Optional.of[java.util.List[_ <: java.lang.Number]](java.util.List.of[java.lang.Integer](1))
+        val opt: java.util.Optional[java.util.List[_ <: java.lang.Number]] = java.util.Optional.of[java.util.List[_ <: java.lang.Number]](java.util.List.of[java.lang.Integer]((1: Int)))
     }
 }
