@@ -1015,9 +1015,6 @@ enum Judged {
 /// succeeded; the files its errors name rejected; a crash, a timeout or unattributable errors
 /// on one file are that file's verdict, on several a reason to split them.
 fn judge_run(tool: Tool, run: Run, mine: &[PathBuf]) -> Judged {
-    if !run.ok {
-        remove_crash_args_file(&run.output);
-    }
     if run.ok {
         return Judged::Verdicts(
             mine.iter()
@@ -1026,6 +1023,9 @@ fn judge_run(tool: Tool, run: Run, mine: &[PathBuf]) -> Judged {
         );
     }
     let crash = is_crash(tool, &run);
+    if crash {
+        remove_crash_args_file(&run.output);
+    }
     let errors = attribute(tool, &run.output, mine);
     if errors.is_empty() || crash || run.timed_out {
         let [file] = mine else {

@@ -380,3 +380,19 @@ pub fn build_jar(dir: &Path, name: &str, sources: &[(&str, &str)]) -> PathBuf {
     assert!(st.success(), "jar failed");
     jar
 }
+
+/// [`build_jar`], then the jar's API extracted with `thalia extract` into `dir/api`: the jar
+/// and the API directory.
+pub fn library(dir: &Path, name: &str, sources: &[(&str, &str)]) -> (PathBuf, PathBuf) {
+    let jar = build_jar(dir, name, sources);
+    let api = dir.join("api");
+    assert_cmd::Command::cargo_bin("thalia")
+        .expect("the thalia binary")
+        .arg("extract")
+        .arg(&jar)
+        .arg("-o")
+        .arg(&api)
+        .assert()
+        .success();
+    (jar, api)
+}

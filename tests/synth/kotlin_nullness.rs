@@ -148,16 +148,7 @@ const SOURCES: &[(&str, &str)] = &[
 
 /// Builds the library's jar in `dir` and extracts its API into `dir/api`: (jar, API directory).
 fn library(dir: &Path) -> (PathBuf, PathBuf) {
-    let jar = javac::build_jar(dir, "nl", SOURCES);
-    let api = dir.join("api");
-    thalia()
-        .arg("extract")
-        .arg(&jar)
-        .arg("-o")
-        .arg(&api)
-        .assert()
-        .success();
-    (jar, api)
+    javac::library(dir, "nl", SOURCES)
 }
 
 fn read_json(path: &Path) -> Value {

@@ -287,15 +287,7 @@ fn literals_for_overloads_on_two_numeric_boxes_compile_as_expected() {
         return;
     }
     let tmp = tempfile::tempdir().expect("tempdir");
-    let jar = javac::build_jar(tmp.path(), "lit", BOXED_OVERLOADS);
-    let api = tmp.path().join("api");
-    thalia()
-        .arg("extract")
-        .arg(&jar)
-        .arg("-o")
-        .arg(&api)
-        .assert()
-        .success();
+    let (jar, api) = javac::library(tmp.path(), "lit", BOXED_OVERLOADS);
     // the boxes' classes without their members: overload resolution knows their supertypes
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for class in ["Float", "Double", "Integer", "Long", "Character", "Number"] {

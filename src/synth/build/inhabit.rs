@@ -78,11 +78,10 @@ impl Worker<'_> {
                 return e;
             }
         }
-        if let Some(lit) = self.literal(rng, t) {
+        if let Some((lit, own)) = self.literal(rng, t) {
             // a literal for a box is of the primitive type: overload resolution sees a `1.5f`
             // for a `java.lang.Float`, which may take a `float` or `double` overload first
             // (Java's phase 1) or be ambiguous between the boxes (Scala 2), and casts it
-            let own = self.literal_type(t);
             return Inhabitant {
                 expr: lit,
                 info: InferInfo::Standalone(own),
@@ -191,33 +190,25 @@ impl Worker<'_> {
         }
     }
 
-    /// The type of a literal written for type `t`: the primitive of a box, else `t`.
-    fn literal_type(&mut self, t: TypeId) -> TypeId {
-        match self.api.ts.arena.get(t) {
-            Type::Class { name, args } if args.is_empty() => match self.ctx.unbox_of(*name) {
-                Some(p) => self.api.ts.arena.prim(p),
-                None => t,
-            },
-            _ => t,
-        }
-    }
-
-    /// A literal for primitives, their boxes and `String` (the unit value for `void`).
-    fn literal(&mut self, rng: &mut SynthRng, t: TypeId) -> Option<Expr> {
+    /// A literal for primitives, their boxes and `String` (the unit value for `void`), with
+    /// its own type: a box's primitive (`1.5f` for a `java.lang.Float` is a `float`), else
+    /// `t`.
+    fn literal(&mut self, rng: &mut SynthRng, t: TypeId) -> Option<(Expr, TypeId)> {
         let a = &self.api.ts.arena;
         let p = match a.get(t) {
             Type::Prim(p) => *p,
             Type::Class { name, args } if args.is_empty() => {
                 if *name == self.ctx.string_sym {
                     let s = STRINGS[rng.gen_range(0..STRINGS.len())];
-                    return Some(Expr::Lit(Lit::Str(s.to_string())));
+                    return Some((Expr::Lit(Lit::Str(s.to_string())), t));
                 }
                 self.ctx.unbox_of(*name)?
             }
             _ => return None,
         };
+        let own = self.api.ts.arena.prim(p);
         let n: i32 = rng.gen_range(self.cfg.literal_ints.clone());
-        Some(Expr::Lit(match p {
+        let lit = Expr::Lit(match p {
             Prim::Boolean => Lit::Bool(rng.gen_bool(self.cfg.true_probability)),
             Prim::Byte => Lit::Byte(n as i8),
             Prim::Char => Lit::Char(CHARS[rng.gen_range(0..CHARS.len())]),
@@ -227,8 +218,9 @@ impl Worker<'_> {
             Prim::Float => Lit::Float(n as f32 + FLOAT_FRACTION),
             Prim::Double => Lit::Double(f64::from(n) + DOUBLE_FRACTION),
             // a Scala `Unit` (by-name) parameter takes the unit value `()`
-            Prim::Void => return Some(Expr::Unit),
-        }))
+            Prim::Void => return Some((Expr::Unit, t)),
+        });
+        Some((lit, own))
     }
 
     /// Yen's k shortest loopless paths from a receiver-less member to a type node (source

@@ -26,7 +26,7 @@ use crate::synth::typing::erase::InferInfo;
 use crate::synth::typing::overload::Resolution;
 use crate::synth::typing::rules::{kotlin_default_import, print_actual};
 use crate::synth::typing::sequence::{is_void, Broken, Position, Task, TypingSequence};
-use crate::types::{print_type, Subst, Syntax, Type, TypeId};
+use crate::types::{print_type, Subst, Syntax, Type, TypeId, VarId};
 
 /// What the compiler sees as the type of an initializer, compared with the local's declared
 /// type.
@@ -111,6 +111,34 @@ impl Worker<'_> {
         .0
     }
 
+    /// True when the language fixes one of a call's type variables `vars` from `args` before
+    /// the call's other arguments or its target can, where Java infers it from all of them:
+    /// inside an overloaded call's argument, Scala 3 fixes a variable by a primitive argument
+    /// to the value type (`Char`), not its box; Scala 3 eta-expands a method reference only
+    /// against a fully known function type, fixing a variable its parameter mentions
+    /// (`whileClosure(aMap.containsKey, ifClosure(..), false)` fixes `E` to `Object`). Such
+    /// a call keeps its type arguments.
+    fn language_fixes_early(
+        &self,
+        mem: &crate::api::Member,
+        vars: &[VarId],
+        args: &[Inhabitant],
+    ) -> bool {
+        let a = &self.api.ts.arena;
+        let primitive_arg = self.building.keep_primitive_type_args > 0
+            && args.iter().zip(&mem.params).any(|(arg, p)| {
+                matches!(a.get(p.ty), Type::Var(v) if vars.contains(v))
+                    && matches!(arg.info, InferInfo::Standalone(t)
+                        if matches!(a.get(t), Type::Prim(_)))
+            });
+        let eta_fixes = self.rules.fixes_variables_for_eta_expansion()
+            && args.iter().zip(&mem.params).any(|(arg, p)| {
+                matches!(arg.expr, Expr::Ref { .. })
+                    && a.free_vars(p.ty).iter().any(|v| vars.contains(v))
+            });
+        primitive_arg || eta_fixes
+    }
+
     /// [`Worker::build_call`] written with a [`CallShape`]; also says whether type arguments
     /// that could have been erased were kept.
     #[allow(clippy::too_many_arguments)]
@@ -134,38 +162,12 @@ impl Worker<'_> {
         };
         let mut erased = false;
         let infer = self.cfg.erase || self.building.features.inferred_type_args;
-        // inside an overloaded call's argument, Scala 3 fixes a variable by a primitive
-        // argument to the value type (`Char`), not its box
-        let primitive_arg = self.building.keep_primitive_type_args > 0
-            && args.iter().zip(&mem.params).any(|(a, p)| {
-                let for_var =
-                    matches!(self.api.ts.arena.get(p.ty), Type::Var(v) if vars.contains(v));
-                for_var
-                    && matches!(a.info, InferInfo::Standalone(t)
-                        if matches!(self.api.ts.arena.get(t), Type::Prim(_)))
-            });
-        // Scala 3 eta-expands a method reference only against a fully known function type:
-        // a variable that its parameter mentions is fixed there, before the later
-        // arguments are seen (`whileClosure(aMap.containsKey, ifClosure(..), false)` fixes
-        // `E` to `Object`)
-        let eta_fixes = self.rules.fixes_variables_for_eta_expansion()
-            && args.iter().zip(&mem.params).any(|(a, p)| {
-                matches!(a.expr, Expr::Ref { .. })
-                    && self
-                        .api
-                        .ts
-                        .arena
-                        .free_vars(p.ty)
-                        .iter()
-                        .any(|v| vars.contains(v))
-            });
         if (infer || shape.erase_for_form)
             && allow_erase
             && self.building.keep_type_args == 0
-            && !primitive_arg
-            && !eta_fixes
             && !shape.search_implicits
             && !vars.is_empty()
+            && !self.language_fixes_early(&mem, &vars, args)
         {
             let mut outer = s.clone();
             for &v in &vars {
