@@ -78,6 +78,10 @@ pub enum ToolchainError {
     /// No JDK was found.
     #[error("cannot find a JDK (`java`/`javac`): set JAVA_HOME")]
     NoJdk,
+    /// A release picked by a version prefix (or as the newest) whose files the repositories
+    /// lacked at a recent try: it is not asked for again until the memo expires.
+    #[error("{0}")]
+    RecentlyMissing(Box<MissingRelease>),
     /// An offline install misses something in the Maven cache.
     #[error("cannot install {tool} offline from the Maven cache {cache}: {what}; install it once with network access into this cache (THALIA_MAVEN_CACHE), then again with --offline")]
     Offline {
@@ -457,6 +461,78 @@ struct CachedReleases {
     repos: Vec<String>,
     /// Every version the metadata listed.
     versions: Vec<String>,
+}
+
+/// How long a release whose files the repositories lack (its compiler's POM or a dependency
+/// answered "not found") is not asked for again when a version prefix or no version picked
+/// it, in seconds: a day, so a campaign's differential oracle `scala3@3.3` falls back to the
+/// release before a broken newest one at once on every launch, and a republished release is
+/// tried again the next day.
+pub const MISSING_RELEASE_TTL: u64 = 24 * 3600;
+
+/// A release found missing from the repositories lately ([`ToolchainError::RecentlyMissing`]).
+#[derive(Debug, thiserror::Error)]
+#[error("{tool}@{version} could not be installed {age} ago ({reason}); not asked again for {ttl_hours} hours (remove {} to try now, or name the release exactly)", marker.display())]
+pub struct MissingRelease {
+    /// The compiler.
+    pub tool: String,
+    /// The release.
+    pub version: String,
+    /// How long ago it was found missing (`3h`, `12 min`).
+    pub age: String,
+    /// What was missing.
+    pub reason: String,
+    /// The memo's lifetime.
+    pub ttl_hours: u64,
+    /// The memo file.
+    pub marker: PathBuf,
+}
+
+/// The memo file of a release of `tool` found missing.
+fn missing_marker(tool: Tool, version: &str) -> PathBuf {
+    toolchains_dir()
+        .join(tool.name())
+        .join(".missing")
+        .join(version)
+}
+
+/// Records that release `version` of `tool` could not be installed because the repositories
+/// lack a file of it (`why`); a failure to write the memo only costs a retry.
+pub fn remember_missing(tool: Tool, version: &str, why: &str) {
+    let marker = missing_marker(tool, version);
+    if let Some(dir) = marker.parent() {
+        if std::fs::create_dir_all(dir).is_ok() {
+            let text = format!("{}\n{why}\n", now_seconds());
+            let tmp = marker.with_extension("tmp");
+            if std::fs::write(&tmp, text).is_ok() {
+                let _ = std::fs::rename(&tmp, &marker);
+            }
+        }
+    }
+}
+
+/// The error for release `version` of `tool` when it was found missing less than
+/// [`MISSING_RELEASE_TTL`] ago.
+pub fn recently_missing(tool: Tool, version: &str) -> Option<ToolchainError> {
+    let marker = missing_marker(tool, version);
+    let text = std::fs::read_to_string(&marker).ok()?;
+    let mut lines = text.lines();
+    let when: u64 = lines.next()?.trim().parse().ok()?;
+    let age = now_seconds().saturating_sub(when);
+    (age < MISSING_RELEASE_TTL).then(|| {
+        ToolchainError::RecentlyMissing(Box::new(MissingRelease {
+            tool: tool.name().into(),
+            version: version.into(),
+            age: if age >= 3600 {
+                format!("{}h", age / 3600)
+            } else {
+                format!("{} min", age / 60)
+            },
+            reason: lines.next().unwrap_or("a file not found").to_string(),
+            ttl_hours: MISSING_RELEASE_TTL / 3600,
+            marker,
+        }))
+    })
 }
 
 /// A compiler named by the user (`NAME[@VERSION]`) resolved to one release.

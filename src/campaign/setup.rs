@@ -118,19 +118,29 @@ pub fn toolchain_for(
     if let Some(note) = &resolved.note {
         eprintln!("compiler: {note}");
     }
+    // a release the user did not name exactly, found missing from the repositories lately,
+    // is not asked for again (`scala3@3.3` when its newest release lacks a POM)
+    let exact = toolchain::parse_spec(spec)?.1 == resolved.version;
     let spec = resolved.spec();
     let spec = spec.as_str();
     match toolchain::find(spec) {
         Ok(t) => Ok(t),
         Err(ToolchainError::NotInstalled(_)) => {
             let (tool, version) = toolchain::parse_spec(spec)?;
+            if let (false, Some(v)) = (exact, &version) {
+                if let Some(e) = toolchain::recently_missing(tool, v) {
+                    return Err(e.into());
+                }
+            }
             eprintln!("installing {spec}");
-            Ok(toolchain::install(
-                tool,
-                version.as_deref(),
-                repos,
-                progress,
-            )?)
+            toolchain::install(tool, version.as_deref(), repos, progress).map_err(|e| {
+                if let (ToolchainError::Maven { error, .. }, Some(v)) = (&e, &version) {
+                    if error.is_not_found() {
+                        toolchain::remember_missing(tool, v, &error.to_string());
+                    }
+                }
+                e.into()
+            })
         }
         Err(e) => Err(e.into()),
     }

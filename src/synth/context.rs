@@ -1318,16 +1318,21 @@ impl SynthContext {
             return Some(SkipReason::Preview);
         }
         // a nested class of an API class that the API leaves out is not accessible
-        // (e.g. a public field whose type is a private nested class)
+        // (e.g. a public field whose type is a private nested class), nor is one the API
+        // describes as protected or package-private (`AbstractPatriciaTrie.firstEntry()`'s
+        // protected `TrieEntry`, which no client outside the package can name)
         let hidden_nested = |t: TypeId| {
             let mut found = false;
             let mut stack = vec![t];
             while let Some(u) = stack.pop() {
                 if let Type::Class { name, .. } = api.ts.arena.get(u) {
                     let n = api.ts.arena.name(*name);
-                    if api.class_by_name(n).is_none() {
-                        if let Some((outer, _)) = n.rsplit_once('.') {
-                            found |= api.class_by_name(outer).is_some();
+                    match api.class_by_name(n) {
+                        Some(c) => found |= !is_public(api.class(c).doc.access_mod.as_deref()),
+                        None => {
+                            if let Some((outer, _)) = n.rsplit_once('.') {
+                                found |= api.class_by_name(outer).is_some();
+                            }
                         }
                     }
                 }
@@ -1608,6 +1613,53 @@ mod tests {
         assert!(program_is_experimental(&api, &typed("s.caps.Inner"), false));
         assert!(!program_is_experimental(&api, &typed("s.Lab"), false));
         assert!(program_is_experimental(&api, &typed("s.Lab"), true));
+    }
+
+    #[test]
+    fn a_member_that_names_a_protected_nested_class_is_not_public() {
+        let doc = |v: serde_json::Value| {
+            let d: thalia_extractors::ClassDoc =
+                serde_json::from_value(v).expect("a class document");
+            (PathBuf::from(format!("{}.json", d.name)), d)
+        };
+        let method = |name: &str, ret: &str| {
+            serde_json::json!({"name": name, "parameters": [], "type_parameters": [],
+                "return_type": ret, "is_static": false, "is_constructor": false,
+                "access_mod": "public"})
+        };
+        // commons-collections4's `AbstractPatriciaTrie`: public `firstEntry()` returns the
+        // protected nested `TrieEntry`, which javac and kotlinc refuse to name outside
+        let mut api = Api::from_docs(
+            vec![
+                doc(serde_json::json!({"name": "p.Trie", "type_parameters": [],
+                    "class_type": 0, "access_mod": "public", "language": "java",
+                    "methods": [method("firstEntry", "p.Trie.Entry"),
+                                method("open", "p.Trie.Open")],
+                    "fields": []})),
+                doc(
+                    serde_json::json!({"name": "p.Trie.Entry", "type_parameters": [],
+                    "class_type": 0, "access_mod": "protected", "language": "java",
+                    "parent": "p.Trie", "methods": [], "fields": []}),
+                ),
+                doc(
+                    serde_json::json!({"name": "p.Trie.Open", "type_parameters": [],
+                    "class_type": 0, "access_mod": "public", "language": "java",
+                    "parent": "p.Trie", "methods": [], "fields": []}),
+                ),
+            ],
+            Vec::new(),
+        );
+        for native in [None, Some(Syntax::Kotlin)] {
+            let ctx = SynthContext::for_native(&mut api, native);
+            let reason = |name: &str| {
+                ctx.skipped
+                    .iter()
+                    .find(|(m, _)| api.member(*m).name == name)
+                    .map(|(_, r)| *r)
+            };
+            assert_eq!(reason("firstEntry"), Some(SkipReason::NotPublic));
+            assert_eq!(reason("open"), None);
+        }
     }
 
     #[test]

@@ -529,3 +529,68 @@ fn the_recheck_runs_the_programs_of_run_findings_on_the_newer_releases() {
     assert_eq!(even["status"]["fixed_in"], "2.1.0", "{even}");
     assert_eq!(even["status"]["last_affected"], "2.0.0", "{even}");
 }
+
+#[test]
+fn a_release_found_missing_is_not_asked_for_again_through_a_prefix() {
+    let test = "a_release_found_missing_is_not_asked_for_again_through_a_prefix";
+    if !maven_repo::have_jdk(test) {
+        return;
+    }
+    let root = tempfile::tempdir().expect("tempdir");
+    let repo = build_repository(root.path());
+    // 2.3.0 is listed by the metadata, but its POM and jar are not published
+    let metadata = repo.join("org/apache/groovy/groovy/maven-metadata.xml");
+    let text = std::fs::read_to_string(&metadata).expect("metadata");
+    let text = text.replace(
+        "      <version>3.0.0-rc-1</version>",
+        "      <version>2.3.0</version>\n      <version>3.0.0-rc-1</version>",
+    );
+    std::fs::write(&metadata, text).expect("write metadata");
+    let url = maven_repo::serve(repo);
+    let install = |spec: &str| {
+        let out = isolated(root.path())
+            .args([
+                "run",
+                "--lang",
+                "groovy",
+                "--mode",
+                "well-typed",
+                "--budget",
+                "1",
+            ])
+            .args([
+                "--no-twin",
+                "--no-reduce",
+                "-j",
+                "1",
+                "--repo",
+                &url,
+                "--compiler",
+                spec,
+            ])
+            .arg("--api")
+            .arg(sample_api())
+            .arg("--out")
+            .arg(root.path().join("run"))
+            .output()
+            .expect("thalia runs");
+        assert!(!out.status.success(), "2.3.0 cannot be installed");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let first = install("groovy@2");
+    assert!(first.contains("not found in any repository"), "{first}");
+    // picked again by the prefix: refused at once, saying why and how to retry
+    let second = install("groovy@2");
+    assert!(
+        second.contains("groovy@2.3.0 could not be installed")
+            && second.contains("not asked again for 24 hours")
+            && !second.contains("installing groovy@2.3.0"),
+        "{second}"
+    );
+    // named exactly, it is asked for again
+    let exact = install("groovy@2.3.0");
+    assert!(
+        exact.contains("installing groovy@2.3.0") && exact.contains("not found in any repository"),
+        "{exact}"
+    );
+}

@@ -116,6 +116,87 @@ fn a_finding_shrinks_while_it_keeps_its_signature() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("injected rejection"));
 }
 
+/// Installs `javac@nulls`: like `javac@marker`, and a program with the marker gets one more
+/// error after it for each `null` it writes, so a reduction step that writes a new `null`
+/// (its smallest inhabitant) keeps the first diagnostic but adds an error of its own.
+fn marker_null_javac(toolchains: &Path, marker: &str) {
+    install_script(
+        toolchains,
+        "javac",
+        "nulls",
+        "com.sun.tools.javac.Main",
+        &format!(
+            "#!/bin/sh\nrc=0\nfor a in \"$@\"; do\n  case \"$a\" in\n    *.java)\n      l=$(grep -n -F -- '{marker}' \"$a\" | head -1 | cut -d: -f1)\n      if [ -n \"$l\" ]; then\n        echo \"$a:$l: error: injected rejection of the marker call\"\n        grep -n -o -F null \"$a\" | cut -d: -f1 | while read n; do echo \"$a:$n: error: injected error of a null\"; done\n        rc=1\n      fi\n      ;;\n  esac\ndone\n[ $rc -ne 0 ] && exit 1\nexec '{}' \"$@\"\n",
+            real_javac().display()
+        ),
+    );
+}
+
+#[test]
+fn a_reduction_step_that_adds_an_error_of_its_own_is_refused() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let toolchains = root.path().join("toolchains");
+    let marker = "java.util.Map.<";
+    marker_null_javac(&toolchains, marker);
+    let run = root.path().join("run");
+    thalia(&toolchains)
+        .args([
+            "run",
+            "--lang",
+            "java",
+            "--mode",
+            "well-typed",
+            "--seed",
+            "3",
+            "--budget",
+            "60",
+            "--compiler",
+            "javac@nulls",
+            "-j",
+            "1",
+            "--no-reduce",
+            "--api",
+        ])
+        .arg(sample_api())
+        .arg("--out")
+        .arg(&run)
+        .assert()
+        .success();
+    let bugs: Vec<PathBuf> = std::fs::read_dir(run.join("bugs"))
+        .expect("a finding")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("program.ir.json").exists())
+        .collect();
+    assert_eq!(bugs.len(), 1, "one signature: {bugs:?}");
+    let bug = &bugs[0];
+    let java_in = |dir: &Path| {
+        let file = std::fs::read_dir(dir)
+            .expect("a directory")
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|e| e == "java"))
+            .expect("a program");
+        std::fs::read_to_string(file).expect("source")
+    };
+    let original = java_in(bug);
+    thalia(&toolchains)
+        .arg("reduce")
+        .arg(bug)
+        .assert()
+        .success();
+    let reduced = java_in(&bug.join("reduced"));
+    let nulls = |s: &str| s.matches("null").count();
+    assert!(reduced.contains(marker), "{reduced}");
+    assert!(
+        nulls(&reduced) <= nulls(&original),
+        "the reduced program has errors the original had not ({} nulls, {} before):\n{reduced}",
+        nulls(&reduced),
+        nulls(&original)
+    );
+    assert!(reduced.len() < original.len(), "still reduced:\n{reduced}");
+}
+
 #[test]
 fn a_directory_without_a_finding_is_a_clear_error() {
     let root = tempfile::tempdir().expect("tempdir");

@@ -256,6 +256,9 @@ struct Judge {
     run: Option<RunCheck>,
     /// Hashes of the sources already judged not to keep the finding.
     tried: HashSet<u64>,
+    /// For a rejection, how many diagnostics the original program got: a step must not add
+    /// errors of its own (a raw type a pass left behind beside the finding's error).
+    max_errors: Option<usize>,
 }
 
 /// The diagnostic family of a rejection (its first diagnostic, abstracted as signatures are).
@@ -302,7 +305,12 @@ impl Judge {
             }),
             None => {
                 let kind = judge_with_reason(self.expected, &verdict, format, record.call_lines);
+                let no_new_errors = match (&verdict, self.max_errors) {
+                    (Verdict::Rejected { diagnostics }, Some(max)) => diagnostics.len() <= max,
+                    _ => true,
+                };
                 kind == Some(self.kind)
+                    && no_new_errors
                     && super::signature::signature(self.tool, self.kind, &verdict, &record).dir
                         == self.signature
             }
@@ -550,6 +558,7 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
             _ => None,
         },
         tried: HashSet::new(),
+        max_errors: None,
     };
     let Some((mut source, mut verdict)) = judge_.keeps_finding(&program)? else {
         return Err(ReduceError::NotReproduced(format!(
@@ -557,6 +566,9 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
             finding.signature
         )));
     };
+    if let Verdict::Rejected { diagnostics } = &verdict {
+        judge_.max_errors = Some(diagnostics.len());
+    }
     let (lines_before, chars_before, size_before) = (
         source.lines().count(),
         source.chars().count(),

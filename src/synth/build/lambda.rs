@@ -5,7 +5,7 @@
 
 use rand::seq::SliceRandom;
 use rand::Rng;
-use thalia_translators::ir::{Expr, LambdaForm, Stmt, Ty};
+use thalia_translators::ir::{Expr, LambdaForm, Receiver, Stmt, Ty, NATIVE_MEMBER};
 
 use super::inhabitant::{FnType, Inhabitant};
 use super::ir::to_ir;
@@ -491,7 +491,7 @@ impl Worker<'_> {
                     receiver_overloads: overloaded,
                     ..Default::default()
                 };
-                let (call, _) = self.build_call_shaped(
+                let (mut call, _) = self.build_call_shaped(
                     m,
                     &s,
                     Some(Expr::Local(name.clone())),
@@ -500,6 +500,21 @@ impl Worker<'_> {
                     false,
                     &shape,
                 );
+                // the classes that declare the member seen from the receiver's type, which
+                // may be below a mapped one (`x.getKey()` of an `AbstractMapEntry`, declared
+                // by `KeyValue` and by `Map.Entry`: Kotlin's `x.key`)
+                if let Expr::Call {
+                    name,
+                    args,
+                    declared_in,
+                    receiver: Receiver::Expr(_),
+                    ..
+                } = &mut call.expr
+                {
+                    if declared_in.first().is_none_or(|d| d != NATIVE_MEMBER) {
+                        *declared_in = self.typing().declarers(vt, name, args.len());
+                    }
+                }
                 return Some((call.expr, ret));
             }
         }
@@ -530,6 +545,65 @@ mod tests {
     use super::Inhabitant as Inh;
     use super::*;
     use crate::synth::{SynthConfig, SynthContext};
+
+    #[test]
+    fn a_call_on_a_lambda_parameter_names_the_classes_its_type_sees() {
+        use crate::synth::typing::testing::{class, java_lang, method, with, Fixture};
+        use serde_json::json;
+        // commons-collections4: `getKey()` declared by `AbstractKeyValue`, and by `Map.Entry`
+        // for `AbstractMapEntry` below it (Kotlin's `x.key` on that receiver)
+        let mut docs = java_lang();
+        let generic = |d| with(d, json!({"type_parameters": ["K", "V"]}));
+        docs.push(with(
+            generic(class(
+                "java.util.Map.Entry",
+                "java",
+                &[],
+                vec![method("getKey", &[], "K")],
+            )),
+            json!({"class_type": 1}),
+        ));
+        docs.push(generic(class(
+            "p.AbstractKeyValue",
+            "java",
+            &[],
+            vec![method("getKey", &[], "K")],
+        )));
+        docs.push(with(
+            generic(class("p.AbstractMapEntry", "java", &[], vec![])),
+            json!({"inherits": ["p.AbstractKeyValue<K,V>"],
+                   "implements": ["java.util.Map.Entry<K,V>"]}),
+        ));
+        let mut fx = Fixture::of(docs, None);
+        let entry = fx.ty("p.AbstractMapEntry<java.lang.String, java.lang.Integer>");
+        let cfg = SynthConfig {
+            lang: Language::Kotlin,
+            ..SynthConfig::default()
+        };
+        let mut w = Worker::new(fx.api.clone(), &fx.ctx, &cfg);
+        w.building.scope = vec![("x".into(), entry)];
+        let mut rng = SynthRng::seed_from_u64(1);
+        let mut seen = None;
+        for _ in 0..200 {
+            if let Some((
+                Expr::Call {
+                    name, declared_in, ..
+                },
+                _,
+            )) = w.call_on_scope(&mut rng, Want::Value, 1, 0)
+            {
+                if name == "getKey" {
+                    seen = Some(declared_in);
+                    break;
+                }
+            }
+        }
+        let declared_in = seen.expect("a call of getKey on x");
+        assert!(
+            declared_in.iter().any(|d| d == "java.util.Map.Entry"),
+            "{declared_in:?}"
+        );
+    }
 
     #[test]
     fn scala2_casts_no_function_to_a_universal_trait_for_an_object() {

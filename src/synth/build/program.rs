@@ -487,7 +487,8 @@ impl Worker<'_> {
         if let Some(r) = task.seq.receiver {
             // the call under test on a call result (or a constructor call): the receiver's
             // expression has exactly the receiver type (the broken one too), or in a
-            // well-typed program a subtype whose class offers no other overload; its
+            // well-typed program a subtype whose class offers no other overload (nor another
+            // view of the member: Kotlin's retyped collection members); its
             // inhabitant is then sought among the paths that end in a call first
             let try_chain = feats.call_chains && rng.gen_bool(CHAIN_PROBABILITY);
             self.building.prefer_call = try_chain;
@@ -514,6 +515,7 @@ impl Worker<'_> {
                             && self.api.ts.is_subtype(t, r)
                             && !self.typing().overloaded_call(m, Some(t))
                             && !self.typing().covariant_array_risk(m)
+                            && !self.typing().retypes_collection_member_on(m, t)
                     }
                     InferInfo::Poly | InferInfo::Opaque => false,
                 };

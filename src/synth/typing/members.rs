@@ -79,6 +79,22 @@ impl Typing<'_> {
     /// an `Object` or `Collection<?>` that Kotlin's mapped type declares with its element, key
     /// or value type (`contains(element: E)`, `get(key: K)`, `remove(key: K, value: V)`, ...).
     fn is_retyped_collection_member(&mut self, m: MemberId) -> bool {
+        self.retyped_collection_member_on(m, None)
+    }
+
+    /// True when the target language shows member `m` with retyped collection parameters
+    /// ([`Self::is_retyped_collection_member`]) on a receiver of type `receiver`: a class
+    /// below both the member's own class and a mapped one overrides it for both
+    /// (commons-collections4's `Get.remove(Object)` is Kotlin's `remove(key: K)` on an
+    /// `UnmodifiableOrderedMap`, which is also a `java.util.Map`).
+    pub(crate) fn retypes_collection_member_on(&mut self, m: MemberId, receiver: TypeId) -> bool {
+        self.rules.retypes_collection_object_parameters()
+            && self.retyped_collection_member_on(m, Some(receiver))
+    }
+
+    /// [`Self::is_retyped_collection_member`] seen from `receiver`'s class, or from the
+    /// member's own.
+    fn retyped_collection_member_on(&mut self, m: MemberId, receiver: Option<TypeId>) -> bool {
         let mem = self.api.member(m);
         if mem.kind != MemberKind::Method || mem.is_static {
             return false;
@@ -97,7 +113,9 @@ impl Typing<'_> {
         {
             return false;
         }
-        let sym = self.api.class(mem.owner).sym;
+        let sym = receiver
+            .and_then(|r| self.api.ts.arena.as_class(r).map(|(s, _)| s))
+            .unwrap_or(self.api.class(mem.owner).sym);
         let owner = self.api.ts.self_type(sym);
         let declarers = self.declarers(owner, &name, arity);
         kotlin_view::RETYPED_MEMBERS
@@ -502,7 +520,9 @@ impl Typing<'_> {
         }
         let mapped = || mapped.iter().map(String::as_str);
         let mut seen: Vec<(String, Vec<TypeId>)> = Vec::new();
-        let mut out = Vec::new();
+        // every inherited instance method as the class sees it: name, parameters, erasure
+        let mut inherited: Vec<(String, Vec<TypeId>, Vec<TypeId>)> = Vec::new();
+        let mut out: Vec<AbstractMethod> = Vec::new();
         let chain_len = chain.len();
         for (i, (cid, subst)) in chain.into_iter().chain(interfaces).enumerate() {
             let interface = i >= chain_len;
@@ -522,6 +542,7 @@ impl Typing<'_> {
                 let erased: Vec<TypeId> = params.iter().map(|&p| self.api.ts.erase(p)).collect();
                 let declared: Vec<TypeId> =
                     m.params.iter().map(|p| self.api.ts.erase(p.ty)).collect();
+                inherited.push((m.name.clone(), params.clone(), erased.clone()));
                 let key = (m.name.clone(), erased);
                 if seen.contains(&key) || seen.contains(&(m.name.clone(), declared)) {
                     continue;
@@ -563,7 +584,17 @@ impl Typing<'_> {
                 });
             }
         }
-        Some(out)
+        // an override whose parameters erase like another inherited method's without being
+        // its parameters clashes with it (JLS 8.4.8.3: `PrimitiveIterator<T, Consumer<Integer>>`
+        // has `forEachRemaining(T_CONS)` and `Iterator`'s `forEachRemaining(Consumer<? super
+        // T>)`)
+        let clashes = out.iter().any(|o| {
+            let erased: Vec<TypeId> = o.params.iter().map(|&p| self.api.ts.erase(p)).collect();
+            inherited
+                .iter()
+                .any(|(n, ps, es)| *n == o.name && *es == erased && *ps != o.params)
+        });
+        (!clashes).then_some(out)
     }
 }
 
@@ -696,6 +727,96 @@ mod tests {
         // Object's methods declared abstract again, and generic ones, are not written
         assert!(t.abstract_methods(eq).is_none());
         assert!(t.abstract_methods(g).is_none());
+    }
+
+    #[test]
+    fn kotlin_retypes_a_member_on_a_receiver_whose_class_is_also_a_map() {
+        // commons-collections4: `Get<K, V>.remove(Object)`, overridden by a class that is
+        // also a `java.util.Map` (Kotlin's `remove(key: K)` there)
+        let mut docs = java_lang();
+        docs.push(with(
+            class(
+                "java.util.Map",
+                "java",
+                &[],
+                vec![method("remove", &["java.lang.Object"], "V")],
+            ),
+            json!({"class_type": 1, "type_parameters": ["K", "V"]}),
+        ));
+        docs.push(with(
+            class(
+                "p.Get",
+                "java",
+                &[],
+                vec![method("remove", &["java.lang.Object"], "V")],
+            ),
+            json!({"class_type": 1, "type_parameters": ["K", "V"]}),
+        ));
+        docs.push(with(
+            class(
+                "p.Decorator",
+                "java",
+                &[],
+                vec![method("remove", &["java.lang.Object"], "V")],
+            ),
+            json!({"type_parameters": ["K", "V"],
+                   "implements": ["p.Get<K,V>", "java.util.Map<K,V>"]}),
+        ));
+        docs.push(with(
+            class("p.Plain", "java", &[], vec![]),
+            json!({"type_parameters": ["K", "V"], "implements": ["p.Get<K,V>"]}),
+        ));
+        let mut fx = Fixture::of(docs, None);
+        let remove = fx.member("V p.Get.remove(java.lang.Object)");
+        let decorator = fx.ty("p.Decorator<java.lang.String, java.lang.Integer>");
+        let plain = fx.ty("p.Plain<java.lang.String, java.lang.Integer>");
+        let mut kotlin = fx.typing(Language::Kotlin);
+        assert_eq!(kotlin.language_problem(remove), None);
+        assert!(kotlin.retypes_collection_member_on(remove, decorator));
+        assert!(!kotlin.retypes_collection_member_on(remove, plain));
+        let mut java = fx.typing(Language::Java);
+        assert!(!java.retypes_collection_member_on(remove, decorator));
+    }
+
+    #[test]
+    fn an_override_that_clashes_with_another_inherited_method_is_not_written() {
+        // `PrimitiveIterator<T, T_CONS>`: `forEachRemaining(T_CONS)` abstract beside
+        // `Iterator`'s default `forEachRemaining(Consumer<? super T>)`; with `T_CONS` a
+        // `Consumer<Integer>` the override erases like the default method (javac: "name
+        // clash", kotlinc: "accidental override")
+        let mut docs = java_lang();
+        docs.push(with(
+            class(
+                "p.Consumer",
+                "java",
+                &[],
+                vec![method("accept", &["T"], "void")],
+            ),
+            json!({"class_type": 1, "type_parameters": ["T"]}),
+        ));
+        docs.push(with(
+            class(
+                "p.Iter",
+                "java",
+                &[],
+                vec![with(
+                    method("each", &["p.Consumer<? super T>"], "void"),
+                    json!({"is_default": true}),
+                )],
+            ),
+            json!({"class_type": 1, "type_parameters": ["T"]}),
+        ));
+        docs.push(with(
+            class("p.Prim", "java", &[], vec![method("each", &["C"], "void")]),
+            json!({"class_type": 1, "type_parameters": ["T", "C"],
+                   "implements": ["p.Iter<T>"]}),
+        ));
+        let mut fx = Fixture::of(docs, None);
+        let clash = fx.ty("p.Prim<java.lang.String, p.Consumer<java.lang.Integer>>");
+        let fine = fx.ty("p.Prim<java.lang.String, java.lang.Runnable>");
+        let mut t = fx.typing(Language::Java);
+        assert!(t.abstract_methods(clash).is_none());
+        assert_eq!(t.abstract_methods(fine).expect("writable").len(), 1);
     }
 
     #[test]
