@@ -471,6 +471,23 @@ fn hidden_class_problem(api: &Api, t: TypeId, packages: &FxHashSet<String>) -> O
     found
 }
 
+/// True when type `t` names a class that the API describes as protected or package-private
+/// (`AbstractLinkedList.LinkedListIterator`): no client outside its package can write it.
+fn names_non_public_class(api: &Api, t: TypeId) -> bool {
+    let a = &api.ts.arena;
+    if let Type::Class { name, .. } = a.get(t) {
+        if api
+            .class_by_sym(*name)
+            .is_some_and(|c| !is_public(api.class(c).doc.access_mod.as_deref()))
+        {
+            return true;
+        }
+    }
+    let mut found = false;
+    a.for_each_child(t, |c| found = found || names_non_public_class(api, c));
+    found
+}
+
 /// True when `path`, the lower-case prefix of a class name the API lacks, is no package the
 /// API describes but continues one with a term: the class is named through an object (Scala's
 /// `private[process] object processInternal` of `scala.sys.process.processInternal.File`,
@@ -1052,6 +1069,7 @@ impl SynthContext {
     /// True when the target language can write the type ([`expressible`]).
     pub fn expressible(&self, api: &Api, t: TypeId) -> bool {
         expressible(api, t, self.native)
+            && !names_non_public_class(api, t)
             && (self.native.is_none()
                 || hidden_class_problem(api, t, &self.packages).is_none()
                     && !self.names_raw_inner(api, t))
@@ -1659,6 +1677,14 @@ mod tests {
             };
             assert_eq!(reason("firstEntry"), Some(SkipReason::NotPublic));
             assert_eq!(reason("open"), None);
+            // nor is the protected class a type a program may write (a type variable's
+            // bound, a type argument)
+            let (entry, open) = (
+                api.ts.arena.class_named("p.Trie.Entry", &[]),
+                api.ts.arena.class_named("p.Trie.Open", &[]),
+            );
+            assert!(!ctx.expressible(&api, entry));
+            assert!(ctx.expressible(&api, open));
         }
     }
 
