@@ -315,6 +315,13 @@ impl Worker<'_> {
                     {
                         false
                     }
+                    // a Scala splice `x*` for the variable-arity parameter takes any `Seq`
+                    Position::Arg(i)
+                        if self.api.member(m).params.get(i).is_some_and(|p| p.vararg)
+                            && self.typing().scala_splices(x, formal) =>
+                    {
+                        false
+                    }
                     Position::Arg(i) => {
                         seq.args[i] = x;
                         // overloads may hide in supertypes outside the API

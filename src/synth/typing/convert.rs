@@ -294,6 +294,29 @@ impl Typing<'_> {
         results.into_iter().any(|r| self.erased_conforms(r, to))
     }
 
+    /// True when Scala may splice a `from` into the variable-arity parameter of array type
+    /// `to`: a program writes the array argument `x*`, which takes any `Seq`, so a value that
+    /// one of the API's implicit conversions makes a `scala.collection.Seq` fits (a `String`
+    /// through `wrapString` for `char...`: `addAll(chars, ""*)`); element types are not
+    /// compared, an over-approximation as in [`Self::scala_converts`].
+    pub(crate) fn scala_splices(&mut self, from: TypeId, to: TypeId) -> bool {
+        let elem = match *self.api.ts.arena.get(to) {
+            Type::Array(e) if self.rules.converts_by_views() => e,
+            _ => return false,
+        };
+        // Predef's `wrapString` is in scope in every Scala program, whatever the API
+        let string = self.api.ts.arena.class(self.ctx.string_sym, &[]);
+        if from == string && matches!(self.api.ts.arena.get(elem), Type::Prim(Prim::Char)) {
+            return true;
+        }
+        let Some(seq) = self.api.ts.arena.find_sym("scala.collection.Seq") else {
+            return false;
+        };
+        let seq = self.api.ts.arena.class(seq, &[]);
+        let results = self.scala_view_results(from);
+        results.into_iter().any(|r| self.erased_conforms(r, seq))
+    }
+
     /// The result types of the API's implicit conversions (`SynthContext::scala_views`)
     /// whose parameter takes a `from` ([`Self::erased_conforms`]).
     fn scala_view_results(&mut self, from: TypeId) -> Vec<TypeId> {
@@ -711,5 +734,40 @@ mod tests {
         assert!(fx
             .typing(Language::Java)
             .function_result_converts(int, desc));
+    }
+}
+
+#[cfg(test)]
+mod splice_tests {
+    use thalia_translators::Language;
+
+    use crate::synth::typing::testing::Fixture;
+    use crate::types::Syntax;
+
+    #[test]
+    fn a_scala_splice_takes_a_string_for_a_char_variable_arity_parameter() {
+        // `ArrayUtils.addAll(chars, ""*)`: Predef's `wrapString` makes the `String` a
+        // `Seq[Char]`, which the splice takes; a `Thread` has no conversion to a `Seq`
+        let mut fx = Fixture::corpus("scala-library-2.13.18", Some(Syntax::Scala));
+        let (string, thread, chars) = (
+            fx.ty("java.lang.String"),
+            fx.ty("java.lang.Thread"),
+            fx.ty("char[]"),
+        );
+        let mut scala = fx.typing(Language::Scala3);
+        assert!(scala.scala_splices(string, chars));
+        assert!(!scala.scala_splices(thread, chars));
+        let mut java = fx.typing(Language::Java);
+        assert!(!java.scala_splices(string, chars));
+        // the embedded default API has no scala-library, and Predef still converts
+        let mut fx = Fixture::java_base();
+        let (string, chars, ints) = (
+            fx.ty("java.lang.String"),
+            fx.ty("char[]"),
+            fx.ty("int[]"),
+        );
+        let mut scala = fx.typing(Language::Scala2);
+        assert!(scala.scala_splices(string, chars));
+        assert!(!scala.scala_splices(string, ints));
     }
 }

@@ -50,6 +50,13 @@ impl Fixture {
         Fixture::with_context(Api::from_docs(docs, Vec::new()), native)
     }
 
+    /// One embedded corpus (`scala-library-2.13.18`), with the context of programs whose
+    /// own API syntax is `native`.
+    pub(crate) fn corpus(name: &str, native: Option<Syntax>) -> Fixture {
+        let api = crate::embedded::embedded_corpus(name).expect("an embedded corpus");
+        Fixture::with_context(api, native)
+    }
+
     fn with_context(mut api: Api, native: Option<Syntax>) -> Fixture {
         let ctx = SynthContext::for_native(&mut api, native);
         Fixture {
