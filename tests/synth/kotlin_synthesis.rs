@@ -482,3 +482,43 @@ fn kotlin_programs_get_no_reference_or_lambda_for_kotlins_own_interfaces() {
         "{not_written} of {written} programs not written: {stderr}"
     );
 }
+
+#[test]
+fn a_result_broken_with_unit_is_never_the_result_of_a_lambda() {
+    // `Supplier<Unit> { -> anInt }` compiles in Kotlin (a lambda whose result is `Unit`
+    // takes any body), so an ill-typed program whose result is broken with `Unit` keeps its
+    // call out of a lambda; seed 41 of the default API drew one such lambda in 30,000
+    // programs before the rule
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("ill");
+    thalia()
+        .args([
+            "synth",
+            "--lang",
+            "kotlin",
+            "--mode",
+            "ill-typed",
+            "--seed",
+            "41",
+        ])
+        .args(["-n", "30000", "-j", "2", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(out.join("programs.jsonl")).expect("programs.jsonl");
+    let mut broken_with_unit = 0;
+    for line in text.lines() {
+        let r: Value = serde_json::from_str(line).expect("a JSON line");
+        let b = &r["broken"];
+        if b["position"] == "result" && b["actual"] == "kotlin.Unit" {
+            broken_with_unit += 1;
+            let wrapped = r["shape"]["wrapped"].as_str().unwrap_or("none");
+            assert!(
+                matches!(wrapped, "none" | "reference"),
+                "{}: a result broken with Unit inside a {wrapped}",
+                r["id"]
+            );
+        }
+    }
+    assert!(broken_with_unit > 0, "the seed breaks results with Unit");
+}

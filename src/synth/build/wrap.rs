@@ -450,6 +450,16 @@ impl Worker<'_> {
         if self.ctx.throws_checked.contains(&task.member) {
             return None;
         }
+        // a lambda whose result is the unit type takes any body (Kotlin's coercion to
+        // `Unit`, Scala's value discarding): a result broken with `Unit` would not stay broken
+        if task.broken.is_some_and(|b| b.position == Position::Result)
+            && task
+                .seq
+                .result
+                .is_some_and(|t| is_void(&self.api.ts.arena, t))
+        {
+            return None;
+        }
         let feats = self.building.features;
         let mut call = call.clone();
         // operands that may become parameters: locals of a reference type (a boxed parameter

@@ -761,11 +761,7 @@ mod splice_tests {
         assert!(!java.scala_splices(string, chars));
         // the embedded default API has no scala-library, and Predef still converts
         let mut fx = Fixture::java_base();
-        let (string, chars, ints) = (
-            fx.ty("java.lang.String"),
-            fx.ty("char[]"),
-            fx.ty("int[]"),
-        );
+        let (string, chars, ints) = (fx.ty("java.lang.String"), fx.ty("char[]"), fx.ty("int[]"));
         let mut scala = fx.typing(Language::Scala2);
         assert!(scala.scala_splices(string, chars));
         assert!(!scala.scala_splices(string, ints));
