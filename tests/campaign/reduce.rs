@@ -13,27 +13,28 @@ use serde_json::Value;
 /// Installs `javac@marker`: a program whose source contains `marker` is rejected with one
 /// fixed message at the marker's line; anything else goes to the real javac.
 fn marker_javac(toolchains: &Path, marker: &str) {
+    marker_javac_as(toolchains, "marker", marker, "");
+}
+
+/// Installs `javac@VERSION` rejecting the marker's programs, running the shell line `then`
+/// (with `$a` the file) after its message.
+fn marker_javac_as(toolchains: &Path, version: &str, marker: &str, then: &str) {
     install_script(
         toolchains,
         "javac",
-        "marker",
+        version,
         "com.sun.tools.javac.Main",
         &format!(
-            "#!/bin/sh\nrc=0\nfor a in \"$@\"; do\n  case \"$a\" in\n    *.java)\n      l=$(grep -n -F -- '{marker}' \"$a\" | head -1 | cut -d: -f1)\n      if [ -n \"$l\" ]; then\n        echo \"$a:$l: error: injected rejection of the marker call\"\n        rc=1\n      fi\n      ;;\n  esac\ndone\n[ $rc -ne 0 ] && exit 1\nexec '{}' \"$@\"\n",
+            "#!/bin/sh\nrc=0\nfor a in \"$@\"; do\n  case \"$a\" in\n    *.java)\n      l=$(grep -n -F -- '{marker}' \"$a\" | head -1 | cut -d: -f1)\n      if [ -n \"$l\" ]; then\n        echo \"$a:$l: error: injected rejection of the marker call\"\n        {then}\n        rc=1\n      fi\n      ;;\n  esac\ndone\n[ $rc -ne 0 ] && exit 1\nexec '{}' \"$@\"\n",
             real_javac().display()
         ),
     );
 }
 
-#[test]
-fn a_finding_shrinks_while_it_keeps_its_signature() {
-    let root = tempfile::tempdir().expect("tempdir");
-    let toolchains = root.path().join("toolchains");
-    // `Map.of` with explicit type arguments, called with several locals
-    let marker = "java.util.Map.<";
-    marker_javac(&toolchains, marker);
-    let run = root.path().join("run");
-    thalia(&toolchains)
+/// A campaign of well-typed Java programs of the sample API with `javac@VERSION`, reduction
+/// left for later: its one finding's directory.
+fn marker_campaign(toolchains: &Path, run: &Path, version: &str) -> PathBuf {
+    thalia(toolchains)
         .args([
             "run",
             "--lang",
@@ -45,7 +46,7 @@ fn a_finding_shrinks_while_it_keeps_its_signature() {
             "--budget",
             "60",
             "--compiler",
-            "javac@marker",
+            &format!("javac@{version}"),
             "-j",
             "1",
             "--no-reduce",
@@ -53,7 +54,7 @@ fn a_finding_shrinks_while_it_keeps_its_signature() {
         ])
         .arg(sample_api())
         .arg("--out")
-        .arg(&run)
+        .arg(run)
         .assert()
         .success();
     let bugs: Vec<PathBuf> = std::fs::read_dir(run.join("bugs"))
@@ -63,7 +64,17 @@ fn a_finding_shrinks_while_it_keeps_its_signature() {
         .filter(|p| p.join("program.ir.json").exists())
         .collect();
     assert_eq!(bugs.len(), 1, "one signature: {bugs:?}");
-    let bug = &bugs[0];
+    bugs[0].clone()
+}
+
+#[test]
+fn a_finding_shrinks_while_it_keeps_its_signature() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let toolchains = root.path().join("toolchains");
+    // `Map.of` with explicit type arguments, called with several locals
+    let marker = "java.util.Map.<";
+    marker_javac(&toolchains, marker);
+    let bug = &marker_campaign(&toolchains, &root.path().join("run"), "marker");
     thalia(&toolchains)
         .arg("reduce")
         .arg(bug)
@@ -116,60 +127,21 @@ fn a_finding_shrinks_while_it_keeps_its_signature() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("injected rejection"));
 }
 
-/// Installs `javac@nulls`: like `javac@marker`, and a program with the marker gets one more
-/// error after it for each `null` it writes, so a reduction step that writes a new `null`
-/// (its smallest inhabitant) keeps the first diagnostic but adds an error of its own.
-fn marker_null_javac(toolchains: &Path, marker: &str) {
-    install_script(
-        toolchains,
-        "javac",
-        "nulls",
-        "com.sun.tools.javac.Main",
-        &format!(
-            "#!/bin/sh\nrc=0\nfor a in \"$@\"; do\n  case \"$a\" in\n    *.java)\n      l=$(grep -n -F -- '{marker}' \"$a\" | head -1 | cut -d: -f1)\n      if [ -n \"$l\" ]; then\n        echo \"$a:$l: error: injected rejection of the marker call\"\n        grep -n -o -F null \"$a\" | cut -d: -f1 | while read n; do echo \"$a:$n: error: injected error of a null\"; done\n        rc=1\n      fi\n      ;;\n  esac\ndone\n[ $rc -ne 0 ] && exit 1\nexec '{}' \"$@\"\n",
-            real_javac().display()
-        ),
-    );
-}
-
 #[test]
 fn a_reduction_step_that_adds_an_error_of_its_own_is_refused() {
     let root = tempfile::tempdir().expect("tempdir");
     let toolchains = root.path().join("toolchains");
     let marker = "java.util.Map.<";
-    marker_null_javac(&toolchains, marker);
-    let run = root.path().join("run");
-    thalia(&toolchains)
-        .args([
-            "run",
-            "--lang",
-            "java",
-            "--mode",
-            "well-typed",
-            "--seed",
-            "3",
-            "--budget",
-            "60",
-            "--compiler",
-            "javac@nulls",
-            "-j",
-            "1",
-            "--no-reduce",
-            "--api",
-        ])
-        .arg(sample_api())
-        .arg("--out")
-        .arg(&run)
-        .assert()
-        .success();
-    let bugs: Vec<PathBuf> = std::fs::read_dir(run.join("bugs"))
-        .expect("a finding")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("program.ir.json").exists())
-        .collect();
-    assert_eq!(bugs.len(), 1, "one signature: {bugs:?}");
-    let bug = &bugs[0];
+    // one more error after the marker's for each `null` the program writes: a step that
+    // writes a new `null` (its smallest inhabitant) keeps the first diagnostic but adds an
+    // error of its own
+    marker_javac_as(
+        &toolchains,
+        "nulls",
+        marker,
+        "grep -n -o -F null \"$a\" | cut -d: -f1 | while read n; do echo \"$a:$n: error: injected error of a null\"; done",
+    );
+    let bug = &marker_campaign(&toolchains, &root.path().join("run"), "nulls");
     let java_in = |dir: &Path| {
         let file = std::fs::read_dir(dir)
             .expect("a directory")
