@@ -157,6 +157,9 @@ pub struct SynthContext {
     pub skipped: Vec<(MemberId, SkipReason)>,
     /// Members usable as steps of inhabitant paths.
     pub path_usable: FxHashSet<MemberId>,
+    /// The classes the API describes as protected or package-private: no client outside
+    /// their package names them (`AbstractLinkedList.LinkedListIterator`).
+    pub non_public: FxHashSet<Sym>,
     /// Members that declare checked exceptions (not usable inside lambda bodies).
     pub throws_checked: FxHashSet<MemberId>,
     /// Ground non-generic class types usable as type arguments and local types, by name.
@@ -471,21 +474,19 @@ fn hidden_class_problem(api: &Api, t: TypeId, packages: &FxHashSet<String>) -> O
     found
 }
 
-/// True when type `t` names a class that the API describes as protected or package-private
-/// (`AbstractLinkedList.LinkedListIterator`): no client outside its package can write it.
-fn names_non_public_class(api: &Api, t: TypeId) -> bool {
-    let a = &api.ts.arena;
-    if let Type::Class { name, .. } = a.get(t) {
-        if api
-            .class_by_sym(*name)
-            .is_some_and(|c| !is_public(api.class(c).doc.access_mod.as_deref()))
-        {
+/// True when type `t` names one of the classes of `set`.
+fn mentions_class_in(api: &Api, t: TypeId, set: &FxHashSet<Sym>) -> bool {
+    if set.is_empty() {
+        return false;
+    }
+    let mut stack = vec![t];
+    while let Some(u) = stack.pop() {
+        if matches!(api.ts.arena.get(u), Type::Class { name, .. } if set.contains(name)) {
             return true;
         }
+        api.ts.arena.for_each_child(u, |c| stack.push(c));
     }
-    let mut found = false;
-    a.for_each_child(t, |c| found = found || names_non_public_class(api, c));
-    found
+    false
 }
 
 /// True when `path`, the lower-case prefix of a class name the API lacks, is no package the
@@ -850,6 +851,12 @@ impl SynthContext {
             .filter(|c| c.doc.preview == Some(true))
             .map(|c| c.sym)
             .collect();
+        let non_public: FxHashSet<Sym> = api
+            .classes
+            .iter()
+            .filter(|c| !is_public(c.doc.access_mod.as_deref()))
+            .map(|c| c.sym)
+            .collect();
         let usable_owner = |api: &Api, c: ClassId| {
             let cl = api.class(c);
             let own = if cl.syntax == Syntax::Java || Some(cl.syntax) != native {
@@ -975,7 +982,7 @@ impl SynthContext {
         let mut ids: Vec<MemberId> = api.member_ids().collect();
         ids.sort_by_key(|&m| (api.owner(m).name.clone(), m));
         for m in ids {
-            match Self::member_problem(api, m, &owners, &preview, native, &packages) {
+            match Self::member_problem(api, m, &owners, &preview, &non_public, native, &packages) {
                 None => {
                     // a context API's members serve inhabitant paths only
                     if !api.owner(m).is_context() {
@@ -1063,13 +1070,14 @@ impl SynthContext {
             raw_inner,
             scala_views,
             scala_instances,
+            non_public,
         }
     }
 
     /// True when the target language can write the type ([`expressible`]).
     pub fn expressible(&self, api: &Api, t: TypeId) -> bool {
         expressible(api, t, self.native)
-            && !names_non_public_class(api, t)
+            && !mentions_class_in(api, t, &self.non_public)
             && (self.native.is_none()
                 || hidden_class_problem(api, t, &self.packages).is_none()
                     && !self.names_raw_inner(api, t))
@@ -1189,6 +1197,7 @@ impl SynthContext {
         m: MemberId,
         usable: &[ClassId],
         preview: &FxHashSet<Sym>,
+        non_public: &FxHashSet<Sym>,
         native: Option<Syntax>,
         packages: &FxHashSet<String>,
     ) -> Option<SkipReason> {
@@ -1321,36 +1330,25 @@ impl SynthContext {
         if types.iter().any(|&t| !expressible(api, t, native)) {
             return Some(SkipReason::UnsupportedType);
         }
-        let mentions_preview = |t: TypeId| {
-            let mut found = false;
-            let mut stack = vec![t];
-            while let Some(u) = stack.pop() {
-                if let Type::Class { name, .. } = api.ts.arena.get(u) {
-                    found |= preview.contains(name);
-                }
-                api.ts.arena.for_each_child(u, |c| stack.push(c));
-            }
-            found
-        };
-        if types.iter().any(|&t| mentions_preview(t)) {
+        if types.iter().any(|&t| mentions_class_in(api, t, preview)) {
             return Some(SkipReason::Preview);
         }
-        // a nested class of an API class that the API leaves out is not accessible
-        // (e.g. a public field whose type is a private nested class), nor is one the API
-        // describes as protected or package-private (`AbstractPatriciaTrie.firstEntry()`'s
-        // protected `TrieEntry`, which no client outside the package can name)
+        // a class the API describes as protected or package-private is not accessible
+        // (`AbstractPatriciaTrie.firstEntry()`'s protected `TrieEntry`), nor is a nested
+        // class of an API class that the API leaves out (e.g. a public field whose type is a
+        // private nested class)
+        if types.iter().any(|&t| mentions_class_in(api, t, non_public)) {
+            return Some(SkipReason::NotPublic);
+        }
         let hidden_nested = |t: TypeId| {
             let mut found = false;
             let mut stack = vec![t];
             while let Some(u) = stack.pop() {
                 if let Type::Class { name, .. } = api.ts.arena.get(u) {
                     let n = api.ts.arena.name(*name);
-                    match api.class_by_name(n) {
-                        Some(c) => found |= !is_public(api.class(c).doc.access_mod.as_deref()),
-                        None => {
-                            if let Some((outer, _)) = n.rsplit_once('.') {
-                                found |= api.class_by_name(outer).is_some();
-                            }
+                    if api.class_by_name(n).is_none() {
+                        if let Some((outer, _)) = n.rsplit_once('.') {
+                            found |= api.class_by_name(outer).is_some();
                         }
                     }
                 }
@@ -1475,11 +1473,6 @@ mod tests {
     /// A Java API with a generic class `p.Outer<T>`, its inner class `Inner` and a static
     /// nested class `Nested`, and a class whose methods take each.
     fn outer_inner_api() -> Api {
-        let doc = |v: serde_json::Value| {
-            let d: thalia_extractors::ClassDoc =
-                serde_json::from_value(v).expect("a class document");
-            (PathBuf::from(format!("{}.json", d.name)), d)
-        };
         let method = |name: &str, param: &str| {
             serde_json::json!({"name": name, "parameters": [param], "type_parameters": [],
                 "return_type": "void", "is_static": true, "is_constructor": false,
@@ -1511,6 +1504,12 @@ mod tests {
             ],
             Vec::new(),
         )
+    }
+
+    /// A class document and the path it would have in an API directory.
+    fn doc(v: serde_json::Value) -> (PathBuf, thalia_extractors::ClassDoc) {
+        let d: thalia_extractors::ClassDoc = serde_json::from_value(v).expect("a class document");
+        (PathBuf::from(format!("{}.json", d.name)), d)
     }
 
     #[test]
@@ -1578,11 +1577,6 @@ mod tests {
     #[test]
     fn scala_3_experimental_classes_and_members_make_an_experimental_program() {
         use thalia_translators::ir::{Expr, Program, Stmt, Ty};
-        let doc = |v: serde_json::Value| {
-            let d: thalia_extractors::ClassDoc =
-                serde_json::from_value(v).expect("a class document");
-            (PathBuf::from(format!("{}.json", d.name)), d)
-        };
         let method = |name: &str, experimental: bool| {
             let mut m = serde_json::json!({"name": name, "parameters": [],
                 "type_parameters": [], "return_type": "scala.Unit", "is_static": true,
@@ -1635,11 +1629,6 @@ mod tests {
 
     #[test]
     fn a_member_that_names_a_protected_nested_class_is_not_public() {
-        let doc = |v: serde_json::Value| {
-            let d: thalia_extractors::ClassDoc =
-                serde_json::from_value(v).expect("a class document");
-            (PathBuf::from(format!("{}.json", d.name)), d)
-        };
         let method = |name: &str, ret: &str| {
             serde_json::json!({"name": name, "parameters": [], "type_parameters": [],
                 "return_type": ret, "is_static": false, "is_constructor": false,
@@ -1690,11 +1679,6 @@ mod tests {
 
     #[test]
     fn a_scala_type_named_through_a_private_object_is_not_written() {
-        let doc = |v: serde_json::Value| {
-            let d: thalia_extractors::ClassDoc =
-                serde_json::from_value(v).expect("a class document");
-            (PathBuf::from(format!("{}.json", d.name)), d)
-        };
         let method = |name: &str, param: &str| {
             serde_json::json!({"name": name, "parameters": [param], "type_parameters": [],
                 "return_type": "scala.Unit", "is_static": false, "is_constructor": false,
@@ -1745,11 +1729,6 @@ mod tests {
 
     #[test]
     fn a_member_with_a_context_function_type_is_skipped_not_taken_for_a_function() {
-        let doc = |v: serde_json::Value| {
-            let d: thalia_extractors::ClassDoc =
-                serde_json::from_value(v).expect("a class document");
-            (PathBuf::from(format!("{}.json", d.name)), d)
-        };
         let method = |name: &str, param: &str, ret: &str| {
             serde_json::json!({"name": name, "parameters": [param], "type_parameters": ["T"],
                 "return_type": ret, "is_static": true, "is_constructor": false,

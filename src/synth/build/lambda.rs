@@ -5,7 +5,7 @@
 
 use rand::seq::SliceRandom;
 use rand::Rng;
-use thalia_translators::ir::{Expr, LambdaForm, Receiver, Stmt, Ty, NATIVE_MEMBER};
+use thalia_translators::ir::{Expr, LambdaForm, Stmt, Ty};
 
 use super::inhabitant::{FnType, Inhabitant};
 use super::ir::to_ir;
@@ -500,21 +500,9 @@ impl Worker<'_> {
                     false,
                     &shape,
                 );
-                // the classes that declare the member seen from the receiver's type, which
-                // may be below a mapped one (`x.getKey()` of an `AbstractMapEntry`, declared
-                // by `KeyValue` and by `Map.Entry`: Kotlin's `x.key`)
-                if let Expr::Call {
-                    name,
-                    args,
-                    declared_in,
-                    receiver: Receiver::Expr(_),
-                    ..
-                } = &mut call.expr
-                {
-                    if declared_in.first().is_none_or(|d| d != NATIVE_MEMBER) {
-                        *declared_in = self.typing().declarers(vt, name, args.len());
-                    }
-                }
+                // (its receiver's type may be below a mapped one: `x.getKey()` of an
+                // `AbstractMapEntry` is Kotlin's `x.key`)
+                self.declare_from_receiver(&mut call.expr, vt);
                 return Some((call.expr, ret));
             }
         }

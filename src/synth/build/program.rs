@@ -111,6 +111,25 @@ impl Worker<'_> {
         .0
     }
 
+    /// Names, in a call of a member on a receiver expression of type `receiver`, the classes
+    /// that declare the member as that type sees them (a box's or an enum's override, which
+    /// Kotlin writes its own way; `x.getKey()` of an `AbstractMapEntry`, below `Map.Entry`:
+    /// Kotlin's `x.key`); a member of the language's own API stays spelled as declared.
+    pub(crate) fn declare_from_receiver(&mut self, call: &mut Expr, receiver: TypeId) {
+        if let Expr::Call {
+            name,
+            args,
+            declared_in,
+            receiver: Receiver::Expr(_),
+            ..
+        } = call
+        {
+            if declared_in.first().is_none_or(|d| d != NATIVE_MEMBER) {
+                *declared_in = self.typing().declarers(receiver, name, args.len());
+            }
+        }
+    }
+
     /// True when the language fixes one of a call's type variables `vars` from `args` before
     /// the call's other arguments or its target can, where Java infers it from all of them:
     /// inside an overloaded call's argument, Scala 3 fixes a variable by a primitive argument
@@ -699,20 +718,8 @@ impl Worker<'_> {
         ) = (task.broken, &mut call.expr)
         {
             *declared_in = self.typing().declarers(actual, name, args.len());
-        } else if let (
-            Some(t),
-            Expr::Call {
-                name,
-                args,
-                declared_in,
-                receiver: Receiver::Expr(_),
-                ..
-            },
-        ) = (receiver_ty, &mut call.expr)
-        {
-            // the classes that declare the member seen from the receiver's own type (a box's
-            // or an enum's override, which Kotlin writes its own way)
-            *declared_in = self.typing().declarers(t, name, args.len());
+        } else if let Some(t) = receiver_ty {
+            self.declare_from_receiver(&mut call.expr, t);
         }
         if flow {
             let broken_result = broken_at == Some(Position::Result);
