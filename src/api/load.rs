@@ -11,7 +11,7 @@ use super::{Api, Class, ClassId, ClassKind, Member, MemberId, MemberKind};
 use crate::types::{kotlin_view, scala_view};
 use crate::types::{
     parse_param, parse_type, parse_type_param, parse_type_param_head, ClassSig, ParamType,
-    ParseError, Subst, Sym, Syntax, Type, TypeId, TypeSystem, VarId,
+    ParseError, Subst, Sym, Syntax, Type, TypeArena, TypeId, TypeSystem, VarId,
 };
 use thalia_translators::ir::ArgLists;
 
@@ -665,6 +665,10 @@ impl Builder {
                     receiver: m.receiver(),
                     throws: m.throws.as_deref().unwrap_or(&[]),
                     lists: scala_list_texts(&m.scala),
+                    extra_bounds: m
+                        .other_metadata
+                        .as_ref()
+                        .and_then(|o| o.upper_bounds.as_deref()),
                 };
                 match self.parse_member(id, kind, &texts, &scope) {
                     Ok(p) if self.is_duplicate(&mut seen, id, kind, &texts, &p) => {}
@@ -720,6 +724,7 @@ impl Builder {
                     receiver: f.receiver(),
                     throws: &[],
                     lists: None,
+                    extra_bounds: None,
                 };
                 match self.parse_member(id, MemberKind::Field, &texts, &scope) {
                     Ok(p) if self.is_duplicate(&mut seen, id, MemberKind::Field, &texts, &p) => {}
@@ -873,6 +878,11 @@ impl Builder {
         for (&v, tp) in type_params.iter().zip(t.type_params) {
             parse_type_param(&mut self.ts.arena, syntax, tp, v, &scope).map_err(|e| bad(tp, e))?;
         }
+        if syntax == Syntax::Kotlin {
+            if let Some(bounds) = t.extra_bounds {
+                add_extra_bounds(&mut self.ts.arena, bounds, &type_params, &scope);
+            }
+        }
         if let Some(cycle) = bound_cycles(&self.ts.arena, &type_params).first() {
             let text = t.type_params.join(", ");
             return Err(issue(
@@ -998,21 +1008,8 @@ impl Builder {
         let Some(bounds) = self.classes[i].doc.kotlin.upper_bounds.clone() else {
             return;
         };
-        for (v, _) in tps {
-            let name = self.ts.arena.var_name(*v).to_string();
-            // (the last entry of a name, as a JSON object reads)
-            let Some((_, list)) = bounds.iter().rev().find(|(n, _)| *n == name) else {
-                continue;
-            };
-            for b in list.iter().skip(1) {
-                if let Ok(t) = parse_type(&mut self.ts.arena, Syntax::Kotlin, b, scope) {
-                    let not_null = !matches!(self.ts.arena.get(t), Type::Nullable(_));
-                    let decl = self.ts.arena.var_mut(*v);
-                    decl.upper.push(t);
-                    decl.not_null |= not_null;
-                }
-            }
-        }
+        let vars: Vec<VarId> = tps.iter().map(|&(v, _)| v).collect();
+        add_extra_bounds(&mut self.ts.arena, &bounds, &vars, scope);
     }
 
     /// A Kotlin or Scala member's parsed signature with the language's mapped types replaced
@@ -1121,6 +1118,31 @@ struct MemberKey {
     bounds: Vec<(Vec<TypeId>, Option<TypeId>)>,
 }
 
+/// Adds to each of `vars` the bounds after its first that `bounds` (a Kotlin declaration's
+/// `upper_bounds`, by variable name) lists; an unparsable one is dropped.
+fn add_extra_bounds(
+    arena: &mut TypeArena,
+    bounds: &[(String, Vec<String>)],
+    vars: &[VarId],
+    scope: &[VarId],
+) {
+    for &v in vars {
+        let name = arena.var_name(v).to_string();
+        // (the last entry of a name, as a JSON object reads)
+        let Some((_, list)) = bounds.iter().rev().find(|(n, _)| *n == name) else {
+            continue;
+        };
+        for b in list.iter().skip(1) {
+            if let Ok(t) = parse_type(arena, Syntax::Kotlin, b, scope) {
+                let not_null = !matches!(arena.get(t), Type::Nullable(_));
+                let decl = arena.var_mut(v);
+                decl.upper.push(t);
+                decl.not_null |= not_null;
+            }
+        }
+    }
+}
+
 struct MemberTexts<'a> {
     name: &'a str,
     type_params: &'a [String],
@@ -1129,6 +1151,9 @@ struct MemberTexts<'a> {
     receiver: Option<&'a str>,
     throws: &'a [String],
     lists: Option<ListTexts>,
+    /// Every bound of each Kotlin type parameter with more than one (`upper_bounds`: `C :
+    /// CharSequence, C : R` in a `where` clause); the type-parameter strings carry the first.
+    extra_bounds: Option<&'a [(String, Vec<String>)]>,
 }
 
 /// A Scala method's parameter lists as its document gives them (`parameter_lists`,
@@ -1378,6 +1403,29 @@ mod tests {
             succ[b.from].retain(|&t| t != b.target);
         }
         assert!(back_edges(&succ).is_empty());
+    }
+
+    #[test]
+    fn a_kotlin_functions_where_clause_bounds_its_type_parameter() {
+        // `fun <C, R> C.ifBlank(defaultValue: () -> R): R where C : CharSequence, C : R`
+        let api = crate::embedded::embedded_corpus("kotlin-stdlib-2.4.21").expect("corpus");
+        let c = api.class_by_name("kotlin.text").expect("the package class");
+        let m = api
+            .class(c)
+            .members
+            .iter()
+            .map(|&m| api.member(m))
+            .find(|m| m.name == "ifBlank")
+            .expect("ifBlank");
+        let (cv, rv) = (m.type_params[0], m.type_params[1]);
+        let bounds = &api.ts.arena.var(cv).upper;
+        assert_eq!(bounds.len(), 2, "C : CharSequence and C : R");
+        assert!(
+            bounds
+                .iter()
+                .any(|&b| matches!(api.ts.arena.get(b), Type::Var(v) if *v == rv)),
+            "C is bounded by R"
+        );
     }
 
     #[test]

@@ -438,6 +438,28 @@ pub fn names_raw_inner(api: &Api, t: TypeId) -> bool {
     false
 }
 
+/// True when `t` names a generic class without its type arguments (a raw type, as a Java
+/// supertype list may give one: `KMutableProperty0` for `KMutableProperty0<V>`), which
+/// Kotlin cannot write (a Scala type argument may be a bare type constructor).
+pub fn names_raw_type(api: &Api, t: TypeId) -> bool {
+    let a = &api.ts.arena;
+    match a.get(t) {
+        Type::Class { name, args } => {
+            (args.is_empty()
+                && api
+                    .class_by_sym(*name)
+                    .is_some_and(|c| !api.class(c).type_params.is_empty()))
+                || args.iter().any(|&x| names_raw_type(api, x))
+        }
+        Type::Applied { .. } => false,
+        _ => {
+            let mut raw = false;
+            a.for_each_child(t, |c| raw |= names_raw_type(api, c));
+            raw
+        }
+    }
+}
+
 /// Why a program cannot write type `t` of a Kotlin or Scala member, when it names a class
 /// that is not public (absent from the API though the API describes its package: for a
 /// nested class, its outermost class's) or a Scala singleton type (`Either.type`).
@@ -1080,7 +1102,8 @@ impl SynthContext {
             && !mentions_class_in(api, t, &self.non_public)
             && (self.native.is_none()
                 || hidden_class_problem(api, t, &self.packages).is_none()
-                    && !self.names_raw_inner(api, t))
+                    && !self.names_raw_inner(api, t)
+                    && !(self.native == Some(Syntax::Kotlin) && names_raw_type(api, t)))
     }
 
     /// True when type `t` names one of the classes of `raw_inner`.
@@ -1674,6 +1697,23 @@ mod tests {
             );
             assert!(!ctx.expressible(&api, entry));
             assert!(ctx.expressible(&api, open));
+        }
+    }
+
+    #[test]
+    fn kotlin_writes_no_raw_type() {
+        // a generic class without its type arguments, as a Java supertype list may give it
+        // (the bound `T : KMutableProperty0` of a generic test method, which kotlinc refuses)
+        for (native, writes) in [(None, true), (Some(Syntax::Kotlin), false)] {
+            let mut api = crate::embedded::embedded_corpus("java.base").expect("corpus");
+            let ctx = SynthContext::for_native(&mut api, native);
+            let string = api.ts.arena.class_named("java.lang.String", &[]);
+            let raw = api.ts.arena.class_named("java.util.List", &[]);
+            let full = api.ts.arena.class_named("java.util.List", &[string]);
+            let nested = api.ts.arena.class_named("java.util.List", &[raw]);
+            assert_eq!(ctx.expressible(&api, raw), writes, "{native:?}");
+            assert_eq!(ctx.expressible(&api, nested), writes, "{native:?}");
+            assert!(ctx.expressible(&api, full), "{native:?}");
         }
     }
 

@@ -308,18 +308,26 @@ fn operator_infix_and_default_forms_are_written_and_compile_as_expected() {
     );
 }
 
-/// The opt-in markers of the embedded Kotlin standard library, and each class's own.
-fn stdlib_markers() -> (Vec<String>, std::collections::BTreeMap<String, Vec<String>>) {
+/// The class documents of the embedded Kotlin standard library.
+fn stdlib_docs() -> Vec<Value> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("api-json/kotlin-stdlib-2.4.21");
-    let mut markers = Vec::new();
-    let mut of_class = std::collections::BTreeMap::new();
+    let mut docs = Vec::new();
     for e in std::fs::read_dir(&dir).expect("the embedded stdlib") {
         let p = e.expect("entry").path();
         if p.extension().is_none_or(|x| x != "json") {
             continue;
         }
-        let d: Value =
-            serde_json::from_str(&std::fs::read_to_string(&p).expect("doc")).expect("json");
+        let text = std::fs::read_to_string(&p).expect("doc");
+        docs.push(serde_json::from_str(&text).expect("json"));
+    }
+    docs
+}
+
+/// The opt-in markers of the embedded Kotlin standard library, and each class's own.
+fn stdlib_markers() -> (Vec<String>, std::collections::BTreeMap<String, Vec<String>>) {
+    let mut markers = Vec::new();
+    let mut of_class = std::collections::BTreeMap::new();
+    for d in stdlib_docs() {
         let name = d["name"].as_str().expect("name").to_string();
         if d["opt_in_marker"] == Value::Bool(true) {
             markers.push(name.clone());
@@ -521,4 +529,111 @@ fn a_result_broken_with_unit_is_never_the_result_of_a_lambda() {
         }
     }
     assert!(broken_with_unit > 0, "the seed breaks results with Unit");
+}
+
+/// Per package function of the embedded standard library (`(package, name)`), the opt-in
+/// markers every overload of that name needs (its own and its package class's).
+fn package_function_markers(
+) -> std::collections::BTreeMap<(String, String), std::collections::BTreeSet<String>> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut each: BTreeMap<(String, String), Vec<BTreeSet<String>>> = BTreeMap::new();
+    let strings = |v: &Value| -> BTreeSet<String> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m.as_str().map(String::from))
+            .collect()
+    };
+    for d in stdlib_docs() {
+        let class = d["name"].as_str().expect("name").to_string();
+        let own = strings(&d["opt_in"]);
+        for m in d["methods"].as_array().into_iter().flatten() {
+            let mut needs = strings(&m["other_metadata"]["opt_in"]);
+            needs.extend(own.iter().cloned());
+            let name = m["name"].as_str().expect("method name").to_string();
+            each.entry((class.clone(), name)).or_default().push(needs);
+        }
+    }
+    each.into_iter()
+        .filter_map(|(k, sets)| {
+            let first = sets.first()?.clone();
+            let all: BTreeSet<String> = sets
+                .iter()
+                .fold(first, |acc, s| acc.intersection(s).cloned().collect());
+            (!all.is_empty()).then_some((k, all))
+        })
+        .collect()
+}
+
+#[test]
+fn a_program_that_refers_to_an_experimental_function_opts_in_to_its_markers() {
+    // references wherever one fits: a reference to `kotlin.collections.allEqual` (an
+    // `@ExperimentalStdlibApi` extension) once went without the program's `@OptIn`
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let cfg = tmp.path().join("refs.json");
+    std::fs::write(
+        &cfg,
+        r#"{"swarm": {"references": 1.0, "use_probability": 1.0}}"#,
+    )
+    .expect("config");
+    let out = tmp.path().join("refs");
+    thalia()
+        .args(["synth", "--lang", "kotlin", "--seed", "41", "--stride", "3"])
+        .args(["-j", "2", "--synth-config"])
+        .arg(&cfg)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let markers = package_function_markers();
+    let ir = std::fs::read_to_string(out.join("programs.ir.jsonl")).expect("programs.ir.jsonl");
+    let files: std::collections::BTreeMap<String, String> = runs::records(&out)
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().expect("id").to_string(),
+                r["file"].as_str().expect("file").to_string(),
+            )
+        })
+        .collect();
+    let (mut seen, mut missing) = (0, Vec::new());
+    for line in ir.lines() {
+        let p: Value = serde_json::from_str(line).expect("an IR line");
+        let mut refs = Vec::new();
+        collect_package_refs(&p, &mut refs);
+        let id = p["id"].as_str().expect("id");
+        for key in refs {
+            let Some(needs) = markers.get(&key) else {
+                continue;
+            };
+            seen += 1;
+            let file = files.get(id).expect("the program's record");
+            let source = std::fs::read_to_string(out.join(file)).expect("program");
+            let opted = opt_ins(&source);
+            if !needs.iter().all(|m| opted.contains(m)) {
+                missing.push(format!("{id}: {}.{} needs {needs:?}", key.0, key.1));
+            }
+        }
+    }
+    assert!(
+        seen > 0,
+        "no reference to an experimental function in the sample: the test checks nothing"
+    );
+    assert!(missing.is_empty(), "{missing:#?}");
+}
+
+/// The `(package, name)` of every reference to a package function in an IR value.
+fn collect_package_refs(v: &Value, out: &mut Vec<(String, String)>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(f) = m.get("package_function") {
+                if let (Some(p), Some(n)) = (f["package"].as_str(), f["name"].as_str()) {
+                    out.push((p.to_string(), n.to_string()));
+                }
+            }
+            m.values().for_each(|x| collect_package_refs(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| collect_package_refs(x, out)),
+        _ => {}
+    }
 }

@@ -1,9 +1,10 @@
-//! Issue #36 item 5 in synthesized programs: anonymous classes (Kotlin object expressions)
-//! implementing the API's interfaces or extending its abstract classes where a value of one
-//! or of a supertype is wanted, their generic methods declared with the type arguments
-//! substituted, a class's constructor arguments given; Kotlin type aliases and
-//! Scala type members through which locals are declared. With a form forced on
-//! (`swarm.anonymous_classes = 1.0`, `swarm.type_aliases = 1.0`), a sample of the embedded
+//! Issue #36 items 3 and 5 in synthesized programs: anonymous classes (Kotlin object
+//! expressions) implementing the API's interfaces or extending its abstract classes where a
+//! value of one or of a supertype is wanted, their generic methods declared with the type
+//! arguments substituted, a class's constructor arguments given; Kotlin type aliases and
+//! Scala type members through which locals are declared; constructor calls of generic
+//! classes below a wanted type whose type arguments inference recovers (the diamond). With a
+//! form forced on (`swarm.anonymous_classes = 1.0`, ...), a sample of the embedded
 //! API's programs of each language uses it, the census counts it, and the real compiler
 //! (`thalia check`, which installs it when missing) judges the programs that use it as
 //! expected: no finding that the Java twin does not confirm (the generator's).
@@ -66,6 +67,14 @@ const ALIASES: Form = Form {
     swarm: "type_aliases",
     ir_key: "\"aliases\"",
     census: "type-alias",
+};
+
+/// Constructor calls of generic classes without type arguments (the diamond; Kotlin's and
+/// Scala's constructor calls that leave them to inference).
+const DIAMONDS: Form = Form {
+    swarm: "generic_constructors",
+    ir_key: "\"type_args\":null,\"args\"",
+    census: "diamond",
 };
 
 /// The ids of the programs of a synthesis directory whose IR holds `key`.
@@ -191,4 +200,14 @@ fn kotlin_type_aliases_compile_as_expected() {
 fn scala_type_members_compile_as_expected() {
     form_compiles_as_expected(&ALIASES, "scala3", "well-typed");
     form_compiles_as_expected(&ALIASES, "scala2", "ill-typed");
+}
+
+#[test]
+fn generic_constructor_calls_compile_as_expected_in_every_language() {
+    form_compiles_as_expected(&DIAMONDS, "java", "well-typed");
+    form_compiles_as_expected(&DIAMONDS, "java", "ill-typed");
+    form_compiles_as_expected(&DIAMONDS, "groovy", "well-typed");
+    form_compiles_as_expected(&DIAMONDS, "kotlin", "well-typed");
+    form_compiles_as_expected(&DIAMONDS, "scala3", "well-typed");
+    form_compiles_as_expected(&DIAMONDS, "scala2", "well-typed");
 }

@@ -39,6 +39,7 @@ fn forced() -> SwarmConfig {
         deep_inhabitants: 1.0,
         functional_operands: 1.0,
         inferred_type_args: 1.0,
+        generic_constructors: 1.0,
         related_type_vars: 1.0,
         as_coercion: 1.0,
         ..SwarmConfig::default()
@@ -51,6 +52,7 @@ fn off() -> SwarmConfig {
         deep_inhabitants: 0.0,
         functional_operands: 0.0,
         inferred_type_args: 0.0,
+        generic_constructors: 0.0,
         related_type_vars: 0.0,
         as_coercion: 0.0,
         ..SwarmConfig::default()

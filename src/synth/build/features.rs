@@ -72,6 +72,9 @@ pub struct Features {
     /// See [`SwarmConfig::type_aliases`].
     #[serde(default)]
     pub type_aliases: bool,
+    /// See [`SwarmConfig::generic_constructors`].
+    #[serde(default)]
+    pub generic_constructors: bool,
 }
 
 impl Features {
@@ -108,6 +111,7 @@ impl Features {
             as_coercion: on(cfg.as_coercion),
             anonymous_classes: on(cfg.anonymous_classes),
             type_aliases: on(cfg.type_aliases),
+            generic_constructors: on(cfg.generic_constructors),
         };
         f.method_pointers &= rules.writes_method_pointers();
         f.arrow_lambdas &= rules.writes_arrow_lambdas();
@@ -149,6 +153,7 @@ impl Features {
             as_coercion: true,
             anonymous_classes: true,
             type_aliases: true,
+            generic_constructors: true,
         }
     }
 }

@@ -12,11 +12,12 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use thalia_translators::ir::{Expr, Lit};
 
+use super::anonymous::BELOW_TRIES;
 use super::inhabitant::{CallShape, Inhabitant};
 use super::ir::to_ir;
 use super::rng::SynthRng;
-use super::worker::Worker;
-use crate::api::{MemberId, MemberKind};
+use super::worker::{Below, Worker};
+use crate::api::{ClassId, MemberId, MemberKind};
 use crate::graph::{ApiGraph, EdgeKind, Node};
 use crate::synth::typing::erase::InferInfo;
 use crate::synth::typing::overload::Resolution;
@@ -64,6 +65,13 @@ impl Worker<'_> {
         if !self.building.scope.is_empty() && feats.lambda_bodies && rng.gen_bool(p) {
             if let Some(e) = self.scope_source(rng, t) {
                 return e;
+            }
+        }
+        // a constructor call of a generic class below the wanted type (the diamond); at the
+        // deepest level too, through a constructor without parameters
+        if feats.generic_constructors && rng.gen_bool(p) {
+            if let Some(c) = self.constructed(rng, t, depth) {
+                return c;
             }
         }
         if feats.conditionals && depth > 0 && rng.gen_bool(p) {
@@ -343,6 +351,90 @@ impl Worker<'_> {
         None
     }
 
+    /// A constructor call of a generic concrete API class below generic class type `t`
+    /// (its own class included; `new ArrayDeque<>(..)` for a `Collection<String>`): the class
+    /// instantiated as a subtype of `t`, drawn among the API's up to [`BELOW_TRIES`] times,
+    /// through a constructor that inhabitant paths may use; its type arguments left to
+    /// inference where `t`, its target type, recovers them (as a path's last call).
+    fn constructed(&mut self, rng: &mut SynthRng, t: TypeId, depth: usize) -> Option<Inhabitant> {
+        let (sym, targs) = self.api.ts.arena.as_class(t)?;
+        if targs.is_empty() {
+            return None;
+        }
+        let below = self.classes_below(sym, Below::Constructible);
+        for _ in 0..BELOW_TRIES {
+            let c = *below.get(rng.gen_range(0..below.len().max(1)))?;
+            let Some(ctor) = self.path_constructor(rng, c, depth == 0) else {
+                continue;
+            };
+            let Some(sub) = self.instance_below(rng, c, t, self.cfg.max_type_depth) else {
+                continue;
+            };
+            if !self.ctx.expressible(&self.api, sub) {
+                continue;
+            }
+            let Some((_, args)) = self.api.ts.arena.as_class(sub) else {
+                continue;
+            };
+            let args = args.to_vec();
+            let s = Subst::from_pairs(&self.api.class(c).type_params.clone(), &args);
+            // the form is the constructor's inference: its type arguments go wherever
+            // inference recovers them, whether or not the program erases others
+            return Some(self.call_member_erasing(
+                rng,
+                ctor,
+                &s,
+                None,
+                Some(t),
+                false,
+                depth,
+                true,
+            ));
+        }
+        None
+    }
+
+    /// One of class `c`'s constructors that inhabitant paths may use (no type parameters of
+    /// its own, none the language cannot call, none that throws a checked exception inside a
+    /// lambda), drawn at random; one that takes a function first when functional operands
+    /// are on; only one without parameters when `nullary` (at the deepest level, where an
+    /// argument could be a constructor call again).
+    fn path_constructor(
+        &mut self,
+        rng: &mut SynthRng,
+        c: ClassId,
+        nullary: bool,
+    ) -> Option<MemberId> {
+        let in_lambda = self.building.in_lambda > 0;
+        let candidates: Vec<MemberId> = self.api.class(c).members.clone();
+        let mut usable = Vec::new();
+        for m in candidates {
+            let mem = self.api.member(m);
+            if mem.kind != MemberKind::Constructor
+                || (nullary && !mem.params.is_empty())
+                || !mem.type_params.is_empty()
+                || !self.ctx.path_usable.contains(&m)
+                || (in_lambda && self.ctx.throws_checked.contains(&m))
+                || self.typing().language_problem(m).is_some()
+            {
+                continue;
+            }
+            usable.push(m);
+        }
+        if self.building.features.functional_operands {
+            let mut functional = Vec::new();
+            for &m in &usable {
+                if self.takes_function_member(m) {
+                    functional.push(m);
+                }
+            }
+            if !functional.is_empty() {
+                usable = functional;
+            }
+        }
+        usable.get(rng.gen_range(0..usable.len().max(1))).copied()
+    }
+
     /// True when a member of the path takes a functional interface or a function type.
     fn takes_function(&mut self, path: &[NodeIndex]) -> bool {
         let members: Vec<MemberId> = path
@@ -352,12 +444,15 @@ impl Worker<'_> {
                 Node::Type(_) => None,
             })
             .collect();
-        members.into_iter().any(|m| {
-            let params: Vec<TypeId> = self.api.member(m).params.iter().map(|p| p.ty).collect();
-            params.into_iter().any(|t| {
-                matches!(self.api.ts.arena.get(t), Type::Function { .. })
-                    || self.typing().is_functional_class_type(t)
-            })
+        members.into_iter().any(|m| self.takes_function_member(m))
+    }
+
+    /// True when member `m` takes a functional interface or a function type.
+    fn takes_function_member(&mut self, m: MemberId) -> bool {
+        let params: Vec<TypeId> = self.api.member(m).params.iter().map(|p| p.ty).collect();
+        params.into_iter().any(|t| {
+            matches!(self.api.ts.arena.get(t), Type::Function { .. })
+                || self.typing().is_functional_class_type(t)
         })
     }
 
@@ -502,6 +597,23 @@ impl Worker<'_> {
         receiver_of_next: bool,
         depth: usize,
     ) -> Inhabitant {
+        self.call_member_erasing(rng, m, s, receiver, goal, receiver_of_next, depth, false)
+    }
+
+    /// [`Self::call_member`], its type arguments erased where safe even when the program
+    /// erases none (`erase_for_form`: the form is the inference).
+    #[allow(clippy::too_many_arguments)]
+    fn call_member_erasing(
+        &mut self,
+        rng: &mut SynthRng,
+        m: MemberId,
+        s: &Subst,
+        receiver: Option<Expr>,
+        goal: Option<TypeId>,
+        receiver_of_next: bool,
+        depth: usize,
+        erase_for_form: bool,
+    ) -> Inhabitant {
         let mem = self.api.member(m).clone();
         let arg_tys: Vec<TypeId> = mem
             .params
@@ -545,7 +657,7 @@ impl Worker<'_> {
         let shape = CallShape {
             keep_explicit: false,
             varargs: elems,
-            erase_for_form: false,
+            erase_for_form,
             search_implicits,
             receiver: receiver_of_next,
             // a path's receiver is its previous member's result, whose class the path

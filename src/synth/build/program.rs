@@ -300,16 +300,7 @@ impl Worker<'_> {
             // Java reads a property through its getter
             self.building.no_twin.get_or_insert(NO_PROPERTY_TWIN);
         }
-        if self.ctx.opt_ins_per_member {
-            let markers =
-                crate::synth::context::member_opt_ins(&self.api, m, &self.ctx.opt_in_markers);
-            self.building.opt_ins.extend(markers);
-        }
-        if owner.syntax == Syntax::Scala
-            && crate::synth::context::member_is_experimental(&self.api, m)
-        {
-            self.building.experimental = true;
-        }
+        self.note_use(m);
         if shape.search_implicits && self.ctx.native.is_some_and(|s| s == owner.syntax) {
             if let Some(l) = &mem.scala_lists {
                 arg_exprs.truncate(arg_exprs.len().saturating_sub(l.implicit));
@@ -1256,6 +1247,22 @@ fn cast_operands(e: &mut Expr, has_receiver: bool, casts: &[Option<Ty>], coerce:
             }
         }
         _ => {}
+    }
+}
+
+impl Worker<'_> {
+    /// Notes that the program uses member `m` (calls it or refers to it): the opt-ins it
+    /// needs, and whether it is a Scala experimental member.
+    pub(crate) fn note_use(&mut self, m: MemberId) {
+        if self.ctx.opt_ins_per_member {
+            let markers =
+                crate::synth::context::member_opt_ins(&self.api, m, &self.ctx.opt_in_markers);
+            self.building.opt_ins.extend(markers);
+        }
+        let owner = self.api.owner(m).syntax;
+        if owner == Syntax::Scala && crate::synth::context::member_is_experimental(&self.api, m) {
+            self.building.experimental = true;
+        }
     }
 }
 

@@ -248,6 +248,7 @@ impl Worker<'_> {
                 continue;
             }
             let class = self.api.class(mem.owner).name.clone();
+            self.note_use(m);
             return Some((
                 RefKind::Static {
                     class: class.clone(),
@@ -319,6 +320,7 @@ impl Worker<'_> {
             }
             let receiver = self.exact_receiver(rng, rt, depth - 1);
             let declared_in = self.typing().declarers(self_ty, &mem.name, n);
+            self.note_use(m);
             return Some((
                 RefKind::Bound {
                     receiver: Box::new(receiver),
@@ -408,6 +410,7 @@ impl Worker<'_> {
             }
             let self_ty = self.api.ts.self_type(self.api.class(mem.owner).sym);
             let declared_in = self.typing().declarers(self_ty, &mem.name, rest.len());
+            self.note_use(m);
             return Some((
                 RefKind::Unbound {
                     ty: to_ir(&self.api, p0),
@@ -521,6 +524,7 @@ impl Worker<'_> {
                     Some(args.iter().map(|&a| to_ir(&self.api, a)).collect())
                 }
             };
+            self.note_use(m);
             return Some((
                 RefKind::Constructor {
                     class: cl.name.clone(),
@@ -789,7 +793,8 @@ impl Worker<'_> {
     }
 
     /// The reference to package function `m` on `on`.
-    fn package_ref(&self, m: MemberId, on: RefOn) -> RefKind {
+    fn package_ref(&mut self, m: MemberId, on: RefOn) -> RefKind {
+        self.note_use(m);
         let mem = self.api.member(m);
         RefKind::PackageFunction {
             package: self.api.class(mem.owner).name.clone(),

@@ -92,6 +92,9 @@ pub(crate) enum Below {
     Functional,
     /// Interfaces and abstract classes (for an anonymous class of one).
     Declarable,
+    /// Generic concrete classes (for a constructor call whose type arguments inference may
+    /// recover).
+    Constructible,
 }
 
 /// A worker's memo tables. Each entry depends only on the API and the configuration, never
@@ -448,6 +451,14 @@ impl<'c> Worker<'c> {
                     class.kind,
                     crate::api::ClassKind::Interface | crate::api::ClassKind::Abstract
                 ),
+                Below::Constructible => {
+                    class.kind == crate::api::ClassKind::Class
+                        && !class.type_params.is_empty()
+                        && class.members.iter().any(|&m| {
+                            w.api.member(m).kind == crate::api::MemberKind::Constructor
+                                && w.ctx.path_usable.contains(&m)
+                        })
+                }
             }
         };
         let v: Vec<ClassId> = if sym == self.ctx.object_sym {
