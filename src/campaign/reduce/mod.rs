@@ -658,6 +658,7 @@ pub fn reduce(bug: &Path, opts: &ReduceOptions) -> Result<Reduced, ReduceError> 
         drop_call: finding.expected == Expected::Accept || !types_matter,
         ill_typed: types_matter && finding.expected == Expected::Reject,
         no_untyped_null: finding.compiler.tool == Tool::Kotlin,
+        diamonds_need_a_target: finding.compiler.tool == Tool::Kotlin,
     };
     let hierarchy = if allow.oracle {
         hierarchy::of(

@@ -52,6 +52,11 @@ pub struct Allow {
     /// An untyped `null` is no operand's smallest inhabitant (Kotlin: `null` has no non-null
     /// type, and the Java twin, the oracle, cannot tell).
     pub no_untyped_null: bool,
+    /// A constructor call without type arguments takes them from its expected type alone
+    /// (Kotlin: `ArrayList()` for an `Any` is an error, Java's `new ArrayList<>()` is not),
+    /// which the Java twin, the oracle, cannot judge: no step changes the types of a program
+    /// that holds one.
+    pub diamonds_need_a_target: bool,
 }
 
 /// The JDK supertypes of the library classes a program names, nearest first (a library class
@@ -532,6 +537,21 @@ fn bottom_receivers(e: &Expr) -> Expr {
     })
 }
 
+/// True when `p` holds a constructor call without type arguments (a diamond).
+fn has_diamond(p: &Program) -> bool {
+    let mut found = false;
+    p.walk_exprs(&mut |e| {
+        found |= matches!(
+            e,
+            Expr::New {
+                type_args: None,
+                ..
+            }
+        );
+    });
+    found
+}
+
 /// `e` with every call's explicit type arguments dropped.
 fn drop_type_args(e: &Expr) -> Expr {
     map_expr(e, &|x| match x {
@@ -1003,9 +1023,12 @@ pub fn steps<'a>(
             })
         })
     });
+    // the steps that change types, which an oracle checks (none where a diamond's inference
+    // is the language's own)
+    let retypes = allow.oracle && !(allow.diamonds_need_a_target && has_diamond(p));
     // explicit type arguments go (inference must find them: the oracle checks it)
     let type_args = std::iter::once_with(move || {
-        if !allow.oracle {
+        if !retypes {
             return None;
         }
         let erased = map_stmts(&p.stmts, drop_type_args);
@@ -1013,7 +1036,7 @@ pub fn steps<'a>(
     })
     .flatten();
     // a library class becomes a JDK supertype of it (the oracle checks it)
-    let classes: Vec<String> = if allow.oracle {
+    let classes: Vec<String> = if retypes {
         library_classes(p).into_iter().collect()
     } else {
         Vec::new()
@@ -1028,7 +1051,7 @@ pub fn steps<'a>(
     });
     // each class type written (largest first) becomes `Object` everywhere it is written:
     // the smallest type that may still show the finding (the oracle checks it)
-    let subtrees = if allow.oracle {
+    let subtrees = if retypes {
         class_subtrees(p, 48)
     } else {
         Vec::new()
@@ -1161,6 +1184,44 @@ mod tests {
     }
 
     #[test]
+    fn no_type_changes_where_a_kotlin_diamond_needs_its_expected_type() {
+        // `val a: lib.List<lib.A> = lib.ArrayList()`: Kotlin infers the diamond from the
+        // declared type alone, which `Object` would leave without one (javac, the oracle,
+        // accepts `new ArrayList<>()` for an `Object`)
+        let list = Ty::class("lib.List", vec![Ty::class("lib.A", Vec::new())]);
+        let diamond = Expr::new_instance("lib.ArrayList", None, Vec::new());
+        let mut p = nested();
+        p.stmts.insert(0, Stmt::local("d", list, diamond));
+        let h = Hierarchy::new();
+        let retypes = |allow: Allow| {
+            steps(&p, allow, &h)
+                .filter(|s| {
+                    ["object-type", "string-type", "jdk-type", "drop-type-args"].contains(&s.pass)
+                })
+                .count()
+        };
+        let java = Allow {
+            oracle: true,
+            ..Allow::default()
+        };
+        let kotlin = Allow {
+            diamonds_need_a_target: true,
+            ..java
+        };
+        assert!(retypes(java) > 0);
+        assert_eq!(retypes(kotlin), 0);
+        // without a diamond, Kotlin's types change as Java's do
+        let plain = nested();
+        let count = |allow: Allow| {
+            steps(&plain, allow, &h)
+                .filter(|s| s.pass == "object-type")
+                .count()
+        };
+        assert!(count(kotlin) > 0);
+        assert_eq!(count(kotlin), count(java));
+    }
+
+    #[test]
     fn operands_become_their_smallest_inhabitants_and_conditionals_lose_a_branch() {
         let p = nested();
         let h = Hierarchy::new();
@@ -1290,6 +1351,7 @@ mod tests {
         // in Kotlin an untyped `null` has no non-null type: never a replacement
         let kotlin = Allow {
             no_untyped_null: true,
+            diamonds_need_a_target: false,
             ..oracle
         };
         assert!(
@@ -1361,6 +1423,7 @@ mod tests {
         let kotlin = Allow {
             oracle: true,
             no_untyped_null: true,
+            diamonds_need_a_target: false,
             ..Allow::default()
         };
         let all: Vec<Step> = steps(&p, kotlin, &h).collect();

@@ -379,7 +379,10 @@ impl Worker<'_> {
             let args = args.to_vec();
             let s = Subst::from_pairs(&self.api.class(c).type_params.clone(), &args);
             // the form is the constructor's inference: its type arguments go wherever
-            // inference recovers them, whether or not the program erases others
+            // inference recovers them, whether or not the program erases others; in Kotlin
+            // only where the program erases others (a Kotlin constructor call without them
+            // needs its expected type, which a reduction under the Java twin may change)
+            let for_form = !self.rules.maps_java_classes();
             return Some(self.call_member_erasing(
                 rng,
                 ctor,
@@ -388,7 +391,7 @@ impl Worker<'_> {
                 Some(t),
                 false,
                 depth,
-                true,
+                for_form,
             ));
         }
         None
