@@ -403,10 +403,12 @@ fn measure_mode(
     };
     let mut limit: Option<LimitFigures> = None;
     let mut campaigns: Vec<Option<CampaignFigures>> = Vec::new();
+    // the limit's class files go where a campaign's go (a RAM file system when there is one)
+    let limit_scratch = crate::scratch::dir(&dir.join("limit"));
     let limit_run = LimitRun {
         batches: &batches,
         opts: &opts,
-        dir: &dir.join("limit"),
+        dir: limit_scratch.path(),
     };
     for r in 0..args.repeat.max(1) {
         let mut k = 0;
@@ -808,6 +810,8 @@ fn measure_campaign(
                 store: share(Stage::Store),
                 twins: share(Stage::Twins),
                 run: share(Stage::Run),
+                files: share(Stage::Files),
+                wait: share(Stage::Wait),
             },
         },
         findings: outcome.findings,
@@ -903,7 +907,7 @@ fn ratio(a: f64, b: f64) -> f64 {
 }
 
 /// The column titles of a compiler's table.
-const HEADERS: [&str; 17] = [
+const HEADERS: [&str; 19] = [
     "programs",
     "run",
     "prog/s",
@@ -919,13 +923,15 @@ const HEADERS: [&str; 17] = [
     "attribution",
     "store",
     "twins",
+    "files",
+    "wait",
     "memory/server",
     "load",
 ];
 
 impl ModeFigures {
     /// The rows of this mode: the limit, then each campaign.
-    fn rows(&self) -> Vec<[String; 17]> {
+    fn rows(&self) -> Vec<[String; 19]> {
         let pct = |x: f64| format!("{:.0} %", x * 100.0);
         let mut rows = vec![[
             self.mode.clone(),
@@ -939,6 +945,8 @@ impl ModeFigures {
             self.limit
                 .cpu_per_program
                 .map_or("-".to_string(), |c| format!("{c:.3}")),
+            String::new(),
+            String::new(),
             String::new(),
             String::new(),
             String::new(),
@@ -971,6 +979,8 @@ impl ModeFigures {
                 pct(s.attribution),
                 pct(s.store),
                 pct(s.twins),
+                pct(s.files),
+                pct(s.wait),
                 c.server_memory_mb
                     .map_or("-".to_string(), |m| format!("{m:.0} MiB")),
                 format!("{:.1}", c.load),
@@ -1029,7 +1039,7 @@ impl CompileBenchReport {
     pub fn table(&self) -> String {
         let mut s = self.settings() + "\n";
         for c in &self.compilers {
-            let rows: Vec<[String; 17]> = c.modes.iter().flat_map(ModeFigures::rows).collect();
+            let rows: Vec<[String; 19]> = c.modes.iter().flat_map(ModeFigures::rows).collect();
             let mut widths = HEADERS.map(|h| h.chars().count());
             for r in &rows {
                 for (w, cell) in widths.iter_mut().zip(r) {

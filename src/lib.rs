@@ -20,6 +20,7 @@ pub mod profile;
 pub mod progress;
 pub mod run;
 pub mod rundir;
+pub mod scratch;
 pub mod server;
 pub mod stages;
 pub mod stats;

@@ -8,7 +8,8 @@
 //! [`RunPlan`]) and answers one JSON line (`{"id", "exit", "output", "heap_mb", "nanos",
 //! "cpu_nanos"}`; with a plan, the output holds one section per compiler run). [`CompileServer`]
 //! restarts it transparently when it died (the request is retried once), after a timeout, when
-//! its heap grew past a ceiling, or after a number of requests.
+//! the heap it keeps alive grew past a ceiling (the least used heap over [`HEAP_WINDOW`]
+//! requests), after an `OutOfMemoryError`, or after a number of requests.
 //!
 //! The same class is the one-shot driver of process mode ([`driver_command`]): a fresh JVM that
 //! judges one batch by its plan and streams the sections to its stdout.
@@ -70,17 +71,27 @@ const WARM_UP_TIMEOUT: Duration = Duration::from_secs(300);
 /// When a server is replaced by a fresh one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ServerOptions {
-    /// Restart before the next request once the used heap after a request exceeds this (MiB).
+    /// Restart before the next request once the least used heap after a request, over a
+    /// window of [`HEAP_WINDOW`] requests, exceeds this (MiB): the heap the compiler keeps
+    /// alive between its garbage collections, not its garbage.
     pub max_heap_mb: u64,
-    /// Restart after this many requests.
+    /// Restart after this many requests (a backstop against what the heap does not show).
     pub max_batches: usize,
 }
+
+/// Requests over which a server's least used heap is taken. The used heap after a request
+/// holds the garbage since the last collection; its least value over a few dozen requests,
+/// some of which follow a collection, is the live set a leak would grow.
+pub const HEAP_WINDOW: usize = 32;
 
 impl Default for ServerOptions {
     fn default() -> Self {
         ServerOptions {
             max_heap_mb: 2048,
-            max_batches: 200,
+            // a fresh JVM runs the compiler slower for thousands of programs while the JIT
+            // compiles it: 200 requests (20,000 programs, under a minute of javac) restarted
+            // the fast compilers' servers so often that campaigns ran below the warm limit
+            max_batches: 5_000,
         }
     }
 }
@@ -203,7 +214,11 @@ struct Live {
     lines: Receiver<String>,
     stderr: Arc<Mutex<String>>,
     served: usize,
-    heap_mb: u64,
+    /// The least used heap (MiB) of the window under way, and its requests so far.
+    window: (u64, usize),
+    /// The least used heap of the last whole window ([`HEAP_WINDOW`]), or `u64::MAX` after an
+    /// `OutOfMemoryError`.
+    heap_floor_mb: u64,
 }
 
 /// How long a retired server has to exit by itself once its stdin is closed.
@@ -213,6 +228,16 @@ const GRACE: Duration = Duration::from_secs(10);
 const CONTROL_TIMEOUT: Duration = Duration::from_secs(60);
 
 impl Live {
+    /// Notes a request's used heap (MiB) in the window under way.
+    fn note_heap(&mut self, heap_mb: u64) {
+        let (least, n) = self.window;
+        self.window = (least.min(heap_mb), n + 1);
+        if self.window.1 >= HEAP_WINDOW {
+            self.heap_floor_mb = self.window.0;
+            self.window = (u64::MAX, 0);
+        }
+    }
+
     /// Ends an idle server: its stdin closed, it exits by itself (its shutdown hooks run, so a
     /// coverage agent writes its data), or is killed after [`GRACE`].
     fn close(self) -> String {
@@ -618,7 +643,8 @@ impl CompileServer {
             lines,
             stderr: tail,
             served: 0,
-            heap_mb: 0,
+            window: (u64::MAX, 0),
+            heap_floor_mb: 0,
         });
         self.starts += 1;
         STARTS.fetch_add(1, Ordering::SeqCst);
@@ -864,7 +890,7 @@ impl CompileServer {
         let retire = match self.live.as_mut() {
             Some(l) => {
                 l.served >= self.options.max_batches.max(1)
-                    || l.heap_mb > self.options.max_heap_mb
+                    || l.heap_floor_mb > self.options.max_heap_mb
                     || !matches!(l.child.try_wait(), Ok(None))
             }
             None => false,
@@ -939,10 +965,10 @@ impl CompileServer {
                     });
                 }
                 live.served += 1;
-                live.heap_mb = resp.heap_mb;
+                live.note_heap(resp.heap_mb);
                 // a JVM out of memory is not to be trusted with the next request
                 if resp.exit == 3 && resp.output.contains("java.lang.OutOfMemoryError") {
-                    live.heap_mb = u64::MAX;
+                    live.heap_floor_mb = u64::MAX;
                 }
                 Ok(Ok(ServerRun {
                     exit: resp.exit,

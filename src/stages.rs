@@ -28,11 +28,16 @@ pub enum Stage {
     Twins,
     /// Running accepted programs and their twins (`--run`).
     Run,
+    /// A compile worker's file work: clearing its scratch directory, writing a batch's
+    /// sources.
+    Files,
+    /// A compile worker waiting for the producer's next batch.
+    Wait,
 }
 
 impl Stage {
     /// Every stage, in report order.
-    pub const ALL: [Stage; 7] = [
+    pub const ALL: [Stage; 9] = [
         Stage::Synthesis,
         Stage::Plan,
         Stage::Compile,
@@ -40,6 +45,8 @@ impl Stage {
         Stage::Store,
         Stage::Twins,
         Stage::Run,
+        Stage::Files,
+        Stage::Wait,
     ];
 }
 
@@ -79,6 +86,12 @@ pub struct StageTimes {
     /// [`Stage::Run`].
     #[serde(default)]
     pub run: f64,
+    /// [`Stage::Files`].
+    #[serde(default)]
+    pub files: f64,
+    /// [`Stage::Wait`].
+    #[serde(default)]
+    pub wait: f64,
 }
 
 impl StageTimes {
@@ -92,6 +105,8 @@ impl StageTimes {
             Stage::Store => self.store,
             Stage::Twins => self.twins,
             Stage::Run => self.run,
+            Stage::Files => self.files,
+            Stage::Wait => self.wait,
         }
     }
 
@@ -105,6 +120,8 @@ impl StageTimes {
             store: self.store - earlier.store,
             twins: self.twins - earlier.twins,
             run: self.run - earlier.run,
+            files: self.files - earlier.files,
+            wait: self.wait - earlier.wait,
         }
     }
 }
@@ -120,6 +137,8 @@ pub fn snapshot() -> StageTimes {
         store: s(Stage::Store),
         twins: s(Stage::Twins),
         run: s(Stage::Run),
+        files: s(Stage::Files),
+        wait: s(Stage::Wait),
     }
 }
 

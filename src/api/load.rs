@@ -420,7 +420,7 @@ impl Builder {
                 functional: doc.functional_interface.unwrap_or(false),
                 members: Vec::new(),
                 file,
-                doc,
+                doc: std::sync::Arc::new(doc),
             });
         }
     }

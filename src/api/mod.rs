@@ -99,8 +99,9 @@ pub struct Class {
     pub members: Vec<MemberId>,
     /// The file it was loaded from.
     pub file: PathBuf,
-    /// The document as read (keeps unknown fields for writing back).
-    pub doc: ClassDoc,
+    /// The document as read (keeps unknown fields for writing back); shared, so that a copy
+    /// of a class (synthesis copies the ones it works on) does not copy its documents.
+    pub doc: std::sync::Arc<ClassDoc>,
 }
 
 impl Class {

@@ -46,7 +46,7 @@ impl Api {
         let a = &self.ts.arena;
         let syn = c.syntax;
         let print = |t: TypeId| print_type(a, syn, t);
-        let mut doc = c.doc.clone();
+        let mut doc = ClassDoc::clone(&c.doc);
         // a Kotlin or Scala document's model holds the JVM view of its types
         // (`types::kotlin_view`, `types::scala_view`), which is not the language's: its own
         // strings are written back as they were

@@ -1,7 +1,11 @@
 //! The compile loop: a [`Source`] yields batches of programs on this thread, `jobs` compiler
 //! workers (each with its own [`Compiler`], so its own warm server in server mode) compile
 //! them, the [`Judge`] judges every verdict and the [`Store`] keeps it as soon as its batch
-//! is done.
+//! is done. A worker is three threads, each on its own batch: one writes a batch's sources,
+//! one compiles batch after batch, one judges and records each compiled batch (its twins,
+//! the other compilers, its runs, the store) while the next one compiles and then empties its
+//! scratch directory; the compiler waits for nothing but the next batch. The scratch
+//! directories are on a RAM file system when there is one ([`crate::scratch`]).
 //!
 //! The order in which a source yields programs depends only on its seed and options, so a
 //! resumed run skips exactly the programs the store already judged and, with a program-count
@@ -13,7 +17,7 @@
 //! are judged by the next session.
 
 use super::records::WORK_DIR;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, TrySendError};
 use std::sync::Mutex;
@@ -30,7 +34,10 @@ use super::source::{Source, SourceError};
 use super::store::Store;
 use super::twins;
 use super::variant::Variant;
-use crate::compile::{CompileError, CompileOptions, Compiler, Cutoff, Mode as CompileMode};
+use crate::compile::{
+    BatchResult, CompileError, CompileOptions, Compiler, Cutoff, Mode as CompileMode,
+};
+use crate::profile::DiagnosticFormat;
 use crate::stages::{self, Stage};
 use crate::toolchain::Toolchain;
 
@@ -204,7 +211,13 @@ pub fn run(
     let plan_before = stages::snapshot().plan;
     let mut store = store;
     store.start_clock();
-    let work = store.dir().join(WORK_DIR);
+    // the workers' scratch directories: on a RAM file system when there is one
+    let scratch = crate::scratch::dir(&store.dir().join(WORK_DIR));
+    if let crate::scratch::Scratch::Temp(_) = scratch {
+        // left by an earlier session of the run that was killed
+        let _ = std::fs::remove_dir_all(store.dir().join(WORK_DIR));
+    }
+    let work = scratch.path().to_path_buf();
     let store = Mutex::new(store);
     let failure: Mutex<Option<CampaignError>> = Mutex::new(None);
     let stop = AtomicBool::new(false);
@@ -269,8 +282,78 @@ pub fn run(
             );
             let past_deadline = &past_deadline;
             let found_tx = found_tx.clone();
+            // the worker's three threads: one writes each batch's sources, one compiles batch
+            // after batch, one judges and records each compiled batch and empties its scratch
+            // directory, each on its own batch (three scratch directories in turn)
+            let (ready_tx, ready_rx) = mpsc::sync_channel::<(u64, Vec<Prepared>)>(0);
+            let (done_tx, done_rx) = mpsc::sync_channel::<(u64, Vec<Compiled>)>(0);
+            let home = work.join(format!("w{w}"));
+            let slots: [PathBuf; 3] = ["a", "b", "c"].map(|n| home.join(n));
+            let (prep_found, post_found) = (found_tx.clone(), found_tx.clone());
+            let give_up = move |seq: u64, e: Option<CampaignError>| {
+                let _ = found_tx.send((seq, Vec::new()));
+                if let Some(e) = e {
+                    stop.store(true, Ordering::SeqCst);
+                    failure
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .get_or_insert(e);
+                }
+            };
+            let give_up_too = give_up.clone();
             s.spawn(move || {
+                let found_tx = prep_found;
+                let mut turn = 0usize;
+                loop {
+                    let next = rx.lock().unwrap_or_else(|p| p.into_inner()).recv();
+                    let Ok((seq, batch)) = next else { break };
+                    // no batch is started after a failure, the deadline or Ctrl-C
+                    if stop.load(Ordering::SeqCst) || past_deadline() || cutoff.due() {
+                        let _ = found_tx.send((seq, Vec::new()));
+                        continue;
+                    }
+                    let slot = &slots[turn % slots.len()];
+                    turn += 1;
+                    match prepare(batch, slot) {
+                        // waits for the compiling thread to be done with the batch before
+                        Ok(prepared) => {
+                            if ready_tx.send((seq, prepared)).is_err() {
+                                break;
+                            }
+                        }
+                        Err(e) => give_up(seq, Some(e)),
+                    }
+                }
+            });
+            s.spawn(move || {
+                let give_up = give_up_too;
                 let mut compiler = Compiler::new(tc, opts.mode).with_cutoff(cutoff.clone());
+                let mut compiling = Compiling {
+                    compiler: &mut compiler,
+                    opts,
+                };
+                loop {
+                    let next = stages::time(Stage::Wait, || ready_rx.recv());
+                    let Ok((seq, prepared)) = next else { break };
+                    if stop.load(Ordering::SeqCst) || past_deadline() || cutoff.due() {
+                        give_up(seq, None);
+                        continue;
+                    }
+                    match compiling.compile(prepared) {
+                        // waits for the recording thread to be done with the batch before
+                        Ok(compiled) => {
+                            if done_tx.send((seq, compiled)).is_err() {
+                                break;
+                            }
+                        }
+                        // given up at the cutoff: nothing recorded, judged next session
+                        Err(CampaignError::Compile(CompileError::GivenUp)) => give_up(seq, None),
+                        Err(e) => give_up(seq, Some(e)),
+                    }
+                }
+            });
+            let found_tx = post_found;
+            s.spawn(move || {
                 let mut against: Vec<(Compiler, Option<&'static Variant>)> = opts
                     .against
                     .iter()
@@ -287,33 +370,29 @@ pub fn run(
                         .with_cutoff(cutoff.clone())
                         .with_stage(Stage::Twins)
                 });
-                let dir = work.join(format!("w{w}"));
-                let mut worker = Worker {
-                    compiler: &mut compiler,
+                let mut recording = Recording {
                     twin: twin.as_mut(),
                     against: &mut against,
-                    dir: &dir,
+                    format: tc.tool.profile().diagnostics,
                     opts,
                     judge,
                     cutoff,
                     run_counts,
                 };
-                loop {
-                    let next = rx.lock().unwrap_or_else(|p| p.into_inner()).recv();
-                    let Ok((seq, batch)) = next else { break };
-                    // no batch is started after a failure, the deadline or Ctrl-C
-                    if stop.load(Ordering::SeqCst) || past_deadline() || cutoff.due() {
-                        let _ = found_tx.send((seq, Vec::new()));
-                        continue;
+                for (seq, compiled) in done_rx.iter() {
+                    let n: usize = compiled.iter().map(|c| c.group.batch.len()).sum();
+                    let done = recording.record(&compiled, store);
+                    // the batch's scratch directory, empty for the batch after the next
+                    if let Some(slot) = compiled.first().and_then(|c| c.group.dir.parent()) {
+                        stages::time(Stage::Files, || std::fs::remove_dir_all(slot)).ok();
                     }
-                    let done = worker.compile_and_record(&batch, store);
                     let found = done.as_ref().map(Vec::len).unwrap_or(0) as u64;
                     let _ = found_tx.send((seq, done.as_ref().cloned().unwrap_or_default()));
                     match done {
                         Ok(_) => {
-                            judged.fetch_add(batch.len() as u64, Ordering::SeqCst);
+                            judged.fetch_add(n as u64, Ordering::SeqCst);
                             session_findings.fetch_add(found, Ordering::SeqCst);
-                            bar.inc(batch.len() as u64);
+                            bar.inc(n as u64);
                             show(&lock(store));
                         }
                         // given up at the cutoff: nothing recorded, judged next session
@@ -327,7 +406,7 @@ pub fn run(
                         }
                     }
                 }
-                let _ = std::fs::remove_dir_all(&dir);
+                let _ = std::fs::remove_dir_all(&home);
             });
         }
         drop(found_tx);
@@ -455,12 +534,40 @@ fn lock(m: &Mutex<Store>) -> std::sync::MutexGuard<'_, Store> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// One compiler worker: its compilers, its scratch directory and what it judges with.
-struct Worker<'a> {
+/// A compile worker's compiling thread: its compiler and the campaign's options.
+struct Compiling<'a> {
     compiler: &'a mut Compiler,
+    opts: &'a CampaignOptions,
+}
+
+/// The programs of one flag set of a batch, written: what the worker's compiling thread
+/// compiles.
+struct Prepared {
+    /// The flag set (added to the run's own).
+    flags: Vec<String>,
+    /// Its programs.
+    batch: Vec<Candidate>,
+    /// Their scratch directory (`src/`, `classes/`; the twins' and other compilers' beside).
+    dir: PathBuf,
+    /// Their source files, in `batch`'s order.
+    files: Vec<PathBuf>,
+}
+
+/// The programs of one flag set of a batch, compiled: what the worker's recording thread
+/// judges and keeps.
+struct Compiled {
+    group: Prepared,
+    /// The compiler's verdicts.
+    result: BatchResult,
+}
+
+/// A compile worker's recording thread: what it judges with, its twins' javac and the other
+/// compilers (`--against`).
+struct Recording<'a> {
     twin: Option<&'a mut Compiler>,
     against: &'a mut [(Compiler, Option<&'static Variant>)],
-    dir: &'a Path,
+    /// The diagnostics' format of the compiler under test.
+    format: DiagnosticFormat,
     opts: &'a CampaignOptions,
     judge: &'a Judge,
     cutoff: &'a Cutoff,
@@ -468,7 +575,132 @@ struct Worker<'a> {
     run_counts: (&'a AtomicU64, &'a AtomicU64, &'a AtomicU64),
 }
 
-impl Worker<'_> {
+/// Writes a batch's sources into `slot` (emptied first), a directory per flag set of its
+/// programs (in the order the sets first occur): what a compiling thread compiles.
+fn prepare(batch: Vec<Candidate>, slot: &Path) -> Result<Vec<Prepared>, CampaignError> {
+    let writing = Instant::now();
+    let mut groups: Vec<(Vec<String>, Vec<Candidate>)> = Vec::new();
+    for c in batch {
+        match groups.iter_mut().find(|(f, _)| *f == c.record.flags) {
+            Some((_, g)) => g.push(c),
+            None => groups.push((c.record.flags.clone(), vec![c])),
+        }
+    }
+    // left by a session that was killed (a finished batch's slot is emptied after it)
+    let _ = std::fs::remove_dir_all(slot);
+    let mkdir = |p: &Path| {
+        std::fs::create_dir_all(p).map_err(|source| StoreError::Io {
+            path: p.to_path_buf(),
+            source,
+        })
+    };
+    let mut prepared = Vec::with_capacity(groups.len());
+    for (i, (flags, batch)) in groups.into_iter().enumerate() {
+        let dir = slot.join(format!("g{i}"));
+        let src = dir.join("src");
+        mkdir(&src)?;
+        mkdir(&dir.join("classes"))?;
+        let mut files = Vec::with_capacity(batch.len());
+        for c in &batch {
+            let p = src.join(&c.file);
+            std::fs::write(&p, &c.source).map_err(|source| StoreError::Io {
+                path: p.clone(),
+                source,
+            })?;
+            files.push(p);
+        }
+        prepared.push(Prepared {
+            flags,
+            batch,
+            dir,
+            files,
+        });
+    }
+    stages::add(Stage::Files, writing.elapsed());
+    Ok(prepared)
+}
+
+impl Compiling<'_> {
+    /// Compiles a prepared batch, one invocation per flag set. A batch given up at the
+    /// cutoff is [`CompileError::GivenUp`].
+    fn compile(&mut self, prepared: Vec<Prepared>) -> Result<Vec<Compiled>, CampaignError> {
+        // several flag sets in process mode: one compiler start for all of them
+        let scoped = prepared.len() > 1 && self.compiler.begin_batch();
+        if scoped {
+            crate::stages::add_batch_compiles(1, 0);
+        }
+        let mut compiled = Vec::with_capacity(prepared.len());
+        let mut failed = None;
+        for group in prepared {
+            match self.compile_group(&group) {
+                Ok(result) => compiled.push(Compiled { group, result }),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        if scoped {
+            self.compiler.end_batch();
+        }
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(compiled),
+        }
+    }
+
+    /// Compiles the programs of one flag set (its flags added to the run's own).
+    fn compile_group(&mut self, group: &Prepared) -> Result<BatchResult, CampaignError> {
+        let mut compile = self.opts.compile.clone();
+        compile.flags.extend(group.flags.iter().cloned());
+        let classes = group.dir.join("classes");
+        let mut result = self
+            .compiler
+            .compile_batch(&group.files, &classes, &compile)?;
+        crate::stages::add_batch_compiles(result.starts, result.calls);
+        self.rejudge_alone(&group.batch, &group.files, &classes, &compile, &mut result)?;
+        Ok(result)
+    }
+
+    /// Compiles alone each program of a batch of several that the batch rejected elsewhere
+    /// than at its call under test, and takes that verdict: in a compilation of many files a
+    /// compiler may leave out some of a file's errors (groovyc 6.0.0 reported only an earlier
+    /// error of a file whose call under test it rejected too when compiled alone), and a
+    /// finding must be the program's own.
+    fn rejudge_alone(
+        &mut self,
+        batch: &[Candidate],
+        files: &[std::path::PathBuf],
+        classes: &Path,
+        opts: &CompileOptions,
+        result: &mut BatchResult,
+    ) -> Result<(), CampaignError> {
+        if batch.len() < 2 {
+            return Ok(());
+        }
+        let format = self.compiler.toolchain().tool.profile().diagnostics;
+        for (c, file) in batch.iter().zip(files) {
+            let Some(v) = result.verdicts.get(&c.file) else {
+                continue;
+            };
+            let elsewhere =
+                super::judge::judge_with_reason(c.expected, v, format, c.record.call_lines)
+                    == Some(super::finding::FindingKind::RejectedElsewhere);
+            if !elsewhere {
+                continue;
+            }
+            let alone = self
+                .compiler
+                .compile_batch(std::slice::from_ref(file), classes, opts)?;
+            if let Some(v) = alone.verdicts.get(&c.file) {
+                result.verdicts.insert(c.file.clone(), v.clone());
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Recording<'_> {
     /// Runs the programs of `batch` the compiler accepted (their classes in `classes`) and
     /// their Java twins (compiled with the worker's javac, when it has one) in the sandbox;
     /// returns what each ended in, by key. A program that calls a member acting on the
@@ -476,13 +708,14 @@ impl Worker<'_> {
     fn run_accepted(
         &mut self,
         settings: &crate::run::RunSettings,
+        scratch: &Path,
         batch: &[Candidate],
         verdicts: &std::collections::BTreeMap<String, crate::compile::Verdict>,
         classes: &Path,
     ) -> Result<std::collections::BTreeMap<String, crate::run::RunRecord>, CampaignError> {
         use crate::run::{forbidden_call, test_class, Job, RunOutcome, RunRecord};
         let start = Instant::now();
-        let dir = self.dir.join("run");
+        let dir = scratch.join("run");
         let mut out = std::collections::BTreeMap::new();
         let mut runnable = Vec::new();
         for c in batch {
@@ -577,85 +810,38 @@ impl Worker<'_> {
         Ok(out)
     }
 
-    /// Compiles alone each program of a batch of several that the batch rejected elsewhere
-    /// than at its call under test, and takes that verdict: in a compilation of many files a
-    /// compiler may leave out some of a file's errors (groovyc 6.0.0 reported only an earlier
-    /// error of a file whose call under test it rejected too when compiled alone), and a
-    /// finding must be the program's own.
-    fn rejudge_alone(
+    /// Judges and records the verdicts of a compiled batch, one flag set after another;
+    /// returns the findings' (key, member, family). A batch whose compilation was given up
+    /// at the cutoff records nothing ([`CompileError::GivenUp`]).
+    fn record(
         &mut self,
-        batch: &[Candidate],
-        files: &[std::path::PathBuf],
-        classes: &Path,
-        opts: &CompileOptions,
-        result: &mut crate::compile::BatchResult,
-    ) -> Result<(), CampaignError> {
-        if batch.len() < 2 {
-            return Ok(());
-        }
-        let format = self.compiler.toolchain().tool.profile().diagnostics;
-        for (c, file) in batch.iter().zip(files) {
-            let Some(v) = result.verdicts.get(&c.file) else {
-                continue;
-            };
-            let elsewhere =
-                super::judge::judge_with_reason(c.expected, v, format, c.record.call_lines)
-                    == Some(super::finding::FindingKind::RejectedElsewhere);
-            if !elsewhere {
-                continue;
-            }
-            let alone = self
-                .compiler
-                .compile_batch(std::slice::from_ref(file), classes, opts)?;
-            if let Some(v) = alone.verdicts.get(&c.file) {
-                result.verdicts.insert(c.file.clone(), v.clone());
-            }
-        }
-        Ok(())
-    }
-
-    /// Compiles one batch in the worker's directory, one invocation per flag set of its
-    /// programs (in the order they first occur), and records every program's verdict;
-    /// returns the findings' (key, member, family). A batch given up at the cutoff records
-    /// nothing ([`CompileError::GivenUp`]).
-    fn compile_and_record(
-        &mut self,
-        batch: &[Candidate],
+        compiled: &[Compiled],
         store: &Mutex<Store>,
     ) -> Result<Vec<Found>, CampaignError> {
-        let mut groups: Vec<(Vec<String>, Vec<Candidate>)> = Vec::new();
-        for c in batch {
-            match groups.iter_mut().find(|(f, _)| *f == c.record.flags) {
-                Some((_, g)) => g.push(c.clone()),
-                None => groups.push((c.record.flags.clone(), vec![c.clone()])),
-            }
-        }
-        // several flag sets in process mode: one compiler start for all of them
-        let scoped = groups.len() > 1 && self.compiler.begin_batch();
-        if scoped {
-            crate::stages::add_batch_compiles(1, 0);
-        }
-        let found = groups
-            .iter()
-            .try_fold(Vec::new(), |mut found, (flags, group)| {
-                found.extend(self.compile_group(group, flags, store)?);
-                Ok(found)
-            });
-        if scoped {
-            self.compiler.end_batch();
-        }
-        found
+        compiled.iter().try_fold(Vec::new(), |mut found, group| {
+            found.extend(self.record_group(group, store)?);
+            Ok(found)
+        })
     }
 
-    /// Compiles the programs of one flag set (`flags`, added to the run's own) and records
-    /// their verdicts.
-    fn compile_group(
+    /// Judges and records the verdicts of one flag set's programs: their twins, the other
+    /// compilers and oracles, their runs (`--run`).
+    fn record_group(
         &mut self,
-        batch: &[Candidate],
-        flags: &[String],
+        compiled: &Compiled,
         store: &Mutex<Store>,
     ) -> Result<Vec<Found>, CampaignError> {
-        let dir = self.dir;
+        let Compiled {
+            group:
+                Prepared {
+                    flags,
+                    batch,
+                    dir,
+                    files,
+                },
+            result,
+        } = compiled;
+        let (dir, files) = (dir.as_path(), files.as_slice());
         let base = self.opts;
         let mut compile = base.compile.clone();
         compile.flags.extend(flags.iter().cloned());
@@ -663,31 +849,13 @@ impl Worker<'_> {
             compile,
             ..base.clone()
         };
-        let src = dir.join("src");
         let classes = dir.join("classes");
-        let _ = std::fs::remove_dir_all(dir);
         let mkdir = |p: &Path| {
             std::fs::create_dir_all(p).map_err(|source| StoreError::Io {
                 path: p.to_path_buf(),
                 source,
             })
         };
-        mkdir(&src)?;
-        mkdir(&classes)?;
-        let mut files = Vec::with_capacity(batch.len());
-        for c in batch {
-            let p = src.join(&c.file);
-            std::fs::write(&p, &c.source).map_err(|source| StoreError::Io {
-                path: p.clone(),
-                source,
-            })?;
-            files.push(p);
-        }
-        let mut result = self
-            .compiler
-            .compile_batch(&files, &classes, &opts.compile)?;
-        crate::stages::add_batch_compiles(result.starts, result.calls);
-        self.rejudge_alone(batch, &files, &classes, &opts.compile, &mut result)?;
         let share = result.seconds / batch.len().max(1) as f64;
         let verdict_of = |c: &Candidate| {
             result.verdicts.get(&c.file).ok_or_else(|| {
@@ -727,10 +895,12 @@ impl Worker<'_> {
                 .collect();
             twins::compile_differential(&oracles, dir, &untwinned, &opts.compile, self.cutoff)?
         };
-        let format = self.compiler.toolchain().tool.profile().diagnostics;
+        let format = self.format;
         // the accepted programs run, with their twins (`--run`)
         let mut runs = match &opts.run {
-            Some(settings) => self.run_accepted(settings, batch, &result.verdicts, &classes)?,
+            Some(settings) => {
+                self.run_accepted(settings, dir, batch, &result.verdicts, &classes)?
+            }
             None => std::collections::BTreeMap::new(),
         };
         // the same files with every other compiler
@@ -745,7 +915,7 @@ impl Worker<'_> {
                     flags: own,
                     ..base.compile.clone()
                 };
-                others.push(other.compile_batch(&files, &out, &compile)?);
+                others.push(other.compile_batch(files, &out, &compile)?);
                 continue;
             };
             // the variant's flags (they choose its frontend; else the programs'), and its
@@ -772,7 +942,7 @@ impl Worker<'_> {
                 }
                 vfiles
             } else {
-                files.clone()
+                files.to_vec()
             };
             others.push(other.compile_batch(&vfiles, &out, &compile)?);
         }

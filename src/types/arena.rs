@@ -194,6 +194,9 @@ pub struct TypeArena {
     vars: Vec<TypeVar>,
     syms: Vec<Box<str>>,
     sym_map: FxHashMap<Box<str>, Sym>,
+    /// The class type without arguments of each symbol interned so far (by symbol index):
+    /// synthesis asks for these all the time, and a lookup in `map` compares whole types.
+    plain: Vec<Option<TypeId>>,
 }
 
 impl fmt::Debug for TypeArena {
@@ -334,10 +337,25 @@ impl TypeArena {
 
     /// A class type `name<args>`.
     pub fn class(&mut self, name: Sym, args: &[TypeId]) -> TypeId {
-        self.intern(Type::Class {
+        if !args.is_empty() {
+            return self.intern(Type::Class {
+                name,
+                args: args.into(),
+            });
+        }
+        let i = name.0 as usize;
+        if let Some(Some(id)) = self.plain.get(i) {
+            return *id;
+        }
+        let id = self.intern(Type::Class {
             name,
-            args: args.into(),
-        })
+            args: Box::new([]),
+        });
+        if self.plain.len() <= i {
+            self.plain.resize(i + 1, None);
+        }
+        self.plain[i] = Some(id);
+        id
     }
 
     /// A class type named by a string.

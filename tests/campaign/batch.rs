@@ -664,10 +664,35 @@ fn coverage_in_warm_servers_equals_coverage_in_processes() {
     }
 }
 
+/// The running JDK's javac as a toolchain with `jvm_options`, and the arguments that compile a
+/// small class `A` in `dir` into `dir/out`.
+fn javac_and_a_class(
+    dir: &Path,
+    jvm_options: Vec<String>,
+) -> (::thalia::toolchain::Toolchain, Vec<String>) {
+    let tc = ::thalia::toolchain::Toolchain {
+        tool: ::thalia::toolchain::Tool::Javac,
+        version: "jdk".into(),
+        classpath: Vec::new(),
+        runtime: Vec::new(),
+        main_class: "com.sun.tools.javac.Main".into(),
+        java: real_javac(),
+        coordinate: None,
+        jvm_options,
+    };
+    let src = dir.join("A.java");
+    std::fs::write(&src, "class A {\n    int f() { return 1; }\n}\n").expect("write");
+    let args: Vec<String> = vec![
+        "-d".into(),
+        dir.join("out").display().to_string(),
+        src.display().to_string(),
+    ];
+    (tc, args)
+}
+
 #[test]
 fn a_restarted_warm_server_records_its_own_start_up_data() {
     use ::thalia::server::{CompileServer, ServerOptions};
-    use ::thalia::toolchain::{Tool, Toolchain};
     let test = "a_restarted_warm_server_records_its_own_start_up_data";
     if !have_jdk(test) {
         return;
@@ -687,16 +712,10 @@ fn a_restarted_warm_server_records_its_own_start_up_data() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let jacoco = coverage::Jacoco { agent, cli };
     let filters = ["com.sun.tools.javac.comp*".to_string()];
-    let tc = Toolchain {
-        tool: Tool::Javac,
-        version: "jdk".into(),
-        classpath: Vec::new(),
-        runtime: Vec::new(),
-        main_class: "com.sun.tools.javac.Main".into(),
-        java: real_javac(),
-        coordinate: None,
-        jvm_options: vec![coverage::server_agent_option(&jacoco, &filters)],
-    };
+    let (tc, args) = javac_and_a_class(
+        tmp.path(),
+        vec![coverage::server_agent_option(&jacoco, &filters)],
+    );
     let (startup, cell, next) = (
         tmp.path().join("startup"),
         tmp.path().join("cell"),
@@ -705,13 +724,6 @@ fn a_restarted_warm_server_records_its_own_start_up_data() {
     for d in [&startup, &cell, &next] {
         std::fs::create_dir_all(d).expect("mkdir");
     }
-    let src = tmp.path().join("A.java");
-    std::fs::write(&src, "class A {\n    int f() { return 1; }\n}\n").expect("write");
-    let args: Vec<String> = vec![
-        "-d".into(),
-        tmp.path().join("out").display().to_string(),
-        src.display().to_string(),
-    ];
     // retired after two requests (the warm-up's not counted): the third goes to a new process
     let options = ServerOptions {
         max_batches: 2,
@@ -766,6 +778,40 @@ fn a_restarted_warm_server_records_its_own_start_up_data() {
     let mut want = vec![copied[1].clone(), "jacoco-next.exec".to_string()];
     want.sort();
     assert_eq!(names(&next), want);
+}
+
+/// A warm server is retired by the heap it keeps alive, not by one request's garbage: with a
+/// ceiling of 0 MiB it serves a whole window of requests (each leaves some heap in use, which
+/// retired it after its first request before), and the first request after the window goes
+/// to a fresh process.
+#[test]
+fn a_warm_server_is_retired_by_its_least_heap_over_a_window_not_one_request() {
+    use ::thalia::server::{CompileServer, ServerOptions, HEAP_WINDOW};
+    let test = "a_warm_server_is_retired_by_its_least_heap_over_a_window_not_one_request";
+    if !have_jdk(test) {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (tc, args) = javac_and_a_class(tmp.path(), Vec::new());
+    let options = ServerOptions {
+        max_heap_mb: 0,
+        ..ServerOptions::default()
+    };
+    let mut server = CompileServer::start_with(&tc, options).expect("starts");
+    let mut pids = Vec::new();
+    for _ in 0..=HEAP_WINDOW {
+        let r = server
+            .compile(&args, Duration::from_secs(120))
+            .expect("compiles");
+        assert_eq!(r.exit, 0, "{}", r.output);
+        pids.push(server.pid().expect("running"));
+    }
+    assert!(
+        pids[..HEAP_WINDOW].iter().all(|p| *p == pids[0]),
+        "retired within the window: {pids:?}"
+    );
+    assert_ne!(pids[HEAP_WINDOW], pids[0], "not retired after the window");
+    assert_eq!(server.starts(), 2);
 }
 
 /// `thalia batch --run`: every cell runs the programs javac accepts in the sandbox (each has

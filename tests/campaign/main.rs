@@ -14,6 +14,7 @@ mod javac_harness;
 mod known;
 mod oracles;
 mod phases;
+mod pipeline;
 mod reduce;
 mod reduce_deep;
 mod run_programs;
