@@ -7,7 +7,8 @@
 //! allocator): a campaign that writes and removes a few hundred files a second spent about
 //! half of its own CPU time creating files, beside the compiler on the same cores. A tmpfs
 //! has no such cost. The root is, in this order: `$THALIA_SCRATCH` (a directory; `run` for the
-//! run directory), `/dev/shm` when it is a writable tmpfs, else the run directory.
+//! run directory), `/dev/shm` when it is a tmpfs with [`MIN_FREE_BYTES`] free, else the run
+//! directory.
 
 use std::path::{Path, PathBuf};
 
@@ -55,7 +56,7 @@ pub fn dir(fallback: &Path) -> Scratch {
     }
 }
 
-/// The scratch root: `$THALIA_SCRATCH`, else `/dev/shm` when it is a writable tmpfs; `None`
+/// The scratch root: `$THALIA_SCRATCH`, else `/dev/shm` when it is a tmpfs with room; `None`
 /// for the run directory.
 pub fn root() -> Option<PathBuf> {
     match std::env::var_os(SCRATCH_ENV) {
@@ -67,13 +68,24 @@ pub fn root() -> Option<PathBuf> {
         }
         _ => {
             let shm = Path::new("/dev/shm");
-            is_tmpfs(shm).then(|| shm.to_path_buf())
+            is_tmpfs_with_room(shm, MIN_FREE_BYTES).then(|| shm.to_path_buf())
         }
     }
 }
 
+/// The free space a RAM file system needs to be the scratch root: a container's `/dev/shm` is
+/// often 64 MiB, which the class files of a few workers' batches could fill (a compiler that
+/// cannot write its classes fails every program of its batch).
+pub const MIN_FREE_BYTES: u64 = 512 * 1024 * 1024;
+
 /// Whether `p` is a directory on a tmpfs.
+#[cfg(test)]
 fn is_tmpfs(p: &Path) -> bool {
+    is_tmpfs_with_room(p, 0)
+}
+
+/// Whether `p` is a directory on a tmpfs with at least `free` bytes free.
+fn is_tmpfs_with_room(p: &Path, free: u64) -> bool {
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::ffi::OsStrExt;
@@ -86,11 +98,13 @@ fn is_tmpfs(p: &Path) -> bool {
         let rc = unsafe { libc::statfs(c.as_ptr(), &mut st) };
         #[allow(clippy::unnecessary_cast)]
         let kind = st.f_type as i64;
-        rc == 0 && kind == TMPFS_MAGIC && p.is_dir()
+        #[allow(clippy::unnecessary_cast)]
+        let room = (st.f_bavail as u64).saturating_mul(st.f_bsize as u64);
+        rc == 0 && kind == TMPFS_MAGIC && room >= free && p.is_dir()
     }
     #[cfg(not(target_os = "linux"))]
     {
-        let _ = p;
+        let _ = (p, free);
         false
     }
 }
@@ -152,5 +166,7 @@ mod tests {
             f.get(1) == Some(&"/dev/shm") && f.get(2) == Some(&"tmpfs")
         });
         assert_eq!(is_tmpfs(shm), said && shm.is_dir());
+        // no file system has this much room: a tmpfs too small is not taken
+        assert!(!is_tmpfs_with_room(shm, u64::MAX));
     }
 }
