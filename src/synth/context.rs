@@ -6,8 +6,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use thalia_extractors::KotlinKind;
 
 use crate::api::{Api, ClassId, ClassKind, MemberId, MemberKind, ResolvedMember};
-use crate::graph::ApiGraph;
+use crate::graph::{ApiGraph, Node};
 use crate::types::{kotlin_view, scala_view, Prim, Sym, Syntax, Type, TypeId, VarId};
+use petgraph::graph::NodeIndex;
 
 /// Why a member is not exercised.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, serde::Serialize)]
@@ -98,6 +99,9 @@ pub enum SkipReason {
     /// the expected type is no context function, and an argument for one is a context
     /// closure, so it is no plain function (`A => B`) and not modelled yet.
     ScalaContextFunction,
+    /// `kotlin.context(with, block)`: KDoc writes the block's type with context parameters
+    /// (`context(A) () -> R`), which the API reads as a plain function type (`(A) -> R`).
+    KotlinContextParameters,
 }
 
 impl SkipReason {
@@ -139,6 +143,9 @@ impl SkipReason {
             SkipReason::ScalaContextFunction => {
                 "Scala 3 context function type (A ?=> B, applied to the givens in scope)"
             }
+            SkipReason::KotlinContextParameters => {
+                "Kotlin function type with context parameters (kotlin.context), read as a plain one"
+            }
             SkipReason::KotlinMappedParameter => {
                 "Object parameter Kotlin types with the element type (Map.get, Collection.contains)"
             }
@@ -157,6 +164,10 @@ pub struct SynthContext {
     pub skipped: Vec<(MemberId, SkipReason)>,
     /// Members usable as steps of inhabitant paths.
     pub path_usable: FxHashSet<MemberId>,
+    /// The type-variable nodes of the graph that a path through a member taking a function
+    /// reaches (`Objects.requireNonNullElseGet`'s `T`, `ThreadLocal.get`'s `T` after
+    /// `withInitial(Supplier)`): a value of any type that such a variable can take.
+    pub function_var_nodes: Vec<NodeIndex>,
     /// The classes the API describes as protected or package-private: no client outside
     /// their package names them (`AbstractLinkedList.LinkedListIterator`).
     pub non_public: FxHashSet<Sym>,
@@ -574,6 +585,72 @@ pub fn outer_class(api: &Api, m: MemberId) -> Option<ClassId> {
     let outer = api.class_by_name(owner.parent.as_deref()?)?;
     let oc = api.class(outer);
     (oc.is_class && oc.kind != ClassKind::Interface && !oc.is_generic()).then_some(outer)
+}
+
+/// True when member `m` takes a functional interface or a function type.
+pub fn takes_function(api: &Api, m: MemberId) -> bool {
+    api.member(m).params.iter().any(|p| {
+        let t = match *api.ts.arena.get(p.ty) {
+            Type::Nullable(i) => i,
+            _ => p.ty,
+        };
+        match api.ts.arena.get(t) {
+            Type::Function { .. } => true,
+            Type::Class { name, .. } => api
+                .class_by_sym(*name)
+                .is_some_and(|c| api.class(c).functional),
+            _ => false,
+        }
+    })
+}
+
+/// The type-variable nodes of `graph` that a path of usable members from a receiver-less one
+/// reaches through a member that takes a function (a fixpoint over the graph: a node is
+/// reached when a source of one of its in-edges is, a member also through its receiver).
+fn function_var_nodes(api: &Api, graph: &ApiGraph, usable: &FxHashSet<MemberId>) -> Vec<NodeIndex> {
+    let g = &graph.graph;
+    let n = g.node_count();
+    // 0: not reached, 1: reached, 2: reached through a member that takes a function
+    let mut level = vec![0u8; n];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for ix in g.node_indices() {
+            let mut best = 0u8;
+            for (_, src, _) in graph.in_edges(ix) {
+                best = best.max(level[src.index()]);
+            }
+            let new = match g[ix] {
+                Node::Member(m) if !usable.contains(&m) => 0,
+                Node::Member(m) => {
+                    let mem = api.member(m);
+                    let reached = if mem.needs_receiver() { best } else { 1 };
+                    if reached > 0 && takes_function(api, m) {
+                        2
+                    } else {
+                        reached
+                    }
+                }
+                Node::Type(_) => best,
+            };
+            if new > level[ix.index()] {
+                level[ix.index()] = new;
+                changed = true;
+            }
+        }
+    }
+    // a variable bounded below (Scala's `B >: A` of `reduceLeft`) is met by few types, and
+    // Java's view of the bound is not Scala's (`AnyRef` is no supertype of `Int`)
+    g.node_indices()
+        .filter(|&ix| level[ix.index()] == 2)
+        .filter(|&ix| match g[ix] {
+            Node::Type(t) => match *api.ts.arena.get(t) {
+                Type::Var(v) => api.ts.arena.var(v).lower.is_none(),
+                _ => false,
+            },
+            Node::Member(_) => false,
+        })
+        .collect()
 }
 
 /// The Kotlin kind the Kotlin view records for a class (`object`, `companion`,
@@ -1059,6 +1136,7 @@ impl SynthContext {
             }
         }
         let throws_checked = Self::checked_throwers(api);
+        let function_var_nodes = function_var_nodes(api, &graph, &path_usable);
         let scala_views = if native == Some(Syntax::Scala) {
             implicit_views(api)
         } else {
@@ -1074,6 +1152,7 @@ impl SynthContext {
             testable,
             skipped,
             path_usable,
+            function_var_nodes,
             throws_checked,
             concrete,
             generic,
@@ -1243,6 +1322,9 @@ impl SynthContext {
             .any(|t| names_context_function(api, t))
         {
             return Some(SkipReason::ScalaContextFunction);
+        }
+        if owner.syntax == Syntax::Kotlin && owner.name == "kotlin" && mem.name == "context" {
+            return Some(SkipReason::KotlinContextParameters);
         }
         let own = native.is_some() && native == Some(owner.syntax);
         if mem.is_suspend && own {
@@ -1883,6 +1965,39 @@ mod tests {
                 views.iter().any(|(a, b)| a == p && b == r),
                 "{p} => {r} not among {} views",
                 views.len()
+            );
+        }
+    }
+
+    #[test]
+    fn a_type_variable_is_a_function_node_when_a_path_through_a_function_reaches_it() {
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("corpus");
+        let ctx = SynthContext::new(&mut api);
+        let objects = api.class_by_name("java.util.Objects").expect("Objects");
+        // the result node of `Objects`'s one-parameter method `name`
+        let result_node = |api: &Api, name: &str, params: usize| {
+            let m = api
+                .class(objects)
+                .members
+                .iter()
+                .copied()
+                .find(|&m| api.member(m).name == name && api.member(m).params.len() == params)
+                .expect("the method");
+            assert!(matches!(api.ts.arena.get(api.member(m).ret), Type::Var(_)));
+            ctx.graph
+                .node_of_type(api.member(m).ret)
+                .expect("a result node")
+        };
+        // `<T> T requireNonNullElseGet(T, Supplier<? extends T>)` takes a function
+        let else_get = result_node(&api, "requireNonNullElseGet", 2);
+        assert!(ctx.function_var_nodes.contains(&else_get));
+        // `<T> T requireNonNull(T)`: no path to its own `T` takes a function
+        let plain = result_node(&api, "requireNonNull", 1);
+        assert!(!ctx.function_var_nodes.contains(&plain));
+        // only type variables
+        for &n in &ctx.function_var_nodes {
+            assert!(
+                matches!(ctx.graph.graph[n], Node::Type(t) if matches!(api.ts.arena.get(t), Type::Var(_)))
             );
         }
     }

@@ -264,12 +264,31 @@ impl JavaFamily for Emitter {
             body,
             block,
             ret,
+            target,
             ..
         } = e
         else {
             return self.expr(e);
         };
         self.check_uniform_params(params)?;
+        // a Kotlin function type is a generic `FunctionN` to Java: its parameters are boxes
+        // (`(java.lang.Integer l1) -> ..` for `(Int) -> Int`)
+        let boxed: Vec<(String, Option<Ty>)>;
+        let params = if matches!(target, Some(Ty::Function { .. })) {
+            boxed = params
+                .iter()
+                .map(|(n, t)| {
+                    let t = t.as_ref().map(|t| match t {
+                        Ty::Prim(_) => Ty::Nullable(Box::new(t.clone())),
+                        t => t.clone(),
+                    });
+                    (n.clone(), t)
+                })
+                .collect();
+            &boxed
+        } else {
+            params
+        };
         let params = self.params(params)?;
         let body = match body.as_ref() {
             body if !block.is_empty() => self.block_body(block, body, ret.as_ref())?,

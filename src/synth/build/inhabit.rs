@@ -22,7 +22,7 @@ use crate::graph::{ApiGraph, EdgeKind, Node};
 use crate::synth::typing::erase::InferInfo;
 use crate::synth::typing::overload::Resolution;
 use crate::synth::typing::sequence::TypingSequence;
-use crate::types::{Prim, Subst, Type, TypeArena, TypeId, UnifyMode, VarId};
+use crate::types::{Prim, Subst, Type, TypeArena, TypeId, UnifyMode, VarId, Wildcard};
 
 /// The string literals drawn for `String` (the empty string among them).
 const STRINGS: [&str; 6] = ["a", "thalia", "x1", "", "Hello", "42"];
@@ -35,6 +35,34 @@ const CHARS: [char; 4] = ['a', 'z', '0', ' '];
 /// searches per target: the k shortest paths of a type are mostly one or two calls long and
 /// seldom take a function.
 pub const DEEP_YEN_FACTOR: usize = 4;
+
+/// The share of the use probability at which a program with functional operands on looks
+/// for an operand's value among the paths through a member that takes a function before
+/// any other form (the other paths are tried later, functional ones first). Default 0.6:
+/// at the full use probability such paths would replace most literals and conditionals.
+pub const FUNCTION_PATH_SHARE: f64 = 1.0;
+
+/// The probability that a program with generic constructors on makes an operand of a
+/// generic class type by a constructor call of a class below it (at least the use
+/// probability). Default 0.7: such operands are mostly made by paths and conditionals
+/// otherwise, and the form (the diamond, constructor inference) fits few positions.
+pub const GENERIC_CONSTRUCTOR_USE: f64 = 0.7;
+
+/// How many of the type variables that a path through a member taking a function reaches
+/// are tried for one operand (after the operand's own type's paths): each costs a path
+/// search the first time and a unification.
+pub const FUNCTION_VAR_TRIES: usize = 4;
+
+/// Which of a type's paths [`Worker::path_inhabitant`] tries.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum PathPick {
+    /// Every path, in random order.
+    Any,
+    /// The paths whose last member is no constructor first (a call chain's receiver).
+    Call,
+    /// Only the paths through a member that takes a functional interface or function type.
+    Function,
+}
 
 /// Added to a drawn integer to make a `float` literal with a fraction (exact in binary).
 const FLOAT_FRACTION: f32 = 0.5;
@@ -55,7 +83,7 @@ impl Worker<'_> {
             && depth > 0
             && matches!(self.api.ts.arena.get(t), Type::Class { .. })
         {
-            if let Some(e) = self.path_inhabitant(rng, t, depth, true) {
+            if let Some(e) = self.path_inhabitant(rng, t, depth, PathPick::Call) {
                 return e;
             }
         }
@@ -69,9 +97,30 @@ impl Worker<'_> {
         }
         // a constructor call of a generic class below the wanted type (the diamond); at the
         // deepest level too, through a constructor without parameters
-        if feats.generic_constructors && rng.gen_bool(p) {
+        if feats.generic_constructors && rng.gen_bool(GENERIC_CONSTRUCTOR_USE.max(p)) {
             if let Some(c) = self.constructed(rng, t, depth) {
                 return c;
+            }
+        }
+        // a value computed by a call that takes a lambda or function reference
+        // (`Optional.of(a).map(x -> e).orElse(b)`): functional arguments of generic and
+        // overloaded calls deep in the operands, where the API has such paths; not at the
+        // last level but one, whose calls' arguments are bottom constants; not in Kotlin,
+        // whose view of the Java members such paths take (captured wildcards of a Java
+        // result passed on to a Java parameter) the generator does not model yet
+        let class = matches!(self.api.ts.arena.get(t), Type::Class { .. });
+        if feats.functional_operands
+            && class
+            && depth > 1
+            && self.building.in_function_path == 0
+            && !self.rules.maps_java_classes()
+            && rng.gen_bool(p * FUNCTION_PATH_SHARE)
+        {
+            self.building.in_function_path += 1;
+            let e = self.path_inhabitant(rng, t, depth, PathPick::Function);
+            self.building.in_function_path -= 1;
+            if let Some(e) = e {
+                return e;
             }
         }
         if feats.conditionals && depth > 0 && rng.gen_bool(p) {
@@ -82,7 +131,7 @@ impl Worker<'_> {
         // a deep program computes a string or box by an API call where a path makes one
         let boxed = matches!(self.api.ts.arena.get(t), Type::Class { .. });
         if feats.deep_inhabitants && boxed && depth > 0 && rng.gen_bool(p) {
-            if let Some(e) = self.path_inhabitant(rng, t, depth, false) {
+            if let Some(e) = self.path_inhabitant(rng, t, depth, PathPick::Any) {
                 return e;
             }
         }
@@ -179,7 +228,7 @@ impl Worker<'_> {
                 return l;
             }
         }
-        if let Some(e) = self.path_inhabitant(rng, t, depth, false) {
+        if let Some(e) = self.path_inhabitant(rng, t, depth, PathPick::Any) {
             return e;
         }
         if !sam_first {
@@ -290,16 +339,19 @@ impl Worker<'_> {
         rc
     }
 
-    /// Algorithm 1 and 2: the first feasible path (in random order; with `prefer_call` the
-    /// paths that end in no constructor call first) to the target's type constructor, turned
-    /// into a chain of calls.
+    /// Algorithm 1 and 2: the first feasible path (in random order; with `PathPick::Call`
+    /// the paths that end in no constructor call first) to the target's type constructor,
+    /// turned into a chain of calls; `PathPick::Function`: [`Self::function_path_inhabitant`].
     fn path_inhabitant(
         &mut self,
         rng: &mut SynthRng,
         t: TypeId,
         depth: usize,
-        prefer_call: bool,
+        pick: PathPick,
     ) -> Option<Inhabitant> {
+        if pick == PathPick::Function {
+            return self.function_path_inhabitant(rng, t, depth);
+        }
         let (ctor, _) = ApiGraph::key(&mut self.api, t);
         let node = self.ctx.graph.node_of_type(ctor)?;
         let paths = self.paths_to(node);
@@ -322,7 +374,7 @@ impl Worker<'_> {
             order = keyed.into_iter().map(|(_, i)| i).collect();
         }
         // a call chain's receiver: the paths whose last member is no constructor first
-        if prefer_call {
+        if pick == PathPick::Call {
             let g = &self.ctx.graph;
             let api = &self.api;
             order.sort_by_key(|&i| {
@@ -332,6 +384,59 @@ impl Worker<'_> {
                 })
             });
         }
+        self.first_feasible(rng, &paths, order, ctor, t, depth)
+    }
+
+    /// A path through a member that takes a function, as a chain of calls of a subtype of
+    /// `t`: one of the paths to `t`'s type constructor, else one to a type variable that
+    /// such a path reaches (`SynthContext::function_var_nodes`), instantiated with `t`
+    /// (`Objects.requireNonNullElseGet(a, () -> b)`, `Collections.max(c, (x, y) -> 0)` for
+    /// a `String`), trying up to [`FUNCTION_VAR_TRIES`] such variables.
+    fn function_path_inhabitant(
+        &mut self,
+        rng: &mut SynthRng,
+        t: TypeId,
+        depth: usize,
+    ) -> Option<Inhabitant> {
+        let (ctor, _) = ApiGraph::key(&mut self.api, t);
+        let mut nodes: Vec<NodeIndex> = self.ctx.graph.node_of_type(ctor).into_iter().collect();
+        let vars = &self.ctx.function_var_nodes;
+        for _ in 0..FUNCTION_VAR_TRIES.min(vars.len()) {
+            nodes.push(vars[rng.gen_range(0..vars.len())]);
+        }
+        for node in nodes {
+            let Node::Type(node_ty) = self.ctx.graph.graph[node] else {
+                continue;
+            };
+            let paths = self.paths_to(node);
+            let mut order: Vec<usize> = (0..paths.len()).collect();
+            order.shuffle(rng);
+            order.retain(|&i| self.takes_function(&paths[i]));
+            // a call whose result is a bare type variable keeps its type arguments: erased,
+            // it takes any type where no target fixes it (an argument of an overloaded
+            // call: `LocalTime.now(pool.invokeAny(..))` is ambiguous)
+            let var = matches!(self.api.ts.arena.get(node_ty), Type::Var(_));
+            self.building.keep_type_args += usize::from(var);
+            let e = self.first_feasible(rng, &paths, order, node_ty, t, depth);
+            self.building.keep_type_args -= usize::from(var);
+            if e.is_some() {
+                return e;
+            }
+        }
+        None
+    }
+
+    /// The first of `paths` (in `order`) to type constructor `ctor` that is feasible for
+    /// target `t` and usable here, as a chain of calls.
+    fn first_feasible(
+        &mut self,
+        rng: &mut SynthRng,
+        paths: &[Vec<NodeIndex>],
+        order: Vec<usize>,
+        ctor: TypeId,
+        t: TypeId,
+        depth: usize,
+    ) -> Option<Inhabitant> {
         for i in order {
             let path = &paths[i];
             if self.building.in_lambda > 0 && self.throws_in_path(path) {
@@ -356,7 +461,15 @@ impl Worker<'_> {
     /// instantiated as a subtype of `t`, drawn among the API's up to [`BELOW_TRIES`] times,
     /// through a constructor that inhabitant paths may use; its type arguments left to
     /// inference where `t`, its target type, recovers them (as a path's last call).
-    fn constructed(&mut self, rng: &mut SynthRng, t: TypeId, depth: usize) -> Option<Inhabitant> {
+    pub(crate) fn constructed(
+        &mut self,
+        rng: &mut SynthRng,
+        t: TypeId,
+        depth: usize,
+    ) -> Option<Inhabitant> {
+        // a wildcard-typed target (`Collection<? extends String>`): the diamond infers the
+        // wildcard's bound (`ArrayList<String>`; JLS 18.5.2), or `Object` for `?`
+        let t = self.wildcard_bounds(t);
         let (sym, targs) = self.api.ts.arena.as_class(t)?;
         if targs.is_empty() {
             return None;
@@ -395,6 +508,28 @@ impl Worker<'_> {
             ));
         }
         None
+    }
+
+    /// Class type `t` with each wildcard type argument replaced by its bound (`Object` for
+    /// `?`): what a constructor call without type arguments infers for a target of type `t`.
+    fn wildcard_bounds(&mut self, t: TypeId) -> TypeId {
+        let Some((name, args)) = self.api.ts.arena.as_class(t).map(|(n, a)| (n, a.to_vec())) else {
+            return t;
+        };
+        let a = &mut self.api.ts.arena;
+        if !args.iter().any(|&x| matches!(a.get(x), Type::Wildcard(_))) {
+            return t;
+        }
+        let object = a.class(self.ctx.object_sym, &[]);
+        let args: Vec<TypeId> = args
+            .into_iter()
+            .map(|x| match *a.get(x) {
+                Type::Wildcard(Wildcard::Extends(b) | Wildcard::Super(b)) => b,
+                Type::Wildcard(Wildcard::Star) => object,
+                _ => x,
+            })
+            .collect();
+        a.class(name, &args)
     }
 
     /// One of class `c`'s constructors that inhabitant paths may use (no type parameters of
@@ -453,10 +588,19 @@ impl Worker<'_> {
     /// True when member `m` takes a functional interface or a function type.
     fn takes_function_member(&mut self, m: MemberId) -> bool {
         let params: Vec<TypeId> = self.api.member(m).params.iter().map(|p| p.ty).collect();
-        params.into_iter().any(|t| {
-            matches!(self.api.ts.arena.get(t), Type::Function { .. })
-                || self.typing().is_functional_class_type(t)
-        })
+        params.into_iter().any(|t| self.is_function_type(t))
+    }
+
+    /// True when `t` is a functional interface or a function type.
+    pub(crate) fn is_function_type(&mut self, t: TypeId) -> bool {
+        matches!(self.api.ts.arena.get(t), Type::Function { .. })
+            || self.typing().is_functional_class_type(t)
+    }
+
+    /// True when member `m` is a constructor of a generic class.
+    fn is_generic_constructor(&self, m: MemberId) -> bool {
+        let mem = self.api.member(m);
+        mem.kind == MemberKind::Constructor && !self.api.class(mem.owner).type_params.is_empty()
     }
 
     /// True when a member of the path declares a checked exception.
@@ -581,7 +725,22 @@ impl Worker<'_> {
         for (i, m) in members.into_iter().enumerate() {
             let goal = if i == last { Some(target) } else { None };
             let receiver = i != last;
-            cur = Some(self.call_member(rng, m, s, cur.map(|c| c.expr), goal, receiver, depth));
+            // a path that ends in a generic class's constructor call takes the diamond where
+            // its target type recovers the type arguments, as `constructed` does
+            let diamond = i == last
+                && self.building.features.generic_constructors
+                && !self.rules.maps_java_classes()
+                && self.is_generic_constructor(m);
+            cur = Some(self.call_member_erasing(
+                rng,
+                m,
+                s,
+                cur.map(|c| c.expr),
+                goal,
+                receiver,
+                depth,
+                diamond,
+            ));
         }
         cur.unwrap_or_else(|| self.bottom(target))
     }
@@ -652,6 +811,9 @@ impl Worker<'_> {
         self.building.no_conditionals -= usize::from(overloaded);
         self.building.keep_type_args -= usize::from(keep);
         self.building.keep_primitive_type_args -= usize::from(keep_prim);
+        if overloaded {
+            self.cast_competing_functions(m, s, &mut args, elems.as_deref());
+        }
         if overloaded && elems.is_none() {
             self.disambiguate(m, s, &mut args);
         }
@@ -673,6 +835,48 @@ impl Worker<'_> {
 }
 
 impl Worker<'_> {
+    /// Casts the lambda and reference arguments `args` of a call of overloaded member `m`
+    /// under `s` (with its varargs elements `elems`, if any) to their parameters' functional
+    /// interfaces where another overload could take them too (`doAs(s, () -> x)` for
+    /// `PrivilegedAction` or `PrivilegedExceptionAction`): Java's most specific method for
+    /// lambdas is no subtyping.
+    fn cast_competing_functions(
+        &mut self,
+        m: MemberId,
+        s: &Subst,
+        args: &mut [Inhabitant],
+        elems: Option<&[Inhabitant]>,
+    ) {
+        let formal = self.typing().formal_under(m, s.clone());
+        if formal.params.len() != args.len() {
+            return;
+        }
+        // the fixed arguments and the elements, as the call passes them
+        let fixed = args.len() - usize::from(elems.is_some());
+        let infos: Vec<InferInfo> = args[..fixed]
+            .iter()
+            .chain(elems.unwrap_or_default())
+            .map(|a| a.info)
+            .collect();
+        if self
+            .typing()
+            .poly_competitor(m, &infos, elems.map(<[Inhabitant]>::len))
+        {
+            for (a, &p) in args[..fixed].iter_mut().zip(&formal.params) {
+                let function = matches!(a.expr, Expr::Lambda { .. } | Expr::Ref { .. });
+                if a.info == InferInfo::Poly
+                    && function
+                    && self.typing().is_functional_class_type(p)
+                    && self.api.ts.arena.is_ground(p)
+                {
+                    let e = std::mem::replace(&mut a.expr, Expr::Unit);
+                    a.expr = Expr::cast(to_ir(&self.api, p), e);
+                    a.info = InferInfo::Standalone(p);
+                }
+            }
+        }
+    }
+
     /// Casts the arguments `args` of a call of overloaded member `m` under `s` to their
     /// parameter types where their own types make another overload as specific as `m`
     /// (`new SingletonMap<K, V>((KeyValue<K, V>) aDefaultMapEntry)`: a `DefaultMapEntry` is

@@ -224,10 +224,31 @@ impl Worker<'_> {
                 self.typing()
                     .poly_competitor(m, &all, shape.varargs.as_ref().map(Vec::len))
             };
+            // an erased call, diamond or conditional among the arguments: its variables join
+            // this call's, so the target must fix the variables its parameter mentions
+            let poly_calls: Vec<bool> = args
+                .iter()
+                .take(infos.len())
+                .map(|a| {
+                    a.info == InferInfo::Poly
+                        && matches!(
+                            a.expr,
+                            Expr::Call { .. } | Expr::New { .. } | Expr::Cond { .. }
+                        )
+                })
+                .collect();
             erased = !poly_overloaded
                 && self
                     .typing()
-                    .erasable(&vars, s, &params, &infos, fret, goal, shape.receiver);
+                    .erasable(&vars, s, &params, &infos, fret, goal, shape.receiver)
+                && self.typing().poly_calls_fixed_by_goal(
+                    &vars,
+                    s,
+                    &params,
+                    &poly_calls,
+                    fret,
+                    goal,
+                );
         }
         let kept = erased && shape.keep_explicit;
         if kept {
@@ -553,6 +574,7 @@ impl Worker<'_> {
             }
         }
         let n_args = task.seq.args.len();
+        let mut inline_rng = RngStream::InlineArgs.rng(seed, index);
         let varargs_n = self.varargs_shape(&mut rng, task, feats.varargs_elements);
         let mut args = Vec::new();
         let mut elems: Option<Vec<Inhabitant>> = None;
@@ -608,8 +630,45 @@ impl Worker<'_> {
                 });
                 continue;
             }
-            let inh = self.inhabit(&mut rng, a, depth);
+            // an argument written in place: a lambda or reference (`r.m(x -> e)`,
+            // `C.m(String::length)`) or a diamond (`r.m(new ArrayList<>())`) meets the call's
+            // inference and overload resolution instead of a local's declared type; an
+            // overloaded call takes only a lambda or reference cast to its parameter's type,
+            // whose resolution the typing sequence fixed
+            let in_place = !broken_here && inline_rng.gen_bool(use_p);
+            // in place, an argument of a generic class type is a diamond where one fits
+            let made = (in_place && feats.generic_constructors && !overloaded)
+                .then(|| self.constructed(&mut rng, a, depth))
+                .flatten()
+                .filter(|c| is_diamond(&c.expr));
+            let inh = match made {
+                Some(c) => c,
+                None => self.inhabit(&mut rng, a, depth),
+            };
             let init = self.init_kind(&inh, a);
+            let standalone = matches!(inh.info, InferInfo::Standalone(_));
+            // not for a Kotlin function type: the Java twin's lambda for a `Function1` would
+            // declare a primitive parameter where Java needs the box
+            let kotlin_function = matches!(self.api.ts.arena.get(a), Type::Function { .. });
+            let function = feats.functional_operands
+                && !kotlin_function
+                && is_function_value(&inh.expr)
+                && (!overloaded || standalone);
+            let diamond = feats.generic_constructors && is_diamond(&inh.expr) && !overloaded;
+            if in_place && (function || diamond) {
+                if function {
+                    shape.inline_functional_args += 1;
+                } else {
+                    shape.inline_diamonds += 1;
+                }
+                operands.push(Operand {
+                    expr: inh.expr.clone(),
+                    init,
+                    position: Some(Position::Arg(i)),
+                });
+                args.push(inh);
+                continue;
+            }
             let name = format!("a{i}");
             // a narrower type for an argument leaves the call well-typed unless another
             // overload could take it
@@ -718,9 +777,12 @@ impl Worker<'_> {
             let mut casts: Vec<Option<Ty>> = Vec::new();
             for (op, &t) in operands.iter().zip(&types) {
                 let broken_here = op.position.is_some() && op.position == broken_at;
-                let needed = feats.cast_locals
-                    || op.init != Init::Exact
-                        && (overloaded || erased || broken_here || ill && broken_result);
+                // a diamond in place takes its type arguments from the parameter, not a cast
+                // (`(List<String>) new ArrayList<>()` infers `ArrayList<Object>`)
+                let needed = !is_diamond(&op.expr)
+                    && (feats.cast_locals
+                        || op.init != Init::Exact
+                            && (overloaded || erased || broken_here || ill && broken_result));
                 casts.push(needed.then(|| to_ir(&self.api, t)));
             }
             shape.casts = casts.iter().filter(|c| c.is_some()).count();
@@ -792,7 +854,12 @@ impl Worker<'_> {
                 .twin_not_applicable
                 .get_or_insert_with(|| NO_PACKAGE_FUNCTION_TWIN.to_string());
         }
-        if let Some(why) = self.kotlin_classes_untwinnable(&program) {
+        let receiver_class = task
+            .seq
+            .receiver
+            .and_then(|r| self.api.ts.arena.as_class(r))
+            .map(|(sym, _)| self.api.ts.arena.name(sym).to_string());
+        if let Some(why) = self.kotlin_classes_untwinnable(&program, receiver_class.as_deref()) {
             record
                 .twin_not_applicable
                 .get_or_insert_with(|| why.to_string());
@@ -811,14 +878,25 @@ impl Worker<'_> {
     /// Why `p`'s Java twin cannot judge it by the Kotlin classes it names, if so: a value
     /// class, which Java sees as its underlying value in signatures; a builtin without a
     /// class file (`kotlin.collections.List`), which Java does not name.
-    fn kotlin_classes_untwinnable(&self, p: &Program) -> Option<&'static str> {
+    fn kotlin_classes_untwinnable(
+        &self,
+        p: &Program,
+        receiver: Option<&str>,
+    ) -> Option<&'static str> {
         let mut why = None;
         let mut check = |name: &str| {
             let Some(c) = self.api.class_by_name(name) else {
                 return;
             };
             let k = &self.api.class(c).doc.kotlin;
-            if k.is_value == Some(true) {
+            // a value class's companion too: Java sees its members that take or give the
+            // value class mangled or private (`Result.Companion.failure`)
+            let in_value = self.api.class(c).parent.as_deref().is_some_and(|o| {
+                self.api
+                    .class_by_name(o)
+                    .is_some_and(|o| self.api.class(o).doc.kotlin.is_value == Some(true))
+            });
+            if k.is_value == Some(true) || in_value {
                 why.get_or_insert(NO_VALUE_CLASS_TWIN);
             } else if k.kotlin_builtin == Some(true) {
                 why.get_or_insert(NO_BUILTIN_TWIN);
@@ -843,6 +921,12 @@ impl Worker<'_> {
                 check(class);
             }
         });
+        // the call under test's receiver type, which a call chain does not name
+        // (`AtomicIntArray(n, f).compareAndExchangeAt(..)`: an extension on Java's
+        // `AtomicIntegerArray` to Java)
+        if let Some(r) = receiver {
+            check(r);
+        }
         why
     }
 
@@ -1197,6 +1281,27 @@ pub const VARARGS_ELEMENTS_PROBABILITY: f64 = 0.8;
 
 /// The element counts a variable-arity argument is written with: none, one, several.
 pub const VARARGS_ELEMENT_COUNTS: [usize; 4] = [0, 1, 2, 3];
+
+/// True for a lambda or function reference, also under a cast or coercion.
+fn is_function_value(e: &Expr) -> bool {
+    match e {
+        Expr::Lambda { .. } | Expr::Ref { .. } => true,
+        Expr::Cast { expr, .. } => matches!(**expr, Expr::Lambda { .. } | Expr::Ref { .. }),
+        _ => false,
+    }
+}
+
+/// True for a constructor call whose type arguments are left to inference (the diamond).
+fn is_diamond(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::New {
+            type_args: None,
+            outer: None,
+            ..
+        }
+    )
+}
 
 /// Wraps the operands of a call, constructor call or field read in the given casts (a
 /// coercion where `coerce` says so): the receiver first when `has_receiver`, then the

@@ -55,6 +55,14 @@ pub struct ShapeRecord {
     /// Parameters with default values left out of the call under test (Kotlin).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub defaults_omitted: usize,
+    /// Arguments of the call under test written in place as a lambda or function reference
+    /// (`r.m(x -> e)`) instead of a local.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub inline_functional_args: usize,
+    /// Arguments of the call under test written in place as a constructor call with the
+    /// diamond (`r.m(new ArrayList<>())`) instead of a local.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub inline_diamonds: usize,
 }
 
 impl ProgramRecord {

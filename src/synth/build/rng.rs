@@ -27,6 +27,9 @@ pub enum RngStream {
     /// A program's call form (Kotlin's operator and infix forms, default arguments left
     /// out; index: the program's index).
     CallForm = 6,
+    /// Whether the call under test's functional arguments are written in place instead of
+    /// as locals (index: the program's index).
+    InlineArgs = 7,
     /// The seed of a campaign's synthesis round after the first (index: the round;
     /// `campaign::driver::round_seed` passes this value to [`mix_seed`]).
     Round = 0x7275_6e64,
@@ -68,12 +71,16 @@ mod tests {
         assert_eq!(RngStream::Round.seed(5, 1), mix_seed(5, 0x7275_6e64, 1));
         assert_eq!(RngStream::Swarm as u64, 4);
         assert_eq!(RngStream::Shape as u64, 5);
+        assert_eq!(RngStream::CallForm as u64, 6);
+        assert_eq!(RngStream::InlineArgs as u64, 7);
         let streams = [
             RngStream::Enumerate,
             RngStream::Program,
             RngStream::PlanOrder,
             RngStream::Swarm,
             RngStream::Shape,
+            RngStream::CallForm,
+            RngStream::InlineArgs,
             RngStream::Round,
         ];
         let mut seeds: Vec<u64> = streams.iter().map(|s| s.seed(5, 0)).collect();

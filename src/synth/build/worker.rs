@@ -152,6 +152,9 @@ pub(crate) struct Building {
     pub(crate) in_lambda: usize,
     /// Nesting of arguments being built whose calls must keep their type arguments.
     pub(crate) keep_type_args: usize,
+    /// Nesting of paths through a member that takes a function being built (their operands
+    /// take none of their own: a program stays small).
+    pub(crate) in_function_path: usize,
     /// Nesting of arguments of overloaded calls being built where a call must keep its type
     /// arguments if a primitive argument would fix one ([`LanguageRules::boxes_inferred_primitives_by_target`]).
     pub(crate) keep_primitive_type_args: usize,

@@ -135,6 +135,49 @@ impl Typing<'_> {
         true
     }
 
+    /// True when every variable among `vars` whose parameter takes a poly call (an erased
+    /// generic call, a diamond or a conditional: `poly_calls`) is fixed by the target type
+    /// `goal` as `s` has it. Java solves such a call's own variables with the outer call's
+    /// (JLS 18.5.2): without a target they resolve to their bounds first, and the call's
+    /// type becomes another lower bound (`Map.of(k, f, k, Function.identity())` takes
+    /// `Function<?, ?>` values, not `Function<K, K>`), so the other arguments alone do not
+    /// fix the variable.
+    pub fn poly_calls_fixed_by_goal(
+        &mut self,
+        vars: &[VarId],
+        s: &Subst,
+        params: &[TypeId],
+        poly_calls: &[bool],
+        ret: TypeId,
+        goal: Option<TypeId>,
+    ) -> bool {
+        let mentioned: Vec<VarId> = params
+            .iter()
+            .zip(poly_calls)
+            .filter(|(_, &p)| p)
+            .flat_map(|(&t, _)| self.api.ts.arena.free_vars(t))
+            .filter(|v| vars.contains(v))
+            .collect();
+        if mentioned.is_empty() {
+            return true;
+        }
+        let Some(k) = goal else { return false };
+        let k = match *self.api.ts.arena.get(k) {
+            Type::Prim(_) => self.boxed_type(k),
+            _ => k,
+        };
+        let Some(u) = self
+            .api
+            .ts
+            .unify_with(ret, k, vars, UnifyMode::Subtype, &Subst::new())
+        else {
+            return false;
+        };
+        mentioned
+            .iter()
+            .all(|&v| u.get(v).is_some() && u.get(v) == s.get(v))
+    }
+
     /// `C<.., X, ..>` for `C<.., ? extends X, ..>` (the upper bound of every wildcard type
     /// argument, `?` and `? super` as the top type): the type a capture variable stands below.
     fn upper_projection(&mut self, t: TypeId) -> TypeId {
@@ -203,6 +246,29 @@ mod tests {
         assert!(!c.erasable(&[v], &s, &[], &[], list_t, None, false));
         assert!(c.erasable(&[v], &s, &[], &[], list_t, Some(list_string), false));
         assert!(!c.erasable(&[v], &s, &[], &[], list_t, Some(list_object), false));
+    }
+
+    #[test]
+    fn a_poly_call_argument_needs_the_target_to_fix_its_variable() {
+        // `<T> List<T> of(T, T)` called as `of(s, erased())`: the other argument fixes `T`
+        // for `erasable`, but the erased call's own variables join `T` without a target
+        let mut fx = Fixture::java_base();
+        let (v, t) = var(&mut fx);
+        let string = fx.ty("java.lang.String");
+        let list_t = fx.api.ts.arena.class_named("java.util.List", &[t]);
+        let list_string = fx.ty("java.util.List<java.lang.String>");
+        let list_object = fx.ty("java.util.List<java.lang.Object>");
+        let s = Subst::from_pairs(&[v], &[string]);
+        let mut c = fx.typing(Language::Java);
+        let params = [t, t];
+        let ok = |c: &mut Typing, calls: [bool; 2], goal| {
+            c.poly_calls_fixed_by_goal(&[v], &s, &params, &calls, list_t, goal)
+        };
+        assert!(!ok(&mut c, [false, true], None));
+        assert!(ok(&mut c, [false, true], Some(list_string)));
+        assert!(!ok(&mut c, [false, true], Some(list_object)));
+        // no poly call among the arguments: nothing to fix
+        assert!(ok(&mut c, [false, false], None));
     }
 
     #[test]
