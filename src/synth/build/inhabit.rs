@@ -36,12 +36,6 @@ const CHARS: [char; 4] = ['a', 'z', '0', ' '];
 /// seldom take a function.
 pub const DEEP_YEN_FACTOR: usize = 4;
 
-/// The share of the use probability at which a program with functional operands on looks
-/// for an operand's value among the paths through a member that takes a function before
-/// any other form (the other paths are tried later, functional ones first). Default 0.6:
-/// at the full use probability such paths would replace most literals and conditionals.
-pub const FUNCTION_PATH_SHARE: f64 = 1.0;
-
 /// The probability that a program with generic constructors on makes an operand of a
 /// generic class type by a constructor call of a class below it (at least the use
 /// probability). Default 0.7: such operands are mostly made by paths and conditionals
@@ -114,7 +108,7 @@ impl Worker<'_> {
             && depth > 1
             && self.building.in_function_path == 0
             && !self.rules.maps_java_classes()
-            && rng.gen_bool(p * FUNCTION_PATH_SHARE)
+            && rng.gen_bool(p)
         {
             self.building.in_function_path += 1;
             let e = self.path_inhabitant(rng, t, depth, PathPick::Function);
@@ -562,7 +556,7 @@ impl Worker<'_> {
         if self.building.features.functional_operands {
             let mut functional = Vec::new();
             for &m in &usable {
-                if self.takes_function_member(m) {
+                if crate::synth::context::takes_function(&self.api, m) {
                     functional.push(m);
                 }
             }
@@ -582,19 +576,9 @@ impl Worker<'_> {
                 Node::Type(_) => None,
             })
             .collect();
-        members.into_iter().any(|m| self.takes_function_member(m))
-    }
-
-    /// True when member `m` takes a functional interface or a function type.
-    fn takes_function_member(&mut self, m: MemberId) -> bool {
-        let params: Vec<TypeId> = self.api.member(m).params.iter().map(|p| p.ty).collect();
-        params.into_iter().any(|t| self.is_function_type(t))
-    }
-
-    /// True when `t` is a functional interface or a function type.
-    pub(crate) fn is_function_type(&mut self, t: TypeId) -> bool {
-        matches!(self.api.ts.arena.get(t), Type::Function { .. })
-            || self.typing().is_functional_class_type(t)
+        members
+            .into_iter()
+            .any(|m| crate::synth::context::takes_function(&self.api, m))
     }
 
     /// True when member `m` is a constructor of a generic class.
