@@ -844,24 +844,16 @@ fn is_error_count(line: &str) -> bool {
 /// Attributes error lines (with the lines that follow them) to the files they name.
 fn attribute(tool: Tool, output: &str, files: &[PathBuf]) -> BTreeMap<String, Vec<String>> {
     let format = tool.profile().diagnostics;
+    let named = NamedFiles::new(files);
     let mut by: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let lines: Vec<&str> = output.lines().collect();
     for (i, line) in lines.iter().enumerate() {
         if !format.is_error_line(line) {
             continue;
         }
-        let Some(f) = files.iter().find(|f| {
-            let full = f.display().to_string();
-            line.contains(&full)
-                || f.file_name()
-                    .is_some_and(|n| line.contains(&format!("/{}", n.to_string_lossy())))
-        }) else {
+        let Some(name) = named.first_in(line) else {
             continue;
         };
-        let name = f
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
         let mut text = line.to_string();
         for next in lines.iter().skip(i + 1).take(4) {
             // the next diagnostic, or the compiler's count at the end (`2 errors`), which
@@ -872,9 +864,91 @@ fn attribute(tool: Tool, output: &str, files: &[PathBuf]) -> BTreeMap<String, Ve
             text.push('\n');
             text.push_str(next);
         }
-        by.entry(name).or_default().push(text);
+        by.entry(name.to_string()).or_default().push(text);
     }
     by
+}
+
+/// A run's files as a diagnostic line may name them: by their path, or by `/` and their
+/// name. Looked up by name, so that attributing a batch's errors is not a search of every
+/// file for every line (it runs between two compiler runs).
+struct NamedFiles {
+    /// Each file's name.
+    names: Vec<String>,
+    /// The files with a plain name, by name (their indices, in order).
+    by_name: rustc_hash::FxHashMap<String, Vec<usize>>,
+    /// The lengths of those names.
+    lengths: Vec<usize>,
+    /// The other files (no parent directory, or a name of other characters), with their
+    /// path, searched for in every line.
+    others: Vec<(usize, String)>,
+}
+
+/// Characters of a plain file name (thalia's programs' files are `Test_p000001.java`).
+fn is_name_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$' | b'-')
+}
+
+impl NamedFiles {
+    fn new(files: &[PathBuf]) -> Self {
+        let mut named = NamedFiles {
+            names: Vec::with_capacity(files.len()),
+            by_name: Default::default(),
+            lengths: Vec::new(),
+            others: Vec::new(),
+        };
+        for (i, f) in files.iter().enumerate() {
+            let name = f
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let full = f.display().to_string();
+            let plain = !name.is_empty() && name.bytes().all(is_name_char);
+            // a path with a directory contains `/name`, which the lookup finds
+            if plain && full.ends_with(&format!("/{name}")) {
+                if !named.lengths.contains(&name.len()) {
+                    named.lengths.push(name.len());
+                }
+                named.by_name.entry(name.clone()).or_default().push(i);
+            } else {
+                named.others.push((i, full));
+            }
+            named.names.push(name);
+        }
+        named
+    }
+
+    /// The name of the first file (in the run's order) that `line` names: its path, or `/`
+    /// and its name.
+    fn first_in(&self, line: &str) -> Option<&str> {
+        let mut first: Option<usize> = None;
+        let mut note = |i: usize| first = Some(first.map_or(i, |f| f.min(i)));
+        let bytes = line.as_bytes();
+        for (p, _) in line.match_indices('/') {
+            let rest = &bytes[p + 1..];
+            let run = rest.iter().take_while(|&&c| is_name_char(c)).count();
+            for &len in &self.lengths {
+                if len > run {
+                    continue;
+                }
+                // a plain name is ASCII, so the run's bytes are a string's
+                if let Some(at) = line.get(p + 1..p + 1 + len) {
+                    if let Some(idx) = self.by_name.get(at) {
+                        idx.iter().for_each(|&i| note(i));
+                    }
+                }
+            }
+        }
+        for (i, full) in &self.others {
+            let name = &self.names[*i];
+            if line.contains(full.as_str())
+                || !name.is_empty() && line.contains(&format!("/{name}"))
+            {
+                note(*i);
+            }
+        }
+        first.map(|i| self.names[i].as_str())
+    }
 }
 
 /// Compiles `files` in as few invocations as possible and gives each its verdict.
@@ -1064,6 +1138,49 @@ fn judge_run(tool: Tool, run: Run, mine: &[PathBuf]) -> Judged {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lookup by name finds the first file (in the run's order) that a line names by
+    /// its path or by `/` and its name, as a search of every file does.
+    #[test]
+    fn a_diagnostic_line_is_attributed_to_the_first_file_it_names() {
+        let files: Vec<PathBuf> = [
+            "/s/g0/src/Test_p000002.java",
+            "/s/g0/src/Test_p000001.java",
+            "/s/g0/src/A.java",
+            "A.java",
+            "/s/g0/src/B c.java",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        let named = NamedFiles::new(&files);
+        let brute = |line: &str| {
+            files
+                .iter()
+                .find(|f| {
+                    let name = f.file_name().map(|n| n.to_string_lossy().into_owned());
+                    line.contains(&f.display().to_string())
+                        || name.is_some_and(|n| line.contains(&format!("/{n}")))
+                })
+                .and_then(|f| f.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+        };
+        for line in [
+            "/s/g0/src/Test_p000001.java:3: error: incompatible types",
+            "-- [E007] Type Mismatch Error: /s/g0/src/Test_p000002.java:4:8 ---",
+            // two files named: the first in the run's order
+            "/s/g0/src/Test_p000001.java:1: error: class Test_p000002 is public, see /x/Test_p000002.java.",
+            // a longer name that ends like a shorter one is not the shorter one
+            "/s/g0/src/XA.java:1: error: x",
+            "/s/g0/src/A.javax: error: x",
+            "A.java:2: error: a relative path",
+            "/s/g0/src/B c.java:2: error: a name with a space",
+            "error: no file at all",
+            "/s/g0/src/Test_p000001.java.bak: error: a longer name",
+        ] {
+            assert_eq!(named.first_in(line).map(str::to_string), brute(line), "{line}");
+        }
+    }
 
     fn run(exit: Option<i32>, output: &str) -> Run {
         Run {

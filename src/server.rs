@@ -5,11 +5,13 @@
 //! use into `<toolchains dir>/server/<content hash>/`). It reads one JSON request per line on
 //! stdin (`{"id", "entry", "main", "args", "plan", "files"}`: the compiler profile's
 //! [`crate::profile::ServerEntry`] and main class, and how the batch's files are judged, its
-//! [`RunPlan`]) and answers one JSON line (`{"id", "exit", "output", "heap_mb", "nanos",
-//! "cpu_nanos"}`; with a plan, the output holds one section per compiler run). [`CompileServer`]
+//! [`RunPlan`]) and answers one JSON line (`{"id", "exit", "output", "heap_mb", "max_heap_mb",
+//! "nanos", "cpu_nanos"}`; with a plan, the output holds one section per compiler run). [`CompileServer`]
 //! restarts it transparently when it died (the request is retried once), after a timeout, when
 //! the heap it keeps alive grew past a ceiling (the least used heap over [`HEAP_WINDOW`]
-//! requests), after an `OutOfMemoryError`, or after a number of requests.
+//! requests, against the lower of [`ServerOptions::max_heap_mb`] and
+//! [`MAX_HEAP_SHARE_PERCENT`] of the JVM's own maximum heap, which the server reports), after an
+//! `OutOfMemoryError`, or after a number of requests.
 //!
 //! The same class is the one-shot driver of process mode ([`driver_command`]): a fresh JVM that
 //! judges one batch by its plan and streams the sections to its stdout.
@@ -73,7 +75,8 @@ const WARM_UP_TIMEOUT: Duration = Duration::from_secs(300);
 pub struct ServerOptions {
     /// Restart before the next request once the least used heap after a request, over a
     /// window of [`HEAP_WINDOW`] requests, exceeds this (MiB): the heap the compiler keeps
-    /// alive between its garbage collections, not its garbage.
+    /// alive between its garbage collections, not its garbage. A JVM whose maximum heap is
+    /// smaller has a lower ceiling ([`MAX_HEAP_SHARE_PERCENT`] of it).
     pub max_heap_mb: u64,
     /// Restart after this many requests (a backstop against what the heap does not show).
     pub max_batches: usize,
@@ -83,6 +86,24 @@ pub struct ServerOptions {
 /// holds the garbage since the last collection; its least value over a few dozen requests,
 /// some of which follow a collection, is the live set a leak would grow.
 pub const HEAP_WINDOW: usize = 32;
+
+/// The most of the JVM's maximum heap (`Runtime.maxMemory()`, a quarter of the RAM by default)
+/// that a server may keep alive. G1 needs room above the live set for the young generation and
+/// the garbage of a request: with the live set past about two thirds of the heap, collections
+/// come back to back (full ones at the end) and the next request may run out of memory. On a
+/// machine with less than 8 GiB of RAM this, not [`ServerOptions::max_heap_mb`], retires a
+/// growing groovyc server.
+pub const MAX_HEAP_SHARE_PERCENT: u64 = 60;
+
+/// The ceiling on the heap a server keeps alive (MiB): `configured`, or
+/// [`MAX_HEAP_SHARE_PERCENT`] of the JVM's maximum heap `jvm_max_mb` when that is lower (0: the
+/// server did not say).
+pub fn heap_ceiling_mb(configured: u64, jvm_max_mb: u64) -> u64 {
+    if jvm_max_mb == 0 {
+        return configured;
+    }
+    configured.min(jvm_max_mb * MAX_HEAP_SHARE_PERCENT / 100)
+}
 
 impl Default for ServerOptions {
     fn default() -> Self {
@@ -196,6 +217,9 @@ struct Response {
     exit: i32,
     output: String,
     heap_mb: u64,
+    /// The JVM's maximum heap (MiB); 0 from a server that does not say.
+    #[serde(default)]
+    max_heap_mb: u64,
     #[serde(default)]
     nanos: u64,
     #[serde(default = "unknown_cpu")]
@@ -219,6 +243,8 @@ struct Live {
     /// The least used heap of the last whole window ([`HEAP_WINDOW`]), or `u64::MAX` after an
     /// `OutOfMemoryError`.
     heap_floor_mb: u64,
+    /// The JVM's maximum heap (MiB) as its last answer said; 0 before it.
+    jvm_max_heap_mb: u64,
 }
 
 /// How long a retired server has to exit by itself once its stdin is closed.
@@ -578,6 +604,14 @@ impl CompileServer {
         self.live.as_ref().map(|l| l.child.id())
     }
 
+    /// The ceiling on the heap the running server may keep alive (MiB), once it answered a
+    /// request ([`heap_ceiling_mb`] of the options' and its JVM's maximum heap).
+    pub fn heap_ceiling_mb(&self) -> Option<u64> {
+        let live = self.live.as_ref()?;
+        (live.jvm_max_heap_mb > 0)
+            .then(|| heap_ceiling_mb(self.options.max_heap_mb, live.jvm_max_heap_mb))
+    }
+
     /// How many server processes were started so far.
     pub fn starts(&self) -> usize {
         self.starts
@@ -645,6 +679,7 @@ impl CompileServer {
             served: 0,
             window: (u64::MAX, 0),
             heap_floor_mb: 0,
+            jvm_max_heap_mb: 0,
         });
         self.starts += 1;
         STARTS.fetch_add(1, Ordering::SeqCst);
@@ -890,7 +925,8 @@ impl CompileServer {
         let retire = match self.live.as_mut() {
             Some(l) => {
                 l.served >= self.options.max_batches.max(1)
-                    || l.heap_floor_mb > self.options.max_heap_mb
+                    || l.heap_floor_mb
+                        > heap_ceiling_mb(self.options.max_heap_mb, l.jvm_max_heap_mb)
                     || !matches!(l.child.try_wait(), Ok(None))
             }
             None => false,
@@ -966,6 +1002,7 @@ impl CompileServer {
                 }
                 live.served += 1;
                 live.note_heap(resp.heap_mb);
+                live.jvm_max_heap_mb = resp.max_heap_mb;
                 // a JVM out of memory is not to be trusted with the next request
                 if resp.exit == 3 && resp.output.contains("java.lang.OutOfMemoryError") {
                     live.heap_floor_mb = u64::MAX;
@@ -1174,6 +1211,16 @@ fn without_sigpipe<T>(f: impl FnOnce() -> T) -> T {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_heap_ceiling_is_the_lower_of_the_configured_and_a_share_of_the_jvms_heap() {
+        // a quarter of 4 GiB of RAM: 1 GiB of heap, 60 % of it
+        assert_eq!(heap_ceiling_mb(2048, 1024), 614);
+        // a quarter of 23 GiB: the configured ceiling
+        assert_eq!(heap_ceiling_mb(2048, 5888), 2048);
+        // a server that does not say
+        assert_eq!(heap_ceiling_mb(2048, 0), 2048);
+    }
 
     #[test]
     fn a_write_to_a_closed_pipe_fails_instead_of_killing_the_process() {

@@ -16,7 +16,7 @@
 //   sharing the batch's class loader and class-node cache as one groovyc run shares them
 //   between its files)
 //   response: {"id": N, "exit": <int>, "output": "<stdout then stderr of the call>",
-//              "heap_mb": <used heap>, "nanos": <wall time of the compiler's work>,
+//              "heap_mb": <used heap>, "max_heap_mb": <Runtime.maxMemory()>, "nanos": <wall time of the compiler's work>,
 //              "cpu_nanos": <this JVM's CPU time during it, -1 if unknown>}
 //   With a plan, the output is one section per compiler run, in the order they ran:
 //     \u001ethalia-run exit=<code> files=<n>      (then the n files, a line each)
@@ -142,6 +142,7 @@ public final class CompileServer {
             sb.append("{\"id\": ").append(id).append(", \"exit\": ").append(exit).append(", \"output\": ");
             quote(sb, output);
             sb.append(", \"heap_mb\": ").append(heapMb);
+            sb.append(", \"max_heap_mb\": ").append(rt.maxMemory() / (1024 * 1024));
             sb.append(", \"nanos\": ").append(nanos);
             sb.append(", \"cpu_nanos\": ").append(cpuNanos).append('}');
             try {

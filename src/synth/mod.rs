@@ -34,6 +34,7 @@ use serde::Serialize;
 use thalia_translators::ir::Program;
 
 use crate::api::{Api, MemberId};
+use crate::synth::typing::Task;
 pub use build::{
     BrokenRecord, Expected, Features, ProgramRecord, RecordKind, RngStream, SequenceRecord, Worker,
 };
@@ -195,34 +196,114 @@ pub const CHUNKS_PER_JOB: usize = 4;
 /// API copies and memo tables are made and filled once per round instead of once per batch,
 /// and the threads are started once. States are facts of the API and the configuration, so
 /// keeping them changes no program; they belong to one API, context and configuration.
+///
+/// There is one state per thread (a slot), and each member of the API belongs to one slot
+/// (`Workers::slot_of`): the slot's state enumerates the member's typing sequences in the
+/// plan and keeps them ([`Task`]s name types of its own API copy), so that a batch's build
+/// takes them instead of enumerating the member again. Enumeration was half of an ill-typed
+/// program's synthesis: a round's batches visit each member once per sequence.
 pub struct Workers {
-    states: std::sync::Mutex<Vec<build::worker::WorkerState>>,
+    slots: Vec<std::sync::Mutex<Slot>>,
     pool: rayon::ThreadPool,
     jobs: usize,
+}
+
+/// One thread's kept state and the typing sequences it enumerated, by member.
+#[derive(Default)]
+struct Slot {
+    state: Option<build::worker::WorkerState>,
+    tasks: rustc_hash::FxHashMap<MemberId, Vec<Task>>,
 }
 
 impl Workers {
     /// No states yet, and `jobs` threads.
     pub fn new(jobs: usize) -> Self {
+        let jobs = jobs.max(1);
         Workers {
-            states: std::sync::Mutex::new(Vec::new()),
+            slots: (0..jobs).map(|_| Default::default()).collect(),
             pool: thread_pool(jobs),
-            jobs: jobs.max(1),
+            jobs,
         }
     }
 
-    /// Drops the kept states (their API copies and memo tables); the threads stay.
+    /// Drops the kept states (their API copies, memo tables and enumerated sequences); the
+    /// threads stay.
     pub fn clear(&self) {
-        self.lock().clear();
+        for s in 0..self.jobs {
+            *self.slot(s) = Slot::default();
+        }
     }
 
-    /// States kept now (at most one per chunk that ran at once).
+    /// States kept now (at most one per thread).
     pub fn kept(&self) -> usize {
-        self.lock().len()
+        (0..self.jobs)
+            .filter(|&s| self.slot(s).state.is_some())
+            .count()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<build::worker::WorkerState>> {
-        self.states.lock().unwrap_or_else(|p| p.into_inner())
+    /// Forgets the kept typing sequences (a new plan enumerates them anew), keeping the states.
+    fn forget_tasks(&self) {
+        for s in 0..self.jobs {
+            self.slot(s).tasks.clear();
+        }
+    }
+
+    /// Members whose typing sequences are kept now.
+    pub fn enumerated(&self) -> usize {
+        (0..self.jobs).map(|s| self.slot(s).tasks.len()).sum()
+    }
+
+    /// The slot that enumerates and builds member `m`'s programs.
+    fn slot_of(&self, m: MemberId) -> usize {
+        // a multiplicative hash spreads neighbouring members (a class's) over the slots
+        (u64::from(m.0).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize % self.jobs
+    }
+
+    fn slot(&self, s: usize) -> std::sync::MutexGuard<'_, Slot> {
+        self.slots[s].lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs `f` on each slot's items (indices into `items` with the slot given by `slot_of`),
+    /// one thread per slot, with the slot's worker (made on first use) and kept sequences;
+    /// results come back in input order.
+    fn per_slot<T: Sync, R: Send>(
+        &self,
+        api: &Api,
+        ctx: &SynthContext,
+        cfg: &SynthConfig,
+        items: &[T],
+        member: impl Fn(&T) -> MemberId + Sync,
+        f: impl Fn(&mut Worker<'_>, &mut rustc_hash::FxHashMap<MemberId, Vec<Task>>, &T) -> R + Sync,
+    ) -> Vec<R> {
+        let mut mine: Vec<Vec<usize>> = vec![Vec::new(); self.jobs];
+        for (i, it) in items.iter().enumerate() {
+            mine[self.slot_of(member(it))].push(i);
+        }
+        let done: Vec<Vec<(usize, R)>> = self.pool.install(|| {
+            mine.par_iter()
+                .enumerate()
+                .map(|(s, idx)| {
+                    if idx.is_empty() {
+                        return Vec::new();
+                    }
+                    let mut slot = self.slot(s);
+                    let slot = &mut *slot;
+                    let mut w = match slot.state.take() {
+                        Some(st) => Worker::from_state(st, ctx, cfg),
+                        None => Worker::new(api.clone(), ctx, cfg),
+                    };
+                    let out = idx
+                        .iter()
+                        .map(|&i| (i, f(&mut w, &mut slot.tasks, &items[i])))
+                        .collect();
+                    slot.state = Some(w.into_state());
+                    out
+                })
+                .collect()
+        });
+        let mut all: Vec<(usize, R)> = done.into_iter().flatten().collect();
+        all.sort_by_key(|(i, _)| *i);
+        all.into_iter().map(|(_, r)| r).collect()
     }
 }
 
@@ -243,47 +324,31 @@ fn thread_pool(jobs: usize) -> rayon::ThreadPool {
 }
 
 /// Splits `items` into about `CHUNKS_PER_JOB × jobs` chunks processed in parallel by workers
-/// that each own a copy of the API (taken up from `kept` and left there again, when given);
-/// results come back in input order.
-#[allow(clippy::too_many_arguments)]
+/// that each own a copy of the API; results come back in input order.
 fn par_chunks<T: Sync, R: Send>(
     api: &Api,
     ctx: &SynthContext,
     cfg: &SynthConfig,
     items: &[T],
     jobs: usize,
-    kept: Option<&Workers>,
     f: impl Fn(&mut Worker<'_>, &T) -> R + Sync,
 ) -> Vec<R> {
     if items.is_empty() {
         return Vec::new();
     }
-    let jobs = kept.map_or(jobs, |k| k.jobs);
     let chunk = items.len().div_ceil(jobs.max(1) * CHUNKS_PER_JOB).max(1);
-    let work = || {
+    thread_pool(jobs).install(|| {
         items
             .par_chunks(chunk)
             .map(|part| {
-                let state = kept.and_then(|k| k.lock().pop());
-                let mut w = match state {
-                    Some(s) => Worker::from_state(s, ctx, cfg),
-                    None => Worker::new(api.clone(), ctx, cfg),
-                };
-                let out = part.iter().map(|it| f(&mut w, it)).collect::<Vec<R>>();
-                if let Some(k) = kept {
-                    k.lock().push(w.into_state());
-                }
-                out
+                let mut w = Worker::new(api.clone(), ctx, cfg);
+                part.iter().map(|it| f(&mut w, it)).collect::<Vec<R>>()
             })
             .collect::<Vec<Vec<R>>>()
             .into_iter()
             .flatten()
             .collect()
-    };
-    match kept {
-        Some(k) => k.pool.install(work),
-        None => thread_pool(jobs).install(work),
-    }
+    })
 }
 
 /// One synthesis run: the API, its context, the configuration, the seed and the number of
@@ -352,9 +417,28 @@ fn plan(
     jobs: usize,
     kept: Option<&Workers>,
 ) -> Plan {
-    let counts = par_chunks(api, ctx, cfg, &ctx.testable, jobs, kept, |w, &m| {
-        w.enumerate_member(m, seed).map(|t| t.len())
-    });
+    let counts = match kept {
+        // each slot keeps its members' sequences for the builds
+        Some(k) => {
+            k.forget_tasks();
+            k.per_slot(
+                api,
+                ctx,
+                cfg,
+                &ctx.testable,
+                |&m| m,
+                |w, kept_tasks, &m| {
+                    let tasks = w.enumerate_member(m, seed)?;
+                    let n = tasks.len();
+                    kept_tasks.insert(m, tasks);
+                    Ok(n)
+                },
+            )
+        }
+        None => par_chunks(api, ctx, cfg, &ctx.testable, jobs, |w, &m| {
+            w.enumerate_member(m, seed).map(|t| t.len())
+        }),
+    };
     let mut skipped = ctx.skipped.clone();
     let mut per_member: Vec<(MemberId, usize)> = Vec::new();
     for (&m, c) in ctx.testable.iter().zip(counts) {
@@ -416,10 +500,7 @@ fn build(
         });
         groups[g].1.push((i, k));
     }
-    let built = par_chunks(api, ctx, cfg, &groups, jobs, kept, |w, (m, picks)| {
-        let Ok(tasks) = w.enumerate_member(*m, seed) else {
-            return Vec::new();
-        };
+    let build_picks = |w: &mut Worker<'_>, tasks: &[Task], picks: &[(usize, usize)]| {
         picks
             .iter()
             .filter_map(|&(i, k)| {
@@ -434,7 +515,33 @@ fn build(
                 })
             })
             .collect::<Vec<_>>()
-    });
+    };
+    let built = match kept {
+        // the member's slot enumerated it in the plan (again only for a plan made elsewhere)
+        Some(k) => k.per_slot(
+            api,
+            ctx,
+            cfg,
+            &groups,
+            |(m, _)| *m,
+            |w, kept_tasks, (m, picks)| {
+                if !kept_tasks.contains_key(m) {
+                    let Ok(tasks) = w.enumerate_member(*m, seed) else {
+                        return Vec::new();
+                    };
+                    kept_tasks.insert(*m, tasks);
+                }
+                let tasks = kept_tasks.get(m).map_or(&[][..], Vec::as_slice);
+                build_picks(w, tasks, picks)
+            },
+        ),
+        None => par_chunks(api, ctx, cfg, &groups, jobs, |w, (m, picks)| {
+            let Ok(tasks) = w.enumerate_member(*m, seed) else {
+                return Vec::new();
+            };
+            build_picks(w, &tasks, picks)
+        }),
+    };
     let mut out: Vec<Synthesized> = built.into_iter().flatten().collect();
     out.sort_by_key(|s| s.index);
     out
@@ -503,5 +610,52 @@ pub fn summarize(api: &Api, plan: &Plan, built: &[Synthesized]) -> SynthSummary 
         programs: built.len(),
         erased: built.iter().filter(|s| s.record.erased).count(),
         with_bottom,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kept plan's slots enumerate each exercised member once and keep its sequences, and
+    /// builds from them give the programs a fresh worker builds.
+    #[test]
+    fn a_kept_plan_enumerates_each_member_once_and_builds_the_same_programs() {
+        let arg = std::path::PathBuf::from("@commons-lang3-3.12.0");
+        let mut api = crate::api::source::ApiSource::from_arg(Some(&arg))
+            .load_for(None)
+            .expect("an embedded API");
+        let native = LanguageRules::from(thalia_translators::Language::Java).native_syntax();
+        let ctx = SynthContext::for_native(&mut api, native);
+        let cfg = SynthConfig {
+            mode: Mode::IllTyped,
+            ..SynthConfig::default()
+        };
+        let workers = Workers::new(2);
+        let run = Run {
+            api: &api,
+            ctx: &ctx,
+            cfg: &cfg,
+            seed: 3,
+            jobs: 2,
+        };
+        let plan = run.plan_kept(&workers);
+        assert!(plan.exercised > 100, "{} members", plan.exercised);
+        assert_eq!(workers.enumerated(), plan.exercised);
+        assert_eq!(workers.kept(), 2, "one state per thread");
+        let pick = Selection::Stride(plan.order.len() / 60);
+        let kept = run.build_kept(&plan, &pick, &workers, &|| {});
+        let fresh = Run { jobs: 1, ..run }.build(&plan, &pick, &|| {});
+        assert!(kept.len() >= 50, "{} programs", kept.len());
+        assert_eq!(kept.len(), fresh.len());
+        for (a, b) in kept.iter().zip(&fresh) {
+            assert_eq!(a.index, b.index);
+            assert_eq!(a.program, b.program, "program {}", a.index);
+        }
+        // another round's plan forgets the first one's sequences
+        let next = Run { seed: 4, ..run }.plan_kept(&workers);
+        assert_eq!(workers.enumerated(), next.exercised);
+        workers.clear();
+        assert_eq!((workers.kept(), workers.enumerated()), (0, 0));
     }
 }

@@ -814,6 +814,46 @@ fn a_warm_server_is_retired_by_its_least_heap_over_a_window_not_one_request() {
     assert_eq!(server.starts(), 2);
 }
 
+/// A server's heap ceiling follows its JVM's maximum heap: with `-Xmx256m` (a small machine's
+/// default heap) the configured 2 GiB cannot be reached, so the ceiling is the share of the
+/// heap the server reports, and a server keeping more than that alive would be retired.
+#[test]
+fn a_warm_servers_heap_ceiling_is_a_share_of_its_jvms_maximum_heap() {
+    use ::thalia::server::{CompileServer, ServerOptions, MAX_HEAP_SHARE_PERCENT};
+    let test = "a_warm_servers_heap_ceiling_is_a_share_of_its_jvms_maximum_heap";
+    if !have_jdk(test) {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (tc, args) = javac_and_a_class(tmp.path(), vec!["-Xmx256m".into()]);
+    let mut server = CompileServer::start_with(&tc, ServerOptions::default()).expect("starts");
+    assert_eq!(server.heap_ceiling_mb(), None, "no answer yet");
+    let r = server
+        .compile(&args, Duration::from_secs(120))
+        .expect("compiles");
+    assert_eq!(r.exit, 0, "{}", r.output);
+    let ceiling = server
+        .heap_ceiling_mb()
+        .expect("the server reports its heap");
+    // Runtime.maxMemory() may be a little below -Xmx (a survivor space)
+    let most = 256 * MAX_HEAP_SHARE_PERCENT / 100;
+    assert!(
+        ceiling <= most && ceiling >= most * 9 / 10,
+        "ceiling {ceiling} MiB for a 256 MiB heap"
+    );
+    // a big heap keeps the configured ceiling
+    let (tc, args) = javac_and_a_class(tmp.path(), vec!["-Xmx8g".into()]);
+    let mut server = CompileServer::start_with(&tc, ServerOptions::default()).expect("starts");
+    let r = server
+        .compile(&args, Duration::from_secs(120))
+        .expect("compiles");
+    assert_eq!(r.exit, 0, "{}", r.output);
+    assert_eq!(
+        server.heap_ceiling_mb(),
+        Some(ServerOptions::default().max_heap_mb)
+    );
+}
+
 /// `thalia batch --run`: every cell runs the programs javac accepts in the sandbox (each has
 /// a run outcome in its results), the setting is recorded in `batch.json` and every cell's
 /// identity, and a resume without `--run` is refused, naming it.

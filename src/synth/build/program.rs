@@ -647,11 +647,9 @@ impl Worker<'_> {
             };
             let init = self.init_kind(&inh, a);
             let standalone = matches!(inh.info, InferInfo::Standalone(_));
-            // not for a Kotlin function type: the Java twin's lambda for a `Function1` would
-            // declare a primitive parameter where Java needs the box
-            let kotlin_function = matches!(self.api.ts.arena.get(a), Type::Function { .. });
+            // (a Kotlin function type's too: the Java twin's lambda for a `Function1` declares
+            // its parameters boxed)
             let function = feats.functional_operands
-                && !kotlin_function
                 && is_function_value(&inh.expr)
                 && (!overloaded || standalone);
             let diamond = feats.generic_constructors && is_diamond(&inh.expr) && !overloaded;
