@@ -188,8 +188,9 @@ pub struct Plan {
 }
 
 /// Chunks per worker thread when a pass is split for parallel work: more than one, so that
-/// a thread that finishes early takes over work (a chunk takes up a kept worker state or
-/// pays for one API copy). Output never depends on it.
+/// a thread that finishes early takes over work (a chunk pays for one API copy). Only for
+/// fresh workers (`thalia synth`); a campaign's kept states go slot by slot ([`Workers`]).
+/// Output never depends on it.
 pub const CHUNKS_PER_JOB: usize = 4;
 
 /// Worker states and threads kept between the builds of one plan (a campaign's batches): the

@@ -433,6 +433,12 @@ fn kotlin_programs_respect_the_annotations_and_kotlinc_agrees() {
             }
         }
         for r in &results {
+            // a known kotlinc bug is no false alarm of the generator (TH9: a nested `if` of
+            // comparators as a generic call's argument, typed `Comparator<CapturedType(out
+            // Any!)>`, in a program with paths through function-taking members)
+            if !r["finding"]["known"].is_null() {
+                continue;
+            }
             assert!(
                 r["finding"].is_null(),
                 "{mode} {}: {} ({})",

@@ -144,8 +144,7 @@ fn in_place(built: &[Synthesized]) -> usize {
 /// Item 8 of issue #36: in a default campaign (the default swarm) over the embedded
 /// `java.base`, functional arguments of calls (lambdas and references deep in the operands,
 /// through paths to a type variable that a function-taking member reaches) are in at least
-/// a tenth of the programs of every language (Kotlin's paths through members without
-/// wildcards), and the diamond in 6 % or more of the Java and Groovy ones (the operands of a generic
+/// a tenth of the programs of every language, and the diamond in 6 % or more of the Java and Groovy ones (the operands of a generic
 /// class type with a constructible class below cap it: 7–10 %).
 #[test]
 fn a_default_campaign_writes_functional_arguments_and_diamonds() {

@@ -99,8 +99,7 @@ impl Worker<'_> {
         // a value computed by a call that takes a lambda or function reference
         // (`Optional.of(a).map(x -> e).orElse(b)`): functional arguments of generic and
         // overloaded calls deep in the operands, where the API has such paths; not at the
-        // last level but one, whose calls' arguments are bottom constants (in Kotlin only
-        // through members without wildcards: `function_path_inhabitant`)
+        // last level but one, whose calls' arguments are bottom constants
         let class = matches!(self.api.ts.arena.get(t), Type::Class { .. });
         if feats.functional_operands
             && class
@@ -404,13 +403,6 @@ impl Worker<'_> {
             let mut order: Vec<usize> = (0..paths.len()).collect();
             order.shuffle(rng);
             order.retain(|&i| self.takes_function(&paths[i]));
-            // Kotlin sees a Java member's wildcards as captured types, which a path passes on
-            // from one call's result to the next call's parameter (`Comparator<CapturedType(out
-            // Any!)>` for a `Comparator<in String!>`): the generator does not model that, so
-            // a Kotlin program's function paths take members without wildcards
-            if self.rules.maps_java_classes() {
-                order.retain(|&i| !self.path_mentions_wildcard(&paths[i]));
-            }
             // a call whose result is a bare type variable keeps its type arguments: erased,
             // it takes any type where no target fixes it (an argument of an overloaded
             // call: `LocalTime.now(pool.invokeAny(..))` is ambiguous)
@@ -584,26 +576,6 @@ impl Worker<'_> {
         members
             .into_iter()
             .any(|m| crate::synth::context::takes_function(&self.api, m))
-    }
-
-    /// True when a member of the path declares a wildcard in its receiver's class, its
-    /// parameters or its result.
-    fn path_mentions_wildcard(&mut self, path: &[NodeIndex]) -> bool {
-        path.iter().any(|&n| match self.ctx.graph.graph[n] {
-            Node::Member(m) => {
-                let mem = self.api.member(m);
-                let types: Vec<TypeId> = mem
-                    .params
-                    .iter()
-                    .map(|p| p.ty)
-                    .chain([mem.ret])
-                    .chain(mem.receiver)
-                    .collect();
-                let typing = self.typing();
-                types.into_iter().any(|t| typing.mentions_wildcard(t))
-            }
-            Node::Type(_) => false,
-        })
     }
 
     /// True when member `m` is a constructor of a generic class.
