@@ -898,10 +898,7 @@ impl NamedFiles {
             others: Vec::new(),
         };
         for (i, f) in files.iter().enumerate() {
-            let name = f
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let name = file_name(f);
             let full = f.display().to_string();
             let plain = !name.is_empty() && name.bytes().all(is_name_char);
             // a path with a directory contains `/name`, which the lookup finds
