@@ -809,7 +809,12 @@ impl Report {
             for (name, _) in crate::synth::census::FORMS {
                 let n = c.forms.get(name).copied().unwrap_or(0);
                 if n > 0 {
-                    let _ = writeln!(out, "  {:>6.1} %  {name}", 100.0 * c.share(name));
+                    let _ = writeln!(
+                        out,
+                        "  {:>6.1} %  {name}{}",
+                        100.0 * c.share(name),
+                        c.note(name)
+                    );
                 }
             }
         }

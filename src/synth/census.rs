@@ -10,7 +10,7 @@ use thalia_translators::ir::{
 };
 
 /// Every form the census counts, with what it means (in report order).
-pub const FORMS: [(&str, &str); 45] = [
+pub const FORMS: [(&str, &str); 46] = [
     ("reference", "a function reference of any kind"),
     ("reference:static", "a static method reference `C::m`"),
     ("reference:bound", "a bound method reference `e::m`"),
@@ -86,6 +86,10 @@ pub const FORMS: [(&str, &str); 45] = [
         "a call or constructor call with explicit type arguments",
     ),
     ("diamond", "a constructor call with the diamond `<>`"),
+    (
+        "diamond-site",
+        "an operand of a generic class type that a generic API class's constructor can make (where the API allows the diamond)",
+    ),
     ("generic-test-method", "a test method with type parameters"),
     (
         "related-type-vars",
@@ -451,6 +455,11 @@ impl Census {
     /// Counts one more program; `varargs_elements` says whether one of its variable-arity
     /// calls is written with its elements (none, one or several) instead of an array.
     pub fn add(&mut self, p: &Program, varargs_elements: bool) {
+        self.add_program(p, varargs_elements);
+    }
+
+    /// [`Census::add`], returning the program's forms.
+    fn add_program(&mut self, p: &Program, varargs_elements: bool) -> Vec<&'static str> {
         let (mut forms, counts) = forms_and_counts(p);
         if varargs_elements {
             forms.push("varargs-elements");
@@ -460,15 +469,21 @@ impl Census {
         self.api_calls += counts.api_calls as u64;
         self.lambdas += counts.lambdas as u64;
         self.references += counts.references as u64;
-        for f in forms {
+        for &f in &forms {
             *self.forms.entry(f.to_string()).or_default() += 1;
         }
+        forms
     }
 
     /// Counts one more synthesized program with what its record says beyond the IR
     /// (varargs elements, defaults left out).
     pub fn add_record(&mut self, p: &Program, r: &super::build::record::ProgramRecord) {
-        self.add(p, r.uses_varargs_elements());
+        let forms = self.add_program(p, r.uses_varargs_elements());
+        // a diamond written is a place where the API allowed it (also where the wanted type
+        // was no generic class type: `new FutureTask<>(c)` for a `Runnable`)
+        if r.shape.diamond_sites > 0 || forms.contains(&"diamond") {
+            *self.forms.entry("diamond-site".to_string()).or_default() += 1;
+        }
         if r.shape.defaults_omitted > 0 {
             *self.forms.entry("default-omitted".to_string()).or_default() += 1;
         }
@@ -500,6 +515,29 @@ impl Census {
             return 0.0;
         }
         self.forms.get(form).copied().unwrap_or(0) as f64 / self.programs as f64
+    }
+
+    /// The share of the programs that use form `among` (0 to 1) that use `form` too: the
+    /// diamond among the programs where the API allows it (`diamond-site`).
+    pub fn share_among(&self, form: &str, among: &str) -> f64 {
+        let n = self.forms.get(among).copied().unwrap_or(0);
+        if n == 0 {
+            return 0.0;
+        }
+        self.forms.get(form).copied().unwrap_or(0) as f64 / n as f64
+    }
+
+    /// What a form's line adds after its share: the diamond's share of the programs where
+    /// the API allows it.
+    pub fn note(&self, form: &str) -> String {
+        if form == "diamond" && self.forms.contains_key("diamond-site") {
+            format!(
+                " ({:.1}% of the diamond sites)",
+                100.0 * self.share_among("diamond", "diamond-site")
+            )
+        } else {
+            String::new()
+        }
     }
 
     /// Casts per program.
@@ -536,8 +574,9 @@ impl Census {
         for (name, _) in FORMS {
             let n = self.forms.get(name).copied().unwrap_or(0);
             out.push_str(&format!(
-                "| {name} | {n} | {:.1}% |\n",
-                100.0 * self.share(name)
+                "| {name} | {n} | {:.1}%{} |\n",
+                100.0 * self.share(name),
+                self.note(name)
             ));
         }
         out.push_str(&format!("\n{}\n", self.densities()));

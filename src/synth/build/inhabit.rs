@@ -89,6 +89,9 @@ impl Worker<'_> {
                 return e;
             }
         }
+        if self.diamond_site(t) {
+            self.building.diamond_sites += 1;
+        }
         // a constructor call of a generic class below the wanted type (the diamond); at the
         // deepest level too, through a constructor without parameters
         if feats.generic_constructors && rng.gen_bool(GENERIC_CONSTRUCTOR_USE.max(p)) {
@@ -137,7 +140,15 @@ impl Worker<'_> {
         }
         match self.api.ts.arena.get(t).clone() {
             Type::Array(e) => {
+                // an element of an array written through its wildcard form has that form as
+                // its target (`asBiFunction(..)` erased in a `new BiFunction<?, ?, ?>[] {..}`
+                // infers nothing): its calls keep their type arguments, and no conditional
+                let wild = self.rules.writes_generic_arrays_by_wildcards() && !self.reifiable(e);
+                self.building.keep_type_args += usize::from(wild);
+                self.building.no_conditionals += usize::from(wild);
                 let elem = self.inhabit(rng, e, depth.saturating_sub(1));
+                self.building.keep_type_args -= usize::from(wild);
+                self.building.no_conditionals -= usize::from(wild);
                 return Inhabitant {
                     expr: Expr::NewArray {
                         elem: to_ir(&self.api, e),
@@ -459,7 +470,11 @@ impl Worker<'_> {
         depth: usize,
     ) -> Option<Inhabitant> {
         // a wildcard-typed target (`Collection<? extends String>`): the diamond infers the
-        // wildcard's bound (`ArrayList<String>`; JLS 18.5.2), or `Object` for `?`
+        // wildcard's bound (`ArrayList<String>`; JLS 18.5.2), or `Object` for `?`; Kotlin
+        // infers nothing from `*`, so the call keeps its type arguments there
+        let star = !self.rules.infers_from_star_projection()
+            && self.has_wildcard_argument(t, |w| matches!(w, Wildcard::Star));
+        let bounded = self.has_wildcard_argument(t, |w| matches!(w, Wildcard::Extends(_)));
         let t = self.wildcard_bounds(t);
         let (sym, targs) = self.api.ts.arena.as_class(t)?;
         if targs.is_empty() {
@@ -487,18 +502,37 @@ impl Worker<'_> {
             // only where the program erases others (a Kotlin constructor call without them
             // needs its expected type, which a reduction under the Java twin may change)
             let for_form = !self.rules.maps_java_classes();
+            self.building.bounded_goal = bounded;
             return Some(self.call_member_erasing(
                 rng,
                 ctor,
                 &s,
                 None,
-                Some(t),
+                (!star).then_some(t),
                 false,
                 depth,
                 for_form,
             ));
         }
         None
+    }
+
+    /// True when `t` is a generic class type that a constructor call of a generic concrete
+    /// API class below it can make: a place where the API allows the diamond.
+    pub(crate) fn diamond_site(&mut self, t: TypeId) -> bool {
+        let Some((sym, targs)) = self.api.ts.arena.as_class(t) else {
+            return false;
+        };
+        !targs.is_empty() && !self.classes_below(sym, Below::Constructible).is_empty()
+    }
+
+    /// True when class type `t` has a wildcard type argument that `kind` picks.
+    fn has_wildcard_argument(&self, t: TypeId, kind: fn(&Wildcard) -> bool) -> bool {
+        let a = &self.api.ts.arena;
+        a.as_class(t).is_some_and(|(_, args)| {
+            args.iter()
+                .any(|&x| matches!(a.get(x), Type::Wildcard(w) if kind(w)))
+        })
     }
 
     /// Class type `t` with each wildcard type argument replaced by its bound (`Object` for
@@ -757,6 +791,7 @@ impl Worker<'_> {
         depth: usize,
         erase_for_form: bool,
     ) -> Inhabitant {
+        let bounded_goal = std::mem::take(&mut self.building.bounded_goal);
         let mem = self.api.member(m).clone();
         let arg_tys: Vec<TypeId> = mem
             .params
@@ -809,6 +844,7 @@ impl Worker<'_> {
             // a path's receiver is its previous member's result, whose class the path
             // chose for this member: no overload beyond the member's own class is checked
             receiver_overloads: false,
+            bounded_goal,
         };
         self.build_call_shaped(m, s, receiver, &args, goal, true, &shape)
             .0
@@ -977,3 +1013,62 @@ fn resolve_chains(arena: &mut TypeArena, mut s: Subst) -> Subst {
 
 /// The longest chain of variables mapped to variables that [`resolve_chains`] follows.
 const MAX_CHAIN: usize = 4;
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use thalia_translators::Language;
+
+    use super::*;
+    use crate::synth::{SynthConfig, SynthContext};
+
+    /// A constructor call for a target with a star-projected argument (`Map<String, ?>`)
+    /// takes the diamond in Java, where `?` infers `Object`, but keeps its type arguments in
+    /// Kotlin where no argument fixes them: Kotlin takes no constraint from `*`
+    /// (`java.util.Hashtable(26)` for a `Map<out Attribute, *>` cannot infer `V`).
+    #[test]
+    fn a_star_projected_target_fixes_a_constructors_variable_in_java_not_in_kotlin() {
+        let mut api = crate::embedded::embedded_corpus("java.base").expect("embedded java.base");
+        let ctx = SynthContext::new(&mut api);
+        for lang in [Language::Java, Language::Kotlin] {
+            let cfg = SynthConfig {
+                lang,
+                erase: true,
+                ..SynthConfig::default()
+            };
+            let mut w = Worker::new(api.clone(), &ctx, &cfg);
+            w.building.features.generic_constructors = true;
+            let a = &mut w.api.ts.arena;
+            let string = a.class_named("java.lang.String", &[]);
+            let star = a.wildcard(Wildcard::Star);
+            let target = a.class_named("java.util.Map", &[string, star]);
+            // constructor calls without arguments that left their type arguments out
+            let mut nullary_erased = 0;
+            let mut nullary = 0;
+            for seed in 0..400 {
+                let mut rng = SynthRng::seed_from_u64(seed);
+                let Some(inh) = w.constructed(&mut rng, target, 0) else {
+                    continue;
+                };
+                if let Expr::New {
+                    type_args, args, ..
+                } = &inh.expr
+                {
+                    if args.is_empty() {
+                        nullary += 1;
+                        nullary_erased += usize::from(type_args.is_none());
+                    }
+                }
+            }
+            assert!(nullary > 20, "{lang}: {nullary} nullary constructor calls");
+            if lang == Language::Kotlin {
+                assert_eq!(
+                    nullary_erased, 0,
+                    "Kotlin: `HashMap()` for a `Map<String, *>`"
+                );
+            } else {
+                assert_eq!(nullary_erased, nullary, "Java: `new HashMap<>()`");
+            }
+        }
+    }
+}

@@ -70,4 +70,10 @@ pub struct CallShape {
     /// class lacks (`andThen` of a `LongSummaryStatistics`, from `IntConsumer` and
     /// `LongConsumer`): the call is overloaded where it is made.
     pub receiver_overloads: bool,
+    /// The target type is a wildcard-typed one with `? extends` replaced by its bound
+    /// (`Collection<String>` for a `Collection<? extends String>`): it fixes the call's own
+    /// variables but not those an erased call or diamond among its arguments mentions (javac
+    /// resolves `comparing`'s `T` in `new TreeSet<>(Comparator.comparing(x -> ..))` for a
+    /// `Collection<? extends CharSequence>` as `Object`).
+    pub bounded_goal: bool,
 }

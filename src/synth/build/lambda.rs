@@ -489,6 +489,7 @@ impl Worker<'_> {
                 };
                 let shape = super::inhabitant::CallShape {
                     receiver_overloads: overloaded,
+                    bounded_goal: false,
                     ..Default::default()
                 };
                 let (mut call, _) = self.build_call_shaped(

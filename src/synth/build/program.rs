@@ -247,7 +247,7 @@ impl Worker<'_> {
                     &params,
                     &poly_calls,
                     fret,
-                    goal,
+                    goal.filter(|_| !shape.bounded_goal),
                 );
         }
         let kept = erased && shape.keep_explicit;
@@ -481,6 +481,7 @@ impl Worker<'_> {
         let mut rng = RngStream::Program.rng(seed, index);
         self.building.fresh = 0;
         self.building.varargs_element_calls = 0;
+        self.building.diamond_sites = 0;
         self.building.imports.clear();
         self.building.opt_ins.clear();
         self.building.experimental = false;
@@ -637,6 +638,9 @@ impl Worker<'_> {
             // whose resolution the typing sequence fixed
             let in_place = !broken_here && inline_rng.gen_bool(use_p);
             // in place, an argument of a generic class type is a diamond where one fits
+            if self.diamond_site(a) {
+                self.building.diamond_sites += 1;
+            }
             let made = (in_place && feats.generic_constructors && !overloaded)
                 .then(|| self.constructed(&mut rng, a, depth))
                 .flatten()
@@ -649,10 +653,18 @@ impl Worker<'_> {
             let standalone = matches!(inh.info, InferInfo::Standalone(_));
             // (a Kotlin function type's too: the Java twin's lambda for a `Function1` declares
             // its parameters boxed)
+            // a bare lambda or reference, and a diamond's type arguments, were made for the
+            // argument's own type `a`: in place their target is the parameter's type, so
+            // only where the two are one (else a local of type `a`: a lambda for a
+            // `GenericArrayType` in place for a `Type` parameter has no functional interface,
+            // and `new FutureTask<>(r, () -> {})` for a `Runnable` one leaves its `V`, and
+            // the lambda's type, to nothing)
+            let at_formal = task.formal.params.get(i) == Some(&a);
             let function = feats.functional_operands
                 && is_function_value(&inh.expr)
-                && (!overloaded || standalone);
-            let diamond = feats.generic_constructors && is_diamond(&inh.expr) && !overloaded;
+                && (standalone || !overloaded && at_formal);
+            let diamond =
+                feats.generic_constructors && is_diamond(&inh.expr) && !overloaded && at_formal;
             if in_place && (function || diamond) {
                 if function {
                     shape.inline_functional_args += 1;
@@ -740,6 +752,7 @@ impl Worker<'_> {
                 search_implicits,
                 receiver: false,
                 receiver_overloads,
+                bounded_goal: false,
             },
         );
         shape.explicit_type_args = kept;
@@ -869,6 +882,7 @@ impl Worker<'_> {
         }
         record.typing_sequence.varargs_elements = varargs_n;
         shape.varargs_element_calls = self.building.varargs_element_calls;
+        shape.diamond_sites = self.building.diamond_sites;
         record.shape = shape;
         (program, record, erased)
     }
@@ -1475,6 +1489,7 @@ mod tests {
             )];
             let shape = CallShape {
                 receiver_overloads,
+                bounded_goal: false,
                 ..CallShape::default()
             };
             let (call, _) = w.build_call_shaped(

@@ -63,6 +63,10 @@ pub struct ShapeRecord {
     /// diamond (`r.m(new ArrayList<>())`) instead of a local.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub inline_diamonds: usize,
+    /// Operands whose type a generic API class's constructor can make: places where the
+    /// API allows the diamond (written or not).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub diamond_sites: usize,
 }
 
 impl ProgramRecord {

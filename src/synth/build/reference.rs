@@ -571,7 +571,7 @@ impl Worker<'_> {
 
     /// True for a type whose arrays can be created: a primitive, a class type without type
     /// arguments, or an array of such.
-    fn reifiable(&self, t: TypeId) -> bool {
+    pub(crate) fn reifiable(&self, t: TypeId) -> bool {
         match self.api.ts.arena.get(t) {
             Type::Prim(p) => *p != Prim::Void,
             Type::Class { args, .. } => args.is_empty(),

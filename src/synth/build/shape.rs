@@ -800,7 +800,9 @@ impl Worker<'_> {
                 continue;
             }
             // a nullable argument makes the type variable Kotlin infers from it nullable,
-            // and so a result that mentions it (`Objects.requireNonNull(a0)` is `A?`)
+            // and so a result that mentions it (`Objects.requireNonNull(a0)` is `A?`): fine
+            // only for a nullable result that is the variable itself (`singletonList(a0)` is
+            // a `List<A?>`, which no `List<A>?` takes)
             let a = &self.api.ts.arena;
             let inferred: Vec<VarId> = if mem.kind == MemberKind::Constructor {
                 self.api.class(mem.owner).type_params.clone()
@@ -808,7 +810,8 @@ impl Worker<'_> {
                 mem.type_params.clone()
             };
             let result_vars = a.free_vars(mem.ret);
-            if !out.contains(&Position::Result)
+            let bare_result = matches!(a.get(mem.ret), Type::Var(_));
+            if !(out.contains(&Position::Result) && bare_result)
                 && a.free_vars(param.ty)
                     .iter()
                     .any(|v| inferred.contains(v) && result_vars.contains(v))

@@ -162,6 +162,10 @@ pub(crate) struct Building {
     /// rather than a constructor call, where the API offers one (the receiver of a call
     /// chain); taken by the next [`Worker::inhabit`].
     pub(crate) prefer_call: bool,
+    /// The next constructor call's target is a wildcard-typed one with `? extends` replaced
+    /// by its bound ([`super::inhabitant::CallShape::bounded_goal`]); taken by the next
+    /// [`Worker::call_member_erasing`].
+    pub(crate) bounded_goal: bool,
     /// The expression forms the program being built may use (its swarm draw).
     pub(crate) features: Features,
     /// Lambda parameters and block locals in scope with their types (sources for the
@@ -173,6 +177,9 @@ pub(crate) struct Building {
     /// Calls of the program besides the call under test written with their varargs
     /// elements instead of an array.
     pub(crate) varargs_element_calls: usize,
+    /// Operands of the program whose type a generic API class's constructor can make (where
+    /// the diamond could stand, whether or not it was written).
+    pub(crate) diamond_sites: usize,
     /// The imports the program's extension calls need (Kotlin), sorted.
     pub(crate) imports: std::collections::BTreeSet<String>,
     /// The opt-in markers the program's member uses need (Kotlin), sorted.

@@ -517,6 +517,22 @@ impl LanguageRules {
         self.lang != Language::Kotlin
     }
 
+    /// True when the language writes an array of a non-reifiable element type through its
+    /// wildcard form (`((List<String>[]) new List<?>[] {..})`, Java and Groovy), so that
+    /// each element's target type is the wildcard form: an element must not need its
+    /// target to infer type arguments or type a conditional.
+    pub fn writes_generic_arrays_by_wildcards(self) -> bool {
+        matches!(self.lang, Language::Java | Language::Groovy)
+    }
+
+    /// True when a star-projected type argument of the target type (`?`, Kotlin's `*`) fixes
+    /// the class type variable under it for a constructor call without type arguments, as
+    /// its bound (Java's diamond takes `Object`). Kotlin takes no constraint from `*`: `val
+    /// m: Map<String, *> = TreeMap(c)` cannot infer `V`, where `Map<String, out Any?>` can.
+    pub fn infers_from_star_projection(self) -> bool {
+        self.lang != Language::Kotlin
+    }
+
     /// True when the language sees some Java classes as its own mapped types, with their own
     /// signatures, names and nullability (Kotlin: `java.util.List` as `List`/`MutableList`,
     /// `String`, the boxes, `Map.Entry.getValue()` as the property `value`), resolving a
