@@ -519,7 +519,7 @@ impl Worker<'_> {
 
     /// True when `t` is a generic class type that a constructor call of a generic concrete
     /// API class below it can make: a place where the API allows the diamond.
-    pub(crate) fn diamond_site(&mut self, t: TypeId) -> bool {
+    fn diamond_site(&mut self, t: TypeId) -> bool {
         let Some((sym, targs)) = self.api.ts.arena.as_class(t) else {
             return false;
         };

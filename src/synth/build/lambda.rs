@@ -489,7 +489,6 @@ impl Worker<'_> {
                 };
                 let shape = super::inhabitant::CallShape {
                     receiver_overloads: overloaded,
-                    bounded_goal: false,
                     ..Default::default()
                 };
                 let (mut call, _) = self.build_call_shaped(

@@ -637,14 +637,13 @@ impl Worker<'_> {
             // overloaded call takes only a lambda or reference cast to its parameter's type,
             // whose resolution the typing sequence fixed
             let in_place = !broken_here && inline_rng.gen_bool(use_p);
-            // in place, an argument of a generic class type is a diamond where one fits
-            if self.diamond_site(a) {
-                self.building.diamond_sites += 1;
-            }
+            // in place, an argument of a generic class type is a diamond where one fits (a
+            // diamond site, counted here where it is made here and by `inhabit` otherwise)
             let made = (in_place && feats.generic_constructors && !overloaded)
                 .then(|| self.constructed(&mut rng, a, depth))
                 .flatten()
                 .filter(|c| is_diamond(&c.expr));
+            self.building.diamond_sites += usize::from(made.is_some());
             let inh = match made {
                 Some(c) => c,
                 None => self.inhabit(&mut rng, a, depth),
@@ -1489,7 +1488,6 @@ mod tests {
             )];
             let shape = CallShape {
                 receiver_overloads,
-                bounded_goal: false,
                 ..CallShape::default()
             };
             let (call, _) = w.build_call_shaped(
