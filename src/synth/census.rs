@@ -9,8 +9,15 @@ use thalia_translators::ir::{
     CallForm, Expr, LambdaForm, Program, Receiver, RefKind, RefOn, Stmt, Ty,
 };
 
+/// The forms that stand only where the API allows them: the form, the census entry that
+/// counts the programs with a place for it, and what the report calls those places.
+pub const SITES: [(&str, &str, &str); 2] = [
+    ("diamond", "diamond-site", "diamond"),
+    ("inner-class-creation", "inner-class-site", "inner-class"),
+];
+
 /// Every form the census counts, with what it means (in report order).
-pub const FORMS: [(&str, &str); 46] = [
+pub const FORMS: [(&str, &str); 47] = [
     ("reference", "a function reference of any kind"),
     ("reference:static", "a static method reference `C::m`"),
     ("reference:bound", "a bound method reference `e::m`"),
@@ -111,6 +118,10 @@ pub const FORMS: [(&str, &str); 46] = [
     (
         "inner-class-creation",
         "an inner class created on its outer instance",
+    ),
+    (
+        "inner-class-site",
+        "an operand of an inner class type that an instance of its enclosing class can create (where the API allows inner-class creation)",
     ),
     (
         "call-as-reference",
@@ -484,6 +495,13 @@ impl Census {
         if r.shape.diamond_sites > 0 || forms.contains(&"diamond") {
             *self.forms.entry("diamond-site".to_string()).or_default() += 1;
         }
+        // likewise an inner class created (also by the call under test)
+        if r.shape.inner_class_sites > 0 || forms.contains(&"inner-class-creation") {
+            *self
+                .forms
+                .entry("inner-class-site".to_string())
+                .or_default() += 1;
+        }
         if r.shape.defaults_omitted > 0 {
             *self.forms.entry("default-omitted".to_string()).or_default() += 1;
         }
@@ -527,16 +545,15 @@ impl Census {
         self.forms.get(form).copied().unwrap_or(0) as f64 / n as f64
     }
 
-    /// What a form's line adds after its share: the diamond's share of the programs where
-    /// the API allows it.
+    /// What a form's line adds after its share: its share of the programs where the API
+    /// allows it, for a form with a [`SITES`] entry.
     pub fn note(&self, form: &str) -> String {
-        if form == "diamond" && self.forms.contains_key("diamond-site") {
-            format!(
-                " ({:.1}% of the diamond sites)",
-                100.0 * self.share_among("diamond", "diamond-site")
-            )
-        } else {
-            String::new()
+        match SITES.iter().find(|(f, ..)| *f == form) {
+            Some((_, site, what)) if self.forms.contains_key(*site) => format!(
+                " ({:.1}% of the {what} sites)",
+                100.0 * self.share_among(form, site)
+            ),
+            _ => String::new(),
         }
     }
 

@@ -1406,7 +1406,10 @@ impl SynthContext {
             if !matches!(owner.kind, ClassKind::Class) {
                 return Some(SkipReason::AbstractConstructor);
             }
-            if owner.parent.is_some() {
+            // a static nested class is created by its qualified name (`new
+            // AbstractMap.SimpleEntry<>(k, v)`), an inner one on an instance of its
+            // enclosing class, which must be usable
+            if owner.doc.is_inner == Some(true) {
                 let usable_outer = outer_class(api, m).is_some_and(|o| usable.contains(&o));
                 if !usable_outer {
                     return Some(SkipReason::NestedConstructor);

@@ -68,8 +68,10 @@ pub struct SwarmConfig {
     /// (`F res = (F) R::m;`). Default 0.6: most positions want no functional interface, and
     /// this is where references and lambdas reach them.
     pub function_casts: f64,
-    /// Creation of inner-class instances on an outer instance (`outer.new Inner()`).
-    /// Default 0.5.
+    /// Creation of inner-class instances on an outer instance (`outer.new Inner()`): the
+    /// member under test when it is an inner class's constructor, and operands of an inner
+    /// class's type (at `INNER_CLASS_USE`). Default 0.5: few APIs have public inner classes
+    /// with public constructors, so the form costs little where it has no place.
     pub inner_classes: f64,
     /// The member under test written as a function reference assigned to a functional
     /// interface of the API whose function type is the typing sequence

@@ -104,10 +104,10 @@ fn online_the_compiler_bugs_found_by_this_tool_reproduce_and_javac_judges_them_o
         };
         let dir = tmp.path().join(&e.id);
         std::fs::create_dir_all(dir.join("out")).expect("mkdir");
-        let ext = if e.compiler == "kotlin" {
-            "kt"
-        } else {
-            "groovy"
+        let ext = match e.compiler.as_str() {
+            "kotlin" => "kt",
+            "scala2" | "scala3" => "scala",
+            _ => "groovy",
         };
         let (source, java) = (dir.join(format!("Main.{ext}")), dir.join("Main.java"));
         std::fs::write(&source, &e.program).expect("write");

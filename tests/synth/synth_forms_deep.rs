@@ -316,6 +316,10 @@ fn compile_with(
     cmd.arg("-Xss8m").arg("-cp").arg(&cp).arg(main);
     if lang == Language::Groovy {
         cmd.arg(format!("-d={}", out_dir.display()));
+    } else if matches!(lang, Language::Scala3 | Language::Scala2) {
+        // (scala-library, on the compiler's classpath, is the programs' too)
+        fs::create_dir_all(&out_dir).expect("mkdir");
+        cmd.args(["-usejavacp", "-nowarn", "-d"]).arg(&out_dir);
     } else {
         let stdlib = cp
             .split(':')
@@ -399,7 +403,16 @@ fn kotlinc_accepts_the_well_typed_programs_with_the_forms() {
         return;
     };
     println!("kotlinc: {} of {n} rejected", rejected.len());
-    assert!(rejected.is_empty(), "kotlinc rejected {rejected:?}:\n{err}");
+    // kotlinc's own TH9 (an `if` of `in`-projected branches as a generic call's argument is
+    // typed `F<CapturedType(out Any)>`) is a known bug, not the generator's
+    let unexplained: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains(": error:") && !l.contains("CapturedType(out "))
+        .collect();
+    assert!(
+        unexplained.is_empty(),
+        "kotlinc rejected {rejected:?}:\n{err}"
+    );
 }
 
 /// kotlin-stdlib's extensions on collections of a given type (`Collection<UInt>.toUIntArray()`,
@@ -473,6 +486,44 @@ fn built_with_argument(
         .collect()
 }
 
+/// The member whose first argument the tests below type as they like (any type is an
+/// `Object`).
+const TO_STRING: &str =
+    "static java.lang.String java.util.Objects.toString(java.lang.Object, java.lang.String)";
+
+/// Asserts that javac accepts the Java reading of every program of `built`.
+fn assert_javac_accepts(built: &[Synthesized]) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let files = java_sources(built, dir.path());
+    assert_eq!(files.len(), built.len(), "every Java program is written");
+    let res = javac::compile_batch(&files, None).expect("javac runs");
+    let wrong: Vec<String> = res
+        .verdicts
+        .iter()
+        .filter(|(_, v)| !v.is_accepted())
+        .map(|(name, v)| {
+            format!(
+                "{name}: {v:?}\n{}",
+                fs::read_to_string(dir.path().join(name)).unwrap_or_default()
+            )
+        })
+        .collect();
+    println!(
+        "javac rejects {:?}",
+        wrong
+            .iter()
+            .map(|w| w.split(':').next().unwrap_or(""))
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        wrong.is_empty(),
+        "javac rejects {} of {} programs:\n{}",
+        wrong.len(),
+        files.len(),
+        wrong.iter().take(3).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
 /// Operands whose target is another type than the one they were made for are written so that
 /// the compiler sees what synthesis assumed:
 /// - an argument in place for a parameter of a supertype (`Objects.toString(() -> {}, s)` has
@@ -500,8 +551,6 @@ fn operands_whose_target_is_not_their_own_type_compile() {
     const N: usize = 120;
     let mut api = java_base();
     let ctx = SynthContext::new(&mut api);
-    let to_string =
-        "static java.lang.String java.util.Objects.toString(java.lang.Object, java.lang.String)";
     let fill = "static void java.util.Arrays.fill(java.lang.Object[], java.lang.Object)";
     let named = |a: &mut thalia::types::TypeArena, n: &str| a.class_named(n, &[]);
     let comparator_of_strings = |a: &mut thalia::types::TypeArena| {
@@ -512,7 +561,7 @@ fn operands_whose_target_is_not_their_own_type_compile() {
         &api,
         &ctx,
         Language::Java,
-        to_string,
+        TO_STRING,
         0,
         &|a| named(a, "java.lang.Runnable"),
         N,
@@ -522,7 +571,7 @@ fn operands_whose_target_is_not_their_own_type_compile() {
         &api,
         &ctx,
         Language::Java,
-        to_string,
+        TO_STRING,
         0,
         &|a| {
             let s = named(a, "java.lang.String");
@@ -550,40 +599,12 @@ fn operands_whose_target_is_not_their_own_type_compile() {
     let c = census(&java);
     assert!(c.share("lambda") > 0.2, "{}", c.table());
     assert!(c.share("diamond") > 0.05, "{}", c.table());
-    let dir = tempfile::tempdir().expect("temp dir");
-    let files = java_sources(&java, dir.path());
-    assert_eq!(files.len(), java.len(), "every Java program is written");
-    let res = javac::compile_batch(&files, None).expect("javac runs");
-    let wrong: Vec<String> = res
-        .verdicts
-        .iter()
-        .filter(|(_, v)| !v.is_accepted())
-        .map(|(name, v)| {
-            format!(
-                "{name}: {v:?}\n{}",
-                fs::read_to_string(dir.path().join(name)).unwrap_or_default()
-            )
-        })
-        .collect();
-    println!(
-        "javac rejects {:?}",
-        wrong
-            .iter()
-            .map(|w| w.split(':').next().unwrap_or(""))
-            .collect::<Vec<_>>()
-    );
-    assert!(
-        wrong.is_empty(),
-        "javac rejects {} of {} programs:\n{}",
-        wrong.len(),
-        files.len(),
-        wrong.iter().take(3).cloned().collect::<Vec<_>>().join("\n")
-    );
+    assert_javac_accepts(&java);
     let kotlin = built_with_argument(
         &api,
         &ctx,
         Language::Kotlin,
-        to_string,
+        TO_STRING,
         0,
         &|a| {
             let s = named(a, "java.lang.String");
@@ -603,4 +624,206 @@ fn operands_whose_target_is_not_their_own_type_compile() {
     };
     println!("kotlinc: {} of {n} rejected", rejected.len());
     assert!(rejected.is_empty(), "kotlinc rejected {rejected:?}:\n{err}");
+}
+
+/// Nested classes are made where an operand wants their type: a static nested class by its
+/// qualified name (`new AbstractMap.SimpleEntry<>(k, v)`, `new Locale.Builder()`), an inner
+/// class on an instance of its enclosing class (`outer.new ConditionObject()`, Kotlin's
+/// `outer.ConditionObject()`, Scala's `{ val o = ..; new o.ConditionObject() }`), in every
+/// language, and every compiler accepts the programs.
+#[test]
+fn nested_and_inner_classes_are_created_where_an_operand_wants_them_and_compile() {
+    if !javac::javac_available() {
+        require::missing_tool(
+            "nested_and_inner_classes_are_created_where_an_operand_wants_them_and_compile",
+            "javac not found on PATH",
+        );
+        return;
+    }
+    /// Programs per case.
+    const N: usize = 60;
+    let mut api = java_base();
+    let ctx = SynthContext::new(&mut api);
+    let condition = "java.util.concurrent.locks.AbstractQueuedSynchronizer.ConditionObject";
+    let entry = "java.util.AbstractMap.SimpleEntry";
+    let made = regex::Regex::new(
+        r"(new |[=(,] *)java\.util\.AbstractMap\.SimpleEntry(<[^()]*>|\[[^()]*\])?\(",
+    )
+    .expect("a pattern");
+    for (lang, compiler) in [
+        (Language::Java, None),
+        (
+            Language::Kotlin,
+            Some((
+                "THALIA_KOTLINC_CP",
+                "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",
+            )),
+        ),
+        (
+            Language::Groovy,
+            Some((
+                "THALIA_GROOVY_CP",
+                "org.codehaus.groovy.tools.FileSystemCompiler",
+            )),
+        ),
+        (
+            Language::Scala3,
+            Some(("THALIA_SCALA3_CP", "dotty.tools.dotc.Main")),
+        ),
+        (
+            Language::Scala2,
+            Some(("THALIA_SCALA2_CP", "scala.tools.nsc.Main")),
+        ),
+    ] {
+        let mut built = built_with_argument(
+            &api,
+            &ctx,
+            lang,
+            TO_STRING,
+            0,
+            &|a| a.class_named(condition, &[]),
+            N,
+            0,
+        );
+        built.extend(built_with_argument(
+            &api,
+            &ctx,
+            lang,
+            TO_STRING,
+            0,
+            &|a| {
+                let s = a.class_named("java.lang.String", &[]);
+                let i = a.class_named("java.lang.Integer", &[]);
+                a.class_named(entry, &[s, i])
+            },
+            N,
+            N,
+        ));
+        let c = census(&built);
+        // the inner class wherever its type is wanted (a program's other operands may want
+        // it too): far more than the tenth issue 36 asks for
+        assert!(
+            c.share_among("inner-class-creation", "inner-class-site") >= 0.25,
+            "{lang}: inner-class creation in {:.1}% of the programs with a site\n{}",
+            100.0 * c.share_among("inner-class-creation", "inner-class-site"),
+            c.table()
+        );
+        let t = translator(lang).expect("a translator");
+        let entries = built[N..]
+            .iter()
+            .filter(|s| t.translate(&s.program).is_ok_and(|src| made.is_match(&src)))
+            .count();
+        assert!(
+            entries >= N / 4,
+            "{lang}: `SimpleEntry` made in {entries} of {N} programs"
+        );
+        match compiler {
+            None => assert_javac_accepts(&built),
+            Some((env, main)) => {
+                let Some((n, rejected, err)) = compile_with(env, main, lang, &built) else {
+                    continue;
+                };
+                println!("{lang}: {} of {n} rejected", rejected.len());
+                assert_eq!(n, built.len(), "{lang}: every program translates");
+                if lang != Language::Groovy {
+                    assert!(rejected.is_empty(), "{lang} rejected {rejected:?}:\n{err}");
+                    continue;
+                }
+                // groovyc's own bugs (a diamond's arguments typed without their target,
+                // TH15's family) are rejections whose Java twin javac accepts
+                let twins: Vec<Synthesized> = built
+                    .into_iter()
+                    .filter(|s| rejected.contains(&format!("Test_{}.groovy", s.program.id)))
+                    .collect();
+                let dir = tempfile::tempdir().expect("temp dir");
+                let files = java_sources(&twins, dir.path());
+                assert_eq!(files.len(), twins.len(), "every twin is written");
+                let res = javac::compile_batch(&files, None).expect("javac runs");
+                let false_alarms: Vec<&String> = res
+                    .verdicts
+                    .iter()
+                    .filter(|(_, v)| !v.is_accepted())
+                    .map(|(name, _)| name)
+                    .collect();
+                assert!(
+                    false_alarms.is_empty(),
+                    "groovyc and javac reject {false_alarms:?}: generator false alarms\n{err}"
+                );
+            }
+        }
+    }
+}
+
+/// Scala 2 writes a wildcard as an existential, which may not name the type variable it
+/// bounds (`def test[T <: Comparable[_ >: T]]` is an "illegal cyclic reference"): its test
+/// methods copy no such bound of the member (`Comparator.naturalOrder()`), where Scala 3's
+/// do, and scalac 2 accepts the programs.
+#[test]
+fn scala2_test_methods_bound_no_variable_through_a_wildcard_of_itself() {
+    /// Programs per language.
+    const N: usize = 60;
+    let mut api = java_base();
+    let ctx = SynthContext::new(&mut api);
+    let cyclic = regex::Regex::new(r"def test\[(\w+) <: java\.lang\.Comparable\[[_?] >: (\w+)\]")
+        .expect("a pattern");
+    let mut scala2 = Vec::new();
+    for lang in [Language::Scala3, Language::Scala2] {
+        let cfg = SynthConfig {
+            lang,
+            swarm: forced(),
+            ..SynthConfig::default()
+        };
+        let mut w = thalia::synth::build::Worker::new(api.clone(), &ctx, &cfg);
+        let m = ctx
+            .testable
+            .iter()
+            .copied()
+            .find(|&m| {
+                api.signature(m)
+                    .ends_with("java.util.Comparator.naturalOrder()")
+            })
+            .expect("Comparator.naturalOrder");
+        let task = w.enumerate_member(m, SEED).expect("enumerates")[0].clone();
+        let built: Vec<Synthesized> = (0..N)
+            .map(|k| {
+                let id = thalia::synth::program_id(k);
+                let (program, record, _) = w.build_program(&task, &id, SEED, k as u64);
+                Synthesized {
+                    index: k,
+                    program,
+                    record,
+                }
+            })
+            .collect();
+        let t = translator(lang).expect("a translator");
+        let own_bound = built
+            .iter()
+            .filter_map(|s| t.translate(&s.program).ok())
+            .filter(|src| {
+                cyclic
+                    .captures(src)
+                    .is_some_and(|c| c.get(1).map(|x| x.as_str()) == c.get(2).map(|x| x.as_str()))
+            })
+            .count();
+        println!("{lang}: {own_bound} of {N} programs bound T by `Comparable[_ >: T]`");
+        if lang == Language::Scala3 {
+            assert!(own_bound > 0, "Scala 3 writes the member's own bound");
+        } else {
+            assert_eq!(own_bound, 0, "Scala 2 cannot write it");
+            scala2 = built;
+        }
+    }
+    let Some((n, rejected, err)) = compile_with(
+        "THALIA_SCALA2_CP",
+        "scala.tools.nsc.Main",
+        Language::Scala2,
+        &scala2,
+    ) else {
+        return;
+    };
+    assert_eq!(n, N, "every program translates");
+    assert!(
+        rejected.is_empty(),
+        "scalac 2 rejected {rejected:?}:\n{err}"
+    );
 }

@@ -233,6 +233,10 @@ impl<'p> Emitter<'p> {
 
 /// Reserved words of Scala 2.13 and Scala 3 (`enum`, `export`, `given`, `then` are Scala 3's);
 /// they can name something only when backquoted.
+/// The `val` that binds an inner class's enclosing instance when it is no local
+/// (`{ val thaliaOuter = f(); new thaliaOuter.Inner() }`): a name no program declares.
+const OUTER_VAL: &str = "thaliaOuter";
+
 const KEYWORDS: &[&str] = &[
     "_",
     "abstract",
@@ -616,22 +620,21 @@ impl Emitter<'_> {
                 args,
                 outer: Some(outer),
             } => {
-                // `new o.Inner(args)`: the outer instance must be a stable identifier
-                let Expr::Local(o) = outer.as_ref() else {
-                    return Err(self.unsupported(
-                        "the creation of an inner class on an outer instance that is not a \
-                         local (Scala's `new o.Inner()` needs a stable identifier)",
-                    ));
-                };
+                // `new o.Inner(args)`: the outer instance must be a stable identifier, so
+                // any other expression is bound to a block's `val` first (the block's type is
+                // then `Outer#Inner`, the type the program writes for the class)
                 self.check_qualified_name(class)?;
                 let inner = class.rsplit('.').next().unwrap_or(class);
                 let targs = self.ty_args_opt(type_args.as_deref().unwrap_or_default())?;
-                format!(
-                    "new {}.{}{targs}({})",
-                    name(o),
-                    name(inner),
-                    self.args(args)?
-                )
+                let args = self.args(args)?;
+                match outer.as_ref() {
+                    Expr::Local(o) => format!("new {}.{}{targs}({args})", name(o), name(inner)),
+                    o => format!(
+                        "{{ val {OUTER_VAL} = {}; new {OUTER_VAL}.{}{targs}({args}) }}",
+                        self.expr(o)?,
+                        name(inner)
+                    ),
+                }
             }
             Expr::Ref {
                 target: Some(t),

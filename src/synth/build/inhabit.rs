@@ -19,6 +19,7 @@ use super::rng::SynthRng;
 use super::worker::{Below, Worker};
 use crate::api::{ClassId, MemberId, MemberKind};
 use crate::graph::{ApiGraph, EdgeKind, Node};
+use crate::synth::context::outer_class;
 use crate::synth::typing::erase::InferInfo;
 use crate::synth::typing::overload::Resolution;
 use crate::synth::typing::sequence::TypingSequence;
@@ -41,6 +42,13 @@ pub const DEEP_YEN_FACTOR: usize = 4;
 /// probability). Default 0.7: such operands are mostly made by paths and conditionals
 /// otherwise, and the form (the diamond, constructor inference) fits few positions.
 pub const GENERIC_CONSTRUCTOR_USE: f64 = 0.7;
+
+/// The probability that a program with inner-class creation on makes an operand of an
+/// inner class's type on an instance of its enclosing class (at least the use probability).
+/// Default 0.7, as [`GENERIC_CONSTRUCTOR_USE`]: inhabitant paths never take an inner class's
+/// constructor (their steps have no enclosing instance), so such an operand is otherwise a
+/// call's result or a bottom constant.
+pub const INNER_CLASS_USE: f64 = 0.7;
 
 /// How many of the type variables that a path through a member taking a function reaches
 /// are tried for one operand (after the operand's own type's paths): each costs a path
@@ -91,6 +99,16 @@ impl Worker<'_> {
         }
         if self.diamond_site(t) {
             self.building.diamond_sites += 1;
+        }
+        // an inner class made on an instance of its enclosing class (`outer.new Inner()`)
+        let inner = self.inner_constructors(t);
+        if !inner.is_empty() {
+            self.building.inner_class_sites += 1;
+            if feats.inner_classes && rng.gen_bool(INNER_CLASS_USE.max(p)) {
+                if let Some(e) = self.inner_created(rng, &inner, t, depth) {
+                    return e;
+                }
+            }
         }
         // a constructor call of a generic class below the wanted type (the diamond); at the
         // deepest level too, through a constructor without parameters
@@ -515,6 +533,61 @@ impl Worker<'_> {
             ));
         }
         None
+    }
+
+    /// The constructors of inner class type `t` that an instance of its enclosing class can
+    /// call here (`outer.new Inner(..)`): the class's own (the type names it exactly, so no
+    /// subclass is needed), without type parameters of their own, callable in the language,
+    /// none that throws a checked exception inside a lambda; empty for any other type.
+    fn inner_constructors(&mut self, t: TypeId) -> Vec<MemberId> {
+        let Some((sym, targs)) = self.api.ts.arena.as_class(t) else {
+            return Vec::new();
+        };
+        let Some(c) = self.api.class_by_sym(sym) else {
+            return Vec::new();
+        };
+        if !targs.is_empty() || self.api.class(c).doc.is_inner != Some(true) {
+            return Vec::new();
+        }
+        let in_lambda = self.building.in_lambda > 0;
+        let members = self.api.class(c).members.clone();
+        members
+            .into_iter()
+            .filter(|&m| {
+                let mem = self.api.member(m);
+                mem.kind == MemberKind::Constructor
+                    && mem.type_params.is_empty()
+                    && outer_class(&self.api, m).is_some()
+                    && !(in_lambda && self.ctx.throws_checked.contains(&m))
+                    && self.typing().language_problem(m).is_none()
+            })
+            .collect()
+    }
+
+    /// An instance of inner class type `t` made by one of its constructors `ctors` on an
+    /// instance of its enclosing class inhabited in turn (`outer.new Inner(..)`, Kotlin's
+    /// `outer.Inner(..)`, Scala's `new outer.Inner(..)`).
+    fn inner_created(
+        &mut self,
+        rng: &mut SynthRng,
+        ctors: &[MemberId],
+        t: TypeId,
+        depth: usize,
+    ) -> Option<Inhabitant> {
+        let m = *ctors.get(rng.gen_range(0..ctors.len()))?;
+        let outer = outer_class(&self.api, m)?;
+        let outer_t = self.api.ts.self_type(self.api.class(outer).sym);
+        let receiver = self.inhabit(rng, outer_t, depth.saturating_sub(1));
+        Some(self.call_member_erasing(
+            rng,
+            m,
+            &Subst::new(),
+            Some(receiver.expr),
+            Some(t),
+            false,
+            depth,
+            false,
+        ))
     }
 
     /// True when `t` is a generic class type that a constructor call of a generic concrete

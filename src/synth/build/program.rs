@@ -482,6 +482,7 @@ impl Worker<'_> {
         self.building.fresh = 0;
         self.building.varargs_element_calls = 0;
         self.building.diamond_sites = 0;
+        self.building.inner_class_sites = 0;
         self.building.imports.clear();
         self.building.opt_ins.clear();
         self.building.experimental = false;
@@ -503,7 +504,11 @@ impl Worker<'_> {
         let broken_at = task.broken.map(|b| b.position);
         let ill = task.broken.is_some();
         let m = task.member;
-        let overloaded = self.typing().overloaded_call(m, task.seq.receiver);
+        // (Scala 2 types the arguments of a method overloaded at any arity without their
+        // parameter's type: `r.submit[F](a, new CompletableFuture())` makes its argument a
+        // `CompletableFuture[Nothing]`)
+        let overloaded = self.typing().overloaded_call(m, task.seq.receiver)
+            || self.rules.types_overloaded_arguments_untargeted() && self.typing().is_overloaded(m);
         let mut shape = ShapeRecord::default();
         let mut stmts = Vec::new();
         let mut operands: Vec<Operand> = Vec::new();
@@ -882,6 +887,7 @@ impl Worker<'_> {
         record.typing_sequence.varargs_elements = varargs_n;
         shape.varargs_element_calls = self.building.varargs_element_calls;
         shape.diamond_sites = self.building.diamond_sites;
+        shape.inner_class_sites = self.building.inner_class_sites;
         record.shape = shape;
         (program, record, erased)
     }

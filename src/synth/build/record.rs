@@ -67,6 +67,10 @@ pub struct ShapeRecord {
     /// API allows the diamond (written or not).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub diamond_sites: usize,
+    /// Operands whose type is an inner class that its enclosing class's instance can create
+    /// (`outer.new Inner()`): places where the API allows inner-class creation.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub inner_class_sites: usize,
 }
 
 impl ProgramRecord {

@@ -143,6 +143,11 @@ impl Worker<'_> {
             return None;
         }
         let fresh = self.related_vars(&pairs, &related)?;
+        if !self.rules.bounds_wildcards_by_own_variable()
+            && fresh.iter().any(|&v| self.wildcard_names_var(v, &fresh))
+        {
+            return None;
+        }
         let mut subst = Subst::new();
         for &(v, t) in &pairs {
             match related.iter().position(|&r| r == v) {
@@ -243,6 +248,21 @@ impl Worker<'_> {
             }
         }
         None
+    }
+
+    /// True when a bound of variable `v` holds a wildcard whose bound names one of `vars`
+    /// (`T extends Comparable<? super T>`).
+    fn wildcard_names_var(&self, v: VarId, vars: &[VarId]) -> bool {
+        let a = &self.api.ts.arena;
+        let mut todo: Vec<(TypeId, bool)> = a.var(v).upper.iter().map(|&b| (b, false)).collect();
+        while let Some((t, in_wildcard)) = todo.pop() {
+            let in_wildcard = in_wildcard || matches!(a.get(t), Type::Wildcard(_));
+            if in_wildcard && a.as_var(t).is_some_and(|w| vars.contains(&w)) {
+                return true;
+            }
+            a.for_each_child(t, |c| todo.push((c, in_wildcard)));
+        }
+        false
     }
 
     /// The test method's variables `U extends x` and `T extends U` (declared once per worker

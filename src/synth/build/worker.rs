@@ -180,6 +180,9 @@ pub(crate) struct Building {
     /// Operands of the program whose type a generic API class's constructor can make (where
     /// the diamond could stand, whether or not it was written).
     pub(crate) diamond_sites: usize,
+    /// Operands of the program whose type is an inner class that an instance of its
+    /// enclosing class can create (written so or not).
+    pub(crate) inner_class_sites: usize,
     /// The imports the program's extension calls need (Kotlin), sorted.
     pub(crate) imports: std::collections::BTreeSet<String>,
     /// The opt-in markers the program's member uses need (Kotlin), sorted.
@@ -675,6 +678,21 @@ impl<'c> Worker<'c> {
                 let s = *sups.choose(rng)?;
                 if !self.ctx.expressible(&self.api, s) {
                     return None;
+                }
+                // in Scala, `? <: Object` holds only an `AnyRef`: not a type variable, which
+                // a universal trait may bound (`T <: Comparable[T]`), nor a class whose
+                // supertypes are unknown or that extends `Any` only
+                if s == p_obj(self) && self.rules.has_universal_traits() {
+                    let any_ref = match *self.api.ts.arena.get(args[i]) {
+                        Type::Class { name, .. } => {
+                            !self.rules.extends_any_only(&self.api.ts, name)
+                                && self.typing().hierarchy_known(args[i])
+                        }
+                        _ => false,
+                    };
+                    if !any_ref {
+                        return None;
+                    }
                 }
                 // Kotlin checks a projection's bound against the type parameter's bounds
                 // (`FailableLongPredicate<out Serializable>` for `E : Throwable` is an

@@ -59,6 +59,16 @@ impl Typing<'_> {
         // capture variable from a wildcard-typed argument wins) and types a lambda's
         // parameters before it solves the variables of the same argument list
         let args_first = self.rules.infers_from_arguments_first();
+        // a target that Kotlin reads as a covariant collection (`java.util.Map` as `Map<K,
+        // out V>`)
+        let read_only_goal = goal
+            .and_then(|k| self.api.ts.arena.as_class(k))
+            .is_some_and(|(n, _)| {
+                let name = self.api.ts.arena.name(n);
+                crate::types::kotlin_view::READ_ONLY_COLLECTIONS
+                    .iter()
+                    .any(|&(_, java)| java == name)
+            });
         for &v in vars {
             let Some(want) = s.get(v) else { return false };
             let mut by_args = false;
@@ -115,7 +125,13 @@ impl Typing<'_> {
                     }
                 }
             }
-            let by_goal = from_goal.as_ref().and_then(|u| u.get(v)) == Some(want);
+            // Kotlin reads a Java parameter's `Map<K, V>` as `Map<K, out V>`: an argument of
+            // a narrower type fixes the variable to its own type (`Map.of("k", aCallback
+            // HandlerProtection)` for a `Map<String, ProtectionParameter>` is a `Map<String,
+            // CallbackHandlerProtection>`), which the Java parameter then refuses ("Java type
+            // mismatch ... Use explicit cast")
+            let by_goal = from_goal.as_ref().and_then(|u| u.get(v)) == Some(want)
+                && (!blocked || self.rules.goal_overrides_narrower_arguments() || !read_only_goal);
             let fixed = by_goal || (by_args && !blocked);
             // a capture variable is harmless where the result cannot show it: no target, or
             // the result is the bare variable (below the written type, hence below the goal)

@@ -525,6 +525,24 @@ impl LanguageRules {
         matches!(self.lang, Language::Java | Language::Groovy)
     }
 
+    /// True when a call's target type fixes a type variable that an argument of a narrower
+    /// type bounds from below (Java's invariant `Map<String, P>` target makes `Map.of("k",
+    /// aSubOfP)` a `Map<String, P>`). Kotlin sees a Java collection target as its read-only
+    /// collection (`Map<String, out P>`) and takes the argument's type; K2 then rejects the
+    /// call for a Java parameter ("Java type mismatch").
+    pub fn goal_overrides_narrower_arguments(self) -> bool {
+        self.lang != Language::Kotlin
+    }
+
+    /// True when a type variable's bound may hold a wildcard whose bound names the
+    /// variable itself (`<T extends Comparable<? super T>>`). Scala 2 writes the wildcard as
+    /// an existential, which may not refer to the variable it bounds: `def m[T <:
+    /// Comparable[_ >: T]]` is an "illegal cyclic reference involving type T" (Scala 3
+    /// accepts it).
+    pub fn bounds_wildcards_by_own_variable(self) -> bool {
+        self.lang != Language::Scala2
+    }
+
     /// True when a star-projected type argument of the target type (`?`, Kotlin's `*`) fixes
     /// the class type variable under it for a constructor call without type arguments, as
     /// its bound (Java's diamond takes `Object`). Kotlin takes no constraint from `*`: `val
