@@ -27,7 +27,7 @@ fn readme_every_shell_block_has_a_lane_and_both_lanes_are_used() {
         .filter(|b| b.lane == Lane::Online)
         .map(|b| b.script.as_str())
         .collect();
-    assert!(online.contains("cargo run --release -- run --seed 1 --budget 1000 --out thalia-run"));
+    assert!(online.contains("cargo run --release -- run --seed 2 --budget 1000 --out thalia-run"));
     assert!(online.contains("bash scripts/test.sh"));
 }
 
