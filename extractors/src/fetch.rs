@@ -175,14 +175,27 @@ impl Fetched {
     }
 }
 
-/// Resolves and downloads `coords` with their dependencies and extracts the API of the
-/// requested artifacts, using the dependencies and the JDK as context.
-pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, FetchError> {
+/// The jars of `coords` with their dependencies (downloaded into the cache when missing), as
+/// a fetch puts them on the programs' classpath, without extracting any API.
+pub fn classpath(coords: &[Coordinate], opts: &FetchOptions) -> Result<Vec<PathBuf>, FetchError> {
     if coords.is_empty() {
         return Err(FetchError::Empty);
     }
-    let t0 = Instant::now();
     let config = RepoConfig::discover(&opts.repos)?;
+    let mut notes = Vec::new();
+    let (_, fetched) = resolve_and_download(coords, opts, &config, &mut notes)?;
+    Ok(fetched.into_iter().map(|f| f.jar).collect())
+}
+
+/// Resolves `coords` and downloads their jars (and javadoc when asked): with the requested
+/// artifacts' optional dependencies when `opts` wants them and they resolve, else without
+/// them and a note in `notes` that says so.
+fn resolve_and_download(
+    coords: &[Coordinate],
+    opts: &FetchOptions,
+    config: &RepoConfig,
+    notes: &mut Vec<String>,
+) -> Result<(crate::maven::Resolution, Vec<FetchedArtifact>), FetchError> {
     let with_docs = opts.docs || opts.api_from_docs;
     let resolve = |follow_root_optional: bool| -> Result<_, MavenError> {
         let resolver = Resolver::new(
@@ -197,8 +210,7 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
         let fetched = resolver.fetch(&resolution, with_docs)?;
         Ok((resolution, fetched))
     };
-    let mut notes = Vec::new();
-    let (resolution, fetched) = match opts.optional_deps.then(|| resolve(true)) {
+    Ok(match opts.optional_deps.then(|| resolve(true)) {
         Some(Ok(r)) => r,
         Some(Err(e)) => {
             notes.push(format!(
@@ -208,7 +220,19 @@ pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, Fetc
             resolve(false)?
         }
         None => resolve(false)?,
-    };
+    })
+}
+
+/// Resolves and downloads `coords` with their dependencies and extracts the API of the
+/// requested artifacts, using the dependencies and the JDK as context.
+pub fn fetch(coords: &[Coordinate], opts: &FetchOptions) -> Result<Fetched, FetchError> {
+    if coords.is_empty() {
+        return Err(FetchError::Empty);
+    }
+    let t0 = Instant::now();
+    let config = RepoConfig::discover(&opts.repos)?;
+    let mut notes = Vec::new();
+    let (resolution, fetched) = resolve_and_download(coords, opts, &config, &mut notes)?;
     let resolve_seconds = t0.elapsed().as_secs_f64();
 
     let t1 = Instant::now();

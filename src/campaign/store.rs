@@ -629,7 +629,12 @@ impl Store {
             })? + "\n"),
         )?;
         let repro = tmp.join("repro.sh");
-        fs::write(&repro, repro_script(c, kind, cand, verdict, &sig.text)).map_err(io(&repro))?;
+        let deps = ProgramClasspath::of(c, &context.dependencies, &cand.source);
+        fs::write(
+            &repro,
+            repro_script(c, kind, cand, verdict, &sig.text, &deps),
+        )
+        .map_err(io(&repro))?;
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -821,17 +826,73 @@ fn crash_needle(output: &str) -> Option<String> {
     })
 }
 
-/// A shell script that compiles the program with the installed toolchain in a fresh process
-/// and exits 0 when the finding reproduces, 1 when it does not.
+/// What a finding's program needs on its classpath, for its `repro.sh`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ProgramClasspath {
+    /// The JDK and the language's own library only.
+    Nothing,
+    /// These Maven coordinates with their dependencies.
+    Coordinates(Vec<String>),
+    /// A classpath the campaign was given by hand (no coordinates known).
+    ByHand,
+}
+
+impl ProgramClasspath {
+    /// What the program `source`, compiled by `c` in a run whose API comes from the
+    /// coordinates `deps`, needs on its classpath: nothing when the campaign gave it none or
+    /// the program names no class of them ([`super::bugreport::uses_no_dependency`]).
+    pub(crate) fn of(c: &CompilerInfo, deps: &[String], source: &str) -> ProgramClasspath {
+        if c.classpath.is_none() || super::bugreport::uses_no_dependency(source) {
+            ProgramClasspath::Nothing
+        } else if deps.is_empty() {
+            ProgramClasspath::ByHand
+        } else {
+            ProgramClasspath::Coordinates(deps.to_vec())
+        }
+    }
+}
+
+/// The compiler's own arguments in a recorded command line `command` of `c` (what follows
+/// the JVM's options, the compiler's classpath, main class and launch prefix; or the JDK
+/// executable), with every programs' classpath flag and its value left out.
+fn compiler_arguments(c: &CompilerInfo) -> Vec<String> {
+    let profile = c.tool.profile();
+    let start = match profile.launch {
+        crate::profile::Launch::Jvm { prefix, .. } => c
+            .command
+            .iter()
+            .position(|a| a == profile.main_class)
+            .map_or(1, |i| i + 1 + prefix.len()),
+        crate::profile::Launch::JdkExecutable => 1,
+    };
+    let mut out = Vec::new();
+    let mut args = c.command.iter().skip(start);
+    while let Some(a) = args.next() {
+        if a == profile.flags.classpath || crate::profile::CLASSPATH_FLAGS.contains(&a.as_str()) {
+            args.next();
+            continue;
+        }
+        out.push(a.clone());
+    }
+    out
+}
+
+/// A shell script that compiles the program in a fresh process and exits 0 when the finding
+/// reproduces, 1 when it does not, 2 when the compiler cannot be run. It names no local path:
+/// the compiler is run by `thalia toolchain exec` (installed through the user's Maven
+/// configuration when missing) unless `COMPILER` gives another command, and the programs'
+/// classpath is `deps` (coordinates; empty when the program needs none) resolved by `thalia
+/// fetch --classpath-only` unless `PROGRAM_CP` gives it.
 pub(crate) fn repro_script(
     c: &CompilerInfo,
     kind: FindingKind,
     cand: &Candidate,
     verdict: &Verdict,
     signature: &str,
+    deps: &ProgramClasspath,
 ) -> String {
-    let words: Vec<String> = c
-        .command
+    let profile = c.tool.profile();
+    let words: Vec<String> = compiler_arguments(c)
         .iter()
         .map(|a| {
             let a = a.replace("@FILE@", &cand.file);
@@ -847,6 +908,16 @@ pub(crate) fn repro_script(
                 .join("\"$out\"")
         })
         .collect();
+    // the programs' classpath goes where the profile puts it: after the leading flags
+    let at = profile.flags.leading.len().min(words.len());
+    let mut words = words;
+    words.insert(
+        at,
+        format!(
+            "${{PROGRAM_CP:+{} \"$PROGRAM_CP\"}}",
+            profile.flags.classpath
+        ),
+    );
     let budget = c.timeout_seconds.ceil().max(1.0) as u64;
     let timeout = if kind == FindingKind::Performance {
         format!("timeout {budget} ")
@@ -894,16 +965,75 @@ pub(crate) fn repro_script(
             "the compiler does not finish within the budget",
         ),
     };
+    let spec = sh_quote(&format!("{}@{}", c.tool.name(), c.version));
+    let from = c
+        .coordinate
+        .as_deref()
+        .map_or("the JDK".to_string(), |m| format!("Maven: {m}"));
+    let install = match profile.install {
+        // another machine's JDK is another release: say which one runs
+        crate::profile::Install::Jdk { .. } => format!(
+            "  if ! \"$THALIA\" toolchain classpath {spec} >/dev/null 2>&1; then\n\
+             \x20   \"$THALIA\" toolchain install {tool} >&2 || {{ echo \"cannot install {tool} with $THALIA: set THALIA or COMPILER\" >&2; exit 2; }}\n\
+             \x20   echo \"note: {tool} {version} is not installed here; running the installed {tool}\" >&2\n\
+             \x20   spec={tool}\n\
+             \x20 fi\n",
+            tool = c.tool.name(),
+            version = c.version,
+        ),
+        crate::profile::Install::Maven(_) => format!(
+            "  if ! \"$THALIA\" toolchain classpath {spec} >/dev/null 2>&1; then\n\
+             \x20   \"$THALIA\" toolchain install {spec} >&2 || {{ echo \"cannot install {spec} with $THALIA: set THALIA or COMPILER\" >&2; exit 2; }}\n\
+             \x20 fi\n"
+        ),
+    };
+    let classpath = match deps {
+        ProgramClasspath::Nothing => "# The program needs nothing on its classpath but the JDK and the language's library;\n\
+         # PROGRAM_CP adds to it.\n"
+            .to_string(),
+        ProgramClasspath::ByHand => "# The campaign was given the programs' classpath by hand (`--classpath`): PROGRAM_CP\n\
+         # must give it.\n\
+         if [ -z \"${PROGRAM_CP+set}\" ]; then echo 'set PROGRAM_CP to the program'\\''s classpath' >&2; exit 2; fi\n"
+            .to_string(),
+        ProgramClasspath::Coordinates(deps) => {
+        let coords: Vec<String> = deps.iter().map(|d| sh_quote(d)).collect();
+        format!(
+            "# The program's classpath: {deps} with {their} dependencies,\n\
+             # resolved by `thalia fetch --classpath-only`; PROGRAM_CP gives it instead.\n\
+             if [ -z \"${{PROGRAM_CP+set}}\" ]; then\n\
+             \x20 PROGRAM_CP=$(\"$THALIA\" fetch --classpath-only --for {tool} {coords}) || {{ echo \"cannot resolve the program's classpath with $THALIA: set THALIA or PROGRAM_CP\" >&2; exit 2; }}\n\
+             fi\n",
+            deps = deps.join(", "),
+            their = if deps.len() == 1 { "its" } else { "their" },
+            tool = c.tool.name(),
+            coords = coords.join(" "),
+        )
+        }
+    };
     format!(
         "#!/bin/sh\n\
          # Reproduces a thalia finding with {tool} {version}: {signature}\n\
          # Program {key} ({member}): expected {expected}, thalia saw {actual}.\n\
          # Compiler flags: {flags}.\n\
-         # Exit status 0: the finding reproduces ({expect}); 1: it does not.\n\
+         # Exit status 0: the finding reproduces ({expect});\n\
+         # 1: it does not; 2: the compiler could not be run.\n\
+         # The compiler is {tool} {version} ({from}), run by\n\
+         # `thalia toolchain exec` (installed through your Maven configuration when missing).\n\
+         # THALIA names the thalia binary (default: thalia on PATH); COMPILER, another command\n\
+         # that runs {executable} {version}.\n\
          cd \"$(dirname \"$0\")\" || exit 2\n\
          out=$(mktemp -d) || exit 2\n\
          trap 'rm -rf \"$out\"' EXIT\n\
-         {timeout}{cmd} >\"$out/output.txt\" 2>&1\n\
+         THALIA=${{THALIA:-thalia}}\n\
+         {classpath}\
+         if [ -n \"${{COMPILER:-}}\" ]; then\n\
+         \x20 set -- $COMPILER\n\
+         else\n\
+         \x20 spec={spec}\n\
+         {install}\
+         \x20 set -- \"$THALIA\" toolchain exec \"$spec\" --\n\
+         fi\n\
+         {timeout}\"$@\" {cmd} >\"$out/output.txt\" 2>&1\n\
          code=$?\n\
          cat \"$out/output.txt\"\n\
          echo \"exit code: $code\"\n\
@@ -912,6 +1042,7 @@ pub(crate) fn repro_script(
          exit 1\n",
         tool = c.tool.name(),
         version = c.version,
+        executable = profile.executable,
         key = cand.key,
         member = cand.record.member.replace('\n', " "),
         expected = cand.expected.as_str(),

@@ -38,6 +38,15 @@ pub(super) struct FetchArgs {
     /// signatures name their classes)
     #[arg(long)]
     no_optional_deps: bool,
+    /// Only resolve and download the jars, and print the programs' classpath (the jars with
+    /// their dependencies, joined like `CLASSPATH`) on standard output: no API is extracted
+    /// and nothing is written (a finding's `repro.sh` uses it).
+    #[arg(long, conflicts_with_all = ["out", "docs", "with_deps"])]
+    classpath_only: bool,
+    /// With `--classpath-only`: the classpath for programs compiled by this compiler
+    /// (`kotlin`, `scala3`, ...), without the language library jars it puts there itself.
+    #[arg(long = "for", value_name = "COMPILER", requires = "classpath_only")]
+    for_compiler: Option<String>,
     /// Which language's view of the library to write: auto (Kotlin when its classes carry
     /// `kotlin.Metadata`, Scala for a Scala library with TASTy or Scala 2 signatures, else
     /// Java), java, kotlin or scala.
@@ -99,6 +108,9 @@ pub(super) fn fetch(args: FetchArgs) -> Result<ExitCode> {
         auto_views: thalia_extractors::view::AutoViews::ALL,
         optional_deps: !args.no_optional_deps,
     };
+    if args.classpath_only {
+        return print_classpath(&coords, &opts, args.for_compiler.as_deref());
+    }
     let default_root = match &args.out {
         Some(_) => None,
         None => {
@@ -159,6 +171,36 @@ pub(super) fn fetch(args: FetchArgs) -> Result<ExitCode> {
     if default_root.is_some() {
         eprintln!("use it with --api @{name} (or --api {})", out.display());
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the classpath of `coords` (`thalia fetch --classpath-only`), for programs compiled
+/// by `compiler` when one is named.
+fn print_classpath(
+    coords: &[Coordinate],
+    opts: &FetchOptions,
+    compiler: Option<&str>,
+) -> Result<ExitCode> {
+    let tool = compiler
+        .map(|name| {
+            thalia::profile::Tool::from_name(name)
+                .with_context(|| format!("--for {name}: no such compiler"))
+        })
+        .transpose()?;
+    let jars = match fetch::classpath(coords, opts) {
+        Ok(j) => j,
+        Err(e) => match missing_hint(coords, &opts.repos) {
+            Some(hint) => bail!("{e}\n{hint}"),
+            None => return Err(e.into()),
+        },
+    };
+    let joined = std::env::join_paths(&jars).context("a jar's path cannot be on a classpath")?;
+    let joined = joined.to_string_lossy();
+    let cp = match tool {
+        Some(t) => thalia::api::library::without_language_jars(t, &joined),
+        None => joined.into_owned(),
+    };
+    println!("{cp}");
     Ok(ExitCode::SUCCESS)
 }
 

@@ -103,8 +103,13 @@ pub(super) fn run(cmd: ToolchainCommand) -> Result<ExitCode> {
                 .exec_command(&args, color)?
                 .status()
                 .with_context(|| format!("cannot run {}", tc.java.display()))?;
+            // a compiler killed by a signal ends like it would in a shell: 128 + the signal
+            #[cfg(unix)]
+            let killed = std::os::unix::process::ExitStatusExt::signal(&status).map(|s| 128 + s);
+            #[cfg(not(unix))]
+            let killed = None;
             return Ok(ExitCode::from(
-                status.code().unwrap_or(1).clamp(0, 255) as u8
+                status.code().or(killed).unwrap_or(1).clamp(0, 255) as u8,
             ));
         }
         ToolchainCommand::Runtime { spec } => {

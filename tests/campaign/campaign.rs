@@ -160,7 +160,7 @@ fn baseline() -> &'static BTreeMap<String, (String, Option<String>)> {
 
 /// Runs a bug directory's `repro.sh`; returns (exit code, output).
 fn repro(bug: &Path) -> (i32, String) {
-    let o = std::process::Command::new(bug.join("repro.sh"))
+    let o = crate::support::toolchains::repro(&bug.join("repro.sh"), &fixture().toolchains)
         .output()
         .expect("repro.sh runs");
     (
@@ -222,6 +222,22 @@ fn a_crash_is_bisected_to_its_programs_deduplicated_and_reproduced() {
     let (code, output) = repro(bug);
     assert_eq!(code, 0, "repro.sh did not reproduce:\n{output}");
     assert!(output.contains("REPRODUCED: crash"), "{output}");
+    // a reproduction to file names no path of this machine: not the toolchains', the
+    // JDK's or the run's
+    let script = std::fs::read_to_string(bug.join("repro.sh")).expect("repro.sh");
+    let local = [
+        f.root.display().to_string(),
+        real_javac().display().to_string(),
+        "/usr/".into(),
+        "/home/".into(),
+        "/root/".into(),
+    ];
+    for path in &local {
+        assert!(
+            !script.contains(path.as_str()),
+            "repro.sh names {path}:\n{script}"
+        );
+    }
     let report = thalia(&f.toolchains)
         .args(["report", "--json"])
         .arg(&out)

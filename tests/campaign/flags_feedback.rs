@@ -171,8 +171,7 @@ fn drawn_flags_reach_the_compiler_the_records_and_the_reproduction() {
             "{md}"
         );
         // the reproduction compiles with the flags: the fake accepts again
-        let out = std::process::Command::new("sh")
-            .arg(b.path().join("repro.sh"))
+        let out = crate::support::toolchains::repro(&b.path().join("repro.sh"), &toolchains)
             .output()
             .expect("sh");
         assert!(

@@ -192,14 +192,14 @@ fn reduce_to_size(toolchains: &Path, bug: &Path, lang: &str, ext: &str) -> (Valu
             && report.contains(&format!("`{FETCHED}`")),
         "{report}"
     );
-    ready_to_file(bug, &source, ext);
+    ready_to_file(toolchains, bug, &source, ext);
     (summary, source)
 }
 
 /// What a reduced program must be to be filed: no modifier its language does not need, no
 /// name longer than one letter for its class (its file named after it, its twin's too) and
 /// its locals, and its own `repro.sh`, which reproduces the finding.
-fn ready_to_file(bug: &Path, source: &str, ext: &str) {
+fn ready_to_file(toolchains: &Path, bug: &Path, source: &str, ext: &str) {
     let reduced = bug.join("reduced");
     assert!(!source.contains("final "), "{source}");
     let words: Vec<&str> = source
@@ -234,8 +234,7 @@ fn ready_to_file(bug: &Path, source: &str, ext: &str) {
             "the twin is the same program:\n{twin}"
         );
     }
-    let out = std::process::Command::new("sh")
-        .arg(reduced.join("repro.sh"))
+    let out = crate::support::toolchains::repro(&reduced.join("repro.sh"), toolchains)
         .output()
         .expect("repro.sh runs");
     let said = String::from_utf8_lossy(&out.stdout);

@@ -1542,6 +1542,63 @@ fn fetch_resolves_downloads_extracts_and_the_classpath_compiles() {
     check_fetch_json(&w, &out2, Some(true));
     w.assert_cache_consistent("after the second fetch");
 
+    // --classpath-only (a finding's repro.sh): the same classpath on standard output, from
+    // the cache, with no API extracted and nothing written
+    let before = w.server.requests().len();
+    let listing = || {
+        let mut v: Vec<_> = fs::read_dir(w.work.path())
+            .expect("the world's directory")
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        v.sort();
+        v
+    };
+    let files = listing();
+    let mut cmd = w.thalia();
+    cmd.args(["fetch", "--classpath-only", "g:lib:1.0", "--repo"])
+        .arg(&w.server.url)
+        .current_dir(w.work.path());
+    let only = run(cmd);
+    assert!(only.ok(), "fetch --classpath-only: {only}");
+    let sep = if cfg!(windows) { ';' } else { ':' };
+    let printed: Vec<PathBuf> = only
+        .stdout
+        .trim_end()
+        .split(sep)
+        .map(PathBuf::from)
+        .collect();
+    assert_eq!(printed, cp, "{only}");
+    let new: Vec<String> = w.server.requests()[before..].to_vec();
+    assert!(
+        !new.iter().any(|p| p.ends_with(".jar")),
+        "--classpath-only downloaded {new:?}"
+    );
+    assert!(
+        !only.stderr.contains("extracted"),
+        "--classpath-only extracted an API: {only}"
+    );
+    assert_eq!(
+        listing(),
+        files,
+        "--classpath-only wrote into the directory"
+    );
+    let mut cmd = w.thalia();
+    cmd.args([
+        "fetch",
+        "--classpath-only",
+        "--for",
+        "nope",
+        "g:lib:1.0",
+        "--repo",
+    ])
+    .arg(&w.server.url);
+    let bad = run(cmd);
+    assert!(
+        !bad.ok() && bad.stderr.contains("--for nope: no such compiler"),
+        "{bad}"
+    );
+
     // --docs: the library's javadoc jar is fetched (the dependencies publish none) and the API
     // is written from it: member by member the bytecode's.
     let out3 = w.out("api-docs");

@@ -320,8 +320,7 @@ fn campaign(case: &Case, server: bool, out: &str) -> Campaign {
             );
         }
         let text = finding["signature_text"].as_str().unwrap_or_default();
-        let repro = std::process::Command::new("sh")
-            .arg(bug.join("repro.sh"))
+        let repro = toolchains::repro(&bug.join("repro.sh"), &setup().toolchains)
             .output()
             .expect("sh runs");
         let out = String::from_utf8_lossy(&repro.stdout).to_string()

@@ -57,3 +57,13 @@ impl Setup {
         Setup { root, toolchains }
     }
 }
+
+/// `sh` on a finding's `repro.sh` as a user runs it: the test build's `thalia` as `THALIA`,
+/// which runs the compilers installed in `toolchains`.
+pub fn repro(script: &Path, toolchains: &Path) -> std::process::Command {
+    let mut c = std::process::Command::new("sh");
+    c.arg(script)
+        .env("THALIA", assert_cmd::cargo::cargo_bin("thalia"))
+        .env("THALIA_TOOLCHAINS", toolchains);
+    c
+}

@@ -1164,12 +1164,18 @@ fn write_reduced(
     );
     write("report.md", &report)?;
     // the reduced program's own reproduction, with the program's flags
+    let deps = super::store::ProgramClasspath::of(
+        info,
+        run.as_ref().map_or(&[][..], |r| &r.dependencies),
+        &cand.source,
+    );
     let repro = super::store::repro_script(
         &super::flags::with_flags(info, &cand.record.flags),
         finding.kind,
         &cand,
         verdict,
         &finding.signature_text,
+        &deps,
     );
     write("repro.sh", &repro)?;
     let path = dir.join("repro.sh");
