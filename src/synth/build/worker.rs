@@ -610,13 +610,7 @@ impl<'c> Worker<'c> {
                 // (not above Scala's `Any` and value classes, which are no `Object`s, nor
                 // above a class whose supertypes are unknown, which may be a universal trait)
                 // (nor above Scala's `java.io.Serializable` and `Comparable`, which extend `Any`)
-                let any_only = matches!(self.api.ts.arena.get(t), Type::Class { name, .. }
-                    if self.rules.extends_any_only(&self.api.ts, *name));
-                if !sups.contains(&obj)
-                    && !any_only
-                    && self.api.ts.is_subtype(t, obj)
-                    && (!self.rules.has_universal_traits() || self.typing().hierarchy_known(t))
-                {
+                if !sups.contains(&obj) && self.api.ts.is_subtype(t, obj) && self.surely_object(t) {
                     sups.push(obj);
                 }
                 // one wildcard-widened variant of a generic supertype
@@ -652,6 +646,15 @@ impl<'c> Worker<'c> {
         out
     }
 
+    /// Whether a value of type `t` is surely an `Object` in the target language: not a class
+    /// that extends Scala's `Any` only (`java.io.Serializable`, `Comparable`, value classes),
+    /// and, where the language has universal traits, of a known hierarchy.
+    fn surely_object(&mut self, t: TypeId) -> bool {
+        let any_only = matches!(self.api.ts.arena.get(t), Type::Class { name, .. }
+            if self.rules.extends_any_only(&self.api.ts, *name));
+        !any_only && (!self.rules.has_universal_traits() || self.typing().hierarchy_known(t))
+    }
+
     /// Replaces one type argument `X` of `C<..X..>` by `? extends X`, `? extends S` for a
     /// supertype `S` of `X`, or `?`.
     fn widen_with_wildcard(&mut self, rng: &mut SynthRng, g: TypeId) -> Option<TypeId> {
@@ -682,17 +685,12 @@ impl<'c> Worker<'c> {
                 // in Scala, `? <: Object` holds only an `AnyRef`: not a type variable, which
                 // a universal trait may bound (`T <: Comparable[T]`), nor a class whose
                 // supertypes are unknown or that extends `Any` only
-                if s == p_obj(self) && self.rules.has_universal_traits() {
-                    let any_ref = match *self.api.ts.arena.get(args[i]) {
-                        Type::Class { name, .. } => {
-                            !self.rules.extends_any_only(&self.api.ts, name)
-                                && self.typing().hierarchy_known(args[i])
-                        }
-                        _ => false,
-                    };
-                    if !any_ref {
-                        return None;
-                    }
+                if s == p_obj(self)
+                    && self.rules.has_universal_traits()
+                    && !(matches!(self.api.ts.arena.get(args[i]), Type::Class { .. })
+                        && self.surely_object(args[i]))
+                {
+                    return None;
                 }
                 // Kotlin checks a projection's bound against the type parameter's bounds
                 // (`FailableLongPredicate<out Serializable>` for `E : Throwable` is an
