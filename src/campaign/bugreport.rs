@@ -1085,7 +1085,11 @@ pub fn blocks(f: &FindingFile, parts: &Parts, ctx: &RunContext) -> Vec<Block> {
     out.push(Block::Heading("Reproduce".into()));
     out.push(Block::Code(
         "sh".into(),
-        format!("sh repro.sh    # exit 0: the finding reproduces with {compiler}"),
+        format!(
+            "sh repro.sh    # exit 0: the finding reproduces with {compiler} (run by thalia)\n\
+             COMPILER={} sh repro.sh    # the same with your own {compiler}",
+            c.tool.profile().executable
+        ),
     ));
     let mut sig = vec![text("Signature: "), code(f.signature_text.clone())];
     if let Some(r) = &f.program.regenerate {

@@ -238,6 +238,25 @@ fn a_crash_is_bisected_to_its_programs_deduplicated_and_reproduced() {
             "repro.sh names {path}:\n{script}"
         );
     }
+    // without thalia, another command runs the compiler: the crashing one reproduces, the
+    // real javac does not
+    let report = std::fs::read_to_string(bug.join("report.md")).expect("report.md");
+    assert!(report.contains("COMPILER=javac sh repro.sh"), "{report}");
+    let fake = f.toolchains.join("javac/crash/fake-javac.sh");
+    for (compiler, code, said) in [
+        (fake, 0, "REPRODUCED: crash"),
+        (real_javac(), 1, "NOT REPRODUCED: crash"),
+    ] {
+        let o = std::process::Command::new("sh")
+            .arg(bug.join("repro.sh"))
+            .env("THALIA", "/nonexistent/thalia")
+            .env("COMPILER", &compiler)
+            .output()
+            .expect("repro.sh runs");
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(code), "{}: {out}", compiler.display());
+        assert!(out.contains(said), "{}: {out}", compiler.display());
+    }
     let report = thalia(&f.toolchains)
         .args(["report", "--json"])
         .arg(&out)
