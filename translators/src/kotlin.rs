@@ -871,7 +871,8 @@ impl Emitter {
         }
         // package functions through an alias (`import kotlin.text.trim as trim_`), which
         // hides the name from the default imports: the program's other uses of the name
-        // import it again by name
+        // import it again by name; so does a capitalized function, which is named after the
+        // type it makes (`kotlin.Char(code)`: the alias hides the type `Char` too)
         for (package, f) in fns {
             let key = (package.clone(), f.clone());
             if e.fn_aliases.contains_key(&key) {
@@ -887,7 +888,8 @@ impl Emitter {
                 name(&alias)
             ));
             let full = format!("{package}.{f}");
-            if used.contains(f.as_str()) && !p.imports.contains(&full) {
+            let names_a_type = f.starts_with(|c: char| c.is_ascii_uppercase());
+            if (used.contains(f.as_str()) || names_a_type) && !p.imports.contains(&full) {
                 e.header
                     .push(format!("import {}.{}", qualified(package), name(f)));
             }

@@ -1267,13 +1267,46 @@ fn kotlin_package_function_references_and_function_casts() {
             other => panic!("Scala wrote a Kotlin package function reference: {other:?}"),
         }
     }
+    // a capitalized package function is named after a type, which its alias hides too:
+    // `import kotlin.Char as Char_` beside a local of type `Char` imports `Char` again
+    let named_after_a_type = Program::new(
+        "pkgfun_type",
+        vec![
+            Stmt::local(
+                "m",
+                fun_ty(vec![Ty::INT], Ty::CHAR),
+                pkg_ref("kotlin", "Char", RefOn::Nothing, vec![Ty::INT], Ty::CHAR),
+            ),
+            Stmt::local("n", fun_ty(vec![Ty::CHAR], Ty::CHAR), {
+                Lam::new(
+                    &[("x", Some(Ty::CHAR))],
+                    fun_ty(vec![Ty::CHAR], Ty::CHAR),
+                    Expr::local("x"),
+                )
+                .expr()
+            }),
+        ],
+    );
+    let typed = KotlinTranslator
+        .translate(&named_after_a_type)
+        .expect("translates");
+    let header: Vec<&str> = typed.lines().filter(|l| l.starts_with("import")).collect();
+    assert_eq!(
+        header,
+        vec!["import kotlin.Char as Char_", "import kotlin.Char"],
+        "{typed}"
+    );
     let out = scratch_dir("forms-kotlin-pkgfun");
-    let file = out.join("Test_pkgfun.kt");
-    fs::write(&file, &src).expect("writes the program");
-    if let Some(o) = compile("kotlin", &[file], &out.join("classes")) {
+    let mut files = Vec::new();
+    for (name, text) in [("Test_pkgfun.kt", &src), ("Test_pkgfun_type.kt", &typed)] {
+        let file = out.join(name);
+        fs::write(&file, text).expect("writes the program");
+        files.push(file);
+    }
+    if let Some(o) = compile("kotlin", &files, &out.join("classes")) {
         assert!(
             o.status.success(),
-            "kotlinc rejects:\n{src}\n{}{}",
+            "kotlinc rejects:\n{src}\n{typed}\n{}{}",
             String::from_utf8_lossy(&o.stdout),
             String::from_utf8_lossy(&o.stderr)
         );
