@@ -1,0 +1,2 @@
+@groovy.transform.CompileStatic
+class Main { static void test() { new java.lang.ref.WeakReference<>(new java.util.LinkedList<>(), new java.lang.ref.ReferenceQueue<>()) } }
