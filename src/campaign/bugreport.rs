@@ -712,21 +712,15 @@ pub fn dependencies(manifest: &Manifest) -> Vec<String> {
 /// name, its flags, `<classpath>` for the programs' classpath and `out` for the output
 /// directory.
 pub fn command_words(c: &CompilerInfo, file: &str) -> String {
-    let profile = c.tool.profile();
-    let args: &[String] = match c.command.iter().position(|a| a == profile.main_class) {
-        Some(i) => &c.command[i + 1..],
-        None => c.command.get(1..).unwrap_or_default(),
-    };
-    let cp_flag = profile.flags.classpath;
-    let mut words = vec![profile.executable.to_string()];
+    let mut words = vec![c.tool.profile().executable.to_string()];
     let mut after_cp = false;
-    for a in args {
+    for a in c.own_arguments() {
         if after_cp {
             words.push("<classpath>".into());
             after_cp = false;
             continue;
         }
-        if a == cp_flag || a == "-cp" || a == "-classpath" {
+        if c.is_classpath_flag(a) {
             after_cp = true;
             words.push(a.clone());
             continue;

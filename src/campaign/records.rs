@@ -107,6 +107,27 @@ impl CompilerInfo {
         }
     }
 
+    /// The compiler's own arguments in [`CompilerInfo::command`]: what follows the launcher
+    /// (the JVM, its options, the compiler's classpath and main class; or the JDK
+    /// executable), the launch prefix included.
+    pub fn own_arguments(&self) -> &[String] {
+        let profile = self.tool.profile();
+        let start = match profile.launch {
+            crate::profile::Launch::Jvm { .. } => self
+                .command
+                .iter()
+                .position(|a| a == profile.main_class)
+                .map_or(1, |i| i + 1),
+            crate::profile::Launch::JdkExecutable => 1,
+        };
+        self.command.get(start..).unwrap_or_default()
+    }
+
+    /// Whether `arg` is a flag that names the programs' classpath for this compiler.
+    pub fn is_classpath_flag(&self, arg: &str) -> bool {
+        arg == self.tool.profile().flags.classpath || crate::profile::CLASSPATH_FLAGS.contains(&arg)
+    }
+
     /// The variant, when it is a known one for this compiler.
     pub fn variant(&self) -> Option<&'static super::variant::Variant> {
         let name = self.variant.as_deref()?;

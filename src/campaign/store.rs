@@ -852,23 +852,17 @@ impl ProgramClasspath {
     }
 }
 
-/// The compiler's own arguments in a recorded command line `command` of `c` (what follows
-/// the JVM's options, the compiler's classpath, main class and launch prefix; or the JDK
-/// executable), with every programs' classpath flag and its value left out.
+/// The compiler's own arguments of `c` that `thalia toolchain exec` does not add itself (its
+/// launch prefix), with every programs' classpath flag and its value left out.
 fn compiler_arguments(c: &CompilerInfo) -> Vec<String> {
-    let profile = c.tool.profile();
-    let start = match profile.launch {
-        crate::profile::Launch::Jvm { prefix, .. } => c
-            .command
-            .iter()
-            .position(|a| a == profile.main_class)
-            .map_or(1, |i| i + 1 + prefix.len()),
-        crate::profile::Launch::JdkExecutable => 1,
+    let prefix = match c.tool.profile().launch {
+        crate::profile::Launch::Jvm { prefix, .. } => prefix.len(),
+        crate::profile::Launch::JdkExecutable => 0,
     };
     let mut out = Vec::new();
-    let mut args = c.command.iter().skip(start);
+    let mut args = c.own_arguments().iter().skip(prefix);
     while let Some(a) = args.next() {
-        if a == profile.flags.classpath || crate::profile::CLASSPATH_FLAGS.contains(&a.as_str()) {
+        if c.is_classpath_flag(a) {
             args.next();
             continue;
         }
@@ -876,6 +870,16 @@ fn compiler_arguments(c: &CompilerInfo) -> Vec<String> {
     }
     out
 }
+
+/// `repro.sh`'s classpath lines for a program that needs no library.
+const NO_CLASSPATH: &str =
+    "# The program needs nothing on its classpath but the JDK and the language's library;\n\
+                            # PROGRAM_CP adds to it.\n";
+
+/// `repro.sh`'s classpath lines for a campaign given its classpath by hand.
+const CLASSPATH_BY_HAND: &str = "# The campaign was given the programs' classpath by hand (`--classpath`): PROGRAM_CP\n\
+                                 # must give it.\n\
+                                 if [ -z \"${PROGRAM_CP+set}\" ]; then echo 'set PROGRAM_CP to the program'\\''s classpath' >&2; exit 2; fi\n";
 
 /// A shell script that compiles the program in a fresh process and exits 0 when the finding
 /// reproduces, 1 when it does not, 2 when the compiler cannot be run. It names no local path:
@@ -970,44 +974,41 @@ pub(crate) fn repro_script(
         .coordinate
         .as_deref()
         .map_or("the JDK".to_string(), |m| format!("Maven: {m}"));
-    let install = match profile.install {
-        // another machine's JDK is another release: say which one runs
-        crate::profile::Install::Jdk { .. } => format!(
-            "  if ! \"$THALIA\" toolchain classpath {spec} >/dev/null 2>&1; then\n\
-             \x20   \"$THALIA\" toolchain install {tool} >&2 || {{ echo \"cannot install {tool} with $THALIA: set THALIA or COMPILER\" >&2; exit 2; }}\n\
-             \x20   echo \"note: {tool} {version} is not installed here; running the installed {tool}\" >&2\n\
-             \x20   spec={tool}\n\
-             \x20 fi\n",
-            tool = c.tool.name(),
-            version = c.version,
+    // another machine's JDK is another release: the installed javac runs, with a note
+    let (install, fallback) = match profile.install {
+        crate::profile::Install::Jdk { .. } => (
+            sh_quote(c.tool.name()),
+            format!(
+                "\x20   echo \"note: {tool} {version} is not installed here; running the installed {tool}\" >&2\n\
+                 \x20   spec={tool}\n",
+                tool = c.tool.name(),
+                version = c.version,
+            ),
         ),
-        crate::profile::Install::Maven(_) => format!(
-            "  if ! \"$THALIA\" toolchain classpath {spec} >/dev/null 2>&1; then\n\
-             \x20   \"$THALIA\" toolchain install {spec} >&2 || {{ echo \"cannot install {spec} with $THALIA: set THALIA or COMPILER\" >&2; exit 2; }}\n\
-             \x20 fi\n"
-        ),
+        crate::profile::Install::Maven(_) => (spec.clone(), String::new()),
     };
+    let install = format!(
+        "  if ! \"$THALIA\" toolchain classpath {spec} >/dev/null 2>&1; then\n\
+         \x20   \"$THALIA\" toolchain install {install} >&2 || {{ echo \"cannot install {install} with $THALIA: set THALIA or COMPILER\" >&2; exit 2; }}\n\
+         {fallback}\
+         \x20 fi\n"
+    );
     let classpath = match deps {
-        ProgramClasspath::Nothing => "# The program needs nothing on its classpath but the JDK and the language's library;\n\
-         # PROGRAM_CP adds to it.\n"
-            .to_string(),
-        ProgramClasspath::ByHand => "# The campaign was given the programs' classpath by hand (`--classpath`): PROGRAM_CP\n\
-         # must give it.\n\
-         if [ -z \"${PROGRAM_CP+set}\" ]; then echo 'set PROGRAM_CP to the program'\\''s classpath' >&2; exit 2; fi\n"
-            .to_string(),
+        ProgramClasspath::Nothing => NO_CLASSPATH.to_string(),
+        ProgramClasspath::ByHand => CLASSPATH_BY_HAND.to_string(),
         ProgramClasspath::Coordinates(deps) => {
-        let coords: Vec<String> = deps.iter().map(|d| sh_quote(d)).collect();
-        format!(
-            "# The program's classpath: {deps} with {their} dependencies,\n\
-             # resolved by `thalia fetch --classpath-only`; PROGRAM_CP gives it instead.\n\
-             if [ -z \"${{PROGRAM_CP+set}}\" ]; then\n\
-             \x20 PROGRAM_CP=$(\"$THALIA\" fetch --classpath-only --for {tool} {coords}) || {{ echo \"cannot resolve the program's classpath with $THALIA: set THALIA or PROGRAM_CP\" >&2; exit 2; }}\n\
-             fi\n",
-            deps = deps.join(", "),
-            their = if deps.len() == 1 { "its" } else { "their" },
-            tool = c.tool.name(),
-            coords = coords.join(" "),
-        )
+            let coords: Vec<String> = deps.iter().map(|d| sh_quote(d)).collect();
+            format!(
+                "# The program's classpath: {deps} with {their} dependencies,\n\
+                 # resolved by `thalia fetch --classpath-only`; PROGRAM_CP gives it instead.\n\
+                 if [ -z \"${{PROGRAM_CP+set}}\" ]; then\n\
+                 \x20 PROGRAM_CP=$(\"$THALIA\" fetch --classpath-only --for {tool} {coords}) || {{ echo \"cannot resolve the program's classpath with $THALIA: set THALIA or PROGRAM_CP\" >&2; exit 2; }}\n\
+                 fi\n",
+                deps = deps.join(", "),
+                their = if deps.len() == 1 { "its" } else { "their" },
+                tool = c.tool.name(),
+                coords = coords.join(" "),
+            )
         }
     };
     format!(
